@@ -1,0 +1,130 @@
+/* visa.h -- public C API of the visa toolchain (vISA assembler, printer, codec, verifier, emulator).
+**
+** Everything goes through a context (visa_ctx) that owns the allocator hook and the diagnostic
+** sink; the library has no global mutable state and never prints or exits.  Every fallible call
+** returns a visa_status and hands results back through out-parameters.
+*/
+#ifndef VISA_VISA_H
+#define VISA_VISA_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define VISA_VERSION_MAJOR 0
+#define VISA_VERSION_MINOR 1
+#define VISA_VERSION_PATCH 0
+#define VISA_VERSION_STRING "0.1.0"
+
+/** Status codes. 0 is success; values are stable (ABI). */
+typedef enum visa_status {
+    VISA_OK = 0,
+    VISA_E_NOMEM,       /**< allocation failed or a size limit was hit */
+    VISA_E_ARG,         /**< bad argument to an API call */
+    VISA_E_IO,          /**< file could not be read or written */
+    VISA_E_SYNTAX,      /**< text input has errors (see diagnostics) */
+    VISA_E_BINARY,      /**< binary input is malformed (see diagnostics) */
+    VISA_E_VERIFY,      /**< module failed verification */
+    VISA_E_UNSUPPORTED, /**< valid input this build cannot handle */
+    VISA_E_RUNTIME,     /**< emulated program faulted */
+    VISA__STATUS_FORCE32 = 0x7fffffff
+} visa_status;
+
+/** Human-readable name of a status code (static string). */
+const char *visa_status_str(visa_status status);
+
+typedef enum visa_severity { VISA_SEV_NOTE = 0, VISA_SEV_WARNING, VISA_SEV_ERROR } visa_severity;
+
+/** One diagnostic, delivered as data.  All pointers are valid only during the callback. */
+typedef struct visa_diag {
+    visa_severity severity;
+    const char *code;        /**< stable id such as "E-SYNTAX" or a verifier rule id; never NULL */
+    const char *file;        /**< input name given by the caller, or "<input>" */
+    uint32_t line, col;      /**< 1-based position in text input; 0 when not applicable */
+    uint64_t offset;         /**< byte offset in binary input (valid when line == 0) */
+    const char *message;     /**< formatted message, no trailing newline */
+    const char *source_line; /**< the source line (not NUL-terminated) or NULL */
+    size_t source_line_len;
+} visa_diag;
+
+typedef void (*visa_diag_fn)(void *ud, const visa_diag *diag);
+
+/** Lua-style allocator: new_size == 0 frees and returns NULL; otherwise acts like realloc. */
+typedef void *(*visa_realloc_fn)(void *ud, void *ptr, size_t old_size, size_t new_size);
+
+typedef struct visa_ctx_desc {
+    uint32_t struct_size;   /**< sizeof(visa_ctx_desc), for ABI growth */
+    visa_realloc_fn alloc;  /**< NULL: the C library allocator */
+    void *alloc_ud;
+    visa_diag_fn on_diag;   /**< NULL: diagnostics are counted but dropped */
+    void *diag_ud;
+    uint32_t max_errors;    /**< stop reporting after this many errors; 0 means 20 */
+} visa_ctx_desc;
+
+typedef struct visa_ctx visa_ctx;
+typedef struct visa_module visa_module;
+
+visa_status visa_ctx_create(const visa_ctx_desc *desc, visa_ctx **out);
+void visa_ctx_destroy(visa_ctx *ctx);
+
+/** Platforms (GRF size 32 bytes up to XeHPG, 64 bytes from XeHPC on). */
+typedef enum visa_platform {
+    VISA_PLATFORM_GEN9 = 0,
+    VISA_PLATFORM_GEN11,
+    VISA_PLATFORM_XELP,
+    VISA_PLATFORM_XEHP,
+    VISA_PLATFORM_XEHPG,
+    VISA_PLATFORM_XEHPC,
+    VISA_PLATFORM_XE2,
+    VISA_PLATFORM_XE3,
+    VISA_PLATFORM__COUNT
+} visa_platform;
+
+/** Platform by name ("Gen9", "XeHPC", "Xe2", case-insensitive, IGC aliases such as "PVC"). */
+visa_status visa_platform_from_name(const char *name, visa_platform *out);
+const char *visa_platform_name(visa_platform platform);
+unsigned visa_platform_grf_bytes(visa_platform platform);
+
+/** Parse vISA assembly text.  name is used in diagnostics.  On error *out is NULL and the
+**  diagnostics explain why. */
+visa_status visa_module_parse_text(visa_ctx *ctx, const char *name, const char *text, size_t len,
+                                   visa_platform platform, visa_module **out);
+void visa_module_destroy(visa_module *module);
+
+typedef visa_status (*visa_write_fn)(void *ud, const char *data, size_t len);
+
+enum {
+    VISA_PRINT_STRIP_COMMENTS = 1u << 0, /**< IGC's canonical form: drop the user's comments */
+};
+
+typedef struct visa_print_opts {
+    uint32_t struct_size; /**< sizeof(visa_print_opts) */
+    uint32_t flags;       /**< VISA_PRINT_* */
+} visa_print_opts;
+
+/** Print a module as IGC prints it.  opts may be NULL (keep comments). */
+visa_status visa_module_print(const visa_module *module, const visa_print_opts *opts,
+                              visa_write_fn write, void *ud);
+
+/** Convenience: print into a buffer allocated with the context allocator; free with
+**  visa_free(ctx, *out, *out_len + 1).  The buffer is NUL-terminated. */
+visa_status visa_module_print_to_buffer(const visa_module *module, const visa_print_opts *opts,
+                                        char **out, size_t *out_len);
+void visa_free(visa_ctx *ctx, void *ptr, size_t size);
+
+/** Number of kernels + functions in the module. */
+size_t visa_module_routine_count(const visa_module *module);
+
+/* -- Instruction table queries (for tools such as `visa info`) ---------------------------- */
+
+/** Write a human-readable description of the instruction(s) with this mnemonic (opcode,
+**  layout, types, exec sizes, platforms, text syntax).  Returns VISA_E_ARG if unknown. */
+visa_status visa_describe_instruction(const char *mnemonic, visa_write_fn write, void *ud);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* VISA_VISA_H */

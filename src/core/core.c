@@ -1,0 +1,236 @@
+/* core.c -- context, allocator, arrays, string buffers, diagnostics. */
+#include "core.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* -- Context ---------------------------------------------------------------------------------- */
+static void *default_alloc(void *ud, void *ptr, size_t old_size, size_t new_size) {
+    (void)ud;
+    (void)old_size;
+    if (new_size == 0) {
+        free(ptr);
+        return NULL;
+    }
+    return realloc(ptr, new_size);
+}
+
+visa_status visa_ctx_create(const visa_ctx_desc *desc, visa_ctx **out) {
+    if (!out) return VISA_E_ARG;
+    *out = NULL;
+    if (desc && desc->struct_size < sizeof(uint32_t)) return VISA_E_ARG;
+    visa_realloc_fn fn = desc && desc->alloc ? desc->alloc : default_alloc;
+    void *ud = desc && desc->alloc ? desc->alloc_ud : NULL;
+    visa_ctx *ctx = fn(ud, NULL, 0, sizeof *ctx);
+    if (!ctx) return VISA_E_NOMEM;
+    memset(ctx, 0, sizeof *ctx);
+    ctx->alloc = fn;
+    ctx->alloc_ud = ud;
+    if (desc) {
+        ctx->on_diag = desc->on_diag;
+        ctx->diag_ud = desc->diag_ud;
+        ctx->max_errors = desc->max_errors;
+    }
+    if (!ctx->max_errors) ctx->max_errors = 20;
+    *out = ctx;
+    return VISA_OK;
+}
+
+void visa_ctx_destroy(visa_ctx *ctx) {
+    if (ctx) ctx->alloc(ctx->alloc_ud, ctx, sizeof *ctx, 0);
+}
+
+const char *visa_status_str(visa_status s) {
+    switch (s) {
+    case VISA_OK: return "ok";
+    case VISA_E_NOMEM: return "out of memory";
+    case VISA_E_ARG: return "invalid argument";
+    case VISA_E_IO: return "i/o error";
+    case VISA_E_SYNTAX: return "syntax error";
+    case VISA_E_BINARY: return "malformed binary";
+    case VISA_E_VERIFY: return "verification failed";
+    case VISA_E_UNSUPPORTED: return "unsupported";
+    case VISA_E_RUNTIME: return "runtime error";
+    default: return "unknown status";
+    }
+}
+
+void *vx_alloc(visa_ctx *ctx, size_t size) {
+    void *p = ctx->alloc(ctx->alloc_ud, NULL, 0, size ? size : 1);
+    if (p) memset(p, 0, size ? size : 1);
+    return p;
+}
+
+void *vx_realloc(visa_ctx *ctx, void *p, size_t old_size, size_t new_size) {
+    return ctx->alloc(ctx->alloc_ud, p, old_size, new_size);
+}
+
+void vx_free(visa_ctx *ctx, void *p, size_t size) {
+    if (p) ctx->alloc(ctx->alloc_ud, p, size, 0);
+}
+
+void visa_free(visa_ctx *ctx, void *ptr, size_t size) {
+    if (ctx) vx_free(ctx, ptr, size);
+}
+
+char *vx_strndup(visa_ctx *ctx, const char *s, size_t len) {
+    char *p = ctx->alloc(ctx->alloc_ud, NULL, 0, len + 1);
+    if (!p) return NULL;
+    if (len) memcpy(p, s, len);
+    p[len] = 0;
+    return p;
+}
+
+bool vec_grow_(visa_ctx *ctx, void **data, uint32_t *cap, size_t elem, uint32_t need) {
+    if (need > (1u << 28)) return false; /* refuse absurd sizes */
+    uint32_t ncap = *cap ? *cap : 8;
+    while (ncap < need) ncap *= 2;
+    void *p = vx_realloc(ctx, *data, (size_t)*cap * elem, (size_t)ncap * elem);
+    if (!p) return false;
+    memset((char *)p + (size_t)*cap * elem, 0, (size_t)(ncap - *cap) * elem);
+    *data = p;
+    *cap = ncap;
+    return true;
+}
+
+/* -- String buffer ---------------------------------------------------------------------------- */
+void sb_init(strbuf *sb, visa_ctx *ctx) {
+    memset(sb, 0, sizeof *sb);
+    sb->ctx = ctx;
+}
+
+void sb_free(strbuf *sb) {
+    vx_free(sb->ctx, sb->data, sb->cap);
+    sb->data = NULL;
+    sb->len = sb->cap = 0;
+}
+
+static bool sb_reserve(strbuf *sb, size_t extra) {
+    if (sb->oom) return false;
+    if (sb->len + extra + 1 <= sb->cap) return true;
+    size_t ncap = sb->cap ? sb->cap : 256;
+    while (ncap < sb->len + extra + 1) ncap *= 2;
+    char *p = vx_realloc(sb->ctx, sb->data, sb->cap, ncap);
+    if (!p) {
+        sb->oom = true;
+        return false;
+    }
+    sb->data = p;
+    sb->cap = ncap;
+    return true;
+}
+
+void sb_putn(strbuf *sb, const char *s, size_t n) {
+    if (!sb_reserve(sb, n)) return;
+    memcpy(sb->data + sb->len, s, n);
+    sb->len += n;
+}
+
+void sb_puts(strbuf *sb, const char *s) { sb_putn(sb, s, strlen(s)); }
+
+void sb_putc(strbuf *sb, char c) {
+    if (!sb_reserve(sb, 1)) return;
+    sb->data[sb->len++] = c;
+}
+
+void sb_printf(strbuf *sb, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    char tmp[256];
+    va_list ap2;
+    va_copy(ap2, ap);
+    int n = vsnprintf(tmp, sizeof tmp, fmt, ap);
+    va_end(ap);
+    if (n < 0) {
+        va_end(ap2);
+        return;
+    }
+    if ((size_t)n < sizeof tmp) {
+        sb_putn(sb, tmp, (size_t)n);
+    } else if (sb_reserve(sb, (size_t)n)) {
+        vsnprintf(sb->data + sb->len, (size_t)n + 1, fmt, ap2);
+        sb->len += (size_t)n;
+    }
+    va_end(ap2);
+}
+
+void sb_pad_to(strbuf *sb, size_t line_start, size_t column) {
+    while (sb->len - line_start < column && !sb->oom) sb_putc(sb, ' ');
+}
+
+const char *sb_cstr(strbuf *sb) {
+    if (!sb_reserve(sb, 0)) return "";
+    sb->data[sb->len] = 0;
+    return sb->data;
+}
+
+/* -- Diagnostics ------------------------------------------------------------------------------ */
+void diag_init(diag_sink *ds, visa_ctx *ctx, const char *file, const char *text, size_t len) {
+    memset(ds, 0, sizeof *ds);
+    ds->ctx = ctx;
+    ds->file = file ? file : "<input>";
+    ds->text = text;
+    ds->text_len = len;
+}
+
+void diag_vat(diag_sink *ds, visa_severity sev, const char *code, uint32_t line, uint32_t col,
+              uint64_t offset, const char *fmt, va_list ap) {
+    if (sev == VISA_SEV_ERROR) ds->errors++;
+    else if (sev == VISA_SEV_WARNING) ds->warnings++;
+    if (ds->suppressed) return;
+    if (sev == VISA_SEV_ERROR && ds->errors > ds->ctx->max_errors) {
+        ds->suppressed = true;
+        return;
+    }
+    if (!ds->ctx->on_diag) return;
+    char msg[512];
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    visa_diag d;
+    memset(&d, 0, sizeof d);
+    d.severity = sev;
+    d.code = code ? code : "E";
+    d.file = ds->file;
+    d.line = line;
+    d.col = col;
+    d.offset = offset;
+    d.message = msg;
+    if (ds->text && line > 0) {
+        /* find the line in the source */
+        const char *p = ds->text, *end = ds->text + ds->text_len;
+        uint32_t l = 1;
+        while (p < end && l < line) {
+            const char *nl = memchr(p, '\n', (size_t)(end - p));
+            if (!nl) {
+                p = end;
+                break;
+            }
+            p = nl + 1;
+            l++;
+        }
+        if (l == line) {
+            const char *nl = memchr(p, '\n', (size_t)(end - p));
+            size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
+            if (n && p[n - 1] == '\r') n--;
+            d.source_line = p;
+            d.source_line_len = n;
+        }
+    }
+    ds->ctx->on_diag(ds->ctx->diag_ud, &d);
+}
+
+void diag_at(diag_sink *ds, visa_severity sev, const char *code, uint32_t line, uint32_t col,
+             const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    diag_vat(ds, sev, code, line, col, 0, fmt, ap);
+    va_end(ap);
+}
+
+void diag_at_offset(diag_sink *ds, visa_severity sev, const char *code, uint64_t offset,
+                    const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    diag_vat(ds, sev, code, 0, 0, offset, fmt, ap);
+    va_end(ap);
+}

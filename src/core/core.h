@@ -1,0 +1,78 @@
+/* core.h -- context, allocation, growable arrays, string buffers and diagnostics shared by all
+** parts of the library.  Nothing here is global: everything hangs off a visa_ctx.
+*/
+#ifndef VISA_CORE_H
+#define VISA_CORE_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "visa/visa.h"
+
+struct visa_ctx {
+    visa_realloc_fn alloc;
+    void *alloc_ud;
+    visa_diag_fn on_diag;
+    void *diag_ud;
+    uint32_t max_errors;
+};
+
+void *vx_alloc(visa_ctx *ctx, size_t size);                    /* zeroed; NULL on failure */
+void *vx_realloc(visa_ctx *ctx, void *p, size_t old_size, size_t new_size);
+void vx_free(visa_ctx *ctx, void *p, size_t size);
+char *vx_strndup(visa_ctx *ctx, const char *s, size_t len);   /* NUL-terminated copy */
+
+/* -- Growable array: VEC(T) v; vec_push(ctx, &v, x) --------------------------------------- */
+#define VEC(T) struct { T *data; uint32_t len, cap; }
+bool vec_grow_(visa_ctx *ctx, void **data, uint32_t *cap, size_t elem, uint32_t need);
+#define vec_reserve(ctx, v, n) \
+    ((n) <= (v)->cap || vec_grow_((ctx), (void **)&(v)->data, &(v)->cap, sizeof *(v)->data, (n)))
+#define vec_push(ctx, v, x) \
+    (vec_reserve(ctx, v, (v)->len + 1) ? ((v)->data[(v)->len++] = (x), true) : false)
+#define vec_free(ctx, v)                                                  \
+    do {                                                                  \
+        vx_free((ctx), (v)->data, (size_t)(v)->cap * sizeof *(v)->data); \
+        (v)->data = NULL;                                                 \
+        (v)->len = (v)->cap = 0;                                          \
+    } while (0)
+
+/* -- String buffer ---------------------------------------------------------------------------- */
+typedef struct strbuf {
+    visa_ctx *ctx;
+    char *data;
+    size_t len, cap;
+    bool oom;
+} strbuf;
+
+void sb_init(strbuf *sb, visa_ctx *ctx);
+void sb_free(strbuf *sb);
+void sb_putn(strbuf *sb, const char *s, size_t n);
+void sb_puts(strbuf *sb, const char *s);
+void sb_putc(strbuf *sb, char c);
+void sb_printf(strbuf *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void sb_pad_to(strbuf *sb, size_t line_start, size_t column); /* pad the current line */
+const char *sb_cstr(strbuf *sb);                                /* NUL-terminated view */
+
+/* -- Diagnostics ------------------------------------------------------------------------------ */
+typedef struct diag_sink {
+    visa_ctx *ctx;
+    const char *file;
+    const char *text; /* text input (for source lines) or NULL */
+    size_t text_len;
+    uint32_t errors, warnings;
+    bool suppressed; /* max_errors reached */
+} diag_sink;
+
+void diag_init(diag_sink *ds, visa_ctx *ctx, const char *file, const char *text, size_t len);
+/* Report at a text position (line/col 1-based). */
+void diag_at(diag_sink *ds, visa_severity sev, const char *code, uint32_t line, uint32_t col,
+             const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+/* Report at a binary byte offset. */
+void diag_at_offset(diag_sink *ds, visa_severity sev, const char *code, uint64_t offset,
+                    const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+void diag_vat(diag_sink *ds, visa_severity sev, const char *code, uint32_t line, uint32_t col,
+              uint64_t offset, const char *fmt, va_list ap);
+
+#endif

@@ -1,0 +1,109 @@
+/* ir.c -- module IR construction and teardown helpers. */
+#include "ir.h"
+
+#include <string.h>
+
+static const uint8_t region_values[8] = {0, 0, 1, 2, 4, 8, 16, 32};
+
+int ir_region_code(unsigned value) {
+    for (int c = 1; c < 8; c++)
+        if (region_values[c] == value) return c;
+    return -1;
+}
+
+unsigned ir_region_value(unsigned code) { return code < 8 ? region_values[code] : 0; }
+
+visa_module *ir_module_new(visa_ctx *ctx) {
+    visa_module *m = vx_alloc(ctx, sizeof *m);
+    if (!m) return NULL;
+    m->ctx = ctx;
+    m->major = 4;
+    m->minor = 1;
+    m->platform = VISA_PLATFORM_XE2;
+    m->version_trivia.eol = -1;
+    m->tail_trivia.eol = -1;
+    return m;
+}
+
+static void attrs_free(visa_ctx *ctx, ir_attr_list *l) {
+    vx_free(ctx, l->items, (size_t)l->count * sizeof *l->items);
+}
+
+void ir_routine_free(visa_ctx *ctx, ir_routine *r) {
+    for (uint32_t i = 0; i < r->strings.len; i++)
+        vx_free(ctx, r->strings.data[i].s, r->strings.data[i].len + 1);
+    vec_free(ctx, &r->strings);
+    for (uint32_t i = 0; i < r->vars.len; i++) attrs_free(ctx, &r->vars.data[i].attrs);
+    vec_free(ctx, &r->vars);
+    ir_state_var *const lists[4] = {r->addrs.data, r->preds.data, r->samplers.data,
+                                    r->surfaces.data};
+    const uint32_t lens[4] = {r->addrs.len, r->preds.len, r->samplers.len, r->surfaces.len};
+    for (int k = 0; k < 4; k++)
+        for (uint32_t i = 0; i < lens[k]; i++) attrs_free(ctx, &lists[k][i].attrs);
+    vec_free(ctx, &r->addrs);
+    vec_free(ctx, &r->preds);
+    vec_free(ctx, &r->samplers);
+    vec_free(ctx, &r->surfaces);
+    vec_free(ctx, &r->labels);
+    vec_free(ctx, &r->inputs);
+    vec_free(ctx, &r->attrs);
+    for (uint32_t i = 0; i < r->insts.len; i++)
+        vx_free(ctx, r->insts.data[i].opnd, (size_t)r->insts.data[i].nopnd * sizeof(ir_opnd));
+    vec_free(ctx, &r->insts);
+    vec_free(ctx, &r->funcdecls);
+}
+
+void visa_module_destroy(visa_module *m) {
+    if (!m) return;
+    visa_ctx *ctx = m->ctx;
+    for (uint32_t i = 0; i < m->routines.len; i++) ir_routine_free(ctx, &m->routines.data[i]);
+    vec_free(ctx, &m->routines);
+    for (uint32_t i = 0; i < m->comments.len; i++)
+        vx_free(ctx, m->comments.data[i].text, m->comments.data[i].len + 1);
+    vec_free(ctx, &m->comments);
+    vx_free(ctx, m, sizeof *m);
+}
+
+size_t visa_module_routine_count(const visa_module *m) { return m ? m->routines.len : 0; }
+
+uint32_t ir_string_add(visa_ctx *ctx, ir_routine *r, const char *s, size_t len) {
+    ir_string str;
+    str.s = vx_strndup(ctx, s, len);
+    str.len = (uint32_t)len;
+    if (!str.s || !vec_push(ctx, &r->strings, str)) {
+        if (str.s) vx_free(ctx, str.s, len + 1);
+        return UINT32_MAX;
+    }
+    return r->strings.len - 1;
+}
+
+const char *ir_str(const ir_routine *r, uint32_t index) {
+    return index < r->strings.len ? r->strings.data[index].s : "";
+}
+
+ir_opnd *ir_opnds_alloc(visa_ctx *ctx, unsigned n) { return vx_alloc(ctx, n * sizeof(ir_opnd)); }
+
+bool ir_attr_list_push(visa_ctx *ctx, ir_attr_list *list, const ir_attr *a) {
+    ir_attr *p = vx_realloc(ctx, list->items, (size_t)list->count * sizeof *p,
+                            (size_t)(list->count + 1) * sizeof *p);
+    if (!p) return false;
+    p[list->count++] = *a;
+    list->items = p;
+    return true;
+}
+
+int ir_var_type(const ir_routine *r, uint32_t id) {
+    if (id < isa_predef_var_count) return isa_predef_vars[id].type;
+    if (id < ISA_NUM_PREDEF_VARS) return -1;
+    id -= ISA_NUM_PREDEF_VARS;
+    return id < r->vars.len ? r->vars.data[id].type : -1;
+}
+
+uint32_t ir_var_bytes(const ir_routine *r, uint32_t id) {
+    if (id < isa_predef_var_count)
+        return isa_predef_vars[id].num_elts * isa_types[isa_predef_vars[id].type].bytes;
+    if (id < ISA_NUM_PREDEF_VARS) return 0;
+    id -= ISA_NUM_PREDEF_VARS;
+    if (id >= r->vars.len) return 0;
+    return (uint32_t)r->vars.data[id].num_elts * isa_types[r->vars.data[id].type].bytes;
+}

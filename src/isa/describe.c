@@ -1,0 +1,121 @@
+/* describe.c -- human-readable description of table rows (`visa info`). */
+#include <stdio.h>
+#include <string.h>
+
+#include "core/core.h"
+#include "isa.h"
+
+static const char *const group_names[] = {"mov", "arithmetic", "logic", "compare", "address",
+                                          "control flow", "data port", "sampler", "misc",
+                                          "SIMD control flow", "synchronization", "SVM", "LSC"};
+
+static const char *layout_code_name(char c) {
+    switch (c) {
+    case 'E': return "exec(ub)";
+    case 'P': return "pred(uw)";
+    case 'o': return "subop(ub)";
+    case 'V': return "vec";
+    case 'v': return "vec(no region)";
+    case '&': return "vec|&var";
+    case 'R': return "raw";
+    case 'L': return "label(uw)";
+    case 'b': return "ub";
+    case 'w': return "uw";
+    case 'd': return "ud";
+    case 'i': return "d";
+    case 's': return "string(uw)";
+    case 'S': return "string(ud)";
+    case '#': return "count(ub)";
+    case '!': return "(mode-dependent operands)";
+    default: return "?";
+    }
+}
+
+static bool mnem_matches(const isa_form *f, const char *mn) {
+    size_t n = strlen(mn);
+    if (f->mnem[0] == '%') {
+        int en = isa_enum_by_name(f->mnem + 1, strlen(f->mnem + 1));
+        uint32_t v;
+        const char *t;
+        for (unsigned i = 0; en >= 0 && isa_enum_at((isa_enum_id)en, i, &v, &t); i++) {
+            size_t tn = strlen(t);
+            const char *dot = strchr(t, '.');
+            size_t bn = dot ? (size_t)(dot - t) : tn;
+            if ((tn == n && !memcmp(t, mn, n)) || (bn == n && !memcmp(t, mn, n))) return true;
+        }
+        return false;
+    }
+    for (const char *s = f->mnem; *s;) {
+        const char *e = strchr(s, '|');
+        size_t len = e ? (size_t)(e - s) : strlen(s);
+        if (len == n && !memcmp(s, mn, n)) return true;
+        s += len + (e ? 1 : 0);
+    }
+    /* the table name too (e.g. "DWORD_ATOMIC"), case-insensitively */
+    if (strlen(f->name) == n) {
+        size_t i = 0;
+        while (i < n && (f->name[i] == mn[i] || f->name[i] + 32 == mn[i])) i++;
+        if (i == n) return true;
+    }
+    return false;
+}
+
+visa_status visa_describe_instruction(const char *mnemonic, visa_write_fn write, void *ud) {
+    if (!mnemonic || !write) return VISA_E_ARG;
+    char buf[2048];
+    bool found = false;
+    for (int f = 0; f < VISA_FORM__COUNT; f++) {
+        const isa_form *F = &isa_forms[f];
+        if (!mnem_matches(F, mnemonic)) continue;
+        found = true;
+        char full[64];
+        const char *layout = isa_form_layout(f, full);
+        int n = snprintf(buf, sizeof buf, "%s\n  opcode:     0x%02X", F->name, F->opcode);
+        if (F->sub >= 0)
+            n += snprintf(buf + n, sizeof buf - (size_t)n, " sub-opcode 0x%02X (%s)", F->sub,
+                          isa_forms[F->parent].name);
+        n += snprintf(buf + n, sizeof buf - (size_t)n, "\n  mnemonic:   %s\n  group:      %s\n",
+                      F->mnem, group_names[isa_form_group(f)]);
+        n += snprintf(buf + n, sizeof buf - (size_t)n, "  semantics:  %s\n  layout:     opcode(ub)",
+                      F->sem);
+        if (F->sub >= 0) {
+            /* the sub-opcode byte sits where the parent has 'o' */
+            char pre[64];
+            size_t k = 0;
+            for (const char *c = isa_forms[F->parent].layout; *c && *c != 'o'; c++) pre[k++] = *c;
+            pre[k] = 0;
+            for (const char *c = pre; *c; c++)
+                n += snprintf(buf + n, sizeof buf - (size_t)n, " %s", layout_code_name(*c));
+            n += snprintf(buf + n, sizeof buf - (size_t)n, " subop(ub)");
+            layout += k;
+        }
+        for (const char *c = layout; *c && n < (int)sizeof buf - 40; c++) {
+            if (*c == '*') {
+                n += snprintf(buf + n, sizeof buf - (size_t)n, " %s...", layout_code_name(c[1]));
+                break;
+            }
+            n += snprintf(buf + n, sizeof buf - (size_t)n, " %s", layout_code_name(*c));
+        }
+        n += snprintf(buf + n, sizeof buf - (size_t)n, "\n  exec sizes: ");
+        if (!F->exec) n += snprintf(buf + n, sizeof buf - (size_t)n, "(none)");
+        for (int k = 0; k <= 5; k++)
+            if (F->exec & (1 << k)) n += snprintf(buf + n, sizeof buf - (size_t)n, "%d ", 1 << k);
+        n += snprintf(buf + n, sizeof buf - (size_t)n, "\n  platforms:  %s and later\n",
+                      visa_platform_name((visa_platform)F->plat));
+        n += snprintf(buf + n, sizeof buf - (size_t)n, "  flags:     %s%s%s%s%s%s%s\n",
+                      (F->flags & VF_SAT) ? " sat" : "",
+                      (F->flags & VF_SMOD_ARITH) ? " (-)(abs)" : "",
+                      (F->flags & VF_SMOD_LOGIC) ? " (~)" : "",
+                      strchr(layout, 'P') || (F->sub >= 0 && strchr(isa_forms[F->parent].layout, 'P'))
+                          ? " predicate" : "",
+                      (F->flags & VF_BRANCH) ? " branch" : "", (F->flags & VF_SEND) ? " send" : "",
+                      (F->flags & VF_MATH) ? " math" : "");
+        n += snprintf(buf + n, sizeof buf - (size_t)n, "  text:       %s\n\n",
+                      F->text ? F->text
+                              : F->hook != TH_NONE ? "(family syntax, see docs/text-syntax)"
+                                                   : "[(pred)] mnemonic[.sat] (exec) operands...");
+        visa_status st = write(ud, buf, (size_t)n < sizeof buf ? (size_t)n : sizeof buf - 1);
+        if (st != VISA_OK) return st;
+    }
+    return found ? VISA_OK : VISA_E_ARG;
+}

@@ -1,0 +1,160 @@
+/* isa.c -- expands the .def tables into const data and small lookups.  Owns no state. */
+#include "isa.h"
+
+#include <string.h>
+
+const isa_type_info isa_types[VISA_TYPE__COUNT] = {
+#define VISA_TYPE(N, text, code, bytes, cls) {text, code, bytes, cls},
+#include "types.def"
+#undef VISA_TYPE
+};
+
+int isa_type_from_code(unsigned code) {
+    for (int i = 0; i < VISA_TYPE__COUNT; i++)
+        if (isa_types[i].code == code) return i;
+    return -1;
+}
+
+static int lower(int c) { return (c >= 'A' && c <= 'Z') ? c + 32 : c; }
+
+int isa_type_from_name(const char *s, size_t len) {
+    for (int i = 0; i < VISA_TYPE__COUNT; i++) {
+        const char *n = isa_types[i].name;
+        size_t k = 0;
+        while (k < len && n[k] && lower((unsigned char)s[k]) == n[k]) k++;
+        if (k == len && n[k] == 0) return i;
+    }
+    return -1;
+}
+
+/* -- Predefined ------------------------------------------------------------------------------ */
+const isa_predef_var isa_predef_vars[] = {
+#define VISA_PREDEF_VAR(id, name, type, n) [id] = {name, VISA_TYPE_##type, n},
+#define VISA_PREDEF_SURF(id, name, hw)
+#include "predefined.def"
+#undef VISA_PREDEF_VAR
+#undef VISA_PREDEF_SURF
+};
+const unsigned isa_predef_var_count = sizeof isa_predef_vars / sizeof isa_predef_vars[0];
+
+const char *const isa_predef_surf_names[ISA_NUM_PREDEF_SURFS] = {
+#define VISA_PREDEF_VAR(id, name, type, n)
+#define VISA_PREDEF_SURF(id, name, hw) [id] = name,
+#include "predefined.def"
+#undef VISA_PREDEF_VAR
+#undef VISA_PREDEF_SURF
+};
+
+/* -- Enums ----------------------------------------------------------------------------------- */
+typedef struct enum_val {
+    uint8_t en;
+    uint32_t value;
+    const char *text;
+} enum_val;
+
+static const enum_val enum_vals[] = {
+#define VISA_ENUM(name, desc)
+#define VISA_ENUM_VAL(name, value, text) {VISA_EN_##name, value, text},
+#include "enums.def"
+#undef VISA_ENUM
+#undef VISA_ENUM_VAL
+};
+static const char *const enum_names[] = {
+#define VISA_ENUM(name, desc) #name,
+#define VISA_ENUM_VAL(name, value, text)
+#include "enums.def"
+#undef VISA_ENUM
+#undef VISA_ENUM_VAL
+};
+#define N_ENUM_VALS (sizeof enum_vals / sizeof enum_vals[0])
+
+const char *isa_enum_text(isa_enum_id en, uint32_t value) {
+    for (size_t i = 0; i < N_ENUM_VALS; i++)
+        if (enum_vals[i].en == en && enum_vals[i].value == value) return enum_vals[i].text;
+    return NULL;
+}
+
+bool isa_enum_parse(isa_enum_id en, const char *s, size_t len, uint32_t *value) {
+    for (size_t i = 0; i < N_ENUM_VALS; i++) {
+        if (enum_vals[i].en != en) continue;
+        const char *t = enum_vals[i].text;
+        if (strlen(t) == len && memcmp(t, s, len) == 0) {
+            *value = enum_vals[i].value;
+            return true;
+        }
+    }
+    return false;
+}
+
+int isa_enum_by_name(const char *s, size_t len) {
+    for (int i = 0; i < VISA_EN__COUNT; i++)
+        if (strlen(enum_names[i]) == len && memcmp(enum_names[i], s, len) == 0) return i;
+    return -1;
+}
+
+bool isa_enum_at(isa_enum_id en, unsigned i, uint32_t *value, const char **text) {
+    unsigned k = 0;
+    for (size_t j = 0; j < N_ENUM_VALS; j++) {
+        if (enum_vals[j].en != en) continue;
+        if (k++ == i) {
+            *value = enum_vals[j].value;
+            *text = enum_vals[j].text;
+            return true;
+        }
+    }
+    return false;
+}
+
+/* -- Instruction table ------------------------------------------------------------------------ */
+const isa_form isa_forms[VISA_FORM__COUNT] = {
+#define VISA_OP(N, code, mnem, grp, layout, text, hook, flags, ts, plat, ex, sem) \
+    {#N, mnem, layout, text, sem, flags, ts, -1, -1, code, grp, hook, plat, ex},
+#define VISA_SUB(P, N, sub, mnem, layout, text, hook, flags, ts, plat, ex, sem) \
+    {#N, mnem, layout, text, sem, flags, ts, VISA_FORM_##P, sub, VISA_OP_##P, \
+     GROUP_OF_PARENT, hook, plat, ex},
+#define GROUP_OF_PARENT 0xFF /* resolved by isa_form_group() */
+#include "ops.def"
+#undef VISA_OP
+#undef VISA_SUB
+};
+
+/* Opcode byte -> opcode form + 1 (0 = unknown). */
+static const int16_t form_of_opcode[256] = {
+#define VISA_OP(N, code, mnem, grp, layout, text, hook, flags, ts, plat, ex, sem) \
+    [code] = VISA_FORM_##N + 1,
+#define VISA_SUB(P, N, sub, mnem, layout, text, hook, flags, ts, plat, ex, sem)
+#include "ops.def"
+#undef VISA_OP
+#undef VISA_SUB
+};
+
+int isa_form_by_opcode(unsigned opcode) {
+    return opcode < 256 ? form_of_opcode[opcode] - 1 : -1;
+}
+
+int isa_form_sub(int parent_form, unsigned sub) {
+    for (int i = parent_form + 1; i < VISA_FORM__COUNT && isa_forms[i].parent == parent_form; i++)
+        if ((unsigned)isa_forms[i].sub == sub) return i;
+    return -1;
+}
+
+unsigned isa_form_group(int form) {
+    const isa_form *f = &isa_forms[form];
+    return f->group == GROUP_OF_PARENT ? isa_forms[f->parent].group : f->group;
+}
+
+const char *isa_form_layout(int form, char *buf) {
+    const isa_form *f = &isa_forms[form];
+    if (f->parent < 0) return f->layout;
+    const char *pl = isa_forms[f->parent].layout;
+    size_t n = 0;
+    while (pl[n] && pl[n] != 'o') n++;
+    size_t m = strlen(f->layout);
+    if (n + m >= 64) m = 63 - n;
+    memcpy(buf, pl, n);
+    memcpy(buf + n, f->layout, m);
+    buf[n + m] = 0;
+    return buf;
+}
+
+bool isa_layout_has(const char *layout, char code) { return strchr(layout, code) != NULL; }

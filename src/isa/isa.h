@@ -1,0 +1,183 @@
+/* isa.h -- the ISA description: types, platforms, predefined variables, enums and the single
+** instruction table (ops.def), expanded into const tables.  No other opcode list exists.
+*/
+#ifndef VISA_ISA_H
+#define VISA_ISA_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "visa/visa.h"
+
+/* -- Data types ----------------------------------------------------------------------------- */
+typedef enum isa_type {
+#define VISA_TYPE(N, text, code, bytes, cls) VISA_TYPE_##N,
+#include "types.def"
+#undef VISA_TYPE
+    VISA_TYPE__COUNT
+} isa_type;
+
+enum { TC_UINT = 1, TC_SINT, TC_FLOAT, TC_PACKED, TC_BOOL };
+
+/* One bit per type, for type sets (typemaps.def). */
+#define VISA_TYPE(N, text, code, bytes, cls) VT_##N = 1u << VISA_TYPE_##N,
+enum isa_type_bit {
+#include "types.def"
+    VT__NONE = 0
+};
+#undef VISA_TYPE
+#define VT_INT8_32 (VT_UD | VT_D | VT_UW | VT_W | VT_UB | VT_B)
+#define VT_INT64 (VT_UQ | VT_Q)
+#define VT_INT (VT_INT8_32 | VT_INT64)
+#define VT_FLOAT (VT_F | VT_HF | VT_DF | VT_BF)
+#define VT_ANY 0xFFFFFu
+
+typedef struct isa_type_info {
+    const char *name; /* text spelling */
+    uint8_t code;     /* binary encoding */
+    uint8_t bytes;
+    uint8_t cls;      /* TC_* */
+} isa_type_info;
+
+extern const isa_type_info isa_types[VISA_TYPE__COUNT];
+/* Type by binary code; -1 if none. */
+int isa_type_from_code(unsigned code);
+/* Type by text spelling (case-insensitive); -1 if none. */
+int isa_type_from_name(const char *s, size_t len);
+
+/* -- Platforms ------------------------------------------------------------------------------ */
+enum {
+#define VISA_PLAT(N, text, grf, aliases) P_##N,
+#include "platforms.def"
+#undef VISA_PLAT
+    P__COUNT,
+    P_MIN = 0,
+    P_MAX = P__COUNT - 1
+};
+
+/* -- Predefined variables and surfaces ----------------------------------------------------- */
+#define ISA_NUM_PREDEF_VARS 32   /* ids 0..31 reserved; user variables start at 32 */
+#define ISA_NUM_PREDEF_SURFS 6   /* T0..T5; user surfaces start at 6 */
+typedef struct isa_predef_var {
+    const char *name;
+    uint8_t type;
+    uint16_t num_elts;
+} isa_predef_var;
+extern const isa_predef_var isa_predef_vars[];  /* indexed by id, count isa_predef_var_count */
+extern const unsigned isa_predef_var_count;      /* 22 */
+extern const char *const isa_predef_surf_names[ISA_NUM_PREDEF_SURFS];
+
+/* -- Enums ------------------------------------------------------------------------------------ */
+typedef enum isa_enum_id {
+#define VISA_ENUM(name, desc) VISA_EN_##name,
+#define VISA_ENUM_VAL(name, value, text)
+#include "enums.def"
+#undef VISA_ENUM
+#undef VISA_ENUM_VAL
+    VISA_EN__COUNT
+} isa_enum_id;
+
+/* The printed text of a value, or NULL. */
+const char *isa_enum_text(isa_enum_id en, uint32_t value);
+/* Parse an exact (case-sensitive) spelling; returns false if unknown. */
+bool isa_enum_parse(isa_enum_id en, const char *s, size_t len, uint32_t *value);
+/* Enum by name ("cmp_op"); -1 if none. */
+int isa_enum_by_name(const char *s, size_t len);
+/* Iterate the spellings of an enum: returns the i-th (value, text) pair, false when done. */
+bool isa_enum_at(isa_enum_id en, unsigned i, uint32_t *value, const char **text);
+
+/* -- Instruction table ---------------------------------------------------------------------- */
+typedef enum isa_group {
+    G_MOV, G_ARITH, G_LOGIC, G_COMPARE, G_ADDRESS, G_FLOW, G_DATAPORT, G_SAMPLER,
+    G_MISC, G_SIMDFLOW, G_SYNC, G_SVM, G_LSC
+} isa_group;
+
+/* Instruction property flags. */
+enum {
+    VF_SAT = 1u << 0,        /* .sat allowed */
+    VF_SMOD_ARITH = 1u << 1, /* source modifiers (-) (abs) (-abs) */
+    VF_SMOD_LOGIC = 1u << 2, /* source modifier (~) */
+    VF_MATH = 1u << 3,       /* extended math unit */
+    VF_BRANCH = 1u << 4,     /* changes control flow */
+    VF_CALL = 1u << 5,       /* call-like */
+    VF_SEND = 1u << 6,       /* message to a shared function */
+    VF_SYNC = 1u << 7,       /* synchronisation */
+    VF_NO_ID = 1u << 8,      /* printed without the "/// $N" instruction id */
+    VF_LABEL_DEF = 1u << 9,  /* defines a label */
+    VF_PRED_OPND = 1u << 10, /* operands may be predicate variables */
+    VF_SYSTOLIC = 1u << 11,  /* dpas family */
+    VF_ATOMIC0 = 1u << 12,   /* LSC atomic with no data source */
+    VF_ATOMIC1 = 1u << 13,   /* LSC atomic with one data source */
+    VF_ATOMIC2 = 1u << 14,   /* LSC atomic with two data sources */
+};
+
+/* Legal exec sizes: bit k = exec size code k (1 << k lanes). */
+enum {
+    EX_NONE = 0,     /* no exec size field */
+    EX_1 = 0x01,
+    EX_16 = 0x10,
+    EX_8_16 = 0x18,
+    EX_1_8_16 = 0x19,
+    EX_4UP = 0x3C,
+    EX_ALL = 0x3F,
+};
+
+/* Text hooks: families whose syntax needs code (src/text/hooks_*.c). */
+typedef enum isa_text_hook {
+    TH_NONE, TH_LABEL, TH_CALL, TH_DEBUG, TH_SYNC, TH_SEND, TH_DPAS, TH_DATAPORT, TH_SAMPLER,
+    TH_LSC, TH__COUNT
+} isa_text_hook;
+
+#include "typesets.h"
+
+typedef enum isa_form_id {
+#define VISA_OP(N, code, mnem, grp, layout, text, hook, flags, ts, plat, ex, sem) VISA_FORM_##N,
+#define VISA_SUB(P, N, sub, mnem, layout, text, hook, flags, ts, plat, ex, sem) VISA_FORM_##N,
+#include "ops.def"
+#undef VISA_OP
+#undef VISA_SUB
+    VISA_FORM__COUNT
+} isa_form_id;
+
+/* Opcode numbers (ISA_Opcode). */
+typedef enum isa_opcode {
+#define VISA_OP(N, code, mnem, grp, layout, text, hook, flags, ts, plat, ex, sem) VISA_OP_##N = code,
+#define VISA_SUB(P, N, sub, mnem, layout, text, hook, flags, ts, plat, ex, sem)
+#include "ops.def"
+#undef VISA_OP
+#undef VISA_SUB
+} isa_opcode;
+
+typedef struct isa_form {
+    const char *name;   /* table name, e.g. "LSC_LOAD" */
+    const char *mnem;   /* mnemonic spellings ("a|b", or "%enum") */
+    const char *layout; /* binary layout codes after the opcode (sub-rows: after the sub byte) */
+    const char *text;   /* text template or NULL */
+    const char *sem;    /* one-line semantics */
+    uint32_t flags;     /* VF_* */
+    uint16_t typeset;   /* TM_* */
+    int16_t parent;     /* form of the parent opcode, -1 for opcode rows */
+    int16_t sub;        /* sub-opcode, -1 for opcode rows */
+    uint8_t opcode;
+    uint8_t group;      /* isa_group; use isa_form_group() */
+    uint8_t hook;       /* isa_text_hook */
+    uint8_t plat;       /* first platform */
+    uint8_t exec;       /* EX_* */
+} isa_form;
+
+extern const isa_form isa_forms[VISA_FORM__COUNT];
+
+/* Form of an opcode byte (the opcode row); -1 for an unknown opcode. */
+int isa_form_by_opcode(unsigned opcode);
+/* Sub-row of a parent form by sub-opcode value; -1 if none. */
+int isa_form_sub(int parent_form, unsigned sub);
+/* Group of a form (sub-rows take their parent's). */
+unsigned isa_form_group(int form);
+/* Full layout of a form after the opcode byte: for a sub-row, the parent's codes before
+** its 'o' followed by the sub-row's own codes.  buf must hold 64 bytes. */
+const char *isa_form_layout(int form, char *buf);
+/* Layout position helpers. */
+bool isa_layout_has(const char *layout, char code);
+
+#endif

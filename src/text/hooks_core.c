@@ -1,0 +1,626 @@
+/* hooks_core.c -- text syntax of the irregular core families: labels and subroutines, calls,
+** debug info and lifetime, fences and barriers, raw sends and the systolic (dpas) family.
+** Facts: docs/text-syntax/flow-sync-send.md; IGC IsaDisassembly.cpp printInstructionControlFlow,
+** printInstructionMisc, printInstructionCommon (Sync group).
+*/
+#include <stdio.h>
+#include <string.h>
+
+#include "text.h"
+
+static const ir_string *label_str(const ir_routine *r, uint32_t label) {
+    static const ir_string empty = {(char *)"", 0};
+    if (label >= r->labels.len || r->labels.data[label].name >= r->strings.len) return &empty;
+    return &r->strings.data[r->labels.data[label].name];
+}
+
+/* -- LABEL and SUBROUTINE --------------------------------------------------------------------
+** LABEL prints "\nNAME:"; SUBROUTINE prints "\n\n.function \"NAME_<id>\"\nNAME_<id>:" where the
+** "_<label id>" suffix is appended unless the name already ends with it, and '.'/'$' become '_'.
+*/
+static void label_print(txt_printer *pr, const ir_inst *inst) {
+    uint32_t id = inst->opnd[0].u.label;
+    const ir_string *s = label_str(pr->r, id);
+    strbuf *o = pr->out;
+    size_t start = o->len;
+    for (uint32_t i = 0; i < s->len; i++) sb_putc(o, s->s[i] == '.' || s->s[i] == '$' ? '_' : s->s[i]);
+    char suffix[16];
+    int sn = snprintf(suffix, sizeof suffix, "_%u", id);
+    bool renamed = false;
+    for (uint32_t i = 0; i < s->len; i++) renamed |= s->s[i] == '.' || s->s[i] == '$';
+    if (inst->form == VISA_FORM_LABEL) {
+        /* rebuild as "\n" + comments + name + ":" */
+        size_t n = o->len - start;
+        char *name = vx_strndup(o->ctx, o->data + start, n);
+        o->len = start;
+        sb_putc(o, '\n');
+        pr_own_comments(pr, &inst->trivia);
+        if (name) sb_putn(o, name, n);
+        vx_free(o->ctx, name, n + 1);
+        sb_putc(o, ':');
+        return;
+    }
+    if (o->len - start < (size_t)sn || memcmp(o->data + o->len - sn, suffix, (size_t)sn) != 0)
+        sb_putn(o, suffix, (size_t)sn);
+    size_t n = o->len - start;
+    char *name = vx_strndup(o->ctx, o->data + start, n);
+    o->len = start;
+    sb_puts(o, "\n\n");
+    pr_own_comments(pr, &inst->trivia);
+    sb_puts(o, ".function ");
+    if (name) pr_string_lit(pr, name, n);
+    if (renamed) {
+        sb_puts(o, " /// Original Name: ");
+        pr_string_lit(pr, s->s, s->len);
+    }
+    sb_putc(o, '\n');
+    if (name) sb_putn(o, name, n);
+    vx_free(o->ctx, name, n + 1);
+    sb_putc(o, ':');
+}
+
+const txt_hook txt_hook_label = {label_print, NULL};
+
+/* -- Calls ------------------------------------------------------------------------------------ */
+static void call_print(txt_printer *pr, const ir_inst *inst) {
+    strbuf *o = pr->out;
+    const ir_routine *r = pr->r;
+    switch (isa_forms[inst->form].opcode) {
+    case VISA_OP_CALL: {
+        uint32_t id = inst->opnd[0].u.label;
+        bool fc = id < r->labels.len && r->labels.data[id].kind == 2;
+        sb_puts(o, fc ? "fccall " : "call ");
+        pr_exec(pr, inst->exec);
+        sb_putc(o, ' ');
+        size_t start = o->len;
+        pr_label(pr, id);
+        char suffix[16];
+        int sn = snprintf(suffix, sizeof suffix, "_%u", id);
+        if (o->len - start < (size_t)sn || memcmp(o->data + o->len - sn, suffix, (size_t)sn) != 0)
+            sb_putn(o, suffix, (size_t)sn);
+        break;
+    }
+    case VISA_OP_IFCALL:
+        sb_puts(o, "ifcall");
+        if (inst->opnd[0].u.num & 1) sb_puts(o, ".uniform");
+        sb_putc(o, ' ');
+        pr_exec(pr, inst->exec);
+        sb_putc(o, ' ');
+        pr_vec(pr, &inst->opnd[1].u.vec, true);
+        sb_printf(o, " %lld %lld", (long long)inst->opnd[2].u.num, (long long)inst->opnd[3].u.num);
+        break;
+    case VISA_OP_FADDR: {
+        /* IGC prints "faddr " + exec (none) + symbol: no space before the symbol */
+        sb_puts(o, "faddr ");
+        pr_template(pr, "%0 %1", inst);
+        break;
+    }
+    case VISA_OP_FCALL: {
+        sb_puts(o, "fcall ");
+        pr_exec(pr, inst->exec);
+        sb_putc(o, ' ');
+        const ir_string *s = inst->opnd[0].u.str < r->strings.len ? &r->strings.data[inst->opnd[0].u.str] : NULL;
+        for (uint32_t i = 0; s && i < s->len; i++)
+            sb_putc(o, s->s[i] == '.' || s->s[i] == '$' ? '_' : s->s[i]);
+        sb_printf(o, " %lld %lld", (long long)inst->opnd[1].u.num, (long long)inst->opnd[2].u.num);
+        break;
+    }
+    case VISA_OP_SWITCHJMP:
+        sb_puts(o, "switchjmp ");
+        pr_exec(pr, inst->exec);
+        sb_putc(o, ' ');
+        pr_vec(pr, &inst->opnd[0].u.vec, true);
+        sb_puts(o, " (");
+        for (unsigned k = 1; k < inst->nopnd; k++) {
+            if (k > 1) sb_puts(o, ", ");
+            const ir_string *s = label_str(r, inst->opnd[k].u.label);
+            sb_putn(o, s->s, s->len);
+        }
+        sb_putc(o, ')');
+        break;
+    default: break;
+    }
+}
+
+static bool word_is(const char *w, size_t n, const char *s) { return strlen(s) == n && memcmp(w, s, n) == 0; }
+
+static bool call_parse(txt_parser *tp, int form, ir_inst *inst) {
+    const char *w;
+    size_t n = tp_word(tp, &w);
+    inst->form = (uint16_t)form;
+    switch (isa_forms[form].opcode) {
+    case VISA_OP_CALL: {
+        bool fc = word_is(w, n, "fccall");
+        if (!tp_exec(tp, &inst->exec) || !tp_inst_alloc(tp, inst, 1)) return false;
+        const char *name;
+        size_t ln = tp_ident(tp, &name);
+        if (!ln) {
+            tp_error(tp, tp->p, "expected a subroutine name");
+            return false;
+        }
+        inst->opnd[0].kind = 'L';
+        if (!tp_label_ref(tp, name, ln, fc ? 2 : 1, &inst->opnd[0].u.label)) return false;
+        ir_label *lab = &tp->r->labels.data[inst->opnd[0].u.label];
+        if (fc) lab->kind = 2;
+        else if (lab->kind == 0) lab->kind = 1;
+        return true;
+    }
+    case VISA_OP_IFCALL: {
+        if (!tp_inst_alloc(tp, inst, 4)) return false;
+        inst->opnd[0].kind = 'b';
+        for (;;) {
+            if (tp_accept_nows(tp, ".uniform")) inst->opnd[0].u.num |= 1;
+            else if (tp_accept_nows(tp, ".noreturn")) inst->opnd[0].u.num |= 2;
+            else break;
+        }
+        if (!tp_exec(tp, &inst->exec)) return false;
+        return tp_parse_opnd(tp, inst, 1, 'V', 0, -1) && tp_parse_opnd(tp, inst, 2, 'b', 0, -1) &&
+               tp_parse_opnd(tp, inst, 3, 'b', 0, -1);
+    }
+    case VISA_OP_FADDR:
+        return tp_inst_alloc(tp, inst, 2) && tp_parse_opnd(tp, inst, 0, 's', 0, -1) &&
+               tp_parse_opnd(tp, inst, 1, 'V', 0, -1);
+    case VISA_OP_FCALL:
+        if (!tp_exec(tp, &inst->exec) || !tp_inst_alloc(tp, inst, 3)) return false;
+        return tp_parse_opnd(tp, inst, 0, 's', 0, -1) && tp_parse_opnd(tp, inst, 1, 'b', 0, -1) &&
+               tp_parse_opnd(tp, inst, 2, 'b', 0, -1);
+    case VISA_OP_SWITCHJMP: {
+        ir_vec idx;
+        if (!tp_exec(tp, &inst->exec) || !tp_vec_operand(tp, &idx, false)) return false;
+        if (!tp_expect(tp, "(")) return false;
+        VEC(uint32_t) labels = {0};
+        bool ok = true;
+        do {
+            const char *name;
+            size_t ln = tp_ident(tp, &name);
+            uint32_t id;
+            if (!ln) {
+                tp_error(tp, tp->p, "expected a label");
+                ok = false;
+                break;
+            }
+            if (!tp_label_ref(tp, name, ln, 0, &id) || !vec_push(tp->ctx, &labels, id)) {
+                ok = false;
+                break;
+            }
+        } while (tp_accept(tp, ","));
+        if (ok && labels.len > 32) {
+            tp_error(tp, tp->p, "switchjmp takes at most 32 labels");
+            ok = false;
+        }
+        ok = ok && tp_expect(tp, ")") && tp_inst_alloc(tp, inst, 1 + labels.len);
+        if (ok) {
+            inst->opnd[0].kind = 'V';
+            inst->opnd[0].u.vec = idx;
+            for (uint32_t k = 0; k < labels.len; k++) {
+                inst->opnd[1 + k].kind = 'L';
+                inst->opnd[1 + k].u.label = labels.data[k];
+            }
+        }
+        vec_free(tp->ctx, &labels);
+        return ok;
+    }
+    default:
+        tp_error(tp, w, "unexpected instruction");
+        return false;
+    }
+}
+
+const txt_hook txt_hook_call = {call_print, call_parse};
+
+/* -- FILE, LOC, LIFETIME ---------------------------------------------------------------------- */
+static void debug_print(txt_printer *pr, const ir_inst *inst) {
+    strbuf *o = pr->out;
+    switch (isa_forms[inst->form].opcode) {
+    case VISA_OP_FILE: {
+        sb_puts(o, "FILE ");
+        uint32_t s = inst->opnd[0].u.str;
+        if (s < pr->r->strings.len) pr_string_lit(pr, pr->r->strings.data[s].s, pr->r->strings.data[s].len);
+        else sb_puts(o, "\"\"");
+        break;
+    }
+    case VISA_OP_LOC:
+        sb_printf(o, "LOC %u", (unsigned)inst->opnd[0].u.num);
+        break;
+    default: { /* LIFETIME */
+        unsigned props = (unsigned)inst->opnd[0].u.num;
+        uint32_t id = (uint32_t)inst->opnd[1].u.num;
+        sb_puts(o, (props & 1) ? "lifetime.end " : "lifetime.start ");
+        unsigned cls = (props >> 4) & 3;
+        if (cls == VC_GENERAL) pr_var_name(pr, id);
+        else sb_printf(o, "%c%u", cls == VC_ADDRESS ? 'A' : 'P', id);
+        break;
+    }
+    }
+}
+
+static bool debug_parse(txt_parser *tp, int form, ir_inst *inst) {
+    inst->form = (uint16_t)form;
+    const char *w;
+    if (*tp->p == '.') tp->p++;
+    tp_word(tp, &w);
+    switch (isa_forms[form].opcode) {
+    case VISA_OP_FILE: {
+        char *s;
+        size_t n;
+        if (!tp_inst_alloc(tp, inst, 1) || !tp_string(tp, &s, &n)) return false;
+        inst->opnd[0].kind = 'S';
+        inst->opnd[0].u.str = ir_string_add(tp->ctx, tp->r, s, n);
+        vx_free(tp->ctx, s, n + 1);
+        return inst->opnd[0].u.str != UINT32_MAX;
+    }
+    case VISA_OP_LOC:
+        return tp_inst_alloc(tp, inst, 1) && tp_parse_opnd(tp, inst, 0, 'd', 0, -1);
+    default: {
+        if (!tp_inst_alloc(tp, inst, 2)) return false;
+        inst->opnd[0].kind = 'b';
+        inst->opnd[1].kind = 'd';
+        if (tp_accept_nows(tp, ".start")) inst->opnd[0].u.num = 0;
+        else if (tp_accept_nows(tp, ".end")) inst->opnd[0].u.num = 1;
+        else {
+            tp_error(tp, tp->p, "expected lifetime.start or lifetime.end");
+            return false;
+        }
+        const char *name;
+        size_t n = tp_ident(tp, &name);
+        txt_name *e = n ? tp_name_find(tp, name, n) : NULL;
+        if (!e || (e->kind != TN_VAR && e->kind != TN_ADDR && e->kind != TN_PRED)) {
+            tp_error(tp, n ? name : tp->p, "expected a general, address or predicate variable");
+            return false;
+        }
+        unsigned cls = e->kind == TN_VAR ? VC_GENERAL : e->kind == TN_ADDR ? VC_ADDRESS : VC_PREDICATE;
+        inst->opnd[0].u.num |= (int64_t)(cls << 4);
+        inst->opnd[1].u.num = e->id;
+        return true;
+    }
+    }
+}
+
+const txt_hook txt_hook_debug = {debug_print, debug_parse};
+
+/* -- FENCE, SBARRIER, NBARRIER ---------------------------------------------------------------- */
+static void sync_print(txt_printer *pr, const ir_inst *inst) {
+    strbuf *o = pr->out;
+    unsigned v = (unsigned)inst->opnd[0].u.num;
+    switch (isa_forms[inst->form].opcode) {
+    case VISA_OP_FENCE:
+        if (v & 0x80) {
+            sb_puts(o, "fence_sw");
+            break;
+        }
+        sb_puts(o, (v & 0x20) ? "fence_local" : "fence_global");
+        if (v) {
+            sb_putc(o, '.');
+            static const char *const letters[8] = {"E", "I", "S", "C", "R", "", "L1", ""};
+            for (int b = 0; b < 8; b++)
+                if (v & (1u << b)) sb_puts(o, letters[b]);
+        }
+        break;
+    case VISA_OP_SBARRIER:
+        sb_puts(o, v ? "sbarrier.signal" : "sbarrier.wait");
+        break;
+    default: /* NBARRIER: wait id | signal id count | signal id type prod cons */
+        sb_puts(o, v ? "nbarrier.signal " : "nbarrier.wait ");
+        pr_vec(pr, &inst->opnd[1].u.vec, true);
+        if (v == 1) {
+            sb_putc(o, ' ');
+            pr_vec(pr, &inst->opnd[3].u.vec, true);
+        } else if (v) {
+            for (int k = 2; k <= 4; k++) {
+                sb_putc(o, ' ');
+                pr_vec(pr, &inst->opnd[k].u.vec, true);
+            }
+        }
+        break;
+    }
+}
+
+static bool sync_parse(txt_parser *tp, int form, ir_inst *inst) {
+    inst->form = (uint16_t)form;
+    const char *w;
+    size_t n = tp_word(tp, &w);
+    switch (isa_forms[form].opcode) {
+    case VISA_OP_FENCE: {
+        if (!tp_inst_alloc(tp, inst, 1)) return false;
+        inst->opnd[0].kind = 'b';
+        unsigned mask = 0;
+        if (word_is(w, n, "fence_sw")) mask = 0x80;
+        else {
+            if (word_is(w, n, "fence_local")) mask = 0x20;
+            if (tp_accept_nows(tp, ".")) {
+                /* letters E I S C R L1 in this order, each optional */
+                static const struct { const char *s; unsigned bit; } opts[] = {
+                    {"E", 1}, {"I", 2}, {"S", 4}, {"C", 8}, {"R", 16}, {"L1", 64}};
+                for (unsigned k = 0; k < 6; k++)
+                    if (tp_accept_nows(tp, opts[k].s)) mask |= opts[k].bit;
+            }
+        }
+        inst->opnd[0].u.num = mask;
+        return true;
+    }
+    case VISA_OP_SBARRIER:
+        if (!tp_inst_alloc(tp, inst, 1)) return false;
+        inst->opnd[0].kind = 'b';
+        if (tp_accept_nows(tp, ".signal")) inst->opnd[0].u.num = 1;
+        else if (tp_accept_nows(tp, ".wait")) inst->opnd[0].u.num = 0;
+        else {
+            tp_error(tp, tp->p, "expected sbarrier.signal or sbarrier.wait");
+            return false;
+        }
+        return true;
+    default: {
+        if (!tp_inst_alloc(tp, inst, 5)) return false;
+        inst->opnd[0].kind = 'b';
+        for (int k = 1; k <= 4; k++) inst->opnd[k].kind = 'V';
+        bool signal;
+        if (tp_accept_nows(tp, ".signal")) signal = true;
+        else if (tp_accept_nows(tp, ".wait")) signal = false;
+        else {
+            tp_error(tp, tp->p, "expected nbarrier.signal or nbarrier.wait");
+            return false;
+        }
+        if (!tp_vec_operand(tp, &inst->opnd[1].u.vec, false)) return false;
+        if (!signal) {
+            /* IGC stores "mode, id, id" (+ padding); keep the same operand in unused slots */
+            inst->opnd[0].u.num = 0;
+            for (int k = 2; k <= 4; k++) inst->opnd[k].u.vec = inst->opnd[1].u.vec;
+            return true;
+        }
+        ir_vec a;
+        if (!tp_vec_operand(tp, &a, false)) return false;
+        if (tp_at_end(tp)) {
+            inst->opnd[0].u.num = 1;
+            /* type = 0:uw, producers = consumers = count */
+            memset(&inst->opnd[2].u.vec, 0, sizeof(ir_vec));
+            inst->opnd[2].u.vec.cls = VC_IMMEDIATE;
+            inst->opnd[2].u.vec.type = VISA_TYPE_UW;
+            inst->opnd[3].u.vec = a;
+            inst->opnd[4].u.vec = a;
+            return true;
+        }
+        inst->opnd[0].u.num = 2;
+        inst->opnd[2].u.vec = a;
+        return tp_vec_operand(tp, &inst->opnd[3].u.vec, false) &&
+               tp_vec_operand(tp, &inst->opnd[4].u.vec, false);
+    }
+    }
+}
+
+const txt_hook txt_hook_sync = {sync_print, sync_parse};
+
+/* -- RAW_SEND, RAW_SENDS, RAW_SENDG ------------------------------------------------------------- */
+static void send_print(txt_printer *pr, const ir_inst *inst) {
+    strbuf *o = pr->out;
+    unsigned mod = (unsigned)inst->opnd[0].u.num;
+    switch (isa_forms[inst->form].opcode) {
+    case VISA_OP_RAW_SEND:
+        /* raw_send[c] (E) 0x<exdesc> numSrc numDst desc src dst */
+        sb_puts(o, mod == 1 ? "raw_sendc " : "raw_send ");
+        pr_exec(pr, inst->exec);
+        sb_printf(o, " 0x%x %u %u  ", (unsigned)inst->opnd[1].u.num, (unsigned)inst->opnd[2].u.num,
+                  (unsigned)inst->opnd[3].u.num);
+        pr_vec(pr, &inst->opnd[4].u.vec, true);
+        sb_putc(o, ' ');
+        pr_raw(pr, &inst->opnd[5].u.raw);
+        sb_putc(o, ' ');
+        pr_raw(pr, &inst->opnd[6].u.raw);
+        break;
+    case VISA_OP_RAW_SENDS: {
+        static const char *const names[4] = {"raw_sends.", "raw_sendsc.", "raw_sends_eot.",
+                                             "raw_sendsc_eot."};
+        sb_puts(o, names[mod & 3]);
+        sb_printf(o, "%u.%u.%u.%u ", (unsigned)inst->opnd[4].u.num, (unsigned)inst->opnd[1].u.num,
+                  (unsigned)inst->opnd[2].u.num, (unsigned)inst->opnd[3].u.num);
+        pr_exec(pr, inst->exec);
+        sb_putc(o, ' ');
+        for (int k = 5; k <= 6; k++) {
+            sb_putc(o, ' ');
+            pr_vec(pr, &inst->opnd[k].u.vec, true);
+        }
+        for (int k = 7; k <= 9; k++) {
+            sb_putc(o, ' ');
+            pr_raw(pr, &inst->opnd[k].u.raw);
+        }
+        break;
+    }
+    default: { /* RAW_SENDG */
+        static const char *const names[4] = {"raw_sendg.", "raw_sendgc.", "raw_sendg_eot.",
+                                             "raw_sendgc_eot."};
+        sb_puts(o, names[mod & 3]);
+        sb_printf(o, "0x%X ", (unsigned)inst->opnd[1].u.num);
+        pr_exec(pr, inst->exec);
+        for (int k = 2; k <= 6; k += 2) {
+            sb_putc(o, ' ');
+            pr_raw(pr, &inst->opnd[k].u.raw);
+            sb_printf(o, "/%u", (unsigned)inst->opnd[k + 1].u.num);
+        }
+        for (int k = 8; k <= 9; k++) {
+            sb_putc(o, ' ');
+            pr_vec(pr, &inst->opnd[k].u.vec, true);
+        }
+        uint64_t desc = ((uint64_t)(uint32_t)inst->opnd[11].u.num << 32) | (uint32_t)inst->opnd[10].u.num;
+        sb_printf(o, " 0x%llX", (unsigned long long)desc);
+        break;
+    }
+    }
+}
+
+static bool dot_num(txt_parser *tp, ir_opnd *o, int64_t max) {
+    const char *at = tp->p;
+    uint64_t v;
+    if (!tp_accept_nows(tp, ".") || !tp_uint_dec(tp, &v)) {
+        if (!tp->failed) tp_error(tp, at, "expected '.' and a number");
+        return false;
+    }
+    if ((int64_t)v > max) {
+        tp_error(tp, at, "value %llu out of range", (unsigned long long)v);
+        return false;
+    }
+    o->kind = 'b';
+    o->u.num = (int64_t)v;
+    return true;
+}
+
+static bool send_parse(txt_parser *tp, int form, ir_inst *inst) {
+    inst->form = (uint16_t)form;
+    const char *w;
+    size_t n = tp_word(tp, &w);
+    unsigned op = isa_forms[form].opcode;
+    if (op == VISA_OP_RAW_SEND) {
+        if (!tp_inst_alloc(tp, inst, 7)) return false;
+        inst->opnd[0].kind = 'b';
+        inst->opnd[0].u.num = word_is(w, n, "raw_sendc");
+        inst->opnd[1].kind = 'd';
+        inst->opnd[2].kind = inst->opnd[3].kind = 'b';
+        if (!tp_exec(tp, &inst->exec)) return false;
+        return tp_parse_opnd(tp, inst, 1, 'd', 0, -1) && tp_parse_opnd(tp, inst, 2, 'b', 0, -1) &&
+               tp_parse_opnd(tp, inst, 3, 'b', 0, -1) && tp_parse_opnd(tp, inst, 4, 'V', 0, -1) &&
+               tp_parse_opnd(tp, inst, 5, 'R', 0, -1) && tp_parse_opnd(tp, inst, 6, 'R', 0, -1);
+    }
+    if (op == VISA_OP_RAW_SENDS) {
+        if (!tp_inst_alloc(tp, inst, 10)) return false;
+        unsigned mod = 0;
+        if (word_is(w, n, "raw_sendsc") || word_is(w, n, "raw_sendsc_eot")) mod |= 1;
+        if (word_is(w, n, "raw_sends_eot") || word_is(w, n, "raw_sendsc_eot")) mod |= 2;
+        inst->opnd[0].kind = 'b';
+        inst->opnd[0].u.num = mod;
+        /* 4 numbers sfid.src0.src1.dst; IGC's parser takes 3 (no sfid) for raw_sendsc */
+        ir_opnd nums[4];
+        int count = 0;
+        while (count < 4 && tp->p[0] == '.' && tp->p[1] >= '0' && tp->p[1] <= '9') {
+            if (!dot_num(tp, &nums[count], 255)) return false;
+            count++;
+        }
+        if (count < 3) {
+            tp_error(tp, tp->p, "expected .SFID.NUMSRC0.NUMSRC1.NUMDST");
+            return false;
+        }
+        int b = count == 4 ? 1 : 0;
+        inst->opnd[4] = count == 4 ? nums[0] : (ir_opnd){.kind = 'b'};
+        inst->opnd[1] = nums[b];
+        inst->opnd[2] = nums[b + 1];
+        inst->opnd[3] = nums[b + 2];
+        if (inst->opnd[4].u.num > 15) {
+            tp_error(tp, w, "SFID %lld out of range (0..15)", (long long)inst->opnd[4].u.num);
+            return false;
+        }
+        if (!tp_exec(tp, &inst->exec)) return false;
+        return tp_parse_opnd(tp, inst, 5, 'V', 0, -1) && tp_parse_opnd(tp, inst, 6, 'V', 0, -1) &&
+               tp_parse_opnd(tp, inst, 7, 'R', 0, -1) && tp_parse_opnd(tp, inst, 8, 'R', 0, -1) &&
+               tp_parse_opnd(tp, inst, 9, 'R', 0, -1);
+    }
+    /* RAW_SENDG: raw_sendg[c][_eot].SFID (E) dst/len src0/len src1/len ind0 ind1 desc64 */
+    if (!tp_inst_alloc(tp, inst, 12)) return false;
+    unsigned mod = 0;
+    if (word_is(w, n, "raw_sendgc") || word_is(w, n, "raw_sendgc_eot")) mod |= 1;
+    if (word_is(w, n, "raw_sendg_eot") || word_is(w, n, "raw_sendgc_eot")) mod |= 2;
+    inst->opnd[0].kind = 'b';
+    inst->opnd[0].u.num = mod;
+    inst->opnd[1].kind = 'd';
+    if (!tp_accept_nows(tp, ".")) {
+        tp_error(tp, tp->p, "expected .SFID");
+        return false;
+    }
+    static const struct { const char *s; unsigned v; } sfids[] = {
+        {"ugm", 0xF}, {"slm", 0xE}, {"tgm", 0xD}, {"null", 0}, {"smpl", 2}, {"gtwy", 3},
+        {"rc", 5}, {"btd", 7}, {"rta", 8}};
+    bool named = false;
+    for (unsigned k = 0; k < sizeof sfids / sizeof sfids[0]; k++)
+        if (tp_accept_word(tp, sfids[k].s)) {
+            inst->opnd[1].u.num = sfids[k].v;
+            named = true;
+            break;
+        }
+    if (!named) {
+        int64_t v;
+        const char *at = tp->p;
+        if (!tp_int_expr(tp, &v)) return false;
+        if (v < 0 || v > 15) {
+            tp_error(tp, at, "SFID %lld out of range (0..15)", (long long)v);
+            return false;
+        }
+        inst->opnd[1].u.num = v;
+    }
+    if (!tp_exec(tp, &inst->exec)) return false;
+    for (int k = 2; k <= 6; k += 2) {
+        if (!tp_parse_opnd(tp, inst, (unsigned)k, 'R', 0, -1) || !tp_expect(tp, "/") ||
+            !tp_parse_opnd(tp, inst, (unsigned)k + 1, 'd', 0, -1))
+            return false;
+    }
+    if (!tp_parse_opnd(tp, inst, 8, 'V', 0, -1) || !tp_parse_opnd(tp, inst, 9, 'V', 0, -1)) return false;
+    uint64_t desc;
+    if (!tp_uint_dec(tp, &desc)) return false;
+    inst->opnd[10].kind = inst->opnd[11].kind = 'd';
+    inst->opnd[10].u.num = (uint32_t)desc;
+    inst->opnd[11].u.num = (uint32_t)(desc >> 32);
+    return true;
+}
+
+const txt_hook txt_hook_send = {send_print, send_parse};
+
+/* -- DPAS, DPASW, BDPAS --------------------------------------------------------------------------
+** dpas.<W>.<A>.<depth>.<repeat> (E) dst.off src0.off src1.off src2(r,c); info = W | A<<8 |
+** depth<<16 | repeat<<24.  bdpas adds src2 raw and two scale vectors. */
+static void dpas_print(txt_printer *pr, const ir_inst *inst) {
+    strbuf *o = pr->out;
+    unsigned info = (unsigned)inst->opnd[inst->nopnd - 1].u.num;
+    const char *w = isa_enum_text(VISA_EN_precision, info & 0xFF);
+    const char *a = isa_enum_text(VISA_EN_precision, (info >> 8) & 0xFF);
+    const char *m = isa_forms[inst->form].mnem;
+    sb_printf(o, "%s.%s.%s.%u.%u ", m, w ? w : "?", a ? a : "?", (info >> 16) & 0xFF, info >> 24);
+    pr_exec(pr, inst->exec);
+    for (unsigned k = 0; k + 1 < inst->nopnd; k++) {
+        sb_putc(o, ' ');
+        if (inst->opnd[k].kind == 'R') pr_raw(pr, &inst->opnd[k].u.raw);
+        else pr_vec(pr, &inst->opnd[k].u.vec, false);
+    }
+}
+
+static bool dpas_parse(txt_parser *tp, int form, ir_inst *inst) {
+    inst->form = (uint16_t)form;
+    const char *w;
+    tp_word(tp, &w);
+    char full[64];
+    const char *layout = isa_form_layout(form, full);
+    unsigned n = txt_layout_opnds(layout);
+    if (!tp_inst_alloc(tp, inst, n)) return false;
+    uint32_t prec[2];
+    for (int k = 0; k < 2; k++) {
+        const char *s;
+        if (!tp_accept_nows(tp, ".")) {
+            tp_error(tp, tp->p, "expected '.' and a precision");
+            return false;
+        }
+        size_t sn = tp_word(tp, &s);
+        /* IGC's lexer accepts the first letter in either case */
+        char tmp[8];
+        if (sn == 0 || sn >= sizeof tmp) {
+            tp_error(tp, s, "expected a precision (u8, s8, bf, hf, tf32, ...)");
+            return false;
+        }
+        memcpy(tmp, s, sn);
+        tmp[0] = (char)(tmp[0] >= 'A' && tmp[0] <= 'Z' ? tmp[0] + 32 : tmp[0]);
+        if (!isa_enum_parse(VISA_EN_precision, tmp, sn, &prec[k])) {
+            tp_error(tp, s, "unknown precision '%.*s'", (int)sn, s);
+            return false;
+        }
+    }
+    ir_opnd depth, rep;
+    if (!dot_num(tp, &depth, 8) || !dot_num(tp, &rep, 8)) return false;
+    if (!tp_exec(tp, &inst->exec)) return false;
+    for (unsigned k = 0; k + 1 < n; k++) {
+        char kind = 0;
+        unsigned i = 0;
+        for (const char *c = layout; *c; c++) {
+            if (strchr("EPo#*!", *c)) continue;
+            if (i++ == k) kind = *c;
+        }
+        if (!tp_parse_opnd(tp, inst, k, kind, 0, -1)) return false;
+    }
+    inst->opnd[n - 1].kind = 'd';
+    inst->opnd[n - 1].u.num = (int64_t)(prec[0] | (prec[1] << 8) | ((uint32_t)depth.u.num << 16) |
+                                        ((uint32_t)rep.u.num << 24));
+    return true;
+}
+
+const txt_hook txt_hook_dpas = {dpas_print, dpas_parse};

@@ -1,0 +1,1551 @@
+/* parse.c -- the vISA assembly parser: statements, declarations, operands and instructions.
+** Accepts what IGC prints and what IGC's parser (CISA.l/CISA.y) accepts.  Instruction syntax
+** comes from the table: a form's text template (template.c) or its family hook (hooks_*.c).
+** Errors are reported with file:line:col and parsing resumes at the next line.
+*/
+#include <math.h>
+#include <stdlib.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "text.h"
+
+#define MAX_LINE_CHARS (1u << 20)
+
+/* -- Comments (trivia) ------------------------------------------------------------------------ */
+static bool is_generated_comment(const char *c, size_t n, bool eol) {
+    if (eol) {
+        if (n > 5 && memcmp(c, "/// $", 5) == 0) {
+            for (size_t i = 5; i < n; i++)
+                if (c[i] < '0' || c[i] > '9') return false;
+            return true;
+        }
+        return false;
+    }
+    if (n == 29 && memcmp(c, "/// VISA Predefined Variables", 29) == 0) return true;
+    if (n > 9 && memcmp(c, "// .decl ", 9) == 0) {
+        /* "// .decl V<n> v_type=G v_name=..." or "// .decl T<n> v_type=T v_name=..." */
+        const char *p = c + 9;
+        const char *end = c + n;
+        char k = *p++;
+        if (k != 'V' && k != 'T') return false;
+        if (p >= end || *p < '0' || *p > '9') return false;
+        while (p < end && *p >= '0' && *p <= '9') p++;
+        const char *want = k == 'V' ? " v_type=G v_name=" : " v_type=T v_name=";
+        return (size_t)(end - p) > strlen(want) && memcmp(p, want, strlen(want)) == 0;
+    }
+    return false;
+}
+
+static int32_t add_comment(txt_parser *tp, const char *c, size_t n, bool blank_before) {
+    ir_comment cm;
+    cm.text = vx_strndup(tp->ctx, c, n);
+    cm.len = (uint32_t)n;
+    cm.blank_before = blank_before;
+    if (!cm.text || !vec_push(tp->ctx, &tp->m->comments, cm)) {
+        vx_free(tp->ctx, cm.text, n + 1);
+        return -1;
+    }
+    return (int32_t)tp->m->comments.len - 1;
+}
+
+/* Attach the pending own-line comments and end-of-line comment to a statement. */
+static void attach_trivia(txt_parser *tp, ir_trivia *t) {
+    t->first = 0;
+    t->count = 0;
+    t->eol = -1;
+    if (tp->pending_comments.len) {
+        t->first = tp->pending_comments.data[0];
+        t->count = (uint16_t)tp->pending_comments.len;
+        tp->pending_comments.len = 0;
+    }
+    t->eol = tp->pending_eol;
+    tp->pending_eol = -1;
+}
+
+/* -- Logical lines ---------------------------------------------------------------------------- */
+static bool buf_push(txt_parser *tp, char c, uint32_t line, uint32_t col) {
+    if (tp->buf.len >= MAX_LINE_CHARS) return false;
+    return vec_push(tp->ctx, &tp->buf, c) && vec_push(tp->ctx, &tp->pos_line, line) &&
+           vec_push(tp->ctx, &tp->pos_col, col);
+}
+
+/* Read the next logical line into tp->buf.  Returns false at end of input. */
+static bool next_line(txt_parser *tp, bool *blank) {
+    tp->buf.len = tp->pos_line.len = tp->pos_col.len = 0;
+    tp->failed = false;
+    *blank = true;
+    if (tp->pos >= tp->len) return false;
+    const char *s = tp->src;
+    size_t i = tp->pos;
+    uint32_t line = tp->line_no, col = 1;
+    size_t line_start = i;
+    bool content = false, too_long = false;
+    VEC(uint32_t) own = {0}; /* comments on this line before any content */
+    int32_t eol = -1;
+    while (i < tp->len && s[i] != '\n') {
+        char c = s[i];
+        col = (uint32_t)(i - line_start) + 1;
+        if (c == '/' && i + 1 < tp->len && s[i + 1] == '/') {
+            size_t j = i;
+            while (j < tp->len && s[j] != '\n') j++;
+            size_t n = j;
+            if (n > i && s[n - 1] == '\r') n--;
+            bool gen = is_generated_comment(s + i, n - i, content);
+            if (!gen) {
+                int32_t k = add_comment(tp, s + i, n - i, false);
+                if (k >= 0) {
+                    if (content) eol = k;
+                    else (void)vec_push(tp->ctx, &own, (uint32_t)k);
+                }
+            }
+            *blank = false;
+            i = j;
+            break;
+        }
+        if (c == '/' && i + 1 < tp->len && s[i + 1] == '*') {
+            size_t j = i + 2;
+            uint32_t l2 = line;
+            size_t ls2 = line_start;
+            while (j + 1 < tp->len && !(s[j] == '*' && s[j + 1] == '/')) {
+                if (s[j] == '\n') {
+                    l2++;
+                    ls2 = j + 1;
+                }
+                j++;
+            }
+            if (j + 1 >= tp->len) {
+                diag_at(&tp->ds, VISA_SEV_ERROR, "E-SYNTAX", line, col, "unterminated comment");
+                tp->failed = true;
+                i = tp->len;
+                break;
+            }
+            j += 2;
+            int32_t k = add_comment(tp, s + i, j - i, false);
+            if (k >= 0) {
+                if (content) eol = k;
+                else (void)vec_push(tp->ctx, &own, (uint32_t)k);
+            }
+            *blank = false;
+            /* a block comment separates tokens like a space */
+            if (!buf_push(tp, ' ', line, col)) too_long = true;
+            line = l2;
+            line_start = ls2;
+            i = j;
+            continue;
+        }
+        if (c == '\\' && (i + 1 < tp->len) &&
+            (s[i + 1] == '\n' || (s[i + 1] == '\r' && i + 2 < tp->len && s[i + 2] == '\n'))) {
+            i += s[i + 1] == '\n' ? 2 : 3;
+            line++;
+            line_start = i;
+            continue;
+        }
+        if (c == '"') {
+            /* copy a string literal verbatim (it may contain // or slash-star) */
+            size_t j = i;
+            if (!buf_push(tp, c, line, col)) too_long = true;
+            j++;
+            while (j < tp->len && s[j] != '"' && s[j] != '\n') {
+                if (s[j] == '\\' && j + 1 < tp->len && s[j + 1] != '\n') {
+                    if (!buf_push(tp, s[j], line, (uint32_t)(j - line_start) + 1)) too_long = true;
+                    j++;
+                }
+                if (!buf_push(tp, s[j], line, (uint32_t)(j - line_start) + 1)) too_long = true;
+                j++;
+            }
+            if (j < tp->len && s[j] == '"') {
+                if (!buf_push(tp, '"', line, (uint32_t)(j - line_start) + 1)) too_long = true;
+                j++;
+            }
+            content = true;
+            *blank = false;
+            i = j;
+            continue;
+        }
+        if (c == '\r' && i + 1 < tp->len && s[i + 1] == '\n') {
+            i++;
+            continue;
+        }
+        if ((unsigned char)c < 0x20 && c != '\t' && c != '\r') {
+            if (!tp->failed)
+                diag_at(&tp->ds, VISA_SEV_ERROR, "E-SYNTAX", line, col,
+                        "invalid character 0x%02x in input", (unsigned char)c);
+            tp->failed = true;
+            c = ' ';
+        } else if ((unsigned char)c >= 0x80) {
+            if (!tp->failed)
+                diag_at(&tp->ds, VISA_SEV_ERROR, "E-SYNTAX", line, col,
+                        "invalid byte 0x%02x outside a string or comment", (unsigned char)c);
+            tp->failed = true;
+            c = ' ';
+        }
+        if (c != ' ' && c != '\t') {
+            content = true;
+            *blank = false;
+        }
+        if (!buf_push(tp, c, line, col)) too_long = true;
+        i++;
+    }
+    if (i < tp->len) i++; /* the newline */
+    tp->pos = i;
+    tp->line_no = line + 1;
+    if (too_long) {
+        if (!tp->failed)
+            diag_at(&tp->ds, VISA_SEV_ERROR, "E-SYNTAX", line, 1,
+                    "statement longer than %u characters", MAX_LINE_CHARS);
+        tp->failed = true;
+        tp->buf.len = tp->pos_line.len = tp->pos_col.len = 0;
+    }
+    if (!buf_push(tp, 0, line, col + 1)) {
+        tp->buf.len = 0;
+        (void)buf_push(tp, 0, line, 1);
+    }
+    tp->buf.len--; /* keep the NUL outside len */
+    tp->p = tp->buf.data;
+    /* own-line comments: pending for the next statement, or standalone */
+    for (uint32_t k = 0; k < own.len; k++) {
+        if (tp->blank_pending && k == 0) tp->m->comments.data[own.data[k]].blank_before = 1;
+        (void)vec_push(tp->ctx, &tp->pending_comments, own.data[k]);
+    }
+    if (own.len) tp->blank_pending = false;
+    vec_free(tp->ctx, &own);
+    tp->pending_eol = eol;
+    return true;
+}
+
+/* -- Operand helpers -------------------------------------------------------------------------- */
+bool tp_general_var(txt_parser *tp, uint32_t *id) {
+    const char *name;
+    size_t n = tp_ident(tp, &name);
+    if (!n) {
+        tp_error(tp, tp->p, "expected a variable name");
+        return false;
+    }
+    txt_name *e = tp_name_find(tp, name, n);
+    if (e && e->kind == TN_VAR) {
+        *id = e->id;
+        return true;
+    }
+    tp_error(tp, name, "undefined variable '%.*s'", (int)n, name);
+    return false;
+}
+
+bool tp_state_var(txt_parser *tp, uint8_t *cls, uint32_t *id) {
+    const char *name;
+    size_t n = tp_ident(tp, &name);
+    if (!n) {
+        tp_error(tp, tp->p, "expected a surface or sampler name");
+        return false;
+    }
+    txt_name *e = tp_name_find(tp, name, n);
+    if (e && (e->kind == TN_SURFACE || e->kind == TN_SAMPLER)) {
+        *cls = e->kind == TN_SURFACE ? VS_SURFACE : VS_SAMPLER;
+        *id = e->id;
+        return true;
+    }
+    tp_error(tp, name, "undefined surface or sampler '%.*s'", (int)n, name);
+    return false;
+}
+
+bool tp_exec(txt_parser *tp, uint8_t *exec) {
+    const char *at = (tp_skip_ws(tp), tp->p);
+    if (!tp_accept(tp, "(")) {
+        tp_error(tp, at, "expected an execution size such as (M1, 16)");
+        return false;
+    }
+    uint32_t mask = 0;
+    tp_skip_ws(tp);
+    if ((*tp->p >= 'A' && *tp->p <= 'Z') || (*tp->p >= 'a' && *tp->p <= 'z')) {
+        const char *w;
+        size_t n = tp_word(tp, &w);
+        if (!isa_enum_parse(VISA_EN_emask, w, n, &mask)) {
+            tp_error(tp, w, "unknown execution mask '%.*s'", (int)n, w);
+            return false;
+        }
+        if (!tp_expect(tp, ",")) return false;
+    }
+    tp_skip_ws(tp);
+    const char *sz_at = tp->p;
+    int64_t size;
+    if (!tp_int_expr(tp, &size)) return false;
+    int code = -1;
+    for (int c = 0; c <= 5; c++)
+        if (size == (1 << c)) code = c;
+    if (code < 0) {
+        tp_error(tp, sz_at, "invalid execution size %lld (expected 1, 2, 4, 8, 16 or 32)",
+                 (long long)size);
+        return false;
+    }
+    if (!tp_expect(tp, ")")) return false;
+    *exec = (uint8_t)(code | (mask << 4));
+    return true;
+}
+
+static bool parse_region(txt_parser *tp, uint16_t *region) {
+    /* <h> | <w,h> | <v;w,h> */
+    const char *at = tp->p;
+    if (!tp_accept(tp, "<")) {
+        tp_error(tp, at, "expected a region");
+        return false;
+    }
+    int64_t a, b = 0, c = 0;
+    int parts = 1;
+    tp_skip_ws(tp);
+    const char *va = tp->p;
+    if (!tp_int_expr_in_angle(tp, &a)) return false;
+    const char *vb = NULL, *vc = NULL;
+    bool semi = false;
+    if (tp_accept(tp, ";")) {
+        semi = true;
+        tp_skip_ws(tp);
+        vb = tp->p;
+        if (!tp_int_expr_in_angle(tp, &b) || !tp_expect(tp, ",")) return false;
+        tp_skip_ws(tp);
+        vc = tp->p;
+        if (!tp_int_expr_in_angle(tp, &c)) return false;
+        parts = 3;
+    } else if (tp_accept(tp, ",")) {
+        tp_skip_ws(tp);
+        vb = tp->p;
+        if (!tp_int_expr_in_angle(tp, &b)) return false;
+        parts = 2;
+    }
+    if (!tp_expect(tp, ">")) return false;
+    (void)semi;
+    int ca = a >= 0 && a <= 32 ? ir_region_code((unsigned)a) : -1;
+    int cb = b >= 0 && b <= 32 ? ir_region_code((unsigned)b) : -1;
+    int cc = c >= 0 && c <= 32 ? ir_region_code((unsigned)c) : -1;
+    if (parts == 1) {
+        if (ca < 0 || a > 4) {
+            tp_error(tp, va, "invalid horizontal stride %lld (expected 0, 1, 2 or 4)", (long long)a);
+            return false;
+        }
+        *region = IR_REGION(0, 0, ca);
+    } else if (parts == 2) {
+        if (ca < 0 || a > 16) {
+            tp_error(tp, va, "invalid region width %lld", (long long)a);
+            return false;
+        }
+        if (cb < 0 || b > 4) {
+            tp_error(tp, vb, "invalid horizontal stride %lld (expected 0, 1, 2 or 4)", (long long)b);
+            return false;
+        }
+        *region = IR_REGION(0, ca, cb);
+    } else {
+        if (ca < 0) {
+            tp_error(tp, va, "invalid vertical stride %lld (expected 0, 1, 2, 4, 8, 16 or 32)",
+                     (long long)a);
+            return false;
+        }
+        if (cb < 0 || b > 16) {
+            tp_error(tp, vb, "invalid region width %lld (expected 1, 2, 4, 8 or 16)", (long long)b);
+            return false;
+        }
+        if (cc < 0 || c > 4) {
+            tp_error(tp, vc, "invalid horizontal stride %lld (expected 0, 1, 2 or 4)", (long long)c);
+            return false;
+        }
+        *region = IR_REGION(ca, cb, cc);
+    }
+    return true;
+}
+
+static bool parse_type_suffix(txt_parser *tp, uint8_t *type) {
+    const char *at = tp->p;
+    if (!tp_accept_nows(tp, ":")) {
+        tp_error(tp, at, "expected ':' and a type");
+        return false;
+    }
+    const char *w;
+    size_t n = tp_word(tp, &w);
+    int t = n ? isa_type_from_name(w, n) : -1;
+    if (t < 0) {
+        tp_error(tp, w, "unknown type '%.*s'", (int)n, w);
+        return false;
+    }
+    *type = (uint8_t)t;
+    return true;
+}
+
+/* Does the cursor start a floating-point literal (digits with a '.' fraction or exponent)? */
+static size_t float_literal_len(const char *s) {
+    const char *p = s;
+    if (*p == '-' || *p == '+') p++;
+    if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) return 0;
+    const char *d = p;
+    while (*p >= '0' && *p <= '9') p++;
+    bool frac = false, expo = false;
+    if (*p == '.') {
+        frac = true;
+        p++;
+        while (*p >= '0' && *p <= '9') p++;
+    }
+    if (p == d || (p == d + 1 && frac)) return 0;
+    if (*p == 'e' || *p == 'E') {
+        const char *q = p + 1;
+        if (*q == '+' || *q == '-') q++;
+        if (*q >= '0' && *q <= '9') {
+            expo = true;
+            while (*q >= '0' && *q <= '9') q++;
+            p = q;
+        }
+    }
+    return (frac || expo) ? (size_t)(p - s) : 0;
+}
+
+static uint32_t f32_bits(float f) {
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    return u;
+}
+static uint64_t f64_bits(double d) {
+    uint64_t u;
+    memcpy(&u, &d, 8);
+    return u;
+}
+
+/* Store an immediate value the way IGC does: b/w/d sign-extend the truncated value to 32 bits;
+** ub/uw/ud zero-extend; q/uq/df keep 64 bits; f and the packed types keep 32; hf/bf 16. */
+static uint64_t imm_canonical(uint8_t type, uint64_t v) {
+    switch (type) {
+    case VISA_TYPE_B: return (uint32_t)(int32_t)(int8_t)v;
+    case VISA_TYPE_W: return (uint32_t)(int32_t)(int16_t)v;
+    case VISA_TYPE_D: return (uint32_t)v;
+    case VISA_TYPE_UB: return (uint8_t)v;
+    case VISA_TYPE_UW: return (uint16_t)v;
+    case VISA_TYPE_HF: case VISA_TYPE_BF: return (uint16_t)v;
+    case VISA_TYPE_BOOL: return (uint8_t)v;
+    case VISA_TYPE_Q: case VISA_TYPE_UQ: case VISA_TYPE_DF: return v;
+    default: return (uint32_t)v;
+    }
+}
+
+static bool parse_immediate(txt_parser *tp, ir_vec *v) {
+    tp_skip_ws(tp);
+    const char *at = tp->p;
+    size_t fl = float_literal_len(tp->p);
+    v->cls = VC_IMMEDIATE;
+    if (fl) {
+        char tmp[128];
+        if (fl >= sizeof tmp) {
+            tp_error(tp, at, "floating-point literal too long");
+            return false;
+        }
+        memcpy(tmp, tp->p, fl);
+        tmp[fl] = 0;
+        tp->p += fl;
+        double d = strtod(tmp, NULL);
+        if (!parse_type_suffix(tp, &v->type)) return false;
+        if (v->type == VISA_TYPE_F) v->imm = f32_bits((float)d);
+        else if (v->type == VISA_TYPE_DF) v->imm = f64_bits(d);
+        else {
+            tp_error(tp, at, "a floating-point literal needs type :f or :df");
+            return false;
+        }
+        return true;
+    }
+    int64_t x;
+    if (!tp_int_expr(tp, &x)) return false;
+    if (!parse_type_suffix(tp, &v->type)) return false;
+    if (v->type >= VISA_TYPE_TF32) {
+        tp_error(tp, at, "immediates of type %s are not supported", isa_types[v->type].name);
+        return false;
+    }
+    v->imm = imm_canonical(v->type, (uint64_t)x);
+    return true;
+}
+
+bool tp_vec_operand(txt_parser *tp, ir_vec *v, bool allow_addrof) {
+    memset(v, 0, sizeof *v);
+    tp_skip_ws(tp);
+    const char *at = tp->p;
+    /* source modifier */
+    if (tp_accept_nows(tp, "(-abs)")) v->mod = VM_NEG_ABS;
+    else if (tp_accept_nows(tp, "(abs)")) v->mod = VM_ABS;
+    else if (tp_accept_nows(tp, "(-)")) v->mod = VM_NEG;
+    else if (tp_accept_nows(tp, "(~)")) v->mod = VM_NOT;
+    tp_skip_ws(tp);
+    const char *op_at = tp->p;
+    /* indirect: r[A0(0),off]<region>:type */
+    if (tp->p[0] == 'r' && tp->p[1] == '[') {
+        tp->p += 2;
+        const char *name;
+        size_t n = tp_ident(tp, &name);
+        txt_name *e = n ? tp_name_find(tp, name, n) : NULL;
+        if (!e || e->kind != TN_ADDR) {
+            tp_error(tp, n ? name : tp->p, "expected an address variable in indirect operand");
+            return false;
+        }
+        v->cls = VC_INDIRECT;
+        v->id = e->id;
+        int64_t x = 0;
+        if (tp_accept(tp, "(")) {
+            if (!tp_int_expr(tp, &x) || !tp_expect(tp, ")")) return false;
+            if (x < 0 || x > 255) {
+                tp_error(tp, name, "address element %lld out of range", (long long)x);
+                return false;
+            }
+        }
+        v->addr_elem = (uint8_t)x;
+        x = 0;
+        if (tp_accept(tp, ",")) {
+            tp_skip_ws(tp);
+            const char *oat = tp->p;
+            if (!tp_int_expr(tp, &x)) return false;
+            if (x < -32768 || x > 32767) {
+                tp_error(tp, oat, "indirect offset %lld out of range", (long long)x);
+                return false;
+            }
+        }
+        v->ind_off = (int16_t)x;
+        if (!tp_expect(tp, "]")) return false;
+        tp_skip_ws(tp);
+        if (!parse_region(tp, &v->region)) return false;
+        return parse_type_suffix(tp, &v->type);
+    }
+    /* address-of: &V or &V[off] */
+    if (*tp->p == '&') {
+        if (!allow_addrof) {
+            tp_error(tp, tp->p, "address-of operand not allowed here");
+            return false;
+        }
+        tp->p++;
+        const char *name;
+        size_t n = tp_ident(tp, &name);
+        txt_name *e = n ? tp_name_find(tp, name, n) : NULL;
+        if (!e || (e->kind != TN_VAR && e->kind != TN_SURFACE && e->kind != TN_SAMPLER)) {
+            tp_error(tp, n ? name : tp->p, "undefined variable '%.*s' in address-of", (int)n,
+                     n ? name : "");
+            return false;
+        }
+        if (e->kind != TN_VAR) {
+            v->cls = VC_STATE;
+            v->state_cls = e->kind == TN_SURFACE ? VS_SURFACE : VS_SAMPLER;
+        } else {
+            v->cls = VC_ADDROF;
+        }
+        v->id = e->id;
+        v->addrof_off = -1;
+        if (tp_accept_nows(tp, "[")) {
+            int64_t x;
+            tp_skip_ws(tp);
+            const char *oat = tp->p;
+            if (!tp_int_expr(tp, &x) || !tp_expect(tp, "]")) return false;
+            if (x < 0 || x > 65535) {
+                tp_error(tp, oat, "address-of offset %lld out of range", (long long)x);
+                return false;
+            }
+            v->addrof_off = (int32_t)x;
+        }
+        return true;
+    }
+    /* immediate */
+    if ((*tp->p >= '0' && *tp->p <= '9') || *tp->p == '-' || *tp->p == '~' || *tp->p == '(' ||
+        *tp->p == '!' || *tp->p == '.' || strncmp(tp->p, "%sizeof", 7) == 0 ||
+        strncmp(tp->p, "%DispatchSimd", 13) == 0) {
+        if (v->mod) {
+            tp_error(tp, at, "source modifier on an immediate");
+            return false;
+        }
+        return parse_immediate(tp, v);
+    }
+    const char *name;
+    size_t n = tp_ident(tp, &name);
+    if (!n) {
+        tp_error(tp, op_at, "expected an operand");
+        return false;
+    }
+    txt_name *e = tp_name_find(tp, name, n);
+    if (!e) {
+        tp_error(tp, name, "undefined variable '%.*s'", (int)n, name);
+        return false;
+    }
+    int64_t a = 0, b = 0;
+    switch (e->kind) {
+    case TN_PRED:
+        v->cls = VC_PREDICATE;
+        v->id = e->id;
+        return true;
+    case TN_ADDR:
+        v->cls = VC_ADDRESS;
+        v->id = e->id;
+        if (!tp_expect(tp, "(") || !tp_int_expr(tp, &a) || !tp_expect(tp, ")")) return false;
+        if (a < 0 || a > 255) {
+            tp_error(tp, name, "address element %lld out of range", (long long)a);
+            return false;
+        }
+        v->row = (uint8_t)a;
+        if (!tp_expect(tp, "<") || !tp_int_expr_in_angle(tp, &b) || !tp_expect(tp, ">")) return false;
+        {
+            int code = -1;
+            for (int c = 0; c <= 5; c++)
+                if (b == (1 << c)) code = c;
+            if (code < 0) {
+                tp_error(tp, name, "invalid address operand width %lld", (long long)b);
+                return false;
+            }
+            v->col = (uint8_t)code;
+        }
+        return true;
+    case TN_SURFACE:
+    case TN_SAMPLER:
+        v->cls = VC_STATE;
+        v->state_cls = e->kind == TN_SURFACE ? VS_SURFACE : VS_SAMPLER;
+        v->id = e->id;
+        if (!tp_expect(tp, "(") || !tp_int_expr(tp, &a) || !tp_expect(tp, ")")) return false;
+        if (a < 0 || a > 255) {
+            tp_error(tp, name, "state operand offset %lld out of range", (long long)a);
+            return false;
+        }
+        v->row = (uint8_t)a;
+        return true;
+    case TN_VAR:
+        break;
+    default:
+        tp_error(tp, name, "'%.*s' is not a variable", (int)n, name);
+        return false;
+    }
+    v->cls = VC_GENERAL;
+    v->id = e->id;
+    if (tp_accept_nows(tp, "(")) {
+        const char *ra = (tp_skip_ws(tp), tp->p);
+        if (!tp_int_expr(tp, &a) || !tp_expect(tp, ",")) return false;
+        const char *ca = (tp_skip_ws(tp), tp->p);
+        if (!tp_int_expr(tp, &b) || !tp_expect(tp, ")")) return false;
+        if (a < 0 || a > 255) {
+            tp_error(tp, ra, "row offset %lld out of range", (long long)a);
+            return false;
+        }
+        if (b < 0 || b > 255) {
+            tp_error(tp, ca, "column offset %lld out of range", (long long)b);
+            return false;
+        }
+        v->row = (uint8_t)a;
+        v->col = (uint8_t)b;
+    }
+    tp_skip_ws(tp);
+    if (*tp->p == '<') return parse_region(tp, &v->region);
+    v->region = IR_REGION(1, 2, 1); /* V(r,c) with no region: <0;1,0> is not implied; see pr */
+    v->region = 0;                 /* no region written */
+    return true;
+}
+
+bool tp_raw_operand(txt_parser *tp, ir_raw *raw) {
+    const char *name;
+    size_t n = tp_ident(tp, &name);
+    if (!n) {
+        tp_error(tp, tp->p, "expected a raw operand (VAR.offset)");
+        return false;
+    }
+    txt_name *e = tp_name_find(tp, name, n);
+    if (!e || e->kind != TN_VAR) {
+        tp_error(tp, name, "undefined variable '%.*s'", (int)n, name);
+        return false;
+    }
+    raw->id = e->id;
+    raw->offset = 0;
+    if (!tp_accept_nows(tp, ".")) {
+        tp_error(tp, tp->p, "expected '.' and a byte offset after raw operand '%.*s'", (int)n,
+                 name);
+        return false;
+    }
+    int64_t off;
+    const char *oat = tp->p;
+    if (*tp->p == '(') {
+        if (!tp_int_expr(tp, &off)) return false;
+    } else {
+        uint64_t u;
+        if (!tp_uint_dec(tp, &u)) return false;
+        off = (int64_t)u;
+    }
+    if (off < 0 || off > 0xFFFF) {
+        tp_error(tp, oat, "raw operand offset %lld out of range", (long long)off);
+        return false;
+    }
+    raw->offset = (uint16_t)off;
+    return true;
+}
+
+/* -- Declarations ----------------------------------------------------------------------------- */
+static bool parse_attr_value(txt_parser *tp, ir_attr *a, const char *name, size_t n) {
+    /* after '=': "string" | int-expr */
+    tp_skip_ws(tp);
+    if (*tp->p == '"') {
+        char *s;
+        size_t len;
+        if (!tp_string(tp, &s, &len)) return false;
+        if (n == 6 && memcmp(name, "Target", 6) == 0 && (strcmp(s, "cm") == 0 ||
+                                                         strcmp(s, "3d") == 0)) {
+            a->size = 1;
+            a->value[0] = s[0] == 'c' ? 0 : 1;
+        } else if (len > 255) {
+            vx_free(tp->ctx, s, len + 1);
+            tp_error(tp, tp->p, "attribute string longer than 255 bytes");
+            return false;
+        } else {
+            a->is_str = 1;
+            a->size = (uint8_t)len;
+            memcpy(a->value, s, len);
+        }
+        vx_free(tp->ctx, s, len + 1);
+        return true;
+    }
+    if (tp_at_end(tp) || *tp->p == ',' || *tp->p == '}') {
+        a->size = 0;
+        return true;
+    }
+    int64_t x;
+    const char *at = tp->p;
+    if (!tp_int_expr(tp, &x)) return false;
+    if (x < INT32_MIN || x > UINT32_MAX) {
+        tp_error(tp, at, "attribute value %lld does not fit in 32 bits", (long long)x);
+        return false;
+    }
+    a->size = 4;
+    for (int k = 0; k < 4; k++) a->value[k] = (uint8_t)((uint64_t)x >> (8 * k));
+    return true;
+}
+
+/* attrs={A, B=3, C="s"} */
+static bool parse_attrs(txt_parser *tp, ir_attr_list *list) {
+    if (!tp_expect(tp, "{")) return false;
+    if (tp_accept(tp, "}")) return true;
+    do {
+        const char *name;
+        size_t n = tp_ident(tp, &name);
+        if (!n) {
+            tp_error(tp, tp->p, "expected an attribute name");
+            return false;
+        }
+        ir_attr a;
+        memset(&a, 0, sizeof a);
+        a.name = ir_string_add(tp->ctx, tp->r, name, n);
+        if (tp_accept(tp, "=") && !parse_attr_value(tp, &a, name, n)) return false;
+        if (!ir_attr_list_push(tp->ctx, list, &a)) return false;
+    } while (tp_accept(tp, ","));
+    return tp_expect(tp, "}");
+}
+
+static bool key_eq(txt_parser *tp, const char *key) {
+    /* "key=" allowing spaces around '=' */
+    tp_skip_ws(tp);
+    const char *save = tp->p;
+    size_t n = strlen(key);
+    if (strncmp(tp->p, key, n) == 0) {
+        tp->p += n;
+        if (tp_accept(tp, "=")) return true;
+    }
+    tp->p = save;
+    return false;
+}
+
+static bool parse_num_elts(txt_parser *tp, uint16_t *out, unsigned max) {
+    if (!key_eq(tp, "num_elts")) {
+        tp_error(tp, tp->p, "expected num_elts=");
+        return false;
+    }
+    tp_skip_ws(tp);
+    const char *at = tp->p;
+    int64_t x;
+    if (!tp_int_expr(tp, &x)) return false;
+    if (x < 1 || x > (int64_t)max) {
+        tp_error(tp, at, "num_elts %lld out of range (1..%u)", (long long)x, max);
+        return false;
+    }
+    *out = (uint16_t)x;
+    return true;
+}
+
+static bool parse_decl(txt_parser *tp) {
+    const char *name;
+    size_t n = tp_ident(tp, &name);
+    if (!n) {
+        tp_error(tp, tp->p, "expected a declaration name");
+        return false;
+    }
+    txt_name *prev = tp_name_find(tp, name, n);
+    if (prev && prev->kind != TN_LABEL) {
+        /* shadowing is allowed only in an inner scope */
+        uint32_t mark = tp->scope_marks.len ? tp->scope_marks.data[tp->scope_marks.len - 1] : 0;
+        if ((uint32_t)(prev - tp->names.data) >= mark) {
+            tp_error(tp, name, "redefinition of '%.*s'", (int)n, name);
+            return false;
+        }
+    }
+    if (!key_eq(tp, "v_type")) {
+        tp_error(tp, tp->p, "expected v_type=");
+        return false;
+    }
+    const char *k;
+    size_t kn = tp_word(tp, &k);
+    char vt = kn == 1 ? k[0] : 0;
+    ir_routine *r = tp->r;
+    if (vt == 'G') {
+        ir_var var;
+        memset(&var, 0, sizeof var);
+        var.line = tp_line_of(tp, name);
+        var.col = tp_col_of(tp, name);
+        if (!key_eq(tp, "type")) {
+            tp_error(tp, tp->p, "expected type=");
+            return false;
+        }
+        const char *t;
+        size_t tn = tp_word(tp, &t);
+        int ty = tn ? isa_type_from_name(t, tn) : -1;
+        if (ty < 0 || ty == VISA_TYPE_V || ty == VISA_TYPE_VF || ty == VISA_TYPE_UV) {
+            tp_error(tp, t, "invalid variable type '%.*s'", (int)tn, t);
+            return false;
+        }
+        var.type = (uint8_t)ty;
+        if (!parse_num_elts(tp, &var.num_elts, 65535)) return false;
+        if (key_eq(tp, "align")) {
+            tp_skip_ws(tp);
+            const char *a = tp->p;
+            uint32_t code;
+            const char *w;
+            size_t wn = tp_word(tp, &w);
+            if (wn && isa_enum_parse(VISA_EN_align, w, wn, &code)) {
+                var.align = (uint8_t)code;
+            } else {
+                tp->p = a;
+                int64_t bytes;
+                if (!tp_int_expr(tp, &bytes)) return false;
+                static const int64_t by[] = {1, 2, 4, 8, 16, 32, 64, 128};
+                static const uint8_t codes[] = {0, 1, 2, 3, 4, 7, 8, 9};
+                int found = -1;
+                for (int i = 0; i < 8; i++)
+                    if (by[i] == bytes) found = i;
+                if (found < 0) {
+                    tp_error(tp, a, "invalid alignment");
+                    return false;
+                }
+                var.align = codes[found];
+            }
+        }
+        if (key_eq(tp, "alias")) {
+            if (!tp_expect(tp, "<")) return false;
+            uint32_t pid;
+            if (!tp_general_var(tp, &pid)) return false;
+            if (!tp_expect(tp, ",")) return false;
+            tp_skip_ws(tp);
+            const char *oat = tp->p;
+            int64_t off;
+            if (!tp_int_expr_in_angle(tp, &off) || !tp_expect(tp, ">")) return false;
+            if (off < 0 || off > 65535) {
+                tp_error(tp, oat, "alias offset %lld out of range", (long long)off);
+                return false;
+            }
+            var.has_alias = 1;
+            var.alias_id = pid;
+            var.alias_off = (uint16_t)off;
+        }
+        var.name = ir_string_add(tp->ctx, r, name, n);
+        if (key_eq(tp, "attrs") && !parse_attrs(tp, &var.attrs)) return false;
+        if (!tp_at_end(tp)) {
+            tp_error(tp, tp->p, "unexpected text in declaration");
+            return false;
+        }
+        attach_trivia(tp, &var.trivia);
+        if (r->vars.len >= 0x10000000u || !vec_push(tp->ctx, &r->vars, var)) return false;
+        return tp_name_add(tp, name, n, TN_VAR, ISA_NUM_PREDEF_VARS + r->vars.len - 1);
+    }
+    ir_state_var sv;
+    memset(&sv, 0, sizeof sv);
+    sv.line = tp_line_of(tp, name);
+    sv.col = tp_col_of(tp, name);
+    uint8_t kind;
+    uint32_t id;
+    switch (vt) {
+    case 'A':
+        kind = TN_ADDR;
+        if (!parse_num_elts(tp, &sv.num_elts, 16)) return false;
+        break;
+    case 'P':
+        kind = TN_PRED;
+        if (!parse_num_elts(tp, &sv.num_elts, 32)) return false;
+        break;
+    case 'S':
+        kind = TN_SAMPLER;
+        if (!parse_num_elts(tp, &sv.num_elts, 128)) return false;
+        break;
+    case 'T':
+        kind = TN_SURFACE;
+        if (!parse_num_elts(tp, &sv.num_elts, 256)) return false;
+        break;
+    default:
+        tp_error(tp, kn ? k : tp->p, "invalid v_type (expected G, A, P, S or T)");
+        return false;
+    }
+    const char *vname = name;
+    size_t vn = n;
+    if ((kind == TN_SAMPLER || kind == TN_SURFACE) && key_eq(tp, "v_name")) {
+        vn = tp_ident(tp, &vname);
+        if (!vn) {
+            tp_error(tp, tp->p, "expected a name after v_name=");
+            return false;
+        }
+    }
+    sv.name = ir_string_add(tp->ctx, r, vname, vn);
+    if (key_eq(tp, "attrs") && !parse_attrs(tp, &sv.attrs)) return false;
+    if (!tp_at_end(tp)) {
+        tp_error(tp, tp->p, "unexpected text in declaration");
+        return false;
+    }
+    attach_trivia(tp, &sv.trivia);
+    bool ok;
+    switch (kind) {
+    case TN_ADDR: ok = vec_push(tp->ctx, &r->addrs, sv); id = r->addrs.len - 1; break;
+    case TN_PRED: ok = vec_push(tp->ctx, &r->preds, sv); id = r->preds.len; break;
+    case TN_SAMPLER:
+        ok = r->samplers.len < 31 && vec_push(tp->ctx, &r->samplers, sv);
+        id = r->samplers.len - 1;
+        if (!ok) tp_error(tp, name, "too many samplers (at most 31)");
+        break;
+    default:
+        ok = r->surfaces.len < 250 && vec_push(tp->ctx, &r->surfaces, sv);
+        id = ISA_NUM_PREDEF_SURFS + r->surfaces.len - 1;
+        if (!ok) tp_error(tp, name, "too many surfaces");
+        break;
+    }
+    if (kind == TN_PRED && r->preds.len >= 0x1000) {
+        tp_error(tp, name, "too many predicate variables");
+        return false;
+    }
+    return ok && tp_name_add(tp, name, n, kind, id);
+}
+
+static bool parse_input(txt_parser *tp, const char *dir, size_t dn) {
+    ir_input in;
+    memset(&in, 0, sizeof in);
+    const char *name;
+    bool implicit = dn > 9 && memcmp(dir, ".implicit", 9) == 0;
+    size_t n = tp_ident(tp, &name);
+    if (!n) {
+        tp_error(tp, tp->p, "expected an input variable name");
+        return false;
+    }
+    in.line = tp_line_of(tp, dir);
+    in.col = tp_col_of(tp, dir);
+    txt_name *e = tp_name_find(tp, name, n);
+    if (!e || (e->kind != TN_VAR && e->kind != TN_SAMPLER && e->kind != TN_SURFACE)) {
+        tp_error(tp, name, "undefined variable '%.*s'", (int)n, name);
+        return false;
+    }
+    uint8_t cls = e->kind == TN_VAR ? IN_GENERAL : e->kind == TN_SAMPLER ? IN_SAMPLER : IN_SURFACE;
+    uint32_t kind = 0;
+    if (implicit) {
+        const char *suffix = dir + 9;
+        size_t sn = dn - 9;
+        if (sn && *suffix == '_') suffix++, sn--;
+        if (sn > 10 && memcmp(suffix, "UNDEFINED_", 10) == 0) {
+            uint64_t u = 0;
+            for (size_t i = 10; i < sn; i++) {
+                if (suffix[i] < '0' || suffix[i] > '9' || u > 31) {
+                    tp_error(tp, dir, "invalid implicit input kind");
+                    return false;
+                }
+                u = u * 10 + (uint64_t)(suffix[i] - '0');
+            }
+            if (u > 31) {
+                tp_error(tp, dir, "implicit input kind %llu out of range", (unsigned long long)u);
+                return false;
+            }
+            kind = (uint32_t)u;
+        } else if (!isa_enum_parse(VISA_EN_implicit_input, suffix, sn, &kind)) {
+            kind = 5; /* IGC: an unknown implicit name gets kind 5 */
+        }
+        in.implicit_syntax = 1;
+    }
+    in.kind = (uint8_t)(cls | (kind << 3));
+    in.id = e->id;
+    int64_t off = 0, size = -1;
+    if (key_eq(tp, "offset")) {
+        tp_skip_ws(tp);
+        const char *at = tp->p;
+        if (!tp_int_expr(tp, &off)) return false;
+        if (off < -32768 || off > 32767) {
+            tp_error(tp, at, "input offset %lld out of range", (long long)off);
+            return false;
+        }
+    }
+    if (key_eq(tp, "size")) {
+        tp_skip_ws(tp);
+        const char *at = tp->p;
+        if (!tp_int_expr(tp, &size)) return false;
+        if (size < 0 || size > 65535) {
+            tp_error(tp, at, "input size %lld out of range", (long long)size);
+            return false;
+        }
+    }
+    if (size < 0) size = cls == IN_GENERAL ? ir_var_bytes(tp->r, e->id) : 0;
+    in.offset = (int16_t)off;
+    in.size = (uint16_t)size;
+    if (!tp_at_end(tp)) {
+        tp_error(tp, tp->p, "unexpected text after input declaration");
+        return false;
+    }
+    attach_trivia(tp, &in.trivia);
+    return vec_push(tp->ctx, &tp->r->inputs, in);
+}
+
+static bool parse_kernel_attr(txt_parser *tp) {
+    const char *name;
+    size_t n = tp_ident(tp, &name);
+    if (!n) {
+        tp_error(tp, tp->p, "expected an attribute name");
+        return false;
+    }
+    ir_attr a;
+    memset(&a, 0, sizeof a);
+    a.name = ir_string_add(tp->ctx, tp->r, name, n);
+    if (tp_accept(tp, "=") && !parse_attr_value(tp, &a, name, n)) return false;
+    if (!tp_at_end(tp)) {
+        tp_error(tp, tp->p, "unexpected text after attribute");
+        return false;
+    }
+    attach_trivia(tp, &a.trivia);
+    return vec_push(tp->ctx, &tp->r->attrs, a);
+}
+
+/* -- Routines --------------------------------------------------------------------------------- */
+/* String pool order follows IGC: routine name, predefined variable names V0..V20, predefined
+** surface names, the bindless sampler S31, then user items in creation order. */
+static bool begin_routine(txt_parser *tp, bool is_kernel, const char *name, size_t n,
+                          uint32_t line) {
+    /* labels of the previous routine go out of scope */
+    tp->names.len = 0;
+    memset(tp->buckets, 0, sizeof tp->buckets);
+    tp->name_store.len = 0;
+    tp->scope_marks.len = 0;
+    ir_routine r;
+    memset(&r, 0, sizeof r);
+    r.is_kernel = is_kernel;
+    r.line = line;
+    if (!vec_push(tp->ctx, &tp->m->routines, r)) return false;
+    tp->r = &tp->m->routines.data[tp->m->routines.len - 1];
+    attach_trivia(tp, &tp->r->trivia);
+    tp->r->name = ir_string_add(tp->ctx, tp->r, name, n);
+    for (unsigned i = 0; i < isa_predef_var_count; i++) {
+        const char *pn = isa_predef_vars[i].name;
+        if (i < 21 && ir_string_add(tp->ctx, tp->r, pn, strlen(pn)) == UINT32_MAX) return false;
+        if (!tp_name_add(tp, pn, strlen(pn), TN_VAR, i)) return false;
+        char vname[8];
+        int vn = snprintf(vname, sizeof vname, "V%u", i);
+        if (!tp_name_add(tp, vname, (size_t)vn, TN_VAR, i)) return false;
+    }
+    for (unsigned i = 0; i < ISA_NUM_PREDEF_SURFS; i++) {
+        const char *sn = isa_predef_surf_names[i];
+        if (ir_string_add(tp->ctx, tp->r, sn, strlen(sn)) == UINT32_MAX) return false;
+        if (!tp_name_add(tp, sn, strlen(sn), TN_SURFACE, i)) return false;
+        char tname[8];
+        int tn = snprintf(tname, sizeof tname, "T%u", i);
+        if (!tp_name_find(tp, tname, (size_t)tn) && !tp_name_add(tp, tname, (size_t)tn, TN_SURFACE, i))
+            return false;
+    }
+    if (ir_string_add(tp->ctx, tp->r, "S31", 3) == UINT32_MAX) return false;
+    return tp->r->name != UINT32_MAX;
+}
+
+static bool parse_routine_name(txt_parser *tp, char **name, size_t *n) {
+    tp_skip_ws(tp);
+    if (*tp->p == '"') return tp_string(tp, name, n);
+    const char *s;
+    size_t len = tp_ident(tp, &s);
+    if (!len) {
+        tp_error(tp, tp->p, "expected a name");
+        return false;
+    }
+    *name = vx_strndup(tp->ctx, s, len);
+    *n = len;
+    return *name != NULL;
+}
+
+/* -- Instructions ----------------------------------------------------------------------------- */
+unsigned txt_layout_opnds(const char *layout) {
+    unsigned n = 0;
+    for (const char *c = layout; *c; c++)
+        if (!strchr("EPo#*!", *c)) n++;
+    return n;
+}
+
+bool tp_inst_alloc(txt_parser *tp, ir_inst *inst, unsigned n) {
+    inst->nopnd = (uint16_t)n;
+    inst->opnd = n ? ir_opnds_alloc(tp->ctx, n) : NULL;
+    return n == 0 || inst->opnd != NULL;
+}
+
+/* Mnemonic index: base word (up to the first '.') -> forms, built once per parse. */
+typedef struct mn_entry {
+    const char *word;
+    uint8_t len;
+    int16_t form;
+} mn_entry;
+
+static int mn_cmp(const void *a, const void *b) {
+    const mn_entry *x = a, *y = b;
+    size_t n = x->len < y->len ? x->len : y->len;
+    int c = memcmp(x->word, y->word, n);
+    if (c) return c;
+    if (x->len != y->len) return x->len < y->len ? -1 : 1;
+    return x->form - y->form;
+}
+
+typedef struct mn_index {
+    VEC(mn_entry) e;
+} mn_index;
+
+static bool mn_add(visa_ctx *ctx, mn_index *ix, const char *w, size_t n, int form) {
+    size_t b = 0;
+    while (b < n && w[b] != '.') b++;
+    for (uint32_t i = 0; i < ix->e.len; i++)
+        if (ix->e.data[i].form == form && ix->e.data[i].len == b &&
+            memcmp(ix->e.data[i].word, w, b) == 0)
+            return true;
+    mn_entry e = {w, (uint8_t)b, (int16_t)form};
+    return vec_push(ctx, &ix->e, e);
+}
+
+static bool mn_build(visa_ctx *ctx, mn_index *ix) {
+    for (int f = 0; f < VISA_FORM__COUNT; f++) {
+        const isa_form *F = &isa_forms[f];
+        if (strchr(F->layout, 'o')) continue; /* parents: their sub-rows are indexed */
+        if (F->mnem[0] == '%') {
+            int en = isa_enum_by_name(F->mnem + 1, strlen(F->mnem + 1));
+            uint32_t v;
+            const char *t;
+            for (unsigned i = 0; en >= 0 && isa_enum_at((isa_enum_id)en, i, &v, &t); i++)
+                if (!mn_add(ctx, ix, t, strlen(t), f)) return false;
+            continue;
+        }
+        const char *s = F->mnem;
+        while (*s) {
+            const char *e = strchr(s, '|');
+            size_t n = e ? (size_t)(e - s) : strlen(s);
+            if (!mn_add(ctx, ix, s, n, f)) return false;
+            s += n + (e ? 1 : 0);
+        }
+    }
+    qsort(ix->e.data, ix->e.len, sizeof *ix->e.data, mn_cmp);
+    return true;
+}
+
+static void mn_find(const mn_index *ix, const char *w, size_t n, uint32_t *first, uint32_t *count) {
+    uint32_t lo = 0, hi = ix->e.len;
+    while (lo < hi) {
+        uint32_t mid = (lo + hi) / 2;
+        const mn_entry *e = &ix->e.data[mid];
+        size_t m = e->len < n ? e->len : n;
+        int c = memcmp(e->word, w, m);
+        if (c == 0) c = e->len < n ? -1 : e->len > n ? 1 : 0;
+        if (c < 0) lo = mid + 1;
+        else hi = mid;
+    }
+    *first = lo;
+    uint32_t k = lo;
+    while (k < ix->e.len && ix->e.data[k].len == n && memcmp(ix->e.data[k].word, w, n) == 0) k++;
+    *count = k - lo;
+}
+
+static bool parse_pred(txt_parser *tp, uint16_t *pred) {
+    /* ( [!] P [.any|.all] ) */
+    const char *at = tp->p;
+    tp->p++; /* '(' */
+    uint16_t w = 0;
+    if (tp_accept(tp, "!")) w |= 0x8000;
+    const char *name;
+    size_t n = tp_ident(tp, &name);
+    txt_name *e = n ? tp_name_find(tp, name, n) : NULL;
+    if (!e || e->kind != TN_PRED) {
+        tp_error(tp, n ? name : tp->p, "expected a predicate variable");
+        return false;
+    }
+    w |= (uint16_t)(e->id & 0xFFF);
+    if (tp_accept_nows(tp, ".any")) w |= 1u << 13;
+    else if (tp_accept_nows(tp, ".all")) w |= 2u << 13;
+    if (!tp_accept(tp, ")")) {
+        tp_error(tp, tp->p, "expected ')' after predicate");
+        return false;
+    }
+    (void)at;
+    *pred = w;
+    return true;
+}
+
+static bool parse_instruction(txt_parser *tp, const mn_index *ix) {
+    ir_inst inst;
+    memset(&inst, 0, sizeof inst);
+    tp_skip_ws(tp);
+    inst.line = tp_line_of(tp, tp->p);
+    inst.col = tp_col_of(tp, tp->p);
+    uint16_t pred = 0;
+    const char *pred_at = NULL;
+    if (*tp->p == '(') {
+        pred_at = tp->p;
+        if (!parse_pred(tp, &pred)) return false;
+    }
+    tp_skip_ws(tp);
+    const char *mn = tp->p;
+    const char *w;
+    size_t wn = tp_word(tp, &w);
+    tp->p = mn;
+    if (!wn) {
+        tp_error(tp, mn, "expected an instruction");
+        return false;
+    }
+    uint32_t first, count;
+    mn_find(ix, w, wn, &first, &count);
+    if (!count) {
+        tp_error(tp, mn, "unknown instruction '%.*s'", (int)wn, w);
+        return false;
+    }
+    int chosen = -1;
+    if (count > 1) {
+        /* speculative: pick the first form that parses the whole line */
+        uint32_t best_off = 0;
+        char best_msg[200] = "";
+        for (uint32_t k = 0; k < count && chosen < 0; k++) {
+            int f = ix->e.data[first + k].form;
+            ir_inst trial;
+            memset(&trial, 0, sizeof trial);
+            trial.pred = pred;
+            tp->quiet = true;
+            tp->quiet_msg[0] = 0;
+            tp->quiet_err_off = 0;
+            tp->failed = false;
+            tp->p = mn;
+            const isa_form *F = &isa_forms[f];
+            bool ok = F->hook == TH_NONE ? tp_parse_template(tp, f, F->text, &trial)
+                      : txt_hooks[F->hook]->parse ? txt_hooks[F->hook]->parse(tp, f, &trial)
+                                                 : false;
+            if (ok && !tp_at_end(tp)) ok = false, tp->quiet_err_off = (uint32_t)(tp->p - tp->buf.data),
+                                       snprintf(tp->quiet_msg, sizeof tp->quiet_msg,
+                                                "unexpected text after instruction");
+            vx_free(tp->ctx, trial.opnd, (size_t)trial.nopnd * sizeof(ir_opnd));
+            tp->quiet = false;
+            if (ok) chosen = f;
+            else if (tp->quiet_err_off >= best_off) {
+                best_off = tp->quiet_err_off;
+                memcpy(best_msg, tp->quiet_msg, sizeof best_msg);
+            }
+        }
+        tp->failed = false;
+        if (chosen < 0) {
+            tp_error(tp, tp->buf.data + best_off, "%s", best_msg[0] ? best_msg : "invalid instruction");
+            return false;
+        }
+    } else {
+        chosen = ix->e.data[first].form;
+    }
+    const isa_form *F = &isa_forms[chosen];
+    inst.form = (uint16_t)chosen;
+    inst.pred = pred;
+    tp->p = mn;
+    bool ok;
+    if (F->hook == TH_NONE) ok = tp_parse_template(tp, chosen, F->text, &inst);
+    else if (txt_hooks[F->hook]->parse) ok = txt_hooks[F->hook]->parse(tp, chosen, &inst);
+    else {
+        tp_error(tp, mn, "'%.*s' is not supported by the text front end yet", (int)wn, w);
+        ok = false;
+    }
+    if (ok && !tp_at_end(tp)) {
+        tp_error(tp, tp->p, "unexpected text after instruction");
+        ok = false;
+    }
+    char full[64];
+    if (ok && pred && !strchr(isa_form_layout(chosen, full), 'P')) {
+        tp_error(tp, pred_at, "instruction '%.*s' cannot be predicated", (int)wn, w);
+        ok = false;
+    }
+    if (!ok) {
+        vx_free(tp->ctx, inst.opnd, (size_t)inst.nopnd * sizeof(ir_opnd));
+        return false;
+    }
+    attach_trivia(tp, &inst.trivia);
+    if (tp->r->insts.len >= 0x1000000u || !vec_push(tp->ctx, &tp->r->insts, inst)) {
+        vx_free(tp->ctx, inst.opnd, (size_t)inst.nopnd * sizeof(ir_opnd));
+        tp_error(tp, mn, "too many instructions");
+        return false;
+    }
+    return true;
+}
+
+/* Label definition "NAME:" at the start of a line. */
+static bool parse_label_def(txt_parser *tp, const char *name, size_t n) {
+    uint32_t id;
+    if (!tp_label_ref(tp, name, n, 0, &id)) return false;
+    ir_label *lab = &tp->r->labels.data[id];
+    if (lab->defined) {
+        tp_error(tp, name, "duplicate label '%.*s'", (int)n, name);
+        return false;
+    }
+    lab->defined = 1;
+    lab->line = tp_line_of(tp, name);
+    lab->col = tp_col_of(tp, name);
+    /* a name containing "__opt_resource_loo" marks a divergent resource loop (IGC) */
+    for (size_t i = 0; i + 18 <= n; i++)
+        if (memcmp(name + i, "__opt_resource_loo", 18) == 0) lab->kind = 4;
+    ir_inst inst;
+    memset(&inst, 0, sizeof inst);
+    inst.form = VISA_FORM_LABEL;
+    inst.line = lab->line;
+    inst.col = lab->col;
+    if (!tp_inst_alloc(tp, &inst, 1)) return false;
+    inst.opnd[0].kind = 'L';
+    inst.opnd[0].u.label = id;
+    attach_trivia(tp, &inst.trivia);
+    return vec_push(tp->ctx, &tp->r->insts, inst);
+}
+
+/* .function "name": a SUBROUTINE; IGC then prints (and accepts) "name:" on the next line. */
+static bool parse_function(txt_parser *tp) {
+    char *name;
+    size_t n;
+    const char *at = (tp_skip_ws(tp), tp->p);
+    if (!parse_routine_name(tp, &name, &n)) return false;
+    uint32_t id;
+    bool ok = tp_label_ref(tp, name, n, 1, &id);
+    if (ok) {
+        ir_label *lab = &tp->r->labels.data[id];
+        if (lab->defined) {
+            tp_error(tp, at, "duplicate subroutine '%s'", name);
+            ok = false;
+        } else {
+            lab->defined = 2; /* defined by .function; the "name:" line may follow */
+            lab->kind = 1;
+            ir_inst inst;
+            memset(&inst, 0, sizeof inst);
+            inst.form = VISA_FORM_SUBROUTINE;
+            inst.line = tp_line_of(tp, at);
+            inst.col = tp_col_of(tp, at);
+            ok = tp_inst_alloc(tp, &inst, 1);
+            if (ok) {
+                inst.opnd[0].kind = 'L';
+                inst.opnd[0].u.label = id;
+                attach_trivia(tp, &inst.trivia);
+                ok = vec_push(tp->ctx, &tp->r->insts, inst);
+            }
+        }
+    }
+    vx_free(tp->ctx, name, n + 1);
+    return ok;
+}
+
+static void scope_pop(txt_parser *tp) {
+    uint32_t mark = tp->scope_marks.data[--tp->scope_marks.len];
+    /* remove names declared in the scope (labels stay: they are routine-wide) */
+    VEC(txt_name) keep = {0};
+    while (tp->names.len > mark) {
+        txt_name e = tp->names.data[tp->names.len - 1];
+        tp->buckets[e.hash & 1023] = e.prev;
+        tp->names.len--;
+        if (e.kind == TN_LABEL) (void)vec_push(tp->ctx, &keep, e);
+    }
+    for (uint32_t i = keep.len; i-- > 0;) {
+        txt_name e = keep.data[i];
+        e.prev = tp->buckets[e.hash & 1023];
+        if (vec_push(tp->ctx, &tp->names, e)) tp->buckets[e.hash & 1023] = tp->names.len;
+    }
+    vec_free(tp->ctx, &keep);
+}
+
+static bool parse_statement(txt_parser *tp, const mn_index *ix) {
+    tp_skip_ws(tp);
+    const char *start = tp->p;
+    if (*start == 0) return true;
+    if (*start == '{' || *start == '}') {
+        tp->p++;
+        if (!tp->r) {
+            tp_error(tp, start, "scope outside a kernel or function");
+            return false;
+        }
+        if (*start == '{') {
+            if (tp->scope_marks.len > 256) {
+                tp_error(tp, start, "scopes nested too deeply");
+                return false;
+            }
+            if (!vec_push(tp->ctx, &tp->scope_marks, tp->names.len)) return false;
+        } else {
+            if (!tp->scope_marks.len) {
+                tp_error(tp, start, "'}' without a matching '{'");
+                return false;
+            }
+            scope_pop(tp);
+        }
+        return tp_at_end(tp) || parse_statement(tp, ix);
+    }
+    if (*start == '.') {
+        const char *d;
+        tp->p++;
+        size_t dn = tp_ident(tp, &d);
+        d = start;
+        dn += 1;
+#define DIR(s) (dn == strlen(s) && memcmp(d, s, dn) == 0)
+        if (DIR(".version")) {
+            if (tp->m->routines.len || tp->m->has_version) {
+                tp_error(tp, start, ".version must be the first statement");
+                return false;
+            }
+            uint64_t maj, min;
+            if (!tp_uint_dec(tp, &maj) || !tp_accept_nows(tp, ".") || !tp_uint_dec(tp, &min)) {
+                if (!tp->failed) tp_error(tp, tp->p, "expected MAJOR.MINOR");
+                return false;
+            }
+            if (maj > 255 || min > 255) {
+                tp_error(tp, start, "invalid version %llu.%llu", (unsigned long long)maj,
+                         (unsigned long long)min);
+                return false;
+            }
+            tp->m->major = (uint8_t)maj;
+            tp->m->minor = (uint8_t)min;
+            tp->m->has_version = 1;
+            attach_trivia(tp, &tp->m->version_trivia);
+            return tp_at_end(tp) || (tp_error(tp, tp->p, "unexpected text after .version"), false);
+        }
+        if (DIR(".kernel") || DIR(".global_function")) {
+            char *name;
+            size_t n;
+            if (!parse_routine_name(tp, &name, &n)) return false;
+            bool ok = begin_routine(tp, d[1] == 'k', name, n, tp_line_of(tp, start));
+            vx_free(tp->ctx, name, n + 1);
+            if (ok && !tp_at_end(tp)) {
+                tp_error(tp, tp->p, "unexpected text after routine name");
+                ok = false;
+            }
+            return ok;
+        }
+        if (!tp->r) {
+            tp_error(tp, start, "'%.*s' outside a kernel or function", (int)dn, d);
+            return false;
+        }
+        if (DIR(".funcdecl")) {
+            /* informational only (IGC ignores it); the printer derives it from the module */
+            char *name;
+            size_t n;
+            if (!parse_routine_name(tp, &name, &n)) return false;
+            vx_free(tp->ctx, name, n + 1);
+            return tp_at_end(tp) || (tp_error(tp, tp->p, "unexpected text after .funcdecl"), false);
+        }
+        if (DIR(".decl")) return parse_decl(tp);
+        if (DIR(".input") || (dn > 9 && memcmp(d, ".implicit", 9) == 0)) return parse_input(tp, d, dn);
+        if (DIR(".kernel_attr")) return parse_kernel_attr(tp);
+        if (DIR(".function")) {
+            if (!parse_function(tp)) return false;
+            return tp_at_end(tp) || (tp_error(tp, tp->p, "unexpected text after .function"), false);
+        }
+        if (DIR(".file") || DIR(".loc")) {
+            tp->p = start;
+            return parse_instruction(tp, ix);
+        }
+        tp_error(tp, start, "unknown directive '%.*s'", (int)dn, d);
+        return false;
+#undef DIR
+    }
+    if (!tp->r) {
+        tp_error(tp, start, "instruction outside a kernel or function");
+        return false;
+    }
+    /* label definition: IDENT ':' at the start of the statement */
+    {
+        const char *name;
+        size_t n = tp_ident(tp, &name);
+        if (n && *name != '%' && tp->p[0] == ':' && tp->p[1] != ':') {
+            tp->p++;
+            /* the "name:" line IGC prints after ".function name" re-states the subroutine */
+            txt_name *e = tp_name_find(tp, name, n);
+            if (e && e->kind == TN_LABEL && tp->r->labels.data[e->id].defined == 2 &&
+                tp->r->insts.len &&
+                tp->r->insts.data[tp->r->insts.len - 1].form == VISA_FORM_SUBROUTINE &&
+                tp->r->insts.data[tp->r->insts.len - 1].opnd[0].u.label == e->id) {
+                tp->r->labels.data[e->id].defined = 1;
+                if (tp->pending_eol >= 0 || tp->pending_comments.len)
+                    attach_trivia(tp, &tp->r->insts.data[tp->r->insts.len - 1].trivia);
+            } else if (!parse_label_def(tp, name, n)) {
+                return false;
+            }
+            return tp_at_end(tp) || parse_statement(tp, ix);
+        }
+        tp->p = start;
+    }
+    return parse_instruction(tp, ix);
+}
+
+static void report_undefined_labels(txt_parser *tp, ir_routine *r) {
+    for (uint32_t i = 0; i < r->labels.len; i++) {
+        ir_label *lab = &r->labels.data[i];
+        if (!lab->defined && lab->kind != 2 && lab->kind != 3)
+            diag_at(&tp->ds, VISA_SEV_ERROR, "E-SYNTAX", lab->line, lab->col,
+                    "undefined label '%s'", ir_str(r, lab->name));
+    }
+}
+
+visa_status visa_module_parse_text(visa_ctx *ctx, const char *name, const char *text, size_t len,
+                                   visa_platform platform, visa_module **out) {
+    if (!ctx || !out || (!text && len)) return VISA_E_ARG;
+    *out = NULL;
+    if ((unsigned)platform >= VISA_PLATFORM__COUNT) return VISA_E_ARG;
+    txt_parser *tp = vx_alloc(ctx, sizeof *tp);
+    if (!tp) return VISA_E_NOMEM;
+    tp->ctx = ctx;
+    diag_init(&tp->ds, ctx, name, text, len);
+    tp->m = ir_module_new(ctx);
+    mn_index ix = {0};
+    visa_status st = VISA_OK;
+    if (!tp->m || !mn_build(ctx, &ix)) st = VISA_E_NOMEM;
+    if (st == VISA_OK) {
+        tp->m->platform = platform;
+        tp->src = text ? text : "";
+        tp->len = len;
+        tp->line_no = 1;
+        tp->pending_eol = -1;
+        bool blank;
+        while (next_line(tp, &blank)) {
+            if (tp->failed) continue;
+            if (blank) {
+                tp->blank_pending = true;
+                continue;
+            }
+            tp_skip_ws(tp);
+            if (*tp->p == 0) {
+                /* comment-only line: trivia stays pending; an eol comment on an empty line
+                ** is an own-line comment */
+                if (tp->pending_eol >= 0) {
+                    (void)vec_push(ctx, &tp->pending_comments, (uint32_t)tp->pending_eol);
+                    tp->pending_eol = -1;
+                }
+                continue;
+            }
+            tp->blank_pending = false;
+            (void)parse_statement(tp, &ix);
+            if (tp->pending_eol >= 0 || tp->pending_comments.len) {
+                /* statement did not take its trivia (error or no attachable node) */
+                tp->pending_eol = -1;
+            }
+            if (tp->ds.suppressed) break;
+        }
+        if (tp->r && tp->scope_marks.len)
+            diag_at(&tp->ds, VISA_SEV_ERROR, "E-SYNTAX", tp->line_no > 1 ? tp->line_no - 1 : 1, 1,
+                    "missing '}' at end of input");
+        for (uint32_t i = 0; i < tp->m->routines.len; i++)
+            report_undefined_labels(tp, &tp->m->routines.data[i]);
+        attach_trivia(tp, &tp->m->tail_trivia);
+        tp->m->no_final_newline = len > 0 && text[len - 1] != '\n';
+        if (!tp->m->routines.len && !tp->ds.errors)
+            diag_at(&tp->ds, VISA_SEV_ERROR, "E-SYNTAX", tp->line_no > 1 ? tp->line_no - 1 : 1, 1,
+                    "no .kernel or .global_function in input");
+        if (tp->ds.errors) st = VISA_E_SYNTAX;
+    }
+    vec_free(ctx, &ix.e);
+    vec_free(ctx, &tp->buf);
+    vec_free(ctx, &tp->pos_line);
+    vec_free(ctx, &tp->pos_col);
+    vec_free(ctx, &tp->names);
+    vec_free(ctx, &tp->name_store);
+    vec_free(ctx, &tp->scope_marks);
+    vec_free(ctx, &tp->label_names);
+    vec_free(ctx, &tp->pending_comments);
+    if (st == VISA_OK) *out = tp->m;
+    else visa_module_destroy(tp->m);
+    vx_free(ctx, tp, sizeof *tp);
+    return st;
+}

@@ -1,0 +1,449 @@
+/* print.c -- prints a module exactly as IGC's printer does (IsaDisassembly.cpp): the kernel
+** header with the predefined-variable comment block, declarations, inputs, attributes, then one
+** line per instruction padded to 80 columns with a "/// $N" id.  With comments kept (visa fmt)
+** the user's comments are re-emitted where they stood.
+*/
+#include <string.h>
+
+#include "text.h"
+
+/* -- Operands ---------------------------------------------------------------------------------- */
+void pr_hex(txt_printer *pr, uint64_t v) { sb_printf(pr->out, "0x%llx", (unsigned long long)v); }
+
+void pr_string_lit(txt_printer *pr, const char *s, size_t len) {
+    sb_putc(pr->out, '"');
+    for (size_t i = 0; i < len; i++) {
+        unsigned char c = (unsigned char)s[i];
+        switch (c) {
+        case '\a': sb_puts(pr->out, "\\a"); break;
+        case '\b': sb_puts(pr->out, "\\b"); break;
+        case 0x1B: sb_puts(pr->out, "\\e"); break;
+        case '\f': sb_puts(pr->out, "\\f"); break;
+        case '\n': sb_puts(pr->out, "\\n"); break;
+        case '\r': sb_puts(pr->out, "\\r"); break;
+        case '\t': sb_puts(pr->out, "\\t"); break;
+        case '\v': sb_puts(pr->out, "\\v"); break;
+        case '\'': sb_puts(pr->out, "\\'"); break;
+        case '"': sb_puts(pr->out, "\\\""); break;
+        case '\\': sb_puts(pr->out, "\\\\"); break;
+        default:
+            if (c >= 0x20 && c < 0x7F) sb_putc(pr->out, (char)c);
+            else sb_printf(pr->out, "\\x%02x", c);
+        }
+    }
+    sb_putc(pr->out, '"');
+}
+
+void pr_var_name(txt_printer *pr, uint32_t id) {
+    if (id < isa_predef_var_count) sb_puts(pr->out, isa_predef_vars[id].name);
+    else if (id >= ISA_NUM_PREDEF_VARS && id - ISA_NUM_PREDEF_VARS < pr->r->vars.len) {
+        const ir_string *s = &pr->r->strings.data[0];
+        uint32_t n = pr->r->vars.data[id - ISA_NUM_PREDEF_VARS].name;
+        if (n < pr->r->strings.len) {
+            s = &pr->r->strings.data[n];
+            sb_putn(pr->out, s->s, s->len);
+        } else {
+            sb_printf(pr->out, "V%u", id);
+        }
+    } else {
+        sb_printf(pr->out, "V%u", id);
+    }
+}
+
+static void pr_surface_name(txt_printer *pr, uint32_t id) {
+    if (id < ISA_NUM_PREDEF_SURFS) sb_puts(pr->out, isa_predef_surf_names[id]);
+    else sb_printf(pr->out, "T%u", id);
+}
+
+/* IGC replaces '.' and '$' in label names by '_' when printing. */
+static void put_label_name(txt_printer *pr, const ir_string *s) {
+    for (uint32_t i = 0; i < s->len; i++) {
+        char c = s->s[i];
+        sb_putc(pr->out, c == '.' || c == '$' ? '_' : c);
+    }
+}
+
+void pr_label(txt_printer *pr, uint32_t label) {
+    if (label >= pr->r->labels.len) {
+        sb_printf(pr->out, "L%u", label);
+        return;
+    }
+    uint32_t n = pr->r->labels.data[label].name;
+    if (n < pr->r->strings.len) put_label_name(pr, &pr->r->strings.data[n]);
+}
+
+static const char *const modifier_str[8] = {"", "(abs)", "(-)", "(-abs)", "", "(~)", "", ""};
+
+static void pr_region(txt_printer *pr, uint16_t r) {
+    unsigned v = IR_REGION_V(r), w = IR_REGION_W(r), h = IR_REGION_H(r);
+    if (w == 0) sb_printf(pr->out, "<%u>", ir_region_value(h));
+    else if (v == 0) sb_printf(pr->out, "<%u,%u>", ir_region_value(w), ir_region_value(h));
+    else sb_printf(pr->out, "<%u;%u,%u>", ir_region_value(v), ir_region_value(w), ir_region_value(h));
+}
+
+void pr_vec(txt_printer *pr, const ir_vec *v, bool region) {
+    strbuf *o = pr->out;
+    const char *mod = modifier_str[v->mod & 7];
+    switch (v->cls) {
+    case VC_GENERAL:
+        sb_puts(o, mod);
+        pr_var_name(pr, v->id);
+        sb_printf(o, "(%u,%u)", v->row, v->col);
+        if (region) pr_region(pr, v->region);
+        break;
+    case VC_ADDRESS:
+        sb_printf(o, "%sA%u(%u)<%u>", mod, v->id, v->row, 1u << (v->col & 7));
+        break;
+    case VC_PREDICATE:
+        sb_printf(o, "%sP%u", mod, v->id);
+        break;
+    case VC_INDIRECT:
+        sb_printf(o, "%sr[A%u(%u),%d]", mod, v->id, v->addr_elem, v->ind_off);
+        pr_region(pr, v->region);
+        sb_printf(o, ":%s", v->type < VISA_TYPE__COUNT ? isa_types[v->type].name : "?");
+        break;
+    case VC_ADDROF:
+        sb_puts(o, mod);
+        sb_putc(o, '&');
+        pr_var_name(pr, v->id);
+        if (v->addrof_off > 0) sb_printf(o, "[%d]", v->addrof_off);
+        break;
+    case VC_IMMEDIATE: {
+        uint64_t x = v->imm;
+        if (v->type != VISA_TYPE_DF && v->type != VISA_TYPE_Q && v->type != VISA_TYPE_UQ)
+            x &= 0xFFFFFFFFu;
+        sb_printf(o, "0x%llx:%s", (unsigned long long)x,
+                  v->type < VISA_TYPE__COUNT ? isa_types[v->type].name : "?");
+        break;
+    }
+    case VC_STATE:
+        if (v->state_cls == VS_SURFACE) pr_surface_name(pr, v->id);
+        else sb_printf(o, "S%u", v->id);
+        sb_printf(o, "(%u)", v->row);
+        break;
+    default:
+        sb_puts(o, "<bad operand>");
+    }
+}
+
+void pr_raw(txt_printer *pr, const ir_raw *raw) {
+    pr_var_name(pr, raw->id);
+    sb_printf(pr->out, ".%u", raw->offset);
+}
+
+void pr_exec(txt_printer *pr, uint8_t exec) {
+    const char *m = isa_enum_text(VISA_EN_emask, exec >> 4);
+    unsigned size = (exec & 0xF) <= 5 ? 1u << (exec & 0xF) : 0;
+    sb_printf(pr->out, "(%s, %u)", m ? m : "M?", size);
+}
+
+void pr_pred(txt_printer *pr, uint16_t pred) {
+    if (!pred) return;
+    sb_printf(pr->out, "(%sP%u%s) ", (pred & 0x8000) ? "!" : "", pred & 0xFFF,
+              ((pred >> 13) & 3) == 1 ? ".any" : ((pred >> 13) & 3) == 2 ? ".all" : "");
+}
+
+/* -- Comments ---------------------------------------------------------------------------------- */
+void pr_own_comments(txt_printer *pr, const ir_trivia *t) {
+    if (!pr->keep_comments) return;
+    for (uint32_t i = 0; i < t->count; i++) {
+        const ir_comment *c = &pr->m->comments.data[t->first + i];
+        if (c->blank_before && i == 0 && pr->out->len && pr->out->data[pr->out->len - 1] == '\n' &&
+            !(pr->out->len >= 2 && pr->out->data[pr->out->len - 2] == '\n'))
+            sb_putc(pr->out, '\n');
+        sb_putn(pr->out, c->text, c->len);
+        sb_putc(pr->out, '\n');
+    }
+}
+
+static void pr_eol_comment(txt_printer *pr, const ir_trivia *t) {
+    if (!pr->keep_comments || t->eol < 0) return;
+    const ir_comment *c = &pr->m->comments.data[t->eol];
+    sb_putc(pr->out, ' ');
+    sb_putn(pr->out, c->text, c->len);
+}
+
+/* A statement line: "\n" + own-line comments + text; used for header lines, which IGC joins
+** with leading newlines. */
+static void begin_header_line(txt_printer *pr, const ir_trivia *t) {
+    sb_putc(pr->out, '\n');
+    if (pr->keep_comments && t && t->count) {
+        /* comments go on their own lines before the statement */
+        pr->out->len--;
+        sb_putc(pr->out, '\n');
+        for (uint32_t i = 0; i < t->count; i++) {
+            const ir_comment *c = &pr->m->comments.data[t->first + i];
+            sb_putn(pr->out, c->text, c->len);
+            sb_putc(pr->out, '\n');
+        }
+    }
+}
+
+/* -- Declarations ------------------------------------------------------------------------------ */
+static void pr_attr_value(txt_printer *pr, const ir_attr *a, bool in_decl) {
+    const ir_string *name = &pr->r->strings.data[a->name < pr->r->strings.len ? a->name : 0];
+    sb_putn(pr->out, name->s, name->len);
+    if (a->is_str) {
+        if (a->size > 0) {
+            sb_putc(pr->out, '=');
+            pr_string_lit(pr, (const char *)a->value, a->size);
+        }
+        return;
+    }
+    if (a->size == 0) return; /* boolean */
+    int64_t v = 0;
+    for (int k = a->size - 1; k >= 0; k--) v = (v << 8) | a->value[k];
+    /* sign-extend from the stored width */
+    if (a->size < 8 && (a->value[a->size - 1] & 0x80)) v -= (int64_t)1 << (8 * a->size);
+    sb_putc(pr->out, '=');
+    if (!in_decl && name->len == 6 && memcmp(name->s, "Target", 6) == 0 && (v == 0 || v == 1))
+        sb_puts(pr->out, v == 0 ? "\"cm\"" : "\"3d\"");
+    else sb_printf(pr->out, "%lld", (long long)v);
+}
+
+static void pr_attrs(txt_printer *pr, const ir_attr_list *l) {
+    if (!l->count) return;
+    sb_puts(pr->out, " attrs={");
+    for (uint16_t i = 0; i < l->count; i++) {
+        if (i) sb_puts(pr->out, ", ");
+        pr_attr_value(pr, &l->items[i], true);
+    }
+    sb_putc(pr->out, '}');
+}
+
+static void pr_decls(txt_printer *pr) {
+    const ir_routine *r = pr->r;
+    for (uint32_t i = 0; i < r->vars.len; i++) {
+        const ir_var *v = &r->vars.data[i];
+        begin_header_line(pr, &v->trivia);
+        sb_puts(pr->out, ".decl ");
+        pr_var_name(pr, ISA_NUM_PREDEF_VARS + i);
+        sb_printf(pr->out, " v_type=G type=%s num_elts=%u",
+                  v->type < VISA_TYPE__COUNT ? isa_types[v->type].name : "?", v->num_elts);
+        if (v->align) {
+            const char *a = isa_enum_text(VISA_EN_align, v->align);
+            sb_printf(pr->out, " align=%s", a ? a : "?");
+        }
+        if (v->has_alias) {
+            sb_puts(pr->out, " alias=<");
+            pr_var_name(pr, v->alias_id);
+            sb_printf(pr->out, ", %u>", v->alias_off);
+        }
+        pr_attrs(pr, &v->attrs);
+        pr_eol_comment(pr, &v->trivia);
+    }
+    for (uint32_t i = 0; i < r->addrs.len; i++) {
+        begin_header_line(pr, &r->addrs.data[i].trivia);
+        sb_printf(pr->out, ".decl A%u v_type=A num_elts=%u", i, r->addrs.data[i].num_elts);
+        pr_attrs(pr, &r->addrs.data[i].attrs);
+        pr_eol_comment(pr, &r->addrs.data[i].trivia);
+    }
+    for (uint32_t i = 0; i < r->preds.len; i++) {
+        begin_header_line(pr, &r->preds.data[i].trivia);
+        sb_printf(pr->out, ".decl P%u v_type=P num_elts=%u", i + 1, r->preds.data[i].num_elts);
+        pr_attrs(pr, &r->preds.data[i].attrs);
+        pr_eol_comment(pr, &r->preds.data[i].trivia);
+    }
+    for (uint32_t i = 0; i < r->samplers.len; i++) {
+        const ir_state_var *s = &r->samplers.data[i];
+        begin_header_line(pr, &s->trivia);
+        sb_printf(pr->out, ".decl S%u v_type=S num_elts=%u v_name=%s", i, s->num_elts,
+                  ir_str(r, s->name));
+        pr_attrs(pr, &s->attrs);
+        pr_eol_comment(pr, &s->trivia);
+    }
+    for (uint32_t i = 0; i < r->surfaces.len; i++) {
+        const ir_state_var *s = &r->surfaces.data[i];
+        begin_header_line(pr, &s->trivia);
+        sb_printf(pr->out, ".decl T%u v_type=T num_elts=%u v_name=%s", i + ISA_NUM_PREDEF_SURFS,
+                  s->num_elts, ir_str(r, s->name));
+        pr_attrs(pr, &s->attrs);
+        pr_eol_comment(pr, &s->trivia);
+    }
+    for (uint32_t i = 0; i < r->inputs.len; i++) {
+        const ir_input *in = &r->inputs.data[i];
+        begin_header_line(pr, &in->trivia);
+        unsigned kind = in->kind >> 3, cls = in->kind & 7;
+        if (!kind) {
+            sb_puts(pr->out, ".input ");
+        } else {
+            /* IGC's printer maps kinds 1-3 and 4 by name (4 prints as PSEUDO_INPUT), 16 too */
+            const char *t = kind == 4 ? "PSEUDO_INPUT" : isa_enum_text(VISA_EN_implicit_input, kind);
+            if (t) sb_printf(pr->out, ".implicit_%s ", t);
+            else sb_printf(pr->out, ".implicit_UNDEFINED_%u ", kind);
+        }
+        if (cls == IN_GENERAL) pr_var_name(pr, in->id);
+        else sb_printf(pr->out, "%c%u", cls == IN_SAMPLER ? 'S' : 'T', in->id);
+        sb_printf(pr->out, " offset=%d size=%u", in->offset, in->size);
+        pr_eol_comment(pr, &in->trivia);
+    }
+}
+
+/* -- Instructions ----------------------------------------------------------------------------- */
+static void pr_instruction(txt_printer *pr, const ir_inst *inst, uint32_t id) {
+    const isa_form *F = &isa_forms[inst->form];
+    strbuf *o = pr->out;
+    size_t line_start = o->len;
+    if (inst->form != VISA_FORM_LABEL) sb_puts(o, "    ");
+    char full[64];
+    if (inst->pred && strchr(isa_form_layout(inst->form, full), 'P') && F->hook != TH_LABEL)
+        pr_pred(pr, inst->pred);
+    if (F->hook != TH_NONE && txt_hooks[F->hook]->print) txt_hooks[F->hook]->print(pr, inst);
+    else if (F->hook != TH_NONE) sb_printf(o, "%s <no text form>", F->name);
+    else pr_template(pr, F->text, inst);
+    if (!(F->flags & VF_NO_ID)) {
+        /* pad the (last) line of the instruction to 80 columns, then the id */
+        const char *nl = NULL;
+        for (size_t i = o->len; i > line_start; i--)
+            if (o->data[i - 1] == '\n') {
+                nl = o->data + i;
+                break;
+            }
+        size_t start = nl ? (size_t)(nl - o->data) : line_start;
+        sb_pad_to(o, start, 80);
+        sb_printf(o, " /// $%u", id);
+    }
+    pr_eol_comment(pr, &inst->trivia);
+    sb_putc(o, '\n');
+}
+
+static void pr_routine(txt_printer *pr, bool print_version) {
+    const visa_module *m = pr->m;
+    const ir_routine *r = pr->r;
+    strbuf *o = pr->out;
+    if (print_version) {
+        pr_own_comments(pr, &m->version_trivia);
+        sb_printf(o, ".version %u.%u", m->major, m->minor);
+        pr_eol_comment(pr, &m->version_trivia);
+        sb_putc(o, '\n');
+    }
+    /* the routine's own-line comments go before its blank line */
+    if (pr->keep_comments && r->trivia.count) {
+        sb_putc(o, '\n');
+        for (uint32_t i = 0; i < r->trivia.count; i++) {
+            const ir_comment *c = &m->comments.data[r->trivia.first + i];
+            sb_putn(o, c->text, c->len);
+            if (i + 1 < r->trivia.count) sb_putc(o, '\n');
+        }
+    }
+    sb_puts(o, r->is_kernel ? "\n.kernel " : "\n.global_function ");
+    const ir_string *name = &r->strings.data[r->name < r->strings.len ? r->name : 0];
+    /* IGC prints the routine name with every '.' replaced by a space */
+    char *tmp = vx_strndup(o->ctx, name->s, name->len);
+    if (tmp) {
+        for (uint32_t i = 0; i < name->len; i++)
+            if (tmp[i] == '.') tmp[i] = ' ';
+        pr_string_lit(pr, tmp, name->len);
+        vx_free(o->ctx, tmp, name->len + 1);
+    }
+    pr_eol_comment(pr, &r->trivia);
+    sb_putc(o, '\n');
+    if (r->is_kernel) {
+        for (uint32_t i = 0; i < m->routines.len; i++) {
+            const ir_routine *f = &m->routines.data[i];
+            if (f->is_kernel) continue;
+            sb_puts(o, ".funcdecl ");
+            const ir_string *fn = &f->strings.data[f->name < f->strings.len ? f->name : 0];
+            pr_string_lit(pr, fn->s, fn->len);
+            sb_putc(o, '\n');
+        }
+    }
+    sb_puts(o, "\n/// VISA Predefined Variables");
+    for (unsigned i = 0; i < isa_predef_var_count; i++)
+        sb_printf(o, "\n// .decl V%u v_type=G v_name=%s", i, isa_predef_vars[i].name);
+    for (unsigned i = 0; i < ISA_NUM_PREDEF_SURFS; i++)
+        sb_printf(o, "\n// .decl T%u v_type=T v_name=%s", i, isa_predef_surf_names[i]);
+    sb_putc(o, '\n');
+    pr_decls(pr);
+    bool target = false;
+    for (uint32_t i = 0; i < r->attrs.len; i++) {
+        const ir_attr *a = &r->attrs.data[i];
+        const char *an = ir_str(r, a->name);
+        if (strcmp(an, "OutputAsmPath") == 0 || strcmp(an, "AsmName") == 0) continue;
+        if (strcmp(an, "Target") == 0) target = true;
+        begin_header_line(pr, &a->trivia);
+        sb_puts(o, ".kernel_attr ");
+        pr_attr_value(pr, a, false);
+        pr_eol_comment(pr, &a->trivia);
+    }
+    if (!target) sb_puts(o, "\n.kernel_attr Target=\"cm\"");
+    /* IGC appends the first instruction directly to the last header line; that only reads
+    ** back when it starts with a newline (.function, labels).  Otherwise break the line. */
+    if (r->insts.len) {
+        const ir_inst *first = &r->insts.data[0];
+        if (first->form != VISA_FORM_SUBROUTINE && first->form != VISA_FORM_LABEL)
+            sb_putc(o, '\n');
+    }
+    for (uint32_t i = 0; i < r->insts.len; i++) {
+        const ir_inst *inst = &r->insts.data[i];
+        if (pr->keep_comments && inst->trivia.count && inst->form != VISA_FORM_SUBROUTINE &&
+            inst->form != VISA_FORM_LABEL) {
+            /* own-line comments: the line before the instruction must be complete */
+            if (o->len && o->data[o->len - 1] != '\n') sb_putc(o, '\n');
+            pr_own_comments(pr, &inst->trivia);
+        }
+        pr_instruction(pr, inst, i);
+    }
+}
+
+visa_status visa_module_print(const visa_module *m, const visa_print_opts *opts,
+                              visa_write_fn write, void *ud) {
+    if (!m || !write) return VISA_E_ARG;
+    strbuf sb;
+    sb_init(&sb, m->ctx);
+    txt_printer pr;
+    memset(&pr, 0, sizeof pr);
+    pr.m = m;
+    pr.out = &sb;
+    pr.keep_comments = !(opts && opts->struct_size >= 8 && (opts->flags & VISA_PRINT_STRIP_COMMENTS));
+    for (uint32_t i = 0; i < m->routines.len; i++) {
+        pr.r = &m->routines.data[i];
+        pr_routine(&pr, i == 0);
+    }
+    if (pr.keep_comments && m->tail_trivia.count) {
+        for (uint32_t i = 0; i < m->tail_trivia.count; i++) {
+            const ir_comment *c = &m->comments.data[m->tail_trivia.first + i];
+            if (c->blank_before) sb_putc(&sb, '\n');
+            sb_putn(&sb, c->text, c->len);
+            if (i + 1 < m->tail_trivia.count || !m->no_final_newline) sb_putc(&sb, '\n');
+        }
+    }
+    visa_status st = sb.oom ? VISA_E_NOMEM : write(ud, sb.data ? sb.data : "", sb.len);
+    sb_free(&sb);
+    return st;
+}
+
+typedef struct buf_sink {
+    strbuf sb;
+} buf_sink;
+
+static visa_status buf_write(void *ud, const char *data, size_t len) {
+    buf_sink *s = ud;
+    sb_putn(&s->sb, data, len);
+    return s->sb.oom ? VISA_E_NOMEM : VISA_OK;
+}
+
+visa_status visa_module_print_to_buffer(const visa_module *m, const visa_print_opts *opts,
+                                        char **out, size_t *out_len) {
+    if (!m || !out || !out_len) return VISA_E_ARG;
+    buf_sink s;
+    sb_init(&s.sb, m->ctx);
+    visa_status st = visa_module_print(m, opts, buf_write, &s);
+    if (st == VISA_OK) {
+        sb_cstr(&s.sb);
+        if (s.sb.oom) st = VISA_E_NOMEM;
+    }
+    if (st != VISA_OK) {
+        sb_free(&s.sb);
+        return st;
+    }
+    /* shrink to exactly len + 1 so the caller can free with that size */
+    char *p = vx_realloc(m->ctx, s.sb.data, s.sb.cap, s.sb.len + 1);
+    if (!p) {
+        sb_free(&s.sb);
+        return VISA_E_NOMEM;
+    }
+    *out = p;
+    *out_len = s.sb.len;
+    return VISA_OK;
+}

@@ -1,0 +1,131 @@
+/* text.h -- internals of the text front end and printer, shared with the family hooks
+** (hooks_*.c).  The parser works on one logical line at a time (comments removed, continuation
+** lines joined); every character keeps its source position for diagnostics.
+*/
+#ifndef VISA_TEXT_H
+#define VISA_TEXT_H
+
+#include "ir/ir.h"
+
+/* -- Parser ---------------------------------------------------------------------------------- */
+typedef struct txt_name {
+    uint32_t hash;
+    uint32_t prev;  /* previous entry in the same bucket chain (+1), 0 = end */
+    uint32_t name;  /* offset into the parser's name storage (NUL-terminated) */
+    uint8_t kind;   /* TN_* */
+    uint32_t id;
+} txt_name;
+
+enum { TN_VAR = 1, TN_ADDR, TN_PRED, TN_SAMPLER, TN_SURFACE, TN_LABEL };
+
+typedef struct txt_parser {
+    visa_ctx *ctx;
+    diag_sink ds;
+    visa_module *m;
+    ir_routine *r;   /* current routine, NULL before .kernel */
+    const char *src;
+    size_t len;
+    size_t pos;      /* next unread source byte */
+    uint32_t line_no, line_col_base;
+
+    /* current logical line */
+    VEC(char) buf;           /* characters, NUL-terminated */
+    VEC(uint32_t) pos_line;  /* source line of buf[i] */
+    VEC(uint32_t) pos_col;   /* source column of buf[i] */
+    const char *p;           /* cursor into buf.data */
+    bool failed;             /* an error was reported on this line */
+    bool quiet;              /* speculative parse: suppress diagnostics */
+    uint32_t quiet_err_off;  /* furthest error offset while quiet */
+    char quiet_msg[200];
+
+    /* names: chained hash with LIFO removal for { } scopes */
+    VEC(txt_name) names;
+    VEC(char) name_store;
+    uint32_t buckets[1024];
+    VEC(uint32_t) scope_marks;
+    VEC(uint32_t) label_names; /* label id -> name entry (labels are routine-wide) */
+
+    uint8_t pending_sat;
+    uint32_t stmt_index;
+    VEC(uint32_t) pending_comments; /* own-line comments waiting for the next statement */
+    bool blank_pending;
+    int32_t pending_eol;
+} txt_parser;
+
+/* Cursor helpers over the current logical line. */
+void tp_skip_ws(txt_parser *tp);
+bool tp_at_end(txt_parser *tp);
+bool tp_accept(txt_parser *tp, const char *lit);         /* skips leading ws; exact match */
+bool tp_accept_nows(txt_parser *tp, const char *lit);    /* no leading ws */
+bool tp_expect(txt_parser *tp, const char *lit);         /* error if absent */
+bool tp_accept_word(txt_parser *tp, const char *word);   /* literal not followed by ident char */
+/* An identifier [A-Za-z_$@?%][A-Za-z0-9_$@?-]* (% only first); returns length, 0 if none. */
+size_t tp_ident(txt_parser *tp, const char **start);
+/* A word of [A-Za-z0-9_] characters. */
+size_t tp_word(txt_parser *tp, const char **start);
+bool tp_string(txt_parser *tp, char **out, size_t *out_len); /* quoted string, unescaped */
+bool tp_int_expr(txt_parser *tp, int64_t *out);              /* IGC integer expression */
+bool tp_int_expr_in_angle(txt_parser *tp, int64_t *out);     /* additive only (inside <>) */
+bool tp_uint_dec(txt_parser *tp, uint64_t *out);             /* plain decimal/hex number */
+void tp_error(txt_parser *tp, const char *at, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+uint32_t tp_line_of(txt_parser *tp, const char *at);
+uint32_t tp_col_of(txt_parser *tp, const char *at);
+
+/* Names. */
+bool tp_name_add(txt_parser *tp, const char *s, size_t len, uint8_t kind, uint32_t id);
+txt_name *tp_name_find(txt_parser *tp, const char *s, size_t len);
+/* Label id by name, creating it (with kind) on first mention. */
+bool tp_label_ref(txt_parser *tp, const char *s, size_t len, uint8_t kind, uint32_t *id);
+
+/* Operands. */
+bool tp_vec_operand(txt_parser *tp, ir_vec *v, bool allow_addrof);
+bool tp_raw_operand(txt_parser *tp, ir_raw *raw);
+bool tp_exec(txt_parser *tp, uint8_t *exec);
+bool tp_general_var(txt_parser *tp, uint32_t *id); /* general variable name -> full id */
+bool tp_state_var(txt_parser *tp, uint8_t *cls, uint32_t *id); /* surface/sampler name */
+
+/* Parse operand k of kind `kind` (layout code) into inst->opnd[k]; fmt/en as in templates. */
+bool tp_parse_opnd(txt_parser *tp, ir_inst *inst, unsigned k, char kind, char fmt, int en);
+/* Generic template-driven parse of the instruction text after the predicate. */
+bool tp_parse_template(txt_parser *tp, int form, const char *tmpl, ir_inst *inst);
+
+/* -- Printer --------------------------------------------------------------------------------- */
+typedef struct txt_printer {
+    const visa_module *m;
+    const ir_routine *r;
+    strbuf *out;
+    bool keep_comments;
+} txt_printer;
+
+void pr_vec(txt_printer *pr, const ir_vec *v, bool region);
+void pr_raw(txt_printer *pr, const ir_raw *raw);
+void pr_exec(txt_printer *pr, uint8_t exec);
+void pr_pred(txt_printer *pr, uint16_t pred);
+void pr_var_name(txt_printer *pr, uint32_t id);
+void pr_label(txt_printer *pr, uint32_t label);
+void pr_string_lit(txt_printer *pr, const char *s, size_t len);
+void pr_hex(txt_printer *pr, uint64_t v);
+void pr_template(txt_printer *pr, const char *tmpl, const ir_inst *inst);
+/* Own-line comments of a statement, each on its own line (no-op when comments are stripped). */
+void pr_own_comments(txt_printer *pr, const ir_trivia *t);
+
+/* -- Family hooks ---------------------------------------------------------------------------
+** print: append the instruction text (after the 4-space indent, before the id padding).
+** parse: called with the cursor at the mnemonic (predicate already consumed into inst->pred);
+**        return false on error (diagnostic reported).                                        */
+typedef struct txt_hook {
+    void (*print)(txt_printer *pr, const ir_inst *inst);
+    bool (*parse)(txt_parser *tp, int form, ir_inst *inst);
+} txt_hook;
+
+extern const txt_hook *const txt_hooks[TH__COUNT]; /* NULL: family not supported yet */
+extern const txt_hook txt_hook_label, txt_hook_call, txt_hook_debug, txt_hook_sync,
+    txt_hook_send, txt_hook_dpas, txt_hook_dataport, txt_hook_sampler, txt_hook_lsc;
+
+/* Allocate inst->opnd for the form's layout (n operands). */
+bool tp_inst_alloc(txt_parser *tp, ir_inst *inst, unsigned n);
+/* Number of stored operands of a layout string (without E P o #). */
+unsigned txt_layout_opnds(const char *layout);
+
+#endif

@@ -1,0 +1,241 @@
+#define _POSIX_C_SOURCE 200809L
+/* test_text.c -- text front end and printer tests:
+**   ops DIR       every DIR/<PAGE>.visaasm is canonical: parse + print reproduces it byte for
+**                 byte, the printed text parses to an equal module, and print is a fixpoint
+**   corpus DIR    IGC's own dumps: `fmt` reproduces each file; --strip-comments reproduces it
+**                 without the trailing //Platform: and //Build option: lines
+**   malformed DIR every case in DIR/cases.txt fails with an error at the expected line:col
+** Usage: test_text ops DIR | corpus DIR | malformed DIR   (several pairs allowed)
+*/
+#include <dirent.h>
+#include <stdint.h>
+
+#include "../harness.h"
+#include "ir/ir.h"
+#include "visa/visa.h"
+
+typedef struct diag_capture {
+    int count;
+    uint32_t line, col;
+    char msg[512];
+    int verbose;
+} diag_capture;
+
+static void capture(void *ud, const visa_diag *d) {
+    diag_capture *c = ud;
+    if (c->count++ == 0) {
+        c->line = d->line;
+        c->col = d->col;
+        snprintf(c->msg, sizeof c->msg, "%s", d->message);
+    }
+    if (c->verbose) fprintf(stderr, "  %s:%u:%u: %s\n", d->file, d->line, d->col, d->message);
+}
+
+static visa_ctx *new_ctx(diag_capture *c) {
+    visa_ctx_desc desc = {sizeof desc, NULL, NULL, capture, c, 0};
+    visa_ctx *ctx = NULL;
+    visa_ctx_create(&desc, &ctx);
+    return ctx;
+}
+
+static char *print_module(visa_module *m, unsigned flags, size_t *len) {
+    visa_print_opts po = {sizeof po, flags};
+    char *out = NULL;
+    if (visa_module_print_to_buffer(m, &po, &out, len) != VISA_OK) return NULL;
+    return out;
+}
+
+static int cmp_names(const void *a, const void *b) {
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Sorted list of *.visaasm in dir (caller frees). */
+static int list_dir(const char *dir, char ***out) {
+    DIR *d = opendir(dir);
+    if (!d) return -1;
+    int n = 0, cap = 64;
+    char **names = malloc(sizeof(char *) * (size_t)cap);
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        size_t l = strlen(e->d_name);
+        if (l < 9 || strcmp(e->d_name + l - 8, ".visaasm")) continue;
+        if (n == cap) names = realloc(names, sizeof(char *) * (size_t)(cap *= 2));
+        names[n++] = strdup(e->d_name);
+    }
+    closedir(d);
+    qsort(names, (size_t)n, sizeof *names, cmp_names);
+    *out = names;
+    return n;
+}
+
+static void report_first_difference(const char *a, size_t al, const char *b, size_t bl) {
+    size_t i = 0, line = 1;
+    while (i < al && i < bl && a[i] == b[i]) {
+        if (a[i] == '\n') line++;
+        i++;
+    }
+    fprintf(stderr, "  first difference at byte %zu (line %zu)\n", i, line);
+    size_t s = i;
+    while (s > 0 && a[s - 1] != '\n') s--;
+    fprintf(stderr, "  expected: %.*s\n", (int)(strchr(a + s, '\n') ? strchr(a + s, '\n') - (a + s) : (long)(al - s)), a + s);
+    if (s <= bl)
+        fprintf(stderr, "  actual:   %.*s\n", (int)(memchr(b + s, '\n', bl - s) ? (char *)memchr(b + s, '\n', bl - s) - (b + s) : (long)(bl - s)), b + s);
+}
+
+static void test_ops(const char *dir) {
+    char **names;
+    int n = list_dir(dir, &names);
+    if (n < 0) {
+        fprintf(stderr, "cannot open %s\n", dir);
+        th_failed++;
+        return;
+    }
+    for (int i = 0; i < n; i++) {
+        char path[4096];
+        snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+        CASE_BEGIN();
+        size_t len;
+        char *text = th_read_file(path, &len);
+        diag_capture dc = {0};
+        dc.verbose = 1;
+        visa_ctx *ctx = new_ctx(&dc);
+        visa_module *m1 = NULL, *m2 = NULL;
+        visa_status st = visa_module_parse_text(ctx, path, text, len, VISA_PLATFORM_XE2, &m1);
+        CHECKF(st == VISA_OK, "%s does not parse", names[i]);
+        if (m1) {
+            size_t l1, l2;
+            char *p1 = print_module(m1, VISA_PRINT_STRIP_COMMENTS, &l1);
+            CHECK(p1 != NULL);
+            if (p1) {
+                bool same = l1 == len && memcmp(p1, text, len) == 0;
+                CHECKF(same, "%s: print is not the canonical input", names[i]);
+                if (!same) report_first_difference(text, len, p1, l1);
+                st = visa_module_parse_text(ctx, "<printed>", p1, l1, VISA_PLATFORM_XE2, &m2);
+                CHECKF(st == VISA_OK, "%s: printed text does not parse", names[i]);
+                if (m2) {
+                    CHECKF(ir_module_equal(m1, m2), "%s: reparsed module differs", names[i]);
+                    char *p2 = print_module(m2, VISA_PRINT_STRIP_COMMENTS, &l2);
+                    CHECKF(p2 && l2 == l1 && memcmp(p1, p2, l1) == 0, "%s: print is not a fixpoint",
+                           names[i]);
+                    visa_free(ctx, p2, l2 + 1);
+                }
+                visa_free(ctx, p1, l1 + 1);
+            }
+        }
+        visa_module_destroy(m1);
+        visa_module_destroy(m2);
+        visa_ctx_destroy(ctx);
+        free(text);
+        CASE_END(names[i]);
+        free(names[i]);
+    }
+    free(names);
+}
+
+static void test_corpus(const char *dir) {
+    char **names;
+    int n = list_dir(dir, &names);
+    if (n < 0) {
+        printf("NOTICE: corpus directory %s not found; corpus golden tests skipped\n", dir);
+        return;
+    }
+    for (int i = 0; i < n; i++) {
+        char path[4096];
+        snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+        size_t len;
+        char *text = th_read_file(path, &len);
+        diag_capture dc = {0};
+        dc.verbose = 1;
+        visa_ctx *ctx = new_ctx(&dc);
+        visa_module *m = NULL;
+        CASE_BEGIN();
+        visa_status st = visa_module_parse_text(ctx, path, text, len, VISA_PLATFORM_XE2, &m);
+        CHECKF(st == VISA_OK, "%s does not parse", names[i]);
+        if (m) {
+            size_t l;
+            char *p = print_module(m, 0, &l);
+            bool same = p && l == len && memcmp(p, text, len) == 0;
+            CHECKF(same, "%s: fmt is not byte-identical", names[i]);
+            if (!same && p) report_first_difference(text, len, p, l);
+            visa_free(ctx, p, l + 1);
+        }
+        CASE_END(names[i]);
+        CASE_BEGIN();
+        if (m) {
+            /* IGC's standalone tool: the file without the driver's trailing lines */
+            size_t cut = len;
+            const char *pl = strstr(text, "\n//Platform:");
+            if (pl) cut = (size_t)(pl - text) + 1;
+            size_t l;
+            char *p = print_module(m, VISA_PRINT_STRIP_COMMENTS, &l);
+            bool same = p && l == cut && memcmp(p, text, cut) == 0;
+            CHECKF(same, "%s: --strip-comments is not IGC's canonical form", names[i]);
+            if (!same && p) report_first_difference(text, cut, p, l);
+            visa_free(ctx, p, l + 1);
+        }
+        CASE_END(names[i]);
+        visa_module_destroy(m);
+        visa_ctx_destroy(ctx);
+        free(text);
+        free(names[i]);
+    }
+    free(names);
+}
+
+/* cases.txt lines: FILE <tab> LINE:COL <tab> message substring   ('#' starts a comment) */
+static void test_malformed(const char *dir) {
+    char path[4096];
+    snprintf(path, sizeof path, "%s/cases.txt", dir);
+    size_t len;
+    char *manifest = th_read_file(path, &len);
+    if (!manifest) {
+        fprintf(stderr, "cannot read %s\n", path);
+        th_failed++;
+        return;
+    }
+    for (char *line = strtok(manifest, "\n"); line; line = strtok(NULL, "\n")) {
+        if (line[0] == '#' || !line[0]) continue;
+        char file[256], want[512] = "";
+        unsigned wl, wc;
+        if (sscanf(line, "%255[^\t]\t%u:%u\t%511[^\n]", file, &wl, &wc, want) < 3) {
+            fprintf(stderr, "bad manifest line: %s\n", line);
+            th_failed++;
+            continue;
+        }
+        snprintf(path, sizeof path, "%s/%s", dir, file);
+        CASE_BEGIN();
+        size_t tl;
+        char *text = th_read_file(path, &tl);
+        CHECKF(text != NULL, "cannot read %s", path);
+        if (text) {
+            diag_capture dc = {0};
+            visa_ctx *ctx = new_ctx(&dc);
+            visa_module *m = NULL;
+            visa_status st = visa_module_parse_text(ctx, file, text, tl, VISA_PLATFORM_XE2, &m);
+            CHECKF(st != VISA_OK && m == NULL, "%s: accepted", file);
+            CHECKF(dc.count > 0, "%s: no diagnostic", file);
+            CHECKF(dc.line == wl && dc.col == wc, "%s: error at %u:%u, expected %u:%u (%s)", file,
+                   dc.line, dc.col, wl, wc, dc.msg);
+            CHECKF(!want[0] || strstr(dc.msg, want), "%s: message '%s' lacks '%s'", file, dc.msg,
+                   want);
+            visa_module_destroy(m);
+            visa_ctx_destroy(ctx);
+            free(text);
+        }
+        CASE_END(file);
+    }
+    free(manifest);
+}
+
+int main(int argc, char **argv) {
+    for (int i = 1; i + 1 < argc; i += 2) {
+        if (!strcmp(argv[i], "ops")) test_ops(argv[i + 1]);
+        else if (!strcmp(argv[i], "corpus")) test_corpus(argv[i + 1]);
+        else if (!strcmp(argv[i], "malformed")) test_malformed(argv[i + 1]);
+        else {
+            fprintf(stderr, "unknown mode %s\n", argv[i]);
+            return 2;
+        }
+    }
+    return th_finish();
+}
