@@ -62,7 +62,7 @@ static bool mnem_matches(const isa_form *f, const char *mn) {
 
 visa_status visa_describe_instruction(const char *mnemonic, visa_write_fn write, void *ud) {
     if (!mnemonic || !write) return VISA_E_ARG;
-    char buf[2048];
+    char buf[4096];
     bool found = false;
     for (int f = 0; f < VISA_FORM__COUNT; f++) {
         const isa_form *F = &isa_forms[f];
@@ -110,10 +110,31 @@ visa_status visa_describe_instruction(const char *mnemonic, visa_write_fn write,
                           ? " predicate" : "",
                       (F->flags & VF_BRANCH) ? " branch" : "", (F->flags & VF_SEND) ? " send" : "",
                       (F->flags & VF_MATH) ? " math" : "");
-        n += snprintf(buf + n, sizeof buf - (size_t)n, "  text:       %s\n\n",
-                      F->text ? F->text
-                              : F->hook != TH_NONE ? "(family syntax, see docs/text-syntax)"
-                                                   : "[(pred)] mnemonic[.sat] (exec) operands...");
+        if (F->typeset != TM_NONE && n < (int)sizeof buf - 600) {
+            n += snprintf(buf + n, sizeof buf - (size_t)n, "  types:      ");
+            size_t k = isa_typeset_describe(F->typeset, buf + n, sizeof buf - (size_t)n - 300);
+            n += (int)(k < sizeof buf - (size_t)n - 300 ? k : sizeof buf - (size_t)n - 301);
+            if (buf[n - 1] != '\n') buf[n++] = '\n';
+        }
+        if (F->text || F->hook != TH_NONE) {
+            n += snprintf(buf + n, sizeof buf - (size_t)n, "  text:       %s\n\n",
+                          F->text ? F->text : "family syntax, see docs/text-syntax/");
+        } else {
+            /* the generic form the template engine prints and parses */
+            const char *m = F->mnem;
+            const char *bar = strchr(m, '|');
+            n += snprintf(buf + n, sizeof buf - (size_t)n, "  text:       %s%.*s%s%s",
+                          strchr(layout, 'P') ? "[(<pred>)] " : "",
+                          (int)(bar ? (size_t)(bar - m) : strlen(m)), m,
+                          (F->flags & VF_SAT) ? "[.sat]" : "",
+                          strchr(layout, 'E') ? " (<emask>, <exec_size>)" : "");
+            for (const char *c = layout; *c && n < (int)sizeof buf - 40; c++)
+                if (!strchr("EPo#*!", *c))
+                    n += snprintf(buf + n, sizeof buf - (size_t)n, " <%s>",
+                                  *c == 'V' || *c == '&' ? "vec" : *c == 'R' ? "raw"
+                                  : *c == 'L' ? "label" : "imm");
+            n += snprintf(buf + n, sizeof buf - (size_t)n, "\n\n");
+        }
         visa_status st = write(ud, buf, (size_t)n < sizeof buf ? (size_t)n : sizeof buf - 1);
         if (st != VISA_OK) return st;
     }

@@ -105,6 +105,158 @@ bool isa_enum_at(isa_enum_id en, unsigned i, uint32_t *value, const char **text)
     return false;
 }
 
+/* -- Type sets (typemaps.def) ------------------------------------------------------------------ */
+_Static_assert(TM_NONE == 0, "TM_NONE must be the first VISA_TMSET row of typemaps.def");
+_Static_assert(TM__COUNT <= 0xFFFF, "isa_form.typeset is 16 bits");
+_Static_assert(VISA_TYPE__COUNT <= 32, "type masks are 32 bits");
+
+const isa_typemap isa_typemaps[] = {
+#define VISA_TMSET(N, what)
+#define VISA_TM(N, plat_min, plat_max, dst, src) \
+    {N, plat_min, plat_max, (uint32_t)(dst), (uint32_t)(src)},
+#include "typemaps.def"
+#undef VISA_TMSET
+#undef VISA_TM
+};
+const unsigned isa_typemap_count = sizeof isa_typemaps / sizeof isa_typemaps[0];
+
+static const char *const typeset_names[TM__COUNT] = {
+#define VISA_TMSET(N, what) #N,
+#define VISA_TM(N, plat_min, plat_max, dst, src)
+#include "typemaps.def"
+#undef VISA_TMSET
+#undef VISA_TM
+};
+static const char *const typeset_whats[TM__COUNT] = {
+#define VISA_TMSET(N, what) what,
+#define VISA_TM(N, plat_min, plat_max, dst, src)
+#include "typemaps.def"
+#undef VISA_TMSET
+#undef VISA_TM
+};
+static const char *const plat_texts[P__COUNT] = {
+#define VISA_PLAT(N, text, grf, aliases) text,
+#include "platforms.def"
+#undef VISA_PLAT
+};
+
+const char *isa_typeset_name(unsigned typeset) {
+    return typeset < TM__COUNT ? typeset_names[typeset] : NULL;
+}
+
+const char *isa_typeset_what(unsigned typeset) {
+    return typeset < TM__COUNT ? typeset_whats[typeset] : NULL;
+}
+
+unsigned isa_typeset_map_count(unsigned typeset) {
+    unsigned n = 0;
+    for (unsigned i = 0; i < isa_typemap_count; i++) n += isa_typemaps[i].set == typeset;
+    return n;
+}
+
+/* Type bits a source of this type may match: packed immediates stand for their element types. */
+static uint32_t src_type_bits(unsigned type) {
+    switch (type) {
+    case VISA_TYPE_V: return VT_B | VT_W | VT_D | VT_Q;
+    case VISA_TYPE_UV: return VT_UB | VT_UW | VT_UD | VT_UQ;
+    case VISA_TYPE_VF: return VT_F;
+    default: return 1u << type;
+    }
+}
+
+static bool map_applies(const isa_typemap *m, unsigned typeset, unsigned platform) {
+    return m->set == typeset && platform >= m->plat_min && platform <= m->plat_max;
+}
+
+bool isa_type_legal(unsigned typeset, unsigned platform, bool dst, unsigned type) {
+    if (typeset >= TM__COUNT || platform >= P__COUNT || type >= VISA_TYPE__COUNT) return false;
+    if (typeset == TM_NONE) return true;
+    uint32_t bits = dst ? 1u << type : src_type_bits(type);
+    for (unsigned i = 0; i < isa_typemap_count; i++) {
+        const isa_typemap *m = &isa_typemaps[i];
+        if (map_applies(m, typeset, platform) && ((dst ? m->dst : m->src) & bits)) return true;
+    }
+    return false;
+}
+
+bool isa_types_legal(unsigned typeset, unsigned platform, int dst_type, uint32_t src_types) {
+    if (typeset >= TM__COUNT || platform >= P__COUNT || dst_type >= VISA_TYPE__COUNT ||
+        (src_types >> VISA_TYPE__COUNT) != 0)
+        return false;
+    if (typeset == TM_NONE) return true;
+    for (unsigned i = 0; i < isa_typemap_count; i++) {
+        const isa_typemap *m = &isa_typemaps[i];
+        if (!map_applies(m, typeset, platform)) continue;
+        if (dst_type >= 0 && !(m->dst & (1u << dst_type))) continue;
+        bool ok = true;
+        for (unsigned t = 0; ok && t < VISA_TYPE__COUNT; t++)
+            if ((src_types & (1u << t)) && !(m->src & src_type_bits(t))) ok = false;
+        if (ok) return true;
+    }
+    return false;
+}
+
+typedef struct text_buf {
+    char *p;
+    size_t size, len;
+} text_buf;
+
+static void tb_put(text_buf *b, const char *s) {
+    size_t n = strlen(s);
+    if (b->size && b->len < b->size - 1) {
+        size_t room = b->size - 1 - b->len;
+        memcpy(b->p + b->len, s, n < room ? n : room);
+    }
+    b->len += n;
+}
+
+static void tb_types(text_buf *b, uint32_t mask) {
+    if (!mask) {
+        tb_put(b, " -");
+        return;
+    }
+    for (unsigned t = 0; t < VISA_TYPE__COUNT; t++)
+        if (mask & (1u << t)) {
+            tb_put(b, " ");
+            tb_put(b, isa_types[t].name);
+        }
+}
+
+size_t isa_typeset_describe(unsigned typeset, char *buf, size_t size) {
+    text_buf b = {buf, buf ? size : 0, 0};
+    if (typeset >= TM__COUNT) {
+        tb_put(&b, "(unknown type set)\n");
+    } else {
+        tb_put(&b, typeset_names[typeset]);
+        tb_put(&b, ": ");
+        tb_put(&b, typeset_whats[typeset]);
+        tb_put(&b, "\n");
+        for (unsigned i = 0; i < isa_typemap_count; i++) {
+            const isa_typemap *m = &isa_typemaps[i];
+            if (m->set != typeset) continue;
+            char plats[40] = "";
+            size_t k = 0;
+            const char *lo = m->plat_min < P__COUNT ? plat_texts[m->plat_min] : "?";
+            const char *hi = m->plat_max < P__COUNT ? plat_texts[m->plat_max] : "?";
+            if (m->plat_min == P_MIN && m->plat_max == P_MAX) k = strlen(strcpy(plats, "all"));
+            else if (m->plat_min == m->plat_max) k = strlen(strcpy(plats, lo));
+            else if (m->plat_max == P_MAX) k = strlen(strcat(strcpy(plats, lo), "+"));
+            else k = strlen(strcat(strcat(strcpy(plats, lo), "-"), hi));
+            while (k < 12) plats[k++] = ' ';
+            plats[k] = 0;
+            tb_put(&b, "  ");
+            tb_put(&b, plats);
+            tb_put(&b, " dst");
+            tb_types(&b, m->dst);
+            tb_put(&b, " <- src");
+            tb_types(&b, m->src);
+            tb_put(&b, "\n");
+        }
+    }
+    if (b.size) b.p[b.len < b.size - 1 ? b.len : b.size - 1] = 0;
+    return b.len;
+}
+
 /* -- Instruction table ------------------------------------------------------------------------ */
 const isa_form isa_forms[VISA_FORM__COUNT] = {
 #define VISA_OP(N, code, mnem, grp, layout, text, hook, flags, ts, plat, ex, sem) \

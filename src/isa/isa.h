@@ -112,14 +112,19 @@ enum {
     VF_ATOMIC2 = 1u << 14,   /* LSC atomic with two data sources */
 };
 
-/* Legal exec sizes: bit k = exec size code k (1 << k lanes). */
+/* Legal exec sizes: bit k = exec size code k (1 << k lanes).  Named by content. */
 enum {
     EX_NONE = 0,     /* no exec size field */
     EX_1 = 0x01,
+    EX_8 = 0x08,
+    EX_1_2_4_8 = 0x0F,
     EX_16 = 0x10,
     EX_8_16 = 0x18,
     EX_1_8_16 = 0x19,
-    EX_4UP = 0x3C,
+    EX_1_2_4_8_16 = 0x1F,
+    EX_8_16_32 = 0x38,
+    EX_4UP = 0x3C,   /* 4, 8, 16, 32 */
+    EX_1_4_8_16_32 = 0x3D,
     EX_ALL = 0x3F,
 };
 
@@ -130,6 +135,38 @@ typedef enum isa_text_hook {
 } isa_text_hook;
 
 #include "typesets.h"
+
+/* -- Type sets (typemaps.def) ------------------------------------------------------------------
+** A set is a list of maps; a map admits, on platforms plat_min..plat_max, any dst type in `dst`
+** and any type in `src` for every typed source.  TM_NONE has no maps and constrains nothing. */
+typedef struct isa_typemap {
+    uint16_t set;      /* isa_typeset */
+    uint8_t plat_min;  /* P_*, inclusive */
+    uint8_t plat_max;  /* P_*, inclusive */
+    uint32_t dst;      /* VT_* mask; 0 = the set has no dst operand (stores) */
+    uint32_t src;      /* VT_* mask, union over the typed sources; 0 = no typed source */
+} isa_typemap;
+
+extern const isa_typemap isa_typemaps[];   /* grouped by set, in typemaps.def order */
+extern const unsigned isa_typemap_count;
+
+/* "TM_INT32" / the one-line description from typemaps.def; NULL if out of range. */
+const char *isa_typeset_name(unsigned typeset);
+const char *isa_typeset_what(unsigned typeset);
+/* Number of maps of a set (0 for TM_NONE and for unknown sets). */
+unsigned isa_typeset_map_count(unsigned typeset);
+/* May an operand of `type` (VISA_TYPE_*) be the dst (dst=true) or a source of an instruction
+** of `typeset` on `platform` (P_*)?  True if some map valid on the platform lists the type.
+** Packed immediates (sources only) go through 2_datatypes: V as any signed int, UV as any
+** unsigned int, VF as F.  TM_NONE: always true.  Unknown set/platform/type: false. */
+bool isa_type_legal(unsigned typeset, unsigned platform, bool dst, unsigned type);
+/* Stricter: one single map must admit dst_type (< 0: no dst to check) and every type in
+** src_types (a VT_* mask of the source types used; packed immediates mapped as above). */
+bool isa_types_legal(unsigned typeset, unsigned platform, int dst_type, uint32_t src_types);
+/* Describe a set as text for `visa info`: a "TM_NAME: what" line, then one indented line per
+** map ("  XeHP+: dst f bf <- src f bf").  snprintf-style: writes at most size-1 chars plus NUL
+** (buf may be NULL when size is 0) and returns the full length. */
+size_t isa_typeset_describe(unsigned typeset, char *buf, size_t size);
 
 typedef enum isa_form_id {
 #define VISA_OP(N, code, mnem, grp, layout, text, hook, flags, ts, plat, ex, sem) VISA_FORM_##N,

@@ -1,0 +1,45 @@
+# Thin wrapper over CMake.  `make demo` builds and runs an example; `make check` builds with
+# -Werror and runs every test, then runs them again under AddressSanitizer + UBSan.
+# Needs: cmake, make, gcc (Debian: apt-get install -y cmake make gcc); `make fuzz` needs clang.
+BUILD ?= build
+ASAN_BUILD ?= build-asan
+JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+SHARED ?= $(abspath ../shared)
+
+.PHONY: all build demo check test check-asan fuzz bench clean
+
+all: build
+
+build:
+	@cmake -S . -B $(BUILD) -DVISA_WERROR=ON -DVISA_SHARED=$(SHARED) >/dev/null
+	@cmake --build $(BUILD) -j$(JOBS)
+
+demo: build
+	@echo "== visa info mad"
+	@$(BUILD)/visa info mad
+	@echo "== visa fmt examples/saxpy.visaasm (parse and print as IGC prints it)"
+	@$(BUILD)/visa fmt examples/saxpy.visaasm
+
+test: build
+	@cd $(BUILD) && ctest --output-on-failure -j$(JOBS)
+
+check-asan:
+	@cmake -S . -B $(ASAN_BUILD) -DVISA_WERROR=ON -DVISA_SANITIZE=ON -DVISA_SHARED=$(SHARED) >/dev/null
+	@cmake --build $(ASAN_BUILD) -j$(JOBS)
+	@cd $(ASAN_BUILD) && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ctest --output-on-failure -j$(JOBS)
+
+check: test check-asan
+
+FUZZ_SECONDS ?= 60
+fuzz:
+	@cmake -S . -B build-fuzz -DCMAKE_C_COMPILER=clang -DVISA_FUZZ=ON -DVISA_SHARED=$(SHARED) >/dev/null
+	@cmake --build build-fuzz -j$(JOBS) --target fuzz_parse
+	@mkdir -p build-fuzz/corpus-parse
+	build-fuzz/tests/fuzz/fuzz_parse -max_total_time=$(FUZZ_SECONDS) -max_len=65536 -timeout=10 \
+	  -rss_limit_mb=2048 build-fuzz/corpus-parse tests/text/ops tests/text/malformed
+
+bench: build
+	@$(BUILD)/bench/bench_text $(SHARED)/corpus/igc-dumps tests/text/ops
+
+clean:
+	rm -rf $(BUILD) $(ASAN_BUILD) build-fuzz

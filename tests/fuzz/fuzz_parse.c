@@ -1,0 +1,43 @@
+/* fuzz_parse.c -- libFuzzer harness for the text front end.  Any input must parse or be
+** rejected with diagnostics (never crash); an accepted module must print, the printed text must
+** parse to an equal module, and printing must be a fixpoint (with and without comments). */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ir/ir.h"
+#include "visa/visa.h"
+
+static char *print(visa_module *m, unsigned flags, size_t *len) {
+    visa_print_opts po = {sizeof po, flags};
+    char *out = NULL;
+    if (visa_module_print_to_buffer(m, &po, &out, len) != VISA_OK) abort();
+    return out;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+    visa_ctx *ctx;
+    visa_ctx_desc desc = {sizeof desc, NULL, NULL, NULL, NULL, 0};
+    if (visa_ctx_create(&desc, &ctx) != VISA_OK) abort();
+    visa_module *m = NULL;
+    if (visa_module_parse_text(ctx, "fuzz", (const char *)data, size, VISA_PLATFORM_XE2, &m) ==
+        VISA_OK) {
+        for (unsigned flags = 0; flags <= VISA_PRINT_STRIP_COMMENTS; flags++) {
+            size_t l1, l2;
+            char *p1 = print(m, flags, &l1);
+            visa_module *m2 = NULL;
+            if (visa_module_parse_text(ctx, "printed", p1, l1, VISA_PLATFORM_XE2, &m2) != VISA_OK)
+                abort(); /* printed text must parse */
+            if (!ir_module_equal(m, m2)) abort();
+            char *p2 = print(m2, flags, &l2);
+            if (l1 != l2 || memcmp(p1, p2, l1)) abort(); /* print is a fixpoint */
+            visa_free(ctx, p1, l1 + 1);
+            visa_free(ctx, p2, l2 + 1);
+            visa_module_destroy(m2);
+        }
+        visa_module_destroy(m);
+    }
+    visa_ctx_destroy(ctx);
+    return 0;
+}

@@ -1,0 +1,480 @@
+/* test_isa_table.c -- consistency of the instruction table (src/isa/ops.def), the type sets
+** (src/isa/typemaps.def) and coverage of the spec pages.  Self-contained: needs only isa.c.
+**
+**   gcc -std=c17 -Wall -Wextra -Werror -Iinclude -Isrc -Isrc/isa \
+**       tests/unit/test_isa_table.c src/isa/isa.c -o test_isa_table
+**   ./test_isa_table [SPEC_INSTRUCTIONS_DIR]      (default: ../shared/spec/instructions)
+**
+** Prints one line per failure and "N passed, N failed" at the end; exits nonzero on failure.
+** A missing spec directory is reported ("spec not found, skipping") and is not a failure.  */
+#define _POSIX_C_SOURCE 200809L
+#include <dirent.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "isa.h"
+
+static unsigned n_passed, n_failed;
+
+#if defined(__GNUC__)
+__attribute__((format(printf, 2, 3)))
+#endif
+static bool check(bool ok, const char *fmt, ...) {
+    if (ok) {
+        n_passed++;
+        return true;
+    }
+    n_failed++;
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("FAIL: ", stdout);
+    vprintf(fmt, ap);
+    fputc('\n', stdout);
+    va_end(ap);
+    return false;
+}
+
+static const char *form_name(int f) { return f >= 0 && f < VISA_FORM__COUNT ? isa_forms[f].name : "?"; }
+static bool is_parent(int f) { return strchr(isa_forms[f].layout, 'o') != NULL; }
+
+/* -- Raw row values, before any narrowing into isa_form fields ------------------------------- */
+typedef struct raw_row {
+    const char *name;
+    long code; /* opcode (sub rows: the parent's) */
+    long sub;  /* -1 for opcode rows */
+} raw_row;
+
+static const raw_row raw_rows[] = {
+#define VISA_OP(N, code, mnem, grp, layout, text, hook, flags, ts, plat, ex, sem) {#N, code, -1},
+#define VISA_SUB(P, N, sub, mnem, layout, text, hook, flags, ts, plat, ex, sem) {#N, VISA_OP_##P, sub},
+#include "ops.def"
+#undef VISA_OP
+#undef VISA_SUB
+};
+#define N_RAW_ROWS (sizeof raw_rows / sizeof raw_rows[0])
+
+/* -- 1. Opcodes and sub-opcodes --------------------------------------------------------------- */
+static void test_codes(void) {
+    check(N_RAW_ROWS == VISA_FORM__COUNT, "raw row count %zu != VISA_FORM__COUNT %d", N_RAW_ROWS,
+          VISA_FORM__COUNT);
+    for (size_t i = 0; i < N_RAW_ROWS; i++) {
+        const raw_row *r = &raw_rows[i];
+        check(r->code >= 1 && r->code <= 0xFF, "%s: opcode 0x%lX outside 0x01..0xFF", r->name, r->code);
+        if (r->sub >= 0) check(r->sub <= 0xFF, "%s: sub-opcode 0x%lX does not fit a byte", r->name, r->sub);
+    }
+    /* opcode codes unique among VISA_OP rows */
+    for (int i = 0; i < VISA_FORM__COUNT; i++) {
+        if (isa_forms[i].parent >= 0) continue;
+        for (int j = i + 1; j < VISA_FORM__COUNT; j++)
+            if (isa_forms[j].parent < 0)
+                check(isa_forms[i].opcode != isa_forms[j].opcode, "opcode 0x%02X used by both %s and %s",
+                      isa_forms[i].opcode, form_name(i), form_name(j));
+        check(isa_form_by_opcode(isa_forms[i].opcode) == i, "isa_form_by_opcode(0x%02X) is not %s",
+              isa_forms[i].opcode, form_name(i));
+    }
+    /* sub codes unique within a parent; sub rows follow their parent (isa_form_sub relies on it) */
+    for (int i = 0; i < VISA_FORM__COUNT; i++) {
+        const isa_form *f = &isa_forms[i];
+        if (f->parent < 0) continue;
+        if (!check(f->parent < i && isa_forms[f->parent].parent < 0, "%s: parent %s is not an opcode row before it",
+                   f->name, form_name(f->parent)))
+            continue;
+        for (int j = f->parent + 1; j < i; j++)
+            check(isa_forms[j].parent == f->parent, "%s: sub row is separated from its parent %s by %s",
+                  f->name, form_name(f->parent), form_name(j));
+        for (int j = i + 1; j < VISA_FORM__COUNT; j++)
+            if (isa_forms[j].parent == f->parent)
+                check(isa_forms[j].sub != f->sub, "%s: sub-opcode 0x%02X used by both %s and %s",
+                      form_name(f->parent), f->sub, f->name, form_name(j));
+        check(isa_form_sub(f->parent, (unsigned)f->sub) == i, "isa_form_sub(%s, 0x%02X) is not %s",
+              form_name(f->parent), f->sub, f->name);
+        check(f->opcode == isa_forms[f->parent].opcode, "%s: opcode differs from its parent's", f->name);
+    }
+}
+
+/* -- 2. Layout strings ------------------------------------------------------------------------ */
+#define LAYOUT_CODES "EPoVv&RLbwidsS#*!"
+#define LIST_CODES "Vv&RLbwidsS" /* what may follow '*' */
+
+static void check_layout(const char *who, const char *l) {
+    size_t n = strlen(l);
+    for (size_t k = 0; k < n; k++)
+        check(strchr(LAYOUT_CODES, l[k]) != NULL, "%s: layout \"%s\" has undocumented code '%c'", who, l, l[k]);
+    const char *star = strchr(l, '*');
+    if (star)
+        check(star == l + n - 2 && strchr(LIST_CODES, star[1]) != NULL,
+              "%s: layout \"%s\": '*' must be followed by exactly one operand code at the end", who, l);
+    const char *hash = strchr(l, '#');
+    if (hash) {
+        check(strchr(hash + 1, '#') == NULL, "%s: layout \"%s\" has more than one '#'", who, l);
+        check(star && star > hash, "%s: layout \"%s\": '#' without a trailing '*' list", who, l);
+    }
+    const char *o = strchr(l, 'o');
+    if (o) check(strchr(o + 1, 'o') == NULL, "%s: layout \"%s\" has more than one 'o'", who, l);
+}
+
+static void test_layouts(void) {
+    for (int i = 0; i < VISA_FORM__COUNT; i++) {
+        const isa_form *f = &isa_forms[i];
+        check_layout(f->name, f->layout);
+        char buf[64];
+        const char *full = isa_form_layout(i, buf);
+        if (f->parent >= 0) {
+            check_layout(f->name, full);
+            check(strchr(isa_forms[f->parent].layout, 'o') != NULL, "%s: parent %s has no 'o' in its layout",
+                  f->name, form_name(f->parent));
+            check(strchr(f->layout, 'o') == NULL, "%s: sub row layout \"%s\" has an 'o' (no nested subs)",
+                  f->name, f->layout);
+        }
+        /* other row columns the typing work touched */
+        check(f->plat < P__COUNT, "%s: platform %u out of range", f->name, f->plat);
+        check((f->exec & ~EX_ALL) == 0, "%s: exec mask 0x%02X has bits beyond 32 lanes", f->name, f->exec);
+        if (!is_parent(i) && !strchr(full, 'E'))
+            check(f->exec == EX_NONE, "%s: no exec byte in layout \"%s\" but exec is not EX_NONE", f->name, full);
+    }
+}
+
+/* -- 3. Mnemonic spellings -------------------------------------------------------------------- */
+/* The parser (src/text/parse.c) indexes every non-parent form by the base word of each spelling
+** (text before the first '.'; all names of a '%enum'); parent rows ('o' in the layout) are not
+** indexed, their sub rows are.  A base word must select one form, except for these deliberate
+** sharings (each must match exactly the set of forms sharing the word, and must still occur). */
+#define MAX_SHARE 8
+typedef struct shared_group {
+    const char *why;
+    int forms[MAX_SHARE + 1]; /* -1 terminated */
+    bool seen;
+} shared_group;
+#define SHARE(why, ...) {why, {__VA_ARGS__, -1}, false}
+#define LSC_PAIR(U, T) SHARE("LSC untyped/typed pair (.tgm selects the typed row)", VISA_FORM_##U, VISA_FORM_##T)
+
+static shared_group shared_groups[] = {
+    SHARE("add3 / add3.o base word (the .o suffix selects ADD3O)", VISA_FORM_ADD3, VISA_FORM_ADD3O),
+    LSC_PAIR(LSC_LOAD_QUAD, LSC_T_LOAD_QUAD),
+    LSC_PAIR(LSC_LOAD_BLOCK2D, LSC_T_LOAD_BLOCK2D),
+    LSC_PAIR(LSC_STORE_QUAD, LSC_T_STORE_QUAD),
+    LSC_PAIR(LSC_STORE_BLOCK2D, LSC_T_STORE_BLOCK2D),
+    LSC_PAIR(LSC_ATOMIC_IINC, LSC_T_ATOMIC_IINC),
+    LSC_PAIR(LSC_ATOMIC_IDEC, LSC_T_ATOMIC_IDEC),
+    LSC_PAIR(LSC_ATOMIC_LOAD, LSC_T_ATOMIC_LOAD),
+    LSC_PAIR(LSC_ATOMIC_STORE, LSC_T_ATOMIC_STORE),
+    LSC_PAIR(LSC_ATOMIC_IADD, LSC_T_ATOMIC_IADD),
+    LSC_PAIR(LSC_ATOMIC_ISUB, LSC_T_ATOMIC_ISUB),
+    LSC_PAIR(LSC_ATOMIC_SMIN, LSC_T_ATOMIC_SMIN),
+    LSC_PAIR(LSC_ATOMIC_SMAX, LSC_T_ATOMIC_SMAX),
+    LSC_PAIR(LSC_ATOMIC_UMIN, LSC_T_ATOMIC_UMIN),
+    LSC_PAIR(LSC_ATOMIC_UMAX, LSC_T_ATOMIC_UMAX),
+    LSC_PAIR(LSC_ATOMIC_ICAS, LSC_T_ATOMIC_ICAS),
+    LSC_PAIR(LSC_ATOMIC_FADD, LSC_T_ATOMIC_FADD),
+    LSC_PAIR(LSC_ATOMIC_FSUB, LSC_T_ATOMIC_FSUB),
+    LSC_PAIR(LSC_ATOMIC_FMIN, LSC_T_ATOMIC_FMIN),
+    LSC_PAIR(LSC_ATOMIC_FMAX, LSC_T_ATOMIC_FMAX),
+    LSC_PAIR(LSC_ATOMIC_FCAS, LSC_T_ATOMIC_FCAS),
+    LSC_PAIR(LSC_ATOMIC_AND, LSC_T_ATOMIC_AND),
+    LSC_PAIR(LSC_ATOMIC_OR, LSC_T_ATOMIC_OR),
+    LSC_PAIR(LSC_ATOMIC_XOR, LSC_T_ATOMIC_XOR),
+    /* 3D_SAMPLE/3D_LOAD/3D_GATHER4 all spell their op as %sampler3d_op; the op value picks the
+    ** opcode.  That enum also names resinfo/sampleinfo (values 10/11), which are 3D_INFO subs. */
+    SHARE("sampler3d_op names shared by the three 3D sampler opcodes", VISA_FORM_SAMPLE3D,
+          VISA_FORM_LOAD3D, VISA_FORM_GATHER4_3D),
+    SHARE("resinfo: sampler3d_op value 10 and the 3D_INFO sub row", VISA_FORM_SAMPLE3D, VISA_FORM_LOAD3D,
+          VISA_FORM_GATHER4_3D, VISA_FORM_RESINFO),
+    SHARE("sampleinfo: sampler3d_op value 11 and the 3D_INFO sub row", VISA_FORM_SAMPLE3D,
+          VISA_FORM_LOAD3D, VISA_FORM_GATHER4_3D, VISA_FORM_SAMPLEINFO),
+    /* va.<function>: the VA sub rows share the base word "va" (the suffix picks the row) */
+    SHARE("va.<function> sub rows", VISA_FORM_VA_CONVOLVE, VISA_FORM_VA_MINMAX, VISA_FORM_VA_MINMAXFILTER,
+          VISA_FORM_VA_ERODE, VISA_FORM_VA_DILATE, VISA_FORM_VA_BOOLCENTROID, VISA_FORM_VA_CENTROID),
+};
+#define N_SHARED (sizeof shared_groups / sizeof shared_groups[0])
+
+typedef struct mn_key {
+    char word[48];
+    int form;
+} mn_key;
+
+static mn_key mn_keys[4096];
+static size_t n_mn_keys;
+
+static void add_spelling(int form, const char *s, size_t n) {
+    if (!check(n > 0, "%s: empty mnemonic spelling in \"%s\"", form_name(form), isa_forms[form].mnem)) return;
+    size_t b = s[0] == '.' ? 1 : 0; /* directives (".function", ".file") keep their dot */
+    while (b < n && s[b] != '.') b++;
+    if (!check(b < sizeof mn_keys[0].word, "%s: spelling too long", form_name(form))) return;
+    for (size_t i = 0; i < n_mn_keys; i++)
+        if (mn_keys[i].form == form && strlen(mn_keys[i].word) == b && !memcmp(mn_keys[i].word, s, b))
+            return;
+    if (!check(n_mn_keys < sizeof mn_keys / sizeof mn_keys[0], "too many spellings")) return;
+    memcpy(mn_keys[n_mn_keys].word, s, b);
+    mn_keys[n_mn_keys].word[b] = 0;
+    mn_keys[n_mn_keys].form = form;
+    n_mn_keys++;
+}
+
+static int mn_cmp(const void *a, const void *b) {
+    const mn_key *x = a, *y = b;
+    int c = strcmp(x->word, y->word);
+    return c ? c : x->form - y->form;
+}
+
+static bool group_matches(const shared_group *g, const mn_key *k, size_t n) {
+    size_t gn = 0;
+    while (g->forms[gn] >= 0) gn++;
+    if (gn != n) return false;
+    for (size_t i = 0; i < n; i++) {
+        bool in = false;
+        for (size_t j = 0; j < gn; j++) in |= g->forms[j] == k[i].form;
+        if (!in) return false;
+    }
+    return true;
+}
+
+static void test_mnemonics(void) {
+    for (int f = 0; f < VISA_FORM__COUNT; f++) {
+        const isa_form *F = &isa_forms[f];
+        if (is_parent(f)) continue;
+        if (F->mnem[0] == '%') {
+            int en = isa_enum_by_name(F->mnem + 1, strlen(F->mnem + 1));
+            if (!check(en >= 0, "%s: mnemonic names unknown enum \"%s\"", F->name, F->mnem)) continue;
+            uint32_t v;
+            const char *t;
+            unsigned i = 0;
+            for (; isa_enum_at((isa_enum_id)en, i, &v, &t); i++) add_spelling(f, t, strlen(t));
+            check(i > 0, "%s: enum \"%s\" has no names", F->name, F->mnem);
+            continue;
+        }
+        for (const char *s = F->mnem;;) {
+            const char *e = strchr(s, '|');
+            size_t n = e ? (size_t)(e - s) : strlen(s);
+            add_spelling(f, s, n);
+            if (!e) break;
+            s = e + 1;
+        }
+    }
+    qsort(mn_keys, n_mn_keys, sizeof mn_keys[0], mn_cmp);
+    for (size_t i = 0; i < n_mn_keys;) {
+        size_t j = i + 1;
+        while (j < n_mn_keys && !strcmp(mn_keys[j].word, mn_keys[i].word)) j++;
+        if (j - i > 1) {
+            bool allowed = false;
+            for (size_t g = 0; g < N_SHARED; g++)
+                if (group_matches(&shared_groups[g], &mn_keys[i], j - i)) {
+                    shared_groups[g].seen = allowed = true;
+                    break;
+                }
+            if (!allowed) {
+                char list[512] = "";
+                for (size_t k = i; k < j; k++) {
+                    strncat(list, k > i ? ", " : "", sizeof list - strlen(list) - 1);
+                    strncat(list, form_name(mn_keys[k].form), sizeof list - strlen(list) - 1);
+                }
+                check(false, "mnemonic \"%s\" selects several forms (%s) and is not an allowed sharing",
+                      mn_keys[i].word, list);
+            } else {
+                check(true, "shared");
+            }
+        } else {
+            check(true, "unique");
+        }
+        i = j;
+    }
+    for (size_t g = 0; g < N_SHARED; g++)
+        check(shared_groups[g].seen, "allowed sharing \"%s\" (%s, ...) no longer occurs; update the list",
+              shared_groups[g].why, form_name(shared_groups[g].forms[0]));
+}
+
+/* -- 4. Type sets ----------------------------------------------------------------------------- */
+#define VT_PACKED (VT_V | VT_UV | VT_VF)
+
+static void test_typesets(void) {
+    check(isa_typeset_map_count(TM_NONE) == 0, "TM_NONE has maps");
+    for (unsigned ts = 0; ts < TM__COUNT; ts++) {
+        const char *nm = isa_typeset_name(ts);
+        check(nm && !strncmp(nm, "TM_", 3) && isa_typeset_what(ts), "type set %u has no name/description", ts);
+        if (ts != TM_NONE) check(isa_typeset_map_count(ts) > 0, "%s declares no maps", nm ? nm : "?");
+    }
+    check(isa_typeset_name(TM__COUNT) == NULL, "isa_typeset_name accepts TM__COUNT");
+    for (unsigned i = 0; i < isa_typemap_count; i++) {
+        const isa_typemap *m = &isa_typemaps[i];
+        const char *nm = isa_typeset_name(m->set);
+        if (!check(m->set < TM__COUNT && m->set != TM_NONE, "map %u: bad set %u", i, m->set)) continue;
+        check(m->plat_min <= m->plat_max && m->plat_max < P__COUNT, "map %u of %s: bad platform range %u..%u",
+              i, nm, m->plat_min, m->plat_max);
+        check(!(m->dst & ~(uint32_t)VT_ANY) && !(m->src & ~(uint32_t)VT_ANY), "map %u of %s: bits beyond types",
+              i, nm);
+        check(!((m->dst | m->src) & VT_PACKED), "map %u of %s lists a packed immediate type (V/UV/VF)", i, nm);
+        check(m->dst | m->src, "map %u of %s admits nothing", i, nm);
+    }
+    for (int f = 0; f < VISA_FORM__COUNT; f++) {
+        unsigned ts = isa_forms[f].typeset;
+        if (!check(ts < TM__COUNT, "%s: typeset %u does not exist", form_name(f), ts)) continue;
+        if (ts != TM_NONE)
+            check(isa_typeset_map_count(ts) > 0, "%s: typeset %s has no maps", form_name(f), isa_typeset_name(ts));
+    }
+
+    /* isa_type_legal / isa_types_legal on known facts of the sets */
+    static const struct {
+        unsigned ts, plat;
+        bool dst;
+        unsigned type;
+        bool want;
+    } cases[] = {
+        {TM_NONE, P_GEN9, true, VISA_TYPE_BF8, true},
+        {TM_INT_ALL, P_GEN11, false, VISA_TYPE_Q, false},  /* no int64 on ICL */
+        {TM_INT_ALL, P_GEN9, false, VISA_TYPE_Q, true},
+        {TM_INT_ALL, P_XEHPC, true, VISA_TYPE_UQ, true},
+        {TM_INT_ALL, P_XEHPG, true, VISA_TYPE_Q, false},
+        {TM_INT_ALL, P_XE2, true, VISA_TYPE_F, false},
+        {TM_HF_F_DF, P_XE2, true, VISA_TYPE_DF, true},
+        {TM_HF_F_DF, P_XE2, true, VISA_TYPE_BF, false},
+        {TM_INT8_32, P_XE2, false, VISA_TYPE_V, true},    /* V as a signed int */
+        {TM_INT8_32, P_XE2, false, VISA_TYPE_UV, true},
+        {TM_INT8_32, P_XE2, false, VISA_TYPE_VF, false},
+        {TM_INT8_32, P_XE2, true, VISA_TYPE_V, false},    /* never a dst */
+        {TM_F_ONLY, P_XE2, false, VISA_TYPE_VF, true},
+        {TM_UD_ONLY, P_XE2, false, VISA_TYPE_V, false},   /* V is signed */
+        {TM_MSG_ST_D_F, P_XE2, true, VISA_TYPE_UD, false}, /* stores have no dst */
+        {TM_INT64_FP_UNMIXED, P_XELP, true, VISA_TYPE_BF, false},
+        {TM_INT64_FP_UNMIXED, P_XEHP, true, VISA_TYPE_BF, true},
+        {TM_BF8_TF32_CVT, P_XEHPG, true, VISA_TYPE_HF, false},
+        {TM_BF8_TF32_CVT, P_XEHPC, true, VISA_TYPE_HF, true},
+        {TM__COUNT, P_XE2, true, VISA_TYPE_UD, false},
+        {TM_INT8_32, P__COUNT, true, VISA_TYPE_UD, false},
+        {TM_INT8_32, P_XE2, true, VISA_TYPE__COUNT, false},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        check(isa_type_legal(cases[i].ts, cases[i].plat, cases[i].dst, cases[i].type) == cases[i].want,
+              "isa_type_legal case %zu (%s, plat %u, %s, type %u) is not %s", i,
+              cases[i].ts < TM__COUNT ? isa_typeset_name(cases[i].ts) : "TM__COUNT", cases[i].plat,
+              cases[i].dst ? "dst" : "src", cases[i].type, cases[i].want ? "true" : "false");
+    check(!isa_types_legal(TM_HF_F_DF, P_XE2, VISA_TYPE_DF, VT_F), "df dst with f src accepted (df is alone)");
+    check(isa_types_legal(TM_HF_F_DF, P_XE2, VISA_TYPE_DF, VT_DF), "df dst with df src rejected");
+    check(isa_types_legal(TM_HF_F_DF, P_XE2, VISA_TYPE_F, VT_HF | VT_F), "f dst with hf/f srcs rejected");
+    check(isa_types_legal(TM_INT_QDD_HF_F_BF_DF, P_XEHPC, VISA_TYPE_Q, VT_D), "mul q = d * d rejected");
+    check(!isa_types_legal(TM_INT_QDD_HF_F_BF_DF, P_XEHPC, VISA_TYPE_Q, VT_Q), "mul q = q * q accepted");
+    check(isa_types_legal(TM_INT8_32, P_GEN9, -1, VT_V | VT_UD), "no-dst check with V/UD srcs rejected");
+
+    /* the text description */
+    char buf[1024];
+    for (unsigned ts = 0; ts < TM__COUNT; ts++) {
+        size_t n = isa_typeset_describe(ts, buf, sizeof buf);
+        const char *nm = isa_typeset_name(ts);
+        check(n > 0 && n < sizeof buf && strlen(buf) == n && !strncmp(buf, nm, strlen(nm)),
+              "isa_typeset_describe(%s) gave \"%s\"", nm, buf);
+        char small[8];
+        memset(small, 'x', sizeof small);
+        check(isa_typeset_describe(ts, small, sizeof small) == n && strlen(small) == sizeof small - 1,
+              "isa_typeset_describe(%s) mishandles a short buffer", nm);
+        check(isa_typeset_describe(ts, NULL, 0) == n, "isa_typeset_describe(%s, NULL, 0) != full length", nm);
+    }
+    isa_typeset_describe(TM_INT_ALL, buf, sizeof buf);
+    check(strstr(buf, "\n  all ") && strstr(buf, "\n  Gen9 ") && strstr(buf, "\n  XeHPC+ ") && strstr(buf, " uq"),
+          "TM_INT_ALL description lacks its platform lines:\n%s", buf);
+}
+
+/* -- 5. Spec pages ---------------------------------------------------------------------------- */
+static int str_cmp(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+static char *read_file(const char *path) {
+    FILE *fp = fopen(path, "rb");
+    if (!fp) return NULL;
+    size_t cap = 4096, len = 0;
+    char *s = malloc(cap);
+    size_t got;
+    while (s && (got = fread(s + len, 1, cap - len - 1, fp)) > 0) {
+        len += got;
+        if (cap - len - 1 == 0) {
+            char *t = realloc(s, cap * 2);
+            if (!t) {
+                free(s);
+                s = NULL;
+                break;
+            }
+            s = t;
+            cap *= 2;
+        }
+    }
+    fclose(fp);
+    if (s) s[len] = 0;
+    return s;
+}
+
+/* Parse "## Opcode": lines "NAME = 0xNN" (a second line is the sub-opcode).  Returns count. */
+static int parse_opcode_section(const char *text, char names[2][64], unsigned codes[2]) {
+    const char *p = strstr(text, "## Opcode");
+    if (!p) return 0;
+    p = strchr(p, '\n');
+    int n = 0;
+    while (p && *p && n < 2) {
+        p++;
+        if (!strncmp(p, "## ", 3)) break;
+        const char *e = strchr(p, '\n');
+        char line[160];
+        size_t len = e ? (size_t)(e - p) : strlen(p);
+        if (len >= sizeof line) len = sizeof line - 1;
+        memcpy(line, p, len);
+        line[len] = 0;
+        if (sscanf(line, " %63[A-Za-z0-9_] = %x", names[n], &codes[n]) == 2) n++;
+        p = e;
+    }
+    return n;
+}
+
+static void test_spec_pages(const char *dir) {
+    DIR *d = opendir(dir);
+    if (!d) {
+        printf("spec not found, skipping (%s)\n", dir);
+        return;
+    }
+    char *names[512];
+    size_t nn = 0;
+    struct dirent *de;
+    while ((de = readdir(d)) != NULL && nn < sizeof names / sizeof names[0]) {
+        size_t l = strlen(de->d_name);
+        if (l > 3 && !strcmp(de->d_name + l - 3, ".md")) {
+            names[nn] = malloc(l + 1);
+            if (names[nn]) memcpy(names[nn++], de->d_name, l + 1);
+        }
+    }
+    closedir(d);
+    qsort(names, nn, sizeof names[0], str_cmp);
+    check(nn > 0, "no spec pages (*.md) in %s", dir);
+    unsigned checked = 0;
+    for (size_t i = 0; i < nn; i++) {
+        char path[1024];
+        snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+        char *text = read_file(path);
+        if (!check(text != NULL, "%s: cannot read", path)) continue;
+        char nm[2][64];
+        unsigned code[2];
+        int n = parse_opcode_section(text, nm, code);
+        free(text);
+        if (!check(n > 0, "%s: no \"NAME = 0xNN\" line in its \"## Opcode\" section", names[i])) continue;
+        checked++;
+        /* Known exception: the spec has a page for RT_READ = 0x90, but IGC has no such opcode
+        ** (ISA_RESERVED_90) and no reader/printer for it, so the table has no row. */
+        if (code[0] == 0x90 && !strcmp(nm[0], "RT_READ") && n == 1) {
+            check(isa_form_by_opcode(0x90) < 0, "RT_READ exception is stale: 0x90 now has a row");
+            continue;
+        }
+        int f = isa_form_by_opcode(code[0]);
+        if (!check(f >= 0, "%s: %s = 0x%02X has no VISA_OP row", names[i], nm[0], code[0])) continue;
+        if (n == 2)
+            check(isa_form_sub(f, code[1]) >= 0, "%s: %s sub-opcode %s = 0x%02X has no VISA_SUB row of %s",
+                  names[i], nm[0], nm[1], code[1], form_name(f));
+    }
+    printf("spec: %u pages checked in %s\n", checked, dir);
+    for (size_t i = 0; i < nn; i++) free(names[i]);
+}
+
+int main(int argc, char **argv) {
+    const char *spec = argc > 1 ? argv[1] : "../shared/spec/instructions";
+    test_codes();
+    test_layouts();
+    test_mnemonics();
+    test_typesets();
+    test_spec_pages(spec);
+    printf("%u passed, %u failed\n", n_passed, n_failed);
+    return n_failed ? 1 : 0;
+}
