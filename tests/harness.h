@@ -39,12 +39,12 @@ static int th_passed, th_failed, th_case_failed;
         }                                                                               \
     } while (0)
 
-static int th_finish(void) {
+static inline int th_finish(void) {
     printf("%d passed, %d failed\n", th_passed, th_failed);
     return th_failed ? 1 : 0;
 }
 
-static char *th_read_file(const char *path, size_t *len) {
+static inline char *th_read_file(const char *path, size_t *len) {
     FILE *f = fopen(path, "rb");
     if (!f) return NULL;
     fseek(f, 0, SEEK_END);

@@ -216,7 +216,7 @@ bool tp_uint_dec(txt_parser *tp, uint64_t *out) {
         tp_error(tp, tp->p, "expected a number");
         return false;
     }
-    if (is_ident_char((unsigned char)*s) && *s != '-') {
+    if (is_word_char((unsigned char)*s)) {
         tp_error(tp, tp->p, "malformed number");
         return false;
     }

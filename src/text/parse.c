@@ -91,9 +91,25 @@ static bool next_line(txt_parser *tp, bool *blank) {
             while (j < tp->len && s[j] != '\n') j++;
             size_t n = j;
             if (n > i && s[n - 1] == '\r') n--;
-            bool gen = is_generated_comment(s + i, n - i, content);
+            size_t cs = i;
+            if (content) {
+                /* "/// $N" is generated; anything after it on the line is the user's comment */
+                size_t k = i;
+                if (n - i > 5 && memcmp(s + i, "/// $", 5) == 0) {
+                    k = i + 5;
+                    while (k < n && s[k] >= '0' && s[k] <= '9') k++;
+                    if (k > i + 5 && (k == n || s[k] == ' ' || s[k] == '\t')) {
+                        while (k < n && (s[k] == ' ' || s[k] == '\t')) k++;
+                        cs = k;
+                    }
+                }
+            } else {
+                /* own-line comment: keep its indentation */
+                while (cs > line_start && (s[cs - 1] == ' ' || s[cs - 1] == '\t')) cs--;
+            }
+            bool gen = cs == n || is_generated_comment(s + i, n - i, content);
             if (!gen) {
-                int32_t k = add_comment(tp, s + i, n - i, false);
+                int32_t k = add_comment(tp, s + cs, n - cs, false);
                 if (k >= 0) {
                     if (content) eol = k;
                     else (void)vec_push(tp->ctx, &own, (uint32_t)k);
@@ -121,7 +137,10 @@ static bool next_line(txt_parser *tp, bool *blank) {
                 break;
             }
             j += 2;
-            int32_t k = add_comment(tp, s + i, j - i, false);
+            size_t cs = i;
+            if (!content)
+                while (cs > line_start && (s[cs - 1] == ' ' || s[cs - 1] == '\t')) cs--;
+            int32_t k = add_comment(tp, s + cs, j - cs, false);
             if (k >= 0) {
                 if (content) eol = k;
                 else (void)vec_push(tp->ctx, &own, (uint32_t)k);

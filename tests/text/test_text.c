@@ -4,6 +4,7 @@
 **                 byte, the printed text parses to an equal module, and print is a fixpoint
 **   corpus DIR    IGC's own dumps: `fmt` reproduces each file; --strip-comments reproduces it
 **                 without the trailing //Platform: and //Build option: lines
+**   fmt DIR       files with user comments: fmt keeps them; --strip-comments drops them
 **   malformed DIR every case in DIR/cases.txt fails with an error at the expected line:col
 ** Usage: test_text ops DIR | corpus DIR | malformed DIR   (several pairs allowed)
 */
@@ -94,7 +95,7 @@ static void test_ops(const char *dir) {
         char path[4096];
         snprintf(path, sizeof path, "%s/%s", dir, names[i]);
         CASE_BEGIN();
-        size_t len;
+        size_t len = 0;
         char *text = th_read_file(path, &len);
         diag_capture dc = {0};
         dc.verbose = 1;
@@ -142,7 +143,7 @@ static void test_corpus(const char *dir) {
     for (int i = 0; i < n; i++) {
         char path[4096];
         snprintf(path, sizeof path, "%s/%s", dir, names[i]);
-        size_t len;
+        size_t len = 0;
         char *text = th_read_file(path, &len);
         diag_capture dc = {0};
         dc.verbose = 1;
@@ -177,6 +178,54 @@ static void test_corpus(const char *dir) {
         visa_module_destroy(m);
         visa_ctx_destroy(ctx);
         free(text);
+        free(names[i]);
+    }
+    free(names);
+}
+
+/* fmt DIR: files with user comments; `fmt` keeps them byte for byte, --strip-comments drops
+** them and still gives an equal module. */
+static void test_fmt(const char *dir) {
+    char **names;
+    int n = list_dir(dir, &names);
+    if (n < 0) {
+        fprintf(stderr, "cannot open %s\n", dir);
+        th_failed++;
+        return;
+    }
+    for (int i = 0; i < n; i++) {
+        char path[4096];
+        snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+        CASE_BEGIN();
+        size_t len = 0;
+        char *text = th_read_file(path, &len);
+        diag_capture dc = {0};
+        dc.verbose = 1;
+        visa_ctx *ctx = new_ctx(&dc);
+        visa_module *m = NULL, *m2 = NULL;
+        CHECKF(visa_module_parse_text(ctx, path, text, len, VISA_PLATFORM_XE2, &m) == VISA_OK,
+               "%s does not parse", names[i]);
+        if (m) {
+            size_t l;
+            char *p = print_module(m, 0, &l);
+            bool same = p && l == len && memcmp(p, text, len) == 0;
+            CHECKF(same, "%s: fmt does not keep the comments in place", names[i]);
+            if (!same && p) report_first_difference(text, len, p, l);
+            visa_free(ctx, p, l + 1);
+            p = print_module(m, VISA_PRINT_STRIP_COMMENTS, &l);
+            /* every user comment in the fixtures contains the word "comment" */
+            CHECKF(p && !strstr(p, "comment"), "%s: comments left after strip", names[i]);
+            if (p && visa_module_parse_text(ctx, "<stripped>", p, l, VISA_PLATFORM_XE2, &m2) == VISA_OK)
+                CHECKF(ir_module_equal(m, m2), "%s: stripped module differs", names[i]);
+            else
+                CHECKF(0, "%s: stripped text does not parse", names[i]);
+            visa_free(ctx, p, l + 1);
+        }
+        visa_module_destroy(m);
+        visa_module_destroy(m2);
+        visa_ctx_destroy(ctx);
+        free(text);
+        CASE_END(names[i]);
         free(names[i]);
     }
     free(names);
@@ -232,6 +281,7 @@ int main(int argc, char **argv) {
         if (!strcmp(argv[i], "ops")) test_ops(argv[i + 1]);
         else if (!strcmp(argv[i], "corpus")) test_corpus(argv[i + 1]);
         else if (!strcmp(argv[i], "malformed")) test_malformed(argv[i + 1]);
+        else if (!strcmp(argv[i], "fmt")) test_fmt(argv[i + 1]);
         else {
             fprintf(stderr, "unknown mode %s\n", argv[i]);
             return 2;
