@@ -118,6 +118,23 @@ void visa_free(visa_ctx *ctx, void *ptr, size_t size);
 /** Number of kernels + functions in the module. */
 size_t visa_module_routine_count(const visa_module *module);
 
+/* -- Binary objects (.isa, version 4.1) ---------------------------------------------------- */
+
+/** Encode a module as a vISA object.  Operands whose bytes depend on the GRF size (address-of
+**  offsets) follow `platform`.  *out is allocated with the context allocator: free it with
+**  visa_free(ctx, *out, *out_len). */
+visa_status visa_module_encode(const visa_module *module, visa_platform platform, uint8_t **out,
+                               size_t *out_len);
+
+/** Decode a vISA object.  Every count, offset and index is checked: malformed input gets
+**  diagnostics with byte offsets and VISA_E_BINARY, never a crash or an allocation larger than the
+**  input justifies. */
+visa_status visa_module_decode(visa_ctx *ctx, const char *name, const void *bytes, size_t len,
+                               visa_platform platform, visa_module **out);
+
+/** The context a module was created with. */
+visa_ctx *visa_module_ctx(const visa_module *module);
+
 /* -- Instruction table queries (for tools such as `visa info`) ---------------------------- */
 
 /** Write a human-readable description of the instruction(s) with this mnemonic (opcode,

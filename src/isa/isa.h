@@ -214,6 +214,9 @@ unsigned isa_form_group(int form);
 /* Full layout of a form after the opcode byte: for a sub-row, the parent's codes before
 ** its 'o' followed by the sub-row's own codes.  buf must hold 64 bytes. */
 const char *isa_form_layout(int form, char *buf);
+/* Operand codes of a '!' tail given the mode field read before it (src/isa/tail.c);
+** buf must hold 32 bytes. */
+const char *isa_mode_tail(unsigned opcode, unsigned mode, char *buf);
 /* Layout position helpers. */
 bool isa_layout_has(const char *layout, char code);
 

@@ -349,9 +349,7 @@ static bool sync_parse(txt_parser *tp, int form, ir_inst *inst) {
         }
         return true;
     default: {
-        if (!tp_inst_alloc(tp, inst, 5)) return false;
-        inst->opnd[0].kind = 'b';
-        for (int k = 1; k <= 4; k++) inst->opnd[k].kind = 'V';
+        /* operands follow isa_mode_tail(): wait = mode id id; signal = mode id type prod cons */
         bool signal;
         if (tp_accept_nows(tp, ".signal")) signal = true;
         else if (tp_accept_nows(tp, ".wait")) signal = false;
@@ -359,18 +357,23 @@ static bool sync_parse(txt_parser *tp, int form, ir_inst *inst) {
             tp_error(tp, tp->p, "expected nbarrier.signal or nbarrier.wait");
             return false;
         }
-        if (!tp_vec_operand(tp, &inst->opnd[1].u.vec, false)) return false;
+        ir_vec id, a;
+        if (!tp_vec_operand(tp, &id, false)) return false;
         if (!signal) {
-            /* IGC stores "mode, id, id" (+ padding); keep the same operand in unused slots */
+            if (!tp_inst_alloc(tp, inst, 3)) return false;
+            inst->opnd[0].kind = 'b';
             inst->opnd[0].u.num = 0;
-            for (int k = 2; k <= 4; k++) inst->opnd[k].u.vec = inst->opnd[1].u.vec;
+            inst->opnd[1].kind = inst->opnd[2].kind = 'V';
+            inst->opnd[1].u.vec = inst->opnd[2].u.vec = id; /* IGC pads with the id */
             return true;
         }
-        ir_vec a;
-        if (!tp_vec_operand(tp, &a, false)) return false;
+        if (!tp_vec_operand(tp, &a, false) || !tp_inst_alloc(tp, inst, 5)) return false;
+        inst->opnd[0].kind = 'b';
+        for (int k = 1; k <= 4; k++) inst->opnd[k].kind = 'V';
+        inst->opnd[1].u.vec = id;
         if (tp_at_end(tp)) {
+            /* signal id count: type 0:uw, producers = consumers = count */
             inst->opnd[0].u.num = 1;
-            /* type = 0:uw, producers = consumers = count */
             memset(&inst->opnd[2].u.vec, 0, sizeof(ir_vec));
             inst->opnd[2].u.vec.cls = VC_IMMEDIATE;
             inst->opnd[2].u.vec.type = VISA_TYPE_UW;

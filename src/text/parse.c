@@ -545,7 +545,7 @@ bool tp_vec_operand(txt_parser *tp, ir_vec *v, bool allow_addrof) {
             v->cls = VC_ADDROF;
         }
         v->id = e->id;
-        v->addrof_off = -1;
+        v->addrof_off = 0;
         if (tp_accept_nows(tp, "[")) {
             int64_t x;
             tp_skip_ws(tp);
@@ -555,7 +555,16 @@ bool tp_vec_operand(txt_parser *tp, ir_vec *v, bool allow_addrof) {
                 tp_error(tp, oat, "address-of offset %lld out of range", (long long)x);
                 return false;
             }
-            v->addrof_off = (int32_t)x;
+            if (v->cls == VC_STATE) {
+                /* a state operand's offset counts dwords (IGC prints it times 4) */
+                if (x % 4 || x / 4 > 255) {
+                    tp_error(tp, oat, "surface address-of offset must be a multiple of 4 below 1024");
+                    return false;
+                }
+                v->row = (uint8_t)(x / 4);
+            } else {
+                v->addrof_off = (int32_t)x;
+            }
         }
         return true;
     }

@@ -50,8 +50,9 @@ void pr_var_name(txt_printer *pr, uint32_t id) {
     }
 }
 
-static void pr_surface_name(txt_printer *pr, uint32_t id) {
-    if (id < ISA_NUM_PREDEF_SURFS) sb_puts(pr->out, isa_predef_surf_names[id]);
+void pr_state_name(txt_printer *pr, unsigned state_cls, uint32_t id) {
+    if (state_cls == VS_SAMPLER) sb_printf(pr->out, "S%u", id);
+    else if (id < ISA_NUM_PREDEF_SURFS) sb_puts(pr->out, isa_predef_surf_names[id]);
     else sb_printf(pr->out, "T%u", id);
 }
 
@@ -117,8 +118,7 @@ void pr_vec(txt_printer *pr, const ir_vec *v, bool region) {
         break;
     }
     case VC_STATE:
-        if (v->state_cls == VS_SURFACE) pr_surface_name(pr, v->id);
-        else sb_printf(o, "S%u", v->id);
+        pr_state_name(pr, v->state_cls, v->id);
         sb_printf(o, "(%u)", v->row);
         break;
     default:

@@ -64,7 +64,17 @@ static void print_opnd(txt_printer *pr, const ir_inst *inst, unsigned k, char fm
     if (k >= inst->nopnd) return;
     const ir_opnd *o = &inst->opnd[k];
     switch (o->kind) {
-    case 'V': case '&': pr_vec(pr, &o->u.vec, true); break;
+    case '&':
+        if (o->u.vec.cls == VC_STATE) {
+            /* IGC prints a surface/sampler address-of with its offset in bytes (dwords * 4) */
+            sb_putc(pr->out, '&');
+            pr_state_name(pr, o->u.vec.state_cls, o->u.vec.id);
+            if (o->u.vec.row) sb_printf(pr->out, "[%u]", o->u.vec.row * 4u);
+            break;
+        }
+        pr_vec(pr, &o->u.vec, true);
+        break;
+    case 'V': pr_vec(pr, &o->u.vec, true); break;
     case 'v': pr_vec(pr, &o->u.vec, false); break;
     case 'R': pr_raw(pr, &o->u.raw); break;
     case 'L': pr_label(pr, o->u.label); break;

@@ -1,5 +1,6 @@
 /* main.c -- the `visa` command-line tool: a thin driver over the public C API. */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -82,6 +83,48 @@ static int usage_error(const char *fmt, const char *arg) {
     return EXIT_USAGE;
 }
 
+/* Load a module from text or a binary object (recognised by its "CISA" magic). */
+static int load_module(const char *path, visa_platform platform, visa_ctx **ctx_out,
+                       visa_module **out) {
+    char *data;
+    size_t len;
+    *out = NULL;
+    *ctx_out = NULL;
+    if (read_file(path, &data, &len)) return EXIT_DIAG;
+    visa_ctx_desc desc = {sizeof desc, NULL, NULL, print_diag, NULL, 0};
+    if (visa_ctx_create(&desc, ctx_out) != VISA_OK) {
+        free(data);
+        return EXIT_DIAG;
+    }
+    visa_status st;
+    if (len >= 4 && !memcmp(data, "CISA", 4))
+        st = visa_module_decode(*ctx_out, path, data, len, platform, out);
+    else
+        st = visa_module_parse_text(*ctx_out, path, data, len, platform, out);
+    free(data);
+    if (st != VISA_OK) {
+        if (st != VISA_E_SYNTAX && st != VISA_E_BINARY)
+            fprintf(stderr, "%s: %s\n", prog, visa_status_str(st));
+        return EXIT_DIAG;
+    }
+    return 0;
+}
+
+static FILE *open_out(const char *out) {
+    FILE *f = out ? fopen(out, "wb") : stdout;
+    if (!f) fprintf(stderr, "%s: cannot write '%s': %s\n", prog, out, strerror(errno));
+    return f;
+}
+
+static int close_out(FILE *f, const char *out, visa_status st) {
+    if (out && fclose(f) != 0) st = VISA_E_IO;
+    if (st != VISA_OK) {
+        fprintf(stderr, "%s: %s\n", prog, visa_status_str(st));
+        return EXIT_DIAG;
+    }
+    return 0;
+}
+
 /* -- visa fmt ---------------------------------------------------------------------------------- */
 static const char fmt_help[] =
     "usage: visa fmt FILE [-o OUT] [--strip-comments] [--platform P]\n"
@@ -122,39 +165,92 @@ static int cmd_fmt(int argc, char **argv) {
     visa_platform platform;
     if (visa_platform_from_name(plat, &platform) != VISA_OK)
         return usage_error("unknown platform '%s'", plat);
-    char *text;
-    size_t len;
-    if (read_file(in, &text, &len)) return EXIT_DIAG;
-    visa_ctx_desc desc = {sizeof desc, NULL, NULL, print_diag, NULL, 0};
     visa_ctx *ctx;
-    if (visa_ctx_create(&desc, &ctx) != VISA_OK) {
-        free(text);
-        return EXIT_DIAG;
-    }
-    visa_module *m = NULL;
-    visa_status st = visa_module_parse_text(ctx, in, text, len, platform, &m);
-    int rc = 0;
-    if (st != VISA_OK) {
-        if (st != VISA_E_SYNTAX) fprintf(stderr, "%s: %s\n", prog, visa_status_str(st));
-        rc = EXIT_DIAG;
-    } else {
-        FILE *f = out ? fopen(out, "wb") : stdout;
-        if (!f) {
-            fprintf(stderr, "%s: cannot write '%s': %s\n", prog, out, strerror(errno));
-            rc = EXIT_DIAG;
-        } else {
+    visa_module *m;
+    int rc = load_module(in, platform, &ctx, &m);
+    if (!rc) {
+        FILE *f = open_out(out);
+        if (!f) rc = EXIT_DIAG;
+        else {
             visa_print_opts po = {sizeof po, flags};
-            st = visa_module_print(m, &po, write_stream, f);
-            if (out && fclose(f) != 0) st = VISA_E_IO;
-            if (st != VISA_OK) {
-                fprintf(stderr, "%s: %s\n", prog, visa_status_str(st));
-                rc = EXIT_DIAG;
-            }
+            rc = close_out(f, out, visa_module_print(m, &po, write_stream, f));
         }
     }
     visa_module_destroy(m);
     visa_ctx_destroy(ctx);
-    free(text);
+    return rc;
+}
+
+/* -- visa asm / visa dis ------------------------------------------------------------------------ */
+static const char asm_help[] =
+    "usage: visa asm FILE [-o OUT.isa] [--platform P]\n"
+    "\n"
+    "Assemble vISA text (or re-encode an object) into a version 4.1 vISA object, byte for byte\n"
+    "what IGC's writer produced. --platform (default Xe2) decides the GRF size used for\n"
+    "address-of offsets. Without -o the object goes to FILE with its extension replaced by .isa.\n";
+static const char dis_help[] =
+    "usage: visa dis FILE.isa [-o OUT.visaasm] [--platform P]\n"
+    "\n"
+    "Disassemble a vISA object into text exactly as IGC prints it (standard output by default).\n";
+
+static int cmd_asm_dis(int argc, char **argv, bool is_asm) {
+    const char *in = NULL, *out = NULL, *plat = "Xe2";
+    for (int i = 0; i < argc; i++) {
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            fputs(is_asm ? asm_help : dis_help, stdout);
+            return 0;
+        } else if (!strcmp(argv[i], "-o")) {
+            if (++i >= argc) return usage_error("option '%s' needs an argument", "-o");
+            out = argv[i];
+        } else if (!strcmp(argv[i], "--platform")) {
+            if (++i >= argc) return usage_error("option '%s' needs an argument", "--platform");
+            plat = argv[i];
+        } else if (argv[i][0] == '-' && argv[i][1]) {
+            return usage_error("unknown option '%s'", argv[i]);
+        } else if (in) {
+            return usage_error("unexpected argument '%s'", argv[i]);
+        } else {
+            in = argv[i];
+        }
+    }
+    if (!in) return usage_error("%s", is_asm ? "asm needs an input file" : "dis needs an input file");
+    visa_platform platform;
+    if (visa_platform_from_name(plat, &platform) != VISA_OK)
+        return usage_error("unknown platform '%s'", plat);
+    char default_out[4096];
+    if (is_asm && !out) {
+        const char *dot = strrchr(in, '.');
+        const char *slash = strrchr(in, '/');
+        size_t stem = dot && (!slash || dot > slash) ? (size_t)(dot - in) : strlen(in);
+        if (stem + 5 >= sizeof default_out || !strcmp(in, "-")) out = "-";
+        else {
+            snprintf(default_out, sizeof default_out, "%.*s.isa", (int)stem, in);
+            out = default_out;
+        }
+    }
+    if (out && !strcmp(out, "-")) out = NULL;
+    visa_ctx *ctx;
+    visa_module *m;
+    int rc = load_module(in, platform, &ctx, &m);
+    if (!rc) {
+        FILE *f = open_out(out);
+        if (!f) rc = EXIT_DIAG;
+        else if (is_asm) {
+            uint8_t *bytes;
+            size_t len;
+            visa_status st = visa_module_encode(m, platform, &bytes, &len);
+            if (st == VISA_OK) {
+                if (fwrite(bytes, 1, len, f) != len) st = VISA_E_IO;
+                visa_free(ctx, bytes, len);
+            }
+            rc = close_out(f, out, st);
+        } else {
+            visa_print_opts po = {sizeof po, VISA_PRINT_STRIP_COMMENTS};
+            rc = close_out(f, out, visa_module_print(m, &po, write_stream, f));
+        }
+    }
+    visa_module_destroy(m);
+    visa_ctx_destroy(ctx);
     return rc;
 }
 
@@ -195,7 +291,11 @@ static const char main_help[] =
     "\n"
     "Commands:\n"
     "  fmt FILE [-o OUT]   parse and print vISA assembly as IGC prints it\n"
+    "  asm FILE [-o OUT]   assemble text into a vISA 4.1 object (.isa)\n"
+    "  dis FILE [-o OUT]   disassemble a vISA object into text\n"
     "  info MNEMONIC       describe an instruction from the instruction table\n"
+    "\n"
+    "Every command that reads a program accepts text (.visaasm) or an object (.isa).\n"
     "\n"
     "  --version           print the version\n"
     "  --help              this help; 'visa COMMAND --help' for a command\n"
@@ -218,5 +318,7 @@ int main(int argc, char **argv) {
     }
     if (!strcmp(cmd, "fmt")) return cmd_fmt(argc - 2, argv + 2);
     if (!strcmp(cmd, "info")) return cmd_info(argc - 2, argv + 2);
+    if (!strcmp(cmd, "asm")) return cmd_asm_dis(argc - 2, argv + 2, true);
+    if (!strcmp(cmd, "dis")) return cmd_asm_dis(argc - 2, argv + 2, false);
     return usage_error("unknown command '%s'", cmd);
 }

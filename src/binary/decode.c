@@ -1,0 +1,646 @@
+/* decode.c -- vISA object bytes to the module IR.  Every read is bounds-checked; counts are
+** checked against the bytes that remain (each entry needs at least one byte), so hostile input
+** can neither overrun nor make us allocate more than the input justifies.  Errors report the byte
+** offset.  Versions: 4.1 is the layout IGC wrote; 3.x objects use narrower ids and are read where
+** the difference is known (formats.md section 1.13); anything else is refused clearly.
+*/
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ir/ir.h"
+
+typedef struct rd {
+    const uint8_t *p;
+    size_t len, pos;
+    bool err;
+    diag_sink *ds;
+    visa_ctx *ctx;
+    uint8_t major, minor;
+    unsigned grf;
+} rd;
+
+static void fail(rd *r, size_t at, const char *what) {
+    if (!r->err) diag_at_offset(r->ds, VISA_SEV_ERROR, "E-BINARY", at, "%s", what);
+    r->err = true;
+}
+
+static bool need(rd *r, size_t n, const char *what) {
+    if (r->err) return false;
+    if (r->len - r->pos < n) {
+        char msg[160];
+        snprintf(msg, sizeof msg, "truncated %s (need %zu bytes, %zu left)", what, n, r->len - r->pos);
+        fail(r, r->pos, msg);
+        return false;
+    }
+    return true;
+}
+
+static uint8_t u8(rd *r, const char *what) {
+    if (!need(r, 1, what)) return 0;
+    return r->p[r->pos++];
+}
+static uint16_t u16(rd *r, const char *what) {
+    if (!need(r, 2, what)) return 0;
+    uint16_t v = (uint16_t)(r->p[r->pos] | (r->p[r->pos + 1] << 8));
+    r->pos += 2;
+    return v;
+}
+static uint32_t u32(rd *r, const char *what) {
+    if (!need(r, 4, what)) return 0;
+    uint32_t v = (uint32_t)r->p[r->pos] | ((uint32_t)r->p[r->pos + 1] << 8) |
+                 ((uint32_t)r->p[r->pos + 2] << 16) | ((uint32_t)r->p[r->pos + 3] << 24);
+    r->pos += 4;
+    return v;
+}
+static uint64_t u64(rd *r, const char *what) {
+    uint64_t lo = u32(r, what);
+    return lo | ((uint64_t)u32(r, what) << 32);
+}
+/* "id4": 4 bytes from version 3.4 on, 2 before */
+static uint32_t id4(rd *r, const char *what) {
+    return (r->major > 3 || (r->major == 3 && r->minor >= 4)) ? u32(r, what) : u16(r, what);
+}
+
+/* A count whose entries each take at least min_bytes must fit in what is left. */
+static bool count_ok(rd *r, uint64_t count, size_t min_bytes, const char *what) {
+    if (r->err) return false;
+    if (count > (r->len - r->pos) / (min_bytes ? min_bytes : 1)) {
+        char msg[160];
+        snprintf(msg, sizeof msg, "%s count %llu is larger than the remaining input allows", what,
+                 (unsigned long long)count);
+        fail(r, r->pos, msg);
+        return false;
+    }
+    return true;
+}
+
+static bool check_string(rd *r, const ir_routine *rt, uint32_t idx, size_t at, const char *what) {
+    if (idx < rt->strings.len) return true;
+    char msg[160];
+    snprintf(msg, sizeof msg, "%s string index %u out of range (%u strings)", what, idx,
+             rt->strings.len);
+    fail(r, at, msg);
+    return false;
+}
+
+static bool read_attrs(rd *r, ir_routine *rt, ir_attr_list *list, unsigned count) {
+    if (!count_ok(r, count, 5, "attribute")) return false;
+    for (unsigned i = 0; i < count && !r->err; i++) {
+        ir_attr a;
+        memset(&a, 0, sizeof a);
+        size_t at = r->pos;
+        a.name = id4(r, "attribute name");
+        if (!check_string(r, rt, a.name, at, "attribute name")) return false;
+        a.size = u8(r, "attribute size");
+        if (!need(r, a.size, "attribute value")) return false;
+        memcpy(a.value, r->p + r->pos, a.size);
+        r->pos += a.size;
+        /* IGC decides by name: only these attributes hold strings */
+        a.is_str = !strcmp(ir_str(rt, a.name), "OutputAsmPath") || !strcmp(ir_str(rt, a.name), "AsmName");
+        if (!ir_attr_list_push(r->ctx, list, &a)) {
+            fail(r, at, "out of memory");
+            return false;
+        }
+    }
+    return !r->err;
+}
+
+static bool read_state_list(rd *r, ir_routine *rt, void *vecp, uint32_t count, const char *what) {
+    VEC(ir_state_var) *v = vecp;
+    if (!count_ok(r, count, 7, what) || !vec_reserve(r->ctx, v, count)) return false;
+    for (uint32_t i = 0; i < count && !r->err; i++) {
+        ir_state_var s;
+        memset(&s, 0, sizeof s);
+        s.trivia.eol = -1;
+        size_t at = r->pos;
+        s.name = id4(r, what);
+        if (!check_string(r, rt, s.name, at, what)) return false;
+        s.num_elts = u16(r, what);
+        unsigned na = u8(r, "attribute count");
+        if (!read_attrs(r, rt, &s.attrs, na)) return false;
+        v->data[v->len++] = s;
+    }
+    return !r->err;
+}
+
+/* -- Operands --------------------------------------------------------------------------------- */
+static bool read_vec(rd *r, const ir_routine *rt, ir_vec *v, bool addrof_pos) {
+    memset(v, 0, sizeof *v);
+    size_t at = r->pos;
+    uint8_t tag = u8(r, "operand tag");
+    v->cls = tag & 7;
+    v->mod = (tag >> 3) & 7;
+    if (tag >> 6) {
+        fail(r, at, "operand tag has reserved bits set");
+        return false;
+    }
+    if (v->mod > VM_NOT) {
+        fail(r, at, "invalid operand modifier");
+        return false;
+    }
+    switch (v->cls) {
+    case VC_GENERAL:
+        v->id = id4(r, "general operand");
+        v->row = u8(r, "general operand");
+        v->col = u8(r, "general operand");
+        v->region = u16(r, "general operand");
+        if (r->err) return false;
+        if (v->id >= ISA_NUM_PREDEF_VARS + rt->vars.len ||
+            (v->id >= isa_predef_var_count && v->id < ISA_NUM_PREDEF_VARS)) {
+            fail(r, at + 1, "general operand refers to an undefined variable");
+            return false;
+        }
+        if ((v->region & 0xF000) || IR_REGION_V(v->region) > 7 || IR_REGION_W(v->region) > 7 ||
+            IR_REGION_H(v->region) > 7) {
+            fail(r, at + 7, "invalid region encoding");
+            return false;
+        }
+        if (addrof_pos) {
+            int t = ir_var_type(rt, v->id);
+            v->cls = VC_ADDROF;
+            v->addrof_off = (int32_t)(v->row * r->grf + v->col * (t >= 0 ? isa_types[t].bytes : 1));
+            v->row = v->col = 0;
+            v->region = 0;
+        }
+        return true;
+    case VC_ADDRESS:
+        v->id = u16(r, "address operand");
+        v->row = u8(r, "address operand");
+        v->col = u8(r, "address operand");
+        if (r->err) return false;
+        if (v->id >= rt->addrs.len) {
+            fail(r, at + 1, "address operand refers to an undefined address variable");
+            return false;
+        }
+        if (v->col > 5) {
+            fail(r, at + 4, "invalid address operand width");
+            return false;
+        }
+        return true;
+    case VC_PREDICATE: {
+        uint16_t w = u16(r, "predicate operand");
+        v->id = w & 0xFFF;
+        if (!r->err && (v->id == 0 || v->id > rt->preds.len)) {
+            fail(r, at + 1, "predicate operand refers to an undefined predicate");
+            return false;
+        }
+        return !r->err;
+    }
+    case VC_INDIRECT: {
+        v->id = u16(r, "indirect operand");
+        v->addr_elem = u8(r, "indirect operand");
+        v->ind_off = (int16_t)u16(r, "indirect operand");
+        uint8_t bp = u8(r, "indirect operand");
+        v->region = u16(r, "indirect operand");
+        if (r->err) return false;
+        int t = isa_type_from_code(bp & 0xF);
+        if (t < 0 || (bp >> 4)) {
+            fail(r, at + 6, "invalid indirect operand type");
+            return false;
+        }
+        v->type = (uint8_t)t;
+        if (v->id >= rt->addrs.len) {
+            fail(r, at + 1, "indirect operand refers to an undefined address variable");
+            return false;
+        }
+        if ((v->region & 0xF000) || IR_REGION_V(v->region) > 7 || IR_REGION_W(v->region) > 7 ||
+            IR_REGION_H(v->region) > 7) {
+            fail(r, at + 7, "invalid region encoding");
+            return false;
+        }
+        return true;
+    }
+    case VC_IMMEDIATE: {
+        uint8_t tb = u8(r, "immediate");
+        int t = isa_type_from_code(tb & 0xF);
+        if (r->err) return false;
+        if (t < 0 || (tb >> 4)) {
+            fail(r, at + 1, "invalid immediate type");
+            return false;
+        }
+        v->type = (uint8_t)t;
+        v->imm = (t == VISA_TYPE_DF || t == VISA_TYPE_Q || t == VISA_TYPE_UQ) ? u64(r, "immediate")
+                                                                               : u32(r, "immediate");
+        return !r->err;
+    }
+    case VC_STATE:
+        v->state_cls = u8(r, "state operand");
+        v->id = u16(r, "state operand");
+        v->row = u8(r, "state operand");
+        if (r->err) return false;
+        if (v->state_cls > VS_SAMPLER) {
+            fail(r, at + 1, "invalid state operand class");
+            return false;
+        }
+        if (v->state_cls == VS_SURFACE ? v->id >= ISA_NUM_PREDEF_SURFS + rt->surfaces.len
+                                       : (v->id >= rt->samplers.len && v->id != 31)) {
+            fail(r, at + 2, "state operand refers to an undefined surface or sampler");
+            return false;
+        }
+        return true;
+    default:
+        fail(r, at, v->cls == VC_ADDROF ? "address-of operand class is not valid in an object"
+                                        : "invalid operand class");
+        return false;
+    }
+}
+
+static bool read_raw(rd *r, const ir_routine *rt, ir_raw *raw) {
+    size_t at = r->pos;
+    raw->id = id4(r, "raw operand");
+    raw->offset = u16(r, "raw operand");
+    if (r->err) return false;
+    if (raw->id >= ISA_NUM_PREDEF_VARS + rt->vars.len ||
+        (raw->id >= isa_predef_var_count && raw->id < ISA_NUM_PREDEF_VARS)) {
+        fail(r, at, "raw operand refers to an undefined variable");
+        return false;
+    }
+    return true;
+}
+
+static bool read_opnd(rd *r, const ir_routine *rt, ir_opnd *o, char kind) {
+    o->kind = kind;
+    size_t at = r->pos;
+    switch (kind) {
+    case 'V': case 'v': case '&': return read_vec(r, rt, &o->u.vec, kind == '&');
+    case 'R': return read_raw(r, rt, &o->u.raw);
+    case 'L':
+        o->u.label = u16(r, "label");
+        if (!r->err && o->u.label >= rt->labels.len) {
+            fail(r, at, "label id out of range");
+            return false;
+        }
+        return !r->err;
+    case 'b': o->u.num = u8(r, "operand"); return !r->err;
+    case 'w': o->u.num = u16(r, "operand"); return !r->err;
+    case 'd': o->u.num = u32(r, "operand"); return !r->err;
+    case 'i': o->u.num = (int32_t)u32(r, "operand"); return !r->err;
+    case 's': case 'S':
+        o->u.str = kind == 's' ? u16(r, "string operand") : id4(r, "string operand");
+        return !r->err && check_string(r, rt, o->u.str, at, "operand");
+    default: fail(r, at, "internal: unknown layout code"); return false;
+    }
+}
+
+static bool read_inst(rd *r, ir_routine *rt, ir_inst *inst) {
+    memset(inst, 0, sizeof *inst);
+    inst->trivia.eol = -1;
+    inst->offset = r->pos;
+    size_t at = r->pos;
+    uint8_t op = u8(r, "opcode");
+    int form = isa_form_by_opcode(op);
+    if (r->err) return false;
+    if (form < 0) {
+        char msg[64];
+        snprintf(msg, sizeof msg, "unknown opcode 0x%02x", op);
+        fail(r, at, msg);
+        return false;
+    }
+    /* pass 1: find the form (sub-opcode) and collect the operand kinds */
+    char kinds[80];
+    unsigned nk = 0;
+    const char *layout = isa_forms[form].layout;
+    ir_opnd tmp[80];
+    unsigned list_count = 0;
+    bool has_list = false;
+    for (const char *c = layout; *c && !r->err; c++) {
+        switch (*c) {
+        case 'E': inst->exec = u8(r, "exec size"); break;
+        case 'P': inst->pred = u16(r, "predicate"); break;
+        case 'o': {
+            size_t sat = r->pos;
+            uint8_t sub = u8(r, "sub-opcode");
+            int sf = r->err ? -1 : isa_form_sub(form, sub);
+            if (!r->err && sf < 0) {
+                char msg[80];
+                snprintf(msg, sizeof msg, "unknown sub-opcode 0x%02x of %s", sub, isa_forms[form].name);
+                fail(r, sat, msg);
+                return false;
+            }
+            form = sf;
+            c = isa_forms[form].layout - 1;
+            break;
+        }
+        case '#':
+            list_count = u8(r, "list count");
+            has_list = true;
+            break;
+        case '*':
+            if (!has_list) list_count = 0;
+            for (unsigned k = 0; k < list_count && nk < 80 && !r->err; k++) {
+                if (!read_opnd(r, rt, &tmp[nk], c[1])) return false;
+                kinds[nk++] = c[1];
+            }
+            c++;
+            break;
+        case '!': {
+            /* the mode is the last integer field read before the '!' */
+            unsigned mode = 0;
+            for (unsigned k = nk; k-- > 0;)
+                if (strchr("bwd", kinds[k])) {
+                    mode = (unsigned)tmp[k].u.num;
+                    break;
+                }
+            char tail[32];
+            for (const char *t = isa_mode_tail(isa_forms[form].opcode, mode, tail); *t && !r->err; t++) {
+                if (!read_opnd(r, rt, &tmp[nk], *t)) return false;
+                kinds[nk++] = *t;
+            }
+            break;
+        }
+        default:
+            if (nk >= 80) {
+                fail(r, at, "internal: too many operands");
+                return false;
+            }
+            if (!read_opnd(r, rt, &tmp[nk], *c)) return false;
+            kinds[nk++] = *c;
+        }
+    }
+    if (r->err) return false;
+    /* exec byte: size code 0..5 */
+    if ((isa_layout_has(isa_forms[form].layout, 'E') ||
+         (isa_forms[form].parent >= 0 && isa_layout_has(isa_forms[isa_forms[form].parent].layout, 'E'))) &&
+        (inst->exec & 0xF) > 5) {
+        fail(r, at, "invalid execution size code");
+        return false;
+    }
+    if (inst->pred && ((inst->pred & 0xFFF) == 0 || (inst->pred & 0xFFF) > rt->preds.len ||
+                       (inst->pred & 0x1000) || ((inst->pred >> 13) & 3) == 3)) {
+        fail(r, at, "invalid predicate");
+        return false;
+    }
+    inst->form = (uint16_t)form;
+    inst->nopnd = (uint16_t)nk;
+    inst->opnd = nk ? ir_opnds_alloc(r->ctx, nk) : NULL;
+    if (nk && !inst->opnd) {
+        fail(r, at, "out of memory");
+        return false;
+    }
+    if (nk) memcpy(inst->opnd, tmp, nk * sizeof(ir_opnd));
+    return true;
+}
+
+/* -- Routines --------------------------------------------------------------------------------- */
+static bool read_routine(rd *r, ir_routine *rt, bool is_kernel, size_t start, size_t size) {
+    rt->is_kernel = is_kernel;
+    rt->trivia.eol = -1;
+    if (start > r->len || size > r->len - start) {
+        fail(r, start, "routine object lies outside the file");
+        return false;
+    }
+    rd sub = *r;
+    sub.len = start + size; /* a routine may not read past its own object */
+    sub.pos = start;
+    uint32_t ns = id4(&sub, "string count");
+    if (!count_ok(&sub, ns, 1, "string") || !vec_reserve(r->ctx, &rt->strings, ns)) goto out;
+    for (uint32_t i = 0; i < ns && !sub.err; i++) {
+        const uint8_t *s = sub.p + sub.pos;
+        const uint8_t *e = memchr(s, 0, sub.len - sub.pos);
+        if (!e) {
+            fail(&sub, sub.pos, "unterminated string in string pool");
+            goto out;
+        }
+        if (ir_string_add(r->ctx, rt, (const char *)s, (size_t)(e - s)) == UINT32_MAX) {
+            fail(&sub, sub.pos, "out of memory");
+            goto out;
+        }
+        sub.pos += (size_t)(e - s) + 1;
+    }
+    size_t at = sub.pos;
+    rt->name = id4(&sub, "routine name");
+    if (!check_string(&sub, rt, rt->name, at, "routine name")) goto out;
+    uint32_t nv = id4(&sub, "variable count");
+    if (!count_ok(&sub, nv, 12, "variable") || !vec_reserve(r->ctx, &rt->vars, nv)) goto out;
+    for (uint32_t i = 0; i < nv && !sub.err; i++) {
+        ir_var v;
+        memset(&v, 0, sizeof v);
+        v.trivia.eol = -1;
+        at = sub.pos;
+        v.name = id4(&sub, "variable");
+        if (!check_string(&sub, rt, v.name, at, "variable name")) goto out;
+        uint8_t bits = u8(&sub, "variable");
+        int t = isa_type_from_code(bits & 0xF);
+        v.align = bits >> 4;
+        if (!sub.err && (t < 0 || v.align > 9)) {
+            fail(&sub, at + 4, "invalid variable type or alignment");
+            goto out;
+        }
+        v.type = (uint8_t)(t < 0 ? 0 : t);
+        v.num_elts = u16(&sub, "variable");
+        size_t aat = sub.pos;
+        uint32_t alias = id4(&sub, "variable alias");
+        v.alias_off = u16(&sub, "variable alias");
+        uint8_t scope = u8(&sub, "variable alias scope");
+        if (sub.err) goto out;
+        if (scope) {
+            fail(&sub, aat + 6, "file-scope alias is not supported");
+            goto out;
+        }
+        if (alias) {
+            /* the parent must already exist: predefined or an earlier variable */
+            if (alias >= ISA_NUM_PREDEF_VARS + i || (alias >= isa_predef_var_count && alias < ISA_NUM_PREDEF_VARS)) {
+                fail(&sub, aat, "variable alias refers to an undefined variable");
+                goto out;
+            }
+            v.has_alias = 1;
+            v.alias_id = alias;
+        }
+        unsigned na = u8(&sub, "attribute count");
+        if (!read_attrs(&sub, rt, &v.attrs, na)) goto out;
+        rt->vars.data[rt->vars.len++] = v;
+    }
+    if (!read_state_list(&sub, rt, &rt->addrs, u16(&sub, "address count"), "address variable")) goto out;
+    if (!read_state_list(&sub, rt, &rt->preds, u16(&sub, "predicate count"), "predicate variable")) goto out;
+    uint32_t nl = u16(&sub, "label count");
+    if (!count_ok(&sub, nl, 6, "label") || !vec_reserve(r->ctx, &rt->labels, nl)) goto out;
+    for (uint32_t i = 0; i < nl && !sub.err; i++) {
+        ir_label l;
+        memset(&l, 0, sizeof l);
+        at = sub.pos;
+        l.name = id4(&sub, "label");
+        if (!check_string(&sub, rt, l.name, at, "label name")) goto out;
+        l.kind = u8(&sub, "label");
+        uint8_t na = u8(&sub, "label");
+        if (sub.err) goto out;
+        if (l.kind > 4 || na) {
+            fail(&sub, at + 4, l.kind > 4 ? "invalid label kind" : "label attributes are not supported");
+            goto out;
+        }
+        l.defined = 1;
+        rt->labels.data[rt->labels.len++] = l;
+    }
+    at = sub.pos;
+    uint8_t nsamp = u8(&sub, "sampler count");
+    if (!sub.err && nsamp >= 32) {
+        fail(&sub, at, "sampler count must be below 32");
+        goto out;
+    }
+    if (!read_state_list(&sub, rt, &rt->samplers, nsamp, "sampler")) goto out;
+    if (!read_state_list(&sub, rt, &rt->surfaces, u8(&sub, "surface count"), "surface")) goto out;
+    at = sub.pos;
+    if (u8(&sub, "vme count") && !sub.err) {
+        fail(&sub, at, "VME variables are not supported (count must be 0)");
+        goto out;
+    }
+    if (is_kernel) {
+        uint32_t ni = (r->major > 3 || (r->major == 3 && r->minor >= 5)) ? u32(&sub, "input count")
+                                                                         : u8(&sub, "input count");
+        if (!count_ok(&sub, ni, 8, "input") || !vec_reserve(r->ctx, &rt->inputs, ni)) goto out;
+        for (uint32_t i = 0; i < ni && !sub.err; i++) {
+            ir_input in;
+            memset(&in, 0, sizeof in);
+            in.trivia.eol = -1;
+            at = sub.pos;
+            in.kind = u8(&sub, "input");
+            in.id = id4(&sub, "input");
+            in.offset = (int16_t)u16(&sub, "input");
+            in.size = u16(&sub, "input");
+            if (sub.err) goto out;
+            unsigned cls = in.kind & 7;
+            bool bad = cls == IN_GENERAL ? in.id >= ISA_NUM_PREDEF_VARS + rt->vars.len
+                       : cls == IN_SAMPLER ? in.id >= rt->samplers.len
+                       : cls == IN_SURFACE ? in.id >= ISA_NUM_PREDEF_SURFS + rt->surfaces.len : true;
+            if (bad) {
+                fail(&sub, at, "input refers to an undefined variable");
+                goto out;
+            }
+            in.implicit_syntax = (in.kind >> 3) != 0;
+            rt->inputs.data[rt->inputs.len++] = in;
+        }
+    }
+    at = sub.pos;
+    uint32_t isize = u32(&sub, "instruction size");
+    uint32_t entry = u32(&sub, "entry");
+    if (!is_kernel) {
+        rt->input_size = u8(&sub, "input size");
+        rt->return_size = u8(&sub, "return size");
+    }
+    uint32_t natt = u16(&sub, "attribute count");
+    if (!count_ok(&sub, natt, 5, "attribute") || !vec_reserve(r->ctx, &rt->attrs, natt)) goto out;
+    for (uint32_t i = 0; i < natt && !sub.err; i++) {
+        ir_attr_list tmp = {0, NULL};
+        if (!read_attrs(&sub, rt, &tmp, 1)) goto out;
+        ir_attr a = tmp.items[0];
+        a.trivia.eol = -1;
+        vx_free(r->ctx, tmp.items, sizeof(ir_attr));
+        rt->attrs.data[rt->attrs.len++] = a;
+    }
+    if (sub.err) goto out;
+    if (entry != sub.pos - start) {
+        char msg[120];
+        snprintf(msg, sizeof msg, "entry offset %u does not match the header size %zu", entry,
+                 sub.pos - start);
+        fail(&sub, at + 4, msg);
+        goto out;
+    }
+    if (isize > sub.len - sub.pos) {
+        fail(&sub, at, "instruction stream extends past the routine object");
+        goto out;
+    }
+    size_t end = sub.pos + isize;
+    sub.len = end;
+    while (sub.pos < end && !sub.err) {
+        ir_inst inst;
+        if (!read_inst(&sub, rt, &inst)) goto out;
+        if (!vec_push(r->ctx, &rt->insts, inst)) {
+            vx_free(r->ctx, inst.opnd, inst.nopnd * sizeof(ir_opnd));
+            fail(&sub, inst.offset, "out of memory");
+            goto out;
+        }
+    }
+out:
+    r->err = sub.err;
+    return !sub.err;
+}
+
+visa_status visa_module_decode(visa_ctx *ctx, const char *name, const void *bytes, size_t len,
+                               visa_platform platform, visa_module **out) {
+    if (!ctx || !out || (!bytes && len) || (unsigned)platform >= VISA_PLATFORM__COUNT)
+        return VISA_E_ARG;
+    *out = NULL;
+    diag_sink ds;
+    diag_init(&ds, ctx, name, NULL, 0);
+    rd r;
+    memset(&r, 0, sizeof r);
+    r.p = bytes;
+    r.len = len;
+    r.ds = &ds;
+    r.ctx = ctx;
+    r.grf = visa_platform_grf_bytes(platform);
+    visa_module *m = ir_module_new(ctx);
+    if (!m) return VISA_E_NOMEM;
+    m->platform = platform;
+    m->has_version = 1;
+    uint32_t magic = u32(&r, "header");
+    if (!r.err && magic != 0x41534943u) fail(&r, 0, "not a vISA object (bad magic, expected \"CISA\")");
+    r.major = u8(&r, "header");
+    r.minor = u8(&r, "header");
+    if (!r.err && !(r.major == 4 && r.minor <= 1) && !(r.major == 3 && r.minor >= 4)) {
+        char msg[120];
+        snprintf(msg, sizeof msg,
+                 "unsupported object version %u.%u (this reader handles 3.4 to 4.1; 4.2 has no "
+                 "defined binary layout)", r.major, r.minor);
+        fail(&r, 4, msg);
+    }
+    m->major = r.major;
+    m->minor = r.minor;
+    /* header tables */
+    typedef struct entry {
+        size_t off, size;
+        bool kernel;
+        size_t at;
+    } entry;
+    VEC(entry) ents = {0};
+    uint32_t nk = u16(&r, "kernel count");
+    for (int pass = 0; pass < 2 && !r.err; pass++) {
+        if (pass == 1) {
+            size_t at = r.pos;
+            if (u16(&r, "file-scope variable count") && !r.err) {
+                fail(&r, at, "file-scope variables are not supported (count must be 0)");
+                break;
+            }
+            nk = u16(&r, "function count");
+        }
+        if (!count_ok(&r, nk, 10, pass ? "function" : "kernel")) break;
+        for (uint32_t i = 0; i < nk && !r.err; i++) {
+            entry e;
+            e.kernel = pass == 0;
+            e.at = r.pos;
+            if (pass == 1) u8(&r, "function linkage");
+            bool old_names = r.major == 3 && r.minor < 7;
+            uint32_t nl = old_names ? u8(&r, "name length") : u16(&r, "name length");
+            if (!need(&r, nl, "routine name")) break;
+            r.pos += nl;
+            e.off = u32(&r, "routine offset");
+            e.size = u32(&r, "routine size");
+            if (pass == 0) u32(&r, "input offset");
+            size_t sat = r.pos;
+            if ((u16(&r, "symbols") || u16(&r, "symbols")) && !r.err) {
+                fail(&r, sat, "relocation symbols are not supported (counts must be 0)");
+                break;
+            }
+            if (pass == 0) {
+                unsigned ng = u8(&r, "gen binary count");
+                if (!count_ok(&r, ng, 9, "gen binary")) break;
+                r.pos += (size_t)ng * 9;
+            }
+            if (!vec_push(ctx, &ents, e)) fail(&r, e.at, "out of memory");
+        }
+    }
+    if (!r.err && !vec_reserve(ctx, &m->routines, ents.len)) fail(&r, 0, "out of memory");
+    for (uint32_t i = 0; i < ents.len && !r.err; i++) {
+        ir_routine *rt = &m->routines.data[m->routines.len++];
+        memset(rt, 0, sizeof *rt);
+        read_routine(&r, rt, ents.data[i].kernel, ents.data[i].off, ents.data[i].size);
+    }
+    vec_free(ctx, &ents);
+    if (!r.err && !m->routines.len) fail(&r, 0, "object has no kernels or functions");
+    if (r.err) {
+        visa_module_destroy(m);
+        return ds.errors ? VISA_E_BINARY : VISA_E_NOMEM;
+    }
+    *out = m;
+    return VISA_OK;
+}
