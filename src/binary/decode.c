@@ -84,7 +84,18 @@ static bool check_string(rd *r, const ir_routine *rt, uint32_t idx, size_t at, c
     return false;
 }
 
+static bool read_attrs_(rd *r, ir_routine *rt, ir_attr_list *list, unsigned count);
+
+/* Read attributes into list; on failure the list is freed (the caller owns nothing). */
 static bool read_attrs(rd *r, ir_routine *rt, ir_attr_list *list, unsigned count) {
+    if (read_attrs_(r, rt, list, count)) return true;
+    vx_free(r->ctx, list->items, (size_t)list->count * sizeof(ir_attr));
+    list->items = NULL;
+    list->count = 0;
+    return false;
+}
+
+static bool read_attrs_(rd *r, ir_routine *rt, ir_attr_list *list, unsigned count) {
     if (!count_ok(r, count, 5, "attribute")) return false;
     for (unsigned i = 0; i < count && !r->err; i++) {
         ir_attr a;
@@ -438,6 +449,10 @@ static bool read_routine(rd *r, ir_routine *rt, bool is_kernel, size_t start, si
             fail(&sub, aat + 6, "file-scope alias is not supported");
             goto out;
         }
+        if (!alias && v.alias_off) {
+            fail(&sub, aat + 4, "alias offset without an alias variable");
+            goto out;
+        }
         if (alias) {
             /* the parent must already exist: predefined or an earlier variable */
             if (alias >= ISA_NUM_PREDEF_VARS + i || (alias >= isa_predef_var_count && alias < ISA_NUM_PREDEF_VARS)) {
@@ -633,7 +648,9 @@ visa_status visa_module_decode(visa_ctx *ctx, const char *name, const void *byte
     for (uint32_t i = 0; i < ents.len && !r.err; i++) {
         ir_routine *rt = &m->routines.data[m->routines.len++];
         memset(rt, 0, sizeof *rt);
-        read_routine(&r, rt, ents.data[i].kernel, ents.data[i].off, ents.data[i].size);
+        if (read_routine(&r, rt, ents.data[i].kernel, ents.data[i].off, ents.data[i].size) &&
+            !ir_routine_finalize_attrs(ctx, rt))
+            fail(&r, ents.data[i].off, "out of memory");
     }
     vec_free(ctx, &ents);
     if (!r.err && !m->routines.len) fail(&r, 0, "object has no kernels or functions");

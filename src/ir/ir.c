@@ -92,6 +92,18 @@ bool ir_attr_list_push(visa_ctx *ctx, ir_attr_list *list, const ir_attr *a) {
     return true;
 }
 
+bool ir_routine_finalize_attrs(visa_ctx *ctx, ir_routine *r) {
+    for (uint32_t i = 0; i < r->attrs.len; i++)
+        if (!strcmp(ir_str(r, r->attrs.data[i].name), "Target")) return true;
+    ir_attr a;
+    memset(&a, 0, sizeof a);
+    a.trivia.eol = -1;
+    a.name = ir_string_add(ctx, r, "Target", 6);
+    a.size = 1;
+    a.value[0] = 0; /* CM */
+    return a.name != UINT32_MAX && vec_push(ctx, &r->attrs, a);
+}
+
 int ir_var_type(const ir_routine *r, uint32_t id) {
     if (id < isa_predef_var_count) return isa_predef_vars[id].type;
     if (id < ISA_NUM_PREDEF_VARS) return -1;

@@ -174,6 +174,9 @@ const char *ir_str(const ir_routine *r, uint32_t index); /* "" if out of range *
 ir_opnd *ir_opnds_alloc(visa_ctx *ctx, unsigned n);
 bool ir_attr_list_push(visa_ctx *ctx, ir_attr_list *list, const ir_attr *a);
 
+/* IGC gives every routine a Target attribute (CM) when it has none, when building from text
+** and when reading an object; returns false on OOM. */
+bool ir_routine_finalize_attrs(visa_ctx *ctx, ir_routine *r);
 /* Type of a general variable by full id (predefined ids included); -1 if unknown. */
 int ir_var_type(const ir_routine *r, uint32_t id);
 /* Size in bytes of a general variable by full id; 0 if unknown. */

@@ -424,20 +424,11 @@ static uint64_t f64_bits(double d) {
     return u;
 }
 
-/* Store an immediate value the way IGC does: b/w/d sign-extend the truncated value to 32 bits;
-** ub/uw/ud zero-extend; q/uq/df keep 64 bits; f and the packed types keep 32; hf/bf 16. */
+/* Store an immediate the way IGC's text path does (CISA_create_immed): q/uq keep 64 bits and
+** df its 64-bit pattern; every other type keeps the literal's low 32 bits, unextended. */
 static uint64_t imm_canonical(uint8_t type, uint64_t v) {
-    switch (type) {
-    case VISA_TYPE_B: return (uint32_t)(int32_t)(int8_t)v;
-    case VISA_TYPE_W: return (uint32_t)(int32_t)(int16_t)v;
-    case VISA_TYPE_D: return (uint32_t)v;
-    case VISA_TYPE_UB: return (uint8_t)v;
-    case VISA_TYPE_UW: return (uint16_t)v;
-    case VISA_TYPE_HF: case VISA_TYPE_BF: return (uint16_t)v;
-    case VISA_TYPE_BOOL: return (uint8_t)v;
-    case VISA_TYPE_Q: case VISA_TYPE_UQ: case VISA_TYPE_DF: return v;
-    default: return (uint32_t)v;
-    }
+    if (type == VISA_TYPE_Q || type == VISA_TYPE_UQ || type == VISA_TYPE_DF) return v;
+    return (uint32_t)v;
 }
 
 static bool parse_immediate(txt_parser *tp, ir_vec *v) {
@@ -1554,8 +1545,10 @@ visa_status visa_module_parse_text(visa_ctx *ctx, const char *name, const char *
         if (tp->r && tp->scope_marks.len)
             diag_at(&tp->ds, VISA_SEV_ERROR, "E-SYNTAX", tp->line_no > 1 ? tp->line_no - 1 : 1, 1,
                     "missing '}' at end of input");
-        for (uint32_t i = 0; i < tp->m->routines.len; i++)
+        for (uint32_t i = 0; i < tp->m->routines.len; i++) {
             report_undefined_labels(tp, &tp->m->routines.data[i]);
+            if (!ir_routine_finalize_attrs(ctx, &tp->m->routines.data[i])) st = VISA_E_NOMEM;
+        }
         attach_trivia(tp, &tp->m->tail_trivia);
         tp->m->no_final_newline = len > 0 && text[len - 1] != '\n';
         if (!tp->m->routines.len && !tp->ds.errors)

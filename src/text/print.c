@@ -403,6 +403,7 @@ visa_status visa_module_print(const visa_module *m, const visa_print_opts *opts,
     if (pr.keep_comments && m->tail_trivia.count) {
         for (uint32_t i = 0; i < m->tail_trivia.count; i++) {
             const ir_comment *c = &m->comments.data[m->tail_trivia.first + i];
+            if (sb.len && sb.data[sb.len - 1] != '\n') sb_putc(&sb, '\n'); /* end the last line */
             if (c->blank_before) sb_putc(&sb, '\n');
             sb_putn(&sb, c->text, c->len);
             if (i + 1 < m->tail_trivia.count || !m->no_final_newline) sb_putc(&sb, '\n');

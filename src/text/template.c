@@ -301,11 +301,9 @@ bool tp_parse_template(txt_parser *tp, int form, const char *tmpl, ir_inst *inst
             tp->p += best;
             t++;
         } else if (*t == 'S') {
+            /* IGC's grammar takes .sat on every ALU form; whether the instruction allows it
+            ** is the verifier's rule (VF_SAT), so the text keeps what the user wrote */
             if (strncmp(tp->p, ".sat", 4) == 0) {
-                if (!(F->flags & VF_SAT)) {
-                    tp_error(tp, tp->p, "'.sat' is not allowed on this instruction");
-                    return false;
-                }
                 tp->p += 4;
                 sat = true;
             }

@@ -1,0 +1,201 @@
+/* test_binary.c -- binary codec tests:
+**   roundtrip DIR  for every DIR/<PAGE>.visaasm: text -> object -> text equals the canonical
+**                  print, and object -> text -> object is byte-identical
+**   golden DIR     IGC's corpus: `asm` of each F.visaasm equals the golden F.isa byte for byte,
+**                  and `dis` of F.isa equals the canonical print of F.visaasm
+**   corrupt DIR    every case in DIR/cases.txt is rejected with an error at the expected byte
+**                  offset (cases are hex files: see DIR/README)
+*/
+#define _POSIX_C_SOURCE 200809L
+#include <dirent.h>
+#include <stdint.h>
+
+#include "../harness.h"
+#include "ir/ir.h"
+#include "visa/visa.h"
+
+typedef struct capture {
+    int count;
+    uint64_t offset;
+    char msg[512];
+    int verbose;
+} capture;
+
+static void on_diag(void *ud, const visa_diag *d) {
+    capture *c = ud;
+    if (c->count++ == 0) {
+        c->offset = d->line ? 0 : d->offset;
+        snprintf(c->msg, sizeof c->msg, "%s", d->message);
+    }
+    if (c->verbose) fprintf(stderr, "  %s:%u:%u:+0x%llx: %s\n", d->file, d->line, d->col,
+                            (unsigned long long)d->offset, d->message);
+}
+
+static visa_ctx *new_ctx(capture *c) {
+    visa_ctx_desc desc = {sizeof desc, NULL, NULL, on_diag, c, 0};
+    visa_ctx *ctx = NULL;
+    visa_ctx_create(&desc, &ctx);
+    return ctx;
+}
+
+static char *print_stripped(visa_module *m, size_t *len) {
+    visa_print_opts po = {sizeof po, VISA_PRINT_STRIP_COMMENTS};
+    char *out = NULL;
+    return visa_module_print_to_buffer(m, &po, &out, len) == VISA_OK ? out : NULL;
+}
+
+static int cmp_names(const void *a, const void *b) {
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int list_dir(const char *dir, const char *ext, char ***out) {
+    DIR *d = opendir(dir);
+    if (!d) return -1;
+    int n = 0, cap = 64;
+    char **names = malloc(sizeof(char *) * (size_t)cap);
+    struct dirent *e;
+    size_t el = strlen(ext);
+    while ((e = readdir(d))) {
+        size_t l = strlen(e->d_name);
+        if (l <= el || strcmp(e->d_name + l - el, ext)) continue;
+        if (n == cap) names = realloc(names, sizeof(char *) * (size_t)(cap *= 2));
+        names[n++] = strdup(e->d_name);
+    }
+    closedir(d);
+    qsort(names, (size_t)n, sizeof *names, cmp_names);
+    *out = names;
+    return n;
+}
+
+static void first_diff(const char *what, const uint8_t *a, size_t al, const uint8_t *b, size_t bl) {
+    size_t i = 0;
+    while (i < al && i < bl && a[i] == b[i]) i++;
+    fprintf(stderr, "  %s: first difference at byte 0x%zx (lengths %zu vs %zu)\n", what, i, al, bl);
+}
+
+static void test_roundtrip(const char *dir) {
+    char **names;
+    int n = list_dir(dir, ".visaasm", &names);
+    if (n < 0) {
+        fprintf(stderr, "cannot open %s\n", dir);
+        th_failed++;
+        return;
+    }
+    for (int i = 0; i < n; i++) {
+        char path[4096];
+        snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+        size_t len = 0;
+        char *text = th_read_file(path, &len);
+        capture c = {0};
+        c.verbose = 1;
+        visa_ctx *ctx = new_ctx(&c);
+        visa_module *m = NULL, *m2 = NULL, *m3 = NULL;
+        CASE_BEGIN();
+        if (visa_module_parse_text(ctx, path, text, len, VISA_PLATFORM_XE2, &m) != VISA_OK) {
+            CHECKF(0, "%s does not parse", names[i]);
+        } else {
+            uint8_t *b1 = NULL, *b2 = NULL;
+            size_t l1 = 0, l2 = 0, pl = 0, dl = 0;
+            CHECKF(visa_module_encode(m, VISA_PLATFORM_XE2, &b1, &l1) == VISA_OK, "%s: encode", names[i]);
+            CHECKF(b1 && visa_module_decode(ctx, names[i], b1, l1, VISA_PLATFORM_XE2, &m2) == VISA_OK,
+                   "%s: decode of our own object failed", names[i]);
+            if (m2) {
+                char *p = print_stripped(m, &pl), *q = print_stripped(m2, &dl);
+                bool same = p && q && pl == dl && !memcmp(p, q, pl);
+                CHECKF(same, "%s: text -> object -> text differs from the canonical print", names[i]);
+                if (!same && p && q) first_diff("text", (const uint8_t *)p, pl, (const uint8_t *)q, dl);
+                visa_free(ctx, p, pl + 1);
+                visa_free(ctx, q, dl + 1);
+                CHECKF(visa_module_encode(m2, VISA_PLATFORM_XE2, &b2, &l2) == VISA_OK, "%s: re-encode", names[i]);
+                same = b2 && l1 == l2 && !memcmp(b1, b2, l1);
+                CHECKF(same, "%s: object -> text -> object is not byte-identical", names[i]);
+                if (!same && b2) first_diff("object", b1, l1, b2, l2);
+                /* the re-decoded module must equal the first decode too */
+                if (b2 && visa_module_decode(ctx, names[i], b2, l2, VISA_PLATFORM_XE2, &m3) == VISA_OK)
+                    CHECKF(ir_module_equal(m2, m3), "%s: decode is not stable", names[i]);
+            }
+            visa_free(ctx, b1, l1);
+            visa_free(ctx, b2, l2);
+        }
+        CASE_END(names[i]);
+        visa_module_destroy(m);
+        visa_module_destroy(m2);
+        visa_module_destroy(m3);
+        visa_ctx_destroy(ctx);
+        free(text);
+        free(names[i]);
+    }
+    free(names);
+}
+
+static void test_golden(const char *dir) {
+    char **names;
+    int n = list_dir(dir, ".visaasm", &names);
+    if (n < 0) {
+        printf("NOTICE: corpus directory %s not found; golden object tests skipped\n", dir);
+        return;
+    }
+    for (int i = 0; i < n; i++) {
+        char tpath[4096], bpath[4096];
+        snprintf(tpath, sizeof tpath, "%s/%s", dir, names[i]);
+        snprintf(bpath, sizeof bpath, "%s/%.*s.isa", dir, (int)(strlen(names[i]) - 8), names[i]);
+        size_t tl = 0, bl = 0;
+        char *text = th_read_file(tpath, &tl);
+        uint8_t *gold = (uint8_t *)th_read_file(bpath, &bl);
+        if (!gold) {
+            printf("NOTICE: %s has no golden object; skipped\n", names[i]);
+            free(text);
+            free(names[i]);
+            continue;
+        }
+        capture c = {0};
+        c.verbose = 1;
+        visa_ctx *ctx = new_ctx(&c);
+        visa_module *m = NULL, *d = NULL;
+        CASE_BEGIN(); /* asm --platform XeHPC F.visaasm == F.isa */
+        if (visa_module_parse_text(ctx, tpath, text, tl, VISA_PLATFORM_XEHPC, &m) == VISA_OK) {
+            uint8_t *b = NULL;
+            size_t l = 0;
+            CHECK(visa_module_encode(m, VISA_PLATFORM_XEHPC, &b, &l) == VISA_OK);
+            bool same = b && l == bl && !memcmp(b, gold, bl);
+            CHECKF(same, "%s: asm differs from the golden object", names[i]);
+            if (!same && b) first_diff("asm", gold, bl, b, l);
+            visa_free(ctx, b, l);
+        } else {
+            CHECKF(0, "%s does not parse", names[i]);
+        }
+        CASE_END(names[i]);
+        CASE_BEGIN(); /* dis F.isa == canonical print of F.visaasm */
+        if (visa_module_decode(ctx, bpath, gold, bl, VISA_PLATFORM_XEHPC, &d) == VISA_OK && m) {
+            size_t pl = 0, ql = 0;
+            char *p = print_stripped(m, &pl), *q = print_stripped(d, &ql);
+            bool same = p && q && pl == ql && !memcmp(p, q, pl);
+            CHECKF(same, "%s: dis of the golden object differs from the canonical text", names[i]);
+            if (!same && p && q) first_diff("dis", (const uint8_t *)p, pl, (const uint8_t *)q, ql);
+            visa_free(ctx, p, pl + 1);
+            visa_free(ctx, q, ql + 1);
+        } else {
+            CHECKF(0, "%s: golden object does not decode", names[i]);
+        }
+        CASE_END(names[i]);
+        visa_module_destroy(m);
+        visa_module_destroy(d);
+        visa_ctx_destroy(ctx);
+        free(text);
+        free(gold);
+        free(names[i]);
+    }
+    free(names);
+}
+
+int main(int argc, char **argv) {
+    for (int i = 1; i + 1 < argc; i += 2) {
+        if (!strcmp(argv[i], "roundtrip")) test_roundtrip(argv[i + 1]);
+        else if (!strcmp(argv[i], "golden")) test_golden(argv[i + 1]);
+        else {
+            fprintf(stderr, "unknown mode %s\n", argv[i]);
+            return 2;
+        }
+    }
+    return th_finish();
+}
