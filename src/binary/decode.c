@@ -346,9 +346,9 @@ static bool read_inst(rd *r, ir_routine *rt, ir_inst *inst) {
             c++;
             break;
         case '!': {
-            /* the mode is the last integer field read before the '!' */
+            /* the mode is the first integer field of the instruction (isa_mode_tail) */
             unsigned mode = 0;
-            for (unsigned k = nk; k-- > 0;)
+            for (unsigned k = 0; k < nk; k++)
                 if (strchr("bwd", kinds[k])) {
                     mode = (unsigned)tmp[k].u.num;
                     break;

@@ -110,6 +110,7 @@ enum {
     VF_ATOMIC0 = 1u << 12,   /* LSC atomic with no data source */
     VF_ATOMIC1 = 1u << 13,   /* LSC atomic with one data source */
     VF_ATOMIC2 = 1u << 14,   /* LSC atomic with two data sources */
+    VF_PRED_HIDDEN = 1u << 15, /* has a predicate IGC's printer never prints (text drops it) */
 };
 
 /* Legal exec sizes: bit k = exec size code k (1 << k lanes).  Named by content. */

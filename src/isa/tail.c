@@ -1,5 +1,5 @@
 /* tail.c -- the mode-dependent operand tails of the two rows whose layout ends in '!'.
-** Their remaining operands depend on a mode field read earlier in the same instruction:
+** Their remaining operands depend on the first integer field of the same instruction:
 **   NBARRIER (b!)    mode 0 (wait): V(id) V(id again, IGC's padding); signal: V(id) V(type)
 **                    V(producers) V(consumers)      (what IGC's writer wrote; formats.md 2.10.12)
 **   3D_RT_WRITE (EPwb!) mode word bits select optional operands (formats.md 2.10.9):

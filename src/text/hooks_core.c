@@ -449,14 +449,15 @@ static void send_print(txt_printer *pr, const ir_inst *inst) {
 }
 
 static bool dot_num(txt_parser *tp, ir_opnd *o, int64_t max) {
-    const char *at = tp->p;
     uint64_t v;
-    if (!tp_accept_nows(tp, ".") || !tp_uint_dec(tp, &v)) {
-        if (!tp->failed) tp_error(tp, at, "expected '.' and a number");
+    if (!tp_accept_nows(tp, ".")) {
+        tp_error(tp, tp->p, "expected '.' and a number");
         return false;
     }
+    const char *at = tp->p;
+    if (!tp_uint_dec(tp, &v)) return false;
     if ((int64_t)v > max) {
-        tp_error(tp, at, "value %llu out of range", (unsigned long long)v);
+        tp_error(tp, at, "value %llu out of range (at most %lld)", (unsigned long long)v, (long long)max);
         return false;
     }
     o->kind = 'b';
@@ -488,13 +489,17 @@ static bool send_parse(txt_parser *tp, int form, ir_inst *inst) {
         inst->opnd[0].kind = 'b';
         inst->opnd[0].u.num = mod;
         /* 4 numbers sfid.src0.src1.dst; IGC's parser takes 3 (no sfid) for raw_sendsc */
+        /* .SFID.NUMSRC0.NUMSRC1.NUMDST; IGC's parser also takes raw_sendsc with 3 numbers
+        ** (no SFID, stored as 0) while its printer writes 4 */
         ir_opnd nums[4];
         int count = 0;
+        const char *sfid_at = tp->p + 1;
         while (count < 4 && tp->p[0] == '.' && tp->p[1] >= '0' && tp->p[1] <= '9') {
-            if (!dot_num(tp, &nums[count], 255)) return false;
+            if (!dot_num(tp, &nums[count], count == 0 ? 255 : 255)) return false;
             count++;
         }
-        if (count < 3) {
+        if (count < 3 || (count == 3 && !(mod & 1))) {
+            tp_skip_ws(tp);
             tp_error(tp, tp->p, "expected .SFID.NUMSRC0.NUMSRC1.NUMDST");
             return false;
         }
@@ -504,7 +509,7 @@ static bool send_parse(txt_parser *tp, int form, ir_inst *inst) {
         inst->opnd[2] = nums[b + 1];
         inst->opnd[3] = nums[b + 2];
         if (inst->opnd[4].u.num > 15) {
-            tp_error(tp, w, "SFID %lld out of range (0..15)", (long long)inst->opnd[4].u.num);
+            tp_error(tp, sfid_at, "SFID %lld out of range (0..15)", (long long)inst->opnd[4].u.num);
             return false;
         }
         if (!tp_exec(tp, &inst->exec)) return false;
@@ -609,7 +614,18 @@ static bool dpas_parse(txt_parser *tp, int form, ir_inst *inst) {
         }
     }
     ir_opnd depth, rep;
-    if (!dot_num(tp, &depth, 8) || !dot_num(tp, &rep, 8)) return false;
+    const char *dat = tp->p + 1;
+    if (!dot_num(tp, &depth, 8)) return false;
+    if (depth.u.num != 1 && depth.u.num != 2 && depth.u.num != 4 && depth.u.num != 8) {
+        tp_error(tp, dat, "systolic depth must be 1, 2, 4 or 8");
+        return false;
+    }
+    const char *rat = tp->p + 1;
+    if (!dot_num(tp, &rep, 8)) return false;
+    if (rep.u.num < 1) {
+        tp_error(tp, rat, "repeat count must be 1 to 8");
+        return false;
+    }
     if (!tp_exec(tp, &inst->exec)) return false;
     for (unsigned k = 0; k + 1 < n; k++) {
         char kind = 0;

@@ -186,7 +186,7 @@ static bool next_line(txt_parser *tp, bool *blank) {
             i++;
             continue;
         }
-        if ((unsigned char)c < 0x20 && c != '\t' && c != '\r') {
+        if (((unsigned char)c < 0x20 && c != '\t' && c != '\r') || c == 0x7F) {
             if (!tp->failed)
                 diag_at(&tp->ds, VISA_SEV_ERROR, "E-SYNTAX", line, col,
                         "invalid character 0x%02x in input", (unsigned char)c);
@@ -315,6 +315,8 @@ static bool parse_region(txt_parser *tp, uint16_t *region) {
     if (!tp_int_expr_in_angle(tp, &a)) return false;
     const char *vb = NULL, *vc = NULL;
     bool semi = false;
+    tp_skip_ws(tp);
+    tp->region_sep_at = tp->p; /* a ';' or ',' here makes it a source region */
     if (tp_accept(tp, ";")) {
         semi = true;
         tp_skip_ws(tp);
@@ -595,13 +597,17 @@ bool tp_vec_operand(txt_parser *tp, ir_vec *v, bool allow_addrof) {
             return false;
         }
         v->row = (uint8_t)a;
-        if (!tp_expect(tp, "<") || !tp_int_expr_in_angle(tp, &b) || !tp_expect(tp, ">")) return false;
+        if (!tp_expect(tp, "<")) return false;
+        tp_skip_ws(tp);
+        const char *wat = tp->p;
+        if (!tp_int_expr_in_angle(tp, &b) || !tp_expect(tp, ">")) return false;
         {
             int code = -1;
             for (int c = 0; c <= 5; c++)
                 if (b == (1 << c)) code = c;
             if (code < 0) {
-                tp_error(tp, name, "invalid address operand width %lld", (long long)b);
+                tp_error(tp, wat, "invalid address operand width %lld (expected 1, 2, 4, 8, 16 or 32)",
+                         (long long)b);
                 return false;
             }
             v->col = (uint8_t)code;
@@ -726,6 +732,12 @@ static bool parse_attr_value(txt_parser *tp, ir_attr *a, const char *name, size_
     return true;
 }
 
+static void attrs_drop(visa_ctx *ctx, ir_attr_list *l) {
+    vx_free(ctx, l->items, (size_t)l->count * sizeof *l->items);
+    l->items = NULL;
+    l->count = 0;
+}
+
 /* attrs={A, B=3, C="s"} */
 static bool parse_attrs(txt_parser *tp, ir_attr_list *list) {
     if (!tp_expect(tp, "{")) return false;
@@ -829,6 +841,12 @@ static bool parse_decl(txt_parser *tp) {
             } else {
                 tp->p = a;
                 int64_t bytes;
+                if (!((*a >= '0' && *a <= '9') || *a == '(')) {
+                    tp_error(tp, a, "invalid alignment '%.*s' (expected byte, word, dword, qword, "
+                                    "oword, GRF, GRFx2, hword, wordx32, wordx64 or a byte count)",
+                             (int)(wn ? wn : 1), a);
+                    return false;
+                }
                 if (!tp_int_expr(tp, &bytes)) return false;
                 static const int64_t by[] = {1, 2, 4, 8, 16, 32, 64, 128};
                 static const uint8_t codes[] = {0, 1, 2, 3, 4, 7, 8, 9};
@@ -860,13 +878,16 @@ static bool parse_decl(txt_parser *tp) {
             var.alias_off = (uint16_t)off;
         }
         var.name = ir_string_add(tp->ctx, r, name, n);
-        if (key_eq(tp, "attrs") && !parse_attrs(tp, &var.attrs)) return false;
-        if (!tp_at_end(tp)) {
+        bool ok = !key_eq(tp, "attrs") || parse_attrs(tp, &var.attrs);
+        if (ok && !tp_at_end(tp)) {
             tp_error(tp, tp->p, "unexpected text in declaration");
+            ok = false;
+        }
+        if (ok) attach_trivia(tp, &var.trivia);
+        if (!ok || r->vars.len >= 0x10000000u || !vec_push(tp->ctx, &r->vars, var)) {
+            attrs_drop(tp->ctx, &var.attrs);
             return false;
         }
-        attach_trivia(tp, &var.trivia);
-        if (r->vars.len >= 0x10000000u || !vec_push(tp->ctx, &r->vars, var)) return false;
         return tp_name_add(tp, name, n, TN_VAR, ISA_NUM_PREDEF_VARS + r->vars.len - 1);
     }
     ir_state_var sv;
@@ -906,9 +927,9 @@ static bool parse_decl(txt_parser *tp) {
         }
     }
     sv.name = ir_string_add(tp->ctx, r, vname, vn);
-    if (key_eq(tp, "attrs") && !parse_attrs(tp, &sv.attrs)) return false;
-    if (!tp_at_end(tp)) {
-        tp_error(tp, tp->p, "unexpected text in declaration");
+    if ((key_eq(tp, "attrs") && !parse_attrs(tp, &sv.attrs)) || (!tp_at_end(tp) &&
+        (tp_error(tp, tp->p, "unexpected text in declaration"), true))) {
+        attrs_drop(tp->ctx, &sv.attrs);
         return false;
     }
     attach_trivia(tp, &sv.trivia);
@@ -927,6 +948,7 @@ static bool parse_decl(txt_parser *tp) {
         if (!ok) tp_error(tp, name, "too many surfaces");
         break;
     }
+    if (!ok) attrs_drop(tp->ctx, &sv.attrs);
     if (kind == TN_PRED && r->preds.len >= 0x1000) {
         tp_error(tp, name, "too many predicate variables");
         return false;
@@ -1352,6 +1374,8 @@ static bool parse_function(txt_parser *tp) {
 
 static void scope_pop(txt_parser *tp) {
     uint32_t mark = tp->scope_marks.data[--tp->scope_marks.len];
+    tp->scope_open_line.len--;
+    tp->scope_open_col.len--;
     /* remove names declared in the scope (labels stay: they are routine-wide) */
     VEC(txt_name) keep = {0};
     while (tp->names.len > mark) {
@@ -1368,7 +1392,10 @@ static void scope_pop(txt_parser *tp) {
     vec_free(tp->ctx, &keep);
 }
 
-static bool parse_statement(txt_parser *tp, const mn_index *ix) {
+/* One statement.  After '{', '}' or "label:" another statement may follow on the same line;
+** *more tells the caller to continue (a loop, not recursion: lines can hold thousands). */
+static bool parse_statement(txt_parser *tp, const mn_index *ix, bool *more) {
+    *more = false;
     tp_skip_ws(tp);
     const char *start = tp->p;
     if (*start == 0) return true;
@@ -1383,7 +1410,10 @@ static bool parse_statement(txt_parser *tp, const mn_index *ix) {
                 tp_error(tp, start, "scopes nested too deeply");
                 return false;
             }
-            if (!vec_push(tp->ctx, &tp->scope_marks, tp->names.len)) return false;
+            if (!vec_push(tp->ctx, &tp->scope_marks, tp->names.len) ||
+                !vec_push(tp->ctx, &tp->scope_open_line, tp_line_of(tp, start)) ||
+                !vec_push(tp->ctx, &tp->scope_open_col, tp_col_of(tp, start)))
+                return false;
         } else {
             if (!tp->scope_marks.len) {
                 tp_error(tp, start, "'}' without a matching '{'");
@@ -1391,7 +1421,8 @@ static bool parse_statement(txt_parser *tp, const mn_index *ix) {
             }
             scope_pop(tp);
         }
-        return tp_at_end(tp) || parse_statement(tp, ix);
+        *more = !tp_at_end(tp); /* more statements may follow on the line */
+        return true;
     }
     if (*start == '.') {
         const char *d;
@@ -1422,6 +1453,13 @@ static bool parse_statement(txt_parser *tp, const mn_index *ix) {
             return tp_at_end(tp) || (tp_error(tp, tp->p, "unexpected text after .version"), false);
         }
         if (DIR(".kernel") || DIR(".global_function")) {
+            if (tp->scope_marks.len) {
+                diag_at(&tp->ds, VISA_SEV_ERROR, "E-SYNTAX",
+                        tp->scope_open_line.data[tp->scope_marks.len - 1],
+                        tp->scope_open_col.data[tp->scope_marks.len - 1],
+                        "'{' is not closed before the next routine");
+                tp->scope_marks.len = tp->scope_open_line.len = tp->scope_open_col.len = 0;
+            }
             char *name;
             size_t n;
             if (!parse_routine_name(tp, &name, &n)) return false;
@@ -1482,7 +1520,8 @@ static bool parse_statement(txt_parser *tp, const mn_index *ix) {
             } else if (!parse_label_def(tp, name, n)) {
                 return false;
             }
-            return tp_at_end(tp) || parse_statement(tp, ix);
+            *more = !tp_at_end(tp);
+            return true;
         }
         tp->p = start;
     }
@@ -1535,7 +1574,8 @@ visa_status visa_module_parse_text(visa_ctx *ctx, const char *name, const char *
                 continue;
             }
             tp->blank_pending = false;
-            (void)parse_statement(tp, &ix);
+            bool more = true;
+            while (more && !tp->failed) (void)parse_statement(tp, &ix, &more);
             if (tp->pending_eol >= 0 || tp->pending_comments.len) {
                 /* statement did not take its trivia (error or no attachable node) */
                 tp->pending_eol = -1;
@@ -1543,8 +1583,9 @@ visa_status visa_module_parse_text(visa_ctx *ctx, const char *name, const char *
             if (tp->ds.suppressed) break;
         }
         if (tp->r && tp->scope_marks.len)
-            diag_at(&tp->ds, VISA_SEV_ERROR, "E-SYNTAX", tp->line_no > 1 ? tp->line_no - 1 : 1, 1,
-                    "missing '}' at end of input");
+            diag_at(&tp->ds, VISA_SEV_ERROR, "E-SYNTAX", tp->scope_open_line.data[tp->scope_marks.len - 1],
+                    tp->scope_open_col.data[tp->scope_marks.len - 1],
+                    "'{' is not closed before the end of input");
         for (uint32_t i = 0; i < tp->m->routines.len; i++) {
             report_undefined_labels(tp, &tp->m->routines.data[i]);
             if (!ir_routine_finalize_attrs(ctx, &tp->m->routines.data[i])) st = VISA_E_NOMEM;
@@ -1563,6 +1604,8 @@ visa_status visa_module_parse_text(visa_ctx *ctx, const char *name, const char *
     vec_free(ctx, &tp->names);
     vec_free(ctx, &tp->name_store);
     vec_free(ctx, &tp->scope_marks);
+    vec_free(ctx, &tp->scope_open_line);
+    vec_free(ctx, &tp->scope_open_col);
     vec_free(ctx, &tp->label_names);
     vec_free(ctx, &tp->pending_comments);
     if (st == VISA_OK) *out = tp->m;

@@ -286,7 +286,8 @@ static void pr_instruction(txt_printer *pr, const ir_inst *inst, uint32_t id) {
     size_t line_start = o->len;
     if (inst->form != VISA_FORM_LABEL) sb_puts(o, "    ");
     char full[64];
-    if (inst->pred && strchr(isa_form_layout(inst->form, full), 'P') && F->hook != TH_LABEL)
+    if (inst->pred && strchr(isa_form_layout(inst->form, full), 'P') && F->hook != TH_LABEL &&
+        !(F->flags & VF_PRED_HIDDEN))
         pr_pred(pr, inst->pred);
     if (F->hook != TH_NONE && txt_hooks[F->hook]->print) txt_hooks[F->hook]->print(pr, inst);
     else if (F->hook != TH_NONE) sb_printf(o, "%s <no text form>", F->name);

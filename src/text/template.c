@@ -148,6 +148,15 @@ void pr_template(txt_printer *pr, const char *tmpl, const ir_inst *inst) {
     }
 }
 
+/* The first vector operand of a move/ALU/compare/address form is its destination. */
+static bool is_dst(const ir_inst *inst, unsigned k) {
+    unsigned g = isa_form_group(inst->form);
+    if (g != G_MOV && g != G_ARITH && g != G_LOGIC && g != G_COMPARE && g != G_ADDRESS) return false;
+    for (unsigned i = 0; i < k; i++)
+        if (strchr("Vv&", inst->opnd[i].kind)) return false;
+    return strchr("Vv&", inst->opnd[k].kind) != NULL;
+}
+
 /* -- Parsing ----------------------------------------------------------------------------------- */
 static bool parse_int_opnd(txt_parser *tp, ir_opnd *o, char kind, char fmt, int en) {
     tp_skip_ws(tp);
@@ -166,7 +175,23 @@ static bool parse_int_opnd(txt_parser *tp, ir_opnd *o, char kind, char fmt, int 
             }
         }
         if (!best) {
-            tp_error(tp, at, "expected one of the names of '%s'", "enum");
+            /* point at the first character no spelling accepts */
+            size_t reach = 0;
+            for (unsigned i = 0; isa_enum_at((isa_enum_id)en, i, &val, &text); i++) {
+                size_t k = 0;
+                while (text[k] && tp->p[k] == text[k]) k++;
+                if (k > reach) reach = k;
+            }
+            char list[256];
+            size_t ln = 0;
+            for (unsigned i = 0; isa_enum_at((isa_enum_id)en, i, &val, &text) && ln < 200; i++)
+                if (!strncmp(text, at, reach) && text[reach])
+                    ln += (size_t)snprintf(list + ln, sizeof list - ln, "%s%s", ln ? ", " : "",
+                                           text + reach);
+            const char *bad = at + reach;
+            size_t bn = 0;
+            while (bad[bn] && bad[bn] != ' ' && bad[bn] != '\t' && bad[bn] != '(' && bn < 32) bn++;
+            tp_error(tp, bad, "unknown '%.*s' (expected one of: %s)", (int)bn, bad, list);
             return false;
         }
         tp->p += best;
@@ -218,6 +243,12 @@ bool tp_parse_opnd(txt_parser *tp, ir_inst *inst, unsigned k, char kind, char fm
             o->u.vec.region = IR_REGION(2, 2, 1); /* implicit <1;1,0> */
         else if (kind == 'V' && o->u.vec.cls == VC_GENERAL && o->u.vec.region == 0) {
             tp_error(tp, tp->p, "expected a region such as <1;1,0> or <1>");
+            return false;
+        }
+        if ((o->u.vec.cls == VC_GENERAL || o->u.vec.cls == VC_INDIRECT) && is_dst(inst, k) &&
+            (IR_REGION_V(o->u.vec.region) || IR_REGION_W(o->u.vec.region))) {
+            tp_error(tp, tp->region_sep_at ? tp->region_sep_at : tp->p,
+                     "a destination region has only a horizontal stride, e.g. <1>");
             return false;
         }
         return true;

@@ -43,8 +43,10 @@ typedef struct txt_parser {
     VEC(char) name_store;
     uint32_t buckets[1024];
     VEC(uint32_t) scope_marks;
+    VEC(uint32_t) scope_open_line, scope_open_col; /* where each open '{' stands */
     VEC(uint32_t) label_names; /* label id -> name entry (labels are routine-wide) */
 
+    const char *region_sep_at; /* position after the first value of the last region */
     uint8_t pending_sat;
     uint32_t stmt_index;
     VEC(uint32_t) pending_comments; /* own-line comments waiting for the next statement */

@@ -141,7 +141,7 @@ static void test_layouts(void) {
 ** (text before the first '.'; all names of a '%enum'); parent rows ('o' in the layout) are not
 ** indexed, their sub rows are.  A base word must select one form, except for these deliberate
 ** sharings (each must match exactly the set of forms sharing the word, and must still occur). */
-#define MAX_SHARE 8
+#define MAX_SHARE 16
 typedef struct shared_group {
     const char *why;
     int forms[MAX_SHARE + 1]; /* -1 terminated */
@@ -186,6 +186,13 @@ static shared_group shared_groups[] = {
     /* va.<function>: the VA sub rows share the base word "va" (the suffix picks the row) */
     SHARE("va.<function> sub rows", VISA_FORM_VA_CONVOLVE, VISA_FORM_VA_MINMAX, VISA_FORM_VA_MINMAXFILTER,
           VISA_FORM_VA_ERODE, VISA_FORM_VA_DILATE, VISA_FORM_VA_BOOLCENTROID, VISA_FORM_VA_CENTROID),
+    /* va_skl_plus.<function>: likewise for the VA_SKL_PLUS sub rows */
+    SHARE("va_skl_plus.<function> sub rows", VISA_FORM_VA_1D_CONVOLVE_VERTICAL,
+          VISA_FORM_VA_1D_CONVOLVE_HORIZONTAL, VISA_FORM_VA_1PIXEL_CONVOLVE, VISA_FORM_VA_FLOOD_FILL,
+          VISA_FORM_VA_LBP_CREATION, VISA_FORM_VA_LBP_CORRELATION, VISA_FORM_VA_CORRELATION_SEARCH,
+          VISA_FORM_VA_HDC_CONV, VISA_FORM_VA_HDC_MMF, VISA_FORM_VA_HDC_ERODE, VISA_FORM_VA_HDC_DILATE,
+          VISA_FORM_VA_HDC_LBPCORRELATION, VISA_FORM_VA_HDC_LBPCREATION, VISA_FORM_VA_HDC_1DCONV_H,
+          VISA_FORM_VA_HDC_1DCONV_V, VISA_FORM_VA_HDC_1PIXELCONV),
 };
 #define N_SHARED (sizeof shared_groups / sizeof shared_groups[0])
 

@@ -21,14 +21,19 @@ static void print_diag(void *ud, const visa_diag *d) {
     else fprintf(stderr, "%s:+0x%llx: %s: %s\n", d->file, (unsigned long long)d->offset, sev,
                  d->message);
     if (d->source_line) {
-        fputs("    ", stderr);
-        for (size_t i = 0; i < d->source_line_len; i++) {
+        /* show at most 160 columns of the line, around the caret */
+        size_t col = d->col ? d->col - 1 : 0, from = 0, to = d->source_line_len;
+        if (col > 100) from = col - 80;
+        if (to - from > 160) to = from + 160;
+        fputs(from ? "    ..." : "    ", stderr);
+        for (size_t i = from; i < to; i++) {
             unsigned char c = (unsigned char)d->source_line[i];
             fputc(c == '\t' || (c >= 0x20 && c < 0x7f) ? c : '?', stderr);
         }
-        fputs("\n    ", stderr);
-        for (uint32_t i = 1; i < d->col && i <= d->source_line_len; i++)
-            fputc(d->source_line[i - 1] == '\t' ? '\t' : ' ', stderr);
+        fputs(to < d->source_line_len ? "...\n    " : "\n    ", stderr);
+        if (from) fputs("   ", stderr);
+        for (size_t i = from; i < col && i < d->source_line_len; i++)
+            fputc(d->source_line[i] == '\t' ? '\t' : ' ', stderr);
         fputs("^\n", stderr);
     }
 }
