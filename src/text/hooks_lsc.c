@@ -64,6 +64,13 @@ static int lsc_shape(int form) {
     return SH_U_GEN;
 }
 
+/* Operand count each shape's indices assume (guards against a layout edit in ops.def). */
+static unsigned shape_count(int shape) {
+    static const unsigned count[] = {U_SRC2 + 1, U_SRC2 + 1, B_SRC1 + 1, A_SRC + 1, U_SRC2 + 1,
+                                     T_SRC2 + 1, T_SRC2 + 1, TB_SRC1 + 1, F_SCOPE + 1};
+    return count[shape];
+}
+
 static bool starts_with(const char *s, const char *prefix) {
     return strncmp(s, prefix, strlen(prefix)) == 0;
 }
@@ -557,8 +564,9 @@ static void print_typed_block2d(lsc_os *s, const ir_inst *in, int form) {
 static void print_fence(lsc_os *s, const ir_inst *in) {
     sb_puts(s->o, "lsc_fence");
     os_sfid(s, op_num(in, F_SFID));
-    const char *op = op_num(in, F_OP) <= 0xFF ? isa_enum_text(VISA_EN_lsc_fence_op, (uint32_t)op_num(in, F_OP)) : NULL;
-    const char *sc = op_num(in, F_SCOPE) <= 0xFF ? isa_enum_text(VISA_EN_lsc_scope, (uint32_t)op_num(in, F_SCOPE)) : NULL;
+    uint64_t opv = op_num(in, F_OP), scv = op_num(in, F_SCOPE);
+    const char *op = opv <= 0xFF ? isa_enum_text(VISA_EN_lsc_fence_op, (uint32_t)opv) : NULL;
+    const char *sc = scv <= 0xFF ? isa_enum_text(VISA_EN_lsc_scope, (uint32_t)scv) : NULL;
     sb_printf(s->o, ".%s.%s", op ? op : "???", sc ? sc : "???");
 }
 
@@ -566,7 +574,8 @@ static void lsc_print(txt_printer *pr, const ir_inst *inst) {
     lsc_os s = {pr, pr->out, false, false};
     int form = inst->form;
     char full[64];
-    if (inst->nopnd != txt_layout_opnds(isa_form_layout(form, full)) || !inst->opnd) {
+    if (inst->nopnd != txt_layout_opnds(isa_form_layout(form, full)) || !inst->opnd ||
+        inst->nopnd != shape_count(lsc_shape(form))) {
         sb_printf(pr->out, "%s <malformed operands>", isa_forms[form].name);
         return;
     }
@@ -641,19 +650,30 @@ static bool p_mnemonic(txt_parser *tp, int form) {
     return true;
 }
 
+/* Does another LSC row share this form's mnemonic (the untyped/typed pairs)? */
+static bool has_twin(int form) {
+    for (int f = 0; f < VISA_FORM__COUNT; f++)
+        if (f != form && isa_forms[f].hook == TH_LSC && strcmp(isa_forms[f].mnem, isa_forms[form].mnem) == 0)
+            return true;
+    return false;
+}
+
 /* SFID: untyped forms take .ugm .ugml .slm, typed forms .tgm, fences any of them. */
 enum { SF_UNTYPED, SF_TYPED, SF_ANY };
 static bool p_sfid(txt_parser *tp, int form, int which, uint32_t *sfid) {
+    static const char *const expect[3] = {"an SFID (.ugm, .ugml or .slm)", "the SFID .tgm",
+                                           "an SFID (.ugm, .ugml, .slm or .tgm)"};
     tp_skip_ws(tp);
     const char *at = tp->p;
-    if (!p_dot_enum(tp, VISA_EN_lsc_sfid, sfid, "an SFID")) return false;
+    size_t len = *tp->p == '.' ? enum_at(tp->p + 1, VISA_EN_lsc_sfid, true, sfid) : 0;
+    if (!len || *sfid == ev(VISA_EN_lsc_sfid, "urb")) { /* IGC has no token for URB */
+        tp_error(tp, at, "expected %s", expect[has_twin(form) ? SF_ANY : which]);
+        return false;
+    }
+    tp->p += 1 + len;
     size_t n;
     const char *m = mnem_of(form, &n);
     uint32_t tgm = ev(VISA_EN_lsc_sfid, "tgm");
-    if (*sfid == ev(VISA_EN_lsc_sfid, "urb")) {
-        tp_error(tp, at, "'.urb' has no text form (expected .ugm, .ugml, .slm or .tgm)");
-        return false;
-    }
     if (which == SF_UNTYPED && *sfid == tgm) {
         tp_error(tp, at, "'%.*s' has no typed (.tgm) form", (int)n, m);
         return false;
@@ -716,7 +736,7 @@ static bool p_var(txt_parser *tp, uint32_t *id, bool nonnull, const char *what) 
     }
     txt_name *e = tp_name_find(tp, name, n);
     if (!e || e->kind != TN_VAR) {
-        tp_error(tp, name, "undefined variable '%.*s'", (int)n, name);
+        tp_error(tp, name, e ? "'%.*s' is not a general variable" : "undefined variable '%.*s'", (int)n, name);
         return false;
     }
     if (nonnull && e->id == 0) {
@@ -909,9 +929,8 @@ static bool p_model(txt_parser *tp, bool stateful_only, bool allow_empty, uint32
     uint32_t v;
     size_t n = enum_at(tp->p, VISA_EN_lsc_addr_type, true, &v);
     if (!n) {
-        tp_error(tp, at, stateful_only ? "expected an address model: bss(...), ss(...), bti(...) or surf(...)"
-                                       : "expected an address model: flat, arg, bss(...), ss(...), bti(...) or "
-                                         "surf(...)");
+        tp_error(tp, at, "expected an address model: %sbss(...), ss(...), bti(...) or surf(...)",
+                 stateful_only ? "" : "flat, arg, ");
         return false;
     }
     if (stateful_only && (v == flat || v == arg)) {
@@ -1190,7 +1209,8 @@ static bool parse_untyped(txt_parser *tp, int form, ir_inst *in, int shape) {
             return false;
         break;
     }
-    if (strided && in->opnd[U_SRC1].u.vec.cls == 0xFF) set_imm(&in->opnd[U_SRC1].u.vec, natural_stride(in), false);
+    if (strided && in->opnd[U_SRC1].u.vec.cls == 0xFF)
+        set_imm(&in->opnd[U_SRC1].u.vec, natural_stride(in), false);
     return true;
 }
 
@@ -1280,6 +1300,9 @@ static bool p_typed_addr(txt_parser *tp, ir_inst *in) {
             int64_t off;
             if (!p_imm_off(tp, &off, true, "coordinate offset")) return false;
             in->opnd[coord[i] + 1].u.num = off;
+        } else if (tp_skip_ws(tp), *tp->p == '+' || *tp->p == '-') {
+            tp_error(tp, tp->p, "the fourth coordinate (LOD) takes no offset");
+            return false;
         }
     }
     if (!tp_expect(tp, "]") || !p_asize(tp, &as)) return false;
@@ -1395,7 +1418,13 @@ static bool lsc_parse(txt_parser *tp, int form, ir_inst *inst) {
     inst->form = (uint16_t)form;
     char full[64];
     const char *layout = isa_form_layout(form, full);
-    if (!tp_inst_alloc(tp, inst, txt_layout_opnds(layout))) return false;
+    unsigned n = txt_layout_opnds(layout);
+    if (n != shape_count(lsc_shape(form))) {
+        tp_error(tp, tp->p, "internal error: the ops.def layout of %s does not match its text hook",
+                 isa_forms[form].name);
+        return false;
+    }
+    if (!tp_inst_alloc(tp, inst, n)) return false;
     null_raws(inst, layout);
     tp_skip_ws(tp);
     switch (lsc_shape(form)) {

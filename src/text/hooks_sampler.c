@@ -176,6 +176,7 @@ static bool p_any_opnd(txt_parser *tp, ir_opnd *o) {
     }
     o->kind = 'V';
     ir_inst tmp = {0};
+    tmp.form = VISA_FORM_SAMPLE3D; /* a message form: no destination-region rule */
     tmp.opnd = o;
     tmp.nopnd = 1;
     return tp_parse_opnd(tp, &tmp, 0, 'V', 0, -1);
@@ -502,6 +503,7 @@ static bool parse_3d(txt_parser *tp, int form, ir_inst *inst) {
     memset(fixed, 0, sizeof fixed);
     unsigned nfixed = 0;
     ir_inst tmp = {0};
+    tmp.form = (uint16_t)form;
     tmp.opnd = &fixed[0];
     tmp.nopnd = 1;
     if (!tp_parse_opnd(tp, &tmp, 0, 'V', 0, -1)) return false; /* aoffimmi */

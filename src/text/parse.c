@@ -1139,10 +1139,6 @@ typedef struct mn_index {
 static bool mn_add(visa_ctx *ctx, mn_index *ix, const char *w, size_t n, int form) {
     size_t b = 0;
     while (b < n && w[b] != '.') b++;
-    for (uint32_t i = 0; i < ix->e.len; i++)
-        if (ix->e.data[i].form == form && ix->e.data[i].len == b &&
-            memcmp(ix->e.data[i].word, w, b) == 0)
-            return true;
     mn_entry e = {w, (uint8_t)b, (int16_t)form};
     return vec_push(ctx, &ix->e, e);
 }
@@ -1168,6 +1164,11 @@ static bool mn_build(visa_ctx *ctx, mn_index *ix) {
         }
     }
     qsort(ix->e.data, ix->e.len, sizeof *ix->e.data, mn_cmp);
+    /* one entry per (base word, form): "cmp.eq" and "cmp.ne" both index CMP under "cmp" */
+    uint32_t k = 0;
+    for (uint32_t i = 0; i < ix->e.len; i++)
+        if (!k || mn_cmp(&ix->e.data[k - 1], &ix->e.data[i]) != 0) ix->e.data[k++] = ix->e.data[i];
+    ix->e.len = k;
     return true;
 }
 
@@ -1314,7 +1315,12 @@ static bool parse_instruction(txt_parser *tp, const mn_index *ix) {
 /* Label definition "NAME:" at the start of a line. */
 static bool parse_label_def(txt_parser *tp, const char *name, size_t n) {
     uint32_t id;
-    if (!tp_label_ref(tp, name, n, 0, &id)) return false;
+    /* IGC's objects give kind 4 to a block label created by its definition (one defined before
+    ** any branch names it: a backward-branch target) and kind 0 to one first created by a
+    ** forward branch; the corpus objects show exactly this (docs/binary-format.md). */
+    txt_name *seen = tp_name_find(tp, name, n);
+    bool first_mention = !seen || seen->kind != TN_LABEL;
+    if (!tp_label_ref(tp, name, n, first_mention ? 4 : 0, &id)) return false;
     ir_label *lab = &tp->r->labels.data[id];
     if (lab->defined) {
         tp_error(tp, name, "duplicate label '%.*s'", (int)n, name);
@@ -1323,7 +1329,7 @@ static bool parse_label_def(txt_parser *tp, const char *name, size_t n) {
     lab->defined = 1;
     lab->line = tp_line_of(tp, name);
     lab->col = tp_col_of(tp, name);
-    /* a name containing "__opt_resource_loo" marks a divergent resource loop (IGC) */
+    /* a name containing "__opt_resource_loo" marks a divergent resource loop (IGC's parser) */
     for (size_t i = 0; i + 18 <= n; i++)
         if (memcmp(name + i, "__opt_resource_loo", 18) == 0) lab->kind = 4;
     ir_inst inst;

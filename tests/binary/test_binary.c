@@ -3,8 +3,9 @@
 **                  print, and object -> text -> object is byte-identical
 **   golden DIR     IGC's corpus: `asm` of each F.visaasm equals the golden F.isa byte for byte,
 **                  and `dis` of F.isa equals the canonical print of F.visaasm
+**   golden_bytes DIR  X.visaasm assembles to the instruction bytes in X.hex (worked out by hand)
 **   corrupt DIR    every case in DIR/cases.txt is rejected with an error at the expected byte
-**                  offset (cases are hex files: see DIR/README)
+**                  offset (cases are hex files)
 */
 #define _POSIX_C_SOURCE 200809L
 #include <dirent.h>
@@ -188,10 +189,146 @@ static void test_golden(const char *dir) {
     free(names);
 }
 
+/* Read a whitespace-separated hex byte file ('#' starts a comment to end of line). */
+static uint8_t *read_hex(const char *path, size_t *len) {
+    size_t tl;
+    char *text = th_read_file(path, &tl);
+    if (!text) return NULL;
+    uint8_t *out = malloc(tl / 2 + 1);
+    size_t n = 0;
+    for (char *p = text; *p;) {
+        if (*p == '#') {
+            while (*p && *p != '\n') p++;
+            continue;
+        }
+        if (*p == ' ' || *p == '\n' || *p == '\t' || *p == '\r') {
+            p++;
+            continue;
+        }
+        unsigned v;
+        if (sscanf(p, "%2x", &v) != 1 || !p[1]) {
+            free(out);
+            free(text);
+            return NULL;
+        }
+        out[n++] = (uint8_t)v;
+        p += 2;
+    }
+    free(text);
+    *len = n;
+    return out;
+}
+
+/* golden_bytes DIR: for each X.visaasm with X.hex, the instruction stream of the first routine in
+** `visa asm` output must equal X.hex, which was worked out by hand from the spec and formats.md. */
+static void test_golden_bytes(const char *dir) {
+    char **names;
+    int n = list_dir(dir, ".visaasm", &names);
+    if (n < 0) {
+        fprintf(stderr, "cannot open %s\n", dir);
+        th_failed++;
+        return;
+    }
+    for (int i = 0; i < n; i++) {
+        char tpath[4096], hpath[4096];
+        snprintf(tpath, sizeof tpath, "%s/%s", dir, names[i]);
+        snprintf(hpath, sizeof hpath, "%s/%.*s.hex", dir, (int)(strlen(names[i]) - 8), names[i]);
+        CASE_BEGIN();
+        size_t tl = 0, hl = 0;
+        char *text = th_read_file(tpath, &tl);
+        uint8_t *want = read_hex(hpath, &hl);
+        CHECKF(want != NULL, "%s: missing or bad hex file", names[i]);
+        capture c = {0};
+        c.verbose = 1;
+        visa_ctx *ctx = new_ctx(&c);
+        visa_module *m = NULL, *d = NULL;
+        uint8_t *b = NULL;
+        size_t bl = 0;
+        if (want && visa_module_parse_text(ctx, tpath, text, tl, VISA_PLATFORM_XE2, &m) == VISA_OK &&
+            visa_module_encode(m, VISA_PLATFORM_XE2, &b, &bl) == VISA_OK &&
+            visa_module_decode(ctx, "enc", b, bl, VISA_PLATFORM_XE2, &d) == VISA_OK) {
+            /* routine 0: header gives its offset and size; instructions run to its end */
+            size_t nl = (size_t)(b[8] | (b[9] << 8));
+            size_t off = (size_t)b[10 + nl] | ((size_t)b[11 + nl] << 8) | ((size_t)b[12 + nl] << 16) |
+                         ((size_t)b[13 + nl] << 24);
+            size_t size = (size_t)b[14 + nl] | ((size_t)b[15 + nl] << 8) |
+                          ((size_t)b[16 + nl] << 16) | ((size_t)b[17 + nl] << 24);
+            const ir_routine *r = &d->routines.data[0];
+            size_t start = r->insts.len ? (size_t)r->insts.data[0].offset : off + size;
+            size_t got = off + size - start;
+            bool same = got == hl && !memcmp(b + start, want, hl);
+            CHECKF(same, "%s: instruction bytes differ from the hand-computed ones", names[i]);
+            if (!same) {
+                first_diff("instructions", want, hl, b + start, got);
+                fprintf(stderr, "  got:");
+                for (size_t k = 0; k < got && k < 96; k++) fprintf(stderr, " %02x", b[start + k]);
+                fprintf(stderr, "\n");
+            }
+        } else {
+            CHECKF(0, "%s: does not parse/encode/decode", names[i]);
+        }
+        visa_free(ctx, b, bl);
+        visa_module_destroy(m);
+        visa_module_destroy(d);
+        visa_ctx_destroy(ctx);
+        free(text);
+        free(want);
+        CASE_END(names[i]);
+        free(names[i]);
+    }
+    free(names);
+}
+
+/* corrupt DIR: cases.txt lines "FILE.hex<TAB>0xOFFSET<TAB>message substring": decoding the bytes
+** must fail with the first error at that byte offset. */
+static void test_corrupt(const char *dir) {
+    char path[4096];
+    snprintf(path, sizeof path, "%s/cases.txt", dir);
+    size_t len = 0;
+    char *manifest = th_read_file(path, &len);
+    if (!manifest) {
+        fprintf(stderr, "cannot read %s\n", path);
+        th_failed++;
+        return;
+    }
+    for (char *line = strtok(manifest, "\n"); line; line = strtok(NULL, "\n")) {
+        if (line[0] == '#' || !line[0]) continue;
+        char file[256], want[512] = "";
+        unsigned long long off;
+        if (sscanf(line, "%255[^\t]\t%lli\t%511[^\n]", file, &off, want) < 2) {
+            fprintf(stderr, "bad manifest line: %s\n", line);
+            th_failed++;
+            continue;
+        }
+        snprintf(path, sizeof path, "%s/%s", dir, file);
+        CASE_BEGIN();
+        size_t bl = 0;
+        uint8_t *bytes = read_hex(path, &bl);
+        CHECKF(bytes != NULL, "cannot read %s", path);
+        if (bytes) {
+            capture c = {0};
+            visa_ctx *ctx = new_ctx(&c);
+            visa_module *m = NULL;
+            visa_status st = visa_module_decode(ctx, file, bytes, bl, VISA_PLATFORM_XE2, &m);
+            CHECKF(st == VISA_E_BINARY && !m, "%s: accepted (status %d)", file, (int)st);
+            CHECKF(c.count > 0 && c.offset == off, "%s: error at +0x%llx, expected +0x%llx (%s)", file,
+                   (unsigned long long)c.offset, off, c.msg);
+            CHECKF(!want[0] || strstr(c.msg, want), "%s: message '%s' lacks '%s'", file, c.msg, want);
+            visa_module_destroy(m);
+            visa_ctx_destroy(ctx);
+            free(bytes);
+        }
+        CASE_END(file);
+    }
+    free(manifest);
+}
+
 int main(int argc, char **argv) {
     for (int i = 1; i + 1 < argc; i += 2) {
         if (!strcmp(argv[i], "roundtrip")) test_roundtrip(argv[i + 1]);
         else if (!strcmp(argv[i], "golden")) test_golden(argv[i + 1]);
+        else if (!strcmp(argv[i], "golden_bytes")) test_golden_bytes(argv[i + 1]);
+        else if (!strcmp(argv[i], "corrupt")) test_corrupt(argv[i + 1]);
         else {
             fprintf(stderr, "unknown mode %s\n", argv[i]);
             return 2;
