@@ -15,10 +15,14 @@ build:
 	@cmake --build $(BUILD) -j$(JOBS)
 
 demo: build
-	@echo "== visa info mad"
+	@echo "== visa info mad   (what the instruction table knows)"
 	@$(BUILD)/visa info mad
-	@echo "== visa fmt examples/saxpy.visaasm (parse and print as IGC prints it)"
+	@echo "== visa fmt examples/saxpy.visaasm   (parse and print exactly as IGC prints it)"
 	@$(BUILD)/visa fmt examples/saxpy.visaasm
+	@echo "== visa asm, then visa dis   (vISA 4.1 object and back)"
+	@$(BUILD)/visa asm examples/saxpy.visaasm -o $(BUILD)/saxpy.isa
+	@$(BUILD)/visa dis $(BUILD)/saxpy.isa | diff -q - examples/saxpy.visaasm && \
+	  echo "$(BUILD)/saxpy.isa: $$(wc -c < $(BUILD)/saxpy.isa) bytes; disassembles to the identical text"
 
 test: build
 	@cd $(BUILD) && ctest --output-on-failure -j$(JOBS)
