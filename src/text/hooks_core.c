@@ -23,11 +23,9 @@ static void label_print(txt_printer *pr, const ir_inst *inst) {
     const ir_string *s = label_str(pr->r, id);
     strbuf *o = pr->out;
     size_t start = o->len;
-    for (uint32_t i = 0; i < s->len; i++) sb_putc(o, s->s[i] == '.' || s->s[i] == '$' ? '_' : s->s[i]);
+    bool renamed = pr_label_text(pr, s->s, s->len);
     char suffix[16];
     int sn = snprintf(suffix, sizeof suffix, "_%u", id);
-    bool renamed = false;
-    for (uint32_t i = 0; i < s->len; i++) renamed |= s->s[i] == '.' || s->s[i] == '$';
     if (inst->form == VISA_FORM_LABEL) {
         /* rebuild as "\n" + comments + name + ":" */
         size_t n = o->len - start;
@@ -100,8 +98,7 @@ static void call_print(txt_printer *pr, const ir_inst *inst) {
         pr_exec(pr, inst->exec);
         sb_putc(o, ' ');
         const ir_string *s = inst->opnd[0].u.str < r->strings.len ? &r->strings.data[inst->opnd[0].u.str] : NULL;
-        for (uint32_t i = 0; s && i < s->len; i++)
-            sb_putc(o, s->s[i] == '.' || s->s[i] == '$' ? '_' : s->s[i]);
+        if (s) pr_label_text(pr, s->s, s->len);
         sb_printf(o, " %lld %lld", (long long)inst->opnd[1].u.num, (long long)inst->opnd[2].u.num);
         break;
     }
@@ -113,8 +110,7 @@ static void call_print(txt_printer *pr, const ir_inst *inst) {
         sb_puts(o, " (");
         for (unsigned k = 1; k < inst->nopnd; k++) {
             if (k > 1) sb_puts(o, ", ");
-            const ir_string *s = label_str(r, inst->opnd[k].u.label);
-            sb_putn(o, s->s, s->len);
+            pr_label(pr, inst->opnd[k].u.label); /* IGC prints these raw; see pr_label_text */
         }
         sb_putc(o, ')');
         break;

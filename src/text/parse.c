@@ -14,6 +14,7 @@
 
 /* -- Comments (trivia) ------------------------------------------------------------------------ */
 static bool is_generated_comment(const char *c, size_t n, bool eol) {
+    if (eol && n > 20 && memcmp(c, "/// Original Name: \"", 20) == 0) return true; /* .function */
     if (eol) {
         if (n > 5 && memcmp(c, "/// $", 5) == 0) {
             for (size_t i = 5; i < n; i++)

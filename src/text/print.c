@@ -56,12 +56,20 @@ void pr_state_name(txt_printer *pr, unsigned state_cls, uint32_t id) {
     else sb_printf(pr->out, "T%u", id);
 }
 
-/* IGC replaces '.' and '$' in label names by '_' when printing. */
-static void put_label_name(txt_printer *pr, const ir_string *s) {
-    for (uint32_t i = 0; i < s->len; i++) {
-        char c = s->s[i];
-        sb_putc(pr->out, c == '.' || c == '$' ? '_' : c);
+/* A label, subroutine or call-target name as printed.  IGC replaces '.' and '$' by '_'; we also
+** replace any other byte its parser cannot read back in a label (and print "_" for an empty
+** name), so that every printed name parses as the same label.  Returns true if anything changed. */
+bool pr_label_text(txt_printer *pr, const char *s, size_t len) {
+    bool changed = len == 0;
+    if (!len) sb_putc(pr->out, '_');
+    for (size_t i = 0; i < len; i++) {
+        char c = s[i];
+        bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c == '@' ||
+                  c == '?' || (i > 0 && ((c >= '0' && c <= '9') || c == '-'));
+        sb_putc(pr->out, ok ? c : '_');
+        changed |= !ok;
     }
+    return changed;
 }
 
 void pr_label(txt_printer *pr, uint32_t label) {
@@ -70,7 +78,7 @@ void pr_label(txt_printer *pr, uint32_t label) {
         return;
     }
     uint32_t n = pr->r->labels.data[label].name;
-    if (n < pr->r->strings.len) put_label_name(pr, &pr->r->strings.data[n]);
+    if (n < pr->r->strings.len) pr_label_text(pr, pr->r->strings.data[n].s, pr->r->strings.data[n].len);
 }
 
 static const char *const modifier_str[8] = {"", "(abs)", "(-)", "(-abs)", "", "(~)", "", ""};

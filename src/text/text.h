@@ -107,6 +107,7 @@ void pr_pred(txt_printer *pr, uint16_t pred);
 void pr_var_name(txt_printer *pr, uint32_t id);
 void pr_state_name(txt_printer *pr, unsigned state_cls, uint32_t id); /* T6, %slm, S0 */
 void pr_label(txt_printer *pr, uint32_t label);
+bool pr_label_text(txt_printer *pr, const char *s, size_t len); /* sanitised label name */
 void pr_string_lit(txt_printer *pr, const char *s, size_t len);
 void pr_hex(txt_printer *pr, uint64_t v);
 void pr_template(txt_printer *pr, const char *tmpl, const ir_inst *inst);
