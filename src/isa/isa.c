@@ -310,3 +310,23 @@ const char *isa_form_layout(int form, char *buf) {
 }
 
 bool isa_layout_has(const char *layout, char code) { return strchr(layout, code) != NULL; }
+
+/* Codes that are fields of the instruction but not stored operands. */
+static bool not_an_operand(char c) { return c == 'E' || c == 'P' || c == 'o' || c == '#' || c == '!'; }
+
+unsigned isa_layout_opnds(const char *layout) {
+    unsigned n = 0;
+    for (const char *c = layout; *c; c++)
+        if (*c != '*' && !not_an_operand(*c)) n++;
+    return n;
+}
+
+char isa_layout_kind(const char *layout, unsigned k) {
+    unsigned i = 0;
+    for (const char *c = layout; *c; c++) {
+        if (*c == '*') return c[1]; /* list items repeat their kind */
+        if (not_an_operand(*c)) continue;
+        if (i++ == k) return *c;
+    }
+    return 0;
+}

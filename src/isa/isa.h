@@ -220,5 +220,9 @@ const char *isa_form_layout(int form, char *buf);
 const char *isa_mode_tail(unsigned opcode, unsigned mode, char *buf);
 /* Layout position helpers. */
 bool isa_layout_has(const char *layout, char code);
+/* Number of stored operands of a layout (without E P o # !; a '*' list counts its one kind). */
+unsigned isa_layout_opnds(const char *layout);
+/* Layout code of stored operand k (list items repeat the list's kind); 0 past the end. */
+char isa_layout_kind(const char *layout, unsigned k);
 
 #endif

@@ -586,7 +586,7 @@ static bool dpas_parse(txt_parser *tp, int form, ir_inst *inst) {
     tp_word(tp, &w);
     char full[64];
     const char *layout = isa_form_layout(form, full);
-    unsigned n = txt_layout_opnds(layout);
+    unsigned n = isa_layout_opnds(layout);
     if (!tp_inst_alloc(tp, inst, n)) return false;
     uint32_t prec[2];
     for (int k = 0; k < 2; k++) {
@@ -624,13 +624,7 @@ static bool dpas_parse(txt_parser *tp, int form, ir_inst *inst) {
     }
     if (!tp_exec(tp, &inst->exec)) return false;
     for (unsigned k = 0; k + 1 < n; k++) {
-        char kind = 0;
-        unsigned i = 0;
-        for (const char *c = layout; *c; c++) {
-            if (strchr("EPo#*!", *c)) continue;
-            if (i++ == k) kind = *c;
-        }
-        if (!tp_parse_opnd(tp, inst, k, kind, 0, -1)) return false;
+        if (!tp_parse_opnd(tp, inst, k, isa_layout_kind(layout, k), 0, -1)) return false;
     }
     inst->opnd[n - 1].kind = 'd';
     inst->opnd[n - 1].u.num = (int64_t)(prec[0] | (prec[1] << 8) | ((uint32_t)depth.u.num << 16) |

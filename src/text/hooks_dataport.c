@@ -369,7 +369,7 @@ static bool dp_parse(txt_parser *tp, int form, ir_inst *inst) {
     inst->form = (uint16_t)form;
     char full[64];
     const char *layout = isa_form_layout(form, full);
-    unsigned n = txt_layout_opnds(layout);
+    unsigned n = isa_layout_opnds(layout);
     if (!tp_inst_alloc(tp, inst, n)) return false;
     for (unsigned k = 0; k < n; k++) inst->opnd[k].kind = kind_at(layout, k);
     ir_opnd *op = inst->opnd;

@@ -112,15 +112,6 @@ static uint32_t ev(isa_enum_id en, const char *name) {
     return v;
 }
 
-static char layout_kind(const char *layout, unsigned k) {
-    unsigned i = 0;
-    for (const char *c = layout; *c; c++) {
-        if (*c == '*') return c[1];
-        if (strchr("EPo#!", *c)) continue;
-        if (i++ == k) return *c;
-    }
-    return 0;
-}
 
 /* -- Printing: a model of IGC's std::stringstream -------------------------------------------- */
 typedef struct lsc_os {
@@ -574,7 +565,7 @@ static void lsc_print(txt_printer *pr, const ir_inst *inst) {
     lsc_os s = {pr, pr->out, false, false};
     int form = inst->form;
     char full[64];
-    if (inst->nopnd != txt_layout_opnds(isa_form_layout(form, full)) || !inst->opnd ||
+    if (inst->nopnd != isa_layout_opnds(isa_form_layout(form, full)) || !inst->opnd ||
         inst->nopnd != shape_count(lsc_shape(form))) {
         sb_printf(pr->out, "%s <malformed operands>", isa_forms[form].name);
         return;
@@ -1152,7 +1143,7 @@ static bool p_untyped_addr(txt_parser *tp, ir_inst *in, bool strided) {
 
 static void null_raws(ir_inst *in, const char *layout) {
     for (unsigned k = 0; k < in->nopnd; k++) {
-        in->opnd[k].kind = layout_kind(layout, k);
+        in->opnd[k].kind = isa_layout_kind(layout, k);
         if (in->opnd[k].kind == 'R') in->opnd[k].u.raw = (ir_raw){0, 0};
     }
 }
@@ -1418,7 +1409,7 @@ static bool lsc_parse(txt_parser *tp, int form, ir_inst *inst) {
     inst->form = (uint16_t)form;
     char full[64];
     const char *layout = isa_form_layout(form, full);
-    unsigned n = txt_layout_opnds(layout);
+    unsigned n = isa_layout_opnds(layout);
     if (n != shape_count(lsc_shape(form))) {
         tp_error(tp, tp->p, "internal error: the ops.def layout of %s does not match its text hook",
                  isa_forms[form].name);

@@ -318,7 +318,7 @@ static char layout_kind(const char *layout, unsigned k) {
 static bool tpl_parse(txt_parser *tp, int form, const char *tmpl, ir_inst *inst) {
     char full[64];
     const char *layout = isa_form_layout(form, full);
-    unsigned count = txt_layout_opnds(layout);
+    unsigned count = isa_layout_opnds(layout);
     inst->form = (uint16_t)form;
     if (!tp_inst_alloc(tp, inst, count)) return false;
     for (unsigned k = 0; k < count; k++) {
@@ -557,7 +557,7 @@ static void print_info(txt_printer *pr, const ir_inst *inst) {
 static bool parse_info(txt_parser *tp, int form, ir_inst *inst) {
     char full[64];
     const char *layout = isa_form_layout(form, full);
-    unsigned count = txt_layout_opnds(layout);
+    unsigned count = isa_layout_opnds(layout);
     inst->form = (uint16_t)form;
     if (!p_mnem(tp, form) || !tp_inst_alloc(tp, inst, count)) return false;
     unsigned mask;
@@ -665,7 +665,7 @@ static void print_legacy(txt_printer *pr, const ir_inst *inst) {
 static bool parse_legacy(txt_parser *tp, int form, ir_inst *inst) {
     char full[64];
     const char *layout = isa_form_layout(form, full);
-    unsigned count = txt_layout_opnds(layout);
+    unsigned count = isa_layout_opnds(layout);
     bool sample = isa_forms[form].opcode == VISA_OP_SAMPLE;
     inst->form = (uint16_t)form;
     if (!p_mnem(tp, form) || !tp_inst_alloc(tp, inst, count)) return false;

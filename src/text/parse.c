@@ -652,24 +652,14 @@ bool tp_vec_operand(txt_parser *tp, ir_vec *v, bool allow_addrof) {
     }
     tp_skip_ws(tp);
     if (*tp->p == '<') return parse_region(tp, &v->region);
-    v->region = IR_REGION(1, 2, 1); /* V(r,c) with no region: <0;1,0> is not implied; see pr */
-    v->region = 0;                 /* no region written */
+    v->region = 0; /* no region written (only dpas-style operands may omit it) */
     return true;
 }
 
 bool tp_raw_operand(txt_parser *tp, ir_raw *raw) {
-    const char *name;
-    size_t n = tp_ident(tp, &name);
-    if (!n) {
-        tp_error(tp, tp->p, "expected a raw operand (VAR.offset)");
-        return false;
-    }
-    txt_name *e = tp_name_find(tp, name, n);
-    if (!e || e->kind != TN_VAR) {
-        tp_error(tp, name, "undefined variable '%.*s'", (int)n, name);
-        return false;
-    }
-    raw->id = e->id;
+    const char *name = (tp_skip_ws(tp), tp->p);
+    if (!tp_general_var(tp, &raw->id)) return false;
+    size_t n = (size_t)(tp->p - name);
     raw->offset = 0;
     if (!tp_accept_nows(tp, ".")) {
         tp_error(tp, tp->p, "expected '.' and a byte offset after raw operand '%.*s'", (int)n,
@@ -1104,12 +1094,6 @@ static bool parse_routine_name(txt_parser *tp, char **name, size_t *n) {
 }
 
 /* -- Instructions ----------------------------------------------------------------------------- */
-unsigned txt_layout_opnds(const char *layout) {
-    unsigned n = 0;
-    for (const char *c = layout; *c; c++)
-        if (!strchr("EPo#*!", *c)) n++;
-    return n;
-}
 
 bool tp_inst_alloc(txt_parser *tp, ir_inst *inst, unsigned n) {
     inst->nopnd = (uint16_t)n;

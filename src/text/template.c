@@ -16,22 +16,11 @@
 
 #include "text.h"
 
-/* Kind of stored operand k of a layout (lists repeat their element kind). */
-static char layout_kind(const char *layout, unsigned k) {
-    unsigned i = 0;
-    for (const char *c = layout; *c; c++) {
-        if (*c == '*') return c[1];
-        if (strchr("EPo#!", *c)) continue;
-        if (i++ == k) return *c;
-    }
-    return 0;
-}
-
 static const char *generic_template(const char *layout, char *buf, size_t size) {
     size_t n = 0;
     n += (size_t)snprintf(buf + n, size - n, "%%M%%S");
     if (strchr(layout, 'E')) n += (size_t)snprintf(buf + n, size - n, " %%E");
-    unsigned count = txt_layout_opnds(layout);
+    unsigned count = isa_layout_opnds(layout);
     for (unsigned k = 0; k < count && n + 6 < size; k++)
         n += (size_t)snprintf(buf + n, size - n, " %%%u", k);
     return buf;
@@ -291,10 +280,10 @@ bool tp_parse_template(txt_parser *tp, int form, const char *tmpl, ir_inst *inst
     char full[64], gen[160];
     const char *layout = isa_form_layout(form, full);
     if (!tmpl) tmpl = generic_template(layout, gen, sizeof gen);
-    unsigned count = txt_layout_opnds(layout);
+    unsigned count = isa_layout_opnds(layout);
     inst->form = (uint16_t)form;
     if (!tp_inst_alloc(tp, inst, count)) return false;
-    for (unsigned k = 0; k < count; k++) inst->opnd[k].kind = layout_kind(layout, k);
+    for (unsigned k = 0; k < count; k++) inst->opnd[k].kind = isa_layout_kind(layout, k);
     bool sat = false;
     tp_skip_ws(tp);
     for (const char *t = tmpl; *t;) {

@@ -129,7 +129,5 @@ extern const txt_hook txt_hook_label, txt_hook_call, txt_hook_debug, txt_hook_sy
 
 /* Allocate inst->opnd for the form's layout (n operands). */
 bool tp_inst_alloc(txt_parser *tp, ir_inst *inst, unsigned n);
-/* Number of stored operands of a layout string (without E P o #). */
-unsigned txt_layout_opnds(const char *layout);
 
 #endif
