@@ -120,9 +120,10 @@ size_t visa_module_routine_count(const visa_module *module);
 
 /* -- Binary objects (.isa, version 4.1) ---------------------------------------------------- */
 
-/** Encode a module as a vISA object.  Operands whose bytes depend on the GRF size (address-of
-**  offsets) follow `platform`.  *out is allocated with the context allocator: free it with
-**  visa_free(ctx, *out, *out_len). */
+/** Encode a module as a vISA object.  Bytes that depend on the GRF size (address-of offsets,
+**  stored as GRF rows and columns) were fixed for the platform the module was parsed or decoded
+**  for; `platform` must be a valid platform.  *out is allocated with the context allocator: free
+**  it with visa_free(ctx, *out, *out_len). */
 visa_status visa_module_encode(const visa_module *module, visa_platform platform, uint8_t **out,
                                size_t *out_len);
 

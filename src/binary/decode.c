@@ -168,10 +168,12 @@ static bool read_vec(rd *r, const ir_routine *rt, ir_vec *v, bool addrof_pos) {
             return false;
         }
         if (addrof_pos) {
-            int t = ir_var_type(rt, v->id);
+            /* an address-of keeps its row and column: the bytes depend on the GRF size */
+            if (v->region != IR_REGION(1, 2, 1)) {
+                fail(r, at + 7, "address-of operand must have region <0;1,0>");
+                return false;
+            }
             v->cls = VC_ADDROF;
-            v->addrof_off = (int32_t)(v->row * r->grf + v->col * (t >= 0 ? isa_types[t].bytes : 1));
-            v->row = v->col = 0;
             v->region = 0;
         }
         return true;

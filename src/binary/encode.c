@@ -35,7 +35,7 @@ static void put_attrs(strbuf *b, const ir_attr *a, unsigned n, bool count16) {
     }
 }
 
-static void put_vec(strbuf *b, const ir_routine *r, const ir_vec *v, unsigned grf) {
+static void put_vec(strbuf *b, const ir_vec *v) {
     unsigned tag = (unsigned)(v->mod & 7) << 3;
     switch (v->cls) {
     case VC_GENERAL:
@@ -45,18 +45,13 @@ static void put_vec(strbuf *b, const ir_routine *r, const ir_vec *v, unsigned gr
         put8(b, v->col);
         put16(b, v->region);
         break;
-    case VC_ADDROF: {
-        /* written as a general operand <0;1,0>: row = GRFs, col = elements of the variable */
-        int t = ir_var_type(r, v->id);
-        unsigned size = t >= 0 ? isa_types[t].bytes : 1;
-        unsigned off = v->addrof_off > 0 ? (unsigned)v->addrof_off : 0;
+    case VC_ADDROF: /* written as a general operand <0;1,0> */
         put8(b, tag | VC_GENERAL);
         put32(b, v->id);
-        put8(b, off / grf);
-        put8(b, (off % grf) / size);
+        put8(b, v->row);
+        put8(b, v->col);
         put16(b, IR_REGION(1, 2, 1));
         break;
-    }
     case VC_ADDRESS:
         put8(b, tag | VC_ADDRESS);
         put16(b, v->id);
@@ -91,7 +86,7 @@ static void put_vec(strbuf *b, const ir_routine *r, const ir_vec *v, unsigned gr
 }
 
 /* Write one instruction by its layout. */
-static void put_inst(strbuf *b, const ir_routine *r, const ir_inst *inst, unsigned grf) {
+static void put_inst(strbuf *b, const ir_inst *inst) {
     const isa_form *F = &isa_forms[inst->form];
     put8(b, F->opcode);
     const char *layout = F->parent >= 0 ? isa_forms[F->parent].layout : F->layout;
@@ -123,7 +118,7 @@ static void put_inst(strbuf *b, const ir_routine *r, const ir_inst *inst, unsign
                 switch (o->kind) {
                 case 'R': put32(b, o->u.raw.id); put16(b, o->u.raw.offset); break;
                 case 'L': put16(b, o->u.label); break;
-                case 'V': case 'v': case '&': put_vec(b, r, &o->u.vec, grf); break;
+                case 'V': case 'v': case '&': put_vec(b, &o->u.vec); break;
                 case 'w': put16(b, (unsigned)o->u.num); break;
                 case 'd': case 'i': put32(b, (uint32_t)o->u.num); break;
                 default: put8(b, (unsigned)o->u.num); break;
@@ -134,7 +129,7 @@ static void put_inst(strbuf *b, const ir_routine *r, const ir_inst *inst, unsign
             if (k >= inst->nopnd) return;
             const ir_opnd *o = &inst->opnd[k++];
             switch (*c) {
-            case 'V': case 'v': case '&': put_vec(b, r, &o->u.vec, grf); break;
+            case 'V': case 'v': case '&': put_vec(b, &o->u.vec); break;
             case 'R': put32(b, o->u.raw.id); put16(b, o->u.raw.offset); break;
             case 'L': put16(b, o->u.label); break;
             case 'b': put8(b, (unsigned)o->u.num); break;
@@ -157,7 +152,7 @@ static void put_state_list(strbuf *b, const ir_state_var *v, uint32_t n) {
 }
 
 /* One routine object; *input_off receives the offset of input_count within it (kernels). */
-static void put_routine(strbuf *b, const ir_routine *r, unsigned grf, size_t *input_off) {
+static void put_routine(strbuf *b, const ir_routine *r, size_t *input_off) {
     size_t start = b->len;
     put32(b, r->strings.len);
     for (uint32_t i = 0; i < r->strings.len; i++) {
@@ -216,7 +211,7 @@ static void put_routine(strbuf *b, const ir_routine *r, unsigned grf, size_t *in
         sb_putn(b, (const char *)r->attrs.data[i].value, r->attrs.data[i].size);
     }
     size_t entry = b->len - start;
-    for (uint32_t i = 0; i < r->insts.len; i++) put_inst(b, r, &r->insts.data[i], grf);
+    for (uint32_t i = 0; i < r->insts.len; i++) put_inst(b, &r->insts.data[i]);
     patch32(b, size_at, (uint32_t)(b->len - start - entry));
     patch32(b, size_at + 4, (uint32_t)entry);
 }
@@ -226,7 +221,6 @@ visa_status visa_module_encode(const visa_module *m, visa_platform platform, uin
     if (!m || !out || !out_len || (unsigned)platform >= VISA_PLATFORM__COUNT) return VISA_E_ARG;
     *out = NULL;
     *out_len = 0;
-    unsigned grf = visa_platform_grf_bytes(platform);
     strbuf hdr, body;
     sb_init(&hdr, m->ctx);
     sb_init(&body, m->ctx);
@@ -268,7 +262,7 @@ visa_status visa_module_encode(const visa_module *m, visa_platform platform, uin
             const ir_routine *r = &m->routines.data[i];
             if (r->is_kernel != (pass == 0)) continue;
             size_t start = body.len, input_off = 0;
-            put_routine(&body, r, grf, &input_off);
+            put_routine(&body, r, &input_off);
             uint32_t off = (uint32_t)(hdr.len + start);
             patch32(&hdr, slot[i], off);
             patch32(&hdr, slot[i] + 4, (uint32_t)(body.len - start));

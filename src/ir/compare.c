@@ -37,7 +37,7 @@ static bool vec_eq(const ir_vec *a, const ir_vec *b) {
     case VC_INDIRECT:
         return a->addr_elem == b->addr_elem && a->ind_off == b->ind_off && a->type == b->type &&
                a->region == b->region;
-    case VC_ADDROF: return a->addrof_off == b->addrof_off;
+    case VC_ADDROF: return a->row == b->row && a->col == b->col;
     case VC_IMMEDIATE: return a->type == b->type && a->imm == b->imm;
     case VC_STATE: return a->state_cls == b->state_cls && a->row == b->row;
     default: return false;

@@ -104,6 +104,11 @@ bool ir_routine_finalize_attrs(visa_ctx *ctx, ir_routine *r) {
     return a.name != UINT32_MAX && vec_push(ctx, &r->attrs, a);
 }
 
+uint32_t ir_addrof_bytes(const ir_routine *r, const ir_vec *v, unsigned grf_bytes) {
+    int t = ir_var_type(r, v->id);
+    return (uint32_t)v->row * grf_bytes + (uint32_t)v->col * (t >= 0 ? isa_types[t].bytes : 1u);
+}
+
 int ir_var_type(const ir_routine *r, uint32_t id) {
     if (id < isa_predef_var_count) return isa_predef_vars[id].type;
     if (id < ISA_NUM_PREDEF_VARS) return -1;

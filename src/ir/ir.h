@@ -29,13 +29,13 @@ typedef struct ir_vec {
     uint8_t cls;       /* VC_* */
     uint8_t mod;       /* VM_* */
     uint8_t type;      /* isa_type: immediates, indirect access type */
-    uint8_t row, col;  /* general: row (GRF units) and column (elements); address: elem, width code */
+    uint8_t row, col;  /* general and address-of: row (GRF units) and column (elements of the
+                       ** variable's type); address: element and width code; state: offset */
     uint8_t addr_elem; /* indirect: element of the address variable */
     uint8_t state_cls; /* state: VS_* */
     uint16_t region;   /* region codes (general/indirect) */
     int16_t ind_off;   /* indirect: byte offset */
     uint32_t id;       /* variable id in its class (general: full id incl. 32 predefined) */
-    int32_t addrof_off;/* address-of: byte offset (-1 = not printed) */
     uint64_t imm;      /* immediate bits (sign-extended to 32 for b/w/d) */
 } ir_vec;
 
@@ -177,6 +177,8 @@ bool ir_attr_list_push(visa_ctx *ctx, ir_attr_list *list, const ir_attr *a);
 /* IGC gives every routine a Target attribute (CM) when it has none, when building from text
 ** and when reading an object; returns false on OOM. */
 bool ir_routine_finalize_attrs(visa_ctx *ctx, ir_routine *r);
+/* Byte offset of an address-of operand (row * GRF bytes + col * element size). */
+uint32_t ir_addrof_bytes(const ir_routine *r, const ir_vec *v, unsigned grf_bytes);
 /* Type of a general variable by full id (predefined ids included); -1 if unknown. */
 int ir_var_type(const ir_routine *r, uint32_t id);
 /* Size in bytes of a general variable by full id; 0 if unknown. */

@@ -539,7 +539,6 @@ bool tp_vec_operand(txt_parser *tp, ir_vec *v, bool allow_addrof) {
             v->cls = VC_ADDROF;
         }
         v->id = e->id;
-        v->addrof_off = 0;
         if (tp_accept_nows(tp, "[")) {
             int64_t x;
             tp_skip_ws(tp);
@@ -557,7 +556,17 @@ bool tp_vec_operand(txt_parser *tp, ir_vec *v, bool allow_addrof) {
                 }
                 v->row = (uint8_t)(x / 4);
             } else {
-                v->addrof_off = (int32_t)x;
+                /* stored as row (GRFs) and column (elements): the GRF size is the platform's */
+                unsigned grf = visa_platform_grf_bytes(tp->m->platform);
+                int t = ir_var_type(tp->r, e->id);
+                unsigned size = t >= 0 ? isa_types[t].bytes : 1;
+                if ((x % grf) % size || x / grf > 255) {
+                    tp_error(tp, oat, "address-of offset %lld is not a multiple of the element size "
+                                      "or lies beyond 255 GRFs", (long long)x);
+                    return false;
+                }
+                v->row = (uint8_t)(x / grf);
+                v->col = (uint8_t)((x % grf) / size);
             }
         }
         return true;

@@ -115,7 +115,10 @@ void pr_vec(txt_printer *pr, const ir_vec *v, bool region) {
         sb_puts(o, mod);
         sb_putc(o, '&');
         pr_var_name(pr, v->id);
-        if (v->addrof_off > 0) sb_printf(o, "[%d]", v->addrof_off);
+        {
+            uint32_t off = ir_addrof_bytes(pr->r, v, visa_platform_grf_bytes(pr->m->platform));
+            if (off) sb_printf(o, "[%u]", off);
+        }
         break;
     case VC_IMMEDIATE: {
         uint64_t x = v->imm;

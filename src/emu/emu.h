@@ -1,0 +1,102 @@
+/* emu.h -- internals of the emulator: the per-routine machine layout, the lowered program
+** (one compact emu_op per instruction) and the per-thread state the interpreter runs on.
+** See docs/emulator.md for the design.
+*/
+#ifndef VISA_EMU_H
+#define VISA_EMU_H
+
+#include "ir/ir.h"
+
+#define EMU_MAX_LANES 32
+
+/* -- Machine layout --------------------------------------------------------------------------- */
+typedef struct emu_layout {
+    uint32_t grf_bytes;     /* 32 or 64 */
+    uint32_t num_grf;       /* NumGRF attribute (default 128) */
+    uint32_t file_bytes;    /* size of the flat per-thread variable array */
+    uint32_t *var_off;      /* byte offset of every general variable id (predefined + user) */
+    uint32_t nvars;
+    uint32_t *addr_base;    /* first slot of each address variable in the address array */
+    uint32_t naddrs;
+    uint32_t naddr_slots;
+    uint32_t npreds;        /* predicate ids 1..npreds */
+} emu_layout;
+
+/* -- Lowered operands ------------------------------------------------------------------------- */
+enum { EO_NONE, EO_CONTIG, EO_SCALAR, EO_GENERAL, EO_IMM, EO_INDIRECT, EO_VXH, EO_PRED, EO_ADDR };
+
+typedef struct emu_opnd {
+    uint8_t shape;    /* EO_* */
+    uint8_t type;     /* isa_type of the elements */
+    uint8_t mod;      /* source modifier (VM_*) */
+    uint8_t size;     /* element bytes */
+    uint32_t off;     /* byte offset (direct), address slot (indirect/address), pred id */
+    int32_t ind_off;  /* indirect: byte offset added to the address */
+    uint16_t vs, w, hs; /* region (elements) for general/indirect */
+    uint32_t lanes;   /* EO_GENERAL: index of the lane-offset table in emu_program.lane_off */
+    uint64_t imm;     /* EO_IMM: raw bits */
+} emu_opnd;
+
+typedef struct emu_thread emu_thread;
+typedef struct emu_op emu_op;
+typedef void (*emu_handler)(emu_thread *t, const emu_op *op);
+
+struct emu_op {
+    emu_handler fn;
+    uint16_t form;     /* isa_form_id, for diagnostics */
+    uint8_t exec;      /* lanes */
+    uint8_t mask_off;  /* execution-mask offset (M1..M8) */
+    uint8_t nomask;
+    uint8_t sat;
+    uint16_t pred;     /* predicate word (id | any/all | inverse) */
+    uint8_t nsrc;
+    uint8_t cond;      /* compare relation, sub-operation */
+    uint32_t target;   /* branch target op index */
+    uint32_t line;     /* source line for run-time errors */
+    emu_opnd dst, dst2, src[4];
+    const void *aux;   /* per-op data of message handlers */
+};
+
+typedef struct emu_program {
+    visa_ctx *ctx;
+    const visa_module *m;
+    const ir_routine *r;
+    emu_layout lay;
+    VEC(emu_op) ops;
+    VEC(uint16_t) lane_off; /* 32 byte offsets per general-region operand */
+} emu_program;
+
+/* -- Per-thread state -------------------------------------------------------------------------- */
+typedef struct emu_mem emu_mem;
+
+struct emu_thread {
+    const emu_program *prog;
+    uint8_t *file;        /* flat variable array */
+    uint32_t *addr;       /* address variable slots */
+    uint32_t *pred;       /* predicate masks by id */
+    uint32_t pc;
+    uint32_t em;          /* execution mask */
+    uint32_t *wait_mask;  /* per op index: lanes waiting to be re-enabled there (goto) */
+    uint32_t call_stack[64];
+    uint32_t call_depth;
+    uint64_t steps, max_steps;
+    emu_mem *mem;
+    uint32_t group_id[3], local_id[3];
+    bool done;
+    /* fault: set by a handler, stops the thread */
+    int fault;
+    char fault_msg[256];
+    uint32_t fault_lane;
+};
+
+/* Lowering and execution. */
+visa_status emu_layout_build(visa_ctx *ctx, const ir_routine *r, visa_platform plat, emu_layout *lay,
+                             diag_sink *ds);
+void emu_layout_free(visa_ctx *ctx, emu_layout *lay);
+visa_status emu_lower(visa_ctx *ctx, const visa_module *m, const ir_routine *r, visa_platform plat,
+                      emu_program *prog, diag_sink *ds);
+void emu_program_free(emu_program *prog);
+void emu_run_thread(emu_thread *t);
+void emu_fault(emu_thread *t, unsigned lane, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+#endif

@@ -1,0 +1,134 @@
+/* layout.c -- places every variable of a routine in the per-thread flat array (docs/emulator.md):
+** inputs at their declared offsets from r0, %r0 at 0, the other user variables first-fit after
+** the inputs honouring alignment and the no-GRF-crossing rule, the remaining predefined variables
+** after the GRF file.  Aliases share their parent's bytes.
+*/
+#include <string.h>
+
+#include "emu.h"
+
+static uint32_t align_bytes(unsigned code, uint32_t grf) {
+    static const uint32_t fixed[10] = {1, 2, 4, 8, 16, 0, 0, 32, 64, 128};
+    if (code == 5) return grf;
+    if (code == 6) return 2 * grf;
+    return code < 10 ? fixed[code] : 1;
+}
+
+static uint32_t round_up(uint32_t v, uint32_t a) { return a ? (v + a - 1) / a * a : v; }
+
+/* An interval list of used bytes in the GRF file (kept small: inputs and r0). */
+typedef struct span {
+    uint32_t lo, hi;
+} span;
+
+static bool overlaps(const span *s, unsigned n, uint32_t lo, uint32_t hi) {
+    for (unsigned i = 0; i < n; i++)
+        if (lo < s[i].hi && s[i].lo < hi) return true;
+    return false;
+}
+
+visa_status emu_layout_build(visa_ctx *ctx, const ir_routine *r, visa_platform plat, emu_layout *lay,
+                             diag_sink *ds) {
+    memset(lay, 0, sizeof *lay);
+    lay->grf_bytes = visa_platform_grf_bytes(plat);
+    lay->num_grf = 128;
+    for (uint32_t i = 0; i < r->attrs.len; i++) {
+        const ir_attr *a = &r->attrs.data[i];
+        if (!strcmp(ir_str(r, a->name), "NumGRF") && a->size == 4) {
+            uint32_t v = (uint32_t)a->value[0] | ((uint32_t)a->value[1] << 8) |
+                         ((uint32_t)a->value[2] << 16) | ((uint32_t)a->value[3] << 24);
+            if (v >= 1 && v <= 1024) lay->num_grf = v;
+        }
+    }
+    const uint32_t grf = lay->grf_bytes;
+    lay->nvars = ISA_NUM_PREDEF_VARS + r->vars.len;
+    lay->var_off = vx_alloc(ctx, sizeof(uint32_t) * lay->nvars);
+    bool *placed = vx_alloc(ctx, lay->nvars);
+    span *used = vx_alloc(ctx, sizeof(span) * (r->inputs.len + 2));
+    if (!lay->var_off || !placed || !used) {
+        vx_free(ctx, placed, lay->nvars);
+        vx_free(ctx, used, sizeof(span) * (r->inputs.len + 2));
+        emu_layout_free(ctx, lay);
+        return VISA_E_NOMEM;
+    }
+    unsigned nused = 0;
+    /* %r0 is r0 */
+    lay->var_off[7] = 0;
+    placed[7] = true;
+    used[nused++] = (span){0, grf};
+    uint32_t end = grf;
+    visa_status st = VISA_OK;
+    for (uint32_t i = 0; i < r->inputs.len; i++) {
+        const ir_input *in = &r->inputs.data[i];
+        if ((in->kind & 7) != IN_GENERAL) continue;
+        if (in->offset < 0 || in->id >= lay->nvars) {
+            diag_at(ds, VISA_SEV_ERROR, "E-RUN", in->line, in->col,
+                    "input at negative offset %d cannot be placed", in->offset);
+            st = VISA_E_UNSUPPORTED;
+            continue;
+        }
+        lay->var_off[in->id] = (uint32_t)in->offset;
+        placed[in->id] = true;
+        uint32_t hi = (uint32_t)in->offset + ir_var_bytes(r, in->id);
+        used[nused++] = (span){(uint32_t)in->offset, hi};
+        if (hi > end) end = hi;
+    }
+    /* user variables: first fit after the inputs, aligned, within one GRF if smaller */
+    uint32_t next = round_up(end, grf);
+    for (uint32_t i = 0; i < r->vars.len; i++) {
+        uint32_t id = ISA_NUM_PREDEF_VARS + i;
+        const ir_var *v = &r->vars.data[i];
+        if (placed[id] || v->has_alias) continue;
+        uint32_t size = (uint32_t)v->num_elts * isa_types[v->type].bytes;
+        uint32_t al = align_bytes(v->align, grf);
+        if (al < isa_types[v->type].bytes) al = isa_types[v->type].bytes;
+        uint32_t off = round_up(next, al);
+        if (size <= grf && off / grf != (off + size - 1) / grf) off = round_up(off, grf);
+        if (size > grf) off = round_up(off, grf);
+        while (overlaps(used, nused, off, off + size)) off += al;
+        lay->var_off[id] = off;
+        placed[id] = true;
+        next = off + size;
+    }
+    uint32_t file = round_up(next > (uint32_t)lay->num_grf * grf ? next : (uint32_t)lay->num_grf * grf, grf);
+    /* remaining predefined variables after the GRF file */
+    for (unsigned id = 0; id < isa_predef_var_count; id++) {
+        if (placed[id]) continue;
+        uint32_t size = isa_predef_vars[id].num_elts * isa_types[isa_predef_vars[id].type].bytes;
+        file = round_up(file, 8);
+        lay->var_off[id] = file;
+        placed[id] = true;
+        file += size;
+    }
+    /* aliases (a parent is always declared before its alias) */
+    for (uint32_t i = 0; i < r->vars.len; i++) {
+        const ir_var *v = &r->vars.data[i];
+        if (!v->has_alias) continue;
+        uint32_t id = ISA_NUM_PREDEF_VARS + i;
+        uint32_t parent = v->alias_id < lay->nvars ? v->alias_id : 0;
+        lay->var_off[id] = lay->var_off[parent] + v->alias_off;
+        uint32_t hi = lay->var_off[id] + (uint32_t)v->num_elts * isa_types[v->type].bytes;
+        if (hi > file) file = hi;
+    }
+    lay->file_bytes = round_up(file, 64);
+    /* address variables */
+    lay->naddrs = r->addrs.len + 1;
+    lay->addr_base = vx_alloc(ctx, sizeof(uint32_t) * lay->naddrs);
+    if (!lay->addr_base) st = VISA_E_NOMEM;
+    for (uint32_t i = 0; st == VISA_OK && i < r->addrs.len; i++) {
+        lay->addr_base[i] = lay->naddr_slots;
+        lay->naddr_slots += r->addrs.data[i].num_elts;
+    }
+    lay->npreds = r->preds.len;
+    vx_free(ctx, placed, lay->nvars);
+    vx_free(ctx, used, sizeof(span) * (r->inputs.len + 2));
+    if (st != VISA_OK) emu_layout_free(ctx, lay);
+    return st;
+}
+
+void emu_layout_free(visa_ctx *ctx, emu_layout *lay) {
+    vx_free(ctx, lay->var_off, sizeof(uint32_t) * lay->nvars);
+    vx_free(ctx, lay->addr_base, sizeof(uint32_t) * lay->naddrs);
+    lay->var_off = NULL;
+    lay->addr_base = NULL;
+}
