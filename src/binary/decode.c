@@ -63,13 +63,16 @@ static uint32_t id4(rd *r, const char *what) {
 }
 
 /* A count whose entries each take at least min_bytes must fit in what is left. */
-static bool count_ok(rd *r, uint64_t count, size_t min_bytes, const char *what) {
+/* A count read at `at` whose entries each take at least min_bytes must fit in what is left (every
+** caller passes 1: the point is to bound allocations by the input size, while a short table is
+** reported where its first missing field is). */
+static bool count_ok(rd *r, size_t at, uint64_t count, size_t min_bytes, const char *what) {
     if (r->err) return false;
     if (count > (r->len - r->pos) / (min_bytes ? min_bytes : 1)) {
         char msg[160];
         snprintf(msg, sizeof msg, "%s count %llu is larger than the remaining input allows", what,
                  (unsigned long long)count);
-        fail(r, r->pos, msg);
+        fail(r, at, msg);
         return false;
     }
     return true;
@@ -96,7 +99,7 @@ static bool read_attrs(rd *r, ir_routine *rt, ir_attr_list *list, unsigned count
 }
 
 static bool read_attrs_(rd *r, ir_routine *rt, ir_attr_list *list, unsigned count) {
-    if (!count_ok(r, count, 5, "attribute")) return false;
+    if (!count_ok(r, r->pos - 1, count, 1, "attribute")) return false;
     for (unsigned i = 0; i < count && !r->err; i++) {
         ir_attr a;
         memset(&a, 0, sizeof a);
@@ -117,9 +120,10 @@ static bool read_attrs_(rd *r, ir_routine *rt, ir_attr_list *list, unsigned coun
     return !r->err;
 }
 
-static bool read_state_list(rd *r, ir_routine *rt, void *vecp, uint32_t count, const char *what) {
+static bool read_state_list(rd *r, ir_routine *rt, void *vecp, size_t count_at, uint32_t count,
+                            const char *what) {
     VEC(ir_state_var) *v = vecp;
-    if (!count_ok(r, count, 7, what) || !vec_reserve(r->ctx, v, count)) return false;
+    if (!count_ok(r, count_at, count, 1, what) || !vec_reserve(r->ctx, v, count)) return false;
     for (uint32_t i = 0; i < count && !r->err; i++) {
         ir_state_var s;
         memset(&s, 0, sizeof s);
@@ -315,12 +319,19 @@ static bool read_inst(rd *r, ir_routine *rt, ir_inst *inst) {
     unsigned nk = 0;
     const char *layout = isa_forms[form].layout;
     ir_opnd tmp[80];
+    size_t exec_at = at, pred_at = at;
     unsigned list_count = 0;
     bool has_list = false;
     for (const char *c = layout; *c && !r->err; c++) {
         switch (*c) {
-        case 'E': inst->exec = u8(r, "exec size"); break;
-        case 'P': inst->pred = u16(r, "predicate"); break;
+        case 'E':
+            exec_at = r->pos;
+            inst->exec = u8(r, "exec size");
+            break;
+        case 'P':
+            pred_at = r->pos;
+            inst->pred = u16(r, "predicate");
+            break;
         case 'o': {
             size_t sat = r->pos;
             uint8_t sub = u8(r, "sub-opcode");
@@ -376,12 +387,12 @@ static bool read_inst(rd *r, ir_routine *rt, ir_inst *inst) {
     if ((isa_layout_has(isa_forms[form].layout, 'E') ||
          (isa_forms[form].parent >= 0 && isa_layout_has(isa_forms[isa_forms[form].parent].layout, 'E'))) &&
         (inst->exec & 0xF) > 5) {
-        fail(r, at, "invalid execution size code");
+        fail(r, exec_at, "invalid execution size code");
         return false;
     }
     if (inst->pred && ((inst->pred & 0xFFF) == 0 || (inst->pred & 0xFFF) > rt->preds.len ||
                        (inst->pred & 0x1000) || ((inst->pred >> 13) & 3) == 3)) {
-        fail(r, at, "invalid predicate");
+        fail(r, pred_at, "invalid predicate");
         return false;
     }
     inst->form = (uint16_t)form;
@@ -396,23 +407,24 @@ static bool read_inst(rd *r, ir_routine *rt, ir_inst *inst) {
 }
 
 /* -- Routines --------------------------------------------------------------------------------- */
-static bool read_routine(rd *r, ir_routine *rt, bool is_kernel, size_t start, size_t size) {
+/* Read one routine object.  start/size come from the header; a size reaching past the end of the
+** file shows up as a truncated field, and a size that does not match the object as read is
+** reported at the header's size field (size_at). */
+static bool read_routine(rd *r, ir_routine *rt, bool is_kernel, size_t start, size_t size,
+                         size_t size_at, size_t *input_count_off) {
     rt->is_kernel = is_kernel;
     rt->trivia.eol = -1;
-    if (start > r->len || size > r->len - start) {
-        fail(r, start, "routine object lies outside the file");
-        return false;
-    }
     rd sub = *r;
-    sub.len = start + size; /* a routine may not read past its own object */
+    /* a routine may not read past its own object (nor past the file) */
+    sub.len = size <= r->len - start ? start + size : r->len;
     sub.pos = start;
     uint32_t ns = id4(&sub, "string count");
-    if (!count_ok(&sub, ns, 1, "string") || !vec_reserve(r->ctx, &rt->strings, ns)) goto out;
+    if (!count_ok(&sub, start, ns, 1, "string") || !vec_reserve(r->ctx, &rt->strings, ns)) goto out;
     for (uint32_t i = 0; i < ns && !sub.err; i++) {
         const uint8_t *s = sub.p + sub.pos;
         const uint8_t *e = memchr(s, 0, sub.len - sub.pos);
         if (!e) {
-            fail(&sub, sub.pos, "unterminated string in string pool");
+            fail(&sub, sub.pos, "truncated string pool (a string has no terminating NUL)");
             goto out;
         }
         if (ir_string_add(r->ctx, rt, (const char *)s, (size_t)(e - s)) == UINT32_MAX) {
@@ -424,8 +436,9 @@ static bool read_routine(rd *r, ir_routine *rt, bool is_kernel, size_t start, si
     size_t at = sub.pos;
     rt->name = id4(&sub, "routine name");
     if (!check_string(&sub, rt, rt->name, at, "routine name")) goto out;
+    at = sub.pos;
     uint32_t nv = id4(&sub, "variable count");
-    if (!count_ok(&sub, nv, 12, "variable") || !vec_reserve(r->ctx, &rt->vars, nv)) goto out;
+    if (!count_ok(&sub, at, nv, 1, "variable") || !vec_reserve(r->ctx, &rt->vars, nv)) goto out;
     for (uint32_t i = 0; i < nv && !sub.err; i++) {
         ir_var v;
         memset(&v, 0, sizeof v);
@@ -468,10 +481,13 @@ static bool read_routine(rd *r, ir_routine *rt, bool is_kernel, size_t start, si
         if (!read_attrs(&sub, rt, &v.attrs, na)) goto out;
         rt->vars.data[rt->vars.len++] = v;
     }
-    if (!read_state_list(&sub, rt, &rt->addrs, u16(&sub, "address count"), "address variable")) goto out;
-    if (!read_state_list(&sub, rt, &rt->preds, u16(&sub, "predicate count"), "predicate variable")) goto out;
+    at = sub.pos;
+    if (!read_state_list(&sub, rt, &rt->addrs, at, u16(&sub, "address count"), "address variable")) goto out;
+    at = sub.pos;
+    if (!read_state_list(&sub, rt, &rt->preds, at, u16(&sub, "predicate count"), "predicate variable")) goto out;
+    at = sub.pos;
     uint32_t nl = u16(&sub, "label count");
-    if (!count_ok(&sub, nl, 6, "label") || !vec_reserve(r->ctx, &rt->labels, nl)) goto out;
+    if (!count_ok(&sub, at, nl, 1, "label") || !vec_reserve(r->ctx, &rt->labels, nl)) goto out;
     for (uint32_t i = 0; i < nl && !sub.err; i++) {
         ir_label l;
         memset(&l, 0, sizeof l);
@@ -482,7 +498,8 @@ static bool read_routine(rd *r, ir_routine *rt, bool is_kernel, size_t start, si
         uint8_t na = u8(&sub, "label");
         if (sub.err) goto out;
         if (l.kind > 4 || na) {
-            fail(&sub, at + 4, l.kind > 4 ? "invalid label kind" : "label attributes are not supported");
+            fail(&sub, l.kind > 4 ? at + 4 : at + 5,
+                 l.kind > 4 ? "invalid label kind" : "label attributes are not supported");
             goto out;
         }
         l.defined = 1;
@@ -494,17 +511,20 @@ static bool read_routine(rd *r, ir_routine *rt, bool is_kernel, size_t start, si
         fail(&sub, at, "sampler count must be below 32");
         goto out;
     }
-    if (!read_state_list(&sub, rt, &rt->samplers, nsamp, "sampler")) goto out;
-    if (!read_state_list(&sub, rt, &rt->surfaces, u8(&sub, "surface count"), "surface")) goto out;
+    if (!read_state_list(&sub, rt, &rt->samplers, at, nsamp, "sampler")) goto out;
+    at = sub.pos;
+    if (!read_state_list(&sub, rt, &rt->surfaces, at, u8(&sub, "surface count"), "surface")) goto out;
     at = sub.pos;
     if (u8(&sub, "vme count") && !sub.err) {
         fail(&sub, at, "VME variables are not supported (count must be 0)");
         goto out;
     }
     if (is_kernel) {
+        at = sub.pos;
+        *input_count_off = sub.pos - start;
         uint32_t ni = (r->major > 3 || (r->major == 3 && r->minor >= 5)) ? u32(&sub, "input count")
                                                                          : u8(&sub, "input count");
-        if (!count_ok(&sub, ni, 8, "input") || !vec_reserve(r->ctx, &rt->inputs, ni)) goto out;
+        if (!count_ok(&sub, at, ni, 1, "input") || !vec_reserve(r->ctx, &rt->inputs, ni)) goto out;
         for (uint32_t i = 0; i < ni && !sub.err; i++) {
             ir_input in;
             memset(&in, 0, sizeof in);
@@ -520,7 +540,7 @@ static bool read_routine(rd *r, ir_routine *rt, bool is_kernel, size_t start, si
                        : cls == IN_SAMPLER ? in.id >= rt->samplers.len
                        : cls == IN_SURFACE ? in.id >= ISA_NUM_PREDEF_SURFS + rt->surfaces.len : true;
             if (bad) {
-                fail(&sub, at, "input refers to an undefined variable");
+                fail(&sub, at + 1, "input refers to an undefined variable");
                 goto out;
             }
             in.implicit_syntax = (in.kind >> 3) != 0;
@@ -534,8 +554,9 @@ static bool read_routine(rd *r, ir_routine *rt, bool is_kernel, size_t start, si
         rt->input_size = u8(&sub, "input size");
         rt->return_size = u8(&sub, "return size");
     }
+    size_t natt_at = sub.pos;
     uint32_t natt = u16(&sub, "attribute count");
-    if (!count_ok(&sub, natt, 5, "attribute") || !vec_reserve(r->ctx, &rt->attrs, natt)) goto out;
+    if (!count_ok(&sub, natt_at, natt, 1, "attribute") || !vec_reserve(r->ctx, &rt->attrs, natt)) goto out;
     for (uint32_t i = 0; i < natt && !sub.err; i++) {
         ir_attr_list tmp = {0, NULL};
         if (!read_attrs(&sub, rt, &tmp, 1)) goto out;
@@ -552,12 +573,18 @@ static bool read_routine(rd *r, ir_routine *rt, bool is_kernel, size_t start, si
         fail(&sub, at + 4, msg);
         goto out;
     }
-    if (isize > sub.len - sub.pos) {
-        fail(&sub, at, "instruction stream extends past the routine object");
+    if (sub.pos + (uint64_t)isize != start + (uint64_t)size) {
+        /* blame the field that disagrees with the file: a header size that fits the file makes
+        ** the instruction size wrong, otherwise the header size is */
+        if (start + (uint64_t)size <= r->len)
+            fail(&sub, at, "instruction size does not match the routine size in the header");
+        else
+            fail(&sub, size_at, "routine size in the header does not match the object (entry + "
+                                "instruction size) or reaches outside the file");
         goto out;
     }
     size_t end = sub.pos + isize;
-    sub.len = end;
+    sub.len = end <= r->len ? end : r->len; /* a cut file reads as truncated instructions */
     while (sub.pos < end && !sub.err) {
         ir_inst inst;
         if (!read_inst(&sub, rt, &inst)) goto out;
@@ -599,17 +626,17 @@ visa_status visa_module_decode(visa_ctx *ctx, const char *name, const void *byte
         snprintf(msg, sizeof msg,
                  "unsupported object version %u.%u (this reader handles 3.4 to 4.1; 4.2 has no "
                  "defined binary layout)", r.major, r.minor);
-        fail(&r, 4, msg);
+        fail(&r, r.major == 4 || r.major == 3 ? 5 : 4, msg);
     }
     m->major = r.major;
     m->minor = r.minor;
     /* header tables */
     typedef struct entry {
-        size_t off, size;
+        size_t off, size, off_at, size_at, input_off, input_off_at;
         bool kernel;
-        size_t at;
     } entry;
     VEC(entry) ents = {0};
+    size_t nk_at = r.pos;
     uint32_t nk = u16(&r, "kernel count");
     for (int pass = 0; pass < 2 && !r.err; pass++) {
         if (pass == 1) {
@@ -618,41 +645,56 @@ visa_status visa_module_decode(visa_ctx *ctx, const char *name, const void *byte
                 fail(&r, at, "file-scope variables are not supported (count must be 0)");
                 break;
             }
+            nk_at = r.pos;
             nk = u16(&r, "function count");
         }
-        if (!count_ok(&r, nk, 10, pass ? "function" : "kernel")) break;
+        if (!count_ok(&r, nk_at, nk, 1, pass ? "function" : "kernel")) break;
         for (uint32_t i = 0; i < nk && !r.err; i++) {
             entry e;
+            memset(&e, 0, sizeof e);
             e.kernel = pass == 0;
-            e.at = r.pos;
             if (pass == 1) u8(&r, "function linkage");
             bool old_names = r.major == 3 && r.minor < 7;
             uint32_t nl = old_names ? u8(&r, "name length") : u16(&r, "name length");
             if (!need(&r, nl, "routine name")) break;
             r.pos += nl;
+            e.off_at = r.pos;
             e.off = u32(&r, "routine offset");
+            e.size_at = r.pos;
             e.size = u32(&r, "routine size");
-            if (pass == 0) u32(&r, "input offset");
-            size_t sat = r.pos;
-            if ((u16(&r, "symbols") || u16(&r, "symbols")) && !r.err) {
-                fail(&r, sat, "relocation symbols are not supported (counts must be 0)");
-                break;
+            if (pass == 0) {
+                e.input_off_at = r.pos;
+                e.input_off = u32(&r, "input offset");
+            }
+            for (int k = 0; k < 2 && !r.err; k++) {
+                size_t sat = r.pos;
+                if (u16(&r, "relocation symbol count") && !r.err)
+                    fail(&r, sat, "relocation symbols are not supported (counts must be 0)");
             }
             if (pass == 0) {
+                size_t ng_at = r.pos;
                 unsigned ng = u8(&r, "gen binary count");
-                if (!count_ok(&r, ng, 9, "gen binary")) break;
+                if (!count_ok(&r, ng_at, ng, 1, "gen binary")) break;
                 r.pos += (size_t)ng * 9;
             }
-            if (!vec_push(ctx, &ents, e)) fail(&r, e.at, "out of memory");
+            if (!vec_push(ctx, &ents, e)) fail(&r, e.off_at, "out of memory");
         }
     }
     if (!r.err && !vec_reserve(ctx, &m->routines, ents.len)) fail(&r, 0, "out of memory");
     for (uint32_t i = 0; i < ents.len && !r.err; i++) {
         ir_routine *rt = &m->routines.data[m->routines.len++];
         memset(rt, 0, sizeof *rt);
-        if (read_routine(&r, rt, ents.data[i].kernel, ents.data[i].off, ents.data[i].size) &&
-            !ir_routine_finalize_attrs(ctx, rt))
-            fail(&r, ents.data[i].off, "out of memory");
+        const entry *e = &ents.data[i];
+        size_t input_count_off = 0;
+        if (e->off > r.len || e->off < r.pos) {
+            fail(&r, e->off_at, "routine offset lies outside the file or inside the header");
+            break;
+        }
+        if (!read_routine(&r, rt, e->kernel, e->off, e->size, e->size_at, &input_count_off)) continue;
+        if (e->kernel && e->input_off != e->off + input_count_off)
+            fail(&r, e->input_off_at, "input offset in the header does not point at the input count");
+        else if (!ir_routine_finalize_attrs(ctx, rt))
+            fail(&r, e->off, "out of memory");
     }
     vec_free(ctx, &ents);
     if (!r.err && !m->routines.len) fail(&r, 0, "object has no kernels or functions");
