@@ -136,6 +136,50 @@ visa_status visa_module_decode(visa_ctx *ctx, const char *name, const void *byte
 /** The context a module was created with. */
 visa_ctx *visa_module_ctx(const visa_module *module);
 
+/* -- Emulator ------------------------------------------------------------------------------------ */
+
+typedef enum visa_arg_kind {
+    VISA_ARG_SCALAR = 0, /**< integer bits in value */
+    VISA_ARG_BUFFER = 1, /**< the address of buffers[buffer] */
+    VISA_ARG_FLOAT = 2   /**< a number in fvalue, stored as the input variable's float type */
+} visa_arg_kind;
+
+/** One kernel argument, for the kernel's explicit inputs (.input) in declaration order. */
+typedef struct visa_arg {
+    visa_arg_kind kind;
+    uint64_t value;  /**< scalar: its bits, little-endian, truncated to the input's size */
+    uint32_t buffer; /**< buffer: index into the buffer array; the input receives its address */
+    double fvalue;   /**< float: the value */
+} visa_arg;
+
+/** A buffer of emulated global memory (owned by the caller; the kernel reads and writes it). */
+typedef struct visa_buffer {
+    uint8_t *data;
+    size_t size;
+} visa_buffer;
+
+typedef struct visa_run_opts {
+    uint32_t struct_size;   /**< sizeof(visa_run_opts) */
+    const char *kernel;     /**< kernel name, NULL for the first kernel */
+    visa_platform platform; /**< GRF size and platform rules */
+    uint32_t groups[3];     /**< thread groups in x, y, z (0 counts as 1) */
+    uint32_t group_size[3]; /**< threads per group in x, y, z (0 counts as 1) */
+    uint32_t threads;       /**< host threads running groups in parallel (0 counts as 1) */
+    uint64_t max_steps;     /**< instructions per emulated thread before giving up; 0 = 100 million */
+} visa_run_opts;
+
+/** Run a kernel over an ND-range.  Results are bit-identical for any host thread count.
+**  Run-time errors (unsupported instruction, out-of-bounds access, step limit) are reported
+**  through the diagnostic callback with the instruction's source line and lane, and return
+**  VISA_E_RUNTIME; instructions the emulator cannot run are reported before anything runs
+**  (VISA_E_UNSUPPORTED). */
+visa_status visa_module_run(const visa_module *module, const visa_run_opts *opts,
+                            const visa_arg *args, size_t nargs, visa_buffer *buffers,
+                            size_t nbuffers);
+
+/** Emulated global address of buffer `index` (what a pointer input receives). */
+uint64_t visa_buffer_address(size_t index);
+
 /* -- Instruction table queries (for tools such as `visa info`) ---------------------------- */
 
 /** Write a human-readable description of the instruction(s) with this mnemonic (opcode,

@@ -617,6 +617,7 @@ visa_status visa_module_decode(visa_ctx *ctx, const char *name, const void *byte
     if (!m) return VISA_E_NOMEM;
     m->platform = platform;
     m->has_version = 1;
+    m->name = vx_strndup(ctx, ds.file, strlen(ds.file));
     uint32_t magic = u32(&r, "header");
     if (!r.err && magic != 0x41534943u) fail(&r, 0, "not a vISA object (bad magic, expected \"CISA\")");
     r.major = u8(&r, "header");

@@ -25,7 +25,22 @@ typedef struct emu_layout {
 /* -- Lowered operands ------------------------------------------------------------------------- */
 enum { EO_NONE, EO_CONTIG, EO_SCALAR, EO_GENERAL, EO_IMM, EO_INDIRECT, EO_VXH, EO_PRED, EO_ADDR };
 
+typedef union emu_val {
+    int64_t i;  /* integer compute class: every integer type widened to 64 bits */
+    uint64_t u;
+    double f;   /* float compute class: every float type widened to double */
+} emu_val;
+
+struct emu_opnd;
+typedef struct emu_thread emu_thread;
+/* Read the exec lanes of an operand into compute-class values / write enabled lanes back. */
+typedef void (*emu_load_fn)(const emu_thread *t, const struct emu_opnd *o, unsigned n, emu_val *out);
+typedef void (*emu_store_fn)(emu_thread *t, const struct emu_opnd *o, unsigned n, uint32_t mask,
+                             const emu_val *in);
+
 typedef struct emu_opnd {
+    emu_load_fn load;   /* chosen at lowering from type, shape and compute class */
+    emu_store_fn store;
     uint8_t shape;    /* EO_* */
     uint8_t type;     /* isa_type of the elements */
     uint8_t mod;      /* source modifier (VM_*) */
@@ -37,7 +52,6 @@ typedef struct emu_opnd {
     uint64_t imm;     /* EO_IMM: raw bits */
 } emu_opnd;
 
-typedef struct emu_thread emu_thread;
 typedef struct emu_op emu_op;
 typedef void (*emu_handler)(emu_thread *t, const emu_op *op);
 
@@ -52,10 +66,16 @@ struct emu_op {
     uint8_t nsrc;
     uint8_t cond;      /* compare relation, sub-operation */
     uint32_t target;   /* branch target op index */
-    uint32_t line;     /* source line for run-time errors */
-    emu_opnd dst, dst2, src[4];
+    uint32_t info;     /* message fields packed by the family's lowering (e.g. LSC) */
+    int32_t imm;       /* message immediate offset */
+    uint32_t line, col; /* source position for run-time errors */
+    uint8_t cls;       /* compute class: EC_INT or EC_FLT */
+    emu_opnd dst, dst2, src[5];
+    void (*calc)(const emu_op *op, unsigned n, emu_val *d, emu_val s[][EMU_MAX_LANES]);
     const void *aux;   /* per-op data of message handlers */
 };
+
+enum { EC_INT = 0, EC_FLT = 1 };
 
 typedef struct emu_program {
     visa_ctx *ctx;
@@ -66,8 +86,18 @@ typedef struct emu_program {
     VEC(uint16_t) lane_off; /* 32 byte offsets per general-region operand */
 } emu_program;
 
+/* -- Memory ------------------------------------------------------------------------------------- */
+typedef struct emu_mem {
+    visa_buffer *bufs; /* global memory: buffer i lives at visa_buffer_address(i) */
+    size_t nbufs;
+    uint8_t *slm;      /* shared local memory of the thread's group */
+    uint32_t slm_size;
+} emu_mem;
+
+/* Host pointer for an emulated global access of `size` bytes, NULL if it is out of bounds. */
+uint8_t *emu_global(emu_mem *mem, uint64_t addr, uint32_t size);
+
 /* -- Per-thread state -------------------------------------------------------------------------- */
-typedef struct emu_mem emu_mem;
 
 struct emu_thread {
     const emu_program *prog;

@@ -151,6 +151,7 @@ static visa_status lower_inst(emu_program *p, const ir_inst *in, uint32_t *label
     memset(&op, 0, sizeof op);
     op.form = in->form;
     op.line = in->line;
+    op.col = in->col;
     op.exec = (uint8_t)(1u << (in->exec & 7));
     if ((in->exec & 0xF) > 5) op.exec = 1;
     op.mask_off = (uint8_t)(((in->exec >> 4) & 7) * 4);
@@ -173,7 +174,7 @@ static visa_status lower_inst(emu_program *p, const ir_inst *in, uint32_t *label
             bool is_dst = nv < sem->ndst;
             emu_opnd *slot = nv == 0 && sem->ndst >= 1 ? &op.dst
                              : nv == 1 && sem->ndst == 2 ? &op.dst2
-                                                         : &op.src[op.nsrc < 4 ? op.nsrc : 3];
+                                                         : &op.src[op.nsrc < 5 ? op.nsrc : 4];
             if (!lower_vec(p, in, &o->u.vec, op.exec, is_dst, slot, ds)) return VISA_E_UNSUPPORTED;
             if (!is_dst) op.nsrc++;
             if (is_dst && o->u.vec.mod == VM_SAT) op.sat = 1;
@@ -181,7 +182,7 @@ static visa_status lower_inst(emu_program *p, const ir_inst *in, uint32_t *label
             break;
         }
         case 'R': {
-            emu_opnd *slot = &op.src[op.nsrc < 4 ? op.nsrc : 3];
+            emu_opnd *slot = &op.src[op.nsrc < 5 ? op.nsrc : 4];
             if (!lower_raw(p, in, &o->u.raw, slot, ds)) return VISA_E_UNSUPPORTED;
             op.nsrc++;
             break;

@@ -61,6 +61,7 @@ void visa_module_destroy(visa_module *m) {
     for (uint32_t i = 0; i < m->comments.len; i++)
         vx_free(ctx, m->comments.data[i].text, m->comments.data[i].len + 1);
     vec_free(ctx, &m->comments);
+    if (m->name) vx_free(ctx, m->name, strlen(m->name) + 1);
     vx_free(ctx, m, sizeof *m);
 }
 

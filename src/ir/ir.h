@@ -156,6 +156,7 @@ typedef struct ir_comment {
 
 struct visa_module {
     visa_ctx *ctx;
+    char *name;              /* input name given when parsed or decoded (diagnostics) */
     uint8_t major, minor;
     uint8_t has_version;
     visa_platform platform;

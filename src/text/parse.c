@@ -1552,6 +1552,7 @@ visa_status visa_module_parse_text(visa_ctx *ctx, const char *name, const char *
     if (!tp->m || !mn_build(ctx, &ix)) st = VISA_E_NOMEM;
     if (st == VISA_OK) {
         tp->m->platform = platform;
+        tp->m->name = vx_strndup(ctx, tp->ds.file, strlen(tp->ds.file));
         tp->src = text ? text : "";
         tp->len = len;
         tp->line_no = 1;

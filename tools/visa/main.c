@@ -259,6 +259,395 @@ static int cmd_asm_dis(int argc, char **argv, bool is_asm) {
     return rc;
 }
 
+/* -- visa run ---------------------------------------------------------------------------------- */
+static const char run_help[] =
+    "usage: visa run FILE [--kernel NAME] [--platform P] [--groups X[,Y[,Z]]]\n"
+    "                [--group-size X[,Y[,Z]]] [--arg VALUE]... [--out N=PATH]...\n"
+    "                [--print N:TYPE]... [--threads N] [--max-steps N]\n"
+    "\n"
+    "Run a kernel on the CPU.\n"
+    "  --arg VALUE        one per explicit .input, in declaration order: a number (decimal,\n"
+    "                     0x hex, or a float such as 1.5) for a scalar, or buf:SIZE[:INIT] for a\n"
+    "                     buffer whose address the input receives; INIT is zero (default),\n"
+    "                     file=PATH, iota:TYPE or fill:TYPE:VALUE\n"
+    "  --out N=PATH       write buffer N's final bytes (buffers count from 0 in --arg order)\n"
+    "  --print N:TYPE     print buffer N as TYPE elements (ub b uw w ud d uq q hf bf f df)\n"
+    "  --groups X,Y,Z     thread groups (default 1)    --group-size X,Y,Z  threads per group\n"
+    "  --threads N        host threads (results are identical for any N)\n"
+    "  --max-steps N      instructions per thread before stopping with an error\n"
+    "  --platform P       Gen9 Gen11 XeLP XeHP XeHPG XeHPC Xe2 Xe3 (default Xe2)\n"
+    "\n"
+    "Exit status: 0 ok, 1 errors in the input or at run time, 2 usage error.\n";
+
+typedef struct run_buf {
+    uint8_t *data;
+    size_t size;
+} run_buf;
+
+static int parse_dims(const char *s, uint32_t out[3]) {
+    out[0] = out[1] = out[2] = 1;
+    for (int k = 0; k < 3; k++) {
+        char *end;
+        errno = 0;
+        unsigned long v = strtoul(s, &end, 10);
+        if (end == s || errno || v == 0 || v > 1u << 20) return -1;
+        out[k] = (uint32_t)v;
+        if (!*end) return 0;
+        if (*end != ',') return -1;
+        s = end + 1;
+    }
+    return -1;
+}
+
+/* Element type by name: size in bytes, float-ness and signedness. */
+static int elem_type(const char *s, size_t n, unsigned *size, int *is_float, int *is_signed) {
+    static const struct { const char *name; unsigned size; int flt, sgn; } types[] = {
+        {"ub", 1, 0, 0}, {"b", 1, 0, 1}, {"uw", 2, 0, 0}, {"w", 2, 0, 1}, {"ud", 4, 0, 0},
+        {"d", 4, 0, 1}, {"uq", 8, 0, 0}, {"q", 8, 0, 1}, {"hf", 2, 1, 0}, {"bf", 2, 1, 0},
+        {"f", 4, 1, 0}, {"df", 8, 1, 0}};
+    for (size_t i = 0; i < sizeof types / sizeof types[0]; i++)
+        if (strlen(types[i].name) == n && !memcmp(types[i].name, s, n)) {
+            *size = types[i].size;
+            *is_float = types[i].flt;
+            *is_signed = types[i].sgn;
+            return (int)i;
+        }
+    return -1;
+}
+
+static uint16_t to_half(float f) {
+    uint32_t x;
+    memcpy(&x, &f, 4);
+    uint32_t s = (x >> 16) & 0x8000, e = (x >> 23) & 0xFF, m = x & 0x7FFFFF;
+    if (e == 0xFF) return (uint16_t)(s | 0x7C00 | (m ? 0x200 : 0));
+    int ee = (int)e - 112;
+    if (ee >= 31) return (uint16_t)(s | 0x7C00);
+    if (ee <= 0) {
+        if (ee < -10) return (uint16_t)s;
+        m |= 0x800000;
+        unsigned sh = (unsigned)(14 - ee);
+        uint32_t q = m >> sh, rem = m & ((1u << sh) - 1), half = 1u << (sh - 1);
+        if (rem > half || (rem == half && (q & 1))) q++;
+        return (uint16_t)(s | q);
+    }
+    uint32_t q = ((uint32_t)ee << 10) | (m >> 13), rem = m & 0x1FFF;
+    if (rem > 0x1000 || (rem == 0x1000 && (q & 1))) q++;
+    return (uint16_t)(s | q);
+}
+
+static float from_half(uint16_t h) {
+    uint32_t s = (uint32_t)(h >> 15) << 31, e = (h >> 10) & 0x1F, m = h & 0x3FF, bits;
+    if (e == 0x1F) bits = s | 0x7F800000u | (m << 13);
+    else if (e) bits = s | ((e + 112) << 23) | (m << 13);
+    else if (!m) bits = s;
+    else {
+        int sh = 0;
+        while (!(m & 0x400)) m <<= 1, sh++;
+        bits = s | ((uint32_t)(113 - sh) << 23) | ((m & 0x3FF) << 13);
+    }
+    float f;
+    memcpy(&f, &bits, 4);
+    return f;
+}
+
+/* Store one element of a numeric value (text) into p. */
+static int put_elem(uint8_t *p, unsigned size, int is_float, const char *tname, double dv, long long iv) {
+    if (is_float) {
+        if (size == 8) memcpy(p, &dv, 8);
+        else if (size == 4) {
+            float f = (float)dv;
+            memcpy(p, &f, 4);
+        } else if (!strcmp(tname, "hf")) {
+            uint16_t h = to_half((float)dv);
+            memcpy(p, &h, 2);
+        } else { /* bf: round to nearest even */
+            float f = (float)dv;
+            uint32_t x;
+            memcpy(&x, &f, 4);
+            x += 0x7FFF + ((x >> 16) & 1);
+            uint16_t b = (uint16_t)(x >> 16);
+            memcpy(p, &b, 2);
+        }
+    } else {
+        uint64_t u = (uint64_t)iv;
+        for (unsigned k = 0; k < size; k++) p[k] = (uint8_t)(u >> (8 * k));
+    }
+    return 0;
+}
+
+static int parse_number(const char *s, int *is_float, double *dv, long long *iv) {
+    char *end;
+    errno = 0;
+    if ((s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) ||
+        (s[0] == '-' && s[1] == '0' && (s[2] == 'x' || s[2] == 'X'))) {
+        unsigned long long u = strtoull(s[0] == '-' ? s + 1 : s, &end, 16);
+        if (*end || errno) return -1;
+        *iv = s[0] == '-' ? -(long long)u : (long long)u;
+        *dv = (double)*iv;
+        *is_float = 0;
+        return 0;
+    }
+    if (strpbrk(s, ".eEnN")) {
+        *dv = strtod(s, &end);
+        if (*end || end == s) return -1;
+        *iv = (long long)*dv;
+        *is_float = 1;
+        return 0;
+    }
+    *iv = strtoll(s, &end, 10);
+    if (*end || end == s || errno) {
+        if (errno == ERANGE && s[0] != '-') {
+            errno = 0;
+            *iv = (long long)strtoull(s, &end, 10);
+            if (*end || errno) return -1;
+        } else {
+            return -1;
+        }
+    }
+    *dv = (double)*iv;
+    *is_float = 0;
+    return 0;
+}
+
+/* buf:SIZE[:INIT] */
+static int make_buffer(const char *spec, run_buf *b) {
+    const char *s = spec + 4;
+    char *end;
+    errno = 0;
+    unsigned long long size = strtoull(s, &end, 0);
+    if (end == s || errno || size > (1ull << 32)) return usage_error("bad buffer size in '%s'", spec);
+    b->size = (size_t)size;
+    b->data = calloc(1, b->size ? b->size : 1);
+    if (!b->data) {
+        fprintf(stderr, "%s: cannot allocate %llu bytes\n", prog, size);
+        return EXIT_DIAG;
+    }
+    if (!*end || !strcmp(end, ":zero")) return 0;
+    if (*end != ':') return usage_error("bad buffer specification '%s'", spec);
+    const char *init = end + 1;
+    if (!strncmp(init, "file=", 5)) {
+        char *data;
+        size_t len;
+        if (read_file(init + 5, &data, &len)) return EXIT_DIAG;
+        memcpy(b->data, data, len < b->size ? len : b->size);
+        free(data);
+        return 0;
+    }
+    int iota = !strncmp(init, "iota:", 5);
+    if (!iota && strncmp(init, "fill:", 5)) return usage_error("unknown buffer initialiser in '%s'", spec);
+    const char *t = init + 5;
+    const char *colon = strchr(t, ':');
+    size_t tn = colon ? (size_t)(colon - t) : strlen(t);
+    unsigned size_e;
+    int flt, sgn;
+    char tname[8];
+    if (elem_type(t, tn, &size_e, &flt, &sgn) < 0 || tn >= sizeof tname)
+        return usage_error("unknown element type in '%s'", spec);
+    memcpy(tname, t, tn);
+    tname[tn] = 0;
+    double dv = 0;
+    long long iv = 0;
+    if (!iota) {
+        int nf;
+        if (!colon || parse_number(colon + 1, &nf, &dv, &iv))
+            return usage_error("fill needs TYPE:VALUE in '%s'", spec);
+        if (!flt && nf) iv = (long long)dv;
+    } else if (colon) {
+        return usage_error("iota takes only a type in '%s'", spec);
+    }
+    for (size_t i = 0; i + size_e <= b->size; i += size_e) {
+        if (iota) {
+            iv = (long long)(i / size_e);
+            dv = (double)iv;
+        }
+        put_elem(b->data + i, size_e, flt, tname, dv, iv);
+    }
+    return 0;
+}
+
+/* Shortest decimal that reads back to the same value. */
+static void print_float(double v, int single) {
+    char buf[64];
+    if (v != v) {
+        fputs("nan", stdout);
+        return;
+    }
+    for (int prec = 1; prec <= 17; prec++) {
+        snprintf(buf, sizeof buf, "%.*g", prec, v);
+        double back = strtod(buf, NULL);
+        if (single ? (float)back == (float)v : back == v) break;
+    }
+    fputs(buf, stdout);
+}
+
+static void print_buffer(const run_buf *b, const char *tname, unsigned size, int flt, int sgn) {
+    for (size_t i = 0; i + size <= b->size; i += size) {
+        if (i) putchar(' ');
+        const uint8_t *p = b->data + i;
+        if (flt) {
+            double v;
+            if (size == 8) memcpy(&v, p, 8);
+            else if (size == 4) {
+                float f;
+                memcpy(&f, p, 4);
+                v = f;
+            } else {
+                uint16_t h;
+                memcpy(&h, p, 2);
+                if (!strcmp(tname, "hf")) v = from_half(h);
+                else {
+                    uint32_t x = (uint32_t)h << 16;
+                    float f;
+                    memcpy(&f, &x, 4);
+                    v = f;
+                }
+            }
+            print_float(v, size != 8);
+        } else {
+            uint64_t u = 0;
+            for (unsigned k = 0; k < size; k++) u |= (uint64_t)p[k] << (8 * k);
+            if (sgn && size < 8 && (u >> (8 * size - 1)) & 1) u |= ~0ull << (8 * size);
+            if (sgn) printf("%lld", (long long)u);
+            else printf("%llu", (unsigned long long)u);
+        }
+    }
+    putchar('\n');
+}
+
+static int cmd_run(int argc, char **argv) {
+    const char *in = NULL, *plat = "Xe2";
+    visa_run_opts ro;
+    memset(&ro, 0, sizeof ro);
+    ro.struct_size = sizeof ro;
+    visa_arg args[256];
+    run_buf bufs[256];
+    size_t nargs = 0, nbufs = 0;
+    const char *outs[256], *prints[256];
+    size_t nouts = 0, nprints = 0;
+    int rc = 0;
+    for (int i = 0; i < argc && !rc; i++) {
+        const char *a = argv[i];
+        const char *val = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            fputs(run_help, stdout);
+            return 0;
+        }
+        static const char *const with_value[] = {"--kernel", "--platform", "--groups", "--group-size",
+                                                 "--threads", "--max-steps", "--arg", "--out", "--print"};
+        bool takes = false;
+        for (size_t k = 0; k < sizeof with_value / sizeof with_value[0]; k++) takes |= !strcmp(a, with_value[k]);
+        if (!takes && a[0] == '-' && a[1]) return usage_error("unknown option '%s'", a);
+        if (takes && !val) return usage_error("option '%s' needs an argument", a);
+        if (!strcmp(a, "--kernel")) ro.kernel = argv[++i];
+        else if (!strcmp(a, "--platform")) plat = argv[++i];
+        else if (!strcmp(a, "--groups")) {
+            if (parse_dims(argv[++i], ro.groups)) return usage_error("bad --groups '%s'", argv[i]);
+        } else if (!strcmp(a, "--group-size")) {
+            if (parse_dims(argv[++i], ro.group_size)) return usage_error("bad --group-size '%s'", argv[i]);
+        } else if (!strcmp(a, "--threads") || !strcmp(a, "--max-steps")) {
+            char *end;
+            errno = 0;
+            unsigned long long v = strtoull(argv[++i], &end, 10);
+            if (*end || errno || !v) return usage_error("bad number '%s'", argv[i]);
+            if (a[2] == 't') {
+                if (v > 256) return usage_error("--threads %s: at most 256", argv[i]);
+                ro.threads = (uint32_t)v;
+            } else {
+                ro.max_steps = v;
+            }
+        } else if (!strcmp(a, "--arg")) {
+            const char *v = argv[++i];
+            if (nargs == 256) return usage_error("%s", "too many --arg");
+            memset(&args[nargs], 0, sizeof args[nargs]);
+            if (!strncmp(v, "buf:", 4)) {
+                if (nbufs == 256) return usage_error("%s", "too many buffers");
+                rc = make_buffer(v, &bufs[nbufs]);
+                args[nargs].kind = VISA_ARG_BUFFER;
+                args[nargs].buffer = (uint32_t)nbufs++;
+            } else {
+                int flt;
+                double dv;
+                long long iv;
+                if (parse_number(v, &flt, &dv, &iv)) return usage_error("bad --arg value '%s'", v);
+                args[nargs].kind = flt ? VISA_ARG_FLOAT : VISA_ARG_SCALAR;
+                args[nargs].value = (uint64_t)iv;
+                args[nargs].fvalue = dv;
+            }
+            nargs++;
+        } else if (!strcmp(a, "--out")) {
+            if (nouts == 256) return usage_error("%s", "too many --out");
+            outs[nouts++] = argv[++i];
+        } else if (!strcmp(a, "--print")) {
+            if (nprints == 256) return usage_error("%s", "too many --print");
+            prints[nprints++] = argv[++i];
+        } else if (a[0] == '-' && a[1]) {
+            return usage_error("unknown option '%s'", a);
+        } else if (in) {
+            return usage_error("unexpected argument '%s'", a);
+        } else {
+            in = a;
+        }
+    }
+    if (!rc && !in) return usage_error("%s", "run needs an input file");
+    visa_platform platform;
+    if (!rc && visa_platform_from_name(plat, &platform) != VISA_OK)
+        return usage_error("unknown platform '%s'", plat);
+    /* validate --out / --print before running */
+    for (size_t k = 0; !rc && k < nouts + nprints; k++) {
+        const char *s = k < nouts ? outs[k] : prints[k - nouts];
+        char *end;
+        unsigned long n = strtoul(s, &end, 10);
+        char sep = k < nouts ? '=' : ':';
+        if (end == s || *end != sep || n >= nbufs)
+            rc = usage_error(k < nouts ? "bad --out '%s' (N=PATH with N a buffer number)"
+                                       : "bad --print '%s' (N:TYPE with N a buffer number)", s);
+        unsigned size;
+        int flt, sgn;
+        if (!rc && k >= nouts && elem_type(end + 1, strlen(end + 1), &size, &flt, &sgn) < 0)
+            rc = usage_error("unknown element type in --print '%s'", s);
+    }
+    visa_ctx *ctx = NULL;
+    visa_module *m = NULL;
+    if (!rc) rc = load_module(in, platform, &ctx, &m);
+    if (!rc) {
+        ro.platform = platform;
+        visa_buffer vb[256];
+        for (size_t k = 0; k < nbufs; k++) {
+            vb[k].data = bufs[k].data;
+            vb[k].size = bufs[k].size;
+        }
+        visa_status st = visa_module_run(m, &ro, args, nargs, vb, nbufs);
+        if (st != VISA_OK) {
+            if (st != VISA_E_RUNTIME && st != VISA_E_UNSUPPORTED)
+                fprintf(stderr, "%s: %s\n", prog, visa_status_str(st));
+            rc = st == VISA_E_ARG ? EXIT_USAGE : EXIT_DIAG;
+        } else {
+            for (size_t k = 0; k < nouts && !rc; k++) {
+                char *end;
+                unsigned long n = strtoul(outs[k], &end, 10);
+                FILE *f = fopen(end + 1, "wb");
+                if (!f || fwrite(bufs[n].data, 1, bufs[n].size, f) != bufs[n].size) {
+                    fprintf(stderr, "%s: cannot write '%s'\n", prog, end + 1);
+                    rc = EXIT_DIAG;
+                }
+                if (f && fclose(f)) rc = EXIT_DIAG;
+            }
+            for (size_t k = 0; k < nprints; k++) {
+                char *end;
+                unsigned long n = strtoul(prints[k], &end, 10);
+                unsigned size;
+                int flt, sgn;
+                elem_type(end + 1, strlen(end + 1), &size, &flt, &sgn);
+                print_buffer(&bufs[n], end + 1, size, flt, sgn);
+            }
+        }
+    }
+    visa_module_destroy(m);
+    visa_ctx_destroy(ctx);
+    for (size_t k = 0; k < nbufs; k++) free(bufs[k].data);
+    return rc;
+}
+
 /* -- visa info --------------------------------------------------------------------------------- */
 static const char info_help[] =
     "usage: visa info MNEMONIC\n"
@@ -298,6 +687,7 @@ static const char main_help[] =
     "  fmt FILE [-o OUT]   parse and print vISA assembly as IGC prints it\n"
     "  asm FILE [-o OUT]   assemble text into a vISA 4.1 object (.isa)\n"
     "  dis FILE [-o OUT]   disassemble a vISA object into text\n"
+    "  run FILE [ARGS]     run a kernel on the CPU ('visa run --help')\n"
     "  info MNEMONIC       describe an instruction from the instruction table\n"
     "\n"
     "Every command that reads a program accepts text (.visaasm) or an object (.isa).\n"
@@ -324,6 +714,7 @@ int main(int argc, char **argv) {
     if (!strcmp(cmd, "fmt")) return cmd_fmt(argc - 2, argv + 2);
     if (!strcmp(cmd, "info")) return cmd_info(argc - 2, argv + 2);
     if (!strcmp(cmd, "asm")) return cmd_asm_dis(argc - 2, argv + 2, true);
+    if (!strcmp(cmd, "run")) return cmd_run(argc - 2, argv + 2);
     if (!strcmp(cmd, "dis")) return cmd_asm_dis(argc - 2, argv + 2, false);
     return usage_error("unknown command '%s'", cmd);
 }

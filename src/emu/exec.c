@@ -1,0 +1,674 @@
+/* exec.c -- the interpreter: operand loaders and storers, the channel-enable algorithm, the
+** generic ALU handler and the control-flow handlers.
+**
+** A generic instruction runs in three phases over lane arrays: every source is loaded into its
+** compute class (int64 or double) by a loader chosen at lowering time for its type and shape, the
+** operation's calc function runs over the arrays (plain loops the compiler vectorises), and the
+** destination storer converts back, saturates and writes only the enabled lanes.  No name, type
+** or declaration is looked up while running; the only per-lane branches are the enable mask.
+*/
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "exec.h"
+
+void emu_fault(emu_thread *t, unsigned lane, const char *fmt, ...) {
+    if (t->fault) return;
+    t->fault = 1;
+    t->fault_lane = lane;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(t->fault_msg, sizeof t->fault_msg, fmt, ap);
+    va_end(ap);
+    t->done = true;
+}
+
+/* -- Half and bfloat16 (round to nearest even) -------------------------------------------------- */
+static float f16_to_f32(uint16_t h) {
+    uint32_t s = (uint32_t)(h >> 15) << 31, e = (h >> 10) & 0x1F, m = h & 0x3FF, bits;
+    if (e == 0x1F) bits = s | 0x7F800000u | (m << 13) | (m ? 0x400000u : 0);
+    else if (e) bits = s | ((e + 112) << 23) | (m << 13);
+    else if (!m) bits = s;
+    else {
+        int sh = 0;
+        while (!(m & 0x400)) m <<= 1, sh++;
+        bits = s | ((uint32_t)(113 - sh) << 23) | ((m & 0x3FF) << 13);
+    }
+    float f;
+    memcpy(&f, &bits, 4);
+    return f;
+}
+
+static uint16_t f32_to_f16(float f) {
+    uint32_t x;
+    memcpy(&x, &f, 4);
+    uint32_t s = (x >> 16) & 0x8000, e = (x >> 23) & 0xFF, m = x & 0x7FFFFF;
+    if (e == 0xFF) return (uint16_t)(s | 0x7C00 | (m ? 0x200 | (m >> 13) : 0));
+    int ee = (int)e - 112;
+    if (ee >= 31) return (uint16_t)(s | 0x7C00);
+    if (ee <= 0) {
+        if (ee < -10) return (uint16_t)s;
+        m |= 0x800000;
+        unsigned sh = (unsigned)(14 - ee);
+        uint32_t q = m >> sh, rem = m & ((1u << sh) - 1), half = 1u << (sh - 1);
+        if (rem > half || (rem == half && (q & 1))) q++;
+        return (uint16_t)(s | q);
+    }
+    uint32_t q = ((uint32_t)ee << 10) | (m >> 13), rem = m & 0x1FFF;
+    if (rem > 0x1000 || (rem == 0x1000 && (q & 1))) q++;
+    return (uint16_t)(s | q);
+}
+
+static float bf16_to_f32(uint16_t b) {
+    uint32_t x = (uint32_t)b << 16;
+    float f;
+    memcpy(&f, &x, 4);
+    return f;
+}
+
+static uint16_t f32_to_bf16(float f) {
+    uint32_t x;
+    memcpy(&x, &f, 4);
+    if ((x & 0x7FFFFFFF) > 0x7F800000) return (uint16_t)((x >> 16) | 0x40);
+    x += 0x7FFF + ((x >> 16) & 1);
+    return (uint16_t)(x >> 16);
+}
+
+/* -- Element conversions between storage and compute class --------------------------------------
+** Float to integer truncates toward zero, clamps to the destination range, NaN gives 0
+** (spec 2_datatypes); integer to float rounds to nearest even. */
+static int64_t f_to_i(double v, int64_t lo, int64_t hi) {
+    if (v != v) return 0;
+    if (v <= (double)lo) return lo;
+    if (v >= (double)hi) return hi;
+    return (int64_t)v;
+}
+static uint64_t f_to_u64(double v) {
+    if (v != v || v <= 0) return 0;
+    if (v >= 18446744073709551615.0) return UINT64_MAX;
+    return (uint64_t)v;
+}
+
+#define ELEM_TYPES(X)                    \
+    X(UD, uint32_t, 0, 0xFFFFFFFFll)     \
+    X(D, int32_t, INT32_MIN, INT32_MAX)  \
+    X(UW, uint16_t, 0, 0xFFFF)           \
+    X(W, int16_t, INT16_MIN, INT16_MAX)  \
+    X(UB, uint8_t, 0, 0xFF)              \
+    X(B, int8_t, INT8_MIN, INT8_MAX)     \
+    X(Q, int64_t, INT64_MIN, INT64_MAX)
+
+/* Read element k of an operand (byte address p) into the compute class. */
+#define DEF_INT_RW(N, CT, LO, HI)                                                              \
+    static inline emu_val rd_##N##_i(const uint8_t *p) {                                      \
+        CT v;                                                                                  \
+        memcpy(&v, p, sizeof v);                                                               \
+        emu_val r;                                                                             \
+        r.i = (int64_t)v;                                                                      \
+        return r;                                                                              \
+    }                                                                                          \
+    static inline emu_val rd_##N##_f(const uint8_t *p) {                                      \
+        CT v;                                                                                  \
+        memcpy(&v, p, sizeof v);                                                               \
+        emu_val r;                                                                             \
+        r.f = (double)v;                                                                       \
+        return r;                                                                              \
+    }                                                                                          \
+    static inline void wr_##N##_i(uint8_t *p, emu_val v, bool sat) {                           \
+        int64_t x = v.i;                                                                       \
+        if (sat) x = x < (int64_t)(LO) ? (int64_t)(LO) : x > (int64_t)(HI) ? (int64_t)(HI) : x; \
+        CT c = (CT)x;                                                                          \
+        memcpy(p, &c, sizeof c);                                                               \
+    }                                                                                          \
+    static inline void wr_##N##_f(uint8_t *p, emu_val v, bool sat) {                           \
+        (void)sat;                                                                             \
+        CT c = (CT)f_to_i(v.f, (int64_t)(LO), (int64_t)(HI));                                  \
+        memcpy(p, &c, sizeof c);                                                               \
+    }
+ELEM_TYPES(DEF_INT_RW)
+
+static inline emu_val rd_UQ_i(const uint8_t *p) {
+    emu_val r;
+    memcpy(&r.u, p, 8);
+    return r;
+}
+static inline emu_val rd_UQ_f(const uint8_t *p) {
+    uint64_t v;
+    memcpy(&v, p, 8);
+    emu_val r;
+    r.f = (double)v;
+    return r;
+}
+static inline void wr_UQ_i(uint8_t *p, emu_val v, bool sat) {
+    uint64_t x = sat && v.i < 0 ? 0 : v.u;
+    memcpy(p, &x, 8);
+}
+static inline void wr_UQ_f(uint8_t *p, emu_val v, bool sat) {
+    (void)sat;
+    uint64_t x = f_to_u64(v.f);
+    memcpy(p, &x, 8);
+}
+
+static inline double sat01(double x) { return x != x ? 0.0 : x < 0.0 ? 0.0 : x > 1.0 ? 1.0 : x; }
+
+#define FLOAT_TYPES(X)                                                                       \
+    X(F, float, (double)v_, (float)x_, f_, 4)                                                \
+    X(DF, double, v_, x_, f_, 8)                                                             \
+    X(HF, uint16_t, (double)f16_to_f32(v_), f32_to_f16((float)x_), f_, 2)                    \
+    X(BF, uint16_t, (double)bf16_to_f32(v_), f32_to_bf16((float)x_), f_, 2)
+
+#define DEF_FLT_RW(N, ST, TO_D, FROM_D, unused, SZ)                                          \
+    static inline emu_val rd_##N##_f(const uint8_t *p) {                                    \
+        ST v_;                                                                               \
+        memcpy(&v_, p, SZ);                                                                  \
+        emu_val r;                                                                           \
+        r.f = TO_D;                                                                          \
+        return r;                                                                            \
+    }                                                                                        \
+    static inline emu_val rd_##N##_i(const uint8_t *p) {                                    \
+        emu_val r = rd_##N##_f(p);                                                           \
+        r.i = f_to_i(r.f, INT64_MIN, INT64_MAX);                                             \
+        return r;                                                                            \
+    }                                                                                        \
+    static inline void wr_##N##_f(uint8_t *p, emu_val v, bool sat) {                         \
+        double x_ = sat ? sat01(v.f) : v.f;                                                  \
+        ST c = FROM_D;                                                                       \
+        memcpy(p, &c, SZ);                                                                   \
+    }                                                                                        \
+    static inline void wr_##N##_i(uint8_t *p, emu_val v, bool sat) {                         \
+        emu_val f;                                                                           \
+        f.f = (double)v.i;                                                                   \
+        wr_##N##_f(p, f, sat);                                                               \
+    }
+FLOAT_TYPES(DEF_FLT_RW)
+
+/* -- Loaders and storers per (type, compute class) ------------------------------------------------ */
+static inline uint32_t addr_of(const emu_thread *t, uint32_t slot) { return t->addr[slot]; }
+
+/* Byte address of lane i of a region operand, or UINT32_MAX when it leaves the file. */
+static inline uint32_t region_byte(const emu_thread *t, const emu_opnd *o, unsigned i) {
+    uint64_t b;
+    switch (o->shape) {
+    case EO_CONTIG: b = o->off + (uint64_t)i * o->size; break;
+    case EO_GENERAL: b = o->off + t->prog->lane_off.data[o->lanes * EMU_MAX_LANES + i]; break;
+    case EO_INDIRECT:
+        b = (uint64_t)addr_of(t, o->off) + (int64_t)o->ind_off +
+            ((uint64_t)(i / o->w) * o->vs + (uint64_t)(i % o->w) * o->hs) * o->size;
+        break;
+    case EO_VXH:
+        b = (uint64_t)addr_of(t, o->off + i / o->w) + (int64_t)o->ind_off +
+            (uint64_t)(i % o->w) * o->hs * o->size;
+        break;
+    default: b = o->off; break;
+    }
+    return b + o->size <= t->prog->lay.file_bytes ? (uint32_t)b : UINT32_MAX;
+}
+
+#define DEF_LOAD(N, C)                                                                           \
+    static void ld_##N##_##C(const emu_thread *t, const emu_opnd *o, unsigned n, emu_val *out) {  \
+        const uint8_t *f = t->file;                                                              \
+        switch (o->shape) {                                                                      \
+        case EO_CONTIG:                                                                          \
+            for (unsigned i = 0; i < n; i++) out[i] = rd_##N##_##C(f + o->off + i * N##_SZ);     \
+            return;                                                                              \
+        case EO_SCALAR: {                                                                        \
+            emu_val v = rd_##N##_##C(f + o->off);                                                \
+            for (unsigned i = 0; i < n; i++) out[i] = v;                                         \
+            return;                                                                              \
+        }                                                                                        \
+        case EO_IMM: {                                                                           \
+            uint8_t b[8];                                                                        \
+            memcpy(b, &o->imm, 8);                                                               \
+            emu_val v = rd_##N##_##C(b);                                                         \
+            for (unsigned i = 0; i < n; i++) out[i] = v;                                         \
+            return;                                                                              \
+        }                                                                                        \
+        default:                                                                                 \
+            for (unsigned i = 0; i < n; i++) {                                                   \
+                uint32_t b = region_byte(t, o, i);                                               \
+                if (b == UINT32_MAX) {                                                           \
+                    emu_fault((emu_thread *)t, i, "indirect operand outside the register file"); \
+                    b = 0;                                                                       \
+                }                                                                                \
+                out[i] = rd_##N##_##C(f + b);                                                    \
+            }                                                                                    \
+        }                                                                                        \
+    }                                                                                            \
+    static void st_##N##_##C(emu_thread *t, const emu_opnd *o, unsigned n, uint32_t mask,       \
+                             const emu_val *in) {                                                \
+        bool sat = o->mod == VM_SAT;                                                             \
+        uint8_t *f = t->file;                                                                    \
+        if (o->shape == EO_CONTIG && mask == (n == 32 ? 0xFFFFFFFFu : (1u << n) - 1)) {          \
+            for (unsigned i = 0; i < n; i++) wr_##N##_##C(f + o->off + i * N##_SZ, in[i], sat);  \
+            return;                                                                              \
+        }                                                                                        \
+        for (unsigned i = 0; i < n; i++) {                                                       \
+            if (!(mask >> i & 1)) continue;                                                      \
+            uint32_t b = o->shape == EO_SCALAR ? o->off : region_byte(t, o, i);                  \
+            if (b == UINT32_MAX) {                                                               \
+                emu_fault(t, i, "indirect destination outside the register file");               \
+                return;                                                                          \
+            }                                                                                    \
+            wr_##N##_##C(f + b, in[i], sat);                                                     \
+        }                                                                                        \
+    }
+
+enum { UD_SZ = 4, D_SZ = 4, UW_SZ = 2, W_SZ = 2, UB_SZ = 1, B_SZ = 1, Q_SZ = 8, UQ_SZ = 8, F_SZ = 4,
+       DF_SZ = 8, HF_SZ = 2, BF_SZ = 2 };
+
+#define DEF_LOADS(N) DEF_LOAD(N, i) DEF_LOAD(N, f)
+DEF_LOADS(UD) DEF_LOADS(D) DEF_LOADS(UW) DEF_LOADS(W) DEF_LOADS(UB) DEF_LOADS(B) DEF_LOADS(Q)
+DEF_LOADS(UQ) DEF_LOADS(F) DEF_LOADS(DF) DEF_LOADS(HF) DEF_LOADS(BF)
+
+/* Predicate operands: one bit per lane. */
+static void ld_pred(const emu_thread *t, const emu_opnd *o, unsigned n, emu_val *out) {
+    uint32_t m = t->pred[o->off];
+    for (unsigned i = 0; i < n; i++) out[i].i = (m >> i) & 1;
+}
+static void st_pred(emu_thread *t, const emu_opnd *o, unsigned n, uint32_t mask, const emu_val *in) {
+    uint32_t m = t->pred[o->off];
+    for (unsigned i = 0; i < n; i++)
+        if (mask >> i & 1) m = (m & ~(1u << i)) | ((uint32_t)(in[i].i != 0) << i);
+    t->pred[o->off] = m;
+}
+/* Address operands: the address variable's elements. */
+static void ld_addr(const emu_thread *t, const emu_opnd *o, unsigned n, emu_val *out) {
+    for (unsigned i = 0; i < n; i++) out[i].i = t->addr[o->off + (o->hs ? i : 0)];
+}
+static void st_addr(emu_thread *t, const emu_opnd *o, unsigned n, uint32_t mask, const emu_val *in) {
+    for (unsigned i = 0; i < n; i++)
+        if (mask >> i & 1) t->addr[o->off + i] = (uint32_t)in[i].i;
+}
+
+typedef struct rw_pair {
+    emu_load_fn ld[2];
+    emu_store_fn st[2];
+} rw_pair;
+
+static const rw_pair rw_of_type[VISA_TYPE__COUNT] = {
+#define RW(N) [VISA_TYPE_##N] = {{ld_##N##_i, ld_##N##_f}, {st_##N##_i, st_##N##_f}},
+    RW(UD) RW(D) RW(UW) RW(W) RW(UB) RW(B) RW(Q) RW(UQ) RW(F) RW(DF) RW(HF) RW(BF)
+#undef RW
+};
+
+/* Loader/storer for an operand in a compute class; false if the type is not supported. */
+bool emu_bind_opnd(emu_opnd *o, unsigned cls) {
+    if (o->shape == EO_PRED) {
+        o->load = ld_pred;
+        o->store = st_pred;
+        return true;
+    }
+    if (o->shape == EO_ADDR) {
+        o->load = ld_addr;
+        o->store = st_addr;
+        return true;
+    }
+    unsigned t = o->type;
+    if (o->shape == EO_IMM && (t == VISA_TYPE_V || t == VISA_TYPE_UV || t == VISA_TYPE_VF)) return true;
+    if (t >= VISA_TYPE__COUNT || !rw_of_type[t].ld[0]) return false;
+    o->load = rw_of_type[t].ld[cls];
+    o->store = rw_of_type[t].st[cls];
+    return true;
+}
+
+/* Packed-vector immediates (v, uv, vf): element i of the 8 (or 4) packed values. */
+static void load_packed(const emu_opnd *o, unsigned n, unsigned cls, emu_val *out) {
+    for (unsigned i = 0; i < n; i++) {
+        double fv;
+        int64_t iv;
+        if (o->type == VISA_TYPE_VF) {
+            unsigned b = (unsigned)(o->imm >> (8 * (i & 3))) & 0xFF;
+            /* restricted 8-bit float: sign, 3-bit exponent (bias 3), 4-bit mantissa */
+            unsigned e = (b >> 4) & 7, m = b & 15;
+            fv = e ? ldexp(1.0 + m / 16.0, (int)e - 3) : ldexp(m / 16.0, -2);
+            if (b & 0x80) fv = -fv;
+            iv = (int64_t)fv;
+        } else {
+            unsigned nib = (unsigned)(o->imm >> (4 * (i & 7))) & 0xF;
+            iv = o->type == VISA_TYPE_V && (nib & 8) ? (int64_t)nib - 16 : (int64_t)nib;
+            fv = (double)iv;
+        }
+        if (cls == EC_FLT) out[i].f = fv;
+        else out[i].i = iv;
+    }
+}
+
+/* -- Channel enable (spec 5_operands, EvaluateChEn) ----------------------------------------------- */
+static inline uint32_t lanes_mask(unsigned n) { return n >= 32 ? 0xFFFFFFFFu : (1u << n) - 1; }
+
+uint32_t emu_chen(const emu_thread *t, const emu_op *op) {
+    uint32_t n = op->exec, em = op->nomask ? lanes_mask(n) : (t->em >> op->mask_off) & lanes_mask(n);
+    if (op->pred) {
+        uint32_t pm = (t->pred[op->pred & 0xFFF] >> op->mask_off) & lanes_mask(n);
+        unsigned ctrl = (op->pred >> 13) & 3;
+        if (ctrl == 1) pm = pm ? lanes_mask(n) : 0;
+        else if (ctrl == 2) pm = pm == lanes_mask(n) ? lanes_mask(n) : 0;
+        if (op->pred & 0x8000) pm = ~pm & lanes_mask(n);
+        em &= pm;
+    }
+    return em;
+}
+
+/* -- Generic ALU ------------------------------------------------------------------------------ */
+static void apply_mod(emu_val *v, unsigned n, unsigned mod, unsigned cls) {
+    if (!mod) return;
+    for (unsigned i = 0; i < n; i++) {
+        if (cls == EC_FLT) {
+            if (mod == VM_ABS || mod == VM_NEG_ABS) v[i].f = fabs(v[i].f);
+            if (mod == VM_NEG || mod == VM_NEG_ABS) v[i].f = -v[i].f;
+        } else {
+            if (mod == VM_ABS || mod == VM_NEG_ABS) v[i].i = v[i].i < 0 ? (int64_t)(0 - (uint64_t)v[i].i) : v[i].i;
+            if (mod == VM_NEG || mod == VM_NEG_ABS) v[i].i = (int64_t)(0 - (uint64_t)v[i].i);
+            if (mod == VM_NOT) v[i].i = ~v[i].i;
+        }
+    }
+}
+
+static void load_src(const emu_thread *t, const emu_op *op, unsigned k, emu_val *out) {
+    const emu_opnd *o = &op->src[k];
+    if (!o->load) load_packed(o, op->exec, op->cls, out);
+    else o->load(t, o, op->exec, out);
+    apply_mod(out, op->exec, o->mod, op->cls);
+}
+
+static void h_alu(emu_thread *t, const emu_op *op) {
+    uint32_t mask = emu_chen(t, op);
+    emu_val s[4][EMU_MAX_LANES], d[EMU_MAX_LANES];
+    for (unsigned k = 0; k < op->nsrc; k++) load_src(t, op, k, s[k]);
+    op->calc(op, op->exec, d, s);
+    op->dst.store(t, &op->dst, op->exec, mask, d);
+    t->pc++;
+}
+
+/* SEL and the predicate-driven forms select per lane without the predicate masking the write. */
+static void h_sel(emu_thread *t, const emu_op *op) {
+    uint32_t n = op->exec;
+    uint32_t em = op->nomask ? lanes_mask(n) : (t->em >> op->mask_off) & lanes_mask(n);
+    uint32_t pm = lanes_mask(n);
+    if (op->pred) {
+        pm = (t->pred[op->pred & 0xFFF] >> op->mask_off) & lanes_mask(n);
+        if (op->pred & 0x8000) pm = ~pm & lanes_mask(n);
+    }
+    emu_val s[4][EMU_MAX_LANES], d[EMU_MAX_LANES];
+    load_src(t, op, 0, s[0]);
+    load_src(t, op, 1, s[1]);
+    for (unsigned i = 0; i < n; i++) d[i] = (pm >> i & 1) ? s[0][i] : s[1][i];
+    op->dst.store(t, &op->dst, n, em, d);
+    t->pc++;
+}
+
+/* CMP: the relation per lane, into a predicate (bit) or a general destination (all ones / 0). */
+static void h_cmp(emu_thread *t, const emu_op *op) {
+    uint32_t mask = emu_chen(t, op);
+    emu_val s[4][EMU_MAX_LANES], d[EMU_MAX_LANES];
+    load_src(t, op, 0, s[0]);
+    load_src(t, op, 1, s[1]);
+    unsigned rel = op->cond & 7;
+    bool nan_aware = (op->cond & 0x80) != 0;
+    for (unsigned i = 0; i < op->exec; i++) {
+        bool r;
+        if (op->cls == EC_FLT) {
+            double a = s[0][i].f, b = s[1][i].f;
+            switch (rel) {
+            case 0: r = a == b; break;
+            case 1: r = a != b; break;
+            case 2: r = a > b; break;
+            case 3: r = a >= b; break;
+            case 4: r = a < b; break;
+            default: r = a <= b; break;
+            }
+            if (nan_aware && rel != 1 && (a != a || b != b)) r = true;
+        } else {
+            int64_t a = s[0][i].i, b = s[1][i].i;
+            switch (rel) {
+            case 0: r = a == b; break;
+            case 1: r = a != b; break;
+            case 2: r = a > b; break;
+            case 3: r = a >= b; break;
+            case 4: r = a < b; break;
+            default: r = a <= b; break;
+            }
+        }
+        if (op->dst.shape == EO_PRED) d[i].i = r;
+        else if (isa_types[op->dst.type].cls == TC_FLOAT) d[i].f = r ? -1.0 : 0.0;
+        else d[i].i = r ? -1 : 0;
+    }
+    op->dst.store(t, &op->dst, op->exec, mask, d);
+    t->pc++;
+}
+
+/* -- Control flow ------------------------------------------------------------------------------ */
+void emu_end_handler(emu_thread *t, const emu_op *op) {
+    (void)op;
+    t->done = true;
+}
+
+static void h_nop(emu_thread *t, const emu_op *op) {
+    (void)op;
+    t->pc++;
+}
+
+static void h_jmp(emu_thread *t, const emu_op *op) {
+    /* scalar: the predicate's lane at the mask offset decides */
+    bool take = true;
+    if (op->pred) {
+        take = (t->pred[op->pred & 0xFFF] >> op->mask_off) & 1;
+        if (op->pred & 0x8000) take = !take;
+    }
+    t->pc = take ? op->target : t->pc + 1;
+}
+
+/* Next op at or after pc where lanes wait to be re-enabled; the end op if none. */
+static uint32_t next_waiting(const emu_thread *t, uint32_t pc) {
+    uint32_t n = t->prog->ops.len;
+    for (uint32_t k = pc; k < n; k++)
+        if (t->wait_mask[k]) return k;
+    return n - 1;
+}
+
+/* goto (spec 3_execution_model, Branch Instructions). */
+static void h_goto(emu_thread *t, const emu_op *op) {
+    uint32_t active = op->nomask ? lanes_mask(op->exec) << op->mask_off : t->em;
+    uint32_t pm = 0xFFFFFFFFu;
+    if (op->pred) {
+        pm = t->pred[op->pred & 0xFFF] << op->mask_off;
+        if (op->pred & 0x8000) pm = ~pm;
+    }
+    uint32_t span = lanes_mask(op->exec) << op->mask_off;
+    uint32_t taken = active & pm & span;
+    if (op->target > t->pc) {
+        /* forward: the taken lanes wait at the target */
+        t->wait_mask[op->target] |= taken;
+        t->em &= ~taken;
+        t->pc = t->em ? t->pc + 1 : next_waiting(t, t->pc + 1);
+    } else if (taken) {
+        /* backward: the lanes not taken wait after the goto, the taken ones loop */
+        uint32_t stay = active & ~taken;
+        t->wait_mask[t->pc + 1] |= stay;
+        t->em = taken | (t->em & ~active);
+        t->pc = op->target;
+    } else {
+        t->pc++;
+    }
+}
+
+static void h_call(emu_thread *t, const emu_op *op) {
+    if (t->call_depth >= sizeof t->call_stack / sizeof t->call_stack[0]) {
+        emu_fault(t, 0, "call stack overflow (more than %zu nested calls)",
+                  sizeof t->call_stack / sizeof t->call_stack[0]);
+        return;
+    }
+    t->call_stack[t->call_depth++] = t->pc + 1;
+    t->pc = op->target;
+}
+
+static void h_ret(emu_thread *t, const emu_op *op) {
+    (void)op;
+    if (!t->call_depth) t->done = true;
+    else t->pc = t->call_stack[--t->call_depth];
+}
+
+/* -- Arithmetic calc functions ------------------------------------------------------------------ */
+#define CALC(NAME, IEXPR, FEXPR)                                                                 \
+    static void NAME(const emu_op *op, unsigned n, emu_val *d, emu_val s[][EMU_MAX_LANES]) {   \
+        if (op->cls == EC_FLT)                                                                   \
+            for (unsigned i = 0; i < n; i++) {                                                   \
+                double a = s[0][i].f, b = s[1][i].f, c = s[2][i].f;                              \
+                (void)a, (void)b, (void)c;                                                       \
+                d[i].f = FEXPR;                                                                  \
+            }                                                                                    \
+        else                                                                                     \
+            for (unsigned i = 0; i < n; i++) {                                                   \
+                int64_t a = s[0][i].i, b = s[1][i].i, c = s[2][i].i;                             \
+                (void)a, (void)b, (void)c;                                                       \
+                d[i].i = IEXPR;                                                                  \
+            }                                                                                    \
+    }
+
+#define U(x) ((uint64_t)(x))
+CALC(c_mov, a, a)
+CALC(c_add, (int64_t)(U(a) + U(b)), a + b)
+CALC(c_mul, (int64_t)(U(a) * U(b)), a * b)
+CALC(c_mad, (int64_t)(U(a) * U(b) + U(c)), fma(a, b, c))
+CALC(c_add3, (int64_t)(U(a) + U(b) + U(c)), a + b + c)
+CALC(c_avg, (a + b + 1) >> 1, (a + b) / 2)
+CALC(c_min, a < b ? a : b, fmin(a, b))
+CALC(c_max, a > b ? a : b, fmax(a, b))
+CALC(c_and, a & b, 0)
+CALC(c_or, a | b, 0)
+CALC(c_xor, a ^ b, 0)
+CALC(c_not, ~a, 0)
+CALC(c_inv, 0, 1.0 / a)
+CALC(c_sqrt, 0, sqrt(a))
+CALC(c_rsqrt, 0, 1.0 / sqrt(a))
+CALC(c_exp, 0, exp2(a))
+CALC(c_log, 0, log2(a))
+CALC(c_sin, 0, sin(a))
+CALC(c_cos, 0, cos(a))
+CALC(c_pow, 0, pow(a, b))
+CALC(c_rndd, a, floor(a))
+CALC(c_rndu, a, ceil(a))
+CALC(c_rnde, a, nearbyint(a))
+CALC(c_rndz, a, trunc(a))
+CALC(c_frc, 0, a - floor(a))
+CALC(c_div, b ? a / b : 0, a / b)
+CALC(c_mod, b ? a % b : 0, fmod(a, b))
+#undef U
+
+/* Shifts use the low 5 bits of the count (6 for 64-bit operands), spec SHL page. */
+static unsigned shift_bits(const emu_op *op) {
+    return isa_types[op->src[0].type].bytes == 8 || isa_types[op->dst.type].bytes == 8 ? 63 : 31;
+}
+static void c_shl(const emu_op *op, unsigned n, emu_val *d, emu_val s[][EMU_MAX_LANES]) {
+    unsigned m = shift_bits(op);
+    for (unsigned i = 0; i < n; i++) d[i].i = (int64_t)((uint64_t)s[0][i].i << (s[1][i].i & m));
+}
+static void c_shr(const emu_op *op, unsigned n, emu_val *d, emu_val s[][EMU_MAX_LANES]) {
+    unsigned m = shift_bits(op);
+    /* logical: the source's own width decides what zero-fills */
+    unsigned bits = 8 * isa_types[op->src[0].type].bytes;
+    uint64_t keep = bits >= 64 ? UINT64_MAX : (1ull << bits) - 1;
+    for (unsigned i = 0; i < n; i++) d[i].i = (int64_t)(((uint64_t)s[0][i].i & keep) >> (s[1][i].i & m));
+}
+static void c_asr(const emu_op *op, unsigned n, emu_val *d, emu_val s[][EMU_MAX_LANES]) {
+    unsigned m = shift_bits(op);
+    for (unsigned i = 0; i < n; i++) {
+        int64_t a = s[0][i].i;
+        unsigned c = (unsigned)(s[1][i].i & m);
+        d[i].i = a < 0 ? ~(~a >> c) : a >> c;
+    }
+}
+
+/* -- Table of semantics, keyed by form ------------------------------------------------------------ */
+typedef struct alu_sem {
+    emu_sem sem;
+    void (*calc)(const emu_op *, unsigned, emu_val *, emu_val[][EMU_MAX_LANES]);
+    uint8_t int_only, flt_only;
+} alu_sem;
+
+static bool lower_alu(emu_program *p, const ir_inst *in, emu_op *op, diag_sink *ds);
+
+#define ALU(F, CALC, IO, FO) [VISA_FORM_##F] = {{h_alu, 1, lower_alu}, CALC, IO, FO}
+static const alu_sem alu_table[VISA_FORM__COUNT] = {
+    ALU(MOV, c_mov, 0, 0),   ALU(ADD, c_add, 0, 0),   ALU(MUL, c_mul, 0, 0),   ALU(MAD, c_mad, 0, 0),
+    ALU(ADD3, c_add3, 1, 0), ALU(AVG, c_avg, 1, 0),   ALU(MIN, c_min, 0, 0),   ALU(MAX, c_max, 0, 0),
+    ALU(AND, c_and, 1, 0),   ALU(OR, c_or, 1, 0),     ALU(XOR, c_xor, 1, 0),   ALU(NOT, c_not, 1, 0),
+    ALU(SHL, c_shl, 1, 0),   ALU(SHR, c_shr, 1, 0),   ALU(ASR, c_asr, 1, 0),   ALU(INV, c_inv, 0, 1),
+    ALU(SQRT, c_sqrt, 0, 1), ALU(RSQRT, c_rsqrt, 0, 1), ALU(EXP, c_exp, 0, 1), ALU(LOG, c_log, 0, 1),
+    ALU(SIN, c_sin, 0, 1),   ALU(COS, c_cos, 0, 1),   ALU(POW, c_pow, 0, 1),   ALU(RNDD, c_rndd, 0, 1),
+    ALU(RNDU, c_rndu, 0, 1), ALU(RNDE, c_rnde, 0, 1), ALU(RNDZ, c_rndz, 0, 1), ALU(FRC, c_frc, 0, 1),
+    ALU(DIV, c_div, 0, 0),   ALU(MOD, c_mod, 1, 0),
+    [VISA_FORM_SEL] = {{h_sel, 1, lower_alu}, c_mov, 0, 0},
+    [VISA_FORM_CMP] = {{h_cmp, 1, lower_alu}, c_mov, 0, 0},
+};
+#undef ALU
+
+static bool is_float_type(unsigned t) { return t < VISA_TYPE__COUNT && isa_types[t].cls == TC_FLOAT; }
+
+static bool lower_alu(emu_program *p, const ir_inst *in, emu_op *op, diag_sink *ds) {
+    (void)p;
+    const alu_sem *a = &alu_table[in->form];
+    /* compute class: float if the destination or any source is a float (spec: mixed-mode ops
+    ** compute in the float domain); integer otherwise.  CMP decides from its sources. */
+    bool flt = a->flt_only;
+    if (!a->int_only) {
+        if (in->form != VISA_FORM_CMP && op->dst.shape != EO_PRED && is_float_type(op->dst.type)) flt = true;
+        for (unsigned k = 0; k < op->nsrc; k++)
+            if (is_float_type(op->src[k].type) || (op->src[k].shape == EO_IMM && op->src[k].type == VISA_TYPE_VF))
+                flt = true;
+    }
+    op->cls = flt ? EC_FLT : EC_INT;
+    op->calc = a->calc;
+    op->dst.mod = op->sat ? VM_SAT : VM_NONE;
+    bool ok = emu_bind_opnd(&op->dst, op->cls);
+    for (unsigned k = 0; k < op->nsrc; k++) ok = ok && emu_bind_opnd(&op->src[k], op->cls);
+    if (!ok) {
+        diag_at(ds, VISA_SEV_ERROR, "E-RUN", in->line, in->col,
+                "operand types of '%s' are not supported by the emulator yet", isa_forms[in->form].name);
+        return false;
+    }
+    return true;
+}
+
+static const emu_sem sem_nop = {h_nop, 0, NULL};
+static const emu_sem sem_jmp = {h_jmp, 0, NULL};
+static const emu_sem sem_goto = {h_goto, 0, NULL};
+static const emu_sem sem_call = {h_call, 0, NULL};
+static const emu_sem sem_ret = {h_ret, 0, NULL};
+
+const emu_sem *emu_sem_of(unsigned form) {
+    if (form >= VISA_FORM__COUNT) return NULL;
+    if (alu_table[form].sem.fn) return &alu_table[form].sem;
+    switch (form) {
+    case VISA_FORM_LABEL: case VISA_FORM_SUBROUTINE: case VISA_FORM_LIFETIME: case VISA_FORM_FILE:
+    case VISA_FORM_LOC: case VISA_FORM_FENCE: case VISA_FORM_LSC_FENCE:
+        return &sem_nop;
+    case VISA_FORM_JMP: return &sem_jmp;
+    case VISA_FORM_GOTO: return &sem_goto;
+    case VISA_FORM_CALL: return &sem_call;
+    case VISA_FORM_RET: case VISA_FORM_FRET: return &sem_ret;
+    case VISA_FORM_LSC_LOAD: return &emu_sem_lsc_load;
+    case VISA_FORM_LSC_STORE: return &emu_sem_lsc_store;
+    default: return NULL;
+    }
+}
+
+/* -- The loop ------------------------------------------------------------------------------------ */
+void emu_run_thread(emu_thread *t) {
+    const emu_op *ops = t->prog->ops.data;
+    while (!t->done) {
+        if (++t->steps > t->max_steps) {
+            emu_fault(t, 0, "step limit of %llu instructions reached", (unsigned long long)t->max_steps);
+            break;
+        }
+        uint32_t pc = t->pc;
+        if (t->wait_mask[pc]) {
+            /* lanes that branched here (goto) are enabled again */
+            t->em |= t->wait_mask[pc];
+            t->wait_mask[pc] = 0;
+        }
+        ops[pc].fn(t, &ops[pc]);
+    }
+}

@@ -1,0 +1,25 @@
+/* exec.h -- instruction semantics as the lowering sees them: for each supported form, the handler
+** that executes it, how many destination operands it has, and an optional lowering hook. */
+#ifndef VISA_EMU_EXEC_H
+#define VISA_EMU_EXEC_H
+
+#include "emu.h"
+
+typedef struct emu_sem {
+    emu_handler fn;
+    uint8_t ndst; /* leading vector operands that are destinations */
+    bool (*lower)(emu_program *p, const ir_inst *in, emu_op *op, diag_sink *ds);
+} emu_sem;
+
+/* Semantics of a form, NULL if the emulator does not implement it. */
+const emu_sem *emu_sem_of(unsigned form);
+void emu_end_handler(emu_thread *t, const emu_op *op);
+/* Pick an operand's loader and storer for a compute class (EC_INT / EC_FLT); false if its type
+** is not supported. */
+bool emu_bind_opnd(emu_opnd *o, unsigned cls);
+uint32_t emu_chen(const emu_thread *t, const emu_op *op); /* channel-enable mask of an op */
+
+/* Message families (lsc.c). */
+extern const emu_sem emu_sem_lsc_load, emu_sem_lsc_store;
+
+#endif

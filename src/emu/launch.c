@@ -1,0 +1,275 @@
+/* launch.c -- runs a kernel over an ND-range: builds each thread's payload (r0, group and local
+** ids, explicit arguments and implicit inputs), runs the threads of each group, spreads groups
+** over host threads, and reports the first run-time fault deterministically (lowest group, then
+** lowest thread), so the outcome never depends on the host thread count.
+*/
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "exec.h"
+
+#define DEFAULT_MAX_STEPS 100000000ull
+
+uint64_t visa_buffer_address(size_t index) { return (uint64_t)(index + 1) << 32; }
+
+uint8_t *emu_global(emu_mem *mem, uint64_t addr, uint32_t size) {
+    uint64_t i = (addr >> 32);
+    if (i == 0 || i > mem->nbufs) return NULL;
+    const visa_buffer *b = &mem->bufs[i - 1];
+    uint64_t off = addr & 0xFFFFFFFFu;
+    if (off > b->size || size > b->size - off) return NULL;
+    return b->data + off;
+}
+
+typedef struct launch {
+    const emu_program *prog;
+    const visa_run_opts *opts;
+    const visa_arg *args;
+    size_t nargs;
+    visa_buffer *bufs;
+    size_t nbufs;
+    uint32_t groups[3], gsize[3];
+    uint32_t simd;        /* dispatch width: initial execution mask */
+    uint32_t slm_bytes;
+    uint64_t max_steps;
+    /* work distribution and the first fault */
+    pthread_mutex_t lock;
+    uint64_t next_group, ngroups;
+    uint64_t fault_group; /* lowest faulting group index, UINT64_MAX if none */
+    uint32_t fault_thread;
+    uint32_t fault_op;
+    uint32_t fault_lane;
+    char fault_msg[256];
+    bool oom;
+} launch;
+
+static uint32_t attr_u32(const ir_routine *r, const char *name, uint32_t dflt) {
+    for (uint32_t i = 0; i < r->attrs.len; i++) {
+        const ir_attr *a = &r->attrs.data[i];
+        if (strcmp(ir_str(r, a->name), name) || a->is_str || !a->size) continue;
+        uint32_t v = 0;
+        for (int k = a->size - 1; k >= 0; k--) v = (v << 8) | a->value[k];
+        return v;
+    }
+    return dflt;
+}
+
+static void put(uint8_t *p, uint64_t v, unsigned bytes) {
+    for (unsigned k = 0; k < bytes; k++) p[k] = (uint8_t)(v >> (8 * k));
+}
+
+/* The thread's payload: r0, predefined ids and every input. */
+static void init_thread(const launch *L, emu_thread *t, const uint32_t g[3], const uint32_t l[3]) {
+    const emu_program *p = L->prog;
+    const ir_routine *r = p->r;
+    const uint32_t *off = p->lay.var_off;
+    uint8_t *f = t->file;
+    /* r0 (GPGPU payload): dword 1 group id x, dwords 6, 7 group ids y, z */
+    put(f + off[7] + 4, g[0], 4);
+    put(f + off[7] + 24, g[1], 4);
+    put(f + off[7] + 28, g[2], 4);
+    put(f + off[3], g[0], 4);
+    put(f + off[4], g[1], 4);
+    put(f + off[5], g[2], 4);
+    put(f + off[1], l[0], 2);
+    put(f + off[2], l[1], 2);
+    unsigned explicit_index = 0;
+    for (uint32_t i = 0; i < r->inputs.len; i++) {
+        const ir_input *in = &r->inputs.data[i];
+        if ((in->kind & 7) != IN_GENERAL || in->offset < 0) continue;
+        uint8_t *dst = f + (uint32_t)in->offset;
+        unsigned size = in->size;
+        if ((uint32_t)in->offset + size > p->lay.file_bytes) continue;
+        switch (in->kind >> 3) {
+        case 0: { /* explicit argument */
+            unsigned k = explicit_index++;
+            if (k >= L->nargs) break;
+            const visa_arg *a = &L->args[k];
+            uint64_t v = a->kind == VISA_ARG_BUFFER ? visa_buffer_address(a->buffer) : a->value;
+            if (a->kind == VISA_ARG_FLOAT) {
+                /* the input variable's type decides the encoding */
+                int ty = ir_var_type(r, in->id);
+                if (ty == VISA_TYPE_DF) memcpy(&v, &a->fvalue, 8);
+                else if (ty == VISA_TYPE_F) {
+                    float fv = (float)a->fvalue;
+                    uint32_t b;
+                    memcpy(&b, &fv, 4);
+                    v = b;
+                } else {
+                    v = (uint64_t)(int64_t)a->fvalue;
+                }
+            }
+            put(dst, v, size < 8 ? size : 8);
+            break;
+        }
+        case 1: /* LOCAL_SIZE: 3 x ud */
+            for (unsigned k = 0; k < 3 && 4 * k + 4 <= size; k++) put(dst + 4 * k, L->gsize[k], 4);
+            break;
+        case 2: /* GROUP_COUNT: 3 x ud */
+            for (unsigned k = 0; k < 3 && 4 * k + 4 <= size; k++) put(dst + 4 * k, L->groups[k], 4);
+            break;
+        case 3: { /* LOCAL_ID: 3 x uw (or 3 x ud when 12 bytes) */
+            unsigned w = size >= 12 ? 4 : 2;
+            for (unsigned k = 0; k < 3 && w * k + w <= size; k++) put(dst + w * k, l[k], w);
+            break;
+        }
+        default: break; /* other implicit kinds carry no data the emulator defines: zero */
+        }
+    }
+}
+
+/* Run one group's threads; returns false on a fault (recorded in L). */
+static bool run_group(launch *L, uint64_t gi, emu_thread *t, uint8_t *file, uint32_t *addr,
+                      uint32_t *pred, uint32_t *wait, uint8_t *slm) {
+    const emu_program *p = L->prog;
+    uint32_t g[3] = {(uint32_t)(gi % L->groups[0]), (uint32_t)(gi / L->groups[0] % L->groups[1]),
+                     (uint32_t)(gi / L->groups[0] / L->groups[1])};
+    emu_mem mem = {L->bufs, L->nbufs, slm, L->slm_bytes};
+    if (slm) memset(slm, 0, L->slm_bytes);
+    uint32_t nthreads = L->gsize[0] * L->gsize[1] * L->gsize[2];
+    for (uint32_t ti = 0; ti < nthreads; ti++) {
+        uint32_t l[3] = {ti % L->gsize[0], ti / L->gsize[0] % L->gsize[1], ti / L->gsize[0] / L->gsize[1]};
+        memset(t, 0, sizeof *t);
+        memset(file, 0, p->lay.file_bytes);
+        memset(addr, 0, sizeof(uint32_t) * (p->lay.naddr_slots + 1));
+        memset(pred, 0, sizeof(uint32_t) * (p->lay.npreds + 1));
+        memset(wait, 0, sizeof(uint32_t) * p->ops.len);
+        t->prog = p;
+        t->file = file;
+        t->addr = addr;
+        t->pred = pred;
+        t->wait_mask = wait;
+        t->mem = &mem;
+        t->em = L->simd >= 32 ? 0xFFFFFFFFu : (1u << L->simd) - 1;
+        t->max_steps = L->max_steps;
+        memcpy(t->group_id, g, sizeof g);
+        memcpy(t->local_id, l, sizeof l);
+        init_thread(L, t, g, l);
+        emu_run_thread(t);
+        if (t->fault) {
+            pthread_mutex_lock(&L->lock);
+            if (gi < L->fault_group || (gi == L->fault_group && ti < L->fault_thread)) {
+                L->fault_group = gi;
+                L->fault_thread = ti;
+                L->fault_op = t->pc;
+                L->fault_lane = t->fault_lane;
+                snprintf(L->fault_msg, sizeof L->fault_msg, "%s", t->fault_msg);
+            }
+            pthread_mutex_unlock(&L->lock);
+            return false;
+        }
+    }
+    return true;
+}
+
+static void *worker(void *arg) {
+    launch *L = arg;
+    const emu_program *p = L->prog;
+    visa_ctx *ctx = p->ctx;
+    emu_thread *t = vx_alloc(ctx, sizeof *t);
+    uint8_t *file = vx_alloc(ctx, p->lay.file_bytes);
+    uint32_t *addr = vx_alloc(ctx, sizeof(uint32_t) * (p->lay.naddr_slots + 1));
+    uint32_t *pred = vx_alloc(ctx, sizeof(uint32_t) * (p->lay.npreds + 1));
+    uint32_t *wait = vx_alloc(ctx, sizeof(uint32_t) * p->ops.len);
+    uint8_t *slm = L->slm_bytes ? vx_alloc(ctx, L->slm_bytes) : NULL;
+    if (!t || !file || !addr || !pred || !wait || (L->slm_bytes && !slm)) {
+        pthread_mutex_lock(&L->lock);
+        L->oom = true;
+        pthread_mutex_unlock(&L->lock);
+    } else {
+        for (;;) {
+            pthread_mutex_lock(&L->lock);
+            uint64_t gi = L->next_group;
+            /* groups after a known fault cannot change the reported (lowest) one */
+            bool stop = gi >= L->ngroups || gi > L->fault_group || L->oom;
+            if (!stop) L->next_group++;
+            pthread_mutex_unlock(&L->lock);
+            if (stop) break;
+            run_group(L, gi, t, file, addr, pred, wait, slm);
+        }
+    }
+    vx_free(ctx, t, sizeof *t);
+    vx_free(ctx, file, p->lay.file_bytes);
+    vx_free(ctx, addr, sizeof(uint32_t) * (p->lay.naddr_slots + 1));
+    vx_free(ctx, pred, sizeof(uint32_t) * (p->lay.npreds + 1));
+    vx_free(ctx, wait, sizeof(uint32_t) * p->ops.len);
+    vx_free(ctx, slm, L->slm_bytes);
+    return NULL;
+}
+
+visa_status visa_module_run(const visa_module *m, const visa_run_opts *opts, const visa_arg *args,
+                            size_t nargs, visa_buffer *bufs, size_t nbufs) {
+    if (!m || !opts || opts->struct_size < sizeof(visa_run_opts) ||
+        (unsigned)opts->platform >= VISA_PLATFORM__COUNT || (nargs && !args) || (nbufs && !bufs))
+        return VISA_E_ARG;
+    visa_ctx *ctx = m->ctx;
+    diag_sink ds;
+    diag_init(&ds, ctx, m->name ? m->name : "<module>", NULL, 0);
+    /* the kernel */
+    const ir_routine *r = NULL;
+    for (uint32_t i = 0; i < m->routines.len && !r; i++) {
+        const ir_routine *c = &m->routines.data[i];
+        if (c->is_kernel && (!opts->kernel || !strcmp(ir_str(c, c->name), opts->kernel))) r = c;
+    }
+    if (!r) {
+        diag_at(&ds, VISA_SEV_ERROR, "E-RUN", 0, 0, opts->kernel ? "no kernel named '%s'" : "%s",
+                opts->kernel ? opts->kernel : "the module has no kernel");
+        return VISA_E_ARG;
+    }
+    for (size_t i = 0; i < nargs; i++)
+        if (args[i].kind == VISA_ARG_BUFFER && args[i].buffer >= nbufs) return VISA_E_ARG;
+    launch *L = vx_alloc(ctx, sizeof *L);
+    emu_program *prog = vx_alloc(ctx, sizeof *prog);
+    if (!L || !prog) {
+        vx_free(ctx, L, sizeof *L);
+        vx_free(ctx, prog, sizeof *prog);
+        return VISA_E_NOMEM;
+    }
+    visa_status st = emu_lower(ctx, m, r, opts->platform, prog, &ds);
+    if (st == VISA_OK) {
+        L->prog = prog;
+        L->opts = opts;
+        L->args = args;
+        L->nargs = nargs;
+        L->bufs = bufs;
+        L->nbufs = nbufs;
+        L->ngroups = 1;
+        for (int k = 0; k < 3; k++) {
+            L->groups[k] = opts->groups[k] ? opts->groups[k] : 1;
+            L->gsize[k] = opts->group_size[k] ? opts->group_size[k] : 1;
+            L->ngroups *= L->groups[k];
+        }
+        L->simd = attr_u32(r, "SimdSize", 16);
+        if (L->simd != 8 && L->simd != 16 && L->simd != 32) L->simd = 16;
+        L->slm_bytes = attr_u32(r, "SLMSize", 0) * 1024u;
+        L->max_steps = opts->max_steps ? opts->max_steps : DEFAULT_MAX_STEPS;
+        L->fault_group = UINT64_MAX;
+        pthread_mutex_init(&L->lock, NULL);
+        unsigned nt = opts->threads ? opts->threads : 1;
+        if (nt > 256) nt = 256;
+        if (nt > L->ngroups) nt = (unsigned)L->ngroups;
+        pthread_t tids[256];
+        unsigned started = 0;
+        for (unsigned k = 1; k < nt; k++)
+            if (pthread_create(&tids[started], NULL, worker, L) == 0) started++;
+        worker(L);
+        for (unsigned k = 0; k < started; k++) pthread_join(tids[k], NULL);
+        pthread_mutex_destroy(&L->lock);
+        if (L->oom) st = VISA_E_NOMEM;
+        else if (L->fault_group != UINT64_MAX) {
+            const emu_op *op = &prog->ops.data[L->fault_op < prog->ops.len ? L->fault_op : 0];
+            const char *mn = isa_forms[op->form].mnem;
+            size_t mn_len = strcspn(mn, "|");
+            if (mn[0] == '%') mn = isa_forms[op->form].name, mn_len = strlen(mn);
+            diag_at(&ds, VISA_SEV_ERROR, "E-RUN", op->line, op->col,
+                    "runtime error in '%.*s': %s [group %llu, thread %u, lane %u]", (int)mn_len, mn,
+                    L->fault_msg, (unsigned long long)L->fault_group, L->fault_thread, L->fault_lane);
+            st = VISA_E_RUNTIME;
+        }
+    }
+    emu_program_free(prog);
+    vx_free(ctx, prog, sizeof *prog);
+    vx_free(ctx, L, sizeof *L);
+    return st;
+}
