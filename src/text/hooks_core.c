@@ -26,6 +26,12 @@ static void label_print(txt_printer *pr, const ir_inst *inst) {
     bool renamed = pr_label_text(pr, s->s, s->len);
     char suffix[16];
     int sn = snprintf(suffix, sizeof suffix, "_%u", id);
+    bool called = id < pr->r->labels.len && (pr->r->labels.data[id].kind == 1 ||
+                                              pr->r->labels.data[id].kind == 2);
+    if (inst->form == VISA_FORM_LABEL && called &&
+        (o->len - start < (size_t)sn || memcmp(o->data + o->len - sn, suffix, (size_t)sn) != 0))
+        sb_putn(o, suffix, (size_t)sn); /* a call target prints like call does (IGC prints no
+                                         ** suffix here, and then its own output fails to parse) */
     if (inst->form == VISA_FORM_LABEL) {
         /* rebuild as "\n" + comments + name + ":" */
         size_t n = o->len - start;
