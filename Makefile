@@ -23,6 +23,8 @@ demo: build
 	@$(BUILD)/visa asm examples/saxpy.visaasm -o $(BUILD)/saxpy.isa
 	@$(BUILD)/visa dis $(BUILD)/saxpy.isa | diff -q - examples/saxpy.visaasm && \
 	  echo "$(BUILD)/saxpy.isa: $$(wc -c < $(BUILD)/saxpy.isa) bytes; disassembles to the identical text"
+	@echo "== visa run: y = 2.5*x + y over 16 lanes, x = 0..15, y = 1, first 10 lanes enabled"
+	@$(BUILD)/visa run $(BUILD)/saxpy.isa --arg buf:64:iota:f --arg buf:64:fill:f:1 --arg 2.5 --arg 10 --print 1:f
 
 test: build
 	@cd $(BUILD) && ctest --output-on-failure -j$(JOBS)

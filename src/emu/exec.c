@@ -599,7 +599,7 @@ static const alu_sem alu_table[VISA_FORM__COUNT] = {
     ALU(SQRT, c_sqrt, 0, 1), ALU(RSQRT, c_rsqrt, 0, 1), ALU(EXP, c_exp, 0, 1), ALU(LOG, c_log, 0, 1),
     ALU(SIN, c_sin, 0, 1),   ALU(COS, c_cos, 0, 1),   ALU(POW, c_pow, 0, 1),   ALU(RNDD, c_rndd, 0, 1),
     ALU(RNDU, c_rndu, 0, 1), ALU(RNDE, c_rnde, 0, 1), ALU(RNDZ, c_rndz, 0, 1), ALU(FRC, c_frc, 0, 1),
-    ALU(DIV, c_div, 0, 0),   ALU(MOD, c_mod, 1, 0),
+    ALU(DIV, c_div, 0, 0),   ALU(MOD, c_mod, 1, 0),   ALU(ADDR_ADD, c_add, 1, 0),
     [VISA_FORM_SEL] = {{h_sel, 1, lower_alu}, c_mov, 0, 0},
     [VISA_FORM_CMP] = {{h_cmp, 1, lower_alu}, c_mov, 0, 0},
 };
