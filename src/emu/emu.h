@@ -62,6 +62,7 @@ struct emu_op {
     uint8_t mask_off;  /* execution-mask offset (M1..M8) */
     uint8_t nomask;
     uint8_t sat;
+    uint8_t pred_selects; /* the predicate picks between sources (sel) instead of masking */
     uint16_t pred;     /* predicate word (id | any/all | inverse) */
     uint8_t nsrc;
     uint8_t cond;      /* compare relation, sub-operation */

@@ -629,6 +629,11 @@ static bool lower_alu(emu_program *p, const ir_inst *in, emu_op *op, diag_sink *
                 "operand types of '%s' are not supported by the emulator yet", isa_forms[in->form].name);
         return false;
     }
+    if (in->form == VISA_FORM_SEL) op->pred_selects = 1;
+    if (op->fn == h_alu) {
+        emu_handler fast = emu_fast_handler(op);
+        if (fast) op->fn = fast;
+    }
     return true;
 }
 

@@ -19,6 +19,9 @@ void emu_end_handler(emu_thread *t, const emu_op *op);
 bool emu_bind_opnd(emu_opnd *o, unsigned cls);
 uint32_t emu_chen(const emu_thread *t, const emu_op *op); /* channel-enable mask of an op */
 
+/* A specialised handler for a lowered ALU op, or NULL for the generic path (fast.c). */
+emu_handler emu_fast_handler(const emu_op *op);
+
 /* Message families (lsc.c). */
 extern const emu_sem emu_sem_lsc_load, emu_sem_lsc_store;
 
