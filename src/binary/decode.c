@@ -27,7 +27,7 @@ static void fail(rd *r, size_t at, const char *what) {
 
 static bool need(rd *r, size_t n, const char *what) {
     if (r->err) return false;
-    if (r->len - r->pos < n) {
+    if (r->pos > r->len || r->len - r->pos < n) {
         char msg[160];
         snprintf(msg, sizeof msg, "truncated %s (need %zu bytes, %zu left)", what, n, r->len - r->pos);
         fail(r, r->pos, msg);
@@ -676,6 +676,7 @@ visa_status visa_module_decode(visa_ctx *ctx, const char *name, const void *byte
                 size_t ng_at = r.pos;
                 unsigned ng = u8(&r, "gen binary count");
                 if (!count_ok(&r, ng_at, ng, 1, "gen binary")) break;
+                if (!need(&r, (size_t)ng * 9, "gen binary table")) break;
                 r.pos += (size_t)ng * 9;
             }
             if (!vec_push(ctx, &ents, e)) fail(&r, e.off_at, "out of memory");
