@@ -581,6 +581,84 @@ static void c_asr(const emu_op *op, unsigned n, emu_val *d, emu_val s[][EMU_MAX_
     }
 }
 
+/* Bit operations on 32-bit lanes (spec pages CBIT, FBL, FBH, LZD, BFREV, BFE, BFI, MULH). */
+static bool is_signed_type(unsigned t) { return t < VISA_TYPE__COUNT && isa_types[t].cls == TC_SINT; }
+
+static void c_cbit(const emu_op *op, unsigned n, emu_val *d, emu_val s[][EMU_MAX_LANES]) {
+    (void)op; /* the page's pseudo-code returns the shifted-out value; the count is meant */
+    for (unsigned i = 0; i < n; i++) d[i].i = __builtin_popcount((uint32_t)s[0][i].i);
+}
+static void c_fbl(const emu_op *op, unsigned n, emu_val *d, emu_val s[][EMU_MAX_LANES]) {
+    (void)op;
+    for (unsigned i = 0; i < n; i++) {
+        uint32_t v = (uint32_t)s[0][i].i;
+        d[i].i = v ? (int64_t)__builtin_ctz(v) : 0xFFFFFFFF;
+    }
+}
+static void c_fbh(const emu_op *op, unsigned n, emu_val *d, emu_val s[][EMU_MAX_LANES]) {
+    bool sgn = is_signed_type(op->src[0].type);
+    for (unsigned i = 0; i < n; i++) {
+        uint32_t v = (uint32_t)s[0][i].i;
+        if (sgn && (v == 0 || v == 0xFFFFFFFFu)) d[i].i = 0xFFFFFFFF;
+        else if (sgn) d[i].i = __builtin_clz((v >> 31) ? ~v : v); /* bits equal to the sign bit */
+        else d[i].i = v ? (int64_t)__builtin_clz(v) : 0xFFFFFFFF;
+    }
+}
+static void c_lzd(const emu_op *op, unsigned n, emu_val *d, emu_val s[][EMU_MAX_LANES]) {
+    (void)op;
+    for (unsigned i = 0; i < n; i++) {
+        uint32_t v = (uint32_t)s[0][i].i;
+        d[i].i = v ? __builtin_clz(v) : 32;
+    }
+}
+static void c_bfrev(const emu_op *op, unsigned n, emu_val *d, emu_val s[][EMU_MAX_LANES]) {
+    (void)op;
+    for (unsigned i = 0; i < n; i++) {
+        uint32_t v = (uint32_t)s[0][i].i, r = 0;
+        for (int b = 0; b < 32; b++) r |= ((v >> b) & 1u) << (31 - b);
+        d[i].i = r;
+    }
+}
+static void c_bfe(const emu_op *op, unsigned n, emu_val *d, emu_val s[][EMU_MAX_LANES]) {
+    bool sgn = is_signed_type(op->src[2].type);
+    for (unsigned i = 0; i < n; i++) {
+        uint32_t w = (uint32_t)s[0][i].i & 31, off = (uint32_t)s[1][i].i & 31;
+        uint32_t v = sgn ? (uint32_t)((int32_t)s[2][i].i >> off) : (uint32_t)s[2][i].i >> off;
+        d[i].i = v & ((1u << w) - 1);
+    }
+}
+static void c_bfi(const emu_op *op, unsigned n, emu_val *d, emu_val s[][EMU_MAX_LANES]) {
+    (void)op;
+    for (unsigned i = 0; i < n; i++) {
+        uint32_t w = (uint32_t)s[0][i].i & 31, off = (uint32_t)s[1][i].i & 31;
+        uint32_t mask = ((1u << w) - 1) << off;
+        d[i].i = (((uint32_t)s[2][i].i << off) & mask) | ((uint32_t)s[3][i].i & ~mask);
+    }
+}
+static void c_mulh(const emu_op *op, unsigned n, emu_val *d, emu_val s[][EMU_MAX_LANES]) {
+    bool sgn = is_signed_type(op->src[0].type) || is_signed_type(op->src[1].type);
+    for (unsigned i = 0; i < n; i++)
+        d[i].i = sgn ? (int64_t)((int64_t)(int32_t)s[0][i].i * (int32_t)s[1][i].i) >> 32
+                     : (int64_t)(((uint64_t)(uint32_t)s[0][i].i * (uint32_t)s[1][i].i) >> 32);
+}
+
+/* ADDC / SUBB: dst and a second destination receiving the carry / borrow (0 or 1). */
+static void h_carry(emu_thread *t, const emu_op *op) {
+    uint32_t mask = emu_chen(t, op);
+    emu_val s[4][EMU_MAX_LANES], d[EMU_MAX_LANES], c[EMU_MAX_LANES];
+    load_src(t, op, 0, s[0]);
+    load_src(t, op, 1, s[1]);
+    bool sub = op->form == VISA_FORM_SUBB;
+    for (unsigned i = 0; i < op->exec; i++) {
+        uint32_t a = (uint32_t)s[0][i].i, b = (uint32_t)s[1][i].i;
+        d[i].i = sub ? (uint32_t)(a - b) : (uint32_t)(a + b);
+        c[i].i = sub ? a < b : (uint32_t)(a + b) < a;
+    }
+    op->dst.store(t, &op->dst, op->exec, mask, d);
+    op->dst2.store(t, &op->dst2, op->exec, mask, c);
+    t->pc++;
+}
+
 /* -- Table of semantics, keyed by form ------------------------------------------------------------ */
 typedef struct alu_sem {
     emu_sem sem;
@@ -600,6 +678,10 @@ static const alu_sem alu_table[VISA_FORM__COUNT] = {
     ALU(SIN, c_sin, 0, 1),   ALU(COS, c_cos, 0, 1),   ALU(POW, c_pow, 0, 1),   ALU(RNDD, c_rndd, 0, 1),
     ALU(RNDU, c_rndu, 0, 1), ALU(RNDE, c_rnde, 0, 1), ALU(RNDZ, c_rndz, 0, 1), ALU(FRC, c_frc, 0, 1),
     ALU(DIV, c_div, 0, 0),   ALU(MOD, c_mod, 1, 0),   ALU(ADDR_ADD, c_add, 1, 0),
+    ALU(CBIT, c_cbit, 1, 0), ALU(FBL, c_fbl, 1, 0),   ALU(FBH, c_fbh, 1, 0),   ALU(LZD, c_lzd, 1, 0),
+    ALU(BFREV, c_bfrev, 1, 0), ALU(BFE, c_bfe, 1, 0), ALU(BFI, c_bfi, 1, 0),   ALU(MULH, c_mulh, 1, 0),
+    [VISA_FORM_ADDC] = {{h_carry, 2, lower_alu}, c_mov, 1, 0},
+    [VISA_FORM_SUBB] = {{h_carry, 2, lower_alu}, c_mov, 1, 0},
     [VISA_FORM_SEL] = {{h_sel, 1, lower_alu}, c_mov, 0, 0},
     [VISA_FORM_CMP] = {{h_cmp, 1, lower_alu}, c_mov, 0, 0},
 };
@@ -622,7 +704,7 @@ static bool lower_alu(emu_program *p, const ir_inst *in, emu_op *op, diag_sink *
     op->cls = flt ? EC_FLT : EC_INT;
     op->calc = a->calc;
     op->dst.mod = op->sat ? VM_SAT : VM_NONE;
-    bool ok = emu_bind_opnd(&op->dst, op->cls);
+    bool ok = emu_bind_opnd(&op->dst, op->cls) && (a->sem.ndst < 2 || emu_bind_opnd(&op->dst2, op->cls));
     for (unsigned k = 0; k < op->nsrc; k++) ok = ok && emu_bind_opnd(&op->src[k], op->cls);
     if (!ok) {
         diag_at(ds, VISA_SEV_ERROR, "E-RUN", in->line, in->col,

@@ -68,6 +68,7 @@ typedef struct reftab {
     int virt_even;
     uint32_t signbit;
     uint32_t overflow;  /* code for "rounded beyond max": inf (IEEE) or NaN (HF8) */
+    uint32_t minnorm;   /* smallest normal code */
 } reftab;
 
 static double hf_val(uint32_t i) {
@@ -88,7 +89,7 @@ static double bf8_val(uint32_t i) {
 }
 
 static void reftab_init(reftab *t, double (*val)(uint32_t), uint32_t maxcode, double virt, int virt_even,
-                        uint32_t signbit, uint32_t overflow) {
+                        uint32_t signbit, uint32_t overflow, uint32_t minnorm) {
     t->val = malloc(sizeof(double) * (maxcode + 1));
     for (uint32_t i = 0; i <= maxcode; i++) t->val[i] = val(i);
     t->maxcode = maxcode;
@@ -96,6 +97,7 @@ static void reftab_init(reftab *t, double (*val)(uint32_t), uint32_t maxcode, do
     t->virt_even = virt_even;
     t->signbit = signbit;
     t->overflow = overflow;
+    t->minnorm = minnorm;
 }
 
 /* Round |x| (x >= 0, finite, exact in double) into the table; dir 0 = nearest-even, 1 = away
@@ -138,35 +140,25 @@ static uint32_t ref_round(const reftab *t, double x, unsigned mode, int ftz_out,
     uint32_t code;
     if (c < 0) code = satfinite ? t->maxcode : t->overflow;
     else code = (uint32_t)c;
-    if (ftz_out && c >= 0 && code != 0 && t->val[code] < t->val[1] * (t->maxcode > 0x7F ? 0 : 0) + 0) {
-        /* not reached: denormal threshold handled below */
-    }
+    if (ftz_out && c >= 0 && code < t->minnorm) code = 0; /* denormal result -> signed zero */
     return (neg ? t->signbit : 0) | code;
 }
 
 static reftab T_HF, T_BF, T_HF8, T_BF8;
-
-/* Smallest normal code of each format (denormal codes are below it). */
-#define HF_MINNORM 0x400u
-#define BF_MINNORM 0x80u
 
 /* -- Expected F -> HF / BF per the reference --------------------------------------------------- */
 static uint16_t ref_f_to_hf(uint32_t f, unsigned mode, int ftz_out) {
     uint32_t sign = (f >> 16) & 0x8000u, a = f & 0x7FFFFFFFu;
     if (a > 0x7F800000u) return (uint16_t)(sign | 0x7E00u | ((a & 0x7FFFFFu) >> 13));
     if (a == 0x7F800000u) return (uint16_t)(sign | 0x7C00u);
-    uint32_t r = ref_round(&T_HF, (double)bf_(f), mode, 0, 0);
-    if (ftz_out && (r & 0x7FFFu) < HF_MINNORM) r &= 0x8000u;
-    return (uint16_t)r;
+    return (uint16_t)ref_round(&T_HF, (double)bf_(f), mode, ftz_out, 0);
 }
 
 static uint16_t ref_f_to_bf(uint32_t f, unsigned mode, int ftz_out) {
     uint32_t sign = (f >> 16) & 0x8000u, a = f & 0x7FFFFFFFu;
     if (a > 0x7F800000u) return (uint16_t)(sign | 0x7FC0u | ((a & 0x7FFFFFu) >> 16));
     if (a == 0x7F800000u) return (uint16_t)(sign | 0x7F80u);
-    uint32_t r = ref_round(&T_BF, (double)bf_(f), mode, 0, 0);
-    if (ftz_out && (r & 0x7FFFu) < BF_MINNORM) r &= 0x8000u;
-    return (uint16_t)r;
+    return (uint16_t)ref_round(&T_BF, (double)bf_(f), mode, ftz_out, 0);
 }
 
 /* Random F bit pattern, biased toward the HF/BF interesting ranges and exact ties. */
@@ -605,7 +597,9 @@ static void test_int_to_float(void) {
     CHECK(cvt(VISA_TYPE_HF, VISA_TYPE_Q, (uint64_t)INT64_MIN, EMU_RU) == 0xFBFF);
     CHECK(cvt(VISA_TYPE_BF, VISA_TYPE_D, 257, EMU_RNE) == 0x4380);
     CHECK(cvt(VISA_TYPE_BF, VISA_TYPE_D, 259, EMU_RNE) == 0x4382);
-    CHECK(cvt(VISA_TYPE_BF, VISA_TYPE_UB, 255, EMU_RNE) == 0x4380);
+    CHECK(cvt(VISA_TYPE_BF, VISA_TYPE_UB, 255, EMU_RNE) == 0x437F);     /* 8 bits: exact */
+    CHECK(cvt(VISA_TYPE_BF, VISA_TYPE_UW, 511, EMU_RNE) == 0x4400);     /* tie 510|512 -> 512 */
+    CHECK(cvt(VISA_TYPE_BF, VISA_TYPE_UW, 509, EMU_RNE) == 0x43FE);     /* tie 508|510 -> 508 */
     CHECK(cvt(VISA_TYPE_BF, VISA_TYPE_B, 0x81, EMU_RNE) == 0xC2FE);     /* -127 */
     CHECK(cvt(VISA_TYPE_TF32, VISA_TYPE_D, 2049, EMU_RNE) == 0x45000000u);
     CASE_END("int->float specific");
@@ -768,7 +762,9 @@ static void test_int_sat(void) {
     CHECK(!p.neg && p.lo == 0 && p.hi == 0);
     CHECK(emu_wide_cmp(emu_wide_s64(-1), emu_wide_u64(0)) < 0);
     CHECK(emu_wide_cmp(emu_wide_s64(-2), emu_wide_s64(-1)) < 0);
-    CHECK(emu_wide_cmp(big_cmp_helper_dummy(), emu_wide_u64(0)) == 0);
+    p = emu_wide_sub(emu_wide_s64(-7), emu_wide_s64(-7));
+    CHECK(emu_wide_cmp(p, emu_wide_u64(0)) == 0 && !p.neg);
+    CHECK(emu_wide_cmp(emu_wide_u64(UINT64_MAX), emu_wide_shl(emu_wide_u64(1), 64)) < 0);
     /* SHL with saturation (SHL page: the shifted result is kept to 33 bits) */
     CHECK(emu_wide_sat(VISA_TYPE_D, emu_wide_shl(emu_wide_s64(0x40000000), 1)) == 0x7FFFFFFFu);
     CHECK(emu_wide_wrap(VISA_TYPE_D, emu_wide_shl(emu_wide_s64(0x40000000), 1)) == 0x80000000u);
@@ -826,7 +822,7 @@ static void test_hf_exhaustive(void) {
         }
         double v = (h & 0x7C00) == 0x7C00 ? INFINITY : hf_val(h & 0x7FFF);
         if (h & 0x8000) v = -v;
-        if ((double)bf_(f) != v || bd(d) != v || (signbit(v) != 0) != (f >> 31)) bad++;
+        if ((double)bf_(f) != v || bd(d) != v || (signbit(v) != 0) != (int)(f >> 31)) bad++;
         for (int m = 0; m < 4; m++) {
             if (emu_f_to_hf(f, MODES[m]) != h) bad++;
             if (emu_df_to_hf(d, MODES[m]) != h) bad++;
@@ -1129,10 +1125,10 @@ static void test_packed(void) {
 }
 
 int main(void) {
-    reftab_init(&T_HF, hf_val, 0x7BFF, 65536.0, 1, 0x8000, 0x7C00);
-    reftab_init(&T_BF, bf_val, 0x7F7F, 0x1p128, 1, 0x8000, 0x7F80);
-    reftab_init(&T_HF8, hf8_val, 0x7E, 480.0, 0, 0x80, 0x7F);   /* next above 448 would be S.1111.111 */
-    reftab_init(&T_BF8, bf8_val, 0x7B, 65536.0, 1, 0x80, 0x7C);
+    reftab_init(&T_HF, hf_val, 0x7BFF, 65536.0, 1, 0x8000, 0x7C00, 0x400);
+    reftab_init(&T_BF, bf_val, 0x7F7F, 0x1p128, 1, 0x8000, 0x7F80, 0x80);
+    reftab_init(&T_HF8, hf8_val, 0x7E, 480.0, 0, 0x80, 0x7F, 0x08); /* next above 448 is S.1111.111 */
+    reftab_init(&T_BF8, bf8_val, 0x7B, 65536.0, 1, 0x80, 0x7C, 0x04);
 
     test_hf_boundaries();
     test_df_boundaries();
