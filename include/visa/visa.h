@@ -173,9 +173,14 @@ typedef struct visa_run_opts {
 **  through the diagnostic callback with the instruction's source line and lane, and return
 **  VISA_E_RUNTIME; instructions the emulator cannot run are reported before anything runs
 **  (VISA_E_UNSUPPORTED). */
+typedef struct visa_run_stats {
+    uint64_t instructions; /**< vISA instructions executed, all threads */
+    uint64_t threads;      /**< emulated threads run */
+} visa_run_stats;
+
 visa_status visa_module_run(const visa_module *module, const visa_run_opts *opts,
                             const visa_arg *args, size_t nargs, visa_buffer *buffers,
-                            size_t nbuffers);
+                            size_t nbuffers, visa_run_stats *stats /* may be NULL */);
 
 /** Emulated global address of buffer `index` (what a pointer input receives). */
 uint64_t visa_buffer_address(size_t index);

@@ -42,6 +42,7 @@ typedef struct launch {
     uint32_t fault_lane;
     char fault_msg[256];
     bool oom;
+    uint64_t steps, threads_run;
 } launch;
 
 static uint32_t attr_u32(const ir_routine *r, const char *name, uint32_t dflt) {
@@ -147,6 +148,10 @@ static bool run_group(launch *L, uint64_t gi, emu_thread *t, uint8_t *file, uint
         memcpy(t->local_id, l, sizeof l);
         init_thread(L, t, g, l);
         emu_run_thread(t);
+        pthread_mutex_lock(&L->lock);
+        L->steps += t->steps;
+        L->threads_run++;
+        pthread_mutex_unlock(&L->lock);
         if (t->fault) {
             pthread_mutex_lock(&L->lock);
             if (gi < L->fault_group || (gi == L->fault_group && ti < L->fault_thread)) {
@@ -199,7 +204,8 @@ static void *worker(void *arg) {
 }
 
 visa_status visa_module_run(const visa_module *m, const visa_run_opts *opts, const visa_arg *args,
-                            size_t nargs, visa_buffer *bufs, size_t nbufs) {
+                            size_t nargs, visa_buffer *bufs, size_t nbufs, visa_run_stats *stats) {
+    if (stats) memset(stats, 0, sizeof *stats);
     if (!m || !opts || opts->struct_size < sizeof(visa_run_opts) ||
         (unsigned)opts->platform >= VISA_PLATFORM__COUNT || (nargs && !args) || (nbufs && !bufs))
         return VISA_E_ARG;
@@ -256,6 +262,10 @@ visa_status visa_module_run(const visa_module *m, const visa_run_opts *opts, con
         worker(L);
         for (unsigned k = 0; k < started; k++) pthread_join(tids[k], NULL);
         pthread_mutex_destroy(&L->lock);
+        if (stats) {
+            stats->instructions = L->steps;
+            stats->threads = L->threads_run;
+        }
         if (L->oom) st = VISA_E_NOMEM;
         else if (L->fault_group != UINT64_MAX) {
             const emu_op *op = &prog->ops.data[L->fault_op < prog->ops.len ? L->fault_op : 0];

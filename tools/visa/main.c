@@ -616,7 +616,7 @@ static int cmd_run(int argc, char **argv) {
             vb[k].data = bufs[k].data;
             vb[k].size = bufs[k].size;
         }
-        visa_status st = visa_module_run(m, &ro, args, nargs, vb, nbufs);
+        visa_status st = visa_module_run(m, &ro, args, nargs, vb, nbufs, NULL);
         if (st != VISA_OK) {
             if (st != VISA_E_RUNTIME && st != VISA_E_UNSUPPORTED)
                 fprintf(stderr, "%s: %s\n", prog, visa_status_str(st));
