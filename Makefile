@@ -51,6 +51,7 @@ fuzz: build
 
 bench: build
 	@$(BUILD)/bench/bench_text $(SHARED)/corpus/igc-dumps tests/text/ops
+	@$(BUILD)/bench/bench_emu
 
 clean:
 	rm -rf $(BUILD) $(ASAN_BUILD) build-fuzz

@@ -20,40 +20,25 @@ static const ir_string *label_str(const ir_routine *r, uint32_t label) {
 */
 static void label_print(txt_printer *pr, const ir_inst *inst) {
     uint32_t id = inst->opnd[0].u.label;
-    const ir_string *s = label_str(pr->r, id);
     strbuf *o = pr->out;
-    size_t start = o->len;
-    bool renamed = pr_label_text(pr, s->s, s->len);
-    char suffix[16];
-    int sn = snprintf(suffix, sizeof suffix, "_%u", id);
-    bool called = id < pr->r->labels.len && (pr->r->labels.data[id].kind == 1 ||
-                                              pr->r->labels.data[id].kind == 2);
-    if (inst->form == VISA_FORM_LABEL && called &&
-        (o->len - start < (size_t)sn || memcmp(o->data + o->len - sn, suffix, (size_t)sn) != 0))
-        sb_putn(o, suffix, (size_t)sn); /* a call target prints like call does (IGC prints no
-                                         ** suffix here, and then its own output fails to parse) */
     if (inst->form == VISA_FORM_LABEL) {
-        /* rebuild as "\n" + comments + name + ":" */
-        size_t n = o->len - start;
-        char *name = vx_strndup(o->ctx, o->data + start, n);
-        o->len = start;
         sb_putc(o, '\n');
         pr_own_comments(pr, &inst->trivia);
-        if (name) sb_putn(o, name, n);
-        vx_free(o->ctx, name, n + 1);
+        pr_label(pr, id);
         sb_putc(o, ':');
         return;
     }
-    if (o->len - start < (size_t)sn || memcmp(o->data + o->len - sn, suffix, (size_t)sn) != 0)
-        sb_putn(o, suffix, (size_t)sn);
-    size_t n = o->len - start;
-    char *name = vx_strndup(o->ctx, o->data + start, n);
-    o->len = start;
     sb_puts(o, "\n\n");
     pr_own_comments(pr, &inst->trivia);
     sb_puts(o, ".function ");
+    size_t at = o->len;
+    pr_label(pr, id);
+    size_t n = o->len - at;
+    char *name = vx_strndup(o->ctx, o->data + at, n);
+    o->len = at;
     if (name) pr_string_lit(pr, name, n);
-    if (renamed) {
+    if (id < pr->r->labels.len && pr->label_renamed && pr->label_renamed[id]) {
+        const ir_string *s = label_str(pr->r, id);
         sb_puts(o, " /// Original Name: ");
         pr_string_lit(pr, s->s, s->len);
     }
@@ -76,12 +61,7 @@ static void call_print(txt_printer *pr, const ir_inst *inst) {
         sb_puts(o, fc ? "fccall " : "call ");
         pr_exec(pr, inst->exec);
         sb_putc(o, ' ');
-        size_t start = o->len;
         pr_label(pr, id);
-        char suffix[16];
-        int sn = snprintf(suffix, sizeof suffix, "_%u", id);
-        if (o->len - start < (size_t)sn || memcmp(o->data + o->len - sn, suffix, (size_t)sn) != 0)
-            sb_putn(o, suffix, (size_t)sn);
         break;
     }
     case VISA_OP_IFCALL:

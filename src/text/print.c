@@ -3,6 +3,7 @@
 ** line per instruction padded to 80 columns with a "/// $N" id.  With comments kept (visa fmt)
 ** the user's comments are re-emitted where they stood.
 */
+#include <stdio.h>
 #include <string.h>
 
 #include "text.h"
@@ -72,13 +73,58 @@ bool pr_label_text(txt_printer *pr, const char *s, size_t len) {
     return changed;
 }
 
-void pr_label(txt_printer *pr, uint32_t label) {
-    if (label >= pr->r->labels.len) {
-        sb_printf(pr->out, "L%u", label);
-        return;
+/* Printed names of a routine's labels, computed once: IGC's rules (call targets and subroutines
+** get a "_<id>" suffix unless the name already ends with it; '.' and '$' become '_'), bytes that
+** would not read back replaced, and a name that then collides with an earlier label's printed
+** name given its "_<id>" suffix until it is unique (IGC prints such collisions as they fall and
+** cannot read its own output). */
+static bool label_names_build(txt_printer *pr) {
+    const ir_routine *r = pr->r;
+    strbuf *saved = pr->out;
+    pr->label_names = vx_alloc(saved->ctx, sizeof(char *) * (r->labels.len + 1));
+    pr->label_renamed = vx_alloc(saved->ctx, r->labels.len + 1);
+    if (!pr->label_names || !pr->label_renamed) return false;
+    for (uint32_t id = 0; id < r->labels.len; id++) {
+        strbuf sb;
+        sb_init(&sb, saved->ctx);
+        pr->out = &sb;
+        const ir_label *lab = &r->labels.data[id];
+        const ir_string *s = lab->name < r->strings.len ? &r->strings.data[lab->name] : NULL;
+        pr->label_renamed[id] = pr_label_text(pr, s ? s->s : "", s ? s->len : 0);
+        char suffix[16];
+        int sn = snprintf(suffix, sizeof suffix, "_%u", id);
+        bool ends = sb.len >= (size_t)sn && !memcmp(sb.data + sb.len - sn, suffix, (size_t)sn);
+        if ((lab->kind == 1 || lab->kind == 2) && !ends) sb_putn(&sb, suffix, (size_t)sn);
+        for (int guard = 0; guard < 8; guard++) {
+            bool clash = false;
+            for (uint32_t k = 0; k < id && !clash; k++)
+                clash = pr->label_names[k] && !strcmp(pr->label_names[k], sb_cstr(&sb));
+            if (!clash) break;
+            sb_putn(&sb, suffix, (size_t)sn);
+        }
+        pr->label_names[id] = vx_strndup(saved->ctx, sb.data ? sb.data : "", sb.len);
+        sb_free(&sb);
     }
-    uint32_t n = pr->r->labels.data[label].name;
-    if (n < pr->r->strings.len) pr_label_text(pr, pr->r->strings.data[n].s, pr->r->strings.data[n].len);
+    pr->out = saved;
+    return true;
+}
+
+static void label_names_free(txt_printer *pr) {
+    if (!pr->label_names) return;
+    visa_ctx *ctx = pr->out->ctx;
+    for (uint32_t id = 0; id < pr->r->labels.len; id++)
+        if (pr->label_names[id]) vx_free(ctx, pr->label_names[id], strlen(pr->label_names[id]) + 1);
+    vx_free(ctx, pr->label_names, sizeof(char *) * (pr->r->labels.len + 1));
+    vx_free(ctx, pr->label_renamed, pr->r->labels.len + 1);
+    pr->label_names = NULL;
+    pr->label_renamed = NULL;
+}
+
+void pr_label(txt_printer *pr, uint32_t label) {
+    if (label < pr->r->labels.len && pr->label_names && pr->label_names[label])
+        sb_puts(pr->out, pr->label_names[label]);
+    else
+        sb_printf(pr->out, "L%u", label);
 }
 
 static const char *const modifier_str[8] = {"", "(abs)", "(-)", "(-abs)", "", "(~)", "", ""};
@@ -408,10 +454,14 @@ visa_status visa_module_print(const visa_module *m, const visa_print_opts *opts,
     pr.m = m;
     pr.out = &sb;
     pr.keep_comments = !(opts && opts->struct_size >= 8 && (opts->flags & VISA_PRINT_STRIP_COMMENTS));
-    for (uint32_t i = 0; i < m->routines.len; i++) {
+    bool ok = true;
+    for (uint32_t i = 0; i < m->routines.len && ok; i++) {
         pr.r = &m->routines.data[i];
-        pr_routine(&pr, i == 0);
+        ok = label_names_build(&pr);
+        if (ok) pr_routine(&pr, i == 0);
+        label_names_free(&pr);
     }
+    if (!ok) sb.oom = true;
     if (pr.keep_comments && m->tail_trivia.count) {
         for (uint32_t i = 0; i < m->tail_trivia.count; i++) {
             const ir_comment *c = &m->comments.data[m->tail_trivia.first + i];

@@ -98,6 +98,8 @@ typedef struct txt_printer {
     const ir_routine *r;
     strbuf *out;
     bool keep_comments;
+    char **label_names;     /* printed name of every label of the routine (pr_label) */
+    uint8_t *label_renamed; /* the name had bytes rewritten (IGC's "Original Name" comment) */
 } txt_printer;
 
 void pr_vec(txt_printer *pr, const ir_vec *v, bool region);

@@ -741,6 +741,7 @@ static void test_int_sat(void) {
     CHECK(cvt(VISA_TYPE_UB, VISA_TYPE_UB, 0xAB, EMU_CVT_SAT) == 0xAB);
     CHECK(emu_int_extend(VISA_TYPE_W, 0x8000) == 0xFFFFFFFFFFFF8000u);
     CHECK(emu_int_extend(VISA_TYPE_UW, 0x18000) == 0x8000);
+    emu_wide big = emu_wide_add(emu_wide_u64(UINT64_MAX), emu_wide_u64(6)); /* 2^64 + 5 */
     /* wide products: (2^64-1)^2 + (2^64-1) = 2^128 - 2^64 */
     emu_wide p = emu_wide_mul(emu_wide_u64(UINT64_MAX), emu_wide_u64(UINT64_MAX));
     CHECK(p.hi == 0xFFFFFFFFFFFFFFFEu && p.lo == 1 && !p.neg);
@@ -758,6 +759,10 @@ static void test_int_sat(void) {
     CHECK(p.neg && p.hi == 0x7FFFFFFFFFFFFFFFu && p.lo == 0x8000000000000000u);
     CHECK(emu_wide_sat(VISA_TYPE_Q, p) == 0x8000000000000000u);
     CHECK(emu_wide_wrap(VISA_TYPE_Q, p) == 0x8000000000000000u);
+    p = emu_wide_mul(big, emu_wide_s64(-3)); /* (2^64 + 5) * -3: a wide operand */
+    CHECK(p.neg && p.hi == 3 && p.lo == 15);
+    p = emu_wide_mul(emu_wide_s64(7), emu_wide_shl(emu_wide_u64(0x8000000000000001u), 1));
+    CHECK(!p.neg && p.hi == 7 && p.lo == 14);
     p = emu_wide_mul(emu_wide_s64(-3), emu_wide_s64(0));
     CHECK(!p.neg && p.lo == 0 && p.hi == 0);
     CHECK(emu_wide_cmp(emu_wide_s64(-1), emu_wide_u64(0)) < 0);

@@ -1,0 +1,518 @@
+/* bench_emu.c -- emulator throughput on ALU-bound SIMD16 kernels, against native C doing the same
+** math per lane in the same order (same rounding), in the same process, one host thread.
+**
+** Every kernel runs over GROUPS thread groups of one thread; each emulated thread loops ITERS
+** times.  The native function computes the same per-lane values into the same output layout; the
+** benchmark checks the outputs are bit-identical before timing and again after.  Each side is
+** timed over repeated runs for at least MIN_SECONDS (CLOCK_MONOTONIC).
+**
+** Usage: bench_emu [--seconds S] [KERNEL...]   (kernels: fma hash reduce; default all)
+** Reported per kernel: vISA instructions executed per run (visa_run_stats; a loop's label counts
+** as an executed instruction, as the emulator executes it), millions of emulated vISA
+** instructions per second, native time per run and the ratio emulated / native time.
+** Targets (the issue): >= 50 M vISA instructions/s on one core, <= 4x native time.
+*/
+#define _POSIX_C_SOURCE 200809L
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "visa/visa.h"
+
+#define TARGET_MIPS 50.0
+#define TARGET_RATIO 4.0
+
+static double now(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* ---------------------------------------------------------------------------------------------
+** (1) FMA loop: four independent accumulators per lane, a = a*m + c (fused), 8 mads per trip.
+**     x = group*16 + lane, a_k = x + k, m = 0.999, c = x/1024 + 0.5.  Output: a0..a3, 256 bytes.
+** ------------------------------------------------------------------------------------------- */
+static const char k_fma[] =
+    ".version 4.1\n"
+    ".kernel \"fma_loop\"\n"
+    ".decl OUT v_type=G type=uq num_elts=1 align=qword\n"
+    ".decl N v_type=G type=d num_elts=1 align=dword\n"
+    ".decl ADDR v_type=G type=uq num_elts=1 align=qword\n"
+    ".decl G16 v_type=G type=ud num_elts=1 align=dword\n"
+    ".decl ID v_type=G type=ud num_elts=16 align=GRF\n"
+    ".decl X v_type=G type=f num_elts=16 align=GRF\n"
+    ".decl M v_type=G type=f num_elts=16 align=GRF\n"
+    ".decl C v_type=G type=f num_elts=16 align=GRF\n"
+    ".decl A0 v_type=G type=f num_elts=16 align=GRF\n"
+    ".decl A1 v_type=G type=f num_elts=16 align=GRF\n"
+    ".decl A2 v_type=G type=f num_elts=16 align=GRF\n"
+    ".decl A3 v_type=G type=f num_elts=16 align=GRF\n"
+    ".decl CNT v_type=G type=d num_elts=1 align=dword\n"
+    ".decl P1 v_type=P num_elts=16\n"
+    ".input OUT offset=64 size=8\n"
+    ".input N offset=72 size=4\n"
+    ".kernel_attr SimdSize=16\n"
+    "    mov (M1, 8) ID(0,0)<1> 0x76543210:uv\n"
+    "    add (M1, 8) ID(0,8)<1> ID(0,0)<1;1,0> 0x8:ud\n"
+    "    mul (M1_NM, 1) G16(0,0)<1> %group_id_x(0,0)<0;1,0> 0x10:ud\n"
+    "    add (M1, 16) ID(0,0)<1> ID(0,0)<1;1,0> G16(0,0)<0;1,0>\n"
+    "    mov (M1, 16) X(0,0)<1> ID(0,0)<1;1,0>\n"
+    "    add (M1, 16) A0(0,0)<1> X(0,0)<1;1,0> 0x0:f\n"
+    "    add (M1, 16) A1(0,0)<1> X(0,0)<1;1,0> 0x3f800000:f\n"
+    "    add (M1, 16) A2(0,0)<1> X(0,0)<1;1,0> 0x40000000:f\n"
+    "    add (M1, 16) A3(0,0)<1> X(0,0)<1;1,0> 0x40400000:f\n"
+    "    mov (M1, 16) M(0,0)<1> 0x3f7fbe77:f\n"
+    "    mul (M1, 16) C(0,0)<1> X(0,0)<1;1,0> 0x3a800000:f\n"
+    "    add (M1, 16) C(0,0)<1> C(0,0)<1;1,0> 0x3f000000:f\n"
+    "    mov (M1_NM, 1) CNT(0,0)<1> N(0,0)<0;1,0>\n"
+    "LOOP:\n"
+    "    mad (M1, 16) A0(0,0)<1> A0(0,0)<1;1,0> M(0,0)<1;1,0> C(0,0)<1;1,0>\n"
+    "    mad (M1, 16) A1(0,0)<1> A1(0,0)<1;1,0> M(0,0)<1;1,0> C(0,0)<1;1,0>\n"
+    "    mad (M1, 16) A2(0,0)<1> A2(0,0)<1;1,0> M(0,0)<1;1,0> C(0,0)<1;1,0>\n"
+    "    mad (M1, 16) A3(0,0)<1> A3(0,0)<1;1,0> M(0,0)<1;1,0> C(0,0)<1;1,0>\n"
+    "    mad (M1, 16) A0(0,0)<1> A0(0,0)<1;1,0> M(0,0)<1;1,0> C(0,0)<1;1,0>\n"
+    "    mad (M1, 16) A1(0,0)<1> A1(0,0)<1;1,0> M(0,0)<1;1,0> C(0,0)<1;1,0>\n"
+    "    mad (M1, 16) A2(0,0)<1> A2(0,0)<1;1,0> M(0,0)<1;1,0> C(0,0)<1;1,0>\n"
+    "    mad (M1, 16) A3(0,0)<1> A3(0,0)<1;1,0> M(0,0)<1;1,0> C(0,0)<1;1,0>\n"
+    "    add (M1_NM, 1) CNT(0,0)<1> CNT(0,0)<0;1,0> 0xffffffff:d\n"
+    "    cmp.gt (M1_NM, 1) P1 CNT(0,0)<0;1,0> 0x0:d\n"
+    "    (P1) jmp (M1, 1) LOOP\n"
+    "    mul (M1_NM, 1) ADDR(0,0)<1> %group_id_x(0,0)<0;1,0> 0x100:uq\n"
+    "    add (M1_NM, 1) ADDR(0,0)<1> ADDR(0,0)<0;1,0> OUT(0,0)<0;1,0>\n"
+    "    lsc_store.ugm (M1_NM, 1)  flat[ADDR]:a64  A0:d32x16t\n"
+    "    lsc_store.ugm (M1_NM, 1)  flat[ADDR+0x40]:a64  A1:d32x16t\n"
+    "    lsc_store.ugm (M1_NM, 1)  flat[ADDR+0x80]:a64  A2:d32x16t\n"
+    "    lsc_store.ugm (M1_NM, 1)  flat[ADDR+0xc0]:a64  A3:d32x16t\n"
+    "    ret (M1, 1)\n";
+
+static float bits_f(uint32_t b) {
+    float f;
+    memcpy(&f, &b, 4);
+    return f;
+}
+
+/* The emulator's float mad is (float)fma((double)a, (double)b, (double)c).  With these operand
+** magnitudes (|a*b| and |c| within a few binades) the exact a*b + c fits in a double, so that is
+** one rounding, the same as fmaf; the output check confirms it. */
+__attribute__((noinline)) static void native_fma(float *out, unsigned groups, int iters) {
+    const float m = bits_f(0x3f7fbe77u);
+    for (unsigned g = 0; g < groups; g++) {
+        float a0[16], a1[16], a2[16], a3[16], c[16];
+        for (unsigned i = 0; i < 16; i++) {
+            float x = (float)(g * 16 + i);
+            a0[i] = x + 0.0f;
+            a1[i] = x + 1.0f;
+            a2[i] = x + 2.0f;
+            a3[i] = x + 3.0f;
+            c[i] = x * 0x1p-10f;
+            c[i] = c[i] + 0.5f;
+        }
+        int cnt = iters;
+        do {
+            for (unsigned i = 0; i < 16; i++) a0[i] = fmaf(a0[i], m, c[i]);
+            for (unsigned i = 0; i < 16; i++) a1[i] = fmaf(a1[i], m, c[i]);
+            for (unsigned i = 0; i < 16; i++) a2[i] = fmaf(a2[i], m, c[i]);
+            for (unsigned i = 0; i < 16; i++) a3[i] = fmaf(a3[i], m, c[i]);
+            for (unsigned i = 0; i < 16; i++) a0[i] = fmaf(a0[i], m, c[i]);
+            for (unsigned i = 0; i < 16; i++) a1[i] = fmaf(a1[i], m, c[i]);
+            for (unsigned i = 0; i < 16; i++) a2[i] = fmaf(a2[i], m, c[i]);
+            for (unsigned i = 0; i < 16; i++) a3[i] = fmaf(a3[i], m, c[i]);
+            cnt--;
+        } while (cnt > 0);
+        float *o = out + (size_t)g * 64;
+        memcpy(o, a0, 64);
+        memcpy(o + 16, a1, 64);
+        memcpy(o + 32, a2, 64);
+        memcpy(o + 48, a3, 64);
+    }
+}
+
+/* ---------------------------------------------------------------------------------------------
+** (2) Integer hash on ud: murmur3's fmix32 plus a Weyl step, chained ITERS times per lane, with a
+**     running sum.  h = group*16 + lane.  Output: h and the sum, 128 bytes.
+** ------------------------------------------------------------------------------------------- */
+static const char k_hash[] =
+    ".version 4.1\n"
+    ".kernel \"hash_loop\"\n"
+    ".decl OUT v_type=G type=uq num_elts=1 align=qword\n"
+    ".decl N v_type=G type=d num_elts=1 align=dword\n"
+    ".decl ADDR v_type=G type=uq num_elts=1 align=qword\n"
+    ".decl G16 v_type=G type=ud num_elts=1 align=dword\n"
+    ".decl H v_type=G type=ud num_elts=16 align=GRF\n"
+    ".decl T v_type=G type=ud num_elts=16 align=GRF\n"
+    ".decl S v_type=G type=ud num_elts=16 align=GRF\n"
+    ".decl CNT v_type=G type=d num_elts=1 align=dword\n"
+    ".decl P1 v_type=P num_elts=16\n"
+    ".input OUT offset=64 size=8\n"
+    ".input N offset=72 size=4\n"
+    ".kernel_attr SimdSize=16\n"
+    "    mov (M1, 8) H(0,0)<1> 0x76543210:uv\n"
+    "    add (M1, 8) H(0,8)<1> H(0,0)<1;1,0> 0x8:ud\n"
+    "    mul (M1_NM, 1) G16(0,0)<1> %group_id_x(0,0)<0;1,0> 0x10:ud\n"
+    "    add (M1, 16) H(0,0)<1> H(0,0)<1;1,0> G16(0,0)<0;1,0>\n"
+    "    mov (M1, 16) S(0,0)<1> 0x0:ud\n"
+    "    mov (M1_NM, 1) CNT(0,0)<1> N(0,0)<0;1,0>\n"
+    "LOOP:\n"
+    "    shr (M1, 16) T(0,0)<1> H(0,0)<1;1,0> 0x10:ud\n"
+    "    xor (M1, 16) H(0,0)<1> H(0,0)<1;1,0> T(0,0)<1;1,0>\n"
+    "    mul (M1, 16) H(0,0)<1> H(0,0)<1;1,0> 0x85ebca6b:ud\n"
+    "    shr (M1, 16) T(0,0)<1> H(0,0)<1;1,0> 0xd:ud\n"
+    "    xor (M1, 16) H(0,0)<1> H(0,0)<1;1,0> T(0,0)<1;1,0>\n"
+    "    mul (M1, 16) H(0,0)<1> H(0,0)<1;1,0> 0xc2b2ae35:ud\n"
+    "    shr (M1, 16) T(0,0)<1> H(0,0)<1;1,0> 0x10:ud\n"
+    "    xor (M1, 16) H(0,0)<1> H(0,0)<1;1,0> T(0,0)<1;1,0>\n"
+    "    add (M1, 16) H(0,0)<1> H(0,0)<1;1,0> 0x9e3779b9:ud\n"
+    "    add (M1, 16) S(0,0)<1> S(0,0)<1;1,0> H(0,0)<1;1,0>\n"
+    "    add (M1_NM, 1) CNT(0,0)<1> CNT(0,0)<0;1,0> 0xffffffff:d\n"
+    "    cmp.gt (M1_NM, 1) P1 CNT(0,0)<0;1,0> 0x0:d\n"
+    "    (P1) jmp (M1, 1) LOOP\n"
+    "    mul (M1_NM, 1) ADDR(0,0)<1> %group_id_x(0,0)<0;1,0> 0x80:uq\n"
+    "    add (M1_NM, 1) ADDR(0,0)<1> ADDR(0,0)<0;1,0> OUT(0,0)<0;1,0>\n"
+    "    lsc_store.ugm (M1_NM, 1)  flat[ADDR]:a64  H:d32x16t\n"
+    "    lsc_store.ugm (M1_NM, 1)  flat[ADDR+0x40]:a64  S:d32x16t\n"
+    "    ret (M1, 1)\n";
+
+__attribute__((noinline)) static void native_hash(uint32_t *out, unsigned groups, int iters) {
+    for (unsigned g = 0; g < groups; g++) {
+        uint32_t h[16], t[16], s[16];
+        for (unsigned i = 0; i < 16; i++) h[i] = g * 16 + i, s[i] = 0;
+        int cnt = iters;
+        do {
+            for (unsigned i = 0; i < 16; i++) t[i] = h[i] >> 16;
+            for (unsigned i = 0; i < 16; i++) h[i] ^= t[i];
+            for (unsigned i = 0; i < 16; i++) h[i] *= 0x85ebca6bu;
+            for (unsigned i = 0; i < 16; i++) t[i] = h[i] >> 13;
+            for (unsigned i = 0; i < 16; i++) h[i] ^= t[i];
+            for (unsigned i = 0; i < 16; i++) h[i] *= 0xc2b2ae35u;
+            for (unsigned i = 0; i < 16; i++) t[i] = h[i] >> 16;
+            for (unsigned i = 0; i < 16; i++) h[i] ^= t[i];
+            for (unsigned i = 0; i < 16; i++) h[i] += 0x9e3779b9u;
+            for (unsigned i = 0; i < 16; i++) s[i] += h[i];
+            cnt--;
+        } while (cnt > 0);
+        memcpy(out + (size_t)g * 32, h, 64);
+        memcpy(out + (size_t)g * 32 + 16, s, 64);
+    }
+}
+
+/* ---------------------------------------------------------------------------------------------
+** (3) Region-heavy reduction: each thread loads 256 floats (D, 16 rows of 16 on a 64-byte GRF)
+**     and, ITERS times, sums them pairwise: 256 -> 128 with <16;8,2>, 128 -> 64 with <2;1,0>,
+**     64 -> 32 with <16;8,2>, 32 -> 16 row + row, then a tree through (0,8), (0,4), (0,2), (0,1)
+**     offsets; the sum is accumulated and fed back into row 0 (d0 = d0*0.5 + sum/256) so every
+**     trip differs.  Output: row 0 of D and the accumulated sum, 128 bytes.
+** ------------------------------------------------------------------------------------------- */
+static const char k_reduce[] =
+    ".version 4.1\n"
+    ".kernel \"reduce_loop\"\n"
+    ".decl OUT v_type=G type=uq num_elts=1 align=qword\n"
+    ".decl IN v_type=G type=uq num_elts=1 align=qword\n"
+    ".decl N v_type=G type=d num_elts=1 align=dword\n"
+    ".decl ADDR v_type=G type=uq num_elts=1 align=qword\n"
+    ".decl IADDR v_type=G type=uq num_elts=1 align=qword\n"
+    ".decl D v_type=G type=f num_elts=256 align=GRF\n"
+    ".decl T v_type=G type=f num_elts=128 align=GRF\n"
+    ".decl U v_type=G type=f num_elts=64 align=GRF\n"
+    ".decl V v_type=G type=f num_elts=32 align=GRF\n"
+    ".decl W v_type=G type=f num_elts=16 align=GRF\n"
+    ".decl ACC v_type=G type=f num_elts=16 align=GRF\n"
+    ".decl S2 v_type=G type=f num_elts=1 align=dword\n"
+    ".decl CNT v_type=G type=d num_elts=1 align=dword\n"
+    ".decl P1 v_type=P num_elts=16\n"
+    ".input OUT offset=64 size=8\n"
+    ".input IN offset=72 size=8\n"
+    ".input N offset=80 size=4\n"
+    ".kernel_attr SimdSize=16\n"
+    "    mul (M1_NM, 1) IADDR(0,0)<1> %group_id_x(0,0)<0;1,0> 0x400:uq\n"
+    "    add (M1_NM, 1) IADDR(0,0)<1> IADDR(0,0)<0;1,0> IN(0,0)<0;1,0>\n"
+    "    lsc_load.ugm (M1_NM, 1)  D:d32x64t  flat[IADDR]:a64\n"
+    "    lsc_load.ugm (M1_NM, 1)  D.256:d32x64t  flat[IADDR+0x100]:a64\n"
+    "    lsc_load.ugm (M1_NM, 1)  D.512:d32x64t  flat[IADDR+0x200]:a64\n"
+    "    lsc_load.ugm (M1_NM, 1)  D.768:d32x64t  flat[IADDR+0x300]:a64\n"
+    "    mov (M1, 16) ACC(0,0)<1> 0x0:f\n"
+    "    mov (M1_NM, 1) CNT(0,0)<1> N(0,0)<0;1,0>\n"
+    "LOOP:\n"
+    "    add (M1, 16) T(0,0)<1> D(0,0)<16;8,2> D(0,1)<16;8,2>\n"
+    "    add (M1, 16) T(1,0)<1> D(2,0)<16;8,2> D(2,1)<16;8,2>\n"
+    "    add (M1, 16) T(2,0)<1> D(4,0)<16;8,2> D(4,1)<16;8,2>\n"
+    "    add (M1, 16) T(3,0)<1> D(6,0)<16;8,2> D(6,1)<16;8,2>\n"
+    "    add (M1, 16) T(4,0)<1> D(8,0)<16;8,2> D(8,1)<16;8,2>\n"
+    "    add (M1, 16) T(5,0)<1> D(10,0)<16;8,2> D(10,1)<16;8,2>\n"
+    "    add (M1, 16) T(6,0)<1> D(12,0)<16;8,2> D(12,1)<16;8,2>\n"
+    "    add (M1, 16) T(7,0)<1> D(14,0)<16;8,2> D(14,1)<16;8,2>\n"
+    "    add (M1, 16) U(0,0)<1> T(0,0)<2;1,0> T(0,1)<2;1,0>\n"
+    "    add (M1, 16) U(1,0)<1> T(2,0)<2;1,0> T(2,1)<2;1,0>\n"
+    "    add (M1, 16) U(2,0)<1> T(4,0)<2;1,0> T(4,1)<2;1,0>\n"
+    "    add (M1, 16) U(3,0)<1> T(6,0)<2;1,0> T(6,1)<2;1,0>\n"
+    "    add (M1, 16) V(0,0)<1> U(0,0)<16;8,2> U(0,1)<16;8,2>\n"
+    "    add (M1, 16) V(1,0)<1> U(2,0)<16;8,2> U(2,1)<16;8,2>\n"
+    "    add (M1, 16) W(0,0)<1> V(0,0)<1;1,0> V(1,0)<1;1,0>\n"
+    "    add (M1, 8) W(0,0)<1> W(0,0)<1;1,0> W(0,8)<1;1,0>\n"
+    "    add (M1, 4) W(0,0)<1> W(0,0)<1;1,0> W(0,4)<1;1,0>\n"
+    "    add (M1, 2) W(0,0)<1> W(0,0)<1;1,0> W(0,2)<1;1,0>\n"
+    "    add (M1, 1) W(0,0)<1> W(0,0)<0;1,0> W(0,1)<0;1,0>\n"
+    "    add (M1, 1) ACC(0,0)<1> ACC(0,0)<0;1,0> W(0,0)<0;1,0>\n"
+    "    mul (M1, 1) S2(0,0)<1> W(0,0)<0;1,0> 0x3b800000:f\n"
+    "    mad (M1, 16) D(0,0)<1> D(0,0)<1;1,0> 0x3f000000:f S2(0,0)<0;1,0>\n"
+    "    add (M1_NM, 1) CNT(0,0)<1> CNT(0,0)<0;1,0> 0xffffffff:d\n"
+    "    cmp.gt (M1_NM, 1) P1 CNT(0,0)<0;1,0> 0x0:d\n"
+    "    (P1) jmp (M1, 1) LOOP\n"
+    "    mul (M1_NM, 1) ADDR(0,0)<1> %group_id_x(0,0)<0;1,0> 0x80:uq\n"
+    "    add (M1_NM, 1) ADDR(0,0)<1> ADDR(0,0)<0;1,0> OUT(0,0)<0;1,0>\n"
+    "    lsc_store.ugm (M1_NM, 1)  flat[ADDR]:a64  D:d32x16t\n"
+    "    lsc_store.ugm (M1_NM, 1)  flat[ADDR+0x40]:a64  ACC:d32x16t\n"
+    "    ret (M1, 1)\n";
+
+__attribute__((noinline)) static void native_reduce(float *out, const float *in, unsigned groups,
+                                                    int iters) {
+    for (unsigned g = 0; g < groups; g++) {
+        float d[256], t[128], u[64], v[32], w[16], acc[16];
+        memcpy(d, in + (size_t)g * 256, sizeof d);
+        for (unsigned i = 0; i < 16; i++) acc[i] = 0.0f;
+        int cnt = iters;
+        do {
+            /* <16;8,2> over two rows and <2;1,0> both pick every other element */
+            for (unsigned j = 0; j < 128; j++) t[j] = d[2 * j] + d[2 * j + 1];
+            for (unsigned j = 0; j < 64; j++) u[j] = t[2 * j] + t[2 * j + 1];
+            for (unsigned j = 0; j < 32; j++) v[j] = u[2 * j] + u[2 * j + 1];
+            for (unsigned j = 0; j < 16; j++) w[j] = v[j] + v[16 + j];
+            for (unsigned j = 0; j < 8; j++) w[j] = w[j] + w[j + 8];
+            for (unsigned j = 0; j < 4; j++) w[j] = w[j] + w[j + 4];
+            for (unsigned j = 0; j < 2; j++) w[j] = w[j] + w[j + 2];
+            w[0] = w[0] + w[1];
+            acc[0] = acc[0] + w[0];
+            float s2 = w[0] * 0x1p-8f;
+            for (unsigned j = 0; j < 16; j++) d[j] = fmaf(d[j], 0.5f, s2);
+            cnt--;
+        } while (cnt > 0);
+        memcpy(out + (size_t)g * 32, d, 64);
+        memcpy(out + (size_t)g * 32 + 16, acc, 64);
+    }
+}
+
+/* -- Harness -------------------------------------------------------------------------------- */
+enum { K_FMA, K_HASH, K_REDUCE, K__COUNT };
+
+typedef struct kernel_def {
+    const char *name, *what, *text;
+    unsigned groups;   /* emulated threads per run (one per group) */
+    int iters;         /* loop trips per thread */
+    size_t out_bytes;  /* per thread */
+    int floats;        /* output is float (report the first mismatch as float) */
+} kernel_def;
+
+static const kernel_def kernels[K__COUNT] = {
+    {"fma", "mad f, 4 accumulators", k_fma, 32, 2000, 256, 1},
+    {"hash", "fmix32 ud shr/xor/mul", k_hash, 32, 2000, 128, 0},
+    {"reduce", "256-float region tree", k_reduce, 32, 1000, 128, 1},
+};
+
+typedef struct result {
+    uint64_t instr;          /* vISA instructions per run */
+    double emu_s, native_s;  /* seconds per run */
+    int emu_runs, native_runs;
+    int ok;
+} result;
+
+static double g_min_seconds = 0.5;
+static volatile uint32_t g_sink; /* keeps every native result observable */
+
+static void diag_print(void *ud, const visa_diag *d) {
+    (void)ud;
+    fprintf(stderr, "%s:%u:%u: %s: %s\n", d->file, d->line, d->col, d->code, d->message);
+}
+
+static uint32_t fold(const uint8_t *p, size_t n) {
+    uint32_t h = 2166136261u;
+    for (size_t i = 0; i < n; i++) h = (h ^ p[i]) * 16777619u;
+    return h;
+}
+
+static void native_run(int k, uint8_t *out, const float *in, unsigned groups, int iters) {
+    switch (k) {
+    case K_FMA: native_fma((float *)(void *)out, groups, iters); break;
+    case K_HASH: native_hash((uint32_t *)(void *)out, groups, iters); break;
+    default: native_reduce((float *)(void *)out, in, groups, iters); break;
+    }
+}
+
+/* Compare emulated and native outputs; print the first difference. */
+static int same(const kernel_def *kd, const uint8_t *emu, const uint8_t *nat, size_t bytes) {
+    if (!memcmp(emu, nat, bytes)) return 1;
+    for (size_t i = 0; i + 4 <= bytes; i += 4) {
+        uint32_t a, b;
+        memcpy(&a, emu + i, 4);
+        memcpy(&b, nat + i, 4);
+        if (a == b) continue;
+        if (kd->floats)
+            printf("  %s: MISMATCH at thread %zu word %zu: emulated %a (0x%08x), native %a (0x%08x)\n",
+                   kd->name, i / kd->out_bytes, i % kd->out_bytes / 4, (double)bits_f(a), a,
+                   (double)bits_f(b), b);
+        else
+            printf("  %s: MISMATCH at thread %zu word %zu: emulated 0x%08x, native 0x%08x\n", kd->name,
+                   i / kd->out_bytes, i % kd->out_bytes / 4, a, b);
+        break;
+    }
+    return 0;
+}
+
+static int bench_kernel(visa_ctx *ctx, int k, result *res) {
+    const kernel_def *kd = &kernels[k];
+    memset(res, 0, sizeof *res);
+    visa_module *m = NULL;
+    if (visa_module_parse_text(ctx, kd->name, kd->text, strlen(kd->text), VISA_PLATFORM_XE2, &m) != VISA_OK) {
+        printf("  %s: the kernel text does not parse\n", kd->name);
+        return 0;
+    }
+    size_t bytes = kd->out_bytes * kd->groups;
+    uint8_t *emu_out = calloc(1, bytes), *nat_out = calloc(1, bytes);
+    float *in = NULL;
+    size_t in_bytes = 0;
+    if (k == K_REDUCE) {
+        /* 256 floats per thread in [0.5, 1.5), 24 random mantissa bits (fixed seed) */
+        in_bytes = (size_t)kd->groups * 256 * sizeof(float);
+        in = malloc(in_bytes);
+        uint32_t x = 0x12345678u;
+        for (size_t i = 0; in && i < (size_t)kd->groups * 256; i++) {
+            x ^= x << 13, x ^= x >> 17, x ^= x << 5;
+            in[i] = 0.5f + (float)(x >> 8) * 0x1p-24f;
+        }
+    }
+    if (!emu_out || !nat_out || (k == K_REDUCE && !in)) {
+        printf("  %s: out of memory\n", kd->name);
+        free(emu_out), free(nat_out), free(in);
+        visa_module_destroy(m);
+        return 0;
+    }
+    visa_buffer bufs[2] = {{emu_out, bytes}, {(uint8_t *)in, in_bytes}};
+    visa_arg args[3];
+    memset(args, 0, sizeof args);
+    size_t nargs = 0;
+    args[nargs].kind = VISA_ARG_BUFFER, args[nargs++].buffer = 0;
+    if (k == K_REDUCE) args[nargs].kind = VISA_ARG_BUFFER, args[nargs++].buffer = 1;
+    args[nargs].kind = VISA_ARG_SCALAR, args[nargs++].value = (uint64_t)kd->iters;
+    visa_run_opts opts;
+    memset(&opts, 0, sizeof opts);
+    opts.struct_size = sizeof opts;
+    opts.platform = VISA_PLATFORM_XE2;
+    opts.groups[0] = kd->groups;
+    opts.threads = 1;
+    opts.max_steps = 1000000000ull;
+    visa_run_stats st;
+
+    /* correctness first: one run each, bit-exact comparison */
+    visa_status s = visa_module_run(m, &opts, args, nargs, bufs, k == K_REDUCE ? 2 : 1, &st);
+    if (s != VISA_OK) {
+        printf("  %s: visa_module_run failed: %s\n", kd->name, visa_status_str(s));
+        free(emu_out), free(nat_out), free(in);
+        visa_module_destroy(m);
+        return 0;
+    }
+    res->instr = st.instructions;
+    volatile int iters_v = kd->iters; /* the native trip count is not a compile-time constant */
+    native_run(k, nat_out, in, kd->groups, iters_v);
+    res->ok = same(kd, emu_out, nat_out, bytes);
+
+    /* emulated: repeated runs for at least g_min_seconds */
+    double t0 = now(), t;
+    int runs = 0;
+    do {
+        s = visa_module_run(m, &opts, args, nargs, bufs, k == K_REDUCE ? 2 : 1, &st);
+        runs++;
+        t = now();
+    } while (s == VISA_OK && t - t0 < g_min_seconds);
+    if (s != VISA_OK || st.instructions != res->instr) res->ok = 0;
+    res->emu_s = (t - t0) / runs;
+    res->emu_runs = runs;
+
+    /* native: the same, every result folded into a sink */
+    uint32_t h = 0;
+    t0 = now();
+    runs = 0;
+    do {
+        native_run(k, nat_out, in, kd->groups, iters_v);
+        h ^= fold(nat_out, 64);
+        runs++;
+        t = now();
+    } while (t - t0 < g_min_seconds);
+    res->native_s = (t - t0) / runs;
+    res->native_runs = runs;
+    g_sink ^= h;
+    /* and once more: the outputs after timing still agree */
+    if (!same(kd, emu_out, nat_out, bytes)) res->ok = 0;
+
+    free(emu_out), free(nat_out), free(in);
+    visa_module_destroy(m);
+    return 1;
+}
+
+int main(int argc, char **argv) {
+    int want[K__COUNT] = {0}, any = 0;
+    for (int a = 1; a < argc; a++) {
+        if (!strcmp(argv[a], "--seconds") && a + 1 < argc) {
+            g_min_seconds = atof(argv[++a]);
+            continue;
+        }
+        int found = 0;
+        for (int k = 0; k < K__COUNT; k++)
+            if (!strcmp(argv[a], kernels[k].name)) want[k] = found = any = 1;
+        if (!found) {
+            fprintf(stderr, "usage: bench_emu [--seconds S] [fma|hash|reduce]...\n");
+            return 2;
+        }
+    }
+    if (!any)
+        for (int k = 0; k < K__COUNT; k++) want[k] = 1;
+
+    visa_ctx_desc desc;
+    memset(&desc, 0, sizeof desc);
+    desc.struct_size = sizeof desc;
+    desc.on_diag = diag_print;
+    visa_ctx *ctx;
+    if (visa_ctx_create(&desc, &ctx) != VISA_OK) return 1;
+
+    printf("bench_emu: SIMD16 kernels, %s GRF, 1 host thread, >= %.2f s per side; targets: >= %.0f M "
+           "vISA instr/s, <= %.0fx native time\n",
+           visa_platform_name(VISA_PLATFORM_XE2), g_min_seconds, TARGET_MIPS, TARGET_RATIO);
+    printf("%-7s %-24s %8s %12s %10s %9s %11s %9s  %s\n", "kernel", "what", "threads", "instr/run",
+           "emu ms", "M instr/s", "native ms", "emu/nat", "check / targets");
+    int failed = 0, n = 0;
+    double min_mips = 1e30, max_mips = 0, min_ratio = 1e30, max_ratio = 0;
+    char missing[256] = "";
+    for (int k = 0; k < K__COUNT; k++) {
+        if (!want[k]) continue;
+        result r;
+        if (!bench_kernel(ctx, k, &r)) {
+            failed++;
+            continue;
+        }
+        const kernel_def *kd = &kernels[k];
+        double mips = (double)r.instr / r.emu_s / 1e6, ratio = r.emu_s / r.native_s;
+        int slow = mips < TARGET_MIPS, far = ratio > TARGET_RATIO;
+        printf("%-7s %-24s %8u %12llu %10.3f %9.1f %11.3f %8.2fx  %s%s%s\n", kd->name, kd->what,
+               kd->groups, (unsigned long long)r.instr, r.emu_s * 1e3, mips, r.native_s * 1e3, ratio,
+               r.ok ? "agree" : "DIFFER", slow ? ", MISS instr/s" : "", far ? ", MISS ratio" : "");
+        if (!r.ok) failed++;
+        if (slow || far) {
+            size_t l = strlen(missing);
+            snprintf(missing + l, sizeof missing - l, "%s%s(%s%s%s)", l ? " " : "", kd->name,
+                     slow ? "instr/s" : "", slow && far ? "," : "", far ? "ratio" : "");
+        }
+        n++;
+        if (mips < min_mips) min_mips = mips;
+        if (mips > max_mips) max_mips = mips;
+        if (ratio < min_ratio) min_ratio = ratio;
+        if (ratio > max_ratio) max_ratio = ratio;
+    }
+    if (n)
+        printf("summary: %d kernels, %s; emulated %.1f..%.1f M vISA instr/s (target >= %.0f), "
+               "%.2fx..%.2fx native time (target <= %.0fx); missing targets: %s\n",
+               n, failed ? "RESULTS DIFFER" : "all agree with native", min_mips, max_mips, TARGET_MIPS,
+               min_ratio, max_ratio, TARGET_RATIO, missing[0] ? missing : "none");
+    else
+        printf("summary: no kernel ran\n");
+    visa_ctx_destroy(ctx);
+    return failed ? 1 : 0;
+}
