@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "convert.h"
 #include "exec.h"
 
 void emu_fault(emu_thread *t, unsigned lane, const char *fmt, ...) {
@@ -25,55 +26,28 @@ void emu_fault(emu_thread *t, unsigned lane, const char *fmt, ...) {
     t->done = true;
 }
 
-/* -- Half and bfloat16 (round to nearest even) -------------------------------------------------- */
-static float f16_to_f32(uint16_t h) {
-    uint32_t s = (uint32_t)(h >> 15) << 31, e = (h >> 10) & 0x1F, m = h & 0x3FF, bits;
-    if (e == 0x1F) bits = s | 0x7F800000u | (m << 13) | (m ? 0x400000u : 0);
-    else if (e) bits = s | ((e + 112) << 23) | (m << 13);
-    else if (!m) bits = s;
-    else {
-        int sh = 0;
-        while (!(m & 0x400)) m <<= 1, sh++;
-        bits = s | ((uint32_t)(113 - sh) << 23) | ((m & 0x3FF) << 13);
-    }
+/* -- Half and bfloat16: through the conversion library (one rounding from double) ------------- */
+static inline double hf_to_d(uint16_t h) {
+    uint32_t b = emu_hf_to_f(h, 0);
     float f;
-    memcpy(&f, &bits, 4);
+    memcpy(&f, &b, 4);
     return f;
 }
-
-static uint16_t f32_to_f16(float f) {
-    uint32_t x;
-    memcpy(&x, &f, 4);
-    uint32_t s = (x >> 16) & 0x8000, e = (x >> 23) & 0xFF, m = x & 0x7FFFFF;
-    if (e == 0xFF) return (uint16_t)(s | 0x7C00 | (m ? 0x200 | (m >> 13) : 0));
-    int ee = (int)e - 112;
-    if (ee >= 31) return (uint16_t)(s | 0x7C00);
-    if (ee <= 0) {
-        if (ee < -10) return (uint16_t)s;
-        m |= 0x800000;
-        unsigned sh = (unsigned)(14 - ee);
-        uint32_t q = m >> sh, rem = m & ((1u << sh) - 1), half = 1u << (sh - 1);
-        if (rem > half || (rem == half && (q & 1))) q++;
-        return (uint16_t)(s | q);
-    }
-    uint32_t q = ((uint32_t)ee << 10) | (m >> 13), rem = m & 0x1FFF;
-    if (rem > 0x1000 || (rem == 0x1000 && (q & 1))) q++;
-    return (uint16_t)(s | q);
-}
-
-static float bf16_to_f32(uint16_t b) {
-    uint32_t x = (uint32_t)b << 16;
+static inline double bf_to_d(uint16_t h) {
+    uint32_t b = emu_bf_to_f(h, 0);
     float f;
-    memcpy(&f, &x, 4);
+    memcpy(&f, &b, 4);
     return f;
 }
-
-static uint16_t f32_to_bf16(float f) {
-    uint32_t x;
-    memcpy(&x, &f, 4);
-    if ((x & 0x7FFFFFFF) > 0x7F800000) return (uint16_t)((x >> 16) | 0x40);
-    x += 0x7FFF + ((x >> 16) & 1);
-    return (uint16_t)(x >> 16);
+static inline uint16_t d_to_hf(double d) {
+    uint64_t b;
+    memcpy(&b, &d, 8);
+    return emu_df_to_hf(b, EMU_RNE);
+}
+static inline uint16_t d_to_bf(double d) {
+    uint64_t b;
+    memcpy(&b, &d, 8);
+    return emu_df_to_bf(b, EMU_RNE);
 }
 
 /* -- Element conversions between storage and compute class --------------------------------------
@@ -156,8 +130,8 @@ static inline double sat01(double x) { return x != x ? 0.0 : x < 0.0 ? 0.0 : x >
 #define FLOAT_TYPES(X)                                                                       \
     X(F, float, (double)v_, (float)x_, f_, 4)                                                \
     X(DF, double, v_, x_, f_, 8)                                                             \
-    X(HF, uint16_t, (double)f16_to_f32(v_), f32_to_f16((float)x_), f_, 2)                    \
-    X(BF, uint16_t, (double)bf16_to_f32(v_), f32_to_bf16((float)x_), f_, 2)
+    X(HF, uint16_t, hf_to_d(v_), d_to_hf(x_), f_, 2)                                         \
+    X(BF, uint16_t, bf_to_d(v_), d_to_bf(x_), f_, 2)
 
 #define DEF_FLT_RW(N, ST, TO_D, FROM_D, unused, SZ)                                          \
     static inline emu_val rd_##N##_f(const uint8_t *p) {                                    \
