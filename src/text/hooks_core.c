@@ -106,6 +106,16 @@ static void call_print(txt_printer *pr, const ir_inst *inst) {
 
 static bool word_is(const char *w, size_t n, const char *s) { return strlen(s) == n && memcmp(w, s, n) == 0; }
 
+/* A vector operand whose general form must carry a region (as IGC prints it). */
+static bool vec_operand(txt_parser *tp, ir_vec *v) {
+    if (!tp_vec_operand(tp, v, false)) return false;
+    if ((v->cls == VC_GENERAL || v->cls == VC_INDIRECT) && v->region == 0) {
+        tp_error(tp, tp->p, "expected a region such as <0;1,0>");
+        return false;
+    }
+    return true;
+}
+
 static bool call_parse(txt_parser *tp, int form, ir_inst *inst) {
     const char *w;
     size_t n = tp_word(tp, &w);
@@ -148,7 +158,7 @@ static bool call_parse(txt_parser *tp, int form, ir_inst *inst) {
                tp_parse_opnd(tp, inst, 2, 'b', 0, -1);
     case VISA_OP_SWITCHJMP: {
         ir_vec idx;
-        if (!tp_exec(tp, &inst->exec) || !tp_vec_operand(tp, &idx, false)) return false;
+        if (!tp_exec(tp, &inst->exec) || !vec_operand(tp, &idx)) return false;
         if (!tp_expect(tp, "(")) return false;
         VEC(uint32_t) labels = {0};
         bool ok = true;
@@ -340,7 +350,7 @@ static bool sync_parse(txt_parser *tp, int form, ir_inst *inst) {
             return false;
         }
         ir_vec id, a;
-        if (!tp_vec_operand(tp, &id, false)) return false;
+        if (!vec_operand(tp, &id)) return false;
         if (!signal) {
             if (!tp_inst_alloc(tp, inst, 3)) return false;
             inst->opnd[0].kind = 'b';
@@ -349,7 +359,7 @@ static bool sync_parse(txt_parser *tp, int form, ir_inst *inst) {
             inst->opnd[1].u.vec = inst->opnd[2].u.vec = id; /* IGC pads with the id */
             return true;
         }
-        if (!tp_vec_operand(tp, &a, false) || !tp_inst_alloc(tp, inst, 5)) return false;
+        if (!vec_operand(tp, &a) || !tp_inst_alloc(tp, inst, 5)) return false;
         inst->opnd[0].kind = 'b';
         for (int k = 1; k <= 4; k++) inst->opnd[k].kind = 'V';
         inst->opnd[1].u.vec = id;
@@ -365,8 +375,7 @@ static bool sync_parse(txt_parser *tp, int form, ir_inst *inst) {
         }
         inst->opnd[0].u.num = 2;
         inst->opnd[2].u.vec = a;
-        return tp_vec_operand(tp, &inst->opnd[3].u.vec, false) &&
-               tp_vec_operand(tp, &inst->opnd[4].u.vec, false);
+        return vec_operand(tp, &inst->opnd[3].u.vec) && vec_operand(tp, &inst->opnd[4].u.vec);
     }
     }
 }

@@ -15,7 +15,7 @@ while IFS= read -r line; do
   args=$(printf '%s' "$line" | awk -F' [|] ' '{print $2}')
   want=$(printf '%s' "$line" | awk -F' [|] ' '{print $3}')
   # shellcheck disable=SC2086
-  got=$("$visa" run "$dir/$name.visaasm" $args 2>&1 | sed 's#^.*\.visaasm:##' | paste -sd '\001' | sed 's#\x01# ;; #g')
+  got=$("$visa" run "$dir/$name.visaasm" $args 2>&1 | sed 's#^.*\.visaasm:##' | awk 'NR > 1 { printf " ;; " } { printf "%s", $0 }')
   if [ "$got" = "$want" ]; then
     pass=$((pass + 1))
   else
