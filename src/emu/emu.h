@@ -25,9 +25,13 @@ typedef struct emu_layout {
 /* -- Lowered operands ------------------------------------------------------------------------- */
 enum { EO_NONE, EO_CONTIG, EO_SCALAR, EO_GENERAL, EO_IMM, EO_INDIRECT, EO_VXH, EO_PRED, EO_ADDR };
 
+/* 128-bit integers hold every 64-bit value of either signedness and the exact sum or product
+** of two of them, so q/uq arithmetic saturates and compares exactly (a GCC/Clang extension). */
+__extension__ typedef __int128 emu_i128;
+__extension__ typedef unsigned __int128 emu_u128;
+
 typedef union emu_val {
-    int64_t i;  /* integer compute class: every integer type widened to 64 bits */
-    uint64_t u;
+    emu_i128 i; /* integer compute class: every integer type, exactly */
     double f;   /* float compute class: every float type widened to double */
 } emu_val;
 
@@ -48,6 +52,7 @@ typedef struct emu_opnd {
     uint32_t off;     /* byte offset (direct), address slot (indirect/address), pred id */
     int32_t ind_off;  /* indirect: byte offset added to the address */
     uint16_t vs, w, hs; /* region (elements) for general/indirect */
+    uint8_t bitoff;     /* predicate operands: first bit (the instruction's mask offset) */
     uint32_t lanes;   /* EO_GENERAL: index of the lane-offset table in emu_program.lane_off */
     uint64_t imm;     /* EO_IMM: raw bits */
 } emu_opnd;
@@ -108,7 +113,7 @@ struct emu_thread {
     uint32_t pc;
     uint32_t em;          /* execution mask */
     uint32_t *wait_mask;  /* per op index: lanes waiting to be re-enabled there (goto) */
-    uint32_t call_stack[64];
+    struct { uint32_t ret_pc, em; } call_stack[64]; /* return op and the caller's mask */
     uint32_t call_depth;
     uint64_t steps, max_steps;
     emu_mem *mem;

@@ -59,12 +59,24 @@ static int64_t f_to_i(double v, int64_t lo, int64_t hi) {
     if (v >= (double)hi) return hi;
     return (int64_t)v;
 }
+
+/* An exact integer to a double, rounded once to nearest even (via the conversion library). */
+static double i_to_d(emu_i128 v) {
+    uint64_t bits;
+    if (v >= INT64_MIN && v <= INT64_MAX) bits = emu_s64_to_float(VISA_TYPE_DF, (int64_t)v, EMU_RNE);
+    else if (v >= 0 && v <= (emu_i128)UINT64_MAX) bits = emu_u64_to_float(VISA_TYPE_DF, (uint64_t)v, EMU_RNE);
+    else return (double)v;
+    double d;
+    memcpy(&d, &bits, 8);
+    return d;
+}
 static uint64_t f_to_u64(double v) {
     if (v != v || v <= 0) return 0;
     if (v >= 18446744073709551615.0) return UINT64_MAX;
     return (uint64_t)v;
 }
 
+/* Integer types up to 32 bits convert to double exactly; q and uq round once (i_to_d). */
 #define ELEM_TYPES(X)                    \
     X(UD, uint32_t, 0, 0xFFFFFFFFll)     \
     X(D, int32_t, INT32_MIN, INT32_MAX)  \
@@ -87,13 +99,13 @@ static uint64_t f_to_u64(double v) {
         CT v;                                                                                  \
         memcpy(&v, p, sizeof v);                                                               \
         emu_val r;                                                                             \
-        r.f = (double)v;                                                                       \
+        r.f = i_to_d((emu_i128)v);                                                             \
         return r;                                                                              \
     }                                                                                          \
     static inline void wr_##N##_i(uint8_t *p, emu_val v, bool sat) {                           \
-        int64_t x = v.i;                                                                       \
-        if (sat) x = x < (int64_t)(LO) ? (int64_t)(LO) : x > (int64_t)(HI) ? (int64_t)(HI) : x; \
-        CT c = (CT)x;                                                                          \
+        emu_i128 x = v.i;                                                                      \
+        if (sat) x = x < (emu_i128)(LO) ? (emu_i128)(LO) : x > (emu_i128)(HI) ? (emu_i128)(HI) : x; \
+        CT c = (CT)(uint64_t)x;                                                                \
         memcpy(p, &c, sizeof c);                                                               \
     }                                                                                          \
     static inline void wr_##N##_f(uint8_t *p, emu_val v, bool sat) {                           \
@@ -104,20 +116,24 @@ static uint64_t f_to_u64(double v) {
 ELEM_TYPES(DEF_INT_RW)
 
 static inline emu_val rd_UQ_i(const uint8_t *p) {
+    uint64_t v;
+    memcpy(&v, p, 8);
     emu_val r;
-    memcpy(&r.u, p, 8);
+    r.i = (emu_i128)v;
     return r;
 }
 static inline emu_val rd_UQ_f(const uint8_t *p) {
     uint64_t v;
     memcpy(&v, p, 8);
     emu_val r;
-    r.f = (double)v;
+    r.f = i_to_d((emu_i128)v);
     return r;
 }
 static inline void wr_UQ_i(uint8_t *p, emu_val v, bool sat) {
-    uint64_t x = sat && v.i < 0 ? 0 : v.u;
-    memcpy(p, &x, 8);
+    emu_i128 x = v.i;
+    if (sat) x = x < 0 ? 0 : x > (emu_i128)UINT64_MAX ? (emu_i128)UINT64_MAX : x;
+    uint64_t u = (uint64_t)x;
+    memcpy(p, &u, 8);
 }
 static inline void wr_UQ_f(uint8_t *p, emu_val v, bool sat) {
     (void)sat;
@@ -126,6 +142,20 @@ static inline void wr_UQ_f(uint8_t *p, emu_val v, bool sat) {
 }
 
 static inline double sat01(double x) { return x != x ? 0.0 : x < 0.0 ? 0.0 : x > 1.0 ? 1.0 : x; }
+
+/* An integer headed for a float destination: for f (and narrower) round the exact integer once
+** to that format, so 64-bit integers are not rounded twice through double. */
+static double int_to_float_value(emu_i128 v, unsigned dst) {
+    if (dst == VISA_TYPE_DF || (v >= -(1ll << 53) && v <= (1ll << 53))) return i_to_d(v);
+    uint64_t bits;
+    if (v >= INT64_MIN && v <= INT64_MAX) bits = emu_s64_to_float(VISA_TYPE_F, (int64_t)v, EMU_RNE);
+    else if (v >= 0 && v <= (emu_i128)UINT64_MAX) bits = emu_u64_to_float(VISA_TYPE_F, (uint64_t)v, EMU_RNE);
+    else return (double)v;
+    float f;
+    uint32_t b32 = (uint32_t)bits;
+    memcpy(&f, &b32, 4);
+    return f;
+}
 
 #define FLOAT_TYPES(X)                                                                       \
     X(F, float, (double)v_, (float)x_, f_, 4)                                                \
@@ -153,7 +183,7 @@ static inline double sat01(double x) { return x != x ? 0.0 : x < 0.0 ? 0.0 : x >
     }                                                                                        \
     static inline void wr_##N##_i(uint8_t *p, emu_val v, bool sat) {                         \
         emu_val f;                                                                           \
-        f.f = (double)v.i;                                                                   \
+        f.f = int_to_float_value(v.i, VISA_TYPE_##N);                                        \
         wr_##N##_f(p, f, sat);                                                               \
     }
 FLOAT_TYPES(DEF_FLT_RW)
@@ -239,17 +269,20 @@ DEF_LOADS(UQ) DEF_LOADS(F) DEF_LOADS(DF) DEF_LOADS(HF) DEF_LOADS(BF)
 /* Predicate operands: one bit per lane. */
 static void ld_pred(const emu_thread *t, const emu_opnd *o, unsigned n, emu_val *out) {
     uint32_t m = t->pred[o->off];
-    for (unsigned i = 0; i < n; i++) out[i].i = (m >> i) & 1;
+    for (unsigned i = 0; i < n; i++) out[i].i = (m >> (i + o->bitoff)) & 1;
 }
 static void st_pred(emu_thread *t, const emu_opnd *o, unsigned n, uint32_t mask, const emu_val *in) {
     uint32_t m = t->pred[o->off];
-    for (unsigned i = 0; i < n; i++)
-        if (mask >> i & 1) m = (m & ~(1u << i)) | ((uint32_t)(in[i].i != 0) << i);
+    for (unsigned i = 0; i < n && i + o->bitoff < 32; i++) {
+        unsigned b = i + o->bitoff;
+        if (mask >> i & 1) m = (m & ~(1u << b)) | ((uint32_t)(in[i].i != 0) << b);
+    }
     t->pred[o->off] = m;
 }
 /* Address operands: the address variable's elements. */
 static void ld_addr(const emu_thread *t, const emu_opnd *o, unsigned n, emu_val *out) {
     for (unsigned i = 0; i < n; i++) out[i].i = t->addr[o->off + (o->hs ? i : 0)];
+    (void)t;
 }
 static void st_addr(emu_thread *t, const emu_opnd *o, unsigned n, uint32_t mask, const emu_val *in) {
     for (unsigned i = 0; i < n; i++)
@@ -333,8 +366,8 @@ static void apply_mod(emu_val *v, unsigned n, unsigned mod, unsigned cls) {
             if (mod == VM_ABS || mod == VM_NEG_ABS) v[i].f = fabs(v[i].f);
             if (mod == VM_NEG || mod == VM_NEG_ABS) v[i].f = -v[i].f;
         } else {
-            if (mod == VM_ABS || mod == VM_NEG_ABS) v[i].i = v[i].i < 0 ? (int64_t)(0 - (uint64_t)v[i].i) : v[i].i;
-            if (mod == VM_NEG || mod == VM_NEG_ABS) v[i].i = (int64_t)(0 - (uint64_t)v[i].i);
+            if (mod == VM_ABS || mod == VM_NEG_ABS) v[i].i = v[i].i < 0 ? -v[i].i : v[i].i;
+            if (mod == VM_NEG || mod == VM_NEG_ABS) v[i].i = -v[i].i;
             if (mod == VM_NOT) v[i].i = ~v[i].i;
         }
     }
@@ -395,7 +428,7 @@ static void h_cmp(emu_thread *t, const emu_op *op) {
             }
             if (nan_aware && rel != 1 && (a != a || b != b)) r = true;
         } else {
-            int64_t a = s[0][i].i, b = s[1][i].i;
+            emu_i128 a = s[0][i].i, b = s[1][i].i;
             switch (rel) {
             case 0: r = a == b; break;
             case 1: r = a != b; break;
@@ -405,9 +438,7 @@ static void h_cmp(emu_thread *t, const emu_op *op) {
             default: r = a <= b; break;
             }
         }
-        if (op->dst.shape == EO_PRED) d[i].i = r;
-        else if (isa_types[op->dst.type].cls == TC_FLOAT) d[i].f = r ? -1.0 : 0.0;
-        else d[i].i = r ? -1 : 0;
+        d[i].i = op->dst.shape == EO_PRED ? r : r ? -1 : 0; /* all ones or zeros (CMP notes) */
     }
     op->dst.store(t, &op->dst, op->exec, mask, d);
     t->pc++;
@@ -424,15 +455,14 @@ static void h_nop(emu_thread *t, const emu_op *op) {
     t->pc++;
 }
 
-static void h_jmp(emu_thread *t, const emu_op *op) {
-    /* scalar: the predicate's lane at the mask offset decides */
-    bool take = true;
-    if (op->pred) {
-        take = (t->pred[op->pred & 0xFFF] >> op->mask_off) & 1;
-        if (op->pred & 0x8000) take = !take;
-    }
-    t->pc = take ? op->target : t->pc + 1;
+/* A scalar (exec size 1) branch's condition: the predicate's bit at the mask offset. */
+static bool scalar_pred(const emu_thread *t, const emu_op *op) {
+    if (!op->pred) return true;
+    bool v = (t->pred[op->pred & 0xFFF] >> op->mask_off) & 1;
+    return (op->pred & 0x8000) ? !v : v;
 }
+
+static void h_jmp(emu_thread *t, const emu_op *op) { t->pc = scalar_pred(t, op) ? op->target : t->pc + 1; }
 
 /* Next op at or after pc where lanes wait to be re-enabled; the end op if none. */
 static uint32_t next_waiting(const emu_thread *t, uint32_t pc) {
@@ -468,20 +498,45 @@ static void h_goto(emu_thread *t, const emu_op *op) {
     }
 }
 
+/* call / ret (spec 3_execution_model, RET notes): the callee runs with the call-site lanes that
+** are enabled and predicated; a predicated ret turns its lanes off, and the call returns when no
+** lane is left, giving the caller back its mask. */
 static void h_call(emu_thread *t, const emu_op *op) {
+    /* a scalar call (exec size 1, IGC's usual form) takes every active lane; predicated, its
+    ** predicate's first bit decides for all of them */
+    uint32_t lanes = op->exec == 1 ? (scalar_pred(t, op) ? t->em : 0) : emu_chen(t, op) << op->mask_off;
+    if (!lanes) {
+        t->pc++;
+        return;
+    }
     if (t->call_depth >= sizeof t->call_stack / sizeof t->call_stack[0]) {
         emu_fault(t, 0, "call stack overflow (more than %zu nested calls)",
                   sizeof t->call_stack / sizeof t->call_stack[0]);
         return;
     }
-    t->call_stack[t->call_depth++] = t->pc + 1;
+    t->call_stack[t->call_depth].ret_pc = t->pc + 1;
+    t->call_stack[t->call_depth].em = t->em;
+    t->call_depth++;
+    t->em = lanes;
     t->pc = op->target;
 }
 
 static void h_ret(emu_thread *t, const emu_op *op) {
-    (void)op;
-    if (!t->call_depth) t->done = true;
-    else t->pc = t->call_stack[--t->call_depth];
+    uint32_t lanes = !op->pred ? t->em
+                     : op->exec == 1 ? (scalar_pred(t, op) ? t->em : 0)
+                                     : emu_chen(t, op) << op->mask_off;
+    t->em &= ~lanes;
+    if (op->pred && t->em) {
+        t->pc++; /* other lanes go on in the subroutine */
+        return;
+    }
+    if (!t->call_depth) {
+        t->done = true;
+        return;
+    }
+    t->call_depth--;
+    t->em = t->call_stack[t->call_depth].em;
+    t->pc = t->call_stack[t->call_depth].ret_pc;
 }
 
 /* -- Arithmetic calc functions ------------------------------------------------------------------ */
@@ -495,18 +550,20 @@ static void h_ret(emu_thread *t, const emu_op *op) {
             }                                                                                    \
         else                                                                                     \
             for (unsigned i = 0; i < n; i++) {                                                   \
-                int64_t a = s[0][i].i, b = s[1][i].i, c = s[2][i].i;                             \
+                emu_i128 a = s[0][i].i, b = s[1][i].i, c = s[2][i].i;                            \
                 (void)a, (void)b, (void)c;                                                       \
                 d[i].i = IEXPR;                                                                  \
             }                                                                                    \
     }
 
-#define U(x) ((uint64_t)(x))
+/* Integer results are exact in 128 bits (products of 64-bit values wrap in unsigned 128-bit
+** arithmetic only when they cannot be represented, which only .sat on uq * uq can observe). */
+#define U(x) ((emu_u128)(x))
 CALC(c_mov, a, a)
-CALC(c_add, (int64_t)(U(a) + U(b)), a + b)
-CALC(c_mul, (int64_t)(U(a) * U(b)), a * b)
-CALC(c_mad, (int64_t)(U(a) * U(b) + U(c)), fma(a, b, c))
-CALC(c_add3, (int64_t)(U(a) + U(b) + U(c)), a + b + c)
+CALC(c_add, a + b, a + b)
+CALC(c_mul, (emu_i128)(U(a) * U(b)), a * b)
+CALC(c_mad, (emu_i128)(U(a) * U(b) + U(c)), fma(a, b, c))
+CALC(c_add3, a + b + c, a + b + c)
 CALC(c_avg, (a + b + 1) >> 1, (a + b) / 2)
 CALC(c_min, a < b ? a : b, fmin(a, b))
 CALC(c_max, a > b ? a : b, fmax(a, b))
@@ -531,25 +588,28 @@ CALC(c_div, b ? a / b : 0, a / b)
 CALC(c_mod, b ? a % b : 0, fmod(a, b))
 #undef U
 
-/* Shifts use the low 5 bits of the count (6 for 64-bit operands), spec SHL page. */
-static unsigned shift_bits(const emu_op *op) {
-    return isa_types[op->src[0].type].bytes == 8 || isa_types[op->dst.type].bytes == 8 ? 63 : 31;
-}
+/* Shift counts use the low 5 bits, or 6 when the destination is a 64-bit type (SHL, SHR, ASR
+** notes).  The shifted value keeps the source's width: shl's result is exact (for .sat). */
+static unsigned shift_bits(const emu_op *op) { return isa_types[op->dst.type].bytes == 8 ? 63 : 31; }
+static unsigned src_bits(const emu_op *op) { return 8u * isa_types[op->src[0].type].bytes; }
+
 static void c_shl(const emu_op *op, unsigned n, emu_val *d, emu_val s[][EMU_MAX_LANES]) {
     unsigned m = shift_bits(op);
-    for (unsigned i = 0; i < n; i++) d[i].i = (int64_t)((uint64_t)s[0][i].i << (s[1][i].i & m));
+    for (unsigned i = 0; i < n; i++) {
+        unsigned c = (unsigned)(s[1][i].i & m);
+        d[i].i = s[0][i].i * ((emu_i128)1 << c); /* exact: a 64-bit value times at most 2^63 */
+    }
 }
 static void c_shr(const emu_op *op, unsigned n, emu_val *d, emu_val s[][EMU_MAX_LANES]) {
-    unsigned m = shift_bits(op);
-    /* logical: the source's own width decides what zero-fills */
-    unsigned bits = 8 * isa_types[op->src[0].type].bytes;
-    uint64_t keep = bits >= 64 ? UINT64_MAX : (1ull << bits) - 1;
-    for (unsigned i = 0; i < n; i++) d[i].i = (int64_t)(((uint64_t)s[0][i].i & keep) >> (s[1][i].i & m));
+    unsigned m = shift_bits(op), bits = src_bits(op);
+    emu_u128 keep = bits >= 64 ? (emu_u128)UINT64_MAX : ((emu_u128)1 << bits) - 1;
+    for (unsigned i = 0; i < n; i++)
+        d[i].i = (emu_i128)(((emu_u128)s[0][i].i & keep) >> (s[1][i].i & m));
 }
 static void c_asr(const emu_op *op, unsigned n, emu_val *d, emu_val s[][EMU_MAX_LANES]) {
     unsigned m = shift_bits(op);
     for (unsigned i = 0; i < n; i++) {
-        int64_t a = s[0][i].i;
+        emu_i128 a = s[0][i].i;
         unsigned c = (unsigned)(s[1][i].i & m);
         d[i].i = a < 0 ? ~(~a >> c) : a >> c;
     }
@@ -666,11 +726,11 @@ static bool is_float_type(unsigned t) { return t < VISA_TYPE__COUNT && isa_types
 static bool lower_alu(emu_program *p, const ir_inst *in, emu_op *op, diag_sink *ds) {
     (void)p;
     const alu_sem *a = &alu_table[in->form];
-    /* compute class: float if the destination or any source is a float (spec: mixed-mode ops
-    ** compute in the float domain); integer otherwise.  CMP decides from its sources. */
+    /* compute class: the execution type comes from the sources (float if any source is a float,
+    ** integer otherwise; an integer result is then converted to a float destination, rounding
+    ** once); math functions always compute in float */
     bool flt = a->flt_only;
     if (!a->int_only) {
-        if (in->form != VISA_FORM_CMP && op->dst.shape != EO_PRED && is_float_type(op->dst.type)) flt = true;
         for (unsigned k = 0; k < op->nsrc; k++)
             if (is_float_type(op->src[k].type) || (op->src[k].shape == EO_IMM && op->src[k].type == VISA_TYPE_VF))
                 flt = true;
@@ -686,6 +746,13 @@ static bool lower_alu(emu_program *p, const ir_inst *in, emu_op *op, diag_sink *
         return false;
     }
     if (in->form == VISA_FORM_SEL) op->pred_selects = 1;
+    if (in->form == VISA_FORM_CMP && op->dst.shape != EO_PRED && is_float_type(op->dst.type)) {
+        /* the result is a bit pattern (all ones or zeros): store it as the same-size integer */
+        static const uint8_t same_size_uint[9] = {0, VISA_TYPE_UB, VISA_TYPE_UW, 0, VISA_TYPE_UD,
+                                                  0, 0, 0, VISA_TYPE_UQ};
+        op->dst.type = same_size_uint[op->dst.size];
+        op->dst.store = rw_of_type[op->dst.type].st[EC_INT];
+    }
     if (op->fn == h_alu) {
         emu_handler fast = emu_fast_handler(op);
         if (fast) op->fn = fast;

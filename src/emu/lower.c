@@ -201,6 +201,10 @@ static visa_status lower_inst(emu_program *p, const ir_inst *in, uint32_t *label
         }
     }
     if (isa_forms[in->form].parent >= 0) op.cond = (uint8_t)isa_forms[in->form].sub;
+    /* predicate operands start at the instruction's mask offset (5_operands) */
+    emu_opnd *all[] = {&op.dst, &op.dst2, &op.src[0], &op.src[1], &op.src[2], &op.src[3], &op.src[4]};
+    for (unsigned k = 0; k < sizeof all / sizeof all[0]; k++)
+        if (all[k]->shape == EO_PRED) all[k]->bitoff = op.mask_off;
     if (sem->lower && !sem->lower(p, in, &op, ds)) return VISA_E_UNSUPPORTED;
     return vec_push(p->ctx, &p->ops, op) ? VISA_OK : VISA_E_NOMEM;
 }

@@ -36,16 +36,17 @@ static bool lower_lsc(emu_program *p, const ir_inst *in, emu_op *op, diag_sink *
     else if (dsize < 1 || dsize > 7 || dsize == 7) why = "data size d16u32h";
     else if (ecode < 1 || ecode > 8) why = "this vector size";
     else if (order != 1 && order != 2) why = "this data order";
-    else if ((unsigned)in->opnd[4].u.num > 1) why = "scaled addresses";
     if (why) {
         diag_at(ds, VISA_SEV_ERROR, "E-RUN", in->line, in->col,
-                "the emulator supports %s for '%s' so far", why, isa_forms[in->form].name);
+                "'%s' is supported by the emulator with %s so far", isa_forms[in->form].name, why);
         return false;
     }
     (void)p;
     op->info = sfid | asize << 4 | dsize << 8 | order << 12 | (unsigned)elems_of_code[ecode] << 16 |
                atype << 24;
     op->imm = (int32_t)in->opnd[5].u.num;
+    op->cond = (uint8_t)0; /* unused */
+    op->target = (uint32_t)in->opnd[4].u.num ? (uint32_t)in->opnd[4].u.num : 1; /* address scale */
     /* raw operands: dst, src0 (addresses), src1 (store data) in op->src[0..] after the surface */
     return true;
 }
@@ -72,7 +73,7 @@ static void lsc_access(emu_thread *t, const emu_op *op, bool store) {
         /* transposed: one address (lane 0), elems contiguous elements */
         uint64_t a = 0;
         memcpy(&a, file + adr->off, asz);
-        a += (int64_t)op->imm;
+        a = a * op->target + (uint64_t)(int64_t)op->imm;
         uint32_t bytes = elems * mb;
         uint8_t *m = mem_ptr(t, sfid, a, bytes);
         if (!m) {
@@ -106,7 +107,7 @@ static void lsc_access(emu_thread *t, const emu_op *op, bool store) {
         if (!(mask >> i & 1)) continue;
         uint64_t a = 0;
         memcpy(&a, file + adr->off + i * asz, asz);
-        a += (int64_t)op->imm;
+        a = a * op->target + (uint64_t)(int64_t)op->imm; /* Base + Scale * Addr + ImmOffset */
         uint8_t *m = mem_ptr(t, sfid, a, elems * mb);
         if (!m) {
             emu_fault(t, i, "%s of %u bytes at 0x%llx is out of bounds", store ? "store" : "load",
