@@ -139,9 +139,10 @@ visa_ctx *visa_module_ctx(const visa_module *module);
 /* -- Emulator ------------------------------------------------------------------------------------ */
 
 typedef enum visa_arg_kind {
-    VISA_ARG_SCALAR = 0, /**< integer bits in value */
+    VISA_ARG_SCALAR = 0, /**< raw bits in value */
     VISA_ARG_BUFFER = 1, /**< the address of buffers[buffer] */
-    VISA_ARG_FLOAT = 2   /**< a number in fvalue, stored as the input variable's float type */
+    VISA_ARG_FLOAT = 2,  /**< the number fvalue, converted to the input variable's type */
+    VISA_ARG_INT = 3     /**< the integer value (two's complement), converted to the input's type */
 } visa_arg_kind;
 
 /** One kernel argument, for the kernel's explicit inputs (.input) in declaration order. */

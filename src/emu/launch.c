@@ -88,17 +88,18 @@ static void init_thread(const launch *L, emu_thread *t, const uint32_t g[3], con
             if (k >= L->nargs) break;
             const visa_arg *a = &L->args[k];
             uint64_t v = a->kind == VISA_ARG_BUFFER ? visa_buffer_address(a->buffer) : a->value;
-            if (a->kind == VISA_ARG_FLOAT) {
-                /* the input variable's type decides the encoding */
+            if (a->kind == VISA_ARG_FLOAT || a->kind == VISA_ARG_INT) {
+                /* a number: the input variable's type decides the encoding */
                 int ty = ir_var_type(r, in->id);
-                if (ty == VISA_TYPE_DF) memcpy(&v, &a->fvalue, 8);
+                double dv = a->kind == VISA_ARG_FLOAT ? a->fvalue : (double)(int64_t)a->value;
+                if (ty == VISA_TYPE_DF) memcpy(&v, &dv, 8);
                 else if (ty == VISA_TYPE_F) {
-                    float fv = (float)a->fvalue;
+                    float fv = (float)dv;
                     uint32_t b;
                     memcpy(&b, &fv, 4);
                     v = b;
-                } else {
-                    v = (uint64_t)(int64_t)a->fvalue;
+                } else if (a->kind == VISA_ARG_FLOAT) {
+                    v = (uint64_t)(int64_t)dv;
                 }
             }
             put(dst, v, size < 8 ? size : 8);

@@ -266,8 +266,9 @@ static const char run_help[] =
     "                [--print N:TYPE]... [--threads N] [--max-steps N]\n"
     "\n"
     "Run a kernel on the CPU.\n"
-    "  --arg VALUE        one per explicit .input, in declaration order: a number (decimal,\n"
-    "                     0x hex, or a float such as 1.5) for a scalar, or buf:SIZE[:INIT] for a\n"
+    "  --arg VALUE        one per explicit .input, in declaration order: a number (decimal or a\n"
+    "                     float such as 1.5, converted to the input's type; 0x hex gives raw\n"
+    "                     bits) for a scalar, or buf:SIZE[:INIT] for a\n"
     "                     buffer whose address the input receives; INIT is zero (default),\n"
     "                     file=PATH, iota:TYPE or fill:TYPE:VALUE\n"
     "  --out N=PATH       write buffer N's final bytes (buffers count from 0 in --arg order)\n"
@@ -569,7 +570,9 @@ static int cmd_run(int argc, char **argv) {
                 double dv;
                 long long iv;
                 if (parse_number(v, &flt, &dv, &iv)) return usage_error("bad --arg value '%s'", v);
-                args[nargs].kind = flt ? VISA_ARG_FLOAT : VISA_ARG_SCALAR;
+                /* hex gives raw bits; decimal and float literals are numbers */
+                bool hex = strstr(v, "0x") || strstr(v, "0X");
+                args[nargs].kind = flt ? VISA_ARG_FLOAT : hex ? VISA_ARG_SCALAR : VISA_ARG_INT;
                 args[nargs].value = (uint64_t)iv;
                 args[nargs].fvalue = dv;
             }

@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# CLI contract tests: exit codes (0 ok, 1 diagnostics, 2 usage), --help on every command, the
+# diagnostic format with source line and caret, and asm/dis/fmt/run/info end to end.
+# Usage: run.sh VISA_BINARY TESTS_DIR
+set -u
+visa=$1
+tests=$2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+pass=0
+fail=0
+check() { # NAME EXPECTED_STATUS COMMAND...
+  local name=$1 want=$2
+  shift 2
+  "$@" >"$tmp/out" 2>"$tmp/err"
+  local got=$?
+  if [ "$got" -eq "$want" ]; then pass=$((pass + 1)); else
+    fail=$((fail + 1)); echo "FAIL $name: exit $got, expected $want" >&2; head -3 "$tmp/err" >&2; fi
+}
+grep_out() { # NAME PATTERN FILE
+  if grep -q -- "$2" "$3"; then pass=$((pass + 1)); else
+    fail=$((fail + 1)); echo "FAIL $1: '$2' not in output" >&2; head -5 "$3" >&2; fi
+}
+check version 0 "$visa" --version
+grep_out version-text "^visa [0-9]" "$tmp/out"
+check help 0 "$visa" --help
+check no-args 2 "$visa"
+check unknown-command 2 "$visa" frobnicate
+for c in fmt asm dis run info; do
+  check "help-$c" 0 "$visa" "$c" --help
+  grep_out "help-$c-usage" "usage: visa $c" "$tmp/out"
+done
+check fmt-no-file 2 "$visa" fmt
+check fmt-missing-file 1 "$visa" fmt "$tmp/does-not-exist.visaasm"
+check fmt-bad-option 2 "$visa" fmt --frob "$tests/text/ops/ADD.visaasm"
+check fmt-bad-platform 2 "$visa" fmt --platform Gen42 "$tests/text/ops/ADD.visaasm"
+check fmt-ok 0 "$visa" fmt "$tests/text/ops/ADD.visaasm" -o "$tmp/add.visaasm"
+check fmt-identical 0 cmp "$tmp/add.visaasm" "$tests/text/ops/ADD.visaasm"
+# a diagnostic: file:line:col: error: message, the source line, a caret under the column
+printf '.version 4.1\n.kernel "k"\n.decl V32 v_type=G type=d num_elts=8\n    add (M1, 8) V32(0,0)<1> V33(0,0)<1;1,0> 0x1:d\n' >"$tmp/bad.visaasm"
+check fmt-error 1 "$visa" fmt "$tmp/bad.visaasm"
+grep_out diag-format "bad.visaasm:4:29: error: undefined variable 'V33'" "$tmp/err"
+grep_out diag-source "    add (M1, 8) V32(0,0)<1> V33(0,0)<1;1,0> 0x1:d" "$tmp/err"
+grep_out diag-caret "^                                ^$" "$tmp/err"
+check asm 0 "$visa" asm "$tests/text/ops/LSC_UNTYPED.visaasm" -o "$tmp/lsc.isa"
+check dis 0 "$visa" dis "$tmp/lsc.isa" -o "$tmp/lsc.visaasm"
+check asm-dis-identical 0 cmp "$tmp/lsc.visaasm" "$tests/text/ops/LSC_UNTYPED.visaasm"
+check fmt-of-object 0 "$visa" fmt "$tmp/lsc.isa"
+printf 'CISA\004\001\001' >"$tmp/trunc.isa"
+check dis-truncated 1 "$visa" dis "$tmp/trunc.isa"
+grep_out dis-offset "trunc.isa:+0x" "$tmp/err"
+check info-ok 0 "$visa" info add
+grep_out info-opcode "opcode:     0x01" "$tmp/out"
+check info-unknown 1 "$visa" info frobnicate
+check run-bad-option 2 "$visa" run --frob "$tests/text/ops/ADD.visaasm"
+check run-bad-arg 2 "$visa" run "$tests/../examples/saxpy.visaasm" --arg buf:xyz
+check run-print-range 2 "$visa" run "$tests/../examples/saxpy.visaasm" --arg buf:64 --print 3:f
+check run-ok 0 "$visa" run "$tests/../examples/saxpy.visaasm" --arg buf:64:iota:f --arg buf:64:fill:f:1 --arg 2 --arg 16 --print 1:f
+grep_out run-output "^1 3 5 7 9 11 13 15 17 19 21 23 25 27 29 31$" "$tmp/out"
+check run-oob 1 "$visa" run "$tests/../examples/saxpy.visaasm" --arg buf:8 --arg buf:64 --arg 2 --arg 16
+grep_out run-oob-diag "runtime error in 'lsc_load'.*lane 2" "$tmp/err"
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
