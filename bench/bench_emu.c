@@ -94,11 +94,8 @@ static float bits_f(uint32_t b) {
     return f;
 }
 
-/* The emulator's float mad is (float)fma((double)a, (double)b, (double)c).  With these operand
-** magnitudes (|a*b| and |c| within a few binades) the exact a*b + c fits in a double, so that is
-** one rounding, the same as fmaf; the output check confirms it.  (In general the two can differ
-** by double rounding: a = b = 1 + 2^-12, c = 2^-60 gives 1 + 2^-11 against fmaf's
-** 1 + 2^-11 + 2^-23.) */
+/* The emulator's float mad rounds once (fmaf), like the hardware; native uses fmaf too, and the
+** output check compares them bit for bit (tests/emu mad_tie covers the double-rounding case). */
 __attribute__((noinline)) static void native_fma(float *out, unsigned groups, int iters) {
     const float m = bits_f(0x3f7fbe77u);
     for (unsigned g = 0; g < groups; g++) {

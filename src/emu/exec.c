@@ -562,7 +562,22 @@ static void h_ret(emu_thread *t, const emu_op *op) {
 CALC(c_mov, a, a)
 CALC(c_add, a + b, a + b)
 CALC(c_mul, (emu_i128)(U(a) * U(b)), a * b)
-CALC(c_mad, (emu_i128)(U(a) * U(b) + U(c)), fma(a, b, c))
+CALC(c_mad_wide, (emu_i128)(U(a) * U(b) + U(c)), fma(a, b, c))
+
+/* A float mad must round once to float: fma in double and then to float can land on a tie
+** (a = b = 1+2^-12, c = 2^-60) and round differently from fmaf.  Sources no wider than 32 bits
+** are float operands of the execution type, so the single-precision fma is the exact answer. */
+static void c_mad(const emu_op *op, unsigned n, emu_val *d, emu_val s[][EMU_MAX_LANES]) {
+    bool single = op->cls == EC_FLT && op->dst.type == VISA_TYPE_F;
+    for (unsigned k = 0; single && k < 3; k++)
+        single = op->src[k].size <= 4;
+    if (!single) {
+        c_mad_wide(op, n, d, s);
+        return;
+    }
+    for (unsigned i = 0; i < n; i++)
+        d[i].f = fmaf((float)s[0][i].f, (float)s[1][i].f, (float)s[2][i].f);
+}
 CALC(c_add3, a + b + c, a + b + c)
 CALC(c_avg, (a + b + 1) >> 1, (a + b) / 2)
 CALC(c_min, a < b ? a : b, fmin(a, b))

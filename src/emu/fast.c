@@ -55,7 +55,7 @@ typedef int32_t i32;
 FAST(f_mov, float, 1, a)
 FAST(f_add, float, 2, a + b)
 FAST(f_mul, float, 2, a * b)
-FAST(f_mad, float, 3, (float)fma((double)a, (double)b, (double)c))
+FAST(f_mad, float, 3, fmaf(a, b, c)) /* one rounding, like the hardware */
 FAST(f_min, float, 2, fminf(a, b))
 FAST(f_max, float, 2, fmaxf(a, b))
 FAST(d_mov, i32, 1, a)
