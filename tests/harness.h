@@ -3,11 +3,15 @@
 #ifndef VISA_TEST_HARNESS_H
 #define VISA_TEST_HARNESS_H
 
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static int th_passed, th_failed, th_case_failed;
+static int th_passed, th_failed, th_case_failed, th_skipped;
+
+/* Exit status CTest reports as "Skipped" (SKIP_RETURN_CODE in tests/CMakeLists.txt). */
+#define TH_SKIP_CODE 77
 
 #define CHECK(cond)                                                                     \
     do {                                                                                \
@@ -39,9 +43,16 @@ static int th_passed, th_failed, th_case_failed;
         }                                                                               \
     } while (0)
 
+/* Missing third-party data (../shared) skips a test visibly instead of passing it empty. */
+static inline void th_skip(const char *why, const char *path) {
+    printf("SKIPPED: %s (%s not found)\n", why, path);
+    th_skipped = 1;
+}
+
 static inline int th_finish(void) {
     printf("%d passed, %d failed\n", th_passed, th_failed);
-    return th_failed ? 1 : 0;
+    if (th_failed) return 1;
+    return th_skipped && !th_passed ? TH_SKIP_CODE : 0;
 }
 
 static inline char *th_read_file(const char *path, size_t *len) {
@@ -61,6 +72,38 @@ static inline char *th_read_file(const char *path, size_t *len) {
         *len = (size_t)n;
     }
     return buf;
+}
+
+static inline int th_cmp_names(const void *a, const void *b) {
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Sorted names of the files in dir ending in ext (caller frees each and the array); -1 if dir
+** cannot be opened. */
+static inline int th_list_dir(const char *dir, const char *ext, char ***out) {
+    DIR *d = opendir(dir);
+    if (!d) return -1;
+    int n = 0, cap = 64;
+    char **names = malloc(sizeof(char *) * (size_t)cap);
+    struct dirent *e;
+    size_t el = strlen(ext);
+    while (names && (e = readdir(d))) {
+        size_t l = strlen(e->d_name);
+        if (l <= el || strcmp(e->d_name + l - el, ext)) continue;
+        if (n == cap) {
+            char **grown = realloc(names, sizeof(char *) * (size_t)(cap *= 2));
+            if (!grown) break;
+            names = grown;
+        }
+        size_t sz = l + 1;
+        if (!(names[n] = malloc(sz))) break;
+        memcpy(names[n++], e->d_name, sz);
+    }
+    closedir(d);
+    if (!names) return -1;
+    qsort(names, (size_t)n, sizeof *names, th_cmp_names);
+    *out = names;
+    return n;
 }
 
 #endif

@@ -8,7 +8,6 @@
 **                  offset (cases are hex files)
 */
 #define _POSIX_C_SOURCE 200809L
-#include <dirent.h>
 #include <stdint.h>
 
 #include "../harness.h"
@@ -45,29 +44,6 @@ static char *print_stripped(visa_module *m, size_t *len) {
     return visa_module_print_to_buffer(m, &po, &out, len) == VISA_OK ? out : NULL;
 }
 
-static int cmp_names(const void *a, const void *b) {
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-static int list_dir(const char *dir, const char *ext, char ***out) {
-    DIR *d = opendir(dir);
-    if (!d) return -1;
-    int n = 0, cap = 64;
-    char **names = malloc(sizeof(char *) * (size_t)cap);
-    struct dirent *e;
-    size_t el = strlen(ext);
-    while ((e = readdir(d))) {
-        size_t l = strlen(e->d_name);
-        if (l <= el || strcmp(e->d_name + l - el, ext)) continue;
-        if (n == cap) names = realloc(names, sizeof(char *) * (size_t)(cap *= 2));
-        names[n++] = strdup(e->d_name);
-    }
-    closedir(d);
-    qsort(names, (size_t)n, sizeof *names, cmp_names);
-    *out = names;
-    return n;
-}
-
 static void first_diff(const char *what, const uint8_t *a, size_t al, const uint8_t *b, size_t bl) {
     size_t i = 0;
     while (i < al && i < bl && a[i] == b[i]) i++;
@@ -76,7 +52,7 @@ static void first_diff(const char *what, const uint8_t *a, size_t al, const uint
 
 static void test_roundtrip(const char *dir) {
     char **names;
-    int n = list_dir(dir, ".visaasm", &names);
+    int n = th_list_dir(dir, ".visaasm", &names);
     if (n < 0) {
         fprintf(stderr, "cannot open %s\n", dir);
         th_failed++;
@@ -131,9 +107,9 @@ static void test_roundtrip(const char *dir) {
 
 static void test_golden(const char *dir) {
     char **names;
-    int n = list_dir(dir, ".visaasm", &names);
+    int n = th_list_dir(dir, ".visaasm", &names);
     if (n < 0) {
-        printf("NOTICE: corpus directory %s not found; golden object tests skipped\n", dir);
+        th_skip("golden object tests", dir);
         return;
     }
     for (int i = 0; i < n; i++) {
@@ -223,7 +199,7 @@ static uint8_t *read_hex(const char *path, size_t *len) {
 ** `visa asm` output must equal X.hex, which was worked out by hand from the spec and formats.md. */
 static void test_golden_bytes(const char *dir) {
     char **names;
-    int n = list_dir(dir, ".visaasm", &names);
+    int n = th_list_dir(dir, ".visaasm", &names);
     if (n < 0) {
         fprintf(stderr, "cannot open %s\n", dir);
         th_failed++;

@@ -8,7 +8,6 @@
 **   malformed DIR every case in DIR/cases.txt fails with an error at the expected line:col
 ** Usage: test_text ops DIR | corpus DIR | malformed DIR   (several pairs allowed)
 */
-#include <dirent.h>
 #include <stdint.h>
 
 #include "../harness.h"
@@ -46,29 +45,6 @@ static char *print_module(visa_module *m, unsigned flags, size_t *len) {
     return out;
 }
 
-static int cmp_names(const void *a, const void *b) {
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* Sorted list of *.visaasm in dir (caller frees). */
-static int list_dir(const char *dir, char ***out) {
-    DIR *d = opendir(dir);
-    if (!d) return -1;
-    int n = 0, cap = 64;
-    char **names = malloc(sizeof(char *) * (size_t)cap);
-    struct dirent *e;
-    while ((e = readdir(d))) {
-        size_t l = strlen(e->d_name);
-        if (l < 9 || strcmp(e->d_name + l - 8, ".visaasm")) continue;
-        if (n == cap) names = realloc(names, sizeof(char *) * (size_t)(cap *= 2));
-        names[n++] = strdup(e->d_name);
-    }
-    closedir(d);
-    qsort(names, (size_t)n, sizeof *names, cmp_names);
-    *out = names;
-    return n;
-}
-
 static void report_first_difference(const char *a, size_t al, const char *b, size_t bl) {
     size_t i = 0, line = 1;
     while (i < al && i < bl && a[i] == b[i]) {
@@ -85,7 +61,7 @@ static void report_first_difference(const char *a, size_t al, const char *b, siz
 
 static void test_ops(const char *dir) {
     char **names;
-    int n = list_dir(dir, &names);
+    int n = th_list_dir(dir, ".visaasm", &names);
     if (n < 0) {
         fprintf(stderr, "cannot open %s\n", dir);
         th_failed++;
@@ -135,9 +111,9 @@ static void test_ops(const char *dir) {
 
 static void test_corpus(const char *dir) {
     char **names;
-    int n = list_dir(dir, &names);
+    int n = th_list_dir(dir, ".visaasm", &names);
     if (n < 0) {
-        printf("NOTICE: corpus directory %s not found; corpus golden tests skipped\n", dir);
+        th_skip("corpus golden tests", dir);
         return;
     }
     for (int i = 0; i < n; i++) {
@@ -188,7 +164,7 @@ static void test_corpus(const char *dir) {
 ** them and still gives an equal module. */
 static void test_fmt(const char *dir) {
     char **names;
-    int n = list_dir(dir, &names);
+    int n = th_list_dir(dir, ".visaasm", &names);
     if (n < 0) {
         fprintf(stderr, "cannot open %s\n", dir);
         th_failed++;
