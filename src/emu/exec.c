@@ -407,6 +407,19 @@ static void h_sel(emu_thread *t, const emu_op *op) {
 }
 
 /* CMP: the relation per lane, into a predicate (bit) or a general destination (all ones / 0). */
+/* CMP relations (cond & 7: eq ne gt ge lt le) from the three-way order; an unordered (NaN) pair
+** has all three false, so only ne holds, as IEEE requires. */
+static bool rel_holds(unsigned rel, bool lt, bool eq, bool gt) {
+    switch (rel) {
+    case 0: return eq;
+    case 1: return !eq;
+    case 2: return gt;
+    case 3: return gt || eq;
+    case 4: return lt;
+    default: return lt || eq;
+    }
+}
+
 static void h_cmp(emu_thread *t, const emu_op *op) {
     uint32_t mask = emu_chen(t, op);
     emu_val s[4][EMU_MAX_LANES], d[EMU_MAX_LANES];
@@ -418,25 +431,11 @@ static void h_cmp(emu_thread *t, const emu_op *op) {
         bool r;
         if (op->cls == EC_FLT) {
             double a = s[0][i].f, b = s[1][i].f;
-            switch (rel) {
-            case 0: r = a == b; break;
-            case 1: r = a != b; break;
-            case 2: r = a > b; break;
-            case 3: r = a >= b; break;
-            case 4: r = a < b; break;
-            default: r = a <= b; break;
-            }
+            r = rel_holds(rel, a < b, a == b, a > b);
             if (nan_aware && rel != 1 && (a != a || b != b)) r = true;
         } else {
             emu_i128 a = s[0][i].i, b = s[1][i].i;
-            switch (rel) {
-            case 0: r = a == b; break;
-            case 1: r = a != b; break;
-            case 2: r = a > b; break;
-            case 3: r = a >= b; break;
-            case 4: r = a < b; break;
-            default: r = a <= b; break;
-            }
+            r = rel_holds(rel, a < b, a == b, a > b);
         }
         d[i].i = op->dst.shape == EO_PRED ? r : r ? -1 : 0; /* all ones or zeros (CMP notes) */
     }

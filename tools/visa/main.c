@@ -130,6 +130,14 @@ static int close_out(FILE *f, const char *out, visa_status st) {
     return 0;
 }
 
+/* Print m as text to out (standard output when NULL); the exit code of fmt and dis. */
+static int write_text(const visa_module *m, const char *out, unsigned flags) {
+    FILE *f = open_out(out);
+    if (!f) return EXIT_DIAG;
+    visa_print_opts po = {sizeof po, flags};
+    return close_out(f, out, visa_module_print(m, &po, write_stream, f));
+}
+
 /* -- visa fmt ---------------------------------------------------------------------------------- */
 static const char fmt_help[] =
     "usage: visa fmt FILE [-o OUT] [--strip-comments] [--platform P]\n"
@@ -173,14 +181,7 @@ static int cmd_fmt(int argc, char **argv) {
     visa_ctx *ctx;
     visa_module *m;
     int rc = load_module(in, platform, &ctx, &m);
-    if (!rc) {
-        FILE *f = open_out(out);
-        if (!f) rc = EXIT_DIAG;
-        else {
-            visa_print_opts po = {sizeof po, flags};
-            rc = close_out(f, out, visa_module_print(m, &po, write_stream, f));
-        }
-    }
+    if (!rc) rc = write_text(m, out, flags);
     visa_module_destroy(m);
     visa_ctx_destroy(ctx);
     return rc;
@@ -238,20 +239,20 @@ static int cmd_asm_dis(int argc, char **argv, bool is_asm) {
     visa_module *m;
     int rc = load_module(in, platform, &ctx, &m);
     if (!rc) {
-        FILE *f = open_out(out);
-        if (!f) rc = EXIT_DIAG;
-        else if (is_asm) {
-            uint8_t *bytes;
-            size_t len;
-            visa_status st = visa_module_encode(m, platform, &bytes, &len);
-            if (st == VISA_OK) {
-                if (fwrite(bytes, 1, len, f) != len) st = VISA_E_IO;
-                visa_free(ctx, bytes, len);
+        if (!is_asm) rc = write_text(m, out, VISA_PRINT_STRIP_COMMENTS);
+        else {
+            FILE *f = open_out(out);
+            if (!f) rc = EXIT_DIAG;
+            else {
+                uint8_t *bytes;
+                size_t len;
+                visa_status st = visa_module_encode(m, platform, &bytes, &len);
+                if (st == VISA_OK) {
+                    if (fwrite(bytes, 1, len, f) != len) st = VISA_E_IO;
+                    visa_free(ctx, bytes, len);
+                }
+                rc = close_out(f, out, st);
             }
-            rc = close_out(f, out, st);
-        } else {
-            visa_print_opts po = {sizeof po, VISA_PRINT_STRIP_COMMENTS};
-            rc = close_out(f, out, visa_module_print(m, &po, write_stream, f));
         }
     }
     visa_module_destroy(m);
