@@ -229,6 +229,11 @@ static inline uint32_t region_byte(const emu_thread *t, const emu_opnd *o, unsig
             for (unsigned i = 0; i < n; i++) out[i] = v;                                         \
             return;                                                                              \
         }                                                                                        \
+        case EO_GENERAL: { /* direct: lowering proved every lane inside the file */          \
+            const uint16_t *lo = t->prog->lane_off.data + (size_t)o->lanes * EMU_MAX_LANES;     \
+            for (unsigned i = 0; i < n; i++) out[i] = rd_##N##_##C(f + o->off + lo[i]);          \
+            return;                                                                              \
+        }                                                                                        \
         default:                                                                                 \
             for (unsigned i = 0; i < n; i++) {                                                   \
                 uint32_t b = region_byte(t, o, i);                                               \
@@ -246,6 +251,12 @@ static inline uint32_t region_byte(const emu_thread *t, const emu_opnd *o, unsig
         uint8_t *f = t->file;                                                                    \
         if (o->shape == EO_CONTIG && mask == (n == 32 ? 0xFFFFFFFFu : (1u << n) - 1)) {          \
             for (unsigned i = 0; i < n; i++) wr_##N##_##C(f + o->off + i * N##_SZ, in[i], sat);  \
+            return;                                                                              \
+        }                                                                                        \
+        if (o->shape == EO_GENERAL) { /* direct: lanes proved inside the file at lowering */     \
+            const uint16_t *lo = t->prog->lane_off.data + (size_t)o->lanes * EMU_MAX_LANES;      \
+            for (unsigned i = 0; i < n; i++)                                                     \
+                if (mask >> i & 1) wr_##N##_##C(f + o->off + lo[i], in[i], sat);                 \
             return;                                                                              \
         }                                                                                        \
         for (unsigned i = 0; i < n; i++) {                                                       \
