@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Execution tests: every line of cases.txt is NAME | ARGS | EXPECTED, where ARGS go to
+# Execution tests: every line of every cases*.txt is NAME | ARGS | EXPECTED, where ARGS go to
 # `visa run tests/emu/NAME.visaasm` and EXPECTED is the exact standard output (one --print line
 # per buffer, lines joined with ' ;; '; a diagnostic keeps only LINE:COL: and what follows).  Expected values are worked out by hand or by the C
 # model named in the case's comment, never taken from visa's own output.
@@ -22,6 +22,6 @@ while IFS= read -r line; do
     fail=$((fail + 1))
     printf 'FAIL %s\n  args:     %s\n  expected: %s\n  got:      %s\n' "$name" "$args" "$want" "$got" >&2
   fi
-done < "$dir/cases.txt"
+done < <(cat "$dir"/cases*.txt)
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
