@@ -7,6 +7,7 @@
 #ifndef VISA_VISA_H
 #define VISA_VISA_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -167,6 +168,9 @@ typedef struct visa_run_opts {
     uint32_t group_size[3]; /**< threads per group in x, y, z (0 counts as 1) */
     uint32_t threads;       /**< host threads running groups in parallel (0 counts as 1) */
     uint64_t max_steps;     /**< instructions per emulated thread before giving up; 0 = 100 million */
+    bool set_cr0;           /**< start every thread with %cr0 = cr0 instead of the default */
+    uint32_t cr0;           /**< initial %cr0 when set_cr0; the default is 0x4C0: IEEE mode, round
+                                 to nearest even, F/DF/HF denormals kept (what IGC kernels set) */
 } visa_run_opts;
 
 /** Run a kernel over an ND-range.  Results are bit-identical for any host thread count.

@@ -18,7 +18,9 @@ typedef struct emu_layout {
     uint32_t nvars;
     uint32_t *addr_base;    /* first slot of each address variable in the address array */
     uint32_t naddrs;
+    uint32_t addr_slot0;    /* first address slot of this routine (functions follow the kernel) */
     uint32_t naddr_slots;
+    uint32_t pred_base;     /* predicate id k of this routine is thread predicate pred_base + k */
     uint32_t npreds;        /* predicate ids 1..npreds */
 } emu_layout;
 
@@ -73,9 +75,11 @@ struct emu_op {
     uint8_t cond;      /* compare relation, sub-operation */
     uint32_t target;   /* branch target op index */
     uint32_t info;     /* message fields packed by the family's lowering (e.g. LSC) */
-    int32_t imm;       /* message immediate offset */
+    int32_t imm;       /* message immediate offset; ops with label operands: how many */
     uint32_t line, col; /* source position for run-time errors */
     uint8_t cls;       /* compute class: EC_INT or EC_FLT */
+    uint8_t fsingle;   /* EC_FLT computed in single precision (an F destination, no DF source) */
+    uint8_t fenv;      /* a float operand: %cr0 modes other than EMU_CR0_FAST take the slow path */
     emu_opnd dst, dst2, src[5];
     void (*calc)(const emu_op *op, unsigned n, emu_val *d, emu_val s[][EMU_MAX_LANES]);
     const void *aux;   /* per-op data of message handlers */
@@ -90,7 +94,23 @@ typedef struct emu_program {
     emu_layout lay;
     VEC(emu_op) ops;
     VEC(uint16_t) lane_off; /* 32 byte offsets per general-region operand */
+    VEC(uint32_t) targets;  /* label operands of every op: op.info is the first, op.imm the count */
+    uint32_t cr0_off;       /* byte offset of %cr0 in the thread's file */
+    uint32_t *func_op;      /* per module routine: op index of its first op, UINT32_MAX if not lowered */
+    uint32_t nroutines;
+    /* while lowering: the routine being lowered and its layout */
+    const ir_routine *cur_r;
+    const emu_layout *cur;
 } emu_program;
+
+/* Index of the function routine called `name` in the module, -1 if none.  A function's address
+** (faddr, ifcall) is its routine index plus one. */
+int emu_find_function(const visa_module *m, const char *name);
+
+/* %cr0 bits the fast paths assume: IEEE mode, round to nearest even, F/DF/HF denormals kept.
+** Any other value of the defined bits sends float ALU ops through the %cr0-aware path. */
+#define EMU_CR0_FAST 0x4C0u
+#define EMU_CR0_MODE_BITS 0x4F1u
 
 /* -- Memory ------------------------------------------------------------------------------------- */
 typedef struct emu_mem {
@@ -112,8 +132,9 @@ struct emu_thread {
     uint32_t *pred;       /* predicate masks by id */
     uint32_t pc;
     uint32_t em;          /* execution mask */
+    uint32_t dispatch;    /* dispatch mask (SimdSize lanes): a scalar fcall's callee mask */
     uint32_t *wait_mask;  /* per op index: lanes waiting to be re-enabled there (goto) */
-    struct { uint32_t ret_pc, em; } call_stack[64]; /* return op and the caller's mask */
+    struct { uint32_t ret_pc, em, func; } call_stack[64]; /* return op, the caller's mask, callee start (fcall) */
     uint32_t call_depth;
     uint64_t steps, max_steps;
     emu_mem *mem;
@@ -126,8 +147,11 @@ struct emu_thread {
 };
 
 /* Lowering and execution. */
-visa_status emu_layout_build(visa_ctx *ctx, const ir_routine *r, visa_platform plat, emu_layout *lay,
-                             diag_sink *ds);
+/* kernel: NULL for the kernel itself; for a function, the layout laid out just before it (the
+** kernel's, or the previous function's), whose predefined variables it shares and after whose
+** bytes, address slots and predicates its own go. */
+visa_status emu_layout_build(visa_ctx *ctx, const ir_routine *r, visa_platform plat, const emu_layout *kernel,
+                             emu_layout *lay, diag_sink *ds);
 void emu_layout_free(visa_ctx *ctx, emu_layout *lay);
 visa_status emu_lower(visa_ctx *ctx, const visa_module *m, const ir_routine *r, visa_platform plat,
                       emu_program *prog, diag_sink *ds);

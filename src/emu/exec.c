@@ -7,6 +7,7 @@
 ** destination storer converts back, saturates and writes only the enabled lanes.  No name, type
 ** or declaration is looked up while running; the only per-lane branches are the enable mask.
 */
+#include <fenv.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -311,6 +312,11 @@ static const rw_pair rw_of_type[VISA_TYPE__COUNT] = {
 #undef RW
 };
 
+/* The unsigned integer type of each element size: raw bit patterns. */
+static const uint8_t same_size_uint[9] = {0, VISA_TYPE_UB, VISA_TYPE_UW, 0, VISA_TYPE_UD, 0, 0, 0, VISA_TYPE_UQ};
+
+static bool is_float_type(unsigned t) { return t < VISA_TYPE__COUNT && isa_types[t].cls == TC_FLOAT; }
+
 /* Loader/storer for an operand in a compute class; false if the type is not supported. */
 bool emu_bind_opnd(emu_opnd *o, unsigned cls) {
     if (o->shape == EO_PRED) {
@@ -391,12 +397,89 @@ static void load_src(const emu_thread *t, const emu_op *op, unsigned k, emu_val 
     apply_mod(out, op->exec, o->mod, op->cls);
 }
 
+static void h_alu_cr0(emu_thread *t, const emu_op *op);
+
+
 static void h_alu(emu_thread *t, const emu_op *op) {
+    if (op->fenv && emu_cr0_modes(t) != EMU_CR0_FAST) {
+        h_alu_cr0(t, op);
+        return;
+    }
     uint32_t mask = emu_chen(t, op);
     emu_val s[4][EMU_MAX_LANES], d[EMU_MAX_LANES];
     for (unsigned k = 0; k < op->nsrc; k++) load_src(t, op, k, s[k]);
     op->calc(op, op->exec, d, s);
     op->dst.store(t, &op->dst, op->exec, mask, d);
+    t->pc++;
+}
+
+void emu_alu_generic(emu_thread *t, const emu_op *op) { h_alu(t, op); }
+
+/* Smallest normal magnitude of a float type (denormals are below it). */
+static double min_normal(unsigned type) {
+    switch (type) {
+    case VISA_TYPE_DF: return 0x1p-1022;
+    case VISA_TYPE_F: return 0x1p-126;
+    case VISA_TYPE_HF: return 0x1p-14;
+    default: return 0x1p-126; /* BF */
+    }
+}
+
+/* A float ALU op under a non-default %cr0 (spec 4_visa_header V14, 2_datatypes "Floating Point
+** Mode"): denormal sources of a type whose denorm mode is "flush" read as signed zero; the
+** operation runs in the host's matching rounding direction (a directed rounding to double and then
+** to the destination is the same as one directed rounding); the result is rounded to the
+** destination in the %cr0 mode, flushed if the destination's denormals are, and in ALT mode an
+** infinite F result becomes the largest finite F, and log, rsqrt and sqrt read |src|. */
+static void h_alu_cr0(emu_thread *t, const emu_op *op) {
+    uint32_t cr0 = emu_cr0_modes(t), mask = emu_chen(t, op), n = op->exec;
+    emu_val s[4][EMU_MAX_LANES], d[EMU_MAX_LANES];
+    bool alt = emu_cr0_alt(cr0);
+    for (unsigned k = 0; k < op->nsrc && k < 4; k++) {
+        load_src(t, op, k, s[k]);
+        unsigned ty = op->src[k].type;
+        if (op->cls != EC_FLT || !is_float_type(ty)) continue;
+        if (!emu_cr0_keep_denorms(cr0, (isa_type)ty)) {
+            double lim = min_normal(ty);
+            for (unsigned i = 0; i < n; i++)
+                if (s[k][i].f != 0 && fabs(s[k][i].f) < lim) s[k][i].f = copysign(0.0, s[k][i].f);
+        }
+        if (alt && ty == VISA_TYPE_F &&
+            (op->form == VISA_FORM_LOG || op->form == VISA_FORM_RSQRT || op->form == VISA_FORM_SQRT))
+            for (unsigned i = 0; i < n; i++) s[k][i].f = fabs(s[k][i].f);
+    }
+    emu_round rm = emu_cr0_round(cr0);
+    static const int host_mode[4] = {FE_TONEAREST, FE_UPWARD, FE_DOWNWARD, FE_TOWARDZERO};
+    int saved = fegetround();
+    fesetround(host_mode[rm]);
+    op->calc(op, n, d, s);
+    fesetround(saved);
+    unsigned dt = op->dst.type;
+    if (!is_float_type(dt) || op->dst.shape == EO_PRED) {
+        op->dst.store(t, &op->dst, n, mask, d);
+        t->pc++;
+        return;
+    }
+    uint32_t flags = (uint32_t)rm | (op->sat ? EMU_CVT_SAT : 0) |
+                     (emu_cr0_keep_denorms(cr0, (isa_type)dt) ? 0 : EMU_CVT_FTZ_OUT) |
+                     (alt && dt == VISA_TYPE_F ? EMU_CVT_SATFINITE : 0);
+    for (unsigned i = 0; i < n; i++) {
+        uint64_t out = 0;
+        if (op->cls == EC_FLT) {
+            emu_convert((isa_type)dt, &out, VISA_TYPE_DF, &d[i].f, flags);
+        } else { /* an exact integer result headed for a float destination */
+            emu_i128 v = d[i].i;
+            if (v >= INT64_MIN && v <= INT64_MAX) out = emu_s64_to_float((isa_type)dt, (int64_t)v, flags);
+            else out = emu_u64_to_float((isa_type)dt, (uint64_t)v, flags);
+            if (op->sat) emu_convert((isa_type)dt, &out, (isa_type)dt, &out, flags);
+        }
+        d[i].i = (emu_i128)out;
+    }
+    /* store the converted bit patterns unchanged */
+    emu_opnd raw = op->dst;
+    raw.mod = VM_NONE;
+    raw.store = rw_of_type[same_size_uint[raw.size]].st[EC_INT];
+    raw.store(t, &raw, n, mask, d);
     t->pc++;
 }
 
@@ -526,6 +609,7 @@ static void h_call(emu_thread *t, const emu_op *op) {
     }
     t->call_stack[t->call_depth].ret_pc = t->pc + 1;
     t->call_stack[t->call_depth].em = t->em;
+    t->call_stack[t->call_depth].func = UINT32_MAX;
     t->call_depth++;
     t->em = lanes;
     t->pc = op->target;
@@ -550,9 +634,17 @@ static void h_ret(emu_thread *t, const emu_op *op) {
 }
 
 /* -- Arithmetic calc functions ------------------------------------------------------------------ */
+/* Float ops with an F destination compute in float (a + b rounds once, to float); the others in
+** double, which holds every HF/BF/F operation's exact sum and product before the final rounding. */
 #define CALC(NAME, IEXPR, FEXPR)                                                                 \
     static void NAME(const emu_op *op, unsigned n, emu_val *d, emu_val s[][EMU_MAX_LANES]) {   \
-        if (op->cls == EC_FLT)                                                                   \
+        if (op->cls == EC_FLT && op->fsingle)                                                    \
+            for (unsigned i = 0; i < n; i++) {                                                   \
+                float a = (float)s[0][i].f, b = (float)s[1][i].f, c = (float)s[2][i].f;          \
+                (void)a, (void)b, (void)c;                                                       \
+                d[i].f = (float)(FEXPR);                                                         \
+            }                                                                                    \
+        else if (op->cls == EC_FLT)                                                              \
             for (unsigned i = 0; i < n; i++) {                                                   \
                 double a = s[0][i].f, b = s[1][i].f, c = s[2][i].f;                              \
                 (void)a, (void)b, (void)c;                                                       \
@@ -611,6 +703,10 @@ CALC(c_rndz, a, trunc(a))
 CALC(c_frc, 0, a - floor(a))
 CALC(c_div, b ? a / b : 0, a / b)
 CALC(c_mod, b ? a % b : 0, fmod(a, b))
+/* LRP (spec page): src1 * src0 + src2 * (1 - src0) */
+CALC(c_lrp, 0, (double)b * a + (double)c * (1.0 - (double)a)) /* products exact, one rounding */
+CALC(c_tanh, 0, tanh(a))
+CALC(c_sigm, 0, 1 / (1 + exp(-a)))
 #undef U
 
 /* Shift counts use the low 5 bits, or 6 when the destination is a 64-bit type (SHL, SHR, ASR
@@ -701,6 +797,62 @@ static void c_mulh(const emu_op *op, unsigned n, emu_val *d, emu_val s[][EMU_MAX
                      : (int64_t)(((uint64_t)(uint32_t)s[0][i].i * (uint32_t)s[1][i].i) >> 32);
 }
 
+/* ROL / ROR: rotate within the width of src0's type; the count's low log2(width) bits. */
+static void c_rotate(const emu_op *op, unsigned n, emu_val *d, emu_val s[][EMU_MAX_LANES]) {
+    unsigned bits = src_bits(op), m = bits - 1;
+    uint64_t keep = bits >= 64 ? UINT64_MAX : (1ull << bits) - 1;
+    bool left = op->form == VISA_FORM_ROL;
+    for (unsigned i = 0; i < n; i++) {
+        uint64_t v = (uint64_t)s[0][i].i & keep;
+        unsigned c = (unsigned)(s[1][i].i & m);
+        if (!left) c = (bits - c) & m;
+        uint64_t r = c ? ((v << c) | (v >> (bits - c))) & keep : v;
+        /* the rotated bits are the destination's pattern: sign-extend for a signed source type */
+        d[i].i = is_signed_type(op->src[0].type) && bits < 64 && (r >> (bits - 1) & 1) ? (emu_i128)r - ((emu_i128)1 << bits)
+                 : bits == 64 && is_signed_type(op->src[0].type) ? (emu_i128)(int64_t)r : (emu_i128)r;
+    }
+}
+
+/* BFN: each result bit is bit (s0 + 2*s1 + 4*s2) of the 8-bit truth table (op->cond). */
+static void c_bfn(const emu_op *op, unsigned n, emu_val *d, emu_val s[][EMU_MAX_LANES]) {
+    unsigned table = op->cond;
+    for (unsigned i = 0; i < n; i++) {
+        uint64_t a = (uint64_t)s[0][i].i, b = (uint64_t)s[1][i].i, c = (uint64_t)s[2][i].i, r = 0;
+        for (unsigned k = 0; k < 8; k++)
+            if (table >> k & 1) r |= (k & 1 ? a : ~a) & (k & 2 ? b : ~b) & (k & 4 ? c : ~c);
+        d[i].i = (emu_i128)(int64_t)r; /* the destination keeps its width's low bits */
+    }
+}
+
+/* DP4A: src0 + the dot product of the four bytes of src1 and src2, each byte signed when its
+** source type is signed; exact, then wrapped or saturated to the destination. */
+static void c_dp4a(const emu_op *op, unsigned n, emu_val *d, emu_val s[][EMU_MAX_LANES]) {
+    bool sg1 = is_signed_type(op->src[1].type), sg2 = is_signed_type(op->src[2].type);
+    for (unsigned i = 0; i < n; i++) {
+        uint32_t x = (uint32_t)s[1][i].i, y = (uint32_t)s[2][i].i;
+        emu_i128 acc = s[0][i].i;
+        for (unsigned k = 0; k < 4; k++) {
+            int64_t bx = (x >> (8 * k)) & 0xFF, by = (y >> (8 * k)) & 0xFF;
+            if (sg1 && bx > 127) bx -= 256;
+            if (sg2 && by > 127) by -= 256;
+            acc += bx * by;
+        }
+        d[i].i = acc;
+    }
+}
+
+/* DP2 / DP3 / DP4 / DPH (Gen PRM): per group of four lanes, the dot product of the first 2, 3
+** or 4 components (DPH: 3, plus src1's fourth) written to all four lanes; F only. */
+static void c_dp(const emu_op *op, unsigned n, emu_val *d, emu_val s[][EMU_MAX_LANES]) {
+    unsigned comps = op->form == VISA_FORM_DP2 ? 2 : op->form == VISA_FORM_DP4 ? 4 : 3;
+    for (unsigned g = 0; g + 4 <= n; g += 4) {
+        float acc = 0;
+        for (unsigned k = 0; k < comps; k++) acc = fmaf((float)s[0][g + k].f, (float)s[1][g + k].f, acc);
+        if (op->form == VISA_FORM_DPH) acc += (float)s[1][g + 3].f;
+        for (unsigned k = 0; k < 4; k++) d[g + k].f = acc;
+    }
+}
+
 /* ADDC / SUBB: dst and a second destination receiving the carry / borrow (0 or 1). */
 static void h_carry(emu_thread *t, const emu_op *op) {
     uint32_t mask = emu_chen(t, op);
@@ -718,6 +870,224 @@ static void h_carry(emu_thread *t, const emu_op *op) {
     t->pc++;
 }
 
+/* MADW: the exact 64-bit src0 * src1 + src2; the low dwords go to dst, the high dwords to the
+** same region one GRF-rounded span later (dst2, set at lowering). */
+static void h_madw(emu_thread *t, const emu_op *op) {
+    uint32_t mask = emu_chen(t, op);
+    emu_val s[4][EMU_MAX_LANES], d[EMU_MAX_LANES], hi[EMU_MAX_LANES];
+    for (unsigned k = 0; k < 3; k++) load_src(t, op, k, s[k]);
+    op->calc(op, op->exec, d, s);
+    for (unsigned i = 0; i < op->exec; i++) hi[i].i = (emu_i128)(int64_t)((uint64_t)d[i].i >> 32);
+    op->dst.store(t, &op->dst, op->exec, mask, d);
+    op->dst2.store(t, &op->dst2, op->exec, mask, hi);
+    t->pc++;
+}
+
+/* ADD3O: dst = src0 + src1 + src2 (wrapped) and the predicate (dst2) = whether the exact sum
+** does not fit the destination type. */
+static void h_add3o(emu_thread *t, const emu_op *op) {
+    uint32_t mask = emu_chen(t, op);
+    emu_val s[4][EMU_MAX_LANES], d[EMU_MAX_LANES], ov[EMU_MAX_LANES];
+    for (unsigned k = 0; k < 3; k++) load_src(t, op, k, s[k]);
+    emu_i128 lo = emu_int_min((isa_type)op->dst.type), hi = (emu_i128)emu_int_max((isa_type)op->dst.type);
+    for (unsigned i = 0; i < op->exec; i++) {
+        d[i].i = s[0][i].i + s[1][i].i + s[2][i].i;
+        ov[i].i = d[i].i < lo || d[i].i > hi;
+    }
+    op->dst.store(t, &op->dst, op->exec, mask, d);
+    op->dst2.store(t, &op->dst2, op->exec, mask, ov);
+    t->pc++;
+}
+
+/* SAD2 / SAD2ADD: per pair of lanes, |a0 - b0| + |a1 - b1| (+ src2) into the even lane; the odd
+** lanes' values are undefined by the spec and left unchanged here. */
+static void h_sad2(emu_thread *t, const emu_op *op) {
+    uint32_t mask = emu_chen(t, op) & 0x55555555u;
+    emu_val s[4][EMU_MAX_LANES], d[EMU_MAX_LANES];
+    for (unsigned k = 0; k < op->nsrc && k < 3; k++) load_src(t, op, k, s[k]);
+    for (unsigned i = 0; i < op->exec; i++) {
+        unsigned j = i | 1u;
+        emu_i128 x = s[0][i].i - s[1][i].i, y = j < op->exec ? s[0][j].i - s[1][j].i : 0;
+        d[i].i = (x < 0 ? -x : x) + (y < 0 ? -y : y) + (op->nsrc > 2 ? s[2][i].i : 0);
+    }
+    op->dst.store(t, &op->dst, op->exec, mask, d);
+    t->pc++;
+}
+
+/* First byte of an operand whose region the instruction ignores (PLANE, LINE src0). */
+static bool flat_floats(emu_thread *t, const emu_opnd *o, unsigned count, float *out) {
+    uint32_t b = (o->shape == EO_INDIRECT || o->shape == EO_VXH) ? region_byte(t, o, 0) : o->off;
+    if (b == UINT32_MAX || (uint64_t)b + 4u * count > t->prog->lay.file_bytes) {
+        emu_fault(t, 0, "operand reaches outside the register file");
+        return false;
+    }
+    memcpy(out, t->file + b, 4u * count);
+    return true;
+}
+
+/* LINE: dst = src0[0] * src1 + src0[3] (src0's region ignored: four floats), one rounding. */
+static void h_line(emu_thread *t, const emu_op *op) {
+    uint32_t mask = emu_chen(t, op);
+    float p[4];
+    if (!flat_floats(t, &op->src[0], 4, p)) return;
+    emu_val s[EMU_MAX_LANES], d[EMU_MAX_LANES];
+    op->src[1].load(t, &op->src[1], op->exec, s);
+    apply_mod(s, op->exec, op->src[1].mod, EC_FLT);
+    for (unsigned i = 0; i < op->exec; i++) d[i].f = fmaf(p[0], (float)s[i].f, p[3]);
+    op->dst.store(t, &op->dst, op->exec, mask, d);
+    t->pc++;
+}
+
+/* PLANE (PLN page): dst[i] = p * u[i] + q * v[i] + r with p, q, r = src0[0], src0[1], src0[3] and
+** u, v eight-float blocks of src1 (lanes 8..15 use the second pair); both regions ignored.  The
+** products are exact in double; the sum is rounded once to float. */
+static void h_plane(emu_thread *t, const emu_op *op) {
+    uint32_t mask = emu_chen(t, op);
+    float p[4], uv[32];
+    unsigned n = op->exec;
+    if (!flat_floats(t, &op->src[0], 4, p) || !flat_floats(t, &op->src[1], n > 8 ? 32 : 16, uv)) return;
+    emu_val d[EMU_MAX_LANES];
+    for (unsigned i = 0; i < n; i++) {
+        const float *blk = uv + (i / 8) * 16;
+        d[i].f = (float)((double)p[0] * blk[i % 8] + (double)p[1] * blk[8 + i % 8] + p[3]);
+    }
+    op->dst.store(t, &op->dst, n, mask, d);
+    t->pc++;
+}
+
+/* SETP: a scalar source gives one bit per lane from its bits (every lane written); a vector
+** source gives the low bit of each enabled lane. */
+static void h_setp(emu_thread *t, const emu_op *op) {
+    unsigned n = op->exec;
+    emu_val s[EMU_MAX_LANES], d[EMU_MAX_LANES];
+    load_src(t, op, 0, s);
+    uint32_t mask;
+    if (op->src[0].shape == EO_SCALAR || op->src[0].shape == EO_IMM) {
+        uint64_t v = (uint64_t)s[0].i;
+        for (unsigned i = 0; i < n; i++) d[i].i = (v >> i) & 1;
+        mask = lanes_mask(n);
+    } else {
+        for (unsigned i = 0; i < n; i++) d[i].i = s[i].i & 1;
+        mask = emu_chen(t, op);
+    }
+    op->dst.store(t, &op->dst, n, mask, d);
+    t->pc++;
+}
+
+/* INVM / RSQTM: the quotient or reciprocal square root (computed exactly rounded: a valid
+** "initial approximation" that any refinement keeps), and the early-out predicate (dst2): the
+** result is a NaN, an infinity or a zero. */
+static void h_math_eo(emu_thread *t, const emu_op *op) {
+    uint32_t mask = emu_chen(t, op);
+    emu_val s[4][EMU_MAX_LANES], d[EMU_MAX_LANES], eo[EMU_MAX_LANES];
+    for (unsigned k = 0; k < op->nsrc && k < 2; k++) load_src(t, op, k, s[k]);
+    op->calc(op, op->exec, d, s);
+    for (unsigned i = 0; i < op->exec; i++) eo[i].i = isnan(d[i].f) || isinf(d[i].f) || d[i].f == 0;
+    op->dst.store(t, &op->dst, op->exec, mask, d);
+    op->dst2.store(t, &op->dst2, op->exec, mask, eo);
+    t->pc++;
+}
+
+/* FCVT / SRND: raw bit patterns in and out (the operands were retyped to same-size unsigned
+** integers at lowering); op->cond selects the conversion. */
+enum { CV_BF8_HF = 1, CV_HF_BF8, CV_HF8_HF, CV_HF_HF8, CV_TF32_F, CV_F_TF32, CV_SRND_F_HF, CV_SRND_HF_BF8 };
+
+static void h_bits_cvt(emu_thread *t, const emu_op *op) {
+    uint32_t mask = emu_chen(t, op);
+    emu_val s[2][EMU_MAX_LANES], d[EMU_MAX_LANES];
+    op->src[0].load(t, &op->src[0], op->exec, s[0]);
+    if (op->nsrc > 1) op->src[1].load(t, &op->src[1], op->exec, s[1]);
+    for (unsigned i = 0; i < op->exec; i++) {
+        uint64_t x = (uint64_t)s[0][i].i, r = 0;
+        switch (op->cond) {
+        case CV_BF8_HF: r = emu_bf8_to_hf((uint8_t)x, 0); break;
+        case CV_HF_BF8: r = emu_hf_to_bf8((uint16_t)x, EMU_RNE); break;
+        case CV_HF8_HF: r = emu_hf8_to_hf((uint8_t)x, 0); break;
+        case CV_HF_HF8: r = emu_hf_to_hf8((uint16_t)x, EMU_RNE); break;
+        case CV_TF32_F: r = (uint32_t)x; break;
+        case CV_F_TF32: r = emu_f_to_tf32((uint32_t)x, EMU_RNE | EMU_CVT_FTZ_IN | EMU_CVT_FTZ_OUT); break;
+        case CV_SRND_F_HF: r = emu_srnd_f_to_hf((uint32_t)x, (uint32_t)s[1][i].i); break;
+        default: r = emu_srnd_hf_to_bf8((uint16_t)x, (uint32_t)s[1][i].i); break;
+        }
+        d[i].i = (emu_i128)r;
+    }
+    op->dst.store(t, &op->dst, op->exec, mask, d);
+    t->pc++;
+}
+
+/* -- Functions and multiway branches ------------------------------------------------------------ */
+
+/* Enter the function starting at op `start` with `lanes` (fcall, ifcall).  A function's variables
+** have one copy per thread, so a function already on the call stack cannot be entered again. */
+static void enter_function(emu_thread *t, uint32_t start, uint32_t lanes) {
+    if (!lanes) {
+        t->pc++;
+        return;
+    }
+    for (uint32_t k = 0; k < t->call_depth; k++)
+        if (t->call_stack[k].func == start) {
+            emu_fault(t, 0, "recursive call of a function (the emulator keeps one copy of a function's variables per thread)");
+            return;
+        }
+    if (t->call_depth >= sizeof t->call_stack / sizeof t->call_stack[0]) {
+        emu_fault(t, 0, "call stack overflow (more than %zu nested calls)",
+                  sizeof t->call_stack / sizeof t->call_stack[0]);
+        return;
+    }
+    t->call_stack[t->call_depth].ret_pc = t->pc + 1;
+    t->call_stack[t->call_depth].em = t->em;
+    t->call_stack[t->call_depth].func = start;
+    t->call_depth++;
+    t->em = lanes;
+    t->pc = start;
+}
+
+/* Callee mask (FCALL page): a scalar call that is taken starts with all (dispatched) lanes on;
+** a SIMD call with the active lanes whose predicate is set.  %arg, %retval, %sp and %fp are one
+** per thread, so passing them needs no copy. */
+static uint32_t callee_lanes(const emu_thread *t, const emu_op *op) {
+    return op->exec == 1 ? (scalar_pred(t, op) ? t->dispatch : 0) : emu_chen(t, op) << op->mask_off;
+}
+
+static void h_fcall(emu_thread *t, const emu_op *op) { enter_function(t, op->target, callee_lanes(t, op)); }
+
+static void h_ifcall(emu_thread *t, const emu_op *op) {
+    emu_val a[EMU_MAX_LANES];
+    op->src[0].load(t, &op->src[0], 1, a);
+    uint64_t fa = (uint64_t)a[0].i;
+    const emu_program *p = t->prog;
+    if (fa == 0 || fa > p->nroutines || p->func_op[fa - 1] == UINT32_MAX || p->m->routines.data[fa - 1].is_kernel) {
+        emu_fault(t, 0, "ifcall to 0x%llx, which is not the address of a function of this module (see faddr)",
+                  (unsigned long long)fa);
+        return;
+    }
+    enter_function(t, p->func_op[fa - 1], callee_lanes(t, op));
+}
+
+/* FADDR: a function's address is its routine index plus one (op->info). */
+static void h_faddr(emu_thread *t, const emu_op *op) {
+    emu_val v[EMU_MAX_LANES];
+    v[0].i = op->info;
+    op->dst.store(t, &op->dst, 1, 1, v);
+    t->pc++;
+}
+
+/* fcall / faddr of a name that is not a function of the module: an error when it runs. */
+static void h_no_function(emu_thread *t, const emu_op *op) {
+    emu_fault(t, 0, "'%s' is not a function of this module (external functions cannot be emulated)",
+              (const char *)op->aux);
+}
+
+static void h_switchjmp(emu_thread *t, const emu_op *op) {
+    emu_val v[EMU_MAX_LANES];
+    op->src[0].load(t, &op->src[0], 1, v);
+    if (v[0].i < 0 || v[0].i >= op->imm) {
+        emu_fault(t, 0, "switchjmp index %lld is outside the table of %d labels", (long long)v[0].i, op->imm);
+        return;
+    }
+    t->pc = t->prog->targets.data[op->info + (uint32_t)v[0].i];
+}
+
 /* -- Table of semantics, keyed by form ------------------------------------------------------------ */
 typedef struct alu_sem {
     emu_sem sem;
@@ -726,6 +1096,9 @@ typedef struct alu_sem {
 } alu_sem;
 
 static bool lower_alu(emu_program *p, const ir_inst *in, emu_op *op, diag_sink *ds);
+static bool lower_madw(emu_program *p, const ir_inst *in, emu_op *op, diag_sink *ds);
+static bool lower_add3o(emu_program *p, const ir_inst *in, emu_op *op, diag_sink *ds);
+static bool lower_bits_cvt(emu_program *p, const ir_inst *in, emu_op *op, diag_sink *ds);
 
 #define ALU(F, CALC, IO, FO) [VISA_FORM_##F] = {{h_alu, 1, lower_alu}, CALC, IO, FO}
 static const alu_sem alu_table[VISA_FORM__COUNT] = {
@@ -739,14 +1112,27 @@ static const alu_sem alu_table[VISA_FORM__COUNT] = {
     ALU(DIV, c_div, 0, 0),   ALU(MOD, c_mod, 1, 0),   ALU(ADDR_ADD, c_add, 1, 0),
     ALU(CBIT, c_cbit, 1, 0), ALU(FBL, c_fbl, 1, 0),   ALU(FBH, c_fbh, 1, 0),   ALU(LZD, c_lzd, 1, 0),
     ALU(BFREV, c_bfrev, 1, 0), ALU(BFE, c_bfe, 1, 0), ALU(BFI, c_bfi, 1, 0),   ALU(MULH, c_mulh, 1, 0),
+    ALU(ROL, c_rotate, 1, 0), ALU(ROR, c_rotate, 1, 0), ALU(BFN, c_bfn, 1, 0),  ALU(DP4A, c_dp4a, 1, 0),
+    ALU(LRP, c_lrp, 0, 1),   ALU(DP2, c_dp, 0, 1),    ALU(DP3, c_dp, 0, 1),    ALU(DP4, c_dp, 0, 1),
+    ALU(DPH, c_dp, 0, 1),    ALU(TANH, c_tanh, 0, 1), ALU(SIGM, c_sigm, 0, 1), ALU(DIVM, c_div, 0, 1),
+    ALU(SQRTM, c_sqrt, 0, 1),
+    [VISA_FORM_MADW] = {{h_madw, 1, lower_madw}, c_mad_wide, 1, 0},
+    [VISA_FORM_ADD3O] = {{h_add3o, 1, lower_add3o}, c_mov, 1, 0},
+    [VISA_FORM_SAD2] = {{h_sad2, 1, lower_alu}, c_mov, 1, 0},
+    [VISA_FORM_SAD2ADD] = {{h_sad2, 1, lower_alu}, c_mov, 1, 0},
+    [VISA_FORM_LINE] = {{h_line, 1, lower_alu}, c_mov, 0, 1},
+    [VISA_FORM_PLANE] = {{h_plane, 1, lower_alu}, c_mov, 0, 1},
+    [VISA_FORM_SETP] = {{h_setp, 1, lower_alu}, c_mov, 1, 0},
+    [VISA_FORM_INVM] = {{h_math_eo, 2, lower_alu}, c_div, 0, 1},
+    [VISA_FORM_RSQTM] = {{h_math_eo, 2, lower_alu}, c_rsqrt, 0, 1},
+    [VISA_FORM_FCVT] = {{h_bits_cvt, 1, lower_bits_cvt}, c_mov, 1, 0},
+    [VISA_FORM_SRND] = {{h_bits_cvt, 1, lower_bits_cvt}, c_mov, 1, 0},
     [VISA_FORM_ADDC] = {{h_carry, 2, lower_alu}, c_mov, 1, 0},
     [VISA_FORM_SUBB] = {{h_carry, 2, lower_alu}, c_mov, 1, 0},
     [VISA_FORM_SEL] = {{h_sel, 1, lower_alu}, c_mov, 0, 0},
     [VISA_FORM_CMP] = {{h_cmp, 1, lower_alu}, c_mov, 0, 0},
 };
 #undef ALU
-
-static bool is_float_type(unsigned t) { return t < VISA_TYPE__COUNT && isa_types[t].cls == TC_FLOAT; }
 
 static bool lower_alu(emu_program *p, const ir_inst *in, emu_op *op, diag_sink *ds) {
     (void)p;
@@ -762,6 +1148,12 @@ static bool lower_alu(emu_program *p, const ir_inst *in, emu_op *op, diag_sink *
     }
     op->cls = flt ? EC_FLT : EC_INT;
     op->calc = a->calc;
+    /* single precision when the destination is F and no source is wider */
+    op->fsingle = flt && op->dst.type == VISA_TYPE_F;
+    for (unsigned k = 0; k < op->nsrc; k++)
+        if (op->src[k].size > 4) op->fsingle = 0;
+    /* %cr0 rounding and denormal modes matter when a float is read or written */
+    op->fenv = flt || is_float_type(op->dst.type);
     op->dst.mod = op->sat ? VM_SAT : VM_NONE;
     bool ok = emu_bind_opnd(&op->dst, op->cls) && (a->sem.ndst < 2 || emu_bind_opnd(&op->dst2, op->cls));
     for (unsigned k = 0; k < op->nsrc; k++) ok = ok && emu_bind_opnd(&op->src[k], op->cls);
@@ -773,8 +1165,6 @@ static bool lower_alu(emu_program *p, const ir_inst *in, emu_op *op, diag_sink *
     if (in->form == VISA_FORM_SEL) op->pred_selects = 1;
     if (in->form == VISA_FORM_CMP && op->dst.shape != EO_PRED && is_float_type(op->dst.type)) {
         /* the result is a bit pattern (all ones or zeros): store it as the same-size integer */
-        static const uint8_t same_size_uint[9] = {0, VISA_TYPE_UB, VISA_TYPE_UW, 0, VISA_TYPE_UD,
-                                                  0, 0, 0, VISA_TYPE_UQ};
         op->dst.type = same_size_uint[op->dst.size];
         op->dst.store = rw_of_type[op->dst.type].st[EC_INT];
     }
@@ -785,6 +1175,113 @@ static bool lower_alu(emu_program *p, const ir_inst *in, emu_op *op, diag_sink *
     return true;
 }
 
+/* MADW's high dwords: the destination region moved by its span rounded up to whole GRFs. */
+static bool lower_madw(emu_program *p, const ir_inst *in, emu_op *op, diag_sink *ds) {
+    if (!lower_alu(p, in, op, ds)) return false;
+    const emu_opnd *d = &op->dst;
+    uint32_t span;
+    if (d->shape == EO_CONTIG) span = op->exec * d->size;
+    else if (d->shape == EO_SCALAR) span = d->size;
+    else if (d->shape == EO_GENERAL) span = p->lane_off.data[d->lanes * EMU_MAX_LANES + op->exec - 1] + d->size;
+    else {
+        diag_at(ds, VISA_SEV_ERROR, "E-RUN", in->line, in->col, "madw with an indirect destination is not supported by the emulator");
+        return false;
+    }
+    uint32_t grf = p->cur->grf_bytes, hi = (span + grf - 1) / grf * grf;
+    op->dst2 = op->dst;
+    op->dst2.off += hi;
+    if (op->dst2.off + span > p->cur->file_bytes) {
+        diag_at(ds, VISA_SEV_ERROR, "E-RUN", in->line, in->col,
+                "madw's high half (%u bytes after the destination) reaches outside the register file", hi);
+        return false;
+    }
+    return true;
+}
+
+/* ADD3O: the instruction's predicate field names the overflow destination, not a condition. */
+static bool lower_add3o(emu_program *p, const ir_inst *in, emu_op *op, diag_sink *ds) {
+    uint32_t id = op->pred & 0xFFFu;
+    op->pred = 0;
+    if (!lower_alu(p, in, op, ds)) return false;
+    memset(&op->dst2, 0, sizeof op->dst2);
+    op->dst2.shape = EO_PRED;
+    op->dst2.type = VISA_TYPE_BOOL;
+    op->dst2.size = 1;
+    op->dst2.off = id;
+    op->dst2.bitoff = op->mask_off;
+    return emu_bind_opnd(&op->dst2, EC_INT);
+}
+
+/* FCVT and SRND: pick the conversion from the operand types and read / write raw bits. */
+static bool lower_bits_cvt(emu_program *p, const ir_inst *in, emu_op *op, diag_sink *ds) {
+    (void)p;
+    unsigned d = op->dst.type, s0 = op->src[0].type, kind = 0;
+    if (in->form == VISA_FORM_FCVT) {
+        kind = d == VISA_TYPE_HF && s0 == VISA_TYPE_UB   ? CV_BF8_HF
+               : d == VISA_TYPE_UB && s0 == VISA_TYPE_HF ? CV_HF_BF8
+               : d == VISA_TYPE_HF && s0 == VISA_TYPE_B  ? CV_HF8_HF
+               : d == VISA_TYPE_B && s0 == VISA_TYPE_HF  ? CV_HF_HF8
+               : d == VISA_TYPE_F && s0 == VISA_TYPE_UD  ? CV_TF32_F
+               : d == VISA_TYPE_UD && s0 == VISA_TYPE_F  ? CV_F_TF32
+                                                          : 0;
+    } else {
+        kind = d == VISA_TYPE_HF && s0 == VISA_TYPE_F    ? CV_SRND_F_HF
+               : d == VISA_TYPE_UB && s0 == VISA_TYPE_HF ? CV_SRND_HF_BF8
+                                                          : 0;
+    }
+    if (!kind) {
+        diag_at(ds, VISA_SEV_ERROR, "E-RUN", in->line, in->col, "%s from %s to %s is not defined",
+                isa_forms[in->form].mnem, isa_types[s0].name, isa_types[d].name);
+        return false;
+    }
+    op->cond = (uint8_t)kind;
+    op->cls = EC_INT;
+    emu_opnd *all[] = {&op->dst, &op->src[0], &op->src[1]};
+    for (unsigned k = 0; k < 1u + op->nsrc && k < 3; k++) {
+        all[k]->type = same_size_uint[all[k]->size];
+        if (!emu_bind_opnd(all[k], EC_INT)) return false;
+    }
+    return true;
+}
+
+/* fcall / faddr: the named function's first op, or a handler that reports it missing. */
+static const char *function_name(const emu_program *p, const ir_inst *in) {
+    for (unsigned j = 0; j < in->nopnd; j++)
+        if (in->opnd[j].kind == 's' || in->opnd[j].kind == 'S') return ir_str(p->cur_r, in->opnd[j].u.str);
+    return "";
+}
+
+static bool lower_function_ref(emu_program *p, const ir_inst *in, emu_op *op, diag_sink *ds) {
+    const char *name = function_name(p, in);
+    int f = emu_find_function(p->m, name);
+    if (f < 0 || p->func_op[f] == UINT32_MAX) {
+        op->fn = h_no_function;
+        op->aux = name;
+        return true;
+    }
+    op->target = p->func_op[f];
+    op->info = (uint32_t)f + 1;
+    if (in->form == VISA_FORM_FADDR && !emu_bind_opnd(&op->dst, EC_INT)) {
+        diag_at(ds, VISA_SEV_ERROR, "E-RUN", in->line, in->col, "faddr's destination type is not supported");
+        return false;
+    }
+    return true;
+}
+
+/* ifcall, switchjmp: a scalar integer source. */
+static bool lower_scalar_src(emu_program *p, const ir_inst *in, emu_op *op, diag_sink *ds) {
+    (void)p;
+    if (op->nsrc < 1 || !emu_bind_opnd(&op->src[0], EC_INT) || is_float_type(op->src[0].type)) {
+        diag_at(ds, VISA_SEV_ERROR, "E-RUN", in->line, in->col, "%s needs an integer operand", isa_forms[in->form].mnem);
+        return false;
+    }
+    return true;
+}
+
+static const emu_sem sem_fcall = {h_fcall, 0, lower_function_ref};
+static const emu_sem sem_faddr = {h_faddr, 1, lower_function_ref};
+static const emu_sem sem_ifcall = {h_ifcall, 0, lower_scalar_src};
+static const emu_sem sem_switchjmp = {h_switchjmp, 0, lower_scalar_src};
 static const emu_sem sem_nop = {h_nop, 0, NULL};
 static const emu_sem sem_jmp = {h_jmp, 0, NULL};
 static const emu_sem sem_goto = {h_goto, 0, NULL};
@@ -796,8 +1293,13 @@ const emu_sem *emu_sem_of(unsigned form) {
     if (alu_table[form].sem.fn) return &alu_table[form].sem;
     switch (form) {
     case VISA_FORM_LABEL: case VISA_FORM_SUBROUTINE: case VISA_FORM_LIFETIME: case VISA_FORM_FILE:
-    case VISA_FORM_LOC: case VISA_FORM_FENCE: case VISA_FORM_LSC_FENCE:
+    case VISA_FORM_LOC: case VISA_FORM_FENCE: case VISA_FORM_LSC_FENCE: case VISA_FORM_YIELD:
+    case VISA_FORM_BREAKPOINT:
         return &sem_nop;
+    case VISA_FORM_FCALL: return &sem_fcall;
+    case VISA_FORM_IFCALL: return &sem_ifcall;
+    case VISA_FORM_FADDR: return &sem_faddr;
+    case VISA_FORM_SWITCHJMP: return &sem_switchjmp;
     case VISA_FORM_JMP: return &sem_jmp;
     case VISA_FORM_GOTO: return &sem_goto;
     case VISA_FORM_CALL: return &sem_call;

@@ -3,6 +3,8 @@
 #ifndef VISA_EMU_EXEC_H
 #define VISA_EMU_EXEC_H
 
+#include <string.h>
+
 #include "emu.h"
 
 typedef struct emu_sem {
@@ -18,6 +20,15 @@ void emu_end_handler(emu_thread *t, const emu_op *op);
 ** is not supported. */
 bool emu_bind_opnd(emu_opnd *o, unsigned cls);
 uint32_t emu_chen(const emu_thread *t, const emu_op *op); /* channel-enable mask of an op */
+
+/* The generic ALU handler (fast handlers fall back to it under a non-default %cr0). */
+void emu_alu_generic(emu_thread *t, const emu_op *op);
+/* %cr0's mode bits for the thread (EMU_CR0_MODE_BITS). */
+static inline uint32_t emu_cr0_modes(const emu_thread *t) {
+    uint32_t v;
+    memcpy(&v, t->file + t->prog->cr0_off, 4);
+    return v & EMU_CR0_MODE_BITS;
+}
 
 /* A specialised handler for a lowered ALU op, or NULL for the generic path (fast.c). */
 emu_handler emu_fast_handler(const emu_op *op);

@@ -26,6 +26,10 @@
 
 #define FAST(NAME, T, NSRC, EXPR)                                                          \
     static void NAME(emu_thread *t, const emu_op *op) {                                    \
+        if (op->fenv && emu_cr0_modes(t) != EMU_CR0_FAST) {                                \
+            emu_alu_generic(t, op); /* rounding / denormal modes: the %cr0-aware path */   \
+            return;                                                                        \
+        }                                                                                  \
         uint32_t mask = emu_chen(t, op);                                                   \
         unsigned n = op->exec;                                                             \
         T *d = (T *)(void *)(t->file + op->dst.off);                                       \

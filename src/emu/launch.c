@@ -33,6 +33,7 @@ typedef struct launch {
     uint32_t simd;        /* dispatch width: initial execution mask */
     uint32_t slm_bytes;
     uint64_t max_steps;
+    uint32_t cr0;         /* initial %cr0 */
     /* work distribution and the first fault */
     pthread_mutex_t lock;
     uint64_t next_group, ngroups;
@@ -75,6 +76,8 @@ static void init_thread(const launch *L, emu_thread *t, const uint32_t g[3], con
     put(f + off[5], g[2], 4);
     put(f + off[1], l[0], 2);
     put(f + off[2], l[1], 2);
+    put(f + off[13] + 8, t->dispatch, 4);            /* %sr0.2: DMask, the dispatch mask */
+    put(f + p->cr0_off, L->cr0, 4);
     unsigned explicit_index = 0;
     for (uint32_t i = 0; i < r->inputs.len; i++) {
         const ir_input *in = &r->inputs.data[i];
@@ -144,6 +147,7 @@ static bool run_group(launch *L, uint64_t gi, emu_thread *t, uint8_t *file, uint
         t->wait_mask = wait;
         t->mem = &mem;
         t->em = L->simd >= 32 ? 0xFFFFFFFFu : (1u << L->simd) - 1;
+        t->dispatch = t->em;
         t->max_steps = L->max_steps;
         memcpy(t->group_id, g, sizeof g);
         memcpy(t->local_id, l, sizeof l);
@@ -251,6 +255,7 @@ visa_status visa_module_run(const visa_module *m, const visa_run_opts *opts, con
         if (L->simd != 8 && L->simd != 16 && L->simd != 32) L->simd = 16;
         L->slm_bytes = attr_u32(r, "SLMSize", 0) * 1024u;
         L->max_steps = opts->max_steps ? opts->max_steps : DEFAULT_MAX_STEPS;
+        L->cr0 = opts->set_cr0 ? opts->cr0 : EMU_CR0_FAST;
         L->fault_group = UINT64_MAX;
         pthread_mutex_init(&L->lock, NULL);
         unsigned nt = opts->threads ? opts->threads : 1;

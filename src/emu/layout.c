@@ -27,8 +27,8 @@ static bool overlaps(const span *s, unsigned n, uint32_t lo, uint32_t hi) {
     return false;
 }
 
-visa_status emu_layout_build(visa_ctx *ctx, const ir_routine *r, visa_platform plat, emu_layout *lay,
-                             diag_sink *ds) {
+visa_status emu_layout_build(visa_ctx *ctx, const ir_routine *r, visa_platform plat, const emu_layout *kernel,
+                             emu_layout *lay, diag_sink *ds) {
     memset(lay, 0, sizeof *lay);
     lay->grf_bytes = visa_platform_grf_bytes(plat);
     lay->num_grf = 128;
@@ -52,13 +52,26 @@ visa_status emu_layout_build(visa_ctx *ctx, const ir_routine *r, visa_platform p
         return VISA_E_NOMEM;
     }
     unsigned nused = 0;
-    /* %r0 is r0 */
-    lay->var_off[7] = 0;
-    placed[7] = true;
-    used[nused++] = (span){0, grf};
     uint32_t end = grf;
     visa_status st = VISA_OK;
-    for (uint32_t i = 0; i < r->inputs.len; i++) {
+    if (kernel) {
+        /* a function: the predefined variables are the kernel's (one %arg, %retval, %sp, ...
+        ** per thread); its own variables go after everything laid out so far */
+        for (unsigned id = 0; id < ISA_NUM_PREDEF_VARS && id < kernel->nvars; id++) {
+            lay->var_off[id] = kernel->var_off[id];
+            placed[id] = true;
+        }
+        end = kernel->file_bytes;
+        lay->num_grf = kernel->num_grf;
+        lay->addr_slot0 = kernel->addr_slot0 + kernel->naddr_slots;
+        lay->pred_base = kernel->pred_base + kernel->npreds;
+    } else {
+        /* %r0 is r0 */
+        lay->var_off[7] = 0;
+        placed[7] = true;
+        used[nused++] = (span){0, grf};
+    }
+    for (uint32_t i = 0; i < r->inputs.len && !kernel; i++) {
         const ir_input *in = &r->inputs.data[i];
         if ((in->kind & 7) != IN_GENERAL) continue;
         if (in->offset < 0 || in->id >= lay->nvars) {
@@ -90,7 +103,7 @@ visa_status emu_layout_build(visa_ctx *ctx, const ir_routine *r, visa_platform p
         placed[id] = true;
         next = off + size;
     }
-    uint32_t file = round_up(next > (uint32_t)lay->num_grf * grf ? next : (uint32_t)lay->num_grf * grf, grf);
+    uint32_t file = kernel ? next : round_up(next > (uint32_t)lay->num_grf * grf ? next : (uint32_t)lay->num_grf * grf, grf);
     /* remaining predefined variables after the GRF file */
     for (unsigned id = 0; id < isa_predef_var_count; id++) {
         if (placed[id]) continue;
@@ -116,7 +129,7 @@ visa_status emu_layout_build(visa_ctx *ctx, const ir_routine *r, visa_platform p
     lay->addr_base = vx_alloc(ctx, sizeof(uint32_t) * lay->naddrs);
     if (!lay->addr_base) st = VISA_E_NOMEM;
     for (uint32_t i = 0; st == VISA_OK && i < r->addrs.len; i++) {
-        lay->addr_base[i] = lay->naddr_slots;
+        lay->addr_base[i] = lay->addr_slot0 + lay->naddr_slots;
         lay->naddr_slots += r->addrs.data[i].num_elts;
     }
     lay->npreds = r->preds.len;

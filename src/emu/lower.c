@@ -10,10 +10,10 @@
 #include "exec.h"
 
 static bool check_span(emu_program *p, const ir_inst *in, diag_sink *ds, uint64_t lo, uint64_t hi) {
-    if (hi <= p->lay.file_bytes && lo <= hi) return true;
+    if (hi <= p->cur->file_bytes && lo <= hi) return true;
     diag_at(ds, VISA_SEV_ERROR, "E-RUN", in->line, in->col,
             "operand region reaches outside the register file (bytes %llu..%llu of %u)",
-            (unsigned long long)lo, (unsigned long long)hi, p->lay.file_bytes);
+            (unsigned long long)lo, (unsigned long long)hi, p->cur->file_bytes);
     return false;
 }
 
@@ -21,7 +21,7 @@ static bool check_span(emu_program *p, const ir_inst *in, diag_sink *ds, uint64_
 static bool lower_vec(emu_program *p, const ir_inst *in, const ir_vec *v, unsigned exec, bool is_dst,
                       emu_opnd *o, diag_sink *ds) {
     memset(o, 0, sizeof *o);
-    const emu_layout *lay = &p->lay;
+    const emu_layout *lay = p->cur;
     o->mod = v->mod == VM_SAT ? VM_NONE : v->mod;
     switch (v->cls) {
     case VC_IMMEDIATE:
@@ -34,7 +34,7 @@ static bool lower_vec(emu_program *p, const ir_inst *in, const ir_vec *v, unsign
         o->shape = EO_PRED;
         o->type = VISA_TYPE_BOOL;
         o->size = 1;
-        o->off = v->id;
+        o->off = lay->pred_base + v->id;
         return true;
     case VC_ADDRESS:
         o->shape = EO_ADDR;
@@ -47,7 +47,7 @@ static bool lower_vec(emu_program *p, const ir_inst *in, const ir_vec *v, unsign
         o->shape = EO_IMM;
         o->type = VISA_TYPE_UD;
         o->size = 4;
-        o->imm = lay->var_off[v->id] + ir_addrof_bytes(p->r, v, lay->grf_bytes);
+        o->imm = lay->var_off[v->id] + ir_addrof_bytes(p->cur_r, v, lay->grf_bytes);
         return true;
     }
     case VC_INDIRECT: {
@@ -80,7 +80,7 @@ static bool lower_vec(emu_program *p, const ir_inst *in, const ir_vec *v, unsign
         return true;
     }
     case VC_GENERAL: {
-        int t = ir_var_type(p->r, v->id);
+        int t = ir_var_type(p->cur_r, v->id);
         if (t < 0 || v->id >= lay->nvars) {
             diag_at(ds, VISA_SEV_ERROR, "E-RUN", in->line, in->col, "operand refers to an unknown variable");
             return false;
@@ -135,14 +135,14 @@ static bool lower_vec(emu_program *p, const ir_inst *in, const ir_vec *v, unsign
 
 static bool lower_raw(emu_program *p, const ir_inst *in, const ir_raw *raw, emu_opnd *o, diag_sink *ds) {
     memset(o, 0, sizeof *o);
-    if (raw->id >= p->lay.nvars) {
+    if (raw->id >= p->cur->nvars) {
         diag_at(ds, VISA_SEV_ERROR, "E-RUN", in->line, in->col, "raw operand refers to an unknown variable");
         return false;
     }
     o->shape = raw->id == 0 ? EO_NONE : EO_CONTIG;
     o->type = VISA_TYPE_UB;
     o->size = 1;
-    o->off = p->lay.var_off[raw->id] + raw->offset;
+    o->off = p->cur->var_off[raw->id] + raw->offset;
     return check_span(p, in, ds, o->off, o->off);
 }
 
@@ -157,6 +157,15 @@ static visa_status lower_inst(emu_program *p, const ir_inst *in, uint32_t *label
     op.mask_off = (uint8_t)(((in->exec >> 4) & 7) * 4);
     op.nomask = (in->exec >> 4) >= 8;
     op.pred = in->pred;
+    if (in->pred & 0xFFF) {
+        /* predicates of a function follow the kernel's */
+        uint32_t id = (in->pred & 0xFFFu) + p->cur->pred_base;
+        if (id > 0xFFF) {
+            diag_at(ds, VISA_SEV_ERROR, "E-RUN", in->line, in->col, "too many predicate variables in the module");
+            return VISA_E_UNSUPPORTED;
+        }
+        op.pred = (uint16_t)((in->pred & ~0xFFFu) | id);
+    }
     const emu_sem *sem = emu_sem_of(in->form);
     if (!sem) {
         diag_at(ds, VISA_SEV_ERROR, "E-RUN", in->line, in->col,
@@ -187,13 +196,22 @@ static visa_status lower_inst(emu_program *p, const ir_inst *in, uint32_t *label
             op.nsrc++;
             break;
         }
-        case 'L':
-            op.target = o->u.label < p->r->labels.len ? label_op[o->u.label] : UINT32_MAX;
-            if (op.target == UINT32_MAX) {
+        case 'L': {
+            /* every label operand goes to the target table (switchjmp has a list of them); a
+            ** single-target branch also keeps its target in op.target */
+            uint32_t target = o->u.label < p->cur_r->labels.len ? label_op[o->u.label] : UINT32_MAX;
+            if (target == UINT32_MAX) {
                 diag_at(ds, VISA_SEV_ERROR, "E-RUN", in->line, in->col, "branch to an undefined label");
                 return VISA_E_UNSUPPORTED;
             }
+            if (!op.imm) {
+                op.target = target;
+                op.info = p->targets.len;
+            }
+            op.imm++;
+            if (!vec_push(p->ctx, &p->targets, target)) return VISA_E_NOMEM;
             break;
+        }
         default:
             /* integer fields: kept for the handler in cond (first byte field) */
             if (k < 8) op.cond = op.cond ? op.cond : (uint8_t)o->u.num;
@@ -209,14 +227,42 @@ static visa_status lower_inst(emu_program *p, const ir_inst *in, uint32_t *label
     return vec_push(p->ctx, &p->ops, op) ? VISA_OK : VISA_E_NOMEM;
 }
 
-visa_status emu_lower(visa_ctx *ctx, const visa_module *m, const ir_routine *r, visa_platform plat,
-                      emu_program *p, diag_sink *ds) {
-    memset(p, 0, sizeof *p);
-    p->ctx = ctx;
-    p->m = m;
-    p->r = r;
-    visa_status st = emu_layout_build(ctx, r, plat, &p->lay, ds);
-    if (st != VISA_OK) return st;
+/* Index of the function routine called `name` in the module, -1 if none. */
+int emu_find_function(const visa_module *m, const char *name) {
+    for (uint32_t i = 0; i < m->routines.len; i++) {
+        const ir_routine *c = &m->routines.data[i];
+        if (!c->is_kernel && !strcmp(ir_str(c, c->name), name)) return (int)i;
+    }
+    return -1;
+}
+
+/* The routines a kernel can reach: itself, then every function named by an fcall or faddr of a
+** routine already in the list (breadth first).  Returns the count. */
+static uint32_t reachable_routines(const visa_module *m, uint32_t kernel, uint32_t *order) {
+    uint32_t n = 0;
+    order[n++] = kernel;
+    for (uint32_t k = 0; k < n; k++) {
+        const ir_routine *r = &m->routines.data[order[k]];
+        for (uint32_t i = 0; i < r->insts.len; i++) {
+            const ir_inst *in = &r->insts.data[i];
+            if (in->form != VISA_FORM_FCALL && in->form != VISA_FORM_FADDR) continue;
+            for (unsigned j = 0; j < in->nopnd; j++) {
+                if (in->opnd[j].kind != 's' && in->opnd[j].kind != 'S') continue;
+                int f = emu_find_function(m, ir_str(r, in->opnd[j].u.str));
+                bool seen = f < 0;
+                for (uint32_t q = 0; q < n && !seen; q++) seen = order[q] == (uint32_t)f;
+                if (!seen) order[n++] = (uint32_t)f;
+            }
+        }
+    }
+    return n;
+}
+
+/* Lower one routine whose first op will be op index `base`; ends with an op that ends the thread
+** (kernel) or returns (function) when control falls off the end. */
+static visa_status lower_routine(emu_program *p, uint32_t base, diag_sink *ds) {
+    const ir_routine *r = p->cur_r;
+    visa_ctx *ctx = p->ctx;
     /* label id -> op index: a label's op is the LABEL/SUBROUTINE instruction itself */
     uint32_t *label_op = vx_alloc(ctx, sizeof(uint32_t) * (r->labels.len + 1));
     if (!label_op) return VISA_E_NOMEM;
@@ -224,22 +270,77 @@ visa_status emu_lower(visa_ctx *ctx, const visa_module *m, const ir_routine *r, 
     for (uint32_t i = 0; i < r->insts.len; i++) {
         const ir_inst *in = &r->insts.data[i];
         if ((isa_forms[in->form].flags & VF_LABEL_DEF) && in->nopnd && in->opnd[0].u.label < r->labels.len)
-            label_op[in->opnd[0].u.label] = i;
+            label_op[in->opnd[0].u.label] = base + i;
     }
+    visa_status st = VISA_OK;
     for (uint32_t i = 0; i < r->insts.len; i++) {
         visa_status s = lower_inst(p, &r->insts.data[i], label_op, ds);
         if (s != VISA_OK && st == VISA_OK) st = s;
         if (s == VISA_E_NOMEM) break;
     }
     vx_free(ctx, label_op, sizeof(uint32_t) * (r->labels.len + 1));
-    /* a final op that ends the thread if control falls off the end */
     if (st == VISA_OK) {
         emu_op end;
         memset(&end, 0, sizeof end);
-        end.fn = emu_end_handler;
-        end.form = VISA_FORM_RET;
+        end.fn = r->is_kernel ? emu_end_handler : emu_sem_of(VISA_FORM_FRET)->fn;
+        end.form = r->is_kernel ? VISA_FORM_RET : VISA_FORM_FRET;
+        end.line = r->line;
         if (!vec_push(ctx, &p->ops, end)) st = VISA_E_NOMEM;
     }
+    return st;
+}
+
+visa_status emu_lower(visa_ctx *ctx, const visa_module *m, const ir_routine *r, visa_platform plat,
+                      emu_program *p, diag_sink *ds) {
+    memset(p, 0, sizeof *p);
+    p->ctx = ctx;
+    p->m = m;
+    p->r = r;
+    uint32_t nr = m->routines.len;
+    p->nroutines = nr;
+    p->func_op = vx_alloc(ctx, sizeof(uint32_t) * nr);
+    uint32_t *order = vx_alloc(ctx, sizeof(uint32_t) * nr);
+    emu_layout *lays = vx_alloc(ctx, sizeof(emu_layout) * nr);
+    if (!p->func_op || !order || !lays) {
+        vx_free(ctx, order, sizeof(uint32_t) * nr);
+        vx_free(ctx, lays, sizeof(emu_layout) * nr);
+        emu_program_free(p);
+        return VISA_E_NOMEM;
+    }
+    memset(lays, 0, sizeof(emu_layout) * nr);
+    for (uint32_t i = 0; i < nr; i++) p->func_op[i] = UINT32_MAX;
+    uint32_t n = reachable_routines(m, (uint32_t)(r - m->routines.data), order);
+    /* op indices are known before lowering: one op per instruction plus the end op */
+    for (uint32_t k = 0, base = 0; k < n; k++) {
+        p->func_op[order[k]] = base;
+        base += m->routines.data[order[k]].insts.len + 1;
+    }
+    visa_status st = VISA_OK;
+    uint32_t built = 0;
+    for (uint32_t k = 0; k < n && st == VISA_OK; k++, built++)
+        st = emu_layout_build(ctx, &m->routines.data[order[k]], plat, k ? &lays[k - 1] : NULL, &lays[k], ds);
+    if (st == VISA_OK) p->cr0_off = lays[0].var_off[14];
+    for (uint32_t k = 0; k < n && st == VISA_OK; k++) {
+        p->cur = &lays[k];
+        p->cur_r = &m->routines.data[order[k]];
+        st = lower_routine(p, p->func_op[order[k]], ds);
+    }
+    p->cur = NULL;
+    p->cur_r = NULL;
+    if (st == VISA_OK) {
+        /* the thread's state spans every routine's */
+        const emu_layout *last = &lays[n - 1];
+        uint32_t file = last->file_bytes, slots = last->addr_slot0 + last->naddr_slots,
+                 preds = last->pred_base + last->npreds;
+        p->lay = lays[0];
+        memset(&lays[0], 0, sizeof lays[0]); /* now owned by p->lay */
+        p->lay.file_bytes = file;
+        p->lay.naddr_slots = slots;
+        p->lay.npreds = preds;
+    }
+    for (uint32_t k = 0; k < built; k++) emu_layout_free(ctx, &lays[k]);
+    vx_free(ctx, order, sizeof(uint32_t) * nr);
+    vx_free(ctx, lays, sizeof(emu_layout) * nr);
     if (st != VISA_OK) emu_program_free(p);
     return st;
 }
@@ -249,4 +350,7 @@ void emu_program_free(emu_program *p) {
     emu_layout_free(p->ctx, &p->lay);
     vec_free(p->ctx, &p->ops);
     vec_free(p->ctx, &p->lane_off);
+    vec_free(p->ctx, &p->targets);
+    vx_free(p->ctx, p->func_op, sizeof(uint32_t) * p->nroutines);
+    p->func_op = NULL;
 }

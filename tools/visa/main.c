@@ -264,7 +264,7 @@ static int cmd_asm_dis(int argc, char **argv, bool is_asm) {
 static const char run_help[] =
     "usage: visa run FILE [--kernel NAME] [--platform P] [--groups X[,Y[,Z]]]\n"
     "                [--group-size X[,Y[,Z]]] [--arg VALUE]... [--out N=PATH]...\n"
-    "                [--print N:TYPE]... [--threads N] [--max-steps N]\n"
+    "                [--print N:TYPE]... [--threads N] [--max-steps N] [--cr0 VALUE]\n"
     "\n"
     "Run a kernel on the CPU.\n"
     "  --arg VALUE        one per explicit .input, in declaration order: a number (decimal or a\n"
@@ -277,6 +277,8 @@ static const char run_help[] =
     "  --groups X,Y,Z     thread groups (default 1)    --group-size X,Y,Z  threads per group\n"
     "  --threads N        host threads (results are identical for any N)\n"
     "  --max-steps N      instructions per thread before stopping with an error\n"
+    "  --cr0 VALUE        initial %cr0 of every thread (default 0x4c0: IEEE, round to nearest\n"
+    "                     even, denormals kept; bits 5:4 rounding mode, 6/7/10 DF/F/HF denorms)\n"
     "  --platform P       Gen9 Gen11 XeLP XeHP XeHPG XeHPC Xe2 Xe3 (default Xe2)\n"
     "\n"
     "Exit status: 0 ok, 1 errors in the input or at run time, 2 usage error.\n";
@@ -535,7 +537,8 @@ static int cmd_run(int argc, char **argv) {
             return 0;
         }
         static const char *const with_value[] = {"--kernel", "--platform", "--groups", "--group-size",
-                                                 "--threads", "--max-steps", "--arg", "--out", "--print"};
+                                                 "--threads", "--max-steps", "--arg", "--out", "--print",
+                                                 "--cr0"};
         bool takes = false;
         for (size_t k = 0; k < sizeof with_value / sizeof with_value[0]; k++) takes |= !strcmp(a, with_value[k]);
         if (!takes && a[0] == '-' && a[1]) return usage_error("unknown option '%s'", a);
@@ -557,6 +560,13 @@ static int cmd_run(int argc, char **argv) {
             } else {
                 ro.max_steps = v;
             }
+        } else if (!strcmp(a, "--cr0")) {
+            char *end;
+            errno = 0;
+            unsigned long long v = strtoull(argv[++i], &end, 0);
+            if (*end || errno || v > 0xFFFFFFFFull) return usage_error("bad --cr0 '%s'", argv[i]);
+            ro.set_cr0 = true;
+            ro.cr0 = (uint32_t)v;
         } else if (!strcmp(a, "--arg")) {
             const char *v = argv[++i];
             if (nargs == 256) return usage_error("%s", "too many --arg");
