@@ -59,5 +59,19 @@ check run-ok 0 "$visa" run "$tests/../examples/saxpy.visaasm" --arg buf:64:iota:
 grep_out run-output "^1 3 5 7 9 11 13 15 17 19 21 23 25 27 29 31$" "$tmp/out"
 check run-oob 1 "$visa" run "$tests/../examples/saxpy.visaasm" --arg buf:8 --arg buf:64 --arg 2 --arg 16
 grep_out run-oob-diag "runtime error in 'lsc_load'.*lane 2" "$tmp/err"
+# determinism: the same ND-range on 1, 2 and 8 host threads writes identical bytes, and a run
+# whose groups fault reports the same (lowest) group, thread and lane every time
+for n in 1 2 8; do
+  check "det-run-$n" 0 "$visa" run "$tests/emu/groups.visaasm" --groups 64 --threads $n \
+    --arg buf:8192 --arg 64 --out "0=$tmp/det$n.bin"
+  check "det-fault-$n" 1 "$visa" run "$tests/emu/groups.visaasm" --groups 64 --threads $n \
+    --arg buf:4000 --arg 64
+  cp "$tmp/err" "$tmp/det-err$n"
+done
+check det-bytes-2 0 cmp "$tmp/det1.bin" "$tmp/det2.bin"
+check det-bytes-8 0 cmp "$tmp/det1.bin" "$tmp/det8.bin"
+check det-fault-2 0 cmp "$tmp/det-err1" "$tmp/det-err2"
+check det-fault-8 0 cmp "$tmp/det-err1" "$tmp/det-err8"
+grep_out det-fault-group "out of bounds \[group 31, thread 0, lane 0\]" "$tmp/det-err8"
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
