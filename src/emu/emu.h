@@ -22,10 +22,17 @@ typedef struct emu_layout {
     uint32_t naddr_slots;
     uint32_t pred_base;     /* predicate id k of this routine is thread predicate pred_base + k */
     uint32_t npreds;        /* predicate ids 1..npreds */
+    /* state variables: one ud slot per element holding its index value (MOVS; a surface input
+    ** bound to buffer i holds i).  Predefined surfaces T0..T5 are the kernel's in every routine. */
+    uint32_t *surf_slot;    /* per surface id (T0.. incl. predefined) */
+    uint32_t nsurfs;
+    uint32_t *samp_slot;    /* per sampler id */
+    uint32_t nsamps;
+    uint32_t state_end;     /* slots used up to and including this routine's */
 } emu_layout;
 
 /* -- Lowered operands ------------------------------------------------------------------------- */
-enum { EO_NONE, EO_CONTIG, EO_SCALAR, EO_GENERAL, EO_IMM, EO_INDIRECT, EO_VXH, EO_PRED, EO_ADDR };
+enum { EO_NONE, EO_CONTIG, EO_SCALAR, EO_GENERAL, EO_IMM, EO_INDIRECT, EO_VXH, EO_PRED, EO_ADDR, EO_STATE };
 
 /* 128-bit integers hold every 64-bit value of either signedness and the exact sum or product
 ** of two of them, so q/uq arithmetic saturates and compares exactly (a GCC/Clang extension). */
@@ -96,6 +103,7 @@ typedef struct emu_program {
     VEC(uint16_t) lane_off; /* 32 byte offsets per general-region operand */
     VEC(uint32_t) targets;  /* label operands of every op: op.info is the first, op.imm the count */
     uint32_t cr0_off;       /* byte offset of %cr0 in the thread's file */
+    uint32_t nstate;        /* state variable slots of all routines */
     uint32_t *func_op;      /* per module routine: op index of its first op, UINT32_MAX if not lowered */
     uint32_t nroutines;
     /* while lowering: the routine being lowered and its layout */
@@ -130,6 +138,7 @@ struct emu_thread {
     uint8_t *file;        /* flat variable array */
     uint32_t *addr;       /* address variable slots */
     uint32_t *pred;       /* predicate masks by id */
+    uint32_t *state;      /* state variable slots (emu_layout.surf_slot / samp_slot) */
     uint32_t pc;
     uint32_t em;          /* execution mask */
     uint32_t dispatch;    /* dispatch mask (SimdSize lanes): a scalar fcall's callee mask */

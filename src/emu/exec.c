@@ -301,6 +301,15 @@ static void st_addr(emu_thread *t, const emu_opnd *o, unsigned n, uint32_t mask,
         if (mask >> i & 1) t->addr[o->off + i] = (uint32_t)in[i].i;
 }
 
+/* State operands (MOVS): element i of the state variable's slots. */
+static void ld_state(const emu_thread *t, const emu_opnd *o, unsigned n, emu_val *out) {
+    for (unsigned i = 0; i < n; i++) out[i].i = t->state[o->off + (o->hs ? i : 0)];
+}
+static void st_state(emu_thread *t, const emu_opnd *o, unsigned n, uint32_t mask, const emu_val *in) {
+    for (unsigned i = 0; i < n; i++)
+        if (mask >> i & 1) t->state[o->off + i] = (uint32_t)in[i].i;
+}
+
 typedef struct rw_pair {
     emu_load_fn ld[2];
     emu_store_fn st[2];
@@ -327,6 +336,11 @@ bool emu_bind_opnd(emu_opnd *o, unsigned cls) {
     if (o->shape == EO_ADDR) {
         o->load = ld_addr;
         o->store = st_addr;
+        return true;
+    }
+    if (o->shape == EO_STATE) {
+        o->load = ld_state;
+        o->store = st_state;
         return true;
     }
     unsigned t = o->type;
@@ -466,6 +480,8 @@ static void h_alu_cr0(emu_thread *t, const emu_op *op) {
     for (unsigned i = 0; i < n; i++) {
         uint64_t out = 0;
         if (op->cls == EC_FLT) {
+            /* a DF result is already in its format: the conversion would be a raw move */
+            if (dt == VISA_TYPE_DF && (flags & EMU_CVT_FTZ_OUT) && fabs(d[i].f) < 0x1p-1022) d[i].f = copysign(0.0, d[i].f);
             emu_convert((isa_type)dt, &out, VISA_TYPE_DF, &d[i].f, flags);
         } else { /* an exact integer result headed for a float destination */
             emu_i128 v = d[i].i;
@@ -1115,7 +1131,7 @@ static const alu_sem alu_table[VISA_FORM__COUNT] = {
     ALU(ROL, c_rotate, 1, 0), ALU(ROR, c_rotate, 1, 0), ALU(BFN, c_bfn, 1, 0),  ALU(DP4A, c_dp4a, 1, 0),
     ALU(LRP, c_lrp, 0, 1),   ALU(DP2, c_dp, 0, 1),    ALU(DP3, c_dp, 0, 1),    ALU(DP4, c_dp, 0, 1),
     ALU(DPH, c_dp, 0, 1),    ALU(TANH, c_tanh, 0, 1), ALU(SIGM, c_sigm, 0, 1), ALU(DIVM, c_div, 0, 1),
-    ALU(SQRTM, c_sqrt, 0, 1),
+    ALU(SQRTM, c_sqrt, 0, 1), ALU(MOVS, c_mov, 1, 0),
     [VISA_FORM_MADW] = {{h_madw, 1, lower_madw}, c_mad_wide, 1, 0},
     [VISA_FORM_ADD3O] = {{h_add3o, 1, lower_add3o}, c_mov, 1, 0},
     [VISA_FORM_SAD2] = {{h_sad2, 1, lower_alu}, c_mov, 1, 0},

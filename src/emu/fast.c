@@ -9,15 +9,23 @@
 
 #include "exec.h"
 
-/* Pointer and stride (elements) of a source: contiguous, broadcast or immediate. */
+/* Pointer and stride (elements) of a source: contiguous, broadcast or immediate; a direct
+** strided region (lowering proved it inside the file) is gathered into buf_ first. */
 #define SRC(T, k, p, s)                                                                    \
     const T *p;                                                                            \
     unsigned s;                                                                            \
+    T buf_##p[EMU_MAX_LANES];                                                              \
     do {                                                                                   \
         const emu_opnd *o_ = &op->src[k];                                                  \
         if (o_->shape == EO_IMM) {                                                         \
             p = (const T *)(const void *)&o_->imm;                                         \
             s = 0;                                                                         \
+        } else if (o_->shape == EO_GENERAL) {                                              \
+            const uint16_t *lo_ = t->prog->lane_off.data + (size_t)o_->lanes * EMU_MAX_LANES; \
+            const uint8_t *b_ = t->file + o_->off;                                         \
+            for (unsigned i_ = 0; i_ < op->exec; i_++) memcpy(&buf_##p[i_], b_ + lo_[i_], sizeof(T)); \
+            p = buf_##p;                                                                   \
+            s = 1;                                                                         \
         } else {                                                                           \
             p = (const T *)(const void *)(t->file + o_->off);                              \
             s = o_->shape == EO_CONTIG;                                                    \
@@ -106,10 +114,18 @@ emu_handler emu_fast_handler(const emu_op *op) {
     if (!h || op->sat || op->pred_selects) return NULL;
     if (op->dst.shape != EO_CONTIG && op->dst.shape != EO_SCALAR) return NULL;
     if (op->dst.shape == EO_SCALAR && op->exec != 1) return NULL;
+    uint32_t dlo = op->dst.off, dhi = dlo + (uint32_t)op->exec * op->dst.size;
     for (unsigned k = 0; k < op->nsrc; k++) {
         const emu_opnd *s = &op->src[k];
         if (s->type != ty || s->mod) return NULL;
-        if (s->shape != EO_CONTIG && s->shape != EO_SCALAR && s->shape != EO_IMM) return NULL;
+        /* the loops write lane i before reading lane i + 1: a source the destination overlaps
+        ** (other than lane for lane) must be read whole first, as the generic path does */
+        if (op->exec > 1 && (s->shape == EO_CONTIG || s->shape == EO_SCALAR)) {
+            uint32_t slo = s->off, shi = slo + (s->shape == EO_CONTIG ? (uint32_t)op->exec * s->size : s->size);
+            if (slo < dhi && dlo < shi && !(s->shape == EO_CONTIG && slo == dlo)) return NULL;
+        }
+        if (s->shape != EO_CONTIG && s->shape != EO_SCALAR && s->shape != EO_IMM && s->shape != EO_GENERAL)
+            return NULL;
     }
     return h;
 }

@@ -81,7 +81,20 @@ static void init_thread(const launch *L, emu_thread *t, const uint32_t g[3], con
     unsigned explicit_index = 0;
     for (uint32_t i = 0; i < r->inputs.len; i++) {
         const ir_input *in = &r->inputs.data[i];
-        if ((in->kind & 7) != IN_GENERAL || in->offset < 0) continue;
+        if ((in->kind & 7) != IN_GENERAL) {
+            /* a surface or sampler input takes the next argument: a surface bound to buffer i
+            ** holds i (its binding-table index), a number gives the index itself */
+            unsigned k = explicit_index++;
+            const emu_layout *lay = &p->lay;
+            bool surf = (in->kind & 7) == IN_SURFACE;
+            if (k >= L->nargs || in->id >= (surf ? lay->nsurfs : lay->nsamps)) continue;
+            const visa_arg *a = &L->args[k];
+            uint32_t v = a->kind == VISA_ARG_BUFFER ? a->buffer
+                         : a->kind == VISA_ARG_FLOAT ? (uint32_t)a->fvalue : (uint32_t)a->value;
+            t->state[(surf ? lay->surf_slot : lay->samp_slot)[in->id]] = v;
+            continue;
+        }
+        if (in->offset < 0) continue;
         uint8_t *dst = f + (uint32_t)in->offset;
         unsigned size = in->size;
         if ((uint32_t)in->offset + size > p->lay.file_bytes) continue;
@@ -126,7 +139,7 @@ static void init_thread(const launch *L, emu_thread *t, const uint32_t g[3], con
 
 /* Run one group's threads; returns false on a fault (recorded in L). */
 static bool run_group(launch *L, uint64_t gi, emu_thread *t, uint8_t *file, uint32_t *addr,
-                      uint32_t *pred, uint32_t *wait, uint8_t *slm) {
+                      uint32_t *pred, uint32_t *state, uint32_t *wait, uint8_t *slm) {
     const emu_program *p = L->prog;
     uint32_t g[3] = {(uint32_t)(gi % L->groups[0]), (uint32_t)(gi / L->groups[0] % L->groups[1]),
                      (uint32_t)(gi / L->groups[0] / L->groups[1])};
@@ -140,7 +153,9 @@ static bool run_group(launch *L, uint64_t gi, emu_thread *t, uint8_t *file, uint
         memset(addr, 0, sizeof(uint32_t) * (p->lay.naddr_slots + 1));
         memset(pred, 0, sizeof(uint32_t) * (p->lay.npreds + 1));
         memset(wait, 0, sizeof(uint32_t) * p->ops.len);
+        memset(state, 0, sizeof(uint32_t) * (p->nstate + 1));
         t->prog = p;
+        t->state = state;
         t->file = file;
         t->addr = addr;
         t->pred = pred;
@@ -182,8 +197,9 @@ static void *worker(void *arg) {
     uint32_t *addr = vx_alloc(ctx, sizeof(uint32_t) * (p->lay.naddr_slots + 1));
     uint32_t *pred = vx_alloc(ctx, sizeof(uint32_t) * (p->lay.npreds + 1));
     uint32_t *wait = vx_alloc(ctx, sizeof(uint32_t) * p->ops.len);
+    uint32_t *state = vx_alloc(ctx, sizeof(uint32_t) * (p->nstate + 1));
     uint8_t *slm = L->slm_bytes ? vx_alloc(ctx, L->slm_bytes) : NULL;
-    if (!t || !file || !addr || !pred || !wait || (L->slm_bytes && !slm)) {
+    if (!t || !file || !addr || !pred || !wait || !state || (L->slm_bytes && !slm)) {
         pthread_mutex_lock(&L->lock);
         L->oom = true;
         pthread_mutex_unlock(&L->lock);
@@ -196,7 +212,7 @@ static void *worker(void *arg) {
             if (!stop) L->next_group++;
             pthread_mutex_unlock(&L->lock);
             if (stop) break;
-            run_group(L, gi, t, file, addr, pred, wait, slm);
+            run_group(L, gi, t, file, addr, pred, state, wait, slm);
         }
     }
     vx_free(ctx, t, sizeof *t);
@@ -204,6 +220,7 @@ static void *worker(void *arg) {
     vx_free(ctx, addr, sizeof(uint32_t) * (p->lay.naddr_slots + 1));
     vx_free(ctx, pred, sizeof(uint32_t) * (p->lay.npreds + 1));
     vx_free(ctx, wait, sizeof(uint32_t) * p->ops.len);
+    vx_free(ctx, state, sizeof(uint32_t) * (p->nstate + 1));
     vx_free(ctx, slm, L->slm_bytes);
     return NULL;
 }

@@ -133,6 +133,25 @@ visa_status emu_layout_build(visa_ctx *ctx, const ir_routine *r, visa_platform p
         lay->naddr_slots += r->addrs.data[i].num_elts;
     }
     lay->npreds = r->preds.len;
+    lay->nsurfs = ISA_NUM_PREDEF_SURFS + r->surfaces.len;
+    lay->nsamps = r->samplers.len;
+    lay->surf_slot = vx_alloc(ctx, sizeof(uint32_t) * lay->nsurfs);
+    lay->samp_slot = vx_alloc(ctx, sizeof(uint32_t) * (lay->nsamps + 1));
+    if (!lay->surf_slot || !lay->samp_slot) st = VISA_E_NOMEM;
+    if (st == VISA_OK) {
+        uint32_t slot = kernel ? kernel->state_end : 0;
+        for (uint32_t id = 0; id < ISA_NUM_PREDEF_SURFS; id++)
+            lay->surf_slot[id] = kernel ? kernel->surf_slot[id] : slot++;
+        for (uint32_t i = 0; i < r->surfaces.len; i++) {
+            lay->surf_slot[ISA_NUM_PREDEF_SURFS + i] = slot;
+            slot += r->surfaces.data[i].num_elts ? r->surfaces.data[i].num_elts : 1;
+        }
+        for (uint32_t i = 0; i < r->samplers.len; i++) {
+            lay->samp_slot[i] = slot;
+            slot += r->samplers.data[i].num_elts ? r->samplers.data[i].num_elts : 1;
+        }
+        lay->state_end = slot;
+    }
     vx_free(ctx, placed, lay->nvars);
     vx_free(ctx, used, sizeof(span) * (r->inputs.len + 2));
     if (st != VISA_OK) emu_layout_free(ctx, lay);
@@ -142,6 +161,10 @@ visa_status emu_layout_build(visa_ctx *ctx, const ir_routine *r, visa_platform p
 void emu_layout_free(visa_ctx *ctx, emu_layout *lay) {
     vx_free(ctx, lay->var_off, sizeof(uint32_t) * lay->nvars);
     vx_free(ctx, lay->addr_base, sizeof(uint32_t) * lay->naddrs);
+    vx_free(ctx, lay->surf_slot, sizeof(uint32_t) * lay->nsurfs);
+    vx_free(ctx, lay->samp_slot, sizeof(uint32_t) * (lay->nsamps + 1));
     lay->var_off = NULL;
     lay->addr_base = NULL;
+    lay->surf_slot = NULL;
+    lay->samp_slot = NULL;
 }

@@ -43,6 +43,24 @@ static bool lower_vec(emu_program *p, const ir_inst *in, const ir_vec *v, unsign
         o->off = lay->addr_base[v->id] + v->row;
         o->hs = is_dst ? 1 : (uint16_t)(1u << v->col) > 1 ? 1 : 0;
         return true;
+    case VC_STATE: {
+        bool surf = v->state_cls == VS_SURFACE;
+        if (v->id >= (surf ? lay->nsurfs : lay->nsamps)) {
+            diag_at(ds, VISA_SEV_ERROR, "E-RUN", in->line, in->col, "operand refers to an unknown %s",
+                    surf ? "surface" : "sampler");
+            return false;
+        }
+        o->shape = EO_STATE;
+        o->type = VISA_TYPE_UD;
+        o->size = 4;
+        o->off = (surf ? lay->surf_slot : lay->samp_slot)[v->id] + v->row;
+        o->hs = 1; /* MOVS copies exec_size consecutive elements */
+        if (o->off + exec > lay->state_end) {
+            diag_at(ds, VISA_SEV_ERROR, "E-RUN", in->line, in->col, "state operand offset %u is past the variable", v->row);
+            return false;
+        }
+        return true;
+    }
     case VC_ADDROF: {
         o->shape = EO_IMM;
         o->type = VISA_TYPE_UD;
@@ -331,12 +349,13 @@ visa_status emu_lower(visa_ctx *ctx, const visa_module *m, const ir_routine *r, 
         /* the thread's state spans every routine's */
         const emu_layout *last = &lays[n - 1];
         uint32_t file = last->file_bytes, slots = last->addr_slot0 + last->naddr_slots,
-                 preds = last->pred_base + last->npreds;
+                 preds = last->pred_base + last->npreds, nstate = last->state_end;
         p->lay = lays[0];
         memset(&lays[0], 0, sizeof lays[0]); /* now owned by p->lay */
         p->lay.file_bytes = file;
         p->lay.naddr_slots = slots;
         p->lay.npreds = preds;
+        p->nstate = nstate;
     }
     for (uint32_t k = 0; k < built; k++) emu_layout_free(ctx, &lays[k]);
     vx_free(ctx, order, sizeof(uint32_t) * nr);
