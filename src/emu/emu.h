@@ -63,6 +63,7 @@ typedef struct emu_opnd {
     uint16_t vs, w, hs; /* region (elements) for general/indirect */
     uint8_t bitoff;     /* predicate operands: first bit (the instruction's mask offset) */
     uint32_t lanes;   /* EO_GENERAL: index of the lane-offset table in emu_program.lane_off */
+    uint16_t ustride; /* EO_GENERAL: lane i is element i * ustride (e.g. <16;8,2>), else 0 */
     uint64_t imm;     /* EO_IMM: raw bits */
 } emu_opnd;
 
@@ -77,6 +78,7 @@ struct emu_op {
     uint8_t nomask;
     uint8_t sat;
     uint8_t pred_selects; /* the predicate picks between sources (sel) instead of masking */
+    uint8_t join;      /* goto lanes can wait here (a goto target, or the op after a goto) */
     uint16_t pred;     /* predicate word (id | any/all | inverse) */
     uint8_t nsrc;
     uint8_t cond;      /* compare relation, sub-operation */

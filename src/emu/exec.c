@@ -376,19 +376,6 @@ static void load_packed(const emu_opnd *o, unsigned n, unsigned cls, emu_val *ou
 /* -- Channel enable (spec 5_operands, EvaluateChEn) ----------------------------------------------- */
 static inline uint32_t lanes_mask(unsigned n) { return n >= 32 ? 0xFFFFFFFFu : (1u << n) - 1; }
 
-uint32_t emu_chen(const emu_thread *t, const emu_op *op) {
-    uint32_t n = op->exec, em = op->nomask ? lanes_mask(n) : (t->em >> op->mask_off) & lanes_mask(n);
-    if (op->pred) {
-        uint32_t pm = (t->pred[op->pred & 0xFFF] >> op->mask_off) & lanes_mask(n);
-        unsigned ctrl = (op->pred >> 13) & 3;
-        if (ctrl == 1) pm = pm ? lanes_mask(n) : 0;
-        else if (ctrl == 2) pm = pm == lanes_mask(n) ? lanes_mask(n) : 0;
-        if (op->pred & 0x8000) pm = ~pm & lanes_mask(n);
-        em &= pm;
-    }
-    return em;
-}
-
 /* -- Generic ALU ------------------------------------------------------------------------------ */
 static void apply_mod(emu_val *v, unsigned n, unsigned mod, unsigned cls) {
     if (!mod) return;
@@ -1184,10 +1171,8 @@ static bool lower_alu(emu_program *p, const ir_inst *in, emu_op *op, diag_sink *
         op->dst.type = same_size_uint[op->dst.size];
         op->dst.store = rw_of_type[op->dst.type].st[EC_INT];
     }
-    if (op->fn == h_alu) {
-        emu_handler fast = emu_fast_handler(op);
-        if (fast) op->fn = fast;
-    }
+    emu_handler fast = op->fn == h_alu ? emu_fast_handler(op) : op->fn == h_cmp ? emu_fast_cmp(op) : NULL;
+    if (fast) op->fn = fast;
     return true;
 }
 
@@ -1329,17 +1314,20 @@ const emu_sem *emu_sem_of(unsigned form) {
 /* -- The loop ------------------------------------------------------------------------------------ */
 void emu_run_thread(emu_thread *t) {
     const emu_op *ops = t->prog->ops.data;
+    uint64_t steps = t->steps; /* in a register: handlers never read it */
+    const uint64_t max = t->max_steps;
     while (!t->done) {
-        if (++t->steps > t->max_steps) {
-            emu_fault(t, 0, "step limit of %llu instructions reached", (unsigned long long)t->max_steps);
+        if (++steps > max) {
+            emu_fault(t, 0, "step limit of %llu instructions reached", (unsigned long long)max);
             break;
         }
-        uint32_t pc = t->pc;
-        if (t->wait_mask[pc]) {
+        const emu_op *op = &ops[t->pc];
+        if (op->join && t->wait_mask[t->pc]) {
             /* lanes that branched here (goto) are enabled again */
-            t->em |= t->wait_mask[pc];
-            t->wait_mask[pc] = 0;
+            t->em |= t->wait_mask[t->pc];
+            t->wait_mask[t->pc] = 0;
         }
-        ops[pc].fn(t, &ops[pc]);
+        op->fn(t, op);
     }
+    t->steps = steps;
 }

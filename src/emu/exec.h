@@ -19,7 +19,22 @@ void emu_end_handler(emu_thread *t, const emu_op *op);
 /* Pick an operand's loader and storer for a compute class (EC_INT / EC_FLT); false if its type
 ** is not supported. */
 bool emu_bind_opnd(emu_opnd *o, unsigned cls);
-uint32_t emu_chen(const emu_thread *t, const emu_op *op); /* channel-enable mask of an op */
+/* The channel-enable mask of an op (spec 5_operands, EvaluateChEn): the execution mask at the
+** op's offset (all lanes with NoMask) and the predicate, with any/all and inverse. */
+static inline uint32_t emu_lanes_mask(unsigned n) { return n >= 32 ? 0xFFFFFFFFu : (1u << n) - 1; }
+static inline uint32_t emu_chen(const emu_thread *t, const emu_op *op) {
+    uint32_t n = op->exec, all = emu_lanes_mask(n);
+    uint32_t em = op->nomask ? all : (t->em >> op->mask_off) & all;
+    if (op->pred) {
+        uint32_t pm = (t->pred[op->pred & 0xFFF] >> op->mask_off) & all;
+        unsigned ctrl = (op->pred >> 13) & 3;
+        if (ctrl == 1) pm = pm ? all : 0;
+        else if (ctrl == 2) pm = pm == all ? all : 0;
+        if (op->pred & 0x8000) pm = ~pm & all;
+        em &= pm;
+    }
+    return em;
+}
 
 /* The generic ALU handler (fast handlers fall back to it under a non-default %cr0). */
 void emu_alu_generic(emu_thread *t, const emu_op *op);
@@ -32,6 +47,8 @@ static inline uint32_t emu_cr0_modes(const emu_thread *t) {
 
 /* A specialised handler for a lowered ALU op, or NULL for the generic path (fast.c). */
 emu_handler emu_fast_handler(const emu_op *op);
+/* A specialised CMP into a predicate, or NULL (fast.c). */
+emu_handler emu_fast_cmp(const emu_op *op);
 
 /* Message families (lsc.c). */
 extern const emu_sem emu_sem_lsc_load, emu_sem_lsc_store;

@@ -20,6 +20,9 @@
         if (o_->shape == EO_IMM) {                                                         \
             p = (const T *)(const void *)&o_->imm;                                         \
             s = 0;                                                                         \
+        } else if (o_->shape == EO_GENERAL && o_->ustride) { /* lane i at i * ustride */  \
+            p = (const T *)(const void *)(t->file + o_->off);                              \
+            s = o_->ustride;                                                               \
         } else if (o_->shape == EO_GENERAL) {                                              \
             const uint16_t *lo_ = t->prog->lane_off.data + (size_t)o_->lanes * EMU_MAX_LANES; \
             const uint8_t *b_ = t->file + o_->off;                                         \
@@ -32,8 +35,34 @@
         }                                                                                  \
     } while (0)
 
-#define FAST(NAME, T, NSRC, EXPR)                                                          \
-    static void NAME(emu_thread *t, const emu_op *op) {                                    \
+/* Hosts with an FMA unit run the fused multiply-add in hardware; the others call fmaf.  Both
+** round once, so the results are the same bits. */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__SANITIZE_ADDRESS__)
+#define FMA_CLONES __attribute__((target_clones("fma", "default")))
+#else
+#define FMA_CLONES
+#endif
+
+#define LOOP_CC(N, T, EXPR)                                                                \
+    for (unsigned i = 0; i < (N); i++) {                                                   \
+        T a = s0[i], b = s1[i], c = s2[i];                                                 \
+        (void)b, (void)c;                                                                  \
+        d[i] = (EXPR);                                                                     \
+    }
+#define LOOP_CB(N, T, EXPR)                                                                \
+    {                                                                                      \
+        const T b = s1[0];                                                                 \
+        (void)b;                                                                           \
+        for (unsigned i = 0; i < (N); i++) {                                               \
+            T a = s0[i], c = s2[i];                                                        \
+            (void)c;                                                                       \
+            d[i] = (EXPR);                                                                 \
+        }                                                                                  \
+    }
+
+#define FAST(NAME, T, NSRC, EXPR) FAST_ATTR(NAME, T, NSRC, EXPR, )
+#define FAST_ATTR(NAME, T, NSRC, EXPR, ATTR)                                               \
+    ATTR static void NAME(emu_thread *t, const emu_op *op) {                               \
         if (op->fenv && emu_cr0_modes(t) != EMU_CR0_FAST) {                                \
             emu_alu_generic(t, op); /* rounding / denormal modes: the %cr0-aware path */   \
             return;                                                                        \
@@ -46,6 +75,18 @@
         SRC(T, NSRC > 2 ? 2 : 0, s2, k2);                                                  \
         (void)s1, (void)k1, (void)s2, (void)k2;                                            \
         if (mask == (n >= 32 ? 0xFFFFFFFFu : (1u << n) - 1)) {                             \
+            /* SIMD16 gets a constant trip count: the compiler vectorises it whole */      \
+            if (k0 == 1 && k1 == 1 && k2 == 1) { /* all contiguous (unused ones alias src0) */ \
+                if (n == 16) LOOP_CC(16, T, EXPR) else LOOP_CC(n, T, EXPR)                 \
+            } else if (k0 == 1 && k1 == 0 && k2 == 1) { /* src1 broadcast (an immediate) */ \
+                if (n == 16) LOOP_CB(16, T, EXPR) else LOOP_CB(n, T, EXPR)                 \
+            } else if (k0 == 2 && k1 == 2 && k2 == 2 && n == 16) { /* pairwise <2;1,0>, <16;8,2> */ \
+                for (unsigned i = 0; i < 16; i++) {                                        \
+                    T a = s0[2 * i], b = s1[2 * i], c = s2[2 * i];                         \
+                    (void)b, (void)c;                                                      \
+                    d[i] = (EXPR);                                                         \
+                }                                                                          \
+            } else                                                                         \
             for (unsigned i = 0; i < n; i++) {                                             \
                 T a = s0[i * k0], b = s1[i * k1], c = s2[i * k2];                          \
                 (void)b, (void)c;                                                          \
@@ -67,7 +108,7 @@ typedef int32_t i32;
 FAST(f_mov, float, 1, a)
 FAST(f_add, float, 2, a + b)
 FAST(f_mul, float, 2, a * b)
-FAST(f_mad, float, 3, fmaf(a, b, c)) /* one rounding, like the hardware */
+FAST_ATTR(f_mad, float, 3, fmaf(a, b, c), FMA_CLONES) /* one rounding, like the hardware */
 FAST(f_min, float, 2, fminf(a, b))
 FAST(f_max, float, 2, fmaxf(a, b))
 FAST(d_mov, i32, 1, a)
@@ -93,6 +134,44 @@ FAST(ud_or, u32, 2, a | b)
 FAST(ud_xor, u32, 2, a ^ b)
 FAST(ud_shl, u32, 2, a << (b & 31))
 FAST(ud_shr, u32, 2, a >> (b & 31))
+
+/* CMP into a predicate: the relation's C operator per lane (IEEE: with a NaN only ne holds),
+** the bits merged into the predicate at the op's mask offset. */
+#define FAST_CMP(NAME, T)                                                                  \
+    static void NAME(emu_thread *t, const emu_op *op) {                                    \
+        uint32_t mask = emu_chen(t, op), bits = 0;                                         \
+        unsigned n = op->exec;                                                             \
+        SRC(T, 0, s0, k0);                                                                 \
+        SRC(T, 1, s1, k1);                                                                 \
+        switch (op->cond & 7) {                                                            \
+        case 0: for (unsigned i = 0; i < n; i++) bits |= (uint32_t)(s0[i * k0] == s1[i * k1]) << i; break; \
+        case 1: for (unsigned i = 0; i < n; i++) bits |= (uint32_t)(s0[i * k0] != s1[i * k1]) << i; break; \
+        case 2: for (unsigned i = 0; i < n; i++) bits |= (uint32_t)(s0[i * k0] > s1[i * k1]) << i; break;  \
+        case 3: for (unsigned i = 0; i < n; i++) bits |= (uint32_t)(s0[i * k0] >= s1[i * k1]) << i; break; \
+        case 4: for (unsigned i = 0; i < n; i++) bits |= (uint32_t)(s0[i * k0] < s1[i * k1]) << i; break;  \
+        default: for (unsigned i = 0; i < n; i++) bits |= (uint32_t)(s0[i * k0] <= s1[i * k1]) << i; break; \
+        }                                                                                  \
+        unsigned b = op->dst.bitoff;                                                       \
+        uint32_t m = b < 32 ? mask << b : 0;                                               \
+        t->pred[op->dst.off] = (t->pred[op->dst.off] & ~m) | ((b < 32 ? bits << b : 0) & m); \
+        t->pc++;                                                                           \
+    }
+FAST_CMP(cmp_f, float)
+FAST_CMP(cmp_d, i32)
+FAST_CMP(cmp_ud, u32)
+
+emu_handler emu_fast_cmp(const emu_op *op) {
+    unsigned ty = op->src[0].type;
+    emu_handler h = ty == VISA_TYPE_F ? cmp_f : ty == VISA_TYPE_D ? cmp_d : ty == VISA_TYPE_UD ? cmp_ud : NULL;
+    if (!h || op->dst.shape != EO_PRED || (op->cond & 0x80) || op->nsrc != 2) return NULL;
+    for (unsigned k = 0; k < 2; k++) {
+        const emu_opnd *s = &op->src[k];
+        if (s->type != ty || s->mod) return NULL;
+        if (s->shape != EO_CONTIG && s->shape != EO_SCALAR && s->shape != EO_IMM && s->shape != EO_GENERAL)
+            return NULL;
+    }
+    return h;
+}
 
 typedef struct fast_row {
     emu_handler f, d, ud;

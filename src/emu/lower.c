@@ -140,6 +140,10 @@ static bool lower_vec(emu_program *p, const ir_inst *in, const ir_vec *v, unsign
         }
         o->shape = EO_GENERAL;
         o->lanes = p->lane_off.len / EMU_MAX_LANES;
+        /* a region whose lanes are evenly spaced reads as a plain stride on the fast paths */
+        bool uniform = lanes[1] && lanes[1] % o->size == 0 && lanes[1] / o->size <= 0xFFFF;
+        for (unsigned i = 2; i < exec && uniform; i++) uniform = lanes[i] == (uint32_t)i * lanes[1];
+        o->ustride = uniform ? (uint16_t)(lanes[1] / o->size) : 0;
         for (unsigned i = 0; i < EMU_MAX_LANES; i++)
             if (!vec_push(p->ctx, &p->lane_off, i < exec ? lanes[i] : 0)) return false;
         return true;
@@ -345,6 +349,12 @@ visa_status emu_lower(visa_ctx *ctx, const visa_module *m, const ir_routine *r, 
     }
     p->cur = NULL;
     p->cur_r = NULL;
+    /* where goto leaves lanes waiting: its target (forward) or the op after it (backward) */
+    for (uint32_t i = 0; st == VISA_OK && i < p->ops.len; i++) {
+        if (p->ops.data[i].form != VISA_FORM_GOTO) continue;
+        if (p->ops.data[i].target < p->ops.len) p->ops.data[p->ops.data[i].target].join = 1;
+        if (i + 1 < p->ops.len) p->ops.data[i + 1].join = 1;
+    }
     if (st == VISA_OK) {
         /* the thread's state spans every routine's */
         const emu_layout *last = &lays[n - 1];
