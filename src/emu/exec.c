@@ -415,6 +415,8 @@ static void h_alu(emu_thread *t, const emu_op *op) {
 }
 
 void emu_alu_generic(emu_thread *t, const emu_op *op) { h_alu(t, op); }
+static void h_cmp(emu_thread *t, const emu_op *op);
+void emu_cmp_generic(emu_thread *t, const emu_op *op) { h_cmp(t, op); }
 
 /* Smallest normal magnitude of a float type (denormals are below it). */
 static double min_normal(unsigned type) {
@@ -424,6 +426,14 @@ static double min_normal(unsigned type) {
     case VISA_TYPE_HF: return 0x1p-14;
     default: return 0x1p-126; /* BF */
     }
+}
+
+/* Denormal float sources read as signed zero when %cr0 flushes their type's denormals. */
+static void flush_denormals(uint32_t cr0, unsigned type, emu_val *v, unsigned n) {
+    if (emu_cr0_keep_denorms(cr0, (isa_type)type)) return;
+    double lim = min_normal(type);
+    for (unsigned i = 0; i < n; i++)
+        if (v[i].f != 0 && fabs(v[i].f) < lim) v[i].f = copysign(0.0, v[i].f);
 }
 
 /* A float ALU op under a non-default %cr0 (spec 4_visa_header V14, 2_datatypes "Floating Point
@@ -440,11 +450,7 @@ static void h_alu_cr0(emu_thread *t, const emu_op *op) {
         load_src(t, op, k, s[k]);
         unsigned ty = op->src[k].type;
         if (op->cls != EC_FLT || !is_float_type(ty)) continue;
-        if (!emu_cr0_keep_denorms(cr0, (isa_type)ty)) {
-            double lim = min_normal(ty);
-            for (unsigned i = 0; i < n; i++)
-                if (s[k][i].f != 0 && fabs(s[k][i].f) < lim) s[k][i].f = copysign(0.0, s[k][i].f);
-        }
+        flush_denormals(cr0, ty, s[k], n);
         if (alt && ty == VISA_TYPE_F &&
             (op->form == VISA_FORM_LOG || op->form == VISA_FORM_RSQRT || op->form == VISA_FORM_SQRT))
             for (unsigned i = 0; i < n; i++) s[k][i].f = fabs(s[k][i].f);
@@ -522,6 +528,12 @@ static void h_cmp(emu_thread *t, const emu_op *op) {
     emu_val s[4][EMU_MAX_LANES], d[EMU_MAX_LANES];
     load_src(t, op, 0, s[0]);
     load_src(t, op, 1, s[1]);
+    if (op->cls == EC_FLT && op->fenv) {
+        uint32_t cr0 = emu_cr0_modes(t);
+        if (cr0 != EMU_CR0_FAST)
+            for (unsigned k = 0; k < 2; k++)
+                if (is_float_type(op->src[k].type)) flush_denormals(cr0, op->src[k].type, s[k], op->exec);
+    }
     unsigned rel = op->cond & 7;
     bool nan_aware = (op->cond & 0x80) != 0;
     for (unsigned i = 0; i < op->exec; i++) {

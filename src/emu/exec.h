@@ -38,6 +38,7 @@ static inline uint32_t emu_chen(const emu_thread *t, const emu_op *op) {
 
 /* The generic ALU handler (fast handlers fall back to it under a non-default %cr0). */
 void emu_alu_generic(emu_thread *t, const emu_op *op);
+void emu_cmp_generic(emu_thread *t, const emu_op *op);
 /* %cr0's mode bits for the thread (EMU_CR0_MODE_BITS). */
 static inline uint32_t emu_cr0_modes(const emu_thread *t) {
     uint32_t v;

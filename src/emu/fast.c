@@ -139,6 +139,10 @@ FAST(ud_shr, u32, 2, a >> (b & 31))
 ** the bits merged into the predicate at the op's mask offset. */
 #define FAST_CMP(NAME, T)                                                                  \
     static void NAME(emu_thread *t, const emu_op *op) {                                    \
+        if (op->fenv && emu_cr0_modes(t) != EMU_CR0_FAST) {                                \
+            emu_cmp_generic(t, op); /* denormal flushing */                                \
+            return;                                                                        \
+        }                                                                                  \
         uint32_t mask = emu_chen(t, op), bits = 0;                                         \
         unsigned n = op->exec;                                                             \
         SRC(T, 0, s0, k0);                                                                 \
