@@ -32,7 +32,7 @@ typedef struct emu_layout {
 } emu_layout;
 
 /* -- Lowered operands ------------------------------------------------------------------------- */
-enum { EO_NONE, EO_CONTIG, EO_SCALAR, EO_GENERAL, EO_IMM, EO_INDIRECT, EO_VXH, EO_PRED, EO_ADDR, EO_STATE };
+enum { EO_NONE, EO_CONTIG, EO_SCALAR, EO_GENERAL, EO_IMM, EO_INDIRECT, EO_VXH, EO_PRED, EO_ADDR, EO_STATE, EO_CE0 };
 
 /* 128-bit integers hold every 64-bit value of either signedness and the exact sum or product
 ** of two of them, so q/uq arithmetic saturates and compares exactly (a GCC/Clang extension). */

@@ -310,6 +310,12 @@ static void st_state(emu_thread *t, const emu_opnd *o, unsigned n, uint32_t mask
         if (mask >> i & 1) t->state[o->off + i] = (uint32_t)in[i].i;
 }
 
+/* %ce0: the current execution mask in every lane. */
+static void ld_ce0(const emu_thread *t, const emu_opnd *o, unsigned n, emu_val *out) {
+    (void)o;
+    for (unsigned i = 0; i < n; i++) out[i].i = t->em;
+}
+
 typedef struct rw_pair {
     emu_load_fn ld[2];
     emu_store_fn st[2];
@@ -337,6 +343,10 @@ bool emu_bind_opnd(emu_opnd *o, unsigned cls) {
         o->load = ld_addr;
         o->store = st_addr;
         return true;
+    }
+    if (o->shape == EO_CE0) {
+        o->load = ld_ce0;
+        return cls == EC_INT;
     }
     if (o->shape == EO_STATE) {
         o->load = ld_state;

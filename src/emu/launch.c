@@ -77,6 +77,7 @@ static void init_thread(const launch *L, emu_thread *t, const uint32_t g[3], con
     put(f + off[1], l[0], 2);
     put(f + off[2], l[1], 2);
     put(f + off[13] + 8, t->dispatch, 4);            /* %sr0.2: DMask, the dispatch mask */
+    put(f + off[12], l[0] + L->gsize[0] * (l[1] + L->gsize[1] * l[2]), 4); /* %hw_id: thread in group */
     put(f + p->cr0_off, L->cr0, 4);
     unsigned explicit_index = 0;
     for (uint32_t i = 0; i < r->inputs.len; i++) {

@@ -105,6 +105,15 @@ static bool lower_vec(emu_program *p, const ir_inst *in, const ir_vec *v, unsign
         }
         o->type = (uint8_t)t;
         o->size = isa_types[t].bytes;
+        if (v->id == 15) {
+            /* %ce0: the execution mask, read when the instruction runs */
+            if (is_dst) {
+                diag_at(ds, VISA_SEV_ERROR, "E-RUN", in->line, in->col, "%%ce0 is read-only");
+                return false;
+            }
+            o->shape = EO_CE0;
+            return true;
+        }
         uint64_t base = (uint64_t)lay->var_off[v->id] + (uint64_t)v->row * lay->grf_bytes +
                         (uint64_t)v->col * o->size;
         unsigned vs, w, hs;
