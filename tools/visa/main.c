@@ -1,5 +1,6 @@
 /* main.c -- the `visa` command-line tool: a thin driver over the public C API. */
 #include <errno.h>
+#include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -472,15 +473,22 @@ static int make_buffer(const char *spec, run_buf *b) {
 /* Shortest decimal that reads back to the same value. */
 static void print_float(double v, int single) {
     char buf[64];
-    if (v != v) {
-        fputs("nan", stdout);
+    if (v != v || isinf(v)) {
+        fputs(v != v ? "nan" : v < 0 ? "-inf" : "inf", stdout);
         return;
     }
-    for (int prec = 1; prec <= 17; prec++) {
-        snprintf(buf, sizeof buf, "%.*g", prec, v);
+    int prec = 1;
+    for (; prec <= 17; prec++) {
+        snprintf(buf, sizeof buf, "%.*e", prec - 1, v);
         double back = strtod(buf, NULL);
         if (single ? (float)back == (float)v : back == v) break;
     }
+    /* positional unless the exponent is far out: an integral value prints all its digits (-10,
+    ** 4294967296, not -1e+01 or 4.2949673e+09), others the shortest digits (0.1, 12.5) */
+    int exp10 = atoi(strchr(buf, 'e') + 1);
+    if (exp10 >= -5 && exp10 < 17) snprintf(buf, sizeof buf, "%.*f", prec - 1 - exp10 > 0 ? prec - 1 - exp10 : 0, v);
+    else snprintf(buf, sizeof buf, "%.*g", prec, v);
+    if (!strcmp(buf, "-0") && !signbit(v)) strcpy(buf, "0");
     fputs(buf, stdout);
 }
 
