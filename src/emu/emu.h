@@ -106,6 +106,8 @@ typedef struct emu_program {
     VEC(uint32_t) targets;  /* label operands of every op: op.info is the first, op.imm the count */
     uint32_t cr0_off;       /* byte offset of %cr0 in the thread's file */
     uint32_t nstate;        /* state variable slots of all routines */
+    bool global_atomics;    /* set by message lowering: groups then run one after another, in
+                            ** order, so atomics' returned values are the same for any --threads */
     uint32_t *func_op;      /* per module routine: op index of its first op, UINT32_MAX if not lowered */
     uint32_t nroutines;
     /* while lowering: the routine being lowered and its layout */
@@ -132,6 +134,10 @@ typedef struct emu_mem {
 
 /* Host pointer for an emulated global access of `size` bytes, NULL if it is out of bounds. */
 uint8_t *emu_global(emu_mem *mem, uint64_t addr, uint32_t size);
+/* Host pointer for `size` bytes at byte `off` of the surface bound to buffer `index` (a surface
+** variable's state value), NULL if out of bounds or unbound; *bytes (may be NULL) receives the
+** surface's size, 0 when unbound. */
+uint8_t *emu_surface(emu_mem *mem, uint32_t index, uint64_t off, uint32_t size, uint64_t *bytes);
 
 /* -- Per-thread state -------------------------------------------------------------------------- */
 

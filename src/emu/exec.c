@@ -1316,7 +1316,7 @@ const emu_sem *emu_sem_of(unsigned form) {
     if (alu_table[form].sem.fn) return &alu_table[form].sem;
     switch (form) {
     case VISA_FORM_LABEL: case VISA_FORM_SUBROUTINE: case VISA_FORM_LIFETIME: case VISA_FORM_FILE:
-    case VISA_FORM_LOC: case VISA_FORM_FENCE: case VISA_FORM_LSC_FENCE: case VISA_FORM_YIELD:
+    case VISA_FORM_LOC: case VISA_FORM_YIELD:
     case VISA_FORM_BREAKPOINT:
         return &sem_nop;
     case VISA_FORM_FCALL: return &sem_fcall;
@@ -1327,10 +1327,13 @@ const emu_sem *emu_sem_of(unsigned form) {
     case VISA_FORM_GOTO: return &sem_goto;
     case VISA_FORM_CALL: return &sem_call;
     case VISA_FORM_RET: case VISA_FORM_FRET: return &sem_ret;
-    case VISA_FORM_LSC_LOAD: return &emu_sem_lsc_load;
-    case VISA_FORM_LSC_STORE: return &emu_sem_lsc_store;
-    default: return NULL;
+    default: break;
     }
+    const emu_sem *s = emu_sem_lsc(form);
+    if (!s) s = emu_sem_dataport(form);
+    if (!s) s = emu_sem_dpas(form);
+    if (!s) s = emu_sem_sync(form);
+    return s;
 }
 
 /* -- The loop ------------------------------------------------------------------------------------ */

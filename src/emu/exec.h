@@ -51,7 +51,12 @@ emu_handler emu_fast_handler(const emu_op *op);
 /* A specialised CMP into a predicate, or NULL (fast.c). */
 emu_handler emu_fast_cmp(const emu_op *op);
 
-/* Message families (lsc.c). */
-extern const emu_sem emu_sem_lsc_load, emu_sem_lsc_store;
+/* Families in their own files: the semantics of a form, or NULL if the family does not
+** implement it.  lsc.c: LSC untyped/typed messages and fences; dataport.c: the legacy data-port
+** and SVM messages; dpas.c: the systolic instructions; sync.c: barriers and waits. */
+const emu_sem *emu_sem_lsc(unsigned form);
+const emu_sem *emu_sem_dataport(unsigned form);
+const emu_sem *emu_sem_dpas(unsigned form);
+const emu_sem *emu_sem_sync(unsigned form);
 
 #endif

@@ -22,6 +22,17 @@ uint8_t *emu_global(emu_mem *mem, uint64_t addr, uint32_t size) {
     return b->data + off;
 }
 
+uint8_t *emu_surface(emu_mem *mem, uint32_t index, uint64_t off, uint32_t size, uint64_t *bytes) {
+    if (index >= mem->nbufs) {
+        if (bytes) *bytes = 0;
+        return NULL;
+    }
+    const visa_buffer *b = &mem->bufs[index];
+    if (bytes) *bytes = b->size;
+    if (off > b->size || size > b->size - off) return NULL;
+    return b->data + off;
+}
+
 typedef struct launch {
     const emu_program *prog;
     const visa_run_opts *opts;
@@ -277,6 +288,7 @@ visa_status visa_module_run(const visa_module *m, const visa_run_opts *opts, con
         L->fault_group = UINT64_MAX;
         pthread_mutex_init(&L->lock, NULL);
         unsigned nt = opts->threads ? opts->threads : 1;
+        if (prog->global_atomics) nt = 1; /* see emu_program.global_atomics */
         if (nt > 256) nt = 256;
         if (nt > L->ngroups) nt = (unsigned)L->ngroups;
         pthread_t tids[256];

@@ -129,5 +129,20 @@ static void lsc_access(emu_thread *t, const emu_op *op, bool store) {
 static void h_lsc_load(emu_thread *t, const emu_op *op) { lsc_access(t, op, false); }
 static void h_lsc_store(emu_thread *t, const emu_op *op) { lsc_access(t, op, true); }
 
-const emu_sem emu_sem_lsc_load = {h_lsc_load, 0, lower_lsc};
-const emu_sem emu_sem_lsc_store = {h_lsc_store, 0, lower_lsc};
+static const emu_sem sem_lsc_load = {h_lsc_load, 0, lower_lsc};
+static const emu_sem sem_lsc_store = {h_lsc_store, 0, lower_lsc};
+
+static void h_fence(emu_thread *t, const emu_op *op) {
+    (void)op;
+    t->pc++; /* memory is coherent in the emulator: a fence only orders, which is already so */
+}
+static const emu_sem sem_fence = {h_fence, 0, NULL};
+
+const emu_sem *emu_sem_lsc(unsigned form) {
+    switch (form) {
+    case VISA_FORM_LSC_LOAD: return &sem_lsc_load;
+    case VISA_FORM_LSC_STORE: return &sem_lsc_store;
+    case VISA_FORM_LSC_FENCE: case VISA_FORM_FENCE: return &sem_fence;
+    default: return NULL;
+    }
+}
