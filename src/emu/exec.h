@@ -59,4 +59,22 @@ const emu_sem *emu_sem_dataport(unsigned form);
 const emu_sem *emu_sem_dpas(unsigned form);
 const emu_sem *emu_sem_sync(unsigned form);
 
+/* RAW_SEND / RAW_SENDS / RAW_SENDG (send.c) decode the message and hand it to its family.  When
+** the family's lower function runs, the payloads are already lowered raw operands in
+** op->src[RS_DST], op->src[RS_SRC0], op->src[RS_SRC1] (shape EO_NONE when absent or %null); the
+** family sets op->fn (and op->info / op->aux as it likes) or reports why it cannot and returns
+** false. */
+enum { RS_DST = 0, RS_SRC0 = 1, RS_SRC1 = 2 };
+typedef struct emu_send_desc {
+    unsigned sfid;           /* the platform's SFID value (messages.md section 1) */
+    uint32_t desc, exdesc;   /* message descriptor and extended descriptor */
+    unsigned nsrc0, nsrc1;   /* payload sizes in GRFs */
+    unsigned ndst;           /* response size in GRFs */
+    bool eot;
+} emu_send_desc;
+bool emu_dataport_lower_send(emu_program *p, const ir_inst *in, emu_op *op, const emu_send_desc *d,
+                             diag_sink *ds); /* dataport.c: legacy HDC messages (messages.md 5) */
+bool emu_sync_lower_send(emu_program *p, const ir_inst *in, emu_op *op, const emu_send_desc *d,
+                         diag_sink *ds); /* sync.c: gateway messages (barrier signal, ...) */
+
 #endif
