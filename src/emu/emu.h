@@ -106,6 +106,7 @@ typedef struct emu_program {
     VEC(uint32_t) targets;  /* label operands of every op: op.info is the first, op.imm the count */
     uint32_t cr0_off;       /* byte offset of %cr0 in the thread's file */
     uint32_t nstate;        /* state variable slots of all routines */
+    visa_platform plat;
     bool global_atomics;    /* set by message lowering: groups then run one after another, in
                             ** order, so atomics' returned values are the same for any --threads */
     uint32_t *func_op;      /* per module routine: op index of its first op, UINT32_MAX if not lowered */
@@ -139,6 +140,24 @@ uint8_t *emu_global(emu_mem *mem, uint64_t addr, uint32_t size);
 ** surface's size, 0 when unbound. */
 uint8_t *emu_surface(emu_mem *mem, uint32_t index, uint64_t off, uint32_t size, uint64_t *bytes);
 
+/* -- Synchronisation inside a thread group (sync.c) ------------------------------------------------
+** Every barrier is a named barrier (messages.md 7.1: the workgroup barrier is id 0 with all the
+** group's threads as producers and consumers).  A phase completes when its P producers have
+** signalled; each consumer that signalled in it then passes its wait; after C have passed, the id
+** is free again. */
+typedef struct emu_nbarrier {
+    uint32_t producers, consumers; /* of the current phase, from its first signal (0: idle) */
+    uint32_t arrived;              /* producers that signalled in the current phase */
+    uint32_t phase;                /* current phase number, from 1 */
+    uint32_t completed;            /* last completed phase */
+    uint32_t passed;               /* consumers of the completed phase that passed their wait */
+} emu_nbarrier;
+
+typedef struct emu_group_sync {
+    emu_nbarrier bar[32];
+    uint32_t nthreads;
+} emu_group_sync;
+
 /* -- Per-thread state -------------------------------------------------------------------------- */
 
 struct emu_thread {
@@ -157,6 +176,13 @@ struct emu_thread {
     emu_mem *mem;
     uint32_t group_id[3], local_id[3];
     bool done;
+    /* synchronisation: a handler that must wait sets blocked (and done, which leaves the run
+    ** loop); the group's scheduler resumes it at the same op */
+    bool blocked;
+    uint32_t blocked_at;      /* pc + 1 of the op that blocked, 0 if none */
+    emu_group_sync *sync;
+    uint32_t nb_phase[32];    /* per barrier id: the phase this thread waits for as a consumer, 0 none */
+    uint32_t index;           /* thread index in the group */
     /* fault: set by a handler, stops the thread */
     int fault;
     char fault_msg[256];

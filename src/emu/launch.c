@@ -149,69 +149,149 @@ static void init_thread(const launch *L, emu_thread *t, const uint32_t g[3], con
     }
 }
 
-/* Run one group's threads; returns false on a fault (recorded in L). */
-static bool run_group(launch *L, uint64_t gi, emu_thread *t, uint8_t *file, uint32_t *addr,
-                      uint32_t *pred, uint32_t *state, uint32_t *wait, uint8_t *slm) {
+/* The per-worker state of one thread group: every thread's registers side by side, so the
+** threads can take turns at barriers. */
+typedef struct group_mem {
+    uint32_t nthreads;
+    emu_thread *t;
+    uint8_t *file;
+    uint32_t *addr, *pred, *state, *wait;
+    uint8_t *slm;
+    emu_group_sync sync;
+} group_mem;
+
+static size_t n_addr(const emu_program *p) { return p->lay.naddr_slots + 1; }
+static size_t n_pred(const emu_program *p) { return p->lay.npreds + 1; }
+static size_t n_state(const emu_program *p) { return p->nstate + 1; }
+
+static bool group_mem_alloc(visa_ctx *ctx, const launch *L, group_mem *g) {
+    const emu_program *p = L->prog;
+    size_t n = g->nthreads = L->gsize[0] * L->gsize[1] * L->gsize[2];
+    g->t = vx_alloc(ctx, sizeof(emu_thread) * n);
+    g->file = vx_alloc(ctx, (size_t)p->lay.file_bytes * n);
+    g->addr = vx_alloc(ctx, sizeof(uint32_t) * n_addr(p) * n);
+    g->pred = vx_alloc(ctx, sizeof(uint32_t) * n_pred(p) * n);
+    g->state = vx_alloc(ctx, sizeof(uint32_t) * n_state(p) * n);
+    g->wait = vx_alloc(ctx, sizeof(uint32_t) * p->ops.len * n);
+    g->slm = L->slm_bytes ? vx_alloc(ctx, L->slm_bytes) : NULL;
+    return g->t && g->file && g->addr && g->pred && g->state && g->wait && (!L->slm_bytes || g->slm);
+}
+
+static void group_mem_free(visa_ctx *ctx, const launch *L, group_mem *g) {
+    const emu_program *p = L->prog;
+    size_t n = g->nthreads;
+    vx_free(ctx, g->t, sizeof(emu_thread) * n);
+    vx_free(ctx, g->file, (size_t)p->lay.file_bytes * n);
+    vx_free(ctx, g->addr, sizeof(uint32_t) * n_addr(p) * n);
+    vx_free(ctx, g->pred, sizeof(uint32_t) * n_pred(p) * n);
+    vx_free(ctx, g->state, sizeof(uint32_t) * n_state(p) * n);
+    vx_free(ctx, g->wait, sizeof(uint32_t) * p->ops.len * n);
+    vx_free(ctx, g->slm, L->slm_bytes);
+}
+
+/* Record a fault of thread ti of group gi if it is the lowest so far. */
+static void record_fault(launch *L, uint64_t gi, uint32_t ti, const emu_thread *t) {
+    pthread_mutex_lock(&L->lock);
+    if (gi < L->fault_group || (gi == L->fault_group && ti < L->fault_thread)) {
+        L->fault_group = gi;
+        L->fault_thread = ti;
+        L->fault_op = t->pc;
+        L->fault_lane = t->fault_lane;
+        snprintf(L->fault_msg, sizeof L->fault_msg, "%s", t->fault_msg);
+    }
+    pthread_mutex_unlock(&L->lock);
+}
+
+/* Run one group: its threads take turns in index order, each until it ends or waits at a barrier,
+** until all have ended.  A round in which no thread gets past its barrier is a deadlock.  The
+** order is fixed, so the result never depends on the host.  Returns false on a fault. */
+static bool run_group(launch *L, uint64_t gi, group_mem *gm) {
     const emu_program *p = L->prog;
     uint32_t g[3] = {(uint32_t)(gi % L->groups[0]), (uint32_t)(gi / L->groups[0] % L->groups[1]),
                      (uint32_t)(gi / L->groups[0] / L->groups[1])};
-    emu_mem mem = {L->bufs, L->nbufs, slm, L->slm_bytes};
-    if (slm) memset(slm, 0, L->slm_bytes);
-    uint32_t nthreads = L->gsize[0] * L->gsize[1] * L->gsize[2];
-    for (uint32_t ti = 0; ti < nthreads; ti++) {
+    emu_mem mem = {L->bufs, L->nbufs, gm->slm, L->slm_bytes};
+    if (gm->slm) memset(gm->slm, 0, L->slm_bytes);
+    uint32_t n = gm->nthreads;
+    memset(&gm->sync, 0, sizeof gm->sync);
+    gm->sync.nthreads = n;
+    for (uint32_t ti = 0; ti < n; ti++) {
         uint32_t l[3] = {ti % L->gsize[0], ti / L->gsize[0] % L->gsize[1], ti / L->gsize[0] / L->gsize[1]};
+        emu_thread *t = &gm->t[ti];
         memset(t, 0, sizeof *t);
-        memset(file, 0, p->lay.file_bytes);
-        memset(addr, 0, sizeof(uint32_t) * (p->lay.naddr_slots + 1));
-        memset(pred, 0, sizeof(uint32_t) * (p->lay.npreds + 1));
-        memset(wait, 0, sizeof(uint32_t) * p->ops.len);
-        memset(state, 0, sizeof(uint32_t) * (p->nstate + 1));
         t->prog = p;
-        t->state = state;
-        t->file = file;
-        t->addr = addr;
-        t->pred = pred;
-        t->wait_mask = wait;
+        t->file = gm->file + (size_t)ti * p->lay.file_bytes;
+        t->addr = gm->addr + (size_t)ti * n_addr(p);
+        t->pred = gm->pred + (size_t)ti * n_pred(p);
+        t->state = gm->state + (size_t)ti * n_state(p);
+        t->wait_mask = gm->wait + (size_t)ti * p->ops.len;
+        memset(t->file, 0, p->lay.file_bytes);
+        memset(t->addr, 0, sizeof(uint32_t) * n_addr(p));
+        memset(t->pred, 0, sizeof(uint32_t) * n_pred(p));
+        memset(t->state, 0, sizeof(uint32_t) * n_state(p));
+        memset(t->wait_mask, 0, sizeof(uint32_t) * p->ops.len);
         t->mem = &mem;
+        t->sync = &gm->sync;
+        t->index = ti;
         t->em = L->simd >= 32 ? 0xFFFFFFFFu : (1u << L->simd) - 1;
         t->dispatch = t->em;
         t->max_steps = L->max_steps;
         memcpy(t->group_id, g, sizeof g);
         memcpy(t->local_id, l, sizeof l);
         init_thread(L, t, g, l);
-        emu_run_thread(t);
-        pthread_mutex_lock(&L->lock);
-        L->steps += t->steps;
-        L->threads_run++;
-        pthread_mutex_unlock(&L->lock);
-        if (t->fault) {
-            pthread_mutex_lock(&L->lock);
-            if (gi < L->fault_group || (gi == L->fault_group && ti < L->fault_thread)) {
-                L->fault_group = gi;
-                L->fault_thread = ti;
-                L->fault_op = t->pc;
-                L->fault_lane = t->fault_lane;
-                snprintf(L->fault_msg, sizeof L->fault_msg, "%s", t->fault_msg);
+    }
+    bool ok = true;
+    for (;;) {
+        bool progress = false;
+        uint32_t live = 0, first_blocked = UINT32_MAX;
+        for (uint32_t ti = 0; ti < n && ok; ti++) {
+            emu_thread *t = &gm->t[ti];
+            if (t->done && !t->blocked) continue;
+            uint64_t steps0 = t->steps;
+            t->blocked = false;
+            t->done = false;
+            emu_run_thread(t);
+            if (t->fault) {
+                record_fault(L, gi, ti, t);
+                ok = false;
+                break;
             }
-            pthread_mutex_unlock(&L->lock);
-            return false;
+            if (t->blocked) {
+                t->steps--; /* the waiting op has not completed */
+                if (first_blocked == UINT32_MAX) first_blocked = ti;
+            }
+            if (t->steps != steps0 || !t->blocked) progress = true; /* got past an op, or ended */
+            if (t->blocked) live++;
+        }
+        if (!ok || !live) break;
+        if (!progress) {
+            emu_thread *t = &gm->t[first_blocked];
+            uint32_t ended = 0;
+            for (uint32_t ti = 0; ti < n; ti++) ended += gm->t[ti].done && !gm->t[ti].blocked;
+            t->fault = 1;
+            t->fault_lane = 0;
+            snprintf(t->fault_msg, sizeof t->fault_msg,
+                     "deadlock: %u threads wait at barriers that can never complete; %u of the group's %u "
+                     "threads have ended", live, ended, n);
+            record_fault(L, gi, first_blocked, t);
+            ok = false;
+            break;
         }
     }
-    return true;
+    uint64_t steps = 0;
+    for (uint32_t ti = 0; ti < n; ti++) steps += gm->t[ti].steps;
+    pthread_mutex_lock(&L->lock);
+    L->steps += steps;
+    L->threads_run += n;
+    pthread_mutex_unlock(&L->lock);
+    return ok;
 }
 
 static void *worker(void *arg) {
     launch *L = arg;
-    const emu_program *p = L->prog;
-    visa_ctx *ctx = p->ctx;
-    emu_thread *t = vx_alloc(ctx, sizeof *t);
-    uint8_t *file = vx_alloc(ctx, p->lay.file_bytes);
-    uint32_t *addr = vx_alloc(ctx, sizeof(uint32_t) * (p->lay.naddr_slots + 1));
-    uint32_t *pred = vx_alloc(ctx, sizeof(uint32_t) * (p->lay.npreds + 1));
-    uint32_t *wait = vx_alloc(ctx, sizeof(uint32_t) * p->ops.len);
-    uint32_t *state = vx_alloc(ctx, sizeof(uint32_t) * (p->nstate + 1));
-    uint8_t *slm = L->slm_bytes ? vx_alloc(ctx, L->slm_bytes) : NULL;
-    if (!t || !file || !addr || !pred || !wait || !state || (L->slm_bytes && !slm)) {
+    visa_ctx *ctx = L->prog->ctx;
+    group_mem gm;
+    memset(&gm, 0, sizeof gm);
+    if (!group_mem_alloc(ctx, L, &gm)) {
         pthread_mutex_lock(&L->lock);
         L->oom = true;
         pthread_mutex_unlock(&L->lock);
@@ -224,16 +304,10 @@ static void *worker(void *arg) {
             if (!stop) L->next_group++;
             pthread_mutex_unlock(&L->lock);
             if (stop) break;
-            run_group(L, gi, t, file, addr, pred, state, wait, slm);
+            run_group(L, gi, &gm);
         }
     }
-    vx_free(ctx, t, sizeof *t);
-    vx_free(ctx, file, p->lay.file_bytes);
-    vx_free(ctx, addr, sizeof(uint32_t) * (p->lay.naddr_slots + 1));
-    vx_free(ctx, pred, sizeof(uint32_t) * (p->lay.npreds + 1));
-    vx_free(ctx, wait, sizeof(uint32_t) * p->ops.len);
-    vx_free(ctx, state, sizeof(uint32_t) * (p->nstate + 1));
-    vx_free(ctx, slm, L->slm_bytes);
+    group_mem_free(ctx, L, &gm);
     return NULL;
 }
 

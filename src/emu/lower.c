@@ -327,6 +327,7 @@ visa_status emu_lower(visa_ctx *ctx, const visa_module *m, const ir_routine *r, 
     p->ctx = ctx;
     p->m = m;
     p->r = r;
+    p->plat = plat;
     uint32_t nr = m->routines.len;
     p->nroutines = nr;
     p->func_op = vx_alloc(ctx, sizeof(uint32_t) * nr);
