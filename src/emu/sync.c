@@ -151,6 +151,7 @@ const emu_sem *emu_sem_sync(unsigned form) {
     case VISA_FORM_SBARRIER: return &sem_sbarrier;
     case VISA_FORM_NBARRIER: return &sem_nbarrier;
     case VISA_FORM_WAIT: return &sem_wait;
+    case VISA_FORM_SAMPLR_CACHE_FLUSH: return &sem_wait; /* no sampler caches to flush */
     default: return NULL;
     }
 }
