@@ -1,7 +1,436 @@
-/* dpas.c -- the systolic instructions (spec pages DPAS, DPASW; messages.md section 6). */
+/* dpas.c -- the systolic instructions DPAS and DPASW (spec pages DPAS, DPASW; messages.md
+** section 6).  BDPAS has no spec page, so it is not implemented (lowering reports it).
+**
+** D (RC x N) = C (RC x N) + A (RC x K) x B (K x N), A = src2, B = src1, K = SD * OPS, with the
+** register layouts of the spec's pseudo code:
+**   dst, src0  row r = N elements of the operand's type at byte r * N * size (one GRF for 32-bit
+**              types); src0 %null is a zero accumulator.
+**   src1 (B)   rows of N dwords (one GRF: N = GRF bytes / 4); systolic stage d of lane n reads
+**              dword n of row d / S, S = 32 / (OPS * bitsB), and uses its OPS consecutive
+**              elements starting at element (d % S) * OPS (element j at bit j * bitsB).
+**   src2 (A)   packed densely from the operand's first byte: element k of row r at bit
+**              (r * SD * OPS + k) * bitsA (the pseudo code's k runs on across rows; IGC's src2
+**              footprint is bitsA * OPS / 8 * SD * RC bytes).  For SD = 8 a row is
+**              8 * OPS * bitsA / 8 bytes, as the spec's closing note says.
+** OPS (elements per lane per stage): 1 for tf32, 2 for bf/hf, 4 if either source has 8-bit
+** elements (int8, bf8, hf8), else 8 (both sources are 1-, 2- or 4-bit integers).
+**
+** Integer DPAS: each element sign- or zero-extended by its own precision; stage sums are exact
+** and the accumulator is a 32-bit integer that wraps (vISA DPAS has no saturation); D or UD.
+**
+** Float DPAS (bf, hf, tf32, bf8, hf8): every systolic stage is one fused operation
+**     acc = round_f32(acc + sum over j < OPS of A[r][d*OPS+j] * B[d*OPS+j][n])
+** computed exactly and rounded once to F, round to nearest even, denormals kept (inputs and
+** results; %cr0 is not consulted).  This is the spec's "temp.F[i] += dot2(...)" with "the output
+** of each stage is a dword ... the accumulated input to the next systolic stage": a stage hands a
+** 32-bit float to the next one, nothing inside a stage is rounded.  tf32 elements are the high 19
+** bits of their dword (E8M10); the low 13 bits are ignored.  A NaN operand, inf * 0 or inf - inf
+** gives the quiet NaN 0x7FC00000; an exactly zero sum is -0 only if every term is -0.  Src0 of
+** type HF/BF is widened exactly; a HF/BF destination gets the final F accumulator rounded to
+** nearest even (emu_f_to_hf / emu_f_to_bf).
+**
+** DPASW (XeHP, EU fusion): src2 rows are shared between two fused threads: the first
+** NGrf_EU0 = ceil(NGrf / 2) 32-byte GRFs of the virtual src2 come from EU0's src2, the rest from
+** EU1's src2 starting at its first GRF (NGrf = ceil(src2 bytes / 32)).  The emulator runs every
+** thread on its own, so a thread is its own fused partner: virtual src2 GRF g reads the thread's
+** src2 GRF g (g < NGrf_EU0) or g - NGrf_EU0 (otherwise).  Everything else is DPAS.
+**
+** Channel enables: the instruction's execution mask and M1..M8 / NoMask select the lanes
+** (columns) whose destination elements are written, in every row.  Every source is read before
+** the destination is written.
+*/
+#include <stdio.h>
+#include <string.h>
+
+#include "convert.h"
 #include "exec.h"
 
+/* -- Precisions (GenPrecision codes of the project's enum: 1 u1 .. 8 s8, 9 bf, 10 hf, 11 bf8,
+** 12 tf32, 14 hf8) ----------------------------------------------------------------------------- */
+typedef struct prec_info {
+    uint8_t bits;   /* element bits in the register (tf32: its 32-bit container) */
+    uint8_t fl;     /* float: 0 integer, 1 float */
+    uint8_t sgn;    /* integer: signed */
+    uint8_t ebits;  /* float: exponent bits */
+    uint8_t mbits;  /* float: fraction bits used */
+    uint8_t mshift; /* float: fraction starts at this bit (tf32: 13) */
+    uint8_t noinf;  /* float: all-ones exponent is finite except all-ones fraction (hf8) */
+} prec_info;
+
+enum { P_BF = 9, P_HF = 10, P_BF8 = 11, P_TF32 = 12, P_HF8 = 14 };
+
+static const prec_info *prec_of(unsigned code) {
+    static const prec_info tab[16] = {
+        [1] = {1, 0, 0, 0, 0, 0, 0},  [2] = {1, 0, 1, 0, 0, 0, 0},  [3] = {2, 0, 0, 0, 0, 0, 0},
+        [4] = {2, 0, 1, 0, 0, 0, 0},  [5] = {4, 0, 0, 0, 0, 0, 0},  [6] = {4, 0, 1, 0, 0, 0, 0},
+        [7] = {8, 0, 0, 0, 0, 0, 0},  [8] = {8, 0, 1, 0, 0, 0, 0},
+        [P_BF] = {16, 1, 0, 8, 7, 0, 0},   [P_HF] = {16, 1, 0, 5, 10, 0, 0},
+        [P_BF8] = {8, 1, 0, 5, 2, 0, 0},   [P_TF32] = {32, 1, 0, 8, 10, 13, 0},
+        [P_HF8] = {8, 1, 0, 4, 3, 0, 1},
+    };
+    return code < 16 && tab[code].bits ? &tab[code] : NULL;
+}
+
+static unsigned ops_per_chan(unsigned w, unsigned a) {
+    const prec_info *pw = prec_of(w), *pa = prec_of(a);
+    if (w == P_TF32) return 1;
+    if (w == P_BF || w == P_HF) return 2;
+    if (pw->bits == 8 || pa->bits == 8) return 4;
+    return 8;
+}
+
+/* op->info: W | A << 8 | SD << 16 | RC << 24 (the instruction's field);
+** op->imm: dst type | src0 type << 8 | DPASW << 16 (src0 type unused when %null). */
+#define F_W(i) ((i) & 0xFFu)
+#define F_A(i) (((i) >> 8) & 0xFFu)
+#define F_SD(i) (((i) >> 16) & 0xFFu)
+#define F_RC(i) ((i) >> 24)
+#define IMM_DST(m) ((unsigned)(m) & 0xFFu)
+#define IMM_SRC0(m) (((unsigned)(m) >> 8) & 0xFFu)
+#define IMM_W(m) (((unsigned)(m) >> 16) & 1u)
+
+enum { O_DST = 0, O_SRC0 = 1, O_SRC1 = 2, O_SRC2 = 3 };
+
+/* Footprints in bytes. */
+static uint32_t src1_bytes(unsigned n, unsigned sd, unsigned ops, unsigned bitsb) {
+    unsigned s = 32 / (ops * bitsb);
+    return (uint32_t)((sd + s - 1) / s) * n * 4;
+}
+/* src2 bytes the virtual (full) operand spans */
+static uint32_t src2_vbytes(unsigned rc, unsigned sd, unsigned ops, unsigned bitsa) {
+    return (uint32_t)((rc * sd * ops * bitsa + 7) / 8);
+}
+/* DPASW: 32-byte GRFs provided by EU0 */
+static uint32_t dpasw_eu0_grfs(uint32_t vbytes) {
+    uint32_t ngrf = (vbytes + 31) / 32;
+    return (ngrf + 1) / 2;
+}
+/* src2 bytes read from the thread's own registers */
+static uint32_t src2_pbytes(bool w, uint32_t vbytes) {
+    if (!w) return vbytes;
+    uint32_t eu0 = dpasw_eu0_grfs(vbytes) * 32;
+    return vbytes < eu0 ? vbytes : eu0;
+}
+
+static bool acc_type_ok(unsigned w, isa_type t) {
+    const prec_info *p = prec_of(w);
+    if (!p->fl) return t == VISA_TYPE_D || t == VISA_TYPE_UD;
+    if (t == VISA_TYPE_F) return true;
+    if (w == P_BF) return t == VISA_TYPE_BF;
+    if (w == P_HF) return t == VISA_TYPE_HF;
+    return false;
+}
+
+static bool lower_dpas(emu_program *p, const ir_inst *in, emu_op *op, diag_sink *ds) {
+    const char *name = isa_forms[in->form].name;
+    bool w = in->form == VISA_FORM_DPASW;
+    const ir_raw *raw[3] = {NULL, NULL, NULL};
+    unsigned nraw = 0;
+    uint32_t info = 0;
+    for (unsigned k = 0; k < in->nopnd; k++) {
+        if (in->opnd[k].kind == 'R' && nraw < 3) raw[nraw++] = &in->opnd[k].u.raw;
+        else if (in->opnd[k].kind == 'd') info = (uint32_t)in->opnd[k].u.num;
+    }
+    unsigned wp = F_W(info), ap = F_A(info), sd = F_SD(info), rc = F_RC(info);
+    const prec_info *pw = prec_of(wp), *pa = prec_of(ap);
+    const emu_layout *lay = p->cur;
+    unsigned grf = lay->grf_bytes, n = op->exec;
+    char why[160];
+    why[0] = 0;
+    if (nraw != 3 || op->nsrc != 4 || op->src[O_SRC2].shape == EO_NONE)
+        snprintf(why, sizeof why, "malformed operands");
+    else if (!pw || !pa)
+        snprintf(why, sizeof why, "precision %s.%s is not one of u1..s8, bf, hf, bf8, hf8, tf32",
+                 isa_enum_text(VISA_EN_precision, wp) ? isa_enum_text(VISA_EN_precision, wp) : "?",
+                 isa_enum_text(VISA_EN_precision, ap) ? isa_enum_text(VISA_EN_precision, ap) : "?");
+    else if (pw->fl != pa->fl || (pw->fl && wp != ap && !((wp == P_BF8 || wp == P_HF8) && (ap == P_BF8 || ap == P_HF8))))
+        snprintf(why, sizeof why, "src1/src2 precisions must both be integer, the same bf/hf/tf32, or bf8/hf8");
+    else if (sd != 1 && sd != 2 && sd != 4 && sd != 8)
+        snprintf(why, sizeof why, "systolic depth %u is not 1, 2, 4 or 8", sd);
+    else if (rc < 1 || rc > 8)
+        snprintf(why, sizeof why, "repeat count %u is not 1..8", rc);
+    else if (w && grf != 32)
+        snprintf(why, sizeof why, "dpasw needs EU fusion (XeHP/XeHPG, 32-byte GRFs)");
+    else if (n != grf / 4)
+        snprintf(why, sizeof why, "execution size must be %u with %u-byte GRFs (8 on XeHP/XeHPG, 16 on XeHPC/Xe2+)",
+                 grf / 4, grf);
+    if (why[0]) {
+        diag_at(ds, VISA_SEV_ERROR, "E-RUN", in->line, in->col, "'%s': %s", name, why);
+        return false;
+    }
+    /* accumulator types */
+    int dt = ir_var_type(p->cur_r, raw[0]->id), st = raw[1]->id ? ir_var_type(p->cur_r, raw[1]->id) : dt;
+    if (raw[0]->id == 0 || dt < 0 || st < 0 || !acc_type_ok(wp, (isa_type)dt) || !acc_type_ok(wp, (isa_type)st)) {
+        diag_at(ds, VISA_SEV_ERROR, "E-RUN", in->line, in->col,
+                "'%s': dst/src0 type must be %s for %s precision", name,
+                !pw->fl ? "d or ud" : wp == P_BF ? "f or bf" : wp == P_HF ? "f or hf" : "f",
+                isa_enum_text(VISA_EN_precision, wp));
+        return false;
+    }
+    unsigned ops = ops_per_chan(wp, ap);
+    if (32 % (ops * pw->bits) || ops * pw->bits > 32 || ops * pa->bits > 32) {
+        diag_at(ds, VISA_SEV_ERROR, "E-RUN", in->line, in->col, "'%s': unsupported precision mix", name);
+        return false;
+    }
+    /* alignment (spec Notes): dst, src0, src1 GRF aligned; src2 SD / (32 / (bitsA * OPS)) dwords */
+    uint32_t a2 = sd / (32 / (pa->bits * ops)) * 4;
+    const emu_opnd *o = op->src;
+    if (o[O_DST].off % grf || (o[O_SRC0].shape != EO_NONE && o[O_SRC0].off % grf) || o[O_SRC1].off % grf ||
+        (a2 > 1 && o[O_SRC2].off % a2)) {
+        diag_at(ds, VISA_SEV_ERROR, "E-RUN", in->line, in->col,
+                "'%s': dst, src0 and src1 must be GRF aligned and src2 %u-byte aligned", name, a2 > 1 ? a2 : 1);
+        return false;
+    }
+    /* footprints */
+    uint64_t fb = lay->file_bytes;
+    uint64_t dend = o[O_DST].off + (uint64_t)rc * n * isa_types[dt].bytes;
+    uint64_t s0end = o[O_SRC0].shape == EO_NONE ? 0 : o[O_SRC0].off + (uint64_t)rc * n * isa_types[st].bytes;
+    uint64_t s1end = o[O_SRC1].off + (uint64_t)src1_bytes(n, sd, ops, pw->bits);
+    uint64_t s2end = o[O_SRC2].off + (uint64_t)src2_pbytes(w, src2_vbytes(rc, sd, ops, pa->bits));
+    if (dend > fb || s0end > fb || s1end > fb || s2end > fb) {
+        diag_at(ds, VISA_SEV_ERROR, "E-RUN", in->line, in->col,
+                "'%s': an operand reaches outside the register file (%u bytes)", name, lay->file_bytes);
+        return false;
+    }
+    op->info = info;
+    op->imm = (int32_t)((unsigned)dt | (unsigned)st << 8 | (w ? 1u : 0u) << 16);
+    op->cond = 0;
+    return true;
+}
+
+/* -- Element access ------------------------------------------------------------------------------ */
+/* `bits` (1..32) bits at bit `pos` from byte `off` of the file, little endian. */
+static uint32_t get_bits(const uint8_t *file, uint32_t off, uint32_t pos, unsigned bits) {
+    const uint8_t *b = file + off + pos / 8;
+    unsigned sh = pos % 8, nb = (sh + bits + 7) / 8;
+    uint64_t v = 0;
+    for (unsigned i = 0; i < nb; i++) v |= (uint64_t)b[i] << (8 * i);
+    v >>= sh;
+    return bits >= 32 ? (uint32_t)v : (uint32_t)(v & ((1u << bits) - 1));
+}
+
+/* Bit position of virtual src2 bit `vpos` in the thread's src2 (DPASW: the second half of the
+** 32-byte GRFs comes from the partner's first GRFs, here the thread's own). */
+static uint32_t src2_pos(uint32_t vpos, uint32_t eu0_bits) {
+    return vpos < eu0_bits ? vpos : vpos - eu0_bits;
+}
+
+/* -- Exact fused float stage --------------------------------------------------------------------
+** Terms are m * 2^e with m < 2^25 and e >= -ACC_LSB; the exact sum lives in two magnitude
+** accumulators (positive and negative terms) of NL 64-bit limbs with bit 0 = 2^-ACC_LSB.  The
+** smallest term is a tf32 subnormal product (2^-136 * 2^-136) and the largest a bf or tf32
+** product below 2^256 (nine terms below 2^260), so 272 + 261 bits suffice. */
+enum { ACC_LSB = 272, NL = 9 };
+
+typedef struct fterm {
+    uint32_t m; /* integer significand */
+    int e;      /* exponent of its unit */
+    bool neg;
+} fterm;
+
+/* Decode a float element of precision p: class 0 finite, 1 inf, 2 NaN. */
+static int fdecode(const prec_info *p, uint32_t bits, fterm *t) {
+    unsigned e_all = (1u << p->ebits) - 1, bias = e_all >> 1;
+    unsigned total = 1 + p->ebits + p->mbits;
+    uint32_t v = bits >> p->mshift;
+    uint32_t f = v & ((1u << p->mbits) - 1), ex = (v >> p->mbits) & e_all;
+    t->neg = (v >> (total - 1)) & 1;
+    if (ex == e_all) {
+        if (p->noinf) {
+            if (f == (1u << p->mbits) - 1) return 2;
+        } else return f ? 2 : 1;
+    }
+    if (ex == 0) {
+        t->m = f;
+        t->e = 1 - (int)bias - (int)p->mbits;
+    } else {
+        t->m = f | 1u << p->mbits;
+        t->e = (int)ex - (int)bias - (int)p->mbits;
+    }
+    return 0;
+}
+
+static void acc_add(uint64_t *a, uint64_t m, int e) {
+    if (!m) return;
+    unsigned sh = (unsigned)(e + ACC_LSB), li = sh / 64, bi = sh % 64;
+    uint64_t part[2] = {m << bi, bi ? m >> (64 - bi) : 0};
+    uint64_t c = 0;
+    for (unsigned k = li; k < NL; k++) {
+        uint64_t add = k - li < 2 ? part[k - li] : 0;
+        uint64_t x = a[k] + add, c1 = x < add;
+        uint64_t y = x + c, c2 = y < c;
+        a[k] = y;
+        c = c1 | c2;
+        if (k > li && !c) break;
+    }
+}
+
+/* a - b for a >= b */
+static void acc_sub(uint64_t *r, const uint64_t *a, const uint64_t *b) {
+    uint64_t borrow = 0;
+    for (unsigned k = 0; k < NL; k++) {
+        uint64_t d = a[k] - b[k] - borrow;
+        borrow = (a[k] < b[k]) || (a[k] - b[k] < borrow);
+        r[k] = d;
+    }
+}
+
+static int acc_cmp(const uint64_t *a, const uint64_t *b) {
+    for (unsigned k = NL; k-- > 0;)
+        if (a[k] != b[k]) return a[k] < b[k] ? -1 : 1;
+    return 0;
+}
+
+static unsigned acc_bit(const uint64_t *a, int i) { return i < 0 ? 0 : (unsigned)(a[i / 64] >> (i % 64)) & 1u; }
+
+/* any bit below position i (exclusive) */
+static bool acc_any_below(const uint64_t *a, int i) {
+    if (i <= 0) return false;
+    for (int k = 0; k < i / 64; k++)
+        if (a[k]) return true;
+    return (i % 64) && (a[i / 64] & ((1ull << (i % 64)) - 1));
+}
+
+/* Round the magnitude a (bit 0 = 2^-ACC_LSB) with sign neg to F, nearest even, denormals kept. */
+static uint32_t acc_to_f(const uint64_t *a, bool neg) {
+    uint32_t s = neg ? 0x80000000u : 0;
+    int h = -1;
+    for (int k = NL - 1; k >= 0 && h < 0; k--)
+        if (a[k]) h = k * 64 + 63 - __builtin_clzll(a[k]);
+    if (h < 0) return s;
+    const int sub_lsb = ACC_LSB - 149; /* bit of 2^-149 */
+    int lsb = h - 23 > sub_lsb ? h - 23 : sub_lsb;
+    uint64_t q = 0;
+    for (int i = h; i >= lsb; i--) q = q << 1 | acc_bit(a, i);
+    unsigned rbit = acc_bit(a, lsb - 1);
+    bool sticky = acc_any_below(a, lsb - 1);
+    if (rbit && (sticky || (q & 1))) q++;
+    if (q >> 24) {
+        q >>= 1;
+        lsb++;
+    }
+    if (q < (1u << 23)) return s | (uint32_t)q; /* subnormal (lsb is 2^-149) */
+    int be = lsb - ACC_LSB + 23 + 127;
+    if (be >= 255) return s | 0x7F800000u;
+    return s | (uint32_t)be << 23 | ((uint32_t)q & 0x7FFFFFu);
+}
+
+/* One fused stage: round_f32(acc + sum a[j] * b[j]). */
+static uint32_t fstage(uint32_t acc, const prec_info *pa, const uint32_t *av, const prec_info *pb, const uint32_t *bv,
+                       unsigned nops) {
+    static const prec_info pf = {32, 1, 0, 8, 23, 0, 0};
+    fterm ta, tb, tc;
+    int cc = fdecode(&pf, acc, &tc);
+    bool nan = cc == 2, pinf = cc == 1 && !tc.neg, ninf = cc == 1 && tc.neg;
+    bool allnegzero = cc == 0 && tc.m == 0 && tc.neg;
+    fterm terms[9];
+    unsigned nt = 0;
+    if (cc == 0) terms[nt++] = tc;
+    for (unsigned j = 0; j < nops; j++) {
+        int ca = fdecode(pa, av[j], &ta), cb = fdecode(pb, bv[j], &tb);
+        bool neg = ta.neg != tb.neg;
+        if (ca == 2 || cb == 2) nan = true;
+        else if (ca == 1 || cb == 1) {
+            if ((ca == 0 && ta.m == 0) || (cb == 0 && tb.m == 0)) nan = true; /* inf * 0 */
+            else if (neg) ninf = true;
+            else pinf = true;
+        } else {
+            fterm t = {ta.m * tb.m, ta.e + tb.e, neg};
+            if (t.m || !neg) allnegzero = false;
+            terms[nt++] = t;
+        }
+    }
+    if (nan || (pinf && ninf)) return 0x7FC00000u;
+    if (pinf) return 0x7F800000u;
+    if (ninf) return 0xFF800000u;
+    uint64_t pos[NL], negs[NL], r[NL];
+    memset(pos, 0, sizeof pos);
+    memset(negs, 0, sizeof negs);
+    for (unsigned k = 0; k < nt; k++) acc_add(terms[k].neg ? negs : pos, terms[k].m, terms[k].e);
+    int c = acc_cmp(pos, negs);
+    if (c == 0) return allnegzero ? 0x80000000u : 0;
+    if (c > 0) acc_sub(r, pos, negs);
+    else acc_sub(r, negs, pos);
+    return acc_to_f(r, c < 0);
+}
+
+static void h_dpas(emu_thread *t, const emu_op *op) {
+    uint32_t info = op->info;
+    unsigned wp = F_W(info), ap = F_A(info), sd = F_SD(info), rc = F_RC(info), n = op->exec;
+    const prec_info *pw = prec_of(wp), *pa = prec_of(ap);
+    unsigned ops = ops_per_chan(wp, ap), s = 32 / (ops * pw->bits);
+    isa_type dt = (isa_type)IMM_DST(op->imm), st = (isa_type)IMM_SRC0(op->imm);
+    bool wide = IMM_W(op->imm);
+    unsigned dsz = isa_types[dt].bytes, ssz = isa_types[st].bytes;
+    const emu_opnd *o = op->src;
+    bool has_src0 = o[O_SRC0].shape != EO_NONE;
+    uint64_t fb = t->prog->lay.file_bytes;
+    uint32_t vbytes = src2_vbytes(rc, sd, ops, pa->bits);
+    if (o[O_DST].off + (uint64_t)rc * n * dsz > fb || (has_src0 && o[O_SRC0].off + (uint64_t)rc * n * ssz > fb) ||
+        o[O_SRC1].off + (uint64_t)src1_bytes(n, sd, ops, pw->bits) > fb ||
+        o[O_SRC2].off + (uint64_t)src2_pbytes(wide, vbytes) > fb) {
+        emu_fault(t, 0, "dpas operand outside the register file");
+        return;
+    }
+    uint32_t eu0_bits = wide ? dpasw_eu0_grfs(vbytes) * 32 * 8 : UINT32_MAX;
+    const uint8_t *file = t->file;
+    uint32_t res[8][EMU_MAX_LANES];
+    for (unsigned r = 0; r < rc; r++) {
+        for (unsigned ln = 0; ln < n; ln++) {
+            uint32_t acc = 0;
+            if (has_src0) {
+                const uint8_t *p = file + o[O_SRC0].off + ((size_t)r * n + ln) * ssz;
+                if (ssz == 4) memcpy(&acc, p, 4);
+                else {
+                    uint16_t h;
+                    memcpy(&h, p, 2);
+                    acc = st == VISA_TYPE_HF ? emu_hf_to_f(h, EMU_RNE) : emu_bf_to_f(h, EMU_RNE);
+                }
+            }
+            for (unsigned d = 0; d < sd; d++) {
+                uint32_t boff = o[O_SRC1].off + (uint32_t)((d / s) * n + ln) * 4;
+                uint32_t bpos = (d % s) * ops * pw->bits;
+                uint32_t kbase = (r * sd + d) * ops;
+                uint32_t av[8], bv[8];
+                for (unsigned j = 0; j < ops; j++) {
+                    bv[j] = get_bits(file, boff, bpos + j * pw->bits, pw->bits);
+                    av[j] = get_bits(file, o[O_SRC2].off, src2_pos((kbase + j) * pa->bits, eu0_bits), pa->bits);
+                }
+                if (pw->fl) acc = fstage(acc, pa, av, pw, bv, ops);
+                else {
+                    int64_t dot = 0;
+                    for (unsigned j = 0; j < ops; j++) {
+                        int64_t a = av[j], b = bv[j];
+                        if (pa->sgn && (av[j] >> (pa->bits - 1) & 1)) a -= (int64_t)1 << pa->bits;
+                        if (pw->sgn && (bv[j] >> (pw->bits - 1) & 1)) b -= (int64_t)1 << pw->bits;
+                        dot += a * b;
+                    }
+                    acc += (uint32_t)dot; /* 32-bit wrap */
+                }
+            }
+            res[r][ln] = acc;
+        }
+    }
+    uint32_t mask = emu_chen(t, op);
+    uint8_t *dst = t->file + o[O_DST].off;
+    for (unsigned r = 0; r < rc; r++)
+        for (unsigned ln = 0; ln < n; ln++) {
+            if (!(mask >> ln & 1)) continue;
+            uint8_t *p = dst + ((size_t)r * n + ln) * dsz;
+            if (dsz == 4) memcpy(p, &res[r][ln], 4);
+            else {
+                uint16_t h = dt == VISA_TYPE_HF ? emu_f_to_hf(res[r][ln], EMU_RNE) : emu_f_to_bf(res[r][ln], EMU_RNE);
+                memcpy(p, &h, 2);
+            }
+        }
+    t->pc++;
+}
+
+static const emu_sem sem_dpas = {h_dpas, 0, lower_dpas};
+
 const emu_sem *emu_sem_dpas(unsigned form) {
-    (void)form;
-    return NULL;
+    switch (form) {
+    case VISA_FORM_DPAS: case VISA_FORM_DPASW: return &sem_dpas;
+    default: return NULL;
+    }
 }
