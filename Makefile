@@ -37,17 +37,19 @@ check-asan:
 check: test check-asan
 
 FUZZ_SECONDS ?= 60
-# Text parser and binary decoder fuzzers, FUZZ_SECONDS each; seeds are the test kernels and
-# their objects (written by `visa asm`).  New corpus entries stay in build-fuzz/corpus-*.
+# Text parser, binary decoder and emulator fuzzers, FUZZ_SECONDS each; seeds are the test
+# kernels and their objects (written by `visa asm`).  New corpus entries stay in build-fuzz/corpus-*.
 fuzz: build
 	@cmake -S . -B build-fuzz -DCMAKE_C_COMPILER=clang -DVISA_FUZZ=ON -DVISA_SHARED=$(SHARED) >/dev/null
-	@cmake --build build-fuzz -j$(JOBS) --target fuzz_parse fuzz_decode
-	@mkdir -p build-fuzz/corpus-parse build-fuzz/corpus-decode build-fuzz/seeds-decode
+	@cmake --build build-fuzz -j$(JOBS) --target fuzz_parse fuzz_decode fuzz_run
+	@mkdir -p build-fuzz/corpus-parse build-fuzz/corpus-decode build-fuzz/seeds-decode build-fuzz/corpus-run
 	@for f in tests/text/ops/*.visaasm; do $(BUILD)/visa asm $$f -o build-fuzz/seeds-decode/$$(basename $$f .visaasm).isa 2>/dev/null || true; done
 	build-fuzz/tests/fuzz/fuzz_parse -max_total_time=$(FUZZ_SECONDS) -max_len=65536 -timeout=10 \
 	  -rss_limit_mb=2048 -print_final_stats=1 build-fuzz/corpus-parse tests/text/ops tests/text/fmt tests/text/malformed
 	build-fuzz/tests/fuzz/fuzz_decode -max_total_time=$(FUZZ_SECONDS) -max_len=65536 -timeout=10 \
 	  -rss_limit_mb=2048 -print_final_stats=1 build-fuzz/corpus-decode build-fuzz/seeds-decode
+	build-fuzz/tests/fuzz/fuzz_run -max_total_time=$(FUZZ_SECONDS) -max_len=16384 -timeout=20 \
+	  -rss_limit_mb=2048 -print_final_stats=1 build-fuzz/corpus-run tests/emu
 
 bench: build
 	@$(BUILD)/bench/bench_text $(SHARED)/corpus/igc-dumps tests/text/ops

@@ -170,7 +170,7 @@ emu_handler emu_fast_cmp(const emu_op *op) {
     if (!h || op->dst.shape != EO_PRED || (op->cond & 0x80) || op->nsrc != 2) return NULL;
     for (unsigned k = 0; k < 2; k++) {
         const emu_opnd *s = &op->src[k];
-        if (s->type != ty || s->mod) return NULL;
+        if (s->type != ty || s->mod || (s->shape != EO_IMM && s->off % s->size)) return NULL;
         if (s->shape != EO_CONTIG && s->shape != EO_SCALAR && s->shape != EO_IMM && s->shape != EO_GENERAL)
             return NULL;
     }
@@ -198,9 +198,11 @@ emu_handler emu_fast_handler(const emu_op *op) {
     if (op->dst.shape != EO_CONTIG && op->dst.shape != EO_SCALAR) return NULL;
     if (op->dst.shape == EO_SCALAR && op->exec != 1) return NULL;
     uint32_t dlo = op->dst.off, dhi = dlo + (uint32_t)op->exec * op->dst.size;
+    if (dlo % op->dst.size) return NULL; /* the loops use typed pointers: aligned elements only */
     for (unsigned k = 0; k < op->nsrc; k++) {
         const emu_opnd *s = &op->src[k];
         if (s->type != ty || s->mod) return NULL;
+        if (s->shape != EO_IMM && s->off % s->size) return NULL;
         /* the loops write lane i before reading lane i + 1: a source the destination overlaps
         ** (other than lane for lane) must be read whole first, as the generic path does */
         if (op->exec > 1 && (s->shape == EO_CONTIG || s->shape == EO_SCALAR)) {
