@@ -1,11 +1,864 @@
-/* dataport.c -- the legacy data-port and SVM messages (spec pages OWORD_LD, OWORD_ST, MEDIA_LD,
-** MEDIA_ST, GATHER, SCATTER, GATHER_SCALED, SCATTER_SCALED, GATHER4_SCALED, SCATTER4_SCALED,
-** GATHER4_TYPED, SCATTER4_TYPED, DWORD_ATOMIC, TYPED_ATOMIC, QW_GATHER, QW_SCATTER, SVM_*). */
+/* dataport.c -- the legacy data-port and SVM messages (spec pages OWORD_LD, OWORD_LD_UNALIGNED,
+** OWORD_ST, MEDIA_LD, MEDIA_ST, GATHER, SCATTER, GATHER_SCALED, SCATTER_SCALED, GATHER4_SCALED,
+** SCATTER4_SCALED, GATHER4_TYPED, SCATTER4_TYPED, DWORD_ATOMIC, TYPED_ATOMIC, QW_GATHER,
+** QW_SCATTER, SVM_BLOCK_LD/ST, SVM_GATHER/SCATTER, SVM_GATHER4_SCALED/SCATTER4_SCALED,
+** SVM_ATOMIC), and the legacy HDC messages of raw sends (notes/messages.md section 5).
+**
+** Memory model (this comment is its reference; tests: tests/emu/dp_*.visaasm, cases_dataport.txt):
+**  * Surfaces.  A surface operand is a state variable; its slot holds a buffer index.  T0 (%slm)
+**    is the group's shared local memory (an error when SLMSize is 0).  Every other surface --
+**    user surfaces and the predefined T1, T2, T3 (TSS), T4 (%bss) and T5 (%scratch, the stateless
+**    surface T255) -- is the buffer whose index its slot holds.  Predefined surfaces are not
+**    kernel inputs, so their slot is 0 (buffer 0) unless MOVS writes it: for T5 this models a
+**    general-state base address at the start of that buffer, 32-bit stateless offsets being byte
+**    offsets into it.  A slot naming no buffer is a run-time error.
+**  * Out of bounds on a surface: an access unit (the element of GATHER/SCATTER, the num_blocks
+**    bytes of the *_SCALED forms, one dword channel of the 4-channel forms, one oword of OWORD_*,
+**    one qword of QW_*, the dword of an atomic) reads as 0 and is not written unless all of its
+**    bytes are inside the surface (spec "Out-of-bound Access").  Offsets of A32 messages add in
+**    32 bits (the pseudo-code's UD arithmetic).
+**  * SVM (A64) addresses go through emu_global; the spec leaves out-of-bounds SVM accesses
+**    implementation-defined: here they are run-time errors, like misaligned addresses wherever
+**    a page states an alignment.
+**  * 2D and typed surfaces are linear buffers described by attributes of the surface
+**    declaration: Width (pixels), Height (rows, default 1), Depth (slices, default 1), Pitch
+**    (bytes per row, default Width * pixel bytes) and Channels (32-bit channels per pixel, 1..4,
+**    default 1: R32_UINT; 4 is R32G32B32A32_UINT; no format conversion).  Without Width the
+**    surface is 1D and as wide as the buffer.  Typed reads outside the surface (or at a LOD other
+**    than 0) return 0 in R, G, B and 1 in A; channels the format lacks read the same defaults
+**    and are not written.  MEDIA_LD clamps out-of-bounds coordinates to the nearest edge pixel
+**    (X and Y offsets read as signed); MEDIA_ST drops out-of-bounds bytes.
+*/
+#include <math.h>
+#include <string.h>
+
+#include "convert.h"
 #include "exec.h"
 
+/* -- Packed op fields ----------------------------------------------------------------------------
+** op->info: [1:0] surface kind, [11:4] A, [19:12] B, [27:20] C, [31:28] flags.
+** op->target: the surface's state slot; op->cond: the surface id (for messages).
+** Operand slots: the instruction's V and R operands in layout order, slot k = src[k] (k < 5),
+** slot 5 = dst, slot 6 = dst2. */
+enum { SK_NONE = 0, SK_SLM = 1, SK_BUF = 2 };
+#define F_SURF(i) ((i) & 3u)
+#define F_A(i) (((i) >> 4) & 0xFFu)
+#define F_B(i) (((i) >> 12) & 0xFFu)
+#define F_C(i) (((i) >> 20) & 0xFFu)
+#define F_FL(i) (((i) >> 28) & 0xFu)
+#define INFO(sk, a, b, c, fl) ((uint32_t)(sk) | (uint32_t)(a) << 4 | (uint32_t)(b) << 12 | (uint32_t)(c) << 20 | (uint32_t)(fl) << 28)
+
+static inline const emu_opnd *slot(const emu_op *op, unsigned k) {
+    return k < 5 ? &op->src[k] : k == 5 ? &op->dst : &op->dst2;
+}
+static inline emu_opnd *slot_w(emu_op *op, unsigned k) {
+    return k < 5 ? &op->src[k] : k == 5 ? &op->dst : &op->dst2;
+}
+
+static inline uint32_t rd32(const uint8_t *p) {
+    uint32_t v;
+    memcpy(&v, p, 4);
+    return v;
+}
+static inline uint64_t rd64(const uint8_t *p) {
+    uint64_t v;
+    memcpy(&v, p, 8);
+    return v;
+}
+static inline uint64_t rdn(const uint8_t *p, unsigned n) {
+    uint64_t v = 0;
+    memcpy(&v, p, n); /* little-endian host */
+    return v;
+}
+static inline void wrn(uint8_t *p, uint64_t v, unsigned n) { memcpy(p, &v, n); }
+
+/* -- Lowering helpers ---------------------------------------------------------------------------- */
+
+static bool lerr(diag_sink *ds, const ir_inst *in, const char *why) {
+    diag_at(ds, VISA_SEV_ERROR, "E-RUN", in->line, in->col, "'%s' %s", isa_forms[in->form].name, why);
+    return false;
+}
+
+/* Re-lower every V/R operand into its slot (lower_inst keeps only five): vector operands keep
+** what lower_vec made (they come first in every layout here) and get an integer loader. */
+static bool lower_slots(emu_program *p, const ir_inst *in, emu_op *op, diag_sink *ds, unsigned *count) {
+    unsigned j = 0;
+    for (unsigned k = 0; k < in->nopnd; k++) {
+        const ir_opnd *o = &in->opnd[k];
+        if (o->kind == 'V') {
+            if (j >= 5 || !emu_bind_opnd(&op->src[j], EC_INT)) return lerr(ds, in, "has an unsupported vector operand");
+            j++;
+        } else if (o->kind == 'R') {
+            if (j >= 7) return lerr(ds, in, "has too many operands");
+            emu_opnd *s = slot_w(op, j++);
+            memset(s, 0, sizeof *s);
+            const ir_raw *raw = &o->u.raw;
+            if (raw->id >= p->cur->nvars) return lerr(ds, in, "has a raw operand naming an unknown variable");
+            s->shape = raw->id == 0 ? EO_NONE : EO_CONTIG;
+            s->type = VISA_TYPE_UB;
+            s->size = 1;
+            s->off = p->cur->var_off[raw->id] + raw->offset;
+            if (s->off > p->cur->file_bytes) return lerr(ds, in, "has a raw operand outside the register file");
+        }
+    }
+    *count = j;
+    return true;
+}
+
+static bool num_at(const ir_inst *in, unsigned k, unsigned *v) {
+    if (k >= in->nopnd) return false;
+    *v = (unsigned)in->opnd[k].u.num;
+    return true;
+}
+
+/* Surface field k: kind, slot (op->target) and id (op->cond). */
+static bool lower_surface(emu_program *p, const ir_inst *in, emu_op *op, unsigned k, diag_sink *ds, unsigned *kind) {
+    unsigned id;
+    if (!num_at(in, k, &id) || id >= p->cur->nsurfs) return lerr(ds, in, "names an unknown surface");
+    op->target = p->cur->surf_slot[id];
+    op->cond = (uint8_t)id;
+    *kind = id == 0 ? SK_SLM : SK_BUF;
+    return true;
+}
+
+static uint32_t surf_attr(const ir_routine *r, unsigned id, const char *name, uint32_t dflt) {
+    if (id < ISA_NUM_PREDEF_SURFS || id - ISA_NUM_PREDEF_SURFS >= r->surfaces.len) return dflt;
+    const ir_attr_list *l = &r->surfaces.data[id - ISA_NUM_PREDEF_SURFS].attrs;
+    for (unsigned i = 0; i < l->count; i++) {
+        const ir_attr *a = &l->items[i];
+        if (a->is_str || strcmp(ir_str(r, a->name), name)) continue;
+        uint32_t v = 0;
+        for (int b = (a->size > 4 ? 4 : a->size) - 1; b >= 0; b--) v = v << 8 | a->value[b];
+        return v;
+    }
+    return dflt;
+}
+
+/* Geometry of a 2D/typed surface, kept in the otherwise unused imm fields of slots 5 and 6
+** (dst.imm = Width | Height << 32, dst2.imm = Depth | Pitch << 32) and channels in info A. */
+static bool lower_geometry(emu_program *p, const ir_inst *in, emu_op *op, diag_sink *ds, unsigned *chans) {
+    unsigned id = op->cond;
+    const ir_routine *r = p->cur_r;
+    uint32_t w = surf_attr(r, id, "Width", 0), h = surf_attr(r, id, "Height", 1), d = surf_attr(r, id, "Depth", 1),
+             c = surf_attr(r, id, "Channels", 1);
+    if (c < 1 || c > 4) return lerr(ds, in, "uses a surface whose Channels attribute is not 1..4");
+    uint64_t pitch = surf_attr(r, id, "Pitch", (uint32_t)((uint64_t)w * 4 * c <= UINT32_MAX ? w * 4 * c : 0));
+    if (w && pitch < (uint64_t)w * 4 * c) return lerr(ds, in, "uses a surface whose Pitch is below Width * pixel bytes");
+    if (!h || !d) return lerr(ds, in, "uses a surface with a zero Height or Depth");
+    op->dst.imm = (uint64_t)w | (uint64_t)h << 32;
+    op->dst2.imm = (uint64_t)d | pitch << 32;
+    *chans = c;
+    return true;
+}
+
+typedef struct geom {
+    uint64_t w, h, d, pitch; /* pixels, rows, slices, bytes per row */
+    unsigned pb;             /* pixel bytes */
+} geom;
+
+static void geometry(const emu_op *op, uint64_t size, unsigned chans, geom *g) {
+    g->pb = 4 * chans;
+    g->w = op->dst.imm & 0xFFFFFFFFu;
+    g->h = op->dst.imm >> 32;
+    g->d = op->dst2.imm & 0xFFFFFFFFu;
+    g->pitch = op->dst2.imm >> 32;
+    if (!g->w) { /* 1D: the whole buffer */
+        g->w = size / g->pb;
+        g->h = g->d = 1;
+        g->pitch = g->w * g->pb;
+    }
+}
+
+/* -- Run-time helpers ---------------------------------------------------------------------------- */
+
+typedef struct dp_mem {
+    uint8_t *base;
+    uint64_t size;
+} dp_mem;
+
+static bool surface_mem(emu_thread *t, const emu_op *op, dp_mem *m) {
+    emu_mem *mem = t->mem;
+    if (F_SURF(op->info) == SK_SLM) {
+        if (!mem->slm || !mem->slm_size) {
+            emu_fault(t, 0, "T0 (SLM) is accessed but the kernel has no shared local memory (SLMSize)");
+            return false;
+        }
+        m->base = mem->slm;
+        m->size = mem->slm_size;
+        return true;
+    }
+    uint32_t idx = t->state[op->target];
+    if (idx >= mem->nbufs) {
+        emu_fault(t, 0, "surface T%u holds %u, which names no buffer (%zu bound)", op->cond, idx, mem->nbufs);
+        return false;
+    }
+    uint64_t bytes = 0;
+    m->base = emu_surface(mem, idx, 0, 0, &bytes);
+    m->size = bytes;
+    return true;
+}
+
+static inline uint8_t *at(const dp_mem *m, uint64_t off, uint64_t n) {
+    return off <= m->size && n <= m->size - off ? m->base + off : NULL;
+}
+
+/* The register bytes [0, bytes) of a raw slot; NULL (and a fault) when they leave the file. */
+static uint8_t *regs(emu_thread *t, const emu_opnd *o, uint64_t bytes) {
+    if ((uint64_t)o->off + bytes > t->prog->lay.file_bytes) {
+        emu_fault(t, 0, "message payload of %llu bytes at byte %u leaves the register file",
+                  (unsigned long long)bytes, o->off);
+        return NULL;
+    }
+    return t->file + o->off;
+}
+
+static inline uint64_t scalar(const emu_thread *t, const emu_opnd *o) {
+    emu_val v[EMU_MAX_LANES];
+    o->load(t, o, 1, v);
+    return (uint64_t)v[0].i;
+}
+
+/* Dword pitch of one channel block (seed pages: ch_start = ch_pos * max(exec_size, GRF/4)). */
+static inline unsigned ch_pitch(const emu_thread *t, const emu_op *op) {
+    unsigned g = t->prog->lay.grf_bytes / 4;
+    return op->exec > g ? op->exec : g;
+}
+
+/* -- OWORD_LD, OWORD_LD_UNALIGNED, OWORD_ST ------------------------------------------------------ */
+/* info A = owords; flags 1 = byte offset (unaligned), 2 = store */
+
+static bool lower_oword(emu_program *p, const ir_inst *in, emu_op *op, diag_sink *ds) {
+    bool st = in->form == VISA_FORM_OWORD_ST;
+    unsigned size, kind, n;
+    if (!num_at(in, 0, &size) || (size & 7) > 4) return lerr(ds, in, "has an invalid oword count");
+    if (!lower_surface(p, in, op, st ? 1 : 2, ds, &kind) || !lower_slots(p, in, op, ds, &n)) return false;
+    if (n != 2) return lerr(ds, in, "has unexpected operands");
+    if ((size & 7) == 4 && kind != SK_SLM) return lerr(ds, in, "reads or writes 16 owords, which only T0 (SLM) allows");
+    op->info = INFO(kind, 1u << (size & 7), 0, 0, (in->form == VISA_FORM_OWORD_LD_UNALIGNED ? 1 : 0) | (st ? 2 : 0));
+    return true;
+}
+
+static void h_oword(emu_thread *t, const emu_op *op) {
+    unsigned n = F_A(op->info), fl = F_FL(op->info);
+    dp_mem m;
+    if (!surface_mem(t, op, &m)) return;
+    uint64_t off = scalar(t, &op->src[0]) & 0xFFFFFFFFu;
+    if (fl & 1) {
+        if (off & 3) {
+            emu_fault(t, 0, "unaligned oword read at byte offset 0x%llx is not dword-aligned", (unsigned long long)off);
+            return;
+        }
+    } else {
+        off *= 16;
+    }
+    uint8_t *r = regs(t, &op->src[1], (uint64_t)n * 16);
+    if (!r) return;
+    for (unsigned k = 0; k < n; k++) {
+        uint8_t *q = at(&m, off + 16u * k, 16);
+        if (fl & 2) {
+            if (q) memcpy(q, r + 16 * k, 16);
+        } else if (q) {
+            memcpy(r + 16 * k, q, 16);
+        } else {
+            memset(r + 16 * k, 0, 16);
+        }
+    }
+    t->pc++;
+}
+
+/* -- MEDIA_LD, MEDIA_ST ---------------------------------------------------------------------------- */
+/* info A = channels, B = block width, C = block height, flags: field (0 frame, 1 top, 2 bottom) | 4 store */
+
+static bool lower_media(emu_program *p, const ir_inst *in, emu_op *op, diag_sink *ds) {
+    bool st = in->form == VISA_FORM_MEDIA_ST;
+    unsigned mods, plane, w, h, kind, n, chans;
+    if (!num_at(in, 0, &mods) || !num_at(in, 2, &plane) || !num_at(in, 3, &w) || !num_at(in, 4, &h))
+        return lerr(ds, in, "is malformed");
+    if (!lower_surface(p, in, op, 1, ds, &kind) || !lower_slots(p, in, op, ds, &n)) return false;
+    if (n != 3) return lerr(ds, in, "has unexpected operands");
+    if (op->cond == 0 || op->cond == 5) return lerr(ds, in, "needs a 2D surface (not T0 or T5)");
+    if (plane != 0) return lerr(ds, in, "is supported by the emulator on plane 0 only (surfaces are not planar)");
+    if (w < 1 || w > 64 || h < 1 || h > 64) return lerr(ds, in, "has a block width or height outside 1..64");
+    unsigned pitch = w <= 4 ? 4 : w <= 8 ? 8 : w <= 16 ? 16 : w <= 32 ? 32 : 64;
+    if (pitch * h > 256) return lerr(ds, in, "has a block larger than the legal width/height combinations (256 bytes)");
+    unsigned field;
+    mods &= 7;
+    if (st) {
+        if (mods > 3 || mods == 1) return lerr(ds, in, "has a reserved modifier");
+        field = mods == 2 ? 1 : mods == 3 ? 2 : 0;
+    } else {
+        if (mods > 5) return lerr(ds, in, "has an unknown modifier");
+        /* 'modified' only asks for the latest write, which every read sees here */
+        field = mods == 2 || mods == 4 ? 1 : mods == 3 || mods == 5 ? 2 : 0;
+    }
+    if (!lower_geometry(p, in, op, ds, &chans)) return false;
+    op->info = INFO(kind, chans, w, h, field | (st ? 4 : 0));
+    return true;
+}
+
+static void h_media(emu_thread *t, const emu_op *op) {
+    unsigned bw = F_B(op->info), bh = F_C(op->info), field = F_FL(op->info) & 3;
+    bool st = F_FL(op->info) & 4;
+    dp_mem m;
+    if (!surface_mem(t, op, &m)) return;
+    geom g;
+    geometry(op, m.size, F_A(op->info), &g);
+    int64_t x = (int32_t)(uint32_t)scalar(t, &op->src[0]), y = (int32_t)(uint32_t)scalar(t, &op->src[1]);
+    if (st && (x & 3)) {
+        emu_fault(t, 0, "media block write X offset %lld is not dword-aligned", (long long)x);
+        return;
+    }
+    unsigned rp = bw <= 4 ? 4 : bw <= 8 ? 8 : bw <= 16 ? 16 : bw <= 32 ? 32 : 64;
+    uint8_t *r = regs(t, &op->src[2], (uint64_t)rp * bh);
+    if (!r) return;
+    int64_t wb = (int64_t)(g.w * g.pb);                                   /* row bytes */
+    int64_t rows = field == 0 ? (int64_t)g.h : field == 1 ? (int64_t)(g.h + 1) / 2 : (int64_t)g.h / 2;
+    if ((uint64_t)(g.h - 1) * g.pitch + (uint64_t)wb > m.size && wb && rows) {
+        emu_fault(t, 0, "2D surface T%u (%llu x %llu pixels, pitch %llu) is larger than its buffer (%llu bytes)",
+                  op->cond, (unsigned long long)g.w, (unsigned long long)g.h, (unsigned long long)g.pitch,
+                  (unsigned long long)m.size);
+        return;
+    }
+    int64_t pb = g.pb;
+    for (unsigned i = 0; i < bh; i++) {
+        for (unsigned j = 0; j < bw; j++) {
+            int64_t fy = y + i, bx = x + j;
+            uint8_t *reg = r + (size_t)i * rp + j;
+            if (st) {
+                if (fy < 0 || fy >= rows || bx < 0 || bx >= wb) continue; /* dropped */
+            } else {
+                if (!wb || !rows) { /* an empty surface has no edge to clamp to */
+                    *reg = 0;
+                    continue;
+                }
+                /* clamp to the nearest edge pixel, keeping the byte's place within the pixel */
+                if (fy < 0) fy = 0;
+                if (fy >= rows) fy = rows - 1;
+                if (bx < 0) bx = ((bx % pb) + pb) % pb;
+                else if (bx >= wb) bx = wb - pb + bx % pb;
+            }
+            int64_t row = field == 0 ? fy : field == 1 ? 2 * fy : 2 * fy + 1;
+            uint8_t *q = m.base + (uint64_t)row * g.pitch + (uint64_t)bx;
+            if (st) *q = *reg;
+            else *reg = *q;
+        }
+    }
+    t->pc++;
+}
+
+/* -- GATHER, SCATTER, GATHER_SCALED, SCATTER_SCALED, QW_GATHER, QW_SCATTER -------------------------
+** info A = element bytes, B = blocks (QW), flags: 1 store, 2 offsets in element units (GATHER),
+** 4 qword blocks (QW_*: data j*exec+i, 8 bytes) */
+
+static bool lower_scattered(emu_program *p, const ir_inst *in, emu_op *op, diag_sink *ds) {
+    unsigned kind, n, esize = 0, blocks = 1, fl = 0, sk;
+    switch (in->form) {
+    case VISA_FORM_GATHER:
+    case VISA_FORM_SCATTER: {
+        bool g = in->form == VISA_FORM_GATHER;
+        unsigned es, ne;
+        if (!num_at(in, 0, &es) || !num_at(in, g ? 2 : 1, &ne)) return lerr(ds, in, "is malformed");
+        if ((es & 3) > 2 || (ne & 3) > 2) return lerr(ds, in, "has an invalid element size or count");
+        esize = 1u << (es & 3);
+        op->exec = (uint8_t)((ne & 3) == 0 ? 8 : (ne & 3) == 1 ? 16 : 1);
+        op->mask_off = (uint8_t)(((ne >> 4) & 7) * 4);
+        op->nomask = (ne >> 4) >= 8;
+        op->pred = 0;
+        sk = g ? 3 : 2;
+        fl = 2 | (g ? 0 : 1);
+        break;
+    }
+    case VISA_FORM_GATHER_SCALED:
+    case VISA_FORM_SCATTER_SCALED: {
+        unsigned nb;
+        if (!num_at(in, 1, &nb)) return lerr(ds, in, "is malformed");
+        if ((nb & 3) > 2) return lerr(ds, in, "reads or writes 8 blocks; the spec allows 1, 2 or 4");
+        esize = 1u << (nb & 3);
+        sk = 3;
+        fl = in->form == VISA_FORM_SCATTER_SCALED ? 1 : 0;
+        break;
+    }
+    default: { /* QW_GATHER, QW_SCATTER */
+        unsigned nb;
+        if (!num_at(in, 0, &nb)) return lerr(ds, in, "is malformed");
+        esize = 8;
+        blocks = 1u << (nb & 3);
+        sk = 1;
+        fl = 4 | (in->form == VISA_FORM_QW_SCATTER ? 1 : 0);
+        break;
+    }
+    }
+    if (!lower_surface(p, in, op, sk, ds, &kind) || !lower_slots(p, in, op, ds, &n)) return false;
+    if (n != ((fl & 4) ? 2u : 3u)) return lerr(ds, in, "has unexpected operands");
+    op->info = INFO(kind, esize, blocks, 0, fl);
+    return true;
+}
+
+static void h_scattered(emu_thread *t, const emu_op *op) {
+    unsigned es = F_A(op->info), blocks = F_B(op->info), fl = F_FL(op->info), n = op->exec;
+    bool st = fl & 1, qw = fl & 4;
+    dp_mem m;
+    if (!surface_mem(t, op, &m)) return;
+    uint64_t go = qw ? 0 : scalar(t, &op->src[0]) & 0xFFFFFFFFu;
+    const emu_opnd *ofs = &op->src[qw ? 0 : 1], *data = &op->src[qw ? 1 : 2];
+    uint8_t *ro = regs(t, ofs, (uint64_t)n * 4);
+    if (!ro) return;
+    uint8_t *rd = regs(t, data, qw ? (uint64_t)blocks * n * 8 : (uint64_t)n * 4);
+    if (!rd) return;
+    uint32_t mask = emu_chen(t, op);
+    for (unsigned i = 0; i < n; i++) {
+        if (!(mask >> i & 1)) continue;
+        uint32_t e = (uint32_t)(go + rd32(ro + 4 * i)); /* UD arithmetic */
+        uint64_t byte = (fl & 2) ? (uint64_t)e * es : e;
+        for (unsigned j = 0; j < blocks; j++) {
+            uint8_t *q = at(&m, byte + (uint64_t)j * es, es);
+            uint8_t *reg = qw ? rd + ((size_t)j * n + i) * 8 : rd + (size_t)i * 4;
+            if (st) {
+                if (q) memcpy(q, reg, es);
+            } else if (qw) {
+                wrn(reg, q ? rdn(q, 8) : 0, 8);
+            } else {
+                wrn(reg, q ? rdn(q, es) : 0, 4); /* the upper bytes of 1/2-byte reads: zero */
+            }
+        }
+    }
+    t->pc++;
+}
+
+/* -- GATHER4_SCALED, SCATTER4_SCALED, SVM_GATHER4_SCALED, SVM_SCATTER4_SCALED ------------------
+** info A = channel mask, flags: 1 store, 2 SVM */
+
+static bool lower_4scaled(emu_program *p, const ir_inst *in, emu_op *op, diag_sink *ds) {
+    bool svm = in->form == VISA_FORM_SVM_GATHER4SCALED || in->form == VISA_FORM_SVM_SCATTER4SCALED;
+    bool st = in->form == VISA_FORM_SCATTER4_SCALED || in->form == VISA_FORM_SVM_SCATTER4SCALED;
+    unsigned chm, kind = SK_NONE, n;
+    if (!num_at(in, 0, &chm) || !(chm & 0xF)) return lerr(ds, in, "enables no channel");
+    if (!svm && !lower_surface(p, in, op, 2, ds, &kind)) return false;
+    if (!lower_slots(p, in, op, ds, &n)) return false;
+    if (n != 3) return lerr(ds, in, "has unexpected operands");
+    op->info = INFO(kind, chm & 0xF, 0, 0, (st ? 1 : 0) | (svm ? 2 : 0));
+    return true;
+}
+
+static void h_4scaled(emu_thread *t, const emu_op *op) {
+    unsigned chm = F_A(op->info), fl = F_FL(op->info), n = op->exec, nch = 0;
+    bool st = fl & 1, svm = fl & 2;
+    for (unsigned c = 0; c < 4; c++) nch += chm >> c & 1;
+    dp_mem m = {0};
+    if (!svm && !surface_mem(t, op, &m)) return;
+    uint64_t base = scalar(t, &op->src[0]);
+    if (!svm) base &= 0xFFFFFFFFu;
+    unsigned ob = svm ? 8 : 4, cp = ch_pitch(t, op);
+    uint8_t *ro = regs(t, &op->src[1], (uint64_t)n * ob);
+    if (!ro) return;
+    uint8_t *rd = regs(t, &op->src[2], (uint64_t)((nch - 1) * cp + n) * 4);
+    if (!rd) return;
+    uint32_t mask = emu_chen(t, op);
+    unsigned pos = 0;
+    for (unsigned c = 0; c < 4; c++) {
+        if (!(chm >> c & 1)) continue;
+        for (unsigned i = 0; i < n; i++) {
+            if (!(mask >> i & 1)) continue;
+            uint8_t *reg = rd + ((size_t)pos * cp + i) * 4;
+            uint64_t a = svm ? base + rd64(ro + 8 * i) : (uint32_t)(base + rd32(ro + 4 * i));
+            if (a & 3) {
+                emu_fault(t, i, "address 0x%llx is not dword-aligned", (unsigned long long)a);
+                return;
+            }
+            a += 4u * c;
+            uint8_t *q;
+            if (svm) {
+                q = emu_global(t->mem, a, 4);
+                if (!q) {
+                    emu_fault(t, i, "%s of 4 bytes at 0x%llx is out of bounds", st ? "store" : "load", (unsigned long long)a);
+                    return;
+                }
+            } else {
+                q = at(&m, a, 4);
+            }
+            if (st) {
+                if (q) memcpy(q, reg, 4);
+            } else {
+                wrn(reg, q ? rd32(q) : 0, 4);
+            }
+        }
+        pos++;
+    }
+    t->pc++;
+}
+
+/* -- GATHER4_TYPED, SCATTER4_TYPED ---------------------------------------------------------------
+** info A = channels of the format, B = channel mask, flags 1 = store */
+
+static bool lower_typed(emu_program *p, const ir_inst *in, emu_op *op, diag_sink *ds) {
+    bool st = in->form == VISA_FORM_SCATTER4_TYPED;
+    unsigned chm, kind, n, chans;
+    if (!num_at(in, 0, &chm) || !(chm & 0xF)) return lerr(ds, in, "enables no channel");
+    if (!lower_surface(p, in, op, 1, ds, &kind) || !lower_slots(p, in, op, ds, &n)) return false;
+    if (n != 5) return lerr(ds, in, "has unexpected operands");
+    if (op->cond == 0 || op->cond == 5) return lerr(ds, in, "needs a 1D, 2D or 3D surface (not T0 or T5)");
+    if (!lower_geometry(p, in, op, ds, &chans)) return false;
+    op->info = INFO(kind, chans, chm & 0xF, 0, st ? 1 : 0);
+    return true;
+}
+
+/* Byte offset of pixel (u, v, r) at LOD lod, or -1 when outside the surface; faults (-2) when
+** the declared geometry leaves the buffer. */
+static int64_t pixel_at(emu_thread *t, const emu_op *op, const geom *g, const dp_mem *m, unsigned lane,
+                        uint32_t u, uint32_t v, uint32_t r, uint32_t lod) {
+    if (lod != 0 || u >= g->w || v >= g->h || r >= g->d) return -1;
+    uint64_t off = ((uint64_t)r * g->h + v) * g->pitch + (uint64_t)u * g->pb;
+    if (!at(m, off, g->pb)) {
+        emu_fault(t, lane, "pixel (%u, %u, %u) of surface T%u lies outside its buffer (%llu bytes): check the "
+                  "surface's Width/Height/Depth/Pitch attributes", u, v, r, op->cond, (unsigned long long)m->size);
+        return -2;
+    }
+    return (int64_t)off;
+}
+
+/* U, V, R, LOD of lane i from slots 0..3 (%null: 0). */
+static bool uvrl(emu_thread *t, const emu_op *op, unsigned n, uint8_t *p[4]) {
+    for (unsigned k = 0; k < 4; k++) {
+        p[k] = NULL;
+        if (op->src[k].shape == EO_NONE) continue;
+        if (!(p[k] = regs(t, &op->src[k], (uint64_t)n * 4))) return false;
+    }
+    return true;
+}
+static inline uint32_t lane_u32(uint8_t *p, unsigned i) { return p ? rd32(p + 4 * i) : 0; }
+
+static void h_typed(emu_thread *t, const emu_op *op) {
+    unsigned chans = F_A(op->info), chm = F_B(op->info), n = op->exec, nch = 0, cp = ch_pitch(t, op);
+    bool st = F_FL(op->info) & 1;
+    for (unsigned c = 0; c < 4; c++) nch += chm >> c & 1;
+    dp_mem m;
+    if (!surface_mem(t, op, &m)) return;
+    geom g;
+    geometry(op, m.size, chans, &g);
+    uint8_t *c4[4];
+    if (!uvrl(t, op, n, c4)) return;
+    if (!c4[0]) {
+        emu_fault(t, 0, "the U operand is %%null");
+        return;
+    }
+    uint8_t *rd = regs(t, &op->src[4], (uint64_t)((nch - 1) * cp + n) * 4);
+    if (!rd) return;
+    uint32_t mask = emu_chen(t, op);
+    for (unsigned i = 0; i < n; i++) {
+        if (!(mask >> i & 1)) continue;
+        int64_t px = pixel_at(t, op, &g, &m, i, lane_u32(c4[0], i), lane_u32(c4[1], i), lane_u32(c4[2], i),
+                              lane_u32(c4[3], i));
+        if (px == -2) return;
+        unsigned pos = 0;
+        for (unsigned c = 0; c < 4; c++) {
+            if (!(chm >> c & 1)) continue;
+            uint8_t *reg = rd + ((size_t)pos++ * cp + i) * 4;
+            bool have = px >= 0 && c < chans;
+            if (st) {
+                if (have) memcpy(m.base + px + 4 * c, reg, 4);
+            } else {
+                wrn(reg, have ? rd32(m.base + px + 4 * c) : c == 3 ? 1 : 0, 4);
+            }
+        }
+    }
+    t->pc++;
+}
+
+/* -- Atomics: DWORD_ATOMIC, TYPED_ATOMIC, SVM_ATOMIC ----------------------------------------------
+** Operation codes (DWORD_ATOMIC table): 0 add 1 sub 2 inc 3 dec 4 min 5 max 6 xchg 7 cmpxchg
+** 8 and 9 or 10 xor 11 imin 12 imax 13 predec, 16 fmax 17 fmin 18 fcmpwr, and IGC's 19 fadd 20 fsub.
+** info A = op, B = bits (16, 32, 64), flags: 1 typed, 2 SVM */
+enum { AOP_ADD, AOP_SUB, AOP_INC, AOP_DEC, AOP_MIN, AOP_MAX, AOP_XCHG, AOP_CMPXCHG, AOP_AND, AOP_OR, AOP_XOR,
+       AOP_IMIN, AOP_IMAX, AOP_PREDEC, AOP_FMAX = 16, AOP_FMIN, AOP_FCMPWR, AOP_FADD, AOP_FSUB };
+
+static bool aop_valid(unsigned a) { return a <= AOP_PREDEC || (a >= AOP_FMAX && a <= AOP_FSUB); }
+static unsigned aop_srcs(unsigned a) {
+    return a == AOP_INC || a == AOP_DEC || a == AOP_PREDEC ? 0 : a == AOP_CMPXCHG || a == AOP_FCMPWR ? 2 : 1;
+}
+static bool aop_signed(unsigned a) { return a == AOP_IMIN || a == AOP_IMAX || a == AOP_PREDEC; }
+
+static double fbits_to_d(uint64_t v, unsigned bits) {
+    if (bits == 16) {
+        uint32_t f = emu_hf_to_f((uint16_t)v, 0);
+        float x;
+        memcpy(&x, &f, 4);
+        return x;
+    }
+    if (bits == 32) {
+        float x;
+        uint32_t f = (uint32_t)v;
+        memcpy(&x, &f, 4);
+        return x;
+    }
+    double d;
+    memcpy(&d, &v, 8);
+    return d;
+}
+
+/* maxNum/minNum: a NaN operand yields the other one; -0 orders below +0. */
+static uint64_t fminmax(uint64_t old, uint64_t s, unsigned bits, bool max) {
+    double a = fbits_to_d(old, bits), b = fbits_to_d(s, bits);
+    if (isnan(b)) return old;
+    if (isnan(a)) return s;
+    if (a == b) {
+        if (a != 0 || signbit(a) == signbit(b)) return old;
+        return (max ? !signbit(b) : signbit(b)) ? s : old;
+    }
+    return (max ? b > a : b < a) ? s : old;
+}
+
+static uint64_t faddsub(uint64_t old, uint64_t s, unsigned bits, bool sub) {
+    if (bits == 32) {
+        float a, b, r;
+        uint32_t x = (uint32_t)old, y = (uint32_t)s, z;
+        memcpy(&a, &x, 4);
+        memcpy(&b, &y, 4);
+        r = sub ? a - b : a + b;
+        memcpy(&z, &r, 4);
+        return z;
+    }
+    double a = fbits_to_d(old, bits), b = fbits_to_d(s, bits), r = sub ? a - b : a + b; /* exact for hf */
+    uint64_t z;
+    memcpy(&z, &r, 8);
+    return bits == 16 ? emu_df_to_hf(z, EMU_RNE) : z;
+}
+
+static inline int64_t sext(uint64_t v, unsigned bits) {
+    return bits == 64 ? (int64_t)v : (int64_t)(v << (64 - bits)) >> (64 - bits);
+}
+
+/* new value of the location; *ret receives the value returned to dst */
+static uint64_t aop_apply(unsigned a, unsigned bits, uint64_t old, uint64_t s0, uint64_t s1, uint64_t *ret) {
+    uint64_t mk = bits == 64 ? ~0ull : (1ull << bits) - 1, nv;
+    old &= mk, s0 &= mk, s1 &= mk;
+    switch (a) {
+    case AOP_ADD: nv = old + s0; break;
+    case AOP_SUB: nv = old - s0; break;
+    case AOP_INC: nv = old + 1; break;
+    case AOP_DEC: case AOP_PREDEC: nv = old - 1; break;
+    case AOP_MIN: nv = s0 < old ? s0 : old; break;
+    case AOP_MAX: nv = s0 > old ? s0 : old; break;
+    case AOP_XCHG: nv = s0; break;
+    case AOP_CMPXCHG: nv = old == s1 ? s0 : old; break; /* new = (old == src1) ? src0 : old */
+    case AOP_AND: nv = old & s0; break;
+    case AOP_OR: nv = old | s0; break;
+    case AOP_XOR: nv = old ^ s0; break;
+    case AOP_IMIN: nv = sext(s0, bits) < sext(old, bits) ? s0 : old; break;
+    case AOP_IMAX: nv = sext(s0, bits) > sext(old, bits) ? s0 : old; break;
+    case AOP_FMAX: nv = fminmax(old, s0, bits, true); break;
+    case AOP_FMIN: nv = fminmax(old, s0, bits, false); break;
+    case AOP_FCMPWR: nv = fbits_to_d(s0, bits) == fbits_to_d(old, bits) ? s1 : old; break; /* (src0 == old) ? src1 : old */
+    case AOP_FADD: nv = faddsub(old, s0, bits, false); break;
+    default: nv = faddsub(old, s0, bits, true); break; /* AOP_FSUB */
+    }
+    nv &= mk;
+    uint64_t r = a == AOP_PREDEC ? nv : old;
+    /* 16-bit results go back unpacked in dwords: sign-extended for the signed operations */
+    if (bits == 16 && aop_signed(a)) r = (uint64_t)(uint32_t)(int32_t)sext(r, 16);
+    *ret = r;
+    return nv;
+}
+
+static bool lower_atomic(emu_program *p, const ir_inst *in, emu_op *op, diag_sink *ds) {
+    unsigned code, kind = SK_NONE, n, fl, bits;
+    bool svm = in->form == VISA_FORM_SVM_ATOMIC, typed = in->form == VISA_FORM_TYPED_ATOMIC;
+    if (!num_at(in, 0, &code)) return lerr(ds, in, "is malformed");
+    unsigned a = code & 0x1F;
+    if (!aop_valid(a)) return lerr(ds, in, "has an unknown atomic operation");
+    if (svm) bits = (code >> 5 & 3) == 1 ? 16 : (code >> 5 & 3) == 2 ? 64 : (code >> 5 & 3) == 0 ? 32 : 0;
+    else bits = code & 0x20 ? 16 : 32;
+    if (!bits) return lerr(ds, in, "has an invalid data width");
+    if (!svm && !lower_surface(p, in, op, 1, ds, &kind)) return false;
+    if (!lower_slots(p, in, op, ds, &n)) return false;
+    unsigned want = typed ? 7 : 4, s0 = typed ? 4 : 1;
+    if (n != want) return lerr(ds, in, "has unexpected operands");
+    if (typed && (op->cond == 0 || op->cond == 5)) return lerr(ds, in, "needs a typed surface (not T0 or T5)");
+    unsigned ns = aop_srcs(a);
+    if (ns >= 1 && slot(op, s0)->shape == EO_NONE) return lerr(ds, in, "needs src0 for this operation");
+    if (ns >= 2 && slot(op, s0 + 1)->shape == EO_NONE) return lerr(ds, in, "needs src1 for this operation");
+    unsigned chans = 1;
+    if (typed && !lower_geometry(p, in, op, ds, &chans)) return false;
+    /* the typed geometry lives in dst/dst2 imm; DWORD/SVM slots 5, 6 are unused */
+    fl = (typed ? 1 : 0) | (svm ? 2 : 0);
+    op->info = INFO(kind, a, bits, chans, fl);
+    if (kind != SK_SLM) p->global_atomics = true;
+    return true;
+}
+
+static void h_atomic(emu_thread *t, const emu_op *op) {
+    unsigned a = F_A(op->info), bits = F_B(op->info), fl = F_FL(op->info), n = op->exec;
+    bool typed = fl & 1, svm = fl & 2;
+    unsigned mb = bits / 8, rb = bits == 64 ? 8 : 4; /* memory bytes, register bytes per lane */
+    unsigned s0k = typed ? 4 : 1, ns = aop_srcs(a);
+    dp_mem m = {0};
+    geom g;
+    uint8_t *c4[4] = {0};
+    if (!svm) {
+        if (!surface_mem(t, op, &m)) return;
+        if (typed) {
+            geometry(op, m.size, F_C(op->info), &g);
+            if (!uvrl(t, op, n, c4)) return;
+            if (!c4[0]) {
+                emu_fault(t, 0, "the U operand is %%null");
+                return;
+            }
+        }
+    }
+    uint8_t *ra = NULL;
+    if (!typed && !(ra = regs(t, &op->src[0], (uint64_t)n * (svm ? 8 : 4)))) return;
+    uint8_t *r0 = NULL, *r1 = NULL, *rdst = NULL;
+    if (ns >= 1 && !(r0 = regs(t, slot(op, s0k), (uint64_t)n * rb))) return;
+    if (ns >= 2 && !(r1 = regs(t, slot(op, s0k + 1), (uint64_t)n * rb))) return;
+    const emu_opnd *d = slot(op, s0k + 2);
+    if (d->shape != EO_NONE && !(rdst = regs(t, d, (uint64_t)n * rb))) return;
+    uint32_t mask = emu_chen(t, op);
+    for (unsigned i = 0; i < n; i++) {
+        if (!(mask >> i & 1)) continue;
+        uint8_t *q;
+        if (typed) {
+            int64_t px = pixel_at(t, op, &g, &m, i, lane_u32(c4[0], i), lane_u32(c4[1], i), lane_u32(c4[2], i),
+                                  lane_u32(c4[3], i));
+            if (px == -2) return;
+            q = px >= 0 ? m.base + px : NULL; /* channel R, low 16 bits for .16 */
+        } else {
+            uint64_t addr = svm ? rd64(ra + 8 * i) : rd32(ra + 4 * i);
+            if (addr % mb) {
+                emu_fault(t, i, "atomic address 0x%llx is not aligned to %u bytes", (unsigned long long)addr, mb);
+                return;
+            }
+            if (svm) {
+                q = emu_global(t->mem, addr, mb);
+                if (!q) {
+                    emu_fault(t, i, "atomic of %u bytes at 0x%llx is out of bounds", mb, (unsigned long long)addr);
+                    return;
+                }
+            } else {
+                q = at(&m, addr, mb);
+            }
+        }
+        uint64_t old = q ? rdn(q, mb) : 0, ret;
+        uint64_t nv = aop_apply(a, bits, old, r0 ? rdn(r0 + (size_t)rb * i, rb) : 0,
+                                r1 ? rdn(r1 + (size_t)rb * i, rb) : 0, &ret);
+        if (q) wrn(q, nv, mb); /* out of bounds: dropped, 0 returned */
+        else ret = 0;
+        if (rdst) wrn(rdst + (size_t)rb * i, ret, rb);
+    }
+    t->pc++;
+}
+
+/* -- SVM_BLOCK_LD, SVM_BLOCK_ST -------------------------------------------------------------------
+** info A = owords, flags 1 store, 2 dword alignment suffices */
+
+static bool lower_svm_block(emu_program *p, const ir_inst *in, emu_op *op, diag_sink *ds) {
+    bool st = in->form == VISA_FORM_SVM_BLOCK_ST;
+    unsigned props, n;
+    if (!num_at(in, 0, &props) || (props & 7) > 4) return lerr(ds, in, "has an invalid oword count");
+    if (!lower_slots(p, in, op, ds, &n)) return false;
+    if (n != 2) return lerr(ds, in, "has unexpected operands");
+    /* unaligned: spec bit 3; IGC's builder and printer use bit 7.  Stores are always oword-aligned. */
+    bool unal = !st && (props & 0x88);
+    op->info = INFO(SK_NONE, 1u << (props & 7), 0, 0, (st ? 1 : 0) | (unal ? 2 : 0));
+    return true;
+}
+
+static void h_svm_block(emu_thread *t, const emu_op *op) {
+    unsigned n = F_A(op->info), fl = F_FL(op->info);
+    uint64_t a = scalar(t, &op->src[0]);
+    unsigned al = fl & 2 ? 4 : 16;
+    if (a % al) {
+        emu_fault(t, 0, "block address 0x%llx is not %s-aligned", (unsigned long long)a, al == 4 ? "dword" : "oword");
+        return;
+    }
+    uint8_t *r = regs(t, &op->src[1], (uint64_t)n * 16);
+    if (!r) return;
+    uint8_t *q = emu_global(t->mem, a, n * 16);
+    if (!q) {
+        emu_fault(t, 0, "%s of %u bytes at 0x%llx is out of bounds", fl & 1 ? "store" : "load", n * 16,
+                  (unsigned long long)a);
+        return;
+    }
+    if (fl & 1) memcpy(q, r, (size_t)n * 16);
+    else memcpy(r, q, (size_t)n * 16);
+    t->pc++;
+}
+
+/* -- SVM_GATHER, SVM_SCATTER ----------------------------------------------------------------------
+** info A = block bytes, B = blocks, flags 1 store */
+
+static bool lower_svm_gs(emu_program *p, const ir_inst *in, emu_op *op, diag_sink *ds) {
+    unsigned bs, nb, n;
+    if (!num_at(in, 0, &bs) || !num_at(in, 1, &nb)) return lerr(ds, in, "is malformed");
+    /* block size 0 = 1 byte, 1 = 4 bytes, 8 bytes: 2 (VISA_SVM_Block_Type, SVM_SCATTER page) or 3
+    ** (SVM_GATHER page) */
+    unsigned bytes = (bs & 3) == 0 ? 1 : (bs & 3) == 1 ? 4 : 8;
+    if (!lower_slots(p, in, op, ds, &n)) return false;
+    if (n != 2) return lerr(ds, in, "has unexpected operands");
+    op->info = INFO(SK_NONE, bytes, 1u << (nb & 3), 0, in->form == VISA_FORM_SVM_SCATTER ? 1 : 0);
+    return true;
+}
+
+static void h_svm_gs(emu_thread *t, const emu_op *op) {
+    unsigned bs = F_A(op->info), nb = F_B(op->info), n = op->exec;
+    bool st = F_FL(op->info) & 1;
+    unsigned mbs = nb < 4 ? 4 : nb; /* 1-byte blocks: bytes per lane in the register */
+    uint8_t *ra = regs(t, &op->src[0], (uint64_t)n * 8);
+    if (!ra) return;
+    uint8_t *rd = regs(t, &op->src[1], bs == 1 ? (uint64_t)n * mbs : (uint64_t)nb * n * bs);
+    if (!rd) return;
+    uint32_t mask = emu_chen(t, op);
+    for (unsigned i = 0; i < n; i++) {
+        if (!(mask >> i & 1)) continue;
+        uint64_t a = rd64(ra + 8 * i);
+        if (a % bs) {
+            emu_fault(t, i, "address 0x%llx is not aligned to the %u-byte block size", (unsigned long long)a, bs);
+            return;
+        }
+        uint32_t span = bs == 1 ? nb : bs;
+        for (unsigned j = 0; j < (bs == 1 ? 1u : nb); j++) {
+            uint64_t aj = a + (uint64_t)j * bs;
+            uint8_t *q = emu_global(t->mem, aj, span);
+            if (!q) {
+                emu_fault(t, i, "%s of %u bytes at 0x%llx is out of bounds", st ? "store" : "load", span,
+                          (unsigned long long)aj);
+                return;
+            }
+            uint8_t *reg = bs == 1 ? rd + (size_t)i * mbs : rd + ((size_t)j * n + i) * bs;
+            if (st) {
+                memcpy(q, reg, span);
+            } else {
+                if (bs == 1) memset(reg, 0, mbs); /* bytes past num_blocks: zero */
+                memcpy(reg, q, span);
+            }
+        }
+    }
+    t->pc++;
+}
+
+/* -- Table ----------------------------------------------------------------------------------------- */
+
+static const emu_sem sem_oword = {h_oword, 0, lower_oword};
+static const emu_sem sem_media = {h_media, 0, lower_media};
+static const emu_sem sem_scattered = {h_scattered, 0, lower_scattered};
+static const emu_sem sem_4scaled = {h_4scaled, 0, lower_4scaled};
+static const emu_sem sem_typed = {h_typed, 0, lower_typed};
+static const emu_sem sem_atomic = {h_atomic, 0, lower_atomic};
+static const emu_sem sem_svm_block = {h_svm_block, 0, lower_svm_block};
+static const emu_sem sem_svm_gs = {h_svm_gs, 0, lower_svm_gs};
+
 const emu_sem *emu_sem_dataport(unsigned form) {
-    (void)form;
-    return NULL;
+    switch (form) {
+    case VISA_FORM_OWORD_LD: case VISA_FORM_OWORD_LD_UNALIGNED: case VISA_FORM_OWORD_ST: return &sem_oword;
+    case VISA_FORM_MEDIA_LD: case VISA_FORM_MEDIA_ST: return &sem_media;
+    case VISA_FORM_GATHER: case VISA_FORM_SCATTER: case VISA_FORM_GATHER_SCALED: case VISA_FORM_SCATTER_SCALED:
+    case VISA_FORM_QW_GATHER: case VISA_FORM_QW_SCATTER: return &sem_scattered;
+    case VISA_FORM_GATHER4_SCALED: case VISA_FORM_SCATTER4_SCALED: case VISA_FORM_SVM_GATHER4SCALED:
+    case VISA_FORM_SVM_SCATTER4SCALED: return &sem_4scaled;
+    case VISA_FORM_GATHER4_TYPED: case VISA_FORM_SCATTER4_TYPED: return &sem_typed;
+    case VISA_FORM_DWORD_ATOMIC: case VISA_FORM_TYPED_ATOMIC: case VISA_FORM_SVM_ATOMIC: return &sem_atomic;
+    case VISA_FORM_SVM_BLOCK_LD: case VISA_FORM_SVM_BLOCK_ST: return &sem_svm_block;
+    case VISA_FORM_SVM_GATHER: case VISA_FORM_SVM_SCATTER: return &sem_svm_gs;
+    default: return NULL;
+    }
 }
 
 bool emu_dataport_lower_send(emu_program *p, const ir_inst *in, emu_op *op, const emu_send_desc *d, diag_sink *ds) {
