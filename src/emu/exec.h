@@ -36,6 +36,10 @@ static inline uint32_t emu_chen(const emu_thread *t, const emu_op *op) {
     return em;
 }
 
+/* A raw operand (message payload): shape EO_CONTIG at the variable's byte offset plus the raw
+** offset (EO_NONE for %null), size UB; false with a diagnostic if it is outside the file. */
+bool emu_lower_raw(emu_program *p, const ir_inst *in, const ir_raw *raw, emu_opnd *o, diag_sink *ds);
+
 /* The generic ALU handler (fast handlers fall back to it under a non-default %cr0). */
 void emu_alu_generic(emu_thread *t, const emu_op *op);
 void emu_cmp_generic(emu_thread *t, const emu_op *op);

@@ -164,7 +164,7 @@ static bool lower_vec(emu_program *p, const ir_inst *in, const ir_vec *v, unsign
     }
 }
 
-static bool lower_raw(emu_program *p, const ir_inst *in, const ir_raw *raw, emu_opnd *o, diag_sink *ds) {
+bool emu_lower_raw(emu_program *p, const ir_inst *in, const ir_raw *raw, emu_opnd *o, diag_sink *ds) {
     memset(o, 0, sizeof *o);
     if (raw->id >= p->cur->nvars) {
         diag_at(ds, VISA_SEV_ERROR, "E-RUN", in->line, in->col, "raw operand refers to an unknown variable");
@@ -223,7 +223,7 @@ static visa_status lower_inst(emu_program *p, const ir_inst *in, uint32_t *label
         }
         case 'R': {
             emu_opnd *slot = &op.src[op.nsrc < 5 ? op.nsrc : 4];
-            if (!lower_raw(p, in, &o->u.raw, slot, ds)) return VISA_E_UNSUPPORTED;
+            if (!emu_lower_raw(p, in, &o->u.raw, slot, ds)) return VISA_E_UNSUPPORTED;
             op.nsrc++;
             break;
         }
