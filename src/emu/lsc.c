@@ -1,148 +1,910 @@
-/* lsc.c -- LSC untyped load and store (spec LSC_UNTYPED; formats.md 2.10.4): per-lane addresses
-** (a64 / a32) or one transposed block, data sizes d8..d64 and the zero-extending d8u32/d16u32
-** forms, 1..64 elements per address, global memory (ugm) and shared local memory (slm).
-** Register layout of the data payload: element k of every lane, then element k+1, each element
-** run padded to whole GRFs; transposed: elements contiguous.  Out-of-bounds accesses are
-** run-time errors naming the lane.
+/* lsc.c -- LSC messages (spec pages LSC_UNTYPED, LSC_FENCE; messages.md sections 2-3; formats.md
+** 2.10.4), from the native instructions and from raw sends (send.c decodes the SFID and hands the
+** descriptors to emu_lsc_lower_send).  Both lower to one normalised form (below), run by a handful
+** of handlers.
+**
+** Memory: .slm is the thread group's shared local memory; .ugm / .ugml flat addresses are global
+** (emu_global).  Surface address models (bti, bss, ss): the surface operand's value (an immediate,
+** a general variable or a surface state variable) plus the surface index field is the index of the
+** buffer the surface is bound to (a surface input bound to buffer i holds i, see launch.c); the
+** address is a byte offset into that buffer (emu_surface).  A surface state variable that is one
+** of the predefined surfaces means: T0 (%slm) shared local memory, T5 (%scratch, "T255"
+** stateless) flat global memory; T1..T4 have no meaning here and fault.  Model `arg` is rejected.
+**
+** Addresses: Base + AddrScale * addr + AddrImmOffset, computed at the address size (a16/a32
+** offsets wrap at 32 bits, a32s is sign-extended, a64 wraps at 64 bits).
+** Register layout (SIMT): component v of lane n at v * CompStride + n * RegElemBytes, CompStride =
+** the lanes' bytes rounded up to whole GRFs (native instructions) or response length / components
+** (raw sends, messages.md 3.1).  Transposed (SIMD1): the elements contiguous.  D8 / D16 occupy 1 / 2
+** register bytes, D8U32 / D16U32 are zero-extended to 32 bits, D16U32H sits in the high half.
+** Out-of-bounds SIMT, transposed, atomic and status-free accesses are run-time errors naming the
+** lane and the address; lsc_load_status reports them as status bits instead.
+**
+** 2D block messages (messages.md 3.3, spec LOAD_BLOCK2D pseudo-code): payload base, width - 1
+** (bytes), height - 1 (rows), pitch - 1 (bytes), X (elements), Y (rows), shape; elements outside
+** the surface read as zero and are not stored; register layout plain / VNNI / transposed with
+** pow2 row pitch and blocks padded to whole GRFs.  A surface element that lies in no buffer faults.
+**
+** Atomics return the old value, act on each enabled lane in lane order, on DataSize-bit memory
+** values: integer ops wrap; fadd/fsub/fmin/fmax/fcas on hf (d16), f (d32) or df (d64), the bf*
+** ops on bf16 (d16), each rounded once to nearest even; fmin/fmax return the non-NaN operand when
+** one is NaN and order -0 below +0; fcas compares as floats.  Global atomics make the program run
+** its groups in order (emu_program.global_atomics).
+**
+** Append-counter atomics (lsc_apndctr_atomic_add/sub/store): the counter is the DataSize element
+** at byte 0 of the surface's buffer (the emulator has no auxiliary surface: bind the counter's
+** buffer); lanes update it in lane order and receive the old value.
+** lsc_load_status: dword 0 of the destination gets bit n = lane n enabled and every element of its
+** address in bounds.  Prefetches (loads to %null, rlen 0) and fences do nothing: the emulator's
+** memory is coherent and in program order.
 */
+#include <math.h>
 #include <string.h>
 
-#include "exec.h"
+#include "convert.h"
+#include "send.h"
 
-enum { SFID_UGM = 0, SFID_UGML = 1, SFID_SLM = 3 };
+enum { SF_UGM = 0, SF_UGML = 1, SF_TGM = 2, SF_SLM = 3 };
+enum { AT_FLAT = 1, AT_BSS = 2, AT_SS = 3, AT_BTI = 4, AT_ARG = 5 };
+enum { AS_A16 = 1, AS_A32 = 2, AS_A64 = 3, AS_A32U = 4, AS_A32S = 5 };
+enum { DS_D8 = 1, DS_D16, DS_D32, DS_D64, DS_D8U32, DS_D16U32, DS_D16U32H };
 
-/* op->info: sfid | addr size << 4 | data size << 8 | order << 12 | elems << 16 | addr type << 24 */
-#define F_SFID(i) ((i) & 0xF)
-#define F_ASIZE(i) (((i) >> 4) & 0xF)
-#define F_DSIZE(i) (((i) >> 8) & 0xF)
-#define F_ORDER(i) (((i) >> 12) & 0xF)
-#define F_ELEMS(i) (((i) >> 16) & 0xFF)
-#define F_ATYPE(i) (((i) >> 24) & 0xF)
+/* LSC operation codes (vISA LSC_OP = hardware opcode, messages.md 2.2) */
+enum {
+    OP_LOAD = 0x00, OP_LOAD_STRIDED = 0x01, OP_LOAD_QUAD = 0x02, OP_LOAD_BLOCK2D = 0x03, OP_STORE = 0x04,
+    OP_STORE_STRIDED = 0x05, OP_STORE_QUAD = 0x06, OP_STORE_BLOCK2D = 0x07, OP_IINC = 0x08, OP_IDEC = 0x09,
+    OP_ALOAD = 0x0A, OP_ASTORE = 0x0B, OP_IADD = 0x0C, OP_ISUB = 0x0D, OP_SMIN = 0x0E, OP_SMAX = 0x0F,
+    OP_UMIN = 0x10, OP_UMAX = 0x11, OP_ICAS = 0x12, OP_FADD = 0x13, OP_FSUB = 0x14, OP_FMIN = 0x15,
+    OP_FMAX = 0x16, OP_FCAS = 0x17, OP_AND = 0x18, OP_OR = 0x19, OP_XOR = 0x1A, OP_LOAD_STATUS = 0x1B,
+    OP_STORE_UNCOMPRESSED = 0x1C, OP_CCS = 0x1D, OP_RSI = 0x1E, OP_FENCE = 0x1F, OP_STORE_UNCOMPRESSED_QUAD = 0x20,
+    OP_BFADD = 0x21, OP_BFSUB = 0x22, OP_BFMIN = 0x23, OP_BFMAX = 0x24, OP_BFCAS = 0x25, OP_APND_ADD = 0x28,
+    OP_APND_SUB = 0x29, OP_APND_STORE = 0x2A, OP_ECC = 0x33
+};
+
+/* -- The normalised message ----------------------------------------------------------------------
+** op->info: op [5:0] | sfid [7:6] | addr type [10:8] | addr size [13:11] | data size [16:14] |
+**           transposed [17] | vnni [18] | eot [19] | chmask [23:20] | elems - 1 [30:24] | raw [31]
+**           (block2d: [20] = address from a payload register, [31] = shape from the payload)
+** op->imm: immediate address offset (block2d: X offset [15:0], Y offset [31:16])
+** op->target: address scale (block2d: W | H << 9 | blocks << 18 from the instruction, or the raw
+**           response / src1 length in bytes)
+** op->dst.off: SIMT dst component stride (bytes); op->dst.ind_off: src1 component stride
+** op->dst2.lanes: surface index added to the surface value
+** SIMT/atomic operands: src[0] dst, src[1] addresses, src[2] data 1, src[3] data 2 (strided: the
+** pitch; none in a raw send: the pitch is payload dword 2), src[4] surface.
+** block2d operands: src[0] data (dst or stored data), src[1] base or payload, src[2..4] width,
+** height, pitch, dst X, dst2 Y. */
+#define I_OP(i) ((i) & 0x3F)
+#define I_SFID(i) (((i) >> 6) & 3)
+#define I_ATYPE(i) (((i) >> 8) & 7)
+#define I_ASIZE(i) (((i) >> 11) & 7)
+#define I_DSIZE(i) (((i) >> 14) & 7)
+#define I_TRANSPOSE(i) (((i) >> 17) & 1)
+#define I_VNNI(i) (((i) >> 18) & 1)
+#define I_EOT(i) (((i) >> 19) & 1)
+#define I_CHMASK(i) (((i) >> 20) & 0xF)
+#define I_ELEMS(i) ((((i) >> 24) & 0x7F) + 1)
+#define I_RAW(i) (((i) >> 31) & 1)
+#define I_PAYLOAD(i) (((i) >> 20) & 1)
+
+static uint32_t pack_info(unsigned opc, unsigned sfid, unsigned atype, unsigned asize, unsigned dsize, bool transpose,
+                          bool vnni, bool eot, unsigned chmask, unsigned elems, bool raw) {
+    return opc | sfid << 6 | atype << 8 | asize << 11 | dsize << 14 | (unsigned)transpose << 17 |
+           (unsigned)vnni << 18 | (unsigned)eot << 19 | chmask << 20 | (elems - 1) << 24 | (uint32_t)raw << 31;
+}
 
 static const uint8_t elems_of_code[9] = {0, 1, 2, 3, 4, 8, 16, 32, 64};
 /* memory bytes and register bytes per element by data-size code */
 static const uint8_t mem_bytes[8] = {0, 1, 2, 4, 8, 1, 2, 2};
 static const uint8_t reg_bytes[8] = {0, 1, 2, 4, 8, 4, 4, 4};
+static const uint8_t addr_bytes[6] = {0, 2, 4, 8, 4, 4};
 
-static bool lower_lsc(emu_program *p, const ir_inst *in, emu_op *op, diag_sink *ds) {
-    /* fields in layout order (ops.def LSC_U_GEN) */
-    unsigned sfid = (unsigned)in->opnd[0].u.num, atype = (unsigned)in->opnd[3].u.num,
-             asize = (unsigned)in->opnd[6].u.num, dsize = (unsigned)in->opnd[7].u.num,
-             order = (unsigned)in->opnd[8].u.num, ecode = (unsigned)in->opnd[9].u.num;
-    const char *why = NULL;
-    if (sfid != SFID_UGM && sfid != SFID_UGML && sfid != SFID_SLM) why = "only .ugm, .ugml and .slm";
-    else if (atype != 1) why = "only flat addressing";
-    else if (asize != 2 && asize != 3) why = "only :a32 and :a64 addresses";
-    else if (dsize < 1 || dsize > 7 || dsize == 7) why = "data size d16u32h";
-    else if (ecode < 1 || ecode > 8) why = "this vector size";
-    else if (order != 1 && order != 2) why = "this data order";
-    if (why) {
-        diag_at(ds, VISA_SEV_ERROR, "E-RUN", in->line, in->col,
-                "'%s' is supported by the emulator with %s so far", isa_forms[in->form].name, why);
-        return false;
+static unsigned popcount4(unsigned m) { return (m & 1) + (m >> 1 & 1) + (m >> 2 & 1) + (m >> 3 & 1); }
+
+static bool is_atomic(unsigned opc) {
+    return (opc >= OP_IINC && opc <= OP_XOR) || (opc >= OP_BFADD && opc <= OP_BFCAS);
+}
+static unsigned atomic_nsrc(unsigned opc) {
+    if (opc == OP_IINC || opc == OP_IDEC || opc == OP_ALOAD) return 0;
+    if (opc == OP_ICAS || opc == OP_FCAS || opc == OP_BFCAS) return 2;
+    return 1;
+}
+static bool is_float_atomic(unsigned opc) { return opc >= OP_FADD && opc <= OP_FCAS; }
+static bool is_bf_atomic(unsigned opc) { return opc >= OP_BFADD && opc <= OP_BFCAS; }
+static bool is_store(unsigned opc) {
+    return opc == OP_STORE || opc == OP_STORE_STRIDED || opc == OP_STORE_QUAD || opc == OP_STORE_UNCOMPRESSED ||
+           opc == OP_STORE_UNCOMPRESSED_QUAD;
+}
+static bool is_quad(unsigned opc) {
+    return opc == OP_LOAD_QUAD || opc == OP_STORE_QUAD || opc == OP_STORE_UNCOMPRESSED_QUAD;
+}
+static bool is_strided(unsigned opc) { return opc == OP_LOAD_STRIDED || opc == OP_STORE_STRIDED; }
+
+/* Ends the op: the next one, or the end of the thread for an EOT message. */
+static inline void lsc_next(emu_thread *t, const emu_op *op) {
+    if (I_EOT(op->info)) t->done = true;
+    else t->pc++;
+}
+
+/* -- Address spaces ------------------------------------------------------------------------------ */
+enum { SP_GLOBAL, SP_SLM, SP_SURFACE };
+typedef struct lsc_space {
+    unsigned kind;
+    uint32_t index; /* SP_SURFACE: buffer index */
+} lsc_space;
+
+static bool space_of(emu_thread *t, const emu_op *op, lsc_space *s) {
+    unsigned info = op->info, at = I_ATYPE(info);
+    s->index = 0;
+    if (I_SFID(info) == SF_SLM) {
+        s->kind = SP_SLM;
+        return true;
     }
-    (void)p;
-    op->info = sfid | asize << 4 | dsize << 8 | order << 12 | (unsigned)elems_of_code[ecode] << 16 |
-               atype << 24;
-    op->imm = (int32_t)in->opnd[5].u.num;
-    op->cond = (uint8_t)0; /* unused */
-    op->target = (uint32_t)in->opnd[4].u.num ? (uint32_t)in->opnd[4].u.num : 1; /* address scale */
-    /* raw operands: dst, src0 (addresses), src1 (store data) in op->src[0..] after the surface */
+    if (at == AT_FLAT) {
+        s->kind = SP_GLOBAL;
+        return true;
+    }
+    const emu_opnd *sf = &op->src[4];
+    if (sf->shape == EO_STATE && sf->off < ISA_NUM_PREDEF_SURFS) {
+        /* a predefined surface (the kernel's state slots 0..5 are T0..T5) */
+        if (sf->off == 0) s->kind = SP_SLM;
+        else if (sf->off == 5) s->kind = SP_GLOBAL;
+        else {
+            emu_fault(t, 0, "predefined surface %s has no meaning in the emulator", isa_predef_surf_names[sf->off]);
+            return false;
+        }
+        return true;
+    }
+    s->kind = SP_SURFACE;
+    s->index = (uint32_t)emu_msg_scalar_value(t, sf) + op->dst2.lanes;
     return true;
 }
 
-static uint8_t *mem_ptr(emu_thread *t, unsigned sfid, uint64_t addr, uint32_t size) {
-    if (sfid == SFID_SLM) {
+static uint8_t *space_ptr(emu_thread *t, const lsc_space *s, uint64_t addr, uint32_t size) {
+    switch (s->kind) {
+    case SP_SLM: {
         emu_mem *m = t->mem;
         if (!m->slm || addr > m->slm_size || size > m->slm_size - addr) return NULL;
         return m->slm + addr;
     }
-    return emu_global(t->mem, addr, size);
+    case SP_SURFACE: return emu_surface(t->mem, s->index, addr, size, NULL);
+    default: return emu_global(t->mem, addr, size);
+    }
 }
 
-/* operand indices: src[0] = surface (vector), src[1] = dst raw, src[2] = address raw, src[3] = data raw */
-static void lsc_access(emu_thread *t, const emu_op *op, bool store) {
-    unsigned info = op->info, sfid = F_SFID(info), ds = F_DSIZE(info), elems = F_ELEMS(info);
-    unsigned mb = mem_bytes[ds], rb = reg_bytes[ds], asz = F_ASIZE(info) == 3 ? 8 : 4;
-    unsigned grf = t->prog->lay.grf_bytes;
-    uint8_t *file = t->file;
-    const emu_opnd *data = store ? &op->src[3] : &op->src[1];
-    const emu_opnd *adr = &op->src[2];
+static void oob_fault(emu_thread *t, unsigned lane, const lsc_space *s, const char *what, uint32_t bytes, uint64_t a) {
+    uint64_t bytes_bound = 0;
+    if (s->kind == SP_SURFACE) emu_surface(t->mem, s->index, 0, 0, &bytes_bound);
+    if (s->kind == SP_SURFACE && !bytes_bound)
+        emu_fault(t, lane, "%s through surface index %u: no buffer is bound to it", what, s->index);
+    else if (s->kind == SP_SURFACE)
+        emu_fault(t, lane, "%s of %u bytes at offset 0x%llx of the surface bound to buffer %u is out of bounds", what,
+                  bytes, (unsigned long long)a, s->index);
+    else
+        emu_fault(t, lane, "%s of %u bytes at %s0x%llx is out of bounds", what, bytes, s->kind == SP_SLM ? "SLM " : "",
+                  (unsigned long long)a);
+}
+
+/* Lane n's address: Base + Scale * addr + ImmOffset at the address size. */
+static uint64_t lane_addr(const uint8_t *p, unsigned asize, uint32_t scale, int32_t imm) {
+    switch (asize) {
+    case AS_A16: {
+        uint16_t v;
+        memcpy(&v, p, 2);
+        return (uint32_t)((uint32_t)v * scale + (uint32_t)imm);
+    }
+    case AS_A64: {
+        uint64_t v;
+        memcpy(&v, p, 8);
+        return v * scale + (uint64_t)(int64_t)imm;
+    }
+    case AS_A32S: {
+        int32_t v;
+        memcpy(&v, p, 4);
+        return (uint64_t)((int64_t)v * scale + imm);
+    }
+    default: {
+        uint32_t v;
+        memcpy(&v, p, 4);
+        return (uint32_t)(v * scale + (uint32_t)imm);
+    }
+    }
+}
+
+/* -- Element conversion between memory and register ----------------------------------------------- */
+static inline void mem_to_reg(uint8_t *r, const uint8_t *m, unsigned ds) {
+    switch (ds) {
+    case DS_D8U32: r[0] = m[0], r[1] = r[2] = r[3] = 0; break;
+    case DS_D16U32: r[0] = m[0], r[1] = m[1], r[2] = r[3] = 0; break;
+    case DS_D16U32H: r[0] = r[1] = 0, r[2] = m[0], r[3] = m[1]; break;
+    default: memcpy(r, m, mem_bytes[ds]); break;
+    }
+}
+static inline void reg_to_mem(uint8_t *m, const uint8_t *r, unsigned ds) {
+    if (ds == DS_D16U32H) m[0] = r[2], m[1] = r[3];
+    else memcpy(m, r, mem_bytes[ds]);
+}
+
+/* -- SIMT load / store (plain, quad, strided) ---------------------------------------------------- */
+static void h_simt(emu_thread *t, const emu_op *op) {
+    unsigned info = op->info, opc = I_OP(info), ds = I_DSIZE(info), asize = I_ASIZE(info);
+    bool store = is_store(opc), quad = is_quad(opc), strided = is_strided(opc);
+    const emu_opnd *data = store ? &op->src[2] : &op->src[0];
+    if (data->shape == EO_NONE) { /* a prefetch, or a store of nothing */
+        lsc_next(t, op);
+        return;
+    }
+    lsc_space sp;
+    if (!space_of(t, op, &sp)) return;
+    unsigned mb = mem_bytes[ds], rb = reg_bytes[ds], asz = addr_bytes[asize];
+    unsigned n = op->exec, chm = I_CHMASK(info);
+    unsigned nelem = quad ? popcount4(chm) : I_ELEMS(info);
+    unsigned span = quad ? (chm & 8 ? 4 : chm & 4 ? 3 : chm & 2 ? 2 : 1) * mb : nelem * mb;
+    uint32_t stride = store ? (uint32_t)op->dst.ind_off : op->dst.off;
     uint32_t fsize = t->prog->lay.file_bytes;
-    if (F_ORDER(info) == 2) {
-        /* transposed: one address (lane 0), elems contiguous elements */
-        uint64_t a = 0;
-        memcpy(&a, file + adr->off, asz);
-        a = a * op->target + (uint64_t)(int64_t)op->imm;
-        uint32_t bytes = elems * mb;
-        uint8_t *m = mem_ptr(t, sfid, a, bytes);
+    const emu_opnd *adr = &op->src[1];
+    uint8_t *file = t->file;
+    if (data->off + (uint64_t)(nelem - 1) * stride + (uint64_t)n * rb > fsize ||
+        adr->off + (uint64_t)(strided ? (I_RAW(info) ? 12 : asz) : n * asz) > fsize) {
+        emu_fault(t, 0, "message payload outside the register file");
+        return;
+    }
+    uint64_t base = 0, pitch = 0;
+    if (strided) {
+        base = lane_addr(file + adr->off, asize, op->target, op->imm);
+        if (I_RAW(info)) {
+            uint32_t pw;
+            memcpy(&pw, file + adr->off + 8, 4); /* pitch in bytes: dword 2 of the payload */
+            pitch = pw;
+        } else {
+            pitch = (uint64_t)emu_msg_scalar_value(t, &op->src[3]);
+        }
+        if (asize != AS_A64 && asize != AS_A32S) pitch = (uint32_t)pitch;
+    }
+    uint32_t mask = emu_chen(t, op);
+    for (unsigned i = 0; i < n; i++) {
+        if (!(mask >> i & 1)) continue;
+        uint64_t a = strided ? base + i * pitch : lane_addr(file + adr->off + i * asz, asize, op->target, op->imm);
+        if (strided && asize != AS_A64 && asize != AS_A32S) a = (uint32_t)a;
+        uint8_t *m = space_ptr(t, &sp, a, span);
         if (!m) {
-            emu_fault(t, 0, "%s of %u bytes at 0x%llx is out of bounds", store ? "store" : "load", bytes,
-                      (unsigned long long)a);
+            oob_fault(t, i, &sp, store ? "store" : "load", span, a);
             return;
         }
-        if (data->off + (uint64_t)elems * rb > fsize) {
-            emu_fault(t, 0, "data payload outside the register file");
-            return;
+        for (unsigned k = 0, c = 0; k < nelem; k++, c++) {
+            if (quad)
+                while (!(chm >> c & 1)) c++;
+            uint8_t *r = file + data->off + k * stride + i * rb;
+            if (store) reg_to_mem(m + c * mb, r, ds);
+            else mem_to_reg(r, m + c * mb, ds);
         }
-        for (unsigned k = 0; k < elems; k++) {
-            uint8_t *r = file + data->off + k * rb;
-            if (store) memcpy(m + k * mb, r, mb);
-            else {
-                memset(r, 0, rb);
-                memcpy(r, m + k * mb, mb);
-            }
-        }
-        t->pc++;
+    }
+    lsc_next(t, op);
+}
+
+/* -- Transposed (SIMD1 block) load / store ---------------------------------------------------------- */
+static void h_transposed(emu_thread *t, const emu_op *op) {
+    unsigned info = op->info, opc = I_OP(info), ds = I_DSIZE(info);
+    bool store = is_store(opc);
+    const emu_opnd *data = store ? &op->src[2] : &op->src[0];
+    if (data->shape == EO_NONE || !(emu_chen(t, op) & 1)) {
+        lsc_next(t, op);
+        return;
+    }
+    lsc_space sp;
+    if (!space_of(t, op, &sp)) return;
+    unsigned mb = mem_bytes[ds], rb = reg_bytes[ds], elems = I_ELEMS(info);
+    uint32_t fsize = t->prog->lay.file_bytes;
+    if (data->off + (uint64_t)elems * rb > fsize || op->src[1].off + 8ull > fsize) {
+        emu_fault(t, 0, "message payload outside the register file");
+        return;
+    }
+    uint64_t a = lane_addr(t->file + op->src[1].off, I_ASIZE(info), op->target, op->imm);
+    uint32_t bytes = elems * mb;
+    uint8_t *m = space_ptr(t, &sp, a, bytes);
+    if (!m) {
+        oob_fault(t, 0, &sp, store ? "store" : "load", bytes, a);
+        return;
+    }
+    uint8_t *r = t->file + data->off;
+    for (unsigned k = 0; k < elems; k++) {
+        if (store) reg_to_mem(m + k * mb, r + k * rb, ds);
+        else mem_to_reg(r + k * rb, m + k * mb, ds);
+    }
+    lsc_next(t, op);
+}
+
+/* -- Load status ------------------------------------------------------------------------------------- */
+static void h_load_status(emu_thread *t, const emu_op *op) {
+    unsigned info = op->info, ds = I_DSIZE(info), asize = I_ASIZE(info), asz = addr_bytes[asize];
+    lsc_space sp;
+    if (!space_of(t, op, &sp)) return;
+    unsigned n = op->exec;
+    uint32_t fsize = t->prog->lay.file_bytes;
+    if (op->src[1].off + (uint64_t)n * asz > fsize || (op->src[0].shape != EO_NONE && op->src[0].off + 4ull > fsize)) {
+        emu_fault(t, 0, "message payload outside the register file");
+        return;
+    }
+    uint32_t mask = emu_chen(t, op), bits = 0;
+    uint32_t span = I_ELEMS(info) * mem_bytes[ds];
+    for (unsigned i = 0; i < n; i++) {
+        if (!(mask >> i & 1)) continue;
+        uint64_t a = lane_addr(t->file + op->src[1].off + i * asz, asize, op->target, op->imm);
+        if (space_ptr(t, &sp, a, span)) bits |= 1u << i;
+    }
+    if (op->src[0].shape != EO_NONE) memcpy(t->file + op->src[0].off, &bits, 4);
+    lsc_next(t, op);
+}
+
+/* -- Atomics ------------------------------------------------------------------------------------------ */
+static uint64_t load_mem(const uint8_t *m, unsigned mb) {
+    uint64_t v = 0;
+    memcpy(&v, m, mb);
+    return v;
+}
+static uint64_t load_reg(const uint8_t *r, unsigned ds) {
+    if (ds == DS_D16U32H) return (uint64_t)r[2] | (uint64_t)r[3] << 8;
+    uint64_t v = 0;
+    memcpy(&v, r, mem_bytes[ds]);
+    return v;
+}
+
+static double fl_of(uint64_t bits, unsigned mb, bool bf) {
+    if (mb == 8) {
+        double d;
+        memcpy(&d, &bits, 8);
+        return d;
+    }
+    uint32_t fb = mb == 4 ? (uint32_t)bits : bf ? emu_bf_to_f((uint16_t)bits, 0) : emu_hf_to_f((uint16_t)bits, 0);
+    float f;
+    memcpy(&f, &fb, 4);
+    return f;
+}
+static uint64_t fl_bits(double d, unsigned mb, bool bf) {
+    uint64_t b;
+    memcpy(&b, &d, 8);
+    if (mb == 8) return b;
+    if (mb == 4) return emu_df_to_f(b, 0);
+    return bf ? emu_df_to_bf(b, 0) : emu_df_to_hf(b, 0);
+}
+static bool fl_less(double a, double b) { return a < b || (a == 0 && b == 0 && signbit(a) && !signbit(b)); }
+
+static uint64_t atomic_apply(unsigned opc, uint64_t old, uint64_t s1, uint64_t s2, unsigned mb) {
+    uint64_t msk = mb == 8 ? ~0ull : (1ull << (8 * mb)) - 1;
+    unsigned sh = 64 - 8 * mb;
+    int64_t so = (int64_t)(old << sh) >> sh, s1s = (int64_t)(s1 << sh) >> sh;
+    bool bf = is_bf_atomic(opc);
+    switch (opc) {
+    case OP_IINC: return (old + 1) & msk;
+    case OP_IDEC: return (old - 1) & msk;
+    case OP_ALOAD: return old;
+    case OP_ASTORE: return s1 & msk;
+    case OP_IADD: return (old + s1) & msk;
+    case OP_ISUB: return (old - s1) & msk;
+    case OP_SMIN: return s1s < so ? s1 & msk : old;
+    case OP_SMAX: return s1s > so ? s1 & msk : old;
+    case OP_UMIN: return (s1 & msk) < old ? s1 & msk : old;
+    case OP_UMAX: return (s1 & msk) > old ? s1 & msk : old;
+    case OP_ICAS: return old == (s1 & msk) ? s2 & msk : old;
+    case OP_AND: return old & s1;
+    case OP_OR: return (old | s1) & msk;
+    case OP_XOR: return (old ^ s1) & msk;
+    default: break;
+    }
+    double o = fl_of(old, mb, bf), a = fl_of(s1 & msk, mb, bf);
+    switch (opc) {
+    case OP_FADD: case OP_BFADD:
+        if (mb == 4) return fl_bits((double)((float)o + (float)a), 4, false);
+        return fl_bits(o + a, mb, bf);
+    case OP_FSUB: case OP_BFSUB:
+        if (mb == 4) return fl_bits((double)((float)o - (float)a), 4, false);
+        return fl_bits(o - a, mb, bf);
+    case OP_FMIN: case OP_BFMIN:
+        if (isnan(a)) return old;
+        if (isnan(o)) return s1 & msk;
+        return fl_less(a, o) ? s1 & msk : old;
+    case OP_FMAX: case OP_BFMAX:
+        if (isnan(a)) return old;
+        if (isnan(o)) return s1 & msk;
+        return fl_less(o, a) ? s1 & msk : old;
+    case OP_FCAS: case OP_BFCAS: return o == a ? s2 & msk : old;
+    default: return old;
+    }
+}
+
+static void h_atomic(emu_thread *t, const emu_op *op) {
+    unsigned info = op->info, opc = I_OP(info), ds = I_DSIZE(info), asize = I_ASIZE(info);
+    unsigned mb = mem_bytes[ds], rb = reg_bytes[ds], asz = addr_bytes[asize], n = op->exec;
+    lsc_space sp;
+    if (!space_of(t, op, &sp)) return;
+    uint32_t fsize = t->prog->lay.file_bytes;
+    const emu_opnd *dst = &op->src[0], *s1 = &op->src[2], *s2 = &op->src[3];
+    unsigned nsrc = atomic_nsrc(opc);
+    if (op->src[1].off + (uint64_t)n * asz > fsize || (dst->shape != EO_NONE && dst->off + (uint64_t)n * rb > fsize) ||
+        (nsrc >= 1 && s1->off + (uint64_t)n * rb > fsize) || (nsrc >= 2 && s2->off + (uint64_t)n * rb > fsize)) {
+        emu_fault(t, 0, "message payload outside the register file");
         return;
     }
     uint32_t mask = emu_chen(t, op);
-    unsigned n = op->exec;
-    uint32_t run = ((n * rb + grf - 1) / grf) * grf; /* one element of every lane, whole GRFs */
-    if (data->off + (uint64_t)run * elems > fsize || adr->off + (uint64_t)n * asz > fsize) {
+    for (unsigned i = 0; i < n; i++) {
+        if (!(mask >> i & 1)) continue;
+        uint64_t a = lane_addr(t->file + op->src[1].off + i * asz, asize, op->target, op->imm);
+        uint8_t *m = space_ptr(t, &sp, a, mb);
+        if (!m) {
+            oob_fault(t, i, &sp, "atomic", mb, a);
+            return;
+        }
+        uint64_t v1 = nsrc >= 1 && s1->shape != EO_NONE ? load_reg(t->file + s1->off + i * rb, ds) : 0;
+        uint64_t v2 = nsrc >= 2 && s2->shape != EO_NONE ? load_reg(t->file + s2->off + i * rb, ds) : 0;
+        uint64_t old = load_mem(m, mb);
+        uint64_t nv = atomic_apply(opc, old, v1, v2, mb);
+        memcpy(m, &nv, mb);
+        if (dst->shape != EO_NONE) mem_to_reg(t->file + dst->off + i * rb, (const uint8_t *)&old, ds);
+    }
+    lsc_next(t, op);
+}
+
+/* Append-counter atomics: the counter is the element at byte 0 of the surface's buffer. */
+static void h_apndctr(emu_thread *t, const emu_op *op) {
+    unsigned info = op->info, opc = I_OP(info), ds = I_DSIZE(info);
+    unsigned mb = mem_bytes[ds], rb = reg_bytes[ds], n = op->exec;
+    lsc_space sp;
+    if (!space_of(t, op, &sp)) return;
+    uint32_t fsize = t->prog->lay.file_bytes;
+    const emu_opnd *dst = &op->src[0], *src = &op->src[2];
+    if ((dst->shape != EO_NONE && dst->off + (uint64_t)n * rb > fsize) || (src->shape != EO_NONE && src->off + (uint64_t)n * rb > fsize)) {
         emu_fault(t, 0, "message payload outside the register file");
+        return;
+    }
+    uint8_t *m = space_ptr(t, &sp, 0, mb);
+    uint32_t mask = emu_chen(t, op);
+    if (!m && mask) {
+        oob_fault(t, 0, &sp, "append counter", mb, 0);
         return;
     }
     for (unsigned i = 0; i < n; i++) {
         if (!(mask >> i & 1)) continue;
-        uint64_t a = 0;
-        memcpy(&a, file + adr->off + i * asz, asz);
-        a = a * op->target + (uint64_t)(int64_t)op->imm; /* Base + Scale * Addr + ImmOffset */
-        uint8_t *m = mem_ptr(t, sfid, a, elems * mb);
-        if (!m) {
-            emu_fault(t, i, "%s of %u bytes at 0x%llx is out of bounds", store ? "store" : "load",
-                      elems * mb, (unsigned long long)a);
-            return;
+        uint64_t v = src->shape != EO_NONE ? load_reg(t->file + src->off + i * rb, ds) : 0;
+        uint64_t old = load_mem(m, mb);
+        uint64_t nv = opc == OP_APND_ADD ? old + v : opc == OP_APND_SUB ? old - v : v;
+        memcpy(m, &nv, mb);
+        if (dst->shape != EO_NONE) mem_to_reg(t->file + dst->off + i * rb, (const uint8_t *)&old, ds);
+    }
+    lsc_next(t, op);
+}
+
+/* -- 2D block messages ---------------------------------------------------------------------------- */
+typedef struct b2d {
+    uint64_t base;
+    uint64_t width, height, pitch; /* bytes, rows, bytes (minus-one fields + 1) */
+    int64_t x, y;                  /* elements, rows */
+    unsigned w, h, blocks;
+} b2d;
+
+static unsigned pow2ceil(unsigned v) {
+    unsigned p = 1;
+    while (p < v) p <<= 1;
+    return p;
+}
+
+static bool b2d_params(emu_thread *t, const emu_op *op, b2d *g) {
+    unsigned info = op->info;
+    int16_t xoff = (int16_t)(uint16_t)(op->imm & 0xFFFF), yoff = (int16_t)(uint16_t)((uint32_t)op->imm >> 16);
+    if (I_PAYLOAD(info)) {
+        uint32_t off = op->src[1].off, dw[8];
+        if (off + 32ull > t->prog->lay.file_bytes) {
+            emu_fault(t, 0, "2D block payload outside the register file");
+            return false;
         }
-        for (unsigned k = 0; k < elems; k++) {
-            uint8_t *r = file + data->off + k * run + i * rb;
-            if (store) memcpy(m + k * mb, r, mb);
-            else {
-                memset(r, 0, rb);
-                memcpy(r, m + k * mb, mb);
+        memcpy(dw, t->file + off, 32);
+        g->base = dw[0] | (uint64_t)dw[1] << 32;
+        g->width = (uint64_t)dw[2] + 1;
+        g->height = (uint64_t)dw[3] + 1;
+        g->pitch = (uint64_t)dw[4] + 1;
+        g->x = (int64_t)(int32_t)dw[5] + xoff;
+        g->y = (int64_t)(int32_t)dw[6] + yoff;
+        if (I_RAW(info)) {
+            g->w = (dw[7] & 0xFF) + 1;
+            g->h = (dw[7] >> 8 & 0xFF) + 1;
+            g->blocks = (dw[7] >> 16 & 0xF) + 1;
+            return true;
+        }
+    } else {
+        g->base = (uint64_t)emu_msg_scalar_value(t, &op->src[1]);
+        g->width = (uint64_t)(uint32_t)emu_msg_scalar_value(t, &op->src[2]) + 1;
+        g->height = (uint64_t)(uint32_t)emu_msg_scalar_value(t, &op->src[3]) + 1;
+        g->pitch = (uint64_t)(uint32_t)emu_msg_scalar_value(t, &op->src[4]) + 1;
+        g->x = (int64_t)(int32_t)emu_msg_scalar_value(t, &op->dst) + xoff;
+        g->y = (int64_t)(int32_t)emu_msg_scalar_value(t, &op->dst2) + yoff;
+    }
+    g->w = op->target & 0x1FF;
+    g->h = op->target >> 9 & 0x1FF;
+    g->blocks = op->target >> 18 & 0x1F;
+    return true;
+}
+
+/* Host pointer of element (row, col) of the surface; NULL if outside the surface (*fault set when
+** the element is inside the surface but in no buffer). */
+static uint8_t *b2d_elem(emu_thread *t, const b2d *g, int64_t row, int64_t col, unsigned e, bool *fault) {
+    if (row < 0 || col < 0 || (uint64_t)row >= g->height || (uint64_t)(col + 1) * e > g->width) return NULL;
+    uint64_t a = g->base + (uint64_t)row * g->pitch + (uint64_t)col * e;
+    uint8_t *m = emu_global(t->mem, a, e);
+    if (!m) {
+        *fault = true;
+        emu_fault(t, 0, "2D block element (x %lld, y %lld) at 0x%llx lies in no buffer", (long long)col, (long long)row,
+                  (unsigned long long)a);
+    }
+    return m;
+}
+
+static void h_block2d_load(emu_thread *t, const emu_op *op) {
+    unsigned info = op->info;
+    const emu_opnd *data = &op->src[0];
+    if (data->shape == EO_NONE || !(emu_chen(t, op) & 1)) { /* prefetch */
+        lsc_next(t, op);
+        return;
+    }
+    b2d g;
+    if (!b2d_params(t, op, &g)) return;
+    unsigned e = mem_bytes[I_DSIZE(info)], grf = t->prog->lay.grf_bytes, epr = grf / e, epd = e < 4 ? 4 / e : 1;
+    bool tr = I_TRANSPOSE(info), vn = I_VNNI(info);
+    unsigned W = g.w, H = g.h, B = g.blocks;
+    unsigned P = pow2ceil(tr ? H : W);
+    uint64_t bsize = (uint64_t)P * (tr ? W : H);
+    uint64_t bpitch = (bsize + epr - 1) / epr * epr;
+    uint64_t total = B * bpitch * e; /* bytes */
+    uint64_t limit = I_RAW(info) ? op->target : total;
+    if (limit > total) limit = total;
+    if (data->off + limit > t->prog->lay.file_bytes) {
+        emu_fault(t, 0, "2D block of %llu bytes reaches outside the register file", (unsigned long long)limit);
+        return;
+    }
+    uint8_t *r = t->file + data->off;
+    memset(r, 0, limit);
+    bool fault = false;
+    for (unsigned b = 0; b < B; b++) {
+        for (unsigned y = 0; y < H; y++) {
+            for (unsigned x = 0; x < W; x++) {
+                uint64_t idx; /* element index in the register block */
+                if (!tr && !vn) idx = (uint64_t)y * P + x;
+                else if (!tr && vn) idx = (uint64_t)(y / epd) * P * epd + (uint64_t)x * epd + y % epd;
+                else if (tr && !vn) idx = (uint64_t)x * P + y;
+                else idx = (uint64_t)(x / epd) * P * epd + (uint64_t)y * epd + x % epd;
+                idx += b * bpitch;
+                if ((idx + 1) * e > limit) continue;
+                const uint8_t *m = b2d_elem(t, &g, g.y + y, g.x + (int64_t)b * W + x, e, &fault);
+                if (fault) return;
+                if (m) memcpy(r + idx * e, m, e);
             }
         }
     }
-    t->pc++;
+    lsc_next(t, op);
 }
 
-static void h_lsc_load(emu_thread *t, const emu_op *op) { lsc_access(t, op, false); }
-static void h_lsc_store(emu_thread *t, const emu_op *op) { lsc_access(t, op, true); }
+static void h_block2d_store(emu_thread *t, const emu_op *op) {
+    unsigned info = op->info;
+    const emu_opnd *data = &op->src[0];
+    if (data->shape == EO_NONE || !(emu_chen(t, op) & 1)) {
+        lsc_next(t, op);
+        return;
+    }
+    b2d g;
+    if (!b2d_params(t, op, &g)) return;
+    if (g.blocks != 1) {
+        emu_fault(t, 0, "store_block2d of %u blocks: only one block can be stored", g.blocks);
+        return;
+    }
+    unsigned e = mem_bytes[I_DSIZE(info)];
+    unsigned P = pow2ceil(g.w);
+    uint64_t need = ((uint64_t)(g.h - 1) * P + g.w) * e;
+    if (I_RAW(info) && need > op->target) {
+        emu_fault(t, 0, "store_block2d of %ux%u elements needs %llu bytes of data, src1 has %u", g.w, g.h,
+                  (unsigned long long)need, op->target);
+        return;
+    }
+    if (data->off + need > t->prog->lay.file_bytes) {
+        emu_fault(t, 0, "2D block data reaches outside the register file");
+        return;
+    }
+    const uint8_t *r = t->file + data->off;
+    bool fault = false;
+    for (unsigned y = 0; y < g.h; y++)
+        for (unsigned x = 0; x < g.w; x++) {
+            uint8_t *m = b2d_elem(t, &g, g.y + y, g.x + x, e, &fault);
+            if (fault) return;
+            if (m) memcpy(m, r + ((uint64_t)y * P + x) * e, e);
+        }
+    lsc_next(t, op);
+}
 
-static const emu_sem sem_lsc_load = {h_lsc_load, 0, lower_lsc};
-static const emu_sem sem_lsc_store = {h_lsc_store, 0, lower_lsc};
+static void h_nothing(emu_thread *t, const emu_op *op) { lsc_next(t, op); }
+
+/* -- Lowering ---------------------------------------------------------------------------------------- */
+static bool lsc_err(const ir_inst *in, diag_sink *ds, const char *why) {
+    diag_at(ds, VISA_SEV_ERROR, "E-RUN", in->line, in->col, "'%s' cannot be run by the emulator: %s",
+            isa_forms[in->form].name, why);
+    return false;
+}
+
+/* Common checks and handler choice for a SIMT / transposed / atomic / status message whose
+** fields are in op->info; sets op->fn and the SIMT strides of native instructions. */
+static bool finish_simt(emu_program *p, const ir_inst *in, emu_op *op, diag_sink *ds, bool native) {
+    unsigned info = op->info, opc = I_OP(info), ds_ = I_DSIZE(info), asize = I_ASIZE(info), elems = I_ELEMS(info);
+    unsigned grf = p->cur->grf_bytes, rb = reg_bytes[ds_];
+    if (ds_ < DS_D8 || ds_ > DS_D16U32H) return lsc_err(in, ds, "invalid data size");
+    if (asize < AS_A16 || asize > AS_A32S) return lsc_err(in, ds, "invalid address size");
+    if (I_ATYPE(info) == AT_ARG) return lsc_err(in, ds, "the arg address model (indirect data) has no meaning in the emulator");
+    if (I_ATYPE(info) < AT_FLAT || I_ATYPE(info) > AT_BTI) return lsc_err(in, ds, "invalid address type");
+    if (I_SFID(info) == SF_SLM && I_ATYPE(info) != AT_FLAT) return lsc_err(in, ds, "SLM messages must use flat addresses");
+    if (I_SFID(info) == SF_TGM) return lsc_err(in, ds, "typed (TGM) messages are not supported");
+    if (native) {
+        uint32_t run = ((op->exec * rb + grf - 1) / grf) * grf;
+        op->dst.off = run;
+        op->dst.ind_off = (int32_t)run;
+    }
+    if (is_atomic(opc)) {
+        unsigned mb = mem_bytes[ds_];
+        if (I_TRANSPOSE(info) || elems != 1) return lsc_err(in, ds, "atomics take one element per address, not transposed");
+        if (is_float_atomic(opc) && mb == 1) return lsc_err(in, ds, "float atomics need d16, d32 or d64 data");
+        if (is_bf_atomic(opc) && mb != 2) return lsc_err(in, ds, "bfloat16 atomics need 16-bit data");
+        if (I_SFID(info) != SF_SLM) p->global_atomics = true;
+        op->fn = h_atomic;
+        return true;
+    }
+    if (opc == OP_LOAD_STATUS) {
+        if (I_TRANSPOSE(info)) return lsc_err(in, ds, "load_status cannot be transposed");
+        op->fn = h_load_status;
+        return true;
+    }
+    if (is_quad(opc) && (I_TRANSPOSE(info) || !I_CHMASK(info)))
+        return lsc_err(in, ds, "quad messages need a channel mask and no transpose");
+    if (I_TRANSPOSE(info)) {
+        if (op->exec != 1) return lsc_err(in, ds, "transposed messages are SIMD1");
+        op->fn = h_transposed;
+        return true;
+    }
+    op->fn = h_simt;
+    return true;
+}
+
+/* ops.def layout indices (operands after E P o) */
+enum { U_SFID, U_L1, U_L3, U_AT, U_SCALE, U_OFF, U_AS, U_DS, U_ORD, U_ELEMS, U_CHM, U_SURF, U_SIDX, U_DST, U_SRC0,
+       U_SRC1, U_SRC2 };
+enum { B_SFID, B_L1, B_L3, B_DS, B_ORD, B_BLOCKS, B_W, B_H, B_VNNI, B_DST, B_BASE, B_SW, B_SH, B_SP, B_X, B_XOFF, B_Y,
+       B_YOFF, B_SRC1 };
+enum { A_SFID, A_L1, A_L3, A_AT, A_DS, A_ORD, A_ELEMS, A_CHM, A_SURF, A_SIDX, A_DST, A_SRC };
+
+static int64_t num(const ir_inst *in, unsigned k) { return k < in->nopnd ? in->opnd[k].u.num : 0; }
+
+static bool lower_untyped(emu_program *p, const ir_inst *in, emu_op *op, diag_sink *ds) {
+    unsigned opc = (unsigned)isa_forms[in->form].sub;
+    memset(op->src, 0, sizeof op->src);
+    memset(&op->dst, 0, sizeof op->dst);
+    memset(&op->dst2, 0, sizeof op->dst2);
+    unsigned sfid = (unsigned)num(in, U_SFID);
+    if (sfid != SF_UGM && sfid != SF_UGML && sfid != SF_SLM) return lsc_err(in, ds, "the SFID must be .ugm, .ugml or .slm");
+
+    if (opc == OP_LOAD_BLOCK2D || opc == OP_STORE_BLOCK2D) {
+        bool store = opc == OP_STORE_BLOCK2D;
+        unsigned dsz = (unsigned)num(in, B_DS), order = (unsigned)num(in, B_ORD), blocks = (unsigned)num(in, B_BLOCKS),
+                 w = (unsigned)num(in, B_W), h = (unsigned)num(in, B_H), vnni = (unsigned)num(in, B_VNNI);
+        if (sfid == SF_SLM) return lsc_err(in, ds, "2D block messages access global memory (.ugm)");
+        if (dsz < DS_D8 || dsz > DS_D64) return lsc_err(in, ds, "2D blocks take d8, d16, d32 or d64 data");
+        if (order != 1 && order != 2) return lsc_err(in, ds, "invalid data order");
+        if (!w || !h || !blocks || w > 256 || h > 256 || blocks > 16)
+            return lsc_err(in, ds, "2D block width and height must be 1..256 and blocks 1..16");
+        if (store && (blocks != 1 || order == 2 || vnni)) return lsc_err(in, ds, "store_block2d stores one plain block");
+        op->info = pack_info(opc, sfid, AT_FLAT, AS_A64, dsz, order == 2, vnni != 0, false, 0, 1, false);
+        op->target = w | h << 9 | blocks << 18;
+        op->imm = (int32_t)((uint32_t)(uint16_t)num(in, B_XOFF) | (uint32_t)(uint16_t)num(in, B_YOFF) << 16);
+        if (!emu_msg_raw(p, in, store ? B_SRC1 : B_DST, &op->src[0], ds)) return false;
+        if (!emu_msg_scalar(p, in, B_BASE, &op->src[1], ds) || !emu_msg_scalar(p, in, B_SW, &op->src[2], ds) ||
+            !emu_msg_scalar(p, in, B_SH, &op->src[3], ds) || !emu_msg_scalar(p, in, B_SP, &op->src[4], ds) ||
+            !emu_msg_scalar(p, in, B_X, &op->dst, ds) || !emu_msg_scalar(p, in, B_Y, &op->dst2, ds))
+            return false;
+        if (op->src[2].shape == EO_NONE && op->src[3].shape == EO_NONE && op->src[4].shape == EO_NONE &&
+            op->dst.shape == EO_NONE && op->dst2.shape == EO_NONE) {
+            /* payload form flat[V + (x,y)]: the base operand is the 1-GRF payload */
+            if (op->src[1].shape != EO_SCALAR) return lsc_err(in, ds, "the 2D block payload must be a variable");
+            op->info |= 1u << 20;
+        } else if (op->src[1].shape == EO_NONE) {
+            return lsc_err(in, ds, "the 2D block surface base is %null");
+        }
+        op->fn = store ? h_block2d_store : h_block2d_load;
+        return true;
+    }
+    if (opc == OP_APND_ADD || opc == OP_APND_SUB || opc == OP_APND_STORE) {
+        unsigned at = (unsigned)num(in, A_AT), dsz = (unsigned)num(in, A_DS);
+        if (at != AT_BSS && at != AT_SS && at != AT_BTI) return lsc_err(in, ds, "append counters need a bti, bss or ss surface");
+        if (dsz != DS_D32 && dsz != DS_D64 && dsz != DS_D16U32 && dsz != DS_D8U32)
+            return lsc_err(in, ds, "append counters take d32 or d64 data");
+        op->info = pack_info(opc, sfid, at, AS_A32, dsz, false, false, false, 0, 1, false);
+        if (!emu_msg_raw(p, in, A_DST, &op->src[0], ds) || !emu_msg_raw(p, in, A_SRC, &op->src[2], ds) ||
+            !emu_msg_scalar(p, in, A_SURF, &op->src[4], ds))
+            return false;
+        op->dst2.lanes = (uint32_t)num(in, A_SIDX);
+        if (sfid != SF_SLM) p->global_atomics = true;
+        op->fn = h_apndctr;
+        return true;
+    }
+    if (opc == OP_CCS) return lsc_err(in, ds, "compression control surface updates have no meaning in the emulator");
+    if (opc == OP_ECC) {
+        op->fn = h_nothing; /* cache control only */
+        return true;
+    }
+    unsigned at = (unsigned)num(in, U_AT), asize = (unsigned)num(in, U_AS), dsz = (unsigned)num(in, U_DS),
+             order = (unsigned)num(in, U_ORD), ecode = (unsigned)num(in, U_ELEMS), chm = (unsigned)num(in, U_CHM) & 0xF;
+    bool quad = is_quad(opc);
+    if (order != 1 && order != 2) return lsc_err(in, ds, "invalid data order");
+    if (!quad && (ecode < 1 || ecode > 8)) return lsc_err(in, ds, "invalid vector size");
+    unsigned elems = quad ? 1 : elems_of_code[ecode];
+    if (dsz > DS_D16U32H) dsz = 0;
+    if (asize > AS_A32S) asize = 0;
+    op->info = pack_info(opc == OP_STORE_UNCOMPRESSED ? OP_STORE : opc, sfid, at & 7, asize, dsz, order == 2, false,
+                         false, quad ? chm : 0, elems, false);
+    uint32_t scale = (uint32_t)(uint16_t)num(in, U_SCALE);
+    op->target = scale ? scale : 1;
+    op->imm = (int32_t)num(in, U_OFF);
+    op->dst2.lanes = (uint32_t)num(in, U_SIDX);
+    bool strided = is_strided(opc);
+    /* strided: dst, base, pitch (V), data; others: dst, addresses, data 1, data 2 */
+    if (!emu_msg_raw(p, in, U_DST, &op->src[0], ds) || !emu_msg_raw(p, in, U_SRC0, &op->src[1], ds) ||
+        !emu_msg_raw(p, in, strided ? U_SRC2 : U_SRC1, &op->src[2], ds) || !emu_msg_scalar(p, in, U_SURF, &op->src[4], ds))
+        return false;
+    if (strided ? !emu_msg_scalar(p, in, U_SRC1, &op->src[3], ds) : !emu_msg_raw(p, in, U_SRC2, &op->src[3], ds))
+        return false;
+    if (op->src[1].shape == EO_NONE) return lsc_err(in, ds, "the address payload is %null");
+    return finish_simt(p, in, op, ds, true);
+}
 
 static void h_fence(emu_thread *t, const emu_op *op) {
     (void)op;
     t->pc++; /* memory is coherent in the emulator: a fence only orders, which is already so */
 }
 static const emu_sem sem_fence = {h_fence, 0, NULL};
+static const emu_sem sem_untyped = {h_nothing, 0, lower_untyped};
+
+/* -- Raw sends (messages.md 2.1-2.4, 3) ----------------------------------------------------------- */
+static int32_t sext(uint32_t v, unsigned bits) { return (int32_t)(v << (32 - bits)) >> (32 - bits); }
+
+bool emu_lsc_lower_send(emu_program *p, const ir_inst *in, emu_op *op, const emu_send_desc *d, diag_sink *ds) {
+    uint32_t desc = d->desc, ex = d->exdesc, grf = p->cur->grf_bytes;
+    bool xe2 = p->plat >= VISA_PLATFORM_XE2; /* immediate offsets in ExDesc (messages.md 2.4) */
+    unsigned opc = desc & 0x3F, rlen = desc >> 20 & 0x1F, mlen = desc >> 25 & 0xF;
+    unsigned sfid = d->sfid == 0xF ? SF_UGM : d->sfid == 0x1 ? SF_UGML : d->sfid == 0xE ? SF_SLM : SF_TGM;
+    unsigned at = (desc >> 29 & 3) + 1; /* HW 0 flat, 1 bss, 2 ss, 3 bti */
+    unsigned dsz = (desc >> 9 & 7) + 1;
+#define RAW_ERR(...)                                                                                                   \
+    do {                                                                                                               \
+        diag_at(ds, VISA_SEV_ERROR, "E-RUN", in->line, in->col, __VA_ARGS__);                                          \
+        return false;                                                                                                  \
+    } while (0)
+    if (opc == OP_FENCE) {
+        op->info = pack_info(opc, sfid, AT_FLAT, AS_A32, DS_D32, false, false, d->eot, 0, 1, true);
+        op->fn = h_nothing;
+        return true;
+    }
+    if (sfid == SF_TGM)
+        RAW_ERR("typed LSC message (SFID %u, TGM) with descriptor 0x%08x is not supported by the emulator", d->sfid, desc);
+    if (mlen != d->nsrc0)
+        RAW_ERR("LSC descriptor 0x%08x has a message length of %u GRFs but src0 has %u", desc, mlen, d->nsrc0);
+    if (rlen > d->ndst)
+        RAW_ERR("LSC descriptor 0x%08x has a response length of %u GRFs but dst has %u", desc, rlen, d->ndst);
+    if (rlen && op->src[RS_DST].shape == EO_NONE)
+        RAW_ERR("LSC descriptor 0x%08x returns %u GRFs to %%null", desc, rlen);
+    if (op->src[RS_SRC0].shape == EO_NONE) RAW_ERR("LSC message without an address payload (src0 is %%null)");
+    if (dsz > DS_D16U32H) RAW_ERR("LSC descriptor 0x%08x has an invalid data size (7)", desc);
+    emu_opnd dst = op->src[RS_DST], src0 = op->src[RS_SRC0], src1 = op->src[RS_SRC1];
+    if (!rlen) dst.shape = EO_NONE;
+    if (!d->nsrc1) src1.shape = EO_NONE;
+    memset(op->src, 0, sizeof op->src);
+    memset(&op->dst, 0, sizeof op->dst);
+    memset(&op->dst2, 0, sizeof op->dst2);
+
+    if (opc == OP_LOAD_BLOCK2D || opc == OP_STORE_BLOCK2D) {
+        bool store = opc == OP_STORE_BLOCK2D, vnni = desc >> 7 & 1, tr = desc >> 15 & 1;
+        if (sfid == SF_SLM || at != AT_FLAT) RAW_ERR("2D block message (descriptor 0x%08x) must be flat .ugm", desc);
+        if (dsz > DS_D64) RAW_ERR("2D block descriptor 0x%08x has data size %u: only d8..d64", desc, dsz);
+        if (store && (vnni || tr)) RAW_ERR("store_block2d descriptor 0x%08x asks for VNNI or transpose", desc);
+        int32_t xo = 0, yo = 0;
+        if (xe2) {
+            xo = sext(ex >> 12 & 0x3FF, 10); /* Xe2 immediate X / Y offsets */
+            yo = sext(ex >> 22, 10);
+            if (ex & 0xFFF) RAW_ERR("2D block exdesc 0x%08x has bits set in [11:0]", ex);
+        } else if (ex) {
+            RAW_ERR("2D block exdesc 0x%08x must be 0 before Xe2", ex);
+        }
+        op->info = pack_info(opc, sfid, AT_FLAT, AS_A64, dsz, tr, vnni, d->eot, 0, 1, true) | 1u << 20;
+        op->imm = (int32_t)((uint32_t)(uint16_t)xo | (uint32_t)(uint16_t)yo << 16);
+        op->src[0] = store ? src1 : dst;
+        op->src[1] = src0;
+        /* response (load) or data (store) bytes; a 32-GRF response is encoded as 31 */
+        op->target = store ? d->nsrc1 * grf : (rlen == 31 ? 32 : rlen) * grf;
+        op->fn = store ? h_block2d_store : h_block2d_load;
+        return true;
+    }
+    bool quad = is_quad(opc);
+    bool known = opc <= OP_LOAD_STATUS || opc == OP_STORE_UNCOMPRESSED || opc == OP_STORE_UNCOMPRESSED_QUAD ||
+                 is_bf_atomic(opc) || opc == OP_APND_ADD || opc == OP_APND_SUB;
+    if (!known || opc == OP_CCS || opc == OP_RSI)
+        RAW_ERR("LSC opcode 0x%02x (descriptor 0x%08x, SFID %u) is not supported by the emulator", opc, desc, d->sfid);
+    if (opc == OP_APND_ADD || opc == OP_APND_SUB)
+        RAW_ERR("raw append-counter atomics (descriptor 0x%08x) are not supported: the counter's surface comes from "
+                "surface state", desc);
+    unsigned asize = desc >> 7 & 3;
+    if (!asize) RAW_ERR("LSC descriptor 0x%08x has an invalid address size (0)", desc);
+    unsigned chm = quad ? desc >> 12 & 0xF : 0;
+    unsigned elems = quad ? 1 : elems_of_code[(desc >> 12 & 7) + 1];
+    bool tr = !quad && (desc >> 15 & 1);
+    int32_t imm = 0;
+    /* extended descriptor: surface (bti) and Xe2 immediate offsets (messages.md 2.4) */
+    emu_opnd surf;
+    memset(&surf, 0, sizeof surf);
+    if (at == AT_FLAT) {
+        if (xe2) {
+            if (ex & 0xFFF) RAW_ERR("flat LSC exdesc 0x%08x has bits set in [11:0]", ex);
+            imm = sext(ex >> 12, 20);
+        } else if (ex) {
+            RAW_ERR("flat LSC exdesc 0x%08x must be 0 before Xe2", ex);
+        }
+    } else if (at == AT_BTI) {
+        surf.shape = EO_IMM;
+        surf.type = VISA_TYPE_UD;
+        surf.size = 4;
+        surf.imm = ex >> 24;
+        if (xe2) imm = sext(ex >> 12 & 0xFFF, 12); /* Xe2: signed byte offset */
+        else if (ex & 0xFFFFFF) RAW_ERR("BTI LSC exdesc 0x%08x has bits set below the index [31:24]", ex);
+    } else {
+        RAW_ERR("LSC %s surface (exdesc 0x%08x): surface-state offsets have no buffer binding in the emulator",
+                at == AT_BSS ? "bss" : "ss", ex);
+    }
+    if (opc == OP_STORE_UNCOMPRESSED) opc = OP_STORE;
+    op->info = pack_info(opc, sfid, at, asize, dsz, tr, false, d->eot, chm, elems, true);
+    op->target = 1;
+    op->imm = imm;
+    op->src[0] = dst;
+    op->src[1] = src0;
+    op->src[2] = src1;
+    op->src[4] = surf;
+    unsigned rb = reg_bytes[dsz], nelem = quad ? popcount4(chm) : elems, n = op->exec;
+    if (is_atomic(opc)) {
+        unsigned k = atomic_nsrc(opc);
+        if (k && d->nsrc1 * grf % k) RAW_ERR("atomic src1 of %u GRFs does not split into %u operands", d->nsrc1, k);
+        uint32_t blk = k ? d->nsrc1 * grf / k : 0;
+        if (k && blk < n * rb) RAW_ERR("atomic src1 of %u GRFs is too small for %u lanes", d->nsrc1, n);
+        if (rlen && rlen * grf < n * rb) RAW_ERR("atomic response of %u GRFs is too small for %u lanes", rlen, n);
+        op->dst.ind_off = (int32_t)blk;
+        if (k == 2) {
+            op->src[3] = src1;
+            op->src[3].off += blk;
+        }
+    } else if (!tr && opc != OP_LOAD_STATUS) {
+        bool store = is_store(opc);
+        unsigned len = store ? d->nsrc1 : rlen;
+        if (len) {
+            if (len * grf % nelem)
+                RAW_ERR("LSC %s payload of %u GRFs does not split into %u components", store ? "data" : "response", len, nelem);
+            uint32_t stride = len * grf / nelem;
+            if (stride < n * rb)
+                RAW_ERR("LSC %s payload of %u GRFs is too small for %u lanes of %u components", store ? "data" : "response",
+                        len, n, nelem);
+            if (store) op->dst.ind_off = (int32_t)stride;
+            else op->dst.off = stride;
+        }
+    } else if (tr) {
+        unsigned len = is_store(opc) ? d->nsrc1 : rlen;
+        if (len && len * grf < elems * rb) RAW_ERR("transposed LSC payload of %u GRFs is too small for %u elements", len, elems);
+    }
+    if (is_strided(opc) && grf < 12) RAW_ERR("strided payload");
+    return finish_simt(p, in, op, ds, false);
+#undef RAW_ERR
+}
 
 const emu_sem *emu_sem_lsc(unsigned form) {
-    switch (form) {
-    case VISA_FORM_LSC_LOAD: return &sem_lsc_load;
-    case VISA_FORM_LSC_STORE: return &sem_lsc_store;
-    case VISA_FORM_LSC_FENCE: case VISA_FORM_FENCE: return &sem_fence;
-    default: return NULL;
-    }
+    if (form == VISA_FORM_LSC_FENCE || form == VISA_FORM_FENCE) return &sem_fence;
+    const emu_sem *s = emu_send_sem(form);
+    if (s) return s;
+    if (form < VISA_FORM__COUNT && isa_forms[form].parent >= 0 && isa_forms[form].opcode == VISA_OP_LSC_UNTYPED)
+        return &sem_untyped;
+    return NULL;
 }

@@ -1,0 +1,229 @@
+/* send.c -- RAW_SEND and RAW_SENDS (spec pages RAW_SEND, RAW_SENDS; messages.md sections 0-1):
+** decodes the SFID, the immediate descriptor and extended descriptor, puts the payload operands
+** into op->src[RS_DST], op->src[RS_SRC0], op->src[RS_SRC1] and hands the message to its family:
+** LSC (UGM, UGML, SLM, TGM) to lsc.c, the gateway to sync.c, the legacy HDC data ports (DC0, DC1,
+** DC2, DCRO) to dataport.c.  SFID 0 (NULL) does nothing (with EOT it only ends the thread).
+**
+** SFID numbering per platform (messages.md 1.2): LSC (0xD TGM, 0xE SLM, 0xF UGM) from XeHPG on,
+** 0x1 UGML on XeHPC only; before XeHPG 0xD is CRE and 0xE / 0xF are unused.
+**
+** Descriptors held in registers are rejected: the emulator decodes messages when it lowers them.
+** RAW_SENDG (Xe3's 64-bit descriptors) is rejected: its descriptor format is not documented in the
+** spec or the notes.
+*/
+#include <string.h>
+
+#include "send.h"
+
+/* -- Operand helpers ---------------------------------------------------------------------------- */
+bool emu_msg_raw(emu_program *p, const ir_inst *in, unsigned k, emu_opnd *o, diag_sink *ds) {
+    memset(o, 0, sizeof *o);
+    if (k >= in->nopnd || in->opnd[k].kind != 'R') {
+        diag_at(ds, VISA_SEV_ERROR, "E-RUN", in->line, in->col, "message operand %u is not a raw operand", k);
+        return false;
+    }
+    const ir_raw *raw = &in->opnd[k].u.raw;
+    if (raw->id >= p->cur->nvars) {
+        diag_at(ds, VISA_SEV_ERROR, "E-RUN", in->line, in->col, "raw operand refers to an unknown variable");
+        return false;
+    }
+    o->shape = raw->id == 0 ? EO_NONE : EO_CONTIG;
+    o->type = VISA_TYPE_UB;
+    o->size = 1;
+    o->off = p->cur->var_off[raw->id] + raw->offset;
+    if (o->shape != EO_NONE && o->off >= p->cur->file_bytes) {
+        diag_at(ds, VISA_SEV_ERROR, "E-RUN", in->line, in->col, "raw operand at byte %u is outside the register file (%u bytes)",
+                o->off, p->cur->file_bytes);
+        return false;
+    }
+    return true;
+}
+
+bool emu_msg_scalar(emu_program *p, const ir_inst *in, unsigned k, emu_opnd *o, diag_sink *ds) {
+    memset(o, 0, sizeof *o);
+    if (k >= in->nopnd || (in->opnd[k].kind != 'V' && in->opnd[k].kind != 'v')) {
+        diag_at(ds, VISA_SEV_ERROR, "E-RUN", in->line, in->col, "message operand %u is not a vector operand", k);
+        return false;
+    }
+    const ir_vec *v = &in->opnd[k].u.vec;
+    const emu_layout *lay = p->cur;
+    if (v->mod != VM_NONE) {
+        diag_at(ds, VISA_SEV_ERROR, "E-RUN", in->line, in->col, "a message operand cannot have a source modifier");
+        return false;
+    }
+    switch (v->cls) {
+    case VC_IMMEDIATE:
+        o->shape = EO_IMM;
+        o->type = v->type;
+        o->size = isa_types[v->type].bytes;
+        o->imm = v->imm;
+        return true;
+    case VC_STATE:
+        if (v->state_cls != VS_SURFACE || v->id >= lay->nsurfs) {
+            diag_at(ds, VISA_SEV_ERROR, "E-RUN", in->line, in->col, "message operand refers to an unknown surface");
+            return false;
+        }
+        o->shape = EO_STATE;
+        o->type = VISA_TYPE_UD;
+        o->size = 4;
+        o->off = lay->surf_slot[v->id] + v->row;
+        if (o->off >= lay->state_end) {
+            diag_at(ds, VISA_SEV_ERROR, "E-RUN", in->line, in->col, "surface offset %u is past the variable", v->row);
+            return false;
+        }
+        return true;
+    case VC_GENERAL: {
+        int ty = ir_var_type(p->cur_r, v->id);
+        if (ty < 0 || v->id >= lay->nvars || v->id == 15) {
+            diag_at(ds, VISA_SEV_ERROR, "E-RUN", in->line, in->col, "message operand refers to an unusable variable");
+            return false;
+        }
+        o->shape = v->id == 0 ? EO_NONE : EO_SCALAR;
+        o->type = (uint8_t)ty;
+        o->size = isa_types[ty].bytes;
+        uint64_t off = (uint64_t)lay->var_off[v->id] + (uint64_t)v->row * lay->grf_bytes + (uint64_t)v->col * o->size;
+        if (off + o->size > lay->file_bytes) {
+            diag_at(ds, VISA_SEV_ERROR, "E-RUN", in->line, in->col, "message operand is outside the register file");
+            return false;
+        }
+        o->off = (uint32_t)off;
+        return true;
+    }
+    default:
+        diag_at(ds, VISA_SEV_ERROR, "E-RUN", in->line, in->col,
+                "a message operand must be an immediate, a general variable or a surface (operand class %u)", v->cls);
+        return false;
+    }
+}
+
+int64_t emu_msg_scalar_value(const emu_thread *t, const emu_opnd *o) {
+    uint64_t bits = 0;
+    switch (o->shape) {
+    case EO_IMM: bits = o->imm; break;
+    case EO_STATE: return t->state[o->off];
+    case EO_SCALAR:
+        if (o->off + o->size > t->prog->lay.file_bytes) return 0;
+        memcpy(&bits, t->file + o->off, o->size);
+        break;
+    default: return 0;
+    }
+    unsigned n = o->size >= 8 ? 64 : o->size * 8u;
+    if (n < 64) bits &= (1ull << n) - 1;
+    if (isa_types[o->type].cls == TC_SINT && n < 64 && (bits >> (n - 1) & 1)) bits |= ~0ull << n;
+    return (int64_t)bits;
+}
+
+/* -- Raw sends ---------------------------------------------------------------------------------- */
+enum { SFID_NULL = 0x0, SFID_UGML = 0x1, SFID_SAMPLER = 0x2, SFID_GATEWAY = 0x3, SFID_DC2 = 0x4, SFID_RC = 0x5,
+       SFID_URB = 0x6, SFID_BTD = 0x7, SFID_RTA = 0x8, SFID_DCRO = 0x9, SFID_DC0 = 0xA, SFID_PI = 0xB,
+       SFID_DC1 = 0xC, SFID_TGM = 0xD, SFID_SLM = 0xE, SFID_UGM = 0xF };
+
+static const char *const sfid_names[16] = {"NULL", "UGML (XeHPC only)", "sampler", "gateway", "DC2", "render cache", "URB",
+                                           "BTD", "RTA", "DCRO", "DC0", "pixel interpolator", "DC1", "TGM (XeHPG+)",
+                                           "SLM (XeHPG+)", "UGM (XeHPG+)"};
+
+static void h_null_msg(emu_thread *t, const emu_op *op) {
+    if (op->info & 1) t->done = true; /* EOT */
+    else t->pc++;
+}
+
+/* An immediate descriptor operand (ud); false with a diagnostic for a register descriptor. */
+static bool imm_desc(const ir_inst *in, unsigned k, const char *what, uint32_t *out, diag_sink *ds) {
+    const ir_vec *v = &in->opnd[k].u.vec;
+    if (in->opnd[k].kind != 'V' || v->cls != VC_IMMEDIATE) {
+        diag_at(ds, VISA_SEV_ERROR, "E-RUN", in->line, in->col,
+                "the emulator needs an immediate %s: a %s held in a register is not supported", what, what);
+        return false;
+    }
+    *out = (uint32_t)v->imm;
+    return true;
+}
+
+static bool lower_raw_send(emu_program *p, const ir_inst *in, emu_op *op, diag_sink *ds) {
+    emu_send_desc d;
+    memset(&d, 0, sizeof d);
+    emu_opnd dst, src0, src1;
+    memset(&src1, 0, sizeof src1);
+    unsigned mod = (unsigned)in->opnd[0].u.num;
+    if (in->form == VISA_FORM_RAW_SEND) {
+        /* mod E P exdesc numSrc numDst desc src dst: SFID in ExDesc[3:0], EOT ExDesc[5] */
+        d.exdesc = (uint32_t)in->opnd[1].u.num;
+        d.nsrc0 = (unsigned)in->opnd[2].u.num;
+        d.ndst = (unsigned)in->opnd[3].u.num;
+        if (!imm_desc(in, 4, "message descriptor", &d.desc, ds)) return false;
+        if (!emu_msg_raw(p, in, 5, &src0, ds) || !emu_msg_raw(p, in, 6, &dst, ds)) return false;
+        d.sfid = d.exdesc & 0xF;
+        d.eot = (d.exdesc >> 5) & 1;
+        d.exdesc &= ~0x2Fu; /* the families see the extended descriptor without SFID and EOT */
+    } else if (in->form == VISA_FORM_RAW_SENDS) {
+        /* mod E P numSrc0 numSrc1 numDst sfid exdesc desc src0 src1 dst */
+        d.nsrc0 = (unsigned)in->opnd[1].u.num;
+        d.nsrc1 = (unsigned)in->opnd[2].u.num;
+        d.ndst = (unsigned)in->opnd[3].u.num;
+        d.sfid = (unsigned)in->opnd[4].u.num;
+        d.eot = (mod >> 1) & 1;
+        if (!imm_desc(in, 5, "extended message descriptor", &d.exdesc, ds) ||
+            !imm_desc(in, 6, "message descriptor", &d.desc, ds))
+            return false;
+        if (!emu_msg_raw(p, in, 7, &src0, ds) || !emu_msg_raw(p, in, 8, &src1, ds) || !emu_msg_raw(p, in, 9, &dst, ds))
+            return false;
+    } else {
+        diag_at(ds, VISA_SEV_ERROR, "E-RUN", in->line, in->col,
+                "'%s' (Xe3 64-bit descriptors) is not supported by the emulator", isa_forms[in->form].name);
+        return false;
+    }
+    /* payload sizes must fit in the register file */
+    uint32_t grf = p->cur->grf_bytes;
+    const struct { const emu_opnd *o; unsigned n; const char *name; } pl[3] = {
+        {&src0, d.nsrc0, "src0"}, {&src1, d.nsrc1, "src1"}, {&dst, d.ndst, "dst"}};
+    for (unsigned k = 0; k < 3; k++) {
+        if (pl[k].o->shape == EO_NONE || !pl[k].n) continue;
+        if ((uint64_t)pl[k].o->off + (uint64_t)pl[k].n * grf > p->cur->file_bytes) {
+            diag_at(ds, VISA_SEV_ERROR, "E-RUN", in->line, in->col,
+                    "send %s payload of %u GRFs reaches outside the register file", pl[k].name, pl[k].n);
+            return false;
+        }
+    }
+    if (d.sfid > 15) {
+        diag_at(ds, VISA_SEV_ERROR, "E-RUN", in->line, in->col, "send SFID %u is not a shared function (0..15)", d.sfid);
+        return false;
+    }
+    op->src[RS_DST] = dst;
+    op->src[RS_SRC0] = src0;
+    op->src[RS_SRC1] = src1;
+    memset(&op->src[3], 0, sizeof op->src[3] * 2);
+    op->nsrc = 3;
+    op->cond = 0;
+    bool lsc = p->plat >= VISA_PLATFORM_XEHPG &&
+               (d.sfid == SFID_UGM || d.sfid == SFID_SLM || d.sfid == SFID_TGM ||
+                (d.sfid == SFID_UGML && p->plat == VISA_PLATFORM_XEHPC));
+    if (lsc) return emu_lsc_lower_send(p, in, op, &d, ds);
+    switch (d.sfid) {
+    case SFID_GATEWAY: return emu_sync_lower_send(p, in, op, &d, ds);
+    case SFID_DC0: case SFID_DC1: case SFID_DC2: case SFID_DCRO: return emu_dataport_lower_send(p, in, op, &d, ds);
+    case SFID_NULL:
+        op->fn = h_null_msg;
+        op->info = d.eot;
+        return true;
+    default:
+        diag_at(ds, VISA_SEV_ERROR, "E-RUN", in->line, in->col,
+                "send to SFID %u (%s) is not supported by the emulator (desc 0x%08x, exdesc 0x%08x, "
+                "src0 %u GRFs, src1 %u GRFs, dst %u GRFs%s)",
+                d.sfid, sfid_names[d.sfid], d.desc, d.exdesc, d.nsrc0, d.nsrc1, d.ndst, d.eot ? ", EOT" : "");
+        return false;
+    }
+}
+
+static void h_unlowered(emu_thread *t, const emu_op *op) {
+    (void)op;
+    emu_fault(t, 0, "send message was not decoded");
+}
+
+static const emu_sem sem_raw_send = {h_unlowered, 0, lower_raw_send};
+
+const emu_sem *emu_send_sem(unsigned form) {
+    switch (form) {
+    case VISA_FORM_RAW_SEND: case VISA_FORM_RAW_SENDS: case VISA_FORM_RAW_SENDG: return &sem_raw_send;
+    default: return NULL;
+    }
+}
