@@ -34,6 +34,9 @@
 ** Append-counter atomics (lsc_apndctr_atomic_add/sub/store): the counter is the DataSize element
 ** at byte 0 of the surface's buffer (the emulator has no auxiliary surface: bind the counter's
 ** buffer); lanes update it in lane order and receive the old value.
+** Typed messages (tgm, native LSC_TYPED only) treat the bound buffer as a 1D surface of texels of 4
+** DataSize channels: see lower_typed.  Typed 2D blocks, read_state_info and the msrt/status forms
+** are rejected.
 ** lsc_load_status: dword 0 of the destination gets bit n = lane n enabled and every element of its
 ** address in bounds.  Prefetches (loads to %null, rlen 0) and fences do nothing: the emulator's
 ** memory is coherent and in program order.
@@ -636,7 +639,7 @@ static bool finish_simt(emu_program *p, const ir_inst *in, emu_op *op, diag_sink
     if (I_ATYPE(info) == AT_ARG) return lsc_err(in, ds, "the arg address model (indirect data) has no meaning in the emulator");
     if (I_ATYPE(info) < AT_FLAT || I_ATYPE(info) > AT_BTI) return lsc_err(in, ds, "invalid address type");
     if (I_SFID(info) == SF_SLM && I_ATYPE(info) != AT_FLAT) return lsc_err(in, ds, "SLM messages must use flat addresses");
-    if (I_SFID(info) == SF_TGM) return lsc_err(in, ds, "typed (TGM) messages are not supported");
+    if (I_SFID(info) == SF_TGM && !native) return lsc_err(in, ds, "typed (TGM) messages are not supported");
     if (native) {
         uint32_t run = ((op->exec * rb + grf - 1) / grf) * grf;
         op->dst.off = run;
@@ -757,12 +760,51 @@ static bool lower_untyped(emu_program *p, const ir_inst *in, emu_op *op, diag_si
     return finish_simt(p, in, op, ds, true);
 }
 
+/* LSC_TYPED (tgm) on a linear buffer: the surface is 1D, texel U (+ U offset) is 4 channels of
+** DataSize each (X Y Z W, 16 bytes for d32); load_quad / store_quad access the enabled channels,
+** atomics channel X.  V, R and LOD must be %null (a linear buffer has no second dimension, array
+** slice or mip level).  Lowered to the untyped SIMT / atomic form with scale = texel bytes. */
+enum { T_L1, T_L3, T_AT, T_AS, T_DS, T_ORD, T_ELEMS, T_CHM, T_SURF, T_SIDX, T_DST, T_U, T_UOFF, T_V, T_VOFF, T_R,
+       T_ROFF, T_LOD, T_SRC1, T_SRC2 };
+
+static bool lower_typed(emu_program *p, const ir_inst *in, emu_op *op, diag_sink *ds) {
+    unsigned opc = (unsigned)isa_forms[in->form].sub;
+    memset(op->src, 0, sizeof op->src);
+    memset(&op->dst, 0, sizeof op->dst);
+    memset(&op->dst2, 0, sizeof op->dst2);
+    if (opc != OP_LOAD_QUAD && opc != OP_STORE_QUAD && !(opc >= OP_IINC && opc <= OP_XOR))
+        return lsc_err(in, ds, "only typed load_quad, store_quad and atomics are emulated (on 1D linear surfaces)");
+    unsigned at = (unsigned)num(in, T_AT), asize = (unsigned)num(in, T_AS), dsz = (unsigned)num(in, T_DS),
+             chm = (unsigned)num(in, T_CHM) & 0xF;
+    if (at != AT_BSS && at != AT_SS && at != AT_BTI) return lsc_err(in, ds, "typed messages need a bti, bss or ss surface");
+    if (dsz < DS_D8 || dsz > DS_D16U32H) return lsc_err(in, ds, "invalid data size");
+    if (asize != AS_A32 && asize != AS_A16 && asize != AS_A64) return lsc_err(in, ds, "invalid address size");
+    emu_opnd v, r, lod;
+    if (!emu_msg_raw(p, in, T_V, &v, ds) || !emu_msg_raw(p, in, T_R, &r, ds) || !emu_msg_raw(p, in, T_LOD, &lod, ds))
+        return false;
+    if (v.shape != EO_NONE || r.shape != EO_NONE || lod.shape != EO_NONE)
+        return lsc_err(in, ds, "typed surfaces are 1D linear buffers in the emulator: V, R and LOD must be %null");
+    bool quad = opc == OP_LOAD_QUAD || opc == OP_STORE_QUAD;
+    op->info = pack_info(opc, SF_TGM, at, asize, dsz, false, false, false, quad ? chm : 0, 1, false);
+    unsigned texel = 4u * mem_bytes[dsz];
+    op->target = texel;
+    op->imm = (int32_t)((uint32_t)num(in, T_UOFF) * texel);
+    op->dst2.lanes = (uint32_t)num(in, T_SIDX);
+    if (!emu_msg_raw(p, in, T_DST, &op->src[0], ds) || !emu_msg_raw(p, in, T_U, &op->src[1], ds) ||
+        !emu_msg_raw(p, in, T_SRC1, &op->src[2], ds) || !emu_msg_raw(p, in, T_SRC2, &op->src[3], ds) ||
+        !emu_msg_scalar(p, in, T_SURF, &op->src[4], ds))
+        return false;
+    if (op->src[1].shape == EO_NONE) return lsc_err(in, ds, "the U coordinate payload is %null");
+    return finish_simt(p, in, op, ds, true);
+}
+
 static void h_fence(emu_thread *t, const emu_op *op) {
     (void)op;
     t->pc++; /* memory is coherent in the emulator: a fence only orders, which is already so */
 }
 static const emu_sem sem_fence = {h_fence, 0, NULL};
 static const emu_sem sem_untyped = {h_nothing, 0, lower_untyped};
+static const emu_sem sem_typed = {h_nothing, 0, lower_typed};
 
 /* -- Raw sends (messages.md 2.1-2.4, 3) ----------------------------------------------------------- */
 static int32_t sext(uint32_t v, unsigned bits) { return (int32_t)(v << (32 - bits)) >> (32 - bits); }
@@ -906,5 +948,7 @@ const emu_sem *emu_sem_lsc(unsigned form) {
     if (s) return s;
     if (form < VISA_FORM__COUNT && isa_forms[form].parent >= 0 && isa_forms[form].opcode == VISA_OP_LSC_UNTYPED)
         return &sem_untyped;
+    if (form < VISA_FORM__COUNT && isa_forms[form].parent >= 0 && isa_forms[form].opcode == VISA_OP_LSC_TYPED)
+        return &sem_typed;
     return NULL;
 }
