@@ -22,15 +22,7 @@ bool emu_msg_raw(emu_program *p, const ir_inst *in, unsigned k, emu_opnd *o, dia
         diag_at(ds, VISA_SEV_ERROR, "E-RUN", in->line, in->col, "message operand %u is not a raw operand", k);
         return false;
     }
-    const ir_raw *raw = &in->opnd[k].u.raw;
-    if (raw->id >= p->cur->nvars) {
-        diag_at(ds, VISA_SEV_ERROR, "E-RUN", in->line, in->col, "raw operand refers to an unknown variable");
-        return false;
-    }
-    o->shape = raw->id == 0 ? EO_NONE : EO_CONTIG;
-    o->type = VISA_TYPE_UB;
-    o->size = 1;
-    o->off = p->cur->var_off[raw->id] + raw->offset;
+    if (!emu_lower_raw(p, in, &in->opnd[k].u.raw, o, ds)) return false;
     if (o->shape != EO_NONE && o->off >= p->cur->file_bytes) {
         diag_at(ds, VISA_SEV_ERROR, "E-RUN", in->line, in->col, "raw operand at byte %u is outside the register file (%u bytes)",
                 o->off, p->cur->file_bytes);
