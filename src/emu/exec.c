@@ -1089,10 +1089,13 @@ static void h_ifcall(emu_thread *t, const emu_op *op) {
     enter_function(t, p->func_op[fa - 1], callee_lanes(t, op));
 }
 
-/* FADDR: a function's address is its routine index plus one (op->info). */
+/* FADDR: a function's address is its routine index plus one (op->info); a symbol outside the
+** module gets EXTERNAL_SYMBOL_ADDRESS. */
+#define EXTERNAL_SYMBOL_ADDRESS 0xFFFF000000000000ull
+
 static void h_faddr(emu_thread *t, const emu_op *op) {
     emu_val v[EMU_MAX_LANES];
-    v[0].i = op->info;
+    v[0].i = op->info ? op->info : (emu_i128)EXTERNAL_SYMBOL_ADDRESS;
     op->dst.store(t, &op->dst, 1, 1, v);
     t->pc++;
 }
@@ -1277,6 +1280,17 @@ static const char *function_name(const emu_program *p, const ir_inst *in) {
 static bool lower_function_ref(emu_program *p, const ir_inst *in, emu_op *op, diag_sink *ds) {
     const char *name = function_name(p, in);
     int f = emu_find_function(p->m, name);
+    if ((f < 0 || p->func_op[f] == UINT32_MAX) && in->form == VISA_FORM_FADDR) {
+        /* a symbol the module does not define (IGC takes the address of string constants this
+        ** way): an address outside emulated memory, so using it as a pointer or calling it is a
+        ** run-time error, while computing with it is not */
+        op->info = 0;
+        op->imm = 0;
+        op->target = UINT32_MAX;
+        op->aux = name;
+        op->fn = h_faddr;
+        return emu_bind_opnd(&op->dst, EC_INT);
+    }
     if (f < 0 || p->func_op[f] == UINT32_MAX) {
         op->fn = h_no_function;
         op->aux = name;

@@ -33,13 +33,26 @@ uint8_t *emu_surface(emu_mem *mem, uint32_t index, uint64_t off, uint32_t size, 
     return b->data + off;
 }
 
+/* Scratch buffers for implicit pointer inputs of kinds the emulator does not define. */
+#define SCRATCH_BYTES (64u * 1024u)
+
+static size_t scratch_pointer_count(const ir_routine *r) {
+    size_t n = 0;
+    for (uint32_t i = 0; i < r->inputs.len; i++) {
+        unsigned kind = r->inputs.data[i].kind >> 3;
+        n += (r->inputs.data[i].kind & 7) == IN_GENERAL && kind > 3 && r->inputs.data[i].size == 8;
+    }
+    return n;
+}
+
 typedef struct launch {
     const emu_program *prog;
     const visa_run_opts *opts;
     const visa_arg *args;
     size_t nargs;
     visa_buffer *bufs;
-    size_t nbufs;
+    size_t nbufs;         /* the caller's, then one scratch buffer per undefined implicit pointer */
+    size_t nuser_bufs;
     uint32_t groups[3], gsize[3];
     uint32_t simd;        /* dispatch width: initial execution mask */
     uint32_t slm_bytes;
@@ -90,7 +103,7 @@ static void init_thread(const launch *L, emu_thread *t, const uint32_t g[3], con
     put(f + off[13] + 8, t->dispatch, 4);            /* %sr0.2: DMask, the dispatch mask */
     put(f + off[12], l[0] + L->gsize[0] * (l[1] + L->gsize[1] * l[2]), 4); /* %hw_id: thread in group */
     put(f + p->cr0_off, L->cr0, 4);
-    unsigned explicit_index = 0;
+    unsigned explicit_index = 0, scratch_index = 0;
     for (uint32_t i = 0; i < r->inputs.len; i++) {
         const ir_input *in = &r->inputs.data[i];
         if ((in->kind & 7) != IN_GENERAL) {
@@ -144,7 +157,11 @@ static void init_thread(const launch *L, emu_thread *t, const uint32_t g[3], con
             for (unsigned k = 0; k < 3 && w * k + w <= size; k++) put(dst + w * k, l[k], w);
             break;
         }
-        default: break; /* other implicit kinds carry no data the emulator defines: zero */
+        default:
+            /* a pointer the emulator does not define (IGC's printf / assert buffers): its own
+            ** zeroed scratch buffer, after the caller's */
+            if (size == 8) put(dst, visa_buffer_address(L->nuser_bufs + scratch_index++), 8);
+            break; /* other implicit kinds carry no data the emulator defines: zero */
         }
     }
 }
@@ -341,13 +358,33 @@ visa_status visa_module_run(const visa_module *m, const visa_run_opts *opts, con
         return VISA_E_NOMEM;
     }
     visa_status st = emu_lower(ctx, m, r, opts->platform, prog, &ds);
+    visa_buffer *all_bufs = NULL;
+    memset(L, 0, sizeof *L);
     if (st == VISA_OK) {
         L->prog = prog;
         L->opts = opts;
         L->args = args;
         L->nargs = nargs;
+        L->nuser_bufs = nbufs;
         L->bufs = bufs;
         L->nbufs = nbufs;
+        size_t nscratch = scratch_pointer_count(r);
+        if (nscratch) {
+            all_bufs = vx_alloc(ctx, sizeof(visa_buffer) * (nbufs + nscratch));
+            if (all_bufs) memset(all_bufs, 0, sizeof(visa_buffer) * (nbufs + nscratch));
+            for (size_t i = 0; all_bufs && i < nbufs; i++) all_bufs[i] = bufs[i];
+            for (size_t i = 0; all_bufs && i < nscratch; i++) {
+                all_bufs[nbufs + i].data = vx_alloc(ctx, SCRATCH_BYTES);
+                all_bufs[nbufs + i].size = all_bufs[nbufs + i].data ? SCRATCH_BYTES : 0;
+                if (all_bufs[nbufs + i].data) memset(all_bufs[nbufs + i].data, 0, SCRATCH_BYTES);
+                else st = VISA_E_NOMEM;
+            }
+            if (!all_bufs) st = VISA_E_NOMEM;
+            L->bufs = all_bufs;
+            L->nbufs = nbufs + nscratch;
+        }
+    }
+    if (st == VISA_OK) {
         L->ngroups = 1;
         for (int k = 0; k < 3; k++) {
             L->groups[k] = opts->groups[k] ? opts->groups[k] : 1;
@@ -387,6 +424,10 @@ visa_status visa_module_run(const visa_module *m, const visa_run_opts *opts, con
                     L->fault_msg, (unsigned long long)L->fault_group, L->fault_thread, L->fault_lane);
             st = VISA_E_RUNTIME;
         }
+    }
+    if (all_bufs) {
+        for (size_t i = nbufs; i < L->nbufs; i++) vx_free(ctx, all_bufs[i].data, all_bufs[i].size);
+        vx_free(ctx, all_bufs, sizeof(visa_buffer) * L->nbufs);
     }
     emu_program_free(prog);
     vx_free(ctx, prog, sizeof *prog);
