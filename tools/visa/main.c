@@ -1,10 +1,12 @@
 /* main.c -- the `visa` command-line tool: a thin driver over the public C API. */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include <errno.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "visa/visa.h"
 
@@ -265,7 +267,7 @@ static int cmd_asm_dis(int argc, char **argv, bool is_asm) {
 static const char run_help[] =
     "usage: visa run FILE [--kernel NAME] [--platform P] [--groups X[,Y[,Z]]]\n"
     "                [--group-size X[,Y[,Z]]] [--arg VALUE]... [--out N=PATH]...\n"
-    "                [--print N:TYPE]... [--threads N] [--max-steps N] [--cr0 VALUE]\n"
+    "                [--print N:TYPE]... [--threads N] [--max-steps N] [--cr0 VALUE] [--stats]\n"
     "\n"
     "Run a kernel on the CPU.\n"
     "  --arg VALUE        one per explicit .input, in declaration order: a number (decimal or a\n"
@@ -278,6 +280,7 @@ static const char run_help[] =
     "  --groups X,Y,Z     thread groups (default 1)    --group-size X,Y,Z  threads per group\n"
     "  --threads N        host threads (results are identical for any N)\n"
     "  --max-steps N      instructions per thread before stopping with an error\n"
+    "  --stats            print the instructions executed, threads and time to stderr\n"
     "  --cr0 VALUE        initial %cr0 of every thread (default 0x4c0: IEEE, round to nearest\n"
     "                     even, denormals kept; bits 5:4 rounding mode, 6/7/10 DF/F/HF denorms)\n"
     "  --platform P       Gen9 Gen11 XeLP XeHP XeHPG XeHPC Xe2 Xe3 (default Xe2)\n"
@@ -536,6 +539,7 @@ static int cmd_run(int argc, char **argv) {
     size_t nargs = 0, nbufs = 0;
     const char *outs[256], *prints[256];
     size_t nouts = 0, nprints = 0;
+    bool want_stats = false;
     int rc = 0;
     for (int i = 0; i < argc && !rc; i++) {
         const char *a = argv[i];
@@ -549,6 +553,10 @@ static int cmd_run(int argc, char **argv) {
                                                  "--cr0"};
         bool takes = false;
         for (size_t k = 0; k < sizeof with_value / sizeof with_value[0]; k++) takes |= !strcmp(a, with_value[k]);
+        if (!strcmp(a, "--stats")) {
+            want_stats = true;
+            continue;
+        }
         if (!takes && a[0] == '-' && a[1]) return usage_error("unknown option '%s'", a);
         if (takes && !val) return usage_error("option '%s' needs an argument", a);
         if (!strcmp(a, "--kernel")) ro.kernel = argv[++i];
@@ -638,7 +646,17 @@ static int cmd_run(int argc, char **argv) {
             vb[k].data = bufs[k].data;
             vb[k].size = bufs[k].size;
         }
-        visa_status st = visa_module_run(m, &ro, args, nargs, vb, nbufs, NULL);
+        visa_run_stats stats;
+        struct timespec t0, t1;
+        clock_gettime(CLOCK_MONOTONIC, &t0);
+        visa_status st = visa_module_run(m, &ro, args, nargs, vb, nbufs, &stats);
+        clock_gettime(CLOCK_MONOTONIC, &t1);
+        if (want_stats) {
+            double secs = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
+            fprintf(stderr, "%s: %llu vISA instructions in %llu threads, %.3f s (%.1f M instructions/s)\n", prog,
+                    (unsigned long long)stats.instructions, (unsigned long long)stats.threads, secs,
+                    secs > 0 ? (double)stats.instructions / secs * 1e-6 : 0.0);
+        }
         if (st != VISA_OK) {
             if (st != VISA_E_RUNTIME && st != VISA_E_UNSUPPORTED)
                 fprintf(stderr, "%s: %s\n", prog, visa_status_str(st));
