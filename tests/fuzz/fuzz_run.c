@@ -1,8 +1,10 @@
 /* fuzz_run.c -- libFuzzer harness for the emulator.  Any text that parses is run (first kernel,
 ** 2 groups of 2 threads, a step limit): every explicit 8-byte input gets its own 4 KiB buffer
 ** (bytes 0, 1, 2, ...), narrower inputs the value 3.  The run must end with a status (never a
-** crash, hang or sanitizer report), and running it again on 2 host threads must give the same
-** status and the same buffer bytes. */
+** crash, hang or sanitizer report), on 2 host threads too, and running it twice on one host
+** thread must give the same status and bytes (no uninitialised state).  Comparing 1 with 2 host
+** threads is left to the tests: random kernels' groups race on the same bytes, whose final value
+** the hardware does not define either. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -58,11 +60,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             nargs++;
         }
         if (k) {
+            (void)run(m, 2, args, nargs, a, nbufs);
             visa_status s1 = run(m, 1, args, nargs, a, nbufs);
-            visa_status s2 = run(m, 2, args, nargs, b, nbufs);
-            if (s1 != s2) abort(); /* the outcome may not depend on the host thread count */
+            visa_status s2 = run(m, 1, args, nargs, b, nbufs);
+            if (s1 != s2) abort(); /* the same run twice: the same outcome */
             for (size_t i = 0; i < nbufs; i++)
-                if (s1 == VISA_OK && memcmp(a[i].data, b[i].data, BUF_BYTES)) abort();
+                if (memcmp(a[i].data, b[i].data, BUF_BYTES)) abort();
         }
         for (size_t i = 0; i < nbufs; i++) free(a[i].data), free(b[i].data);
         visa_module_destroy(m);
