@@ -47,6 +47,8 @@ typedef struct ir_raw {
 /* One operand; `kind` is the ops.def layout code it came from (V v & R L b w d i s S). */
 typedef struct ir_opnd {
     char kind;
+    uint8_t line_off; /* text: source line of the operand minus the instruction's line (<= 255) */
+    uint16_t col;     /* text: 1-based source column of the operand; 0 = unknown (binary, hooks) */
     union {
         ir_vec vec;
         ir_raw raw;
@@ -79,6 +81,7 @@ typedef struct ir_attr {
     uint8_t size;    /* value bytes */
     uint8_t is_str;  /* value is a string */
     uint8_t value[255];
+    uint32_t line, col; /* text: position of the attribute's name (kernel attributes) */
     ir_trivia trivia;
 } ir_attr;
 
@@ -124,6 +127,7 @@ typedef struct ir_input {
     uint16_t size;
     uint8_t implicit_syntax; /* text: written with .implicit_* */
     uint32_t line, col;
+    uint32_t off_col, size_col; /* text: columns of the offset and size values (0 = absent) */
     ir_trivia trivia;
 } ir_input;
 

@@ -1004,6 +1004,7 @@ static bool parse_input(txt_parser *tp, const char *dir, size_t dn) {
     if (key_eq(tp, "offset")) {
         tp_skip_ws(tp);
         const char *at = tp->p;
+        in.off_col = tp_col_of(tp, at);
         if (!tp_int_expr(tp, &off)) return false;
         if (off < -32768 || off > 32767) {
             tp_error(tp, at, "input offset %lld out of range", (long long)off);
@@ -1013,6 +1014,7 @@ static bool parse_input(txt_parser *tp, const char *dir, size_t dn) {
     if (key_eq(tp, "size")) {
         tp_skip_ws(tp);
         const char *at = tp->p;
+        in.size_col = tp_col_of(tp, at);
         if (!tp_int_expr(tp, &size)) return false;
         if (size < 0 || size > 65535) {
             tp_error(tp, at, "input size %lld out of range", (long long)size);
@@ -1039,6 +1041,8 @@ static bool parse_kernel_attr(txt_parser *tp) {
     }
     ir_attr a;
     memset(&a, 0, sizeof a);
+    a.line = tp_line_of(tp, name);
+    a.col = tp_col_of(tp, name);
     a.name = ir_string_add(tp->ctx, tp->r, name, n);
     if (tp_accept(tp, "=") && !parse_attr_value(tp, &a, name, n)) return false;
     if (!tp_at_end(tp)) {

@@ -225,6 +225,14 @@ static bool parse_int_opnd(txt_parser *tp, ir_opnd *o, char kind, char fmt, int 
 bool tp_parse_opnd(txt_parser *tp, ir_inst *inst, unsigned k, char kind, char fmt, int en) {
     ir_opnd *o = &inst->opnd[k];
     o->kind = kind;
+    {
+        /* where the operand starts (diagnostics such as the verifier's point at it) */
+        const char *at = tp->p;
+        while (*at == ' ' || *at == '\t') at++;
+        uint32_t line = tp_line_of(tp, at), col = tp_col_of(tp, at);
+        o->line_off = line >= inst->line && line - inst->line <= 255 ? (uint8_t)(line - inst->line) : 0;
+        o->col = col <= 0xFFFF ? (uint16_t)col : 0;
+    }
     switch (kind) {
     case 'V': case 'v': case '&':
         if (!tp_vec_operand(tp, &o->u.vec, kind == '&')) return false;
