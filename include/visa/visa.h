@@ -137,6 +137,47 @@ visa_status visa_module_decode(visa_ctx *ctx, const char *name, const void *byte
 /** The context a module was created with. */
 visa_ctx *visa_module_ctx(const visa_module *module);
 
+/* -- Verifier ------------------------------------------------------------------------------ */
+
+enum {
+    VISA_VERIFY_WERROR = 1u << 0, /**< count warnings as errors (the status becomes VISA_E_VERIFY) */
+};
+
+typedef struct visa_verify_opts {
+    uint32_t struct_size;   /**< sizeof(visa_verify_opts) */
+    visa_platform platform; /**< the target: availability, type maps, GRF size */
+    uint32_t flags;         /**< VISA_VERIFY_* */
+    const char *source;     /**< optional: the text the module was parsed from, so that
+                                 diagnostics carry their source line; NULL for none */
+    size_t source_len;
+} visa_verify_opts;
+
+typedef struct visa_verify_stats {
+    uint32_t errors;   /**< rule violations reported as errors */
+    uint32_t warnings; /**< reported as warnings */
+} visa_verify_stats;
+
+/** Check a module (from text or binary) against every rule of the spec for a platform.  Each
+**  violation is a diagnostic whose `code` is the rule's stable id ("V-REGION-WIDTH"), at the
+**  operand's line and column for text input, at the instruction's byte offset for binary input.
+**  Returns VISA_OK when there are no errors (warnings allowed unless VISA_VERIFY_WERROR),
+**  VISA_E_VERIFY otherwise, VISA_E_ARG for bad arguments.  stats may be NULL. */
+visa_status visa_module_verify(const visa_module *module, const visa_verify_opts *opts,
+                               visa_verify_stats *stats);
+
+/** The verifier's rules, for listings and documentation: a stable id, the default severity,
+**  the spec section it comes from and a one-line statement. */
+typedef struct visa_verify_rule {
+    const char *id;
+    visa_severity severity;
+    const char *spec;
+    const char *summary;
+} visa_verify_rule;
+
+size_t visa_verify_rule_count(void);
+/** The i-th rule, NULL past the end. */
+const visa_verify_rule *visa_verify_rule_at(size_t i);
+
 /* -- Emulator ------------------------------------------------------------------------------------ */
 
 typedef enum visa_arg_kind {

@@ -16,29 +16,35 @@
 static const char *prog = "visa";
 
 /* -- Diagnostics: file:line:col: error: message, then the source line and a caret ----------- */
+/* The source line and a caret under the column (at most 160 columns, around the caret). */
+static void print_source_caret(const visa_diag *d) {
+    size_t col = d->col ? d->col - 1 : 0, from = 0, to = d->source_line_len;
+    if (col > 100) from = col - 80;
+    if (to - from > 160) to = from + 160;
+    fputs(from ? "    ..." : "    ", stderr);
+    for (size_t i = from; i < to; i++) {
+        unsigned char c = (unsigned char)d->source_line[i];
+        fputc(c == '\t' || (c >= 0x20 && c < 0x7f) ? c : '?', stderr);
+    }
+    fputs(to < d->source_line_len ? "...\n    " : "\n    ", stderr);
+    if (from) fputs("   ", stderr);
+    for (size_t i = from; i < col && i < d->source_line_len; i++)
+        fputc(d->source_line[i] == '\t' ? '\t' : ' ', stderr);
+    fputs("^\n", stderr);
+}
+
+/* file:line:col: error: message (ud non-NULL: error[CODE], as `visa verify` prints rule ids),
+** then the source line and a caret; objects give +0xOFFSET instead of line:col. */
 static void print_diag(void *ud, const visa_diag *d) {
-    (void)ud;
     const char *sev = d->severity == VISA_SEV_ERROR ? "error" : d->severity == VISA_SEV_WARNING
                                                                     ? "warning" : "note";
-    if (d->line) fprintf(stderr, "%s:%u:%u: %s: %s\n", d->file, d->line, d->col, sev, d->message);
-    else fprintf(stderr, "%s:+0x%llx: %s: %s\n", d->file, (unsigned long long)d->offset, sev,
+    char tag[96];
+    if (ud) snprintf(tag, sizeof tag, "%s[%s]", sev, d->code);
+    else snprintf(tag, sizeof tag, "%s", sev);
+    if (d->line) fprintf(stderr, "%s:%u:%u: %s: %s\n", d->file, d->line, d->col, tag, d->message);
+    else fprintf(stderr, "%s:+0x%llx: %s: %s\n", d->file, (unsigned long long)d->offset, tag,
                  d->message);
-    if (d->source_line) {
-        /* show at most 160 columns of the line, around the caret */
-        size_t col = d->col ? d->col - 1 : 0, from = 0, to = d->source_line_len;
-        if (col > 100) from = col - 80;
-        if (to - from > 160) to = from + 160;
-        fputs(from ? "    ..." : "    ", stderr);
-        for (size_t i = from; i < to; i++) {
-            unsigned char c = (unsigned char)d->source_line[i];
-            fputc(c == '\t' || (c >= 0x20 && c < 0x7f) ? c : '?', stderr);
-        }
-        fputs(to < d->source_line_len ? "...\n    " : "\n    ", stderr);
-        if (from) fputs("   ", stderr);
-        for (size_t i = from; i < col && i < d->source_line_len; i++)
-            fputc(d->source_line[i] == '\t' ? '\t' : ' ', stderr);
-        fputs("^\n", stderr);
-    }
+    if (d->source_line) print_source_caret(d);
 }
 
 static int read_file(const char *path, char **data, size_t *len) {
@@ -718,6 +724,174 @@ static int cmd_info(int argc, char **argv) {
     return st == VISA_OK ? 0 : EXIT_DIAG;
 }
 
+
+/* -- visa verify ------------------------------------------------------------------------------- */
+static const char verify_help[] =
+    "usage: visa verify FILE [--platform P] [--json] [--werror] [--list-rules]\n"
+    "\n"
+    "Check a program (text or object) against every rule of the vISA spec for a platform:\n"
+    "regions, operand classes, type maps, saturation and modifiers, exec sizes and masks,\n"
+    "predicates, declarations, inputs, labels, raw operands and platform availability.\n"
+    "Each diagnostic names its rule:\n"
+    "    FILE:LINE:COL: error[V-REGION-WIDTH]: message      (text: the source line and a caret)\n"
+    "    FILE:+0xOFFSET: error[V-PLATFORM]: message          (objects: the byte offset)\n"
+    "\n"
+    "  --platform P    target platform (Gen9 Gen11 XeLP XeHP XeHPG XeHPC Xe2 Xe3); default Xe2\n"
+    "  --json          print the diagnostics as one JSON object on standard output\n"
+    "  --werror        treat warnings as errors\n"
+    "  --list-rules    list the rules (id, severity, spec section, statement) and exit\n"
+    "\n"
+    "Exit status: 0 no errors, 1 errors (or unreadable input), 2 usage error.\n";
+
+typedef struct json_diags {
+    char *buf;
+    size_t len, cap;
+    unsigned n;
+} json_diags;
+
+static void jputs(json_diags *j, const char *s, size_t n) {
+    if (j->len + n + 1 > j->cap) {
+        size_t cap = j->cap ? j->cap : 4096;
+        while (cap < j->len + n + 1) cap *= 2;
+        char *nb = realloc(j->buf, cap);
+        if (!nb) return;
+        j->buf = nb;
+        j->cap = cap;
+    }
+    memcpy(j->buf + j->len, s, n);
+    j->len += n;
+    j->buf[j->len] = 0;
+}
+
+static void jstr(json_diags *j, const char *s, size_t n) {
+    jputs(j, "\"", 1);
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        char esc[8];
+        if (c == '"' || c == '\\') {
+            esc[0] = '\\', esc[1] = (char)c;
+            jputs(j, esc, 2);
+        } else if (c < 0x20 || c == 0x7f) {
+            snprintf(esc, sizeof esc, "\\u%04x", c);
+            jputs(j, esc, 6);
+        } else {
+            jputs(j, (const char *)&s[i], 1);
+        }
+    }
+    jputs(j, "\"", 1);
+}
+
+static const char *sev_name(visa_severity s) {
+    return s == VISA_SEV_ERROR ? "error" : s == VISA_SEV_WARNING ? "warning" : "note";
+}
+
+static void json_diag(void *ud, const visa_diag *d) {
+    json_diags *j = ud;
+    char num[96];
+    const char *open = j->n++ ? ",\n    {" : "\n    {";
+    jputs(j, open, strlen(open));
+    jputs(j, "\"severity\": ", 12);
+    jstr(j, sev_name(d->severity), strlen(sev_name(d->severity)));
+    jputs(j, ", \"rule\": ", 10);
+    jstr(j, d->code, strlen(d->code));
+    jputs(j, ", \"file\": ", 10);
+    jstr(j, d->file, strlen(d->file));
+    if (d->line) snprintf(num, sizeof num, ", \"line\": %u, \"col\": %u", d->line, d->col);
+    else snprintf(num, sizeof num, ", \"offset\": %llu", (unsigned long long)d->offset);
+    jputs(j, num, strlen(num));
+    jputs(j, ", \"message\": ", 13);
+    jstr(j, d->message, strlen(d->message));
+    if (d->source_line) {
+        jputs(j, ", \"source\": ", 12);
+        jstr(j, d->source_line, d->source_line_len);
+    }
+    jputs(j, "}", 1);
+}
+
+static int cmd_verify(int argc, char **argv) {
+    const char *in = NULL, *plat = "Xe2";
+    bool json = false, werror = false;
+    for (int i = 0; i < argc; i++) {
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            fputs(verify_help, stdout);
+            return 0;
+        } else if (!strcmp(argv[i], "--platform")) {
+            if (++i >= argc) return usage_error("option '%s' needs an argument", "--platform");
+            plat = argv[i];
+        } else if (!strcmp(argv[i], "--json")) {
+            json = true;
+        } else if (!strcmp(argv[i], "--werror")) {
+            werror = true;
+        } else if (!strcmp(argv[i], "--list-rules")) {
+            for (size_t k = 0; k < visa_verify_rule_count(); k++) {
+                const visa_verify_rule *r = visa_verify_rule_at(k);
+                printf("%-22s %-7s %s  [%s]\n", r->id, sev_name(r->severity), r->summary, r->spec);
+            }
+            return 0;
+        } else if (argv[i][0] == '-' && argv[i][1]) {
+            return usage_error("unknown option '%s'", argv[i]);
+        } else if (in) {
+            return usage_error("unexpected argument '%s'", argv[i]);
+        } else {
+            in = argv[i];
+        }
+    }
+    if (!in) return usage_error("%s", "verify needs an input file");
+    visa_platform platform;
+    if (visa_platform_from_name(plat, &platform) != VISA_OK)
+        return usage_error("unknown platform '%s'", plat);
+    char *data;
+    size_t len;
+    if (read_file(in, &data, &len)) return EXIT_DIAG;
+    json_diags jd = {NULL, 0, 0, 0};
+    visa_ctx_desc desc = {sizeof desc, NULL, NULL, json ? json_diag : print_diag, json ? (void *)&jd : (void *)"rule", 0};
+    desc.max_errors = 1000;
+    visa_ctx *ctx;
+    if (visa_ctx_create(&desc, &ctx) != VISA_OK) {
+        free(data);
+        return EXIT_DIAG;
+    }
+    bool binary = len >= 4 && !memcmp(data, "CISA", 4);
+    visa_module *m = NULL;
+    visa_status st = binary ? visa_module_decode(ctx, in, data, len, platform, &m)
+                            : visa_module_parse_text(ctx, in, data, len, platform, &m);
+    visa_verify_stats stats = {0, 0};
+    int rc = 0;
+    if (st != VISA_OK) {
+        if (st != VISA_E_SYNTAX && st != VISA_E_BINARY && !json)
+            fprintf(stderr, "%s: %s\n", prog, visa_status_str(st));
+        rc = EXIT_DIAG;
+    } else {
+        visa_verify_opts vo = {sizeof vo, platform, werror ? VISA_VERIFY_WERROR : 0u,
+                               binary ? NULL : data, binary ? 0 : len};
+        st = visa_module_verify(m, &vo, &stats);
+        rc = st == VISA_OK ? 0 : EXIT_DIAG;
+        if (st != VISA_OK && st != VISA_E_VERIFY && !json)
+            fprintf(stderr, "%s: %s\n", prog, visa_status_str(st));
+    }
+    if (json) {
+        printf("{\n  \"file\": ");
+        json_diags hd = {NULL, 0, 0, 0};
+        jstr(&hd, in, strlen(in));
+        printf("%s,\n  \"platform\": \"%s\",\n  \"input\": \"%s\",\n  \"status\": \"%s\",\n"
+               "  \"errors\": %u,\n  \"warnings\": %u,\n  \"diagnostics\": [%s%s]\n}\n",
+               hd.buf ? hd.buf : "\"\"", visa_platform_name(platform), binary ? "binary" : "text",
+               rc ? "invalid" : "ok", stats.errors, stats.warnings, jd.buf ? jd.buf : "",
+               jd.n ? "\n  " : "");
+        free(hd.buf);
+    } else if (rc == 0 && stats.warnings) {
+        fprintf(stderr, "%s: %u warning%s\n", in, stats.warnings, stats.warnings == 1 ? "" : "s");
+    } else if (rc && st == VISA_E_VERIFY) {
+        fprintf(stderr, "%s: %u error%s, %u warning%s\n", in, stats.errors, stats.errors == 1 ? "" : "s",
+                stats.warnings, stats.warnings == 1 ? "" : "s");
+    }
+    free(jd.buf);
+    free(data);
+    visa_module_destroy(m);
+    visa_ctx_destroy(ctx);
+    return rc;
+}
+
 static const char main_help[] =
     "usage: visa COMMAND [ARGS]\n"
     "\n"
@@ -728,6 +902,7 @@ static const char main_help[] =
     "  asm FILE [-o OUT]   assemble text into a vISA 4.1 object (.isa)\n"
     "  dis FILE [-o OUT]   disassemble a vISA object into text\n"
     "  run FILE [ARGS]     run a kernel on the CPU ('visa run --help')\n"
+    "  verify FILE         check a program against the spec's rules ('visa verify --help')\n"
     "  info MNEMONIC       describe an instruction from the instruction table\n"
     "\n"
     "Every command that reads a program accepts text (.visaasm) or an object (.isa).\n"
@@ -756,5 +931,6 @@ int main(int argc, char **argv) {
     if (!strcmp(cmd, "asm")) return cmd_asm_dis(argc - 2, argv + 2, true);
     if (!strcmp(cmd, "run")) return cmd_run(argc - 2, argv + 2);
     if (!strcmp(cmd, "dis")) return cmd_asm_dis(argc - 2, argv + 2, false);
+    if (!strcmp(cmd, "verify")) return cmd_verify(argc - 2, argv + 2);
     return usage_error("unknown command '%s'", cmd);
 }

@@ -1,0 +1,220 @@
+/* verify.c -- the verifier's entry point (visa_module_verify), its rule table, diagnostics and
+** the variable helpers the rule files share.  No global mutable state: a run lives in a vf.
+*/
+#include <stdio.h>
+#include <string.h>
+
+#include "verify_int.h"
+
+static const visa_verify_rule rules[VR__COUNT] = {
+#define E VISA_SEV_ERROR
+#define W VISA_SEV_WARNING
+#define VRULE(En, id, sev, spec, what) {id, sev, spec, what},
+#include "rules.def"
+#undef VRULE
+#undef E
+#undef W
+};
+
+size_t visa_verify_rule_count(void) { return VR__COUNT; }
+
+const visa_verify_rule *visa_verify_rule_at(size_t i) { return i < VR__COUNT ? &rules[i] : NULL; }
+
+/* -- Diagnostics ------------------------------------------------------------------------------- */
+static void vf_vreport(vf *v, vrule_id rule, uint32_t line, uint32_t col, uint64_t offset,
+                       const char *fmt, va_list ap) {
+    char msg[400];
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    /* name the routine when the module has several (binary positions do not say which) */
+    const char *rname = v->r ? ir_str(v->r, v->r->name) : "";
+    bool named = v->r && v->m->routines.len > 1 && !line;
+    if (line) {
+        diag_at(&v->ds, rules[rule].severity, rules[rule].id, line, col ? col : 1, "%s", msg);
+    } else if (named) {
+        diag_at_offset(&v->ds, rules[rule].severity, rules[rule].id, offset, "%s (in '%s')", msg,
+                       rname);
+    } else {
+        diag_at_offset(&v->ds, rules[rule].severity, rules[rule].id, offset, "%s", msg);
+    }
+}
+
+void vf_report(vf *v, vrule_id rule, uint32_t line, uint32_t col, uint64_t offset, const char *fmt,
+               ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    vf_vreport(v, rule, line, col, offset, fmt, ap);
+    va_end(ap);
+}
+
+void vf_at_inst(vf *v, vrule_id rule, const ir_inst *inst, int k, const char *fmt, ...) {
+    uint32_t line = inst->line, col = inst->col;
+    if (line && k >= 0 && k < inst->nopnd && inst->opnd[k].col) {
+        line += inst->opnd[k].line_off;
+        col = inst->opnd[k].col;
+    }
+    va_list ap;
+    va_start(ap, fmt);
+    vf_vreport(v, rule, line, col, inst->offset, fmt, ap);
+    va_end(ap);
+}
+
+/* -- Variables ------------------------------------------------------------------------------- */
+bool vf_var_exists(const vf *v, uint32_t id) {
+    if (id < ISA_NUM_PREDEF_VARS) return id < isa_predef_var_count;
+    return id - ISA_NUM_PREDEF_VARS < v->r->vars.len;
+}
+
+int vf_var_type(const vf *v, uint32_t id) {
+    if (!vf_var_exists(v, id)) return -1;
+    if (id < ISA_NUM_PREDEF_VARS) return isa_predef_vars[id].type;
+    return v->r->vars.data[id - ISA_NUM_PREDEF_VARS].type;
+}
+
+uint32_t vf_var_bytes(const vf *v, uint32_t id) {
+    if (!vf_var_exists(v, id)) return 0;
+    if (id == 8) return 32 * v->grf;  /* %arg: 32 GRFs (256 dwords before PVC, 512 from PVC) */
+    if (id == 9) return 12 * v->grf;  /* %retval: 12 GRFs */
+    int t = vf_var_type(v, id);
+    if (t < 0 || t >= VISA_TYPE__COUNT) return 0;
+    uint32_t n = id < ISA_NUM_PREDEF_VARS ? isa_predef_vars[id].num_elts
+                                          : v->r->vars.data[id - ISA_NUM_PREDEF_VARS].num_elts;
+    return n * isa_types[t].bytes;
+}
+
+const char *vf_var_name(const vf *v, uint32_t id, char *buf, size_t n) {
+    if (id < ISA_NUM_PREDEF_VARS && id < isa_predef_var_count) return isa_predef_vars[id].name;
+    if (vf_var_exists(v, id)) {
+        const char *s = ir_str(v->r, v->r->vars.data[id - ISA_NUM_PREDEF_VARS].name);
+        if (*s) return s;
+    }
+    snprintf(buf, n, "V%u", (unsigned)id);
+    return buf;
+}
+
+bool vf_var_root(const vf *v, uint32_t id, uint32_t *root, uint32_t *offset) {
+    uint32_t off = 0;
+    for (unsigned steps = 0; steps <= v->r->vars.len + 1; steps++) {
+        if (!vf_var_exists(v, id)) return false;
+        if (id < ISA_NUM_PREDEF_VARS) break;
+        const ir_var *x = &v->r->vars.data[id - ISA_NUM_PREDEF_VARS];
+        if (!x->has_alias || x->alias_id == 0) break;
+        off += x->alias_off;
+        id = x->alias_id;
+        if (steps == v->r->vars.len + 1) return false; /* cycle */
+    }
+    *root = id;
+    *offset = off;
+    return true;
+}
+
+/* -- Operand facts (src/isa/opfacts.def) ------------------------------------------------------ */
+typedef struct opclass_row {
+    int form;
+    const char *classes;
+} opclass_row;
+
+static const opclass_row opclass_rows[] = {
+#define VISA_OPCLASS(N, classes) {VISA_FORM_##N, classes},
+#include "opfacts.def"
+};
+
+typedef struct form_num {
+    int form;
+    int n;
+} form_num;
+
+static const form_num ndst_rows[] = {
+#define VISA_NDST(N, n) {VISA_FORM_##N, n},
+#include "opfacts.def"
+};
+
+static const form_num surface_rows[] = {
+#define VISA_SURFACE_OPND(N, k) {VISA_FORM_##N, k},
+#include "opfacts.def"
+};
+
+typedef struct plat_gap {
+    int form;
+    unsigned from, to;
+} plat_gap;
+
+static const plat_gap gap_rows[] = {
+#define VISA_PLAT_GAP(N, from, to) {VISA_FORM_##N, from, to},
+#include "opfacts.def"
+};
+
+#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
+
+static bool alu_group(int form) {
+    unsigned g = isa_form_group(form);
+    return g == G_MOV || g == G_ARITH || g == G_LOGIC || g == G_COMPARE || g == G_ADDRESS;
+}
+
+unsigned vf_form_ndst(int form) {
+    for (size_t i = 0; i < COUNT(ndst_rows); i++)
+        if (ndst_rows[i].form == form) return (unsigned)ndst_rows[i].n;
+    return 1;
+}
+
+int vf_form_surface_opnd(int form) {
+    for (size_t i = 0; i < COUNT(surface_rows); i++)
+        if (surface_rows[i].form == form) return surface_rows[i].n;
+    return -1;
+}
+
+unsigned vf_opnd_classes(int form, unsigned vk) {
+    for (size_t i = 0; i < COUNT(opclass_rows); i++) {
+        if (opclass_rows[i].form != form) continue;
+        const char *p = opclass_rows[i].classes;
+        for (unsigned k = 0; k < vk && *p; k++) { /* skip vk groups */
+            while (*p && *p != ' ') p++;
+            while (*p == ' ') p++;
+        }
+        if (!*p) return 0;
+        unsigned m = 0;
+        for (; *p && *p != ' '; p++)
+            m |= *p == 'G' ? OC_G : *p == 'I' ? OC_I : *p == 'M' ? OC_M : *p == 'P' ? OC_P
+               : *p == 'A' ? OC_A : *p == 'S' ? OC_S : 0;
+        return m;
+    }
+    if (!alu_group(form)) return 0;
+    return vk < vf_form_ndst(form) ? OC_G | OC_I : OC_G | OC_I | OC_M;
+}
+
+bool vf_form_on_platform(int form, unsigned plat) {
+    if (plat < isa_forms[form].plat) return false;
+    if (isa_forms[form].parent >= 0 && plat < isa_forms[isa_forms[form].parent].plat) return false;
+    for (size_t i = 0; i < COUNT(gap_rows); i++)
+        if (gap_rows[i].form == form && plat >= gap_rows[i].from && plat <= gap_rows[i].to)
+            return false;
+    return true;
+}
+
+/* -- Entry point ------------------------------------------------------------------------------ */
+visa_status visa_module_verify(const visa_module *m, const visa_verify_opts *opts,
+                               visa_verify_stats *stats) {
+    if (stats) memset(stats, 0, sizeof *stats);
+    if (!m || !opts || opts->struct_size < sizeof(visa_verify_opts) ||
+        (unsigned)opts->platform >= VISA_PLATFORM__COUNT)
+        return VISA_E_ARG;
+    vf v;
+    memset(&v, 0, sizeof v);
+    v.m = m;
+    v.plat = (unsigned)opts->platform;
+    v.grf = visa_platform_grf_bytes(opts->platform);
+    diag_init(&v.ds, m->ctx, m->name, opts->source, opts->source ? opts->source_len : 0);
+    vf_check_module(&v);
+    for (uint32_t i = 0; i < m->routines.len; i++) {
+        v.r = &m->routines.data[i];
+        vf_check_decls(&v);
+        vf_check_inputs(&v);
+        vf_check_labels(&v);
+        vf_check_insts(&v);
+    }
+    if (stats) {
+        stats->errors = v.ds.errors;
+        stats->warnings = v.ds.warnings;
+    }
+    if (v.ds.errors || ((opts->flags & VISA_VERIFY_WERROR) && v.ds.warnings)) return VISA_E_VERIFY;
+    return VISA_OK;
+}

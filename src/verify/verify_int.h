@@ -1,0 +1,60 @@
+/* verify_int.h -- internals of the verifier (issue 6): the rule table, the per-run state and the
+** helpers the rule files share.  Every fact about instructions comes from src/isa (ops.def,
+** typemaps.def, opfacts.def, predefined.def); the rules live in rules.def.
+*/
+#ifndef VISA_VERIFY_INT_H
+#define VISA_VERIFY_INT_H
+
+#include "core/core.h"
+#include "ir/ir.h"
+
+typedef enum vrule_id {
+#define VRULE(E, id, sev, spec, what) VR_##E,
+#include "rules.def"
+#undef VRULE
+    VR__COUNT
+} vrule_id;
+
+/* One verification run over one module. */
+typedef struct vf {
+    const visa_module *m;
+    const ir_routine *r; /* routine being checked */
+    unsigned plat;       /* P_* */
+    unsigned grf;        /* GRF bytes of the platform */
+    diag_sink ds;
+} vf;
+
+/* Report rule `rule` at a text position (line > 0) or at a binary offset. */
+void vf_report(vf *v, vrule_id rule, uint32_t line, uint32_t col, uint64_t offset, const char *fmt,
+               ...) __attribute__((format(printf, 6, 7)));
+/* At instruction `inst`, operand k (its own column when the parser recorded one; k < 0: the
+** instruction). */
+void vf_at_inst(vf *v, vrule_id rule, const ir_inst *inst, int k, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+
+/* General variables by full id (predefined ids included). */
+bool vf_var_exists(const vf *v, uint32_t id);
+int vf_var_type(const vf *v, uint32_t id);       /* isa_type, -1 if unknown */
+uint32_t vf_var_bytes(const vf *v, uint32_t id); /* platform-aware for %arg/%retval; 0 unknown */
+const char *vf_var_name(const vf *v, uint32_t id, char *buf, size_t n);
+/* The root variable of an alias chain and the byte offset of `id` in it; false on a cycle or a
+** dangling parent. */
+bool vf_var_root(const vf *v, uint32_t id, uint32_t *root, uint32_t *offset);
+
+/* Rule families. */
+void vf_check_module(vf *v);
+void vf_check_decls(vf *v);
+void vf_check_inputs(vf *v);
+void vf_check_labels(vf *v);
+void vf_check_insts(vf *v);
+
+/* Operand facts (opfacts.def), shared with the tests. */
+enum { OC_G = 1, OC_I = 2, OC_M = 4, OC_P = 8, OC_A = 16, OC_S = 32 };
+/* Classes allowed for vector operand number vk (counting V v & operands only) of a form; 0 when
+** the verifier does not check classes for the form. */
+unsigned vf_opnd_classes(int form, unsigned vk);
+unsigned vf_form_ndst(int form);
+int vf_form_surface_opnd(int form); /* -1 if none */
+bool vf_form_on_platform(int form, unsigned plat);
+
+#endif
