@@ -78,8 +78,8 @@ static bool predef_readonly(uint32_t id) {
 ** layout does not say. */
 static uint64_t opnd_offset(const ir_inst *inst, int k) {
     if (k < 0 || inst->line) return inst->offset;
-    char lay[64];
-    isa_form_layout(inst->form, lay);
+    char buf[64];
+    const char *lay = isa_form_layout(inst->form, buf);
     uint64_t pos = inst->offset + 1;
     int j = 0;
     bool list = false;
@@ -134,6 +134,7 @@ static void check_general_region(vf *v, const ir_inst *inst, int k, const ir_vec
         else if (h == 0) AT(VR_REGION_DST_HSTRIDE, k, "%s has horizontal stride 0", what);
         return;
     }
+    if (ind && !vc && !wc) return; /* an indirect source written <HorzStride> (IGC's 1D form) */
     int w = rval(wc);
     if (w < 1 || w > 16) AT(VR_REGION_WIDTH, k, "%s has region width %s", what,
                             w < 0 ? "null or invalid" : w == 0 ? "0" : "32");
@@ -189,9 +190,9 @@ static void check_inst(vf *v, const ir_inst *inst) {
     const ir_routine *r = v->r;
     const int form = inst->form;
     const isa_form *F = &isa_forms[form];
-    char mb[48], lay[64], what[32];
+    char mb[48], lbuf[64], what[32];
     const char *mn = mnem(inst, mb, sizeof mb);
-    isa_form_layout(form, lay);
+    const char *lay = isa_form_layout(form, lbuf);
     const bool alu = alu_form(form);
     const bool has_e = strchr(lay, 'E') != NULL && F->exec != EX_NONE;
     const unsigned code = inst->exec & 7, exec = 1u << (code <= 5 ? code : 0);
