@@ -4,7 +4,8 @@
 ** QW_SCATTER, SVM_BLOCK_LD/ST, SVM_GATHER/SCATTER, SVM_GATHER4_SCALED/SCATTER4_SCALED,
 ** SVM_ATOMIC), and the legacy HDC messages of raw sends (notes/messages.md section 5).
 **
-** Memory model (this comment is its reference; tests: tests/emu/dp_*.visaasm, cases_dataport.txt):
+** Memory model (this comment is its reference; tests: tests/emu/dp_*.visaasm, cases_dataport.txt; raw
+** sends: tests/emu/dpraw_*.visaasm, cases_dpraw.txt and the section before emu_dataport_lower_send):
 **  * Surfaces.  A surface operand is a state variable; its slot holds a buffer index.  T0 (%slm)
 **    is the group's shared local memory (an error when SLMSize is 0).  Every other surface --
 **    user surfaces and the predefined T1, T2, T3 (TSS), T4 (%bss) and T5 (%scratch, the stateless
@@ -30,6 +31,8 @@
 **    (X and Y offsets read as signed); MEDIA_ST drops out-of-bounds bytes.
 */
 #include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "convert.h"
@@ -40,13 +43,17 @@
 ** op->target: the surface's state slot; op->cond: the surface id (for messages).
 ** Operand slots: the instruction's V and R operands in layout order, slot k = src[k] (k < 5),
 ** slot 5 = dst, slot 6 = dst2. */
-enum { SK_NONE = 0, SK_SLM = 1, SK_BUF = 2 };
+enum { SK_NONE = 0, SK_SLM = 1, SK_BUF = 2, SK_BTI = 3 }; /* SK_BTI (raw sends): op->target is the buffer index */
 #define F_SURF(i) ((i) & 3u)
 #define F_A(i) (((i) >> 4) & 0xFFu)
 #define F_B(i) (((i) >> 12) & 0xFFu)
 #define F_C(i) (((i) >> 20) & 0xFFu)
 #define F_FL(i) (((i) >> 28) & 0xFu)
 #define INFO(sk, a, b, c, fl) ((uint32_t)(sk) | (uint32_t)(a) << 4 | (uint32_t)(b) << 12 | (uint32_t)(c) << 20 | (uint32_t)(fl) << 28)
+
+/* Lanes of a message: the instruction's execution size, or for a raw send the SIMD width its
+** descriptor names (op->imm; the execution mask still covers the instruction's lanes only). */
+static inline unsigned lanes(const emu_op *op) { return op->imm > 0 ? (unsigned)op->imm : op->exec; }
 
 static inline const emu_opnd *slot(const emu_op *op, unsigned k) {
     return k < 5 ? &op->src[k] : k == 5 ? &op->dst : &op->dst2;
@@ -90,15 +97,7 @@ static bool lower_slots(emu_program *p, const ir_inst *in, emu_op *op, diag_sink
             j++;
         } else if (o->kind == 'R') {
             if (j >= 7) return lerr(ds, in, "has too many operands");
-            emu_opnd *s = slot_w(op, j++);
-            memset(s, 0, sizeof *s);
-            const ir_raw *raw = &o->u.raw;
-            if (raw->id >= p->cur->nvars) return lerr(ds, in, "has a raw operand naming an unknown variable");
-            s->shape = raw->id == 0 ? EO_NONE : EO_CONTIG;
-            s->type = VISA_TYPE_UB;
-            s->size = 1;
-            s->off = p->cur->var_off[raw->id] + raw->offset;
-            if (s->off > p->cur->file_bytes) return lerr(ds, in, "has a raw operand outside the register file");
+            if (!emu_lower_raw(p, in, &o->u.raw, slot_w(op, j++), ds)) return false;
         }
     }
     *count = j;
@@ -187,9 +186,12 @@ static bool surface_mem(emu_thread *t, const emu_op *op, dp_mem *m) {
         m->size = mem->slm_size;
         return true;
     }
-    uint32_t idx = t->state[op->target];
+    uint32_t idx = F_SURF(op->info) == SK_BTI ? op->target : t->state[op->target];
     if (idx >= mem->nbufs) {
-        emu_fault(t, 0, "surface T%u holds %u, which names no buffer (%zu bound)", op->cond, idx, mem->nbufs);
+        if (F_SURF(op->info) == SK_BTI)
+            emu_fault(t, 0, "binding table index %u names no buffer (%zu bound)", idx, mem->nbufs);
+        else
+            emu_fault(t, 0, "surface T%u holds %u, which names no buffer (%zu bound)", op->cond, idx, mem->nbufs);
         return false;
     }
     uint64_t bytes = 0;
@@ -220,8 +222,8 @@ static inline uint64_t scalar(const emu_thread *t, const emu_opnd *o) {
 
 /* Dword pitch of one channel block (seed pages: ch_start = ch_pos * max(exec_size, GRF/4)). */
 static inline unsigned ch_pitch(const emu_thread *t, const emu_op *op) {
-    unsigned g = t->prog->lay.grf_bytes / 4;
-    return op->exec > g ? op->exec : g;
+    unsigned g = t->prog->lay.grf_bytes / 4, n = lanes(op);
+    return n > g ? n : g;
 }
 
 /* -- OWORD_LD, OWORD_LD_UNALIGNED, OWORD_ST ------------------------------------------------------ */
@@ -395,7 +397,7 @@ static bool lower_scattered(emu_program *p, const ir_inst *in, emu_op *op, diag_
 }
 
 static void h_scattered(emu_thread *t, const emu_op *op) {
-    unsigned es = F_A(op->info), blocks = F_B(op->info), fl = F_FL(op->info), n = op->exec;
+    unsigned es = F_A(op->info), blocks = F_B(op->info), fl = F_FL(op->info), n = lanes(op);
     bool st = fl & 1, qw = fl & 4;
     dp_mem m;
     if (!surface_mem(t, op, &m)) return;
@@ -441,7 +443,7 @@ static bool lower_4scaled(emu_program *p, const ir_inst *in, emu_op *op, diag_si
 }
 
 static void h_4scaled(emu_thread *t, const emu_op *op) {
-    unsigned chm = F_A(op->info), fl = F_FL(op->info), n = op->exec, nch = 0;
+    unsigned chm = F_A(op->info), fl = F_FL(op->info), n = lanes(op), nch = 0;
     bool st = fl & 1, svm = fl & 2;
     for (unsigned c = 0; c < 4; c++) nch += chm >> c & 1;
     dp_mem m = {0};
@@ -528,7 +530,7 @@ static bool uvrl(emu_thread *t, const emu_op *op, unsigned n, uint8_t *p[4]) {
 static inline uint32_t lane_u32(uint8_t *p, unsigned i) { return p ? rd32(p + 4 * i) : 0; }
 
 static void h_typed(emu_thread *t, const emu_op *op) {
-    unsigned chans = F_A(op->info), chm = F_B(op->info), n = op->exec, nch = 0, cp = ch_pitch(t, op);
+    unsigned chans = F_A(op->info), chm = F_B(op->info), n = lanes(op), nch = 0, cp = ch_pitch(t, op);
     bool st = F_FL(op->info) & 1;
     for (unsigned c = 0; c < 4; c++) nch += chm >> c & 1;
     dp_mem m;
@@ -569,7 +571,8 @@ static void h_typed(emu_thread *t, const emu_op *op) {
 ** 8 and 9 or 10 xor 11 imin 12 imax 13 predec, 16 fmax 17 fmin 18 fcmpwr, and IGC's 19 fadd 20 fsub.
 ** info A = op, B = bits (16, 32, 64), flags: 1 typed, 2 SVM */
 enum { AOP_ADD, AOP_SUB, AOP_INC, AOP_DEC, AOP_MIN, AOP_MAX, AOP_XCHG, AOP_CMPXCHG, AOP_AND, AOP_OR, AOP_XOR,
-       AOP_IMIN, AOP_IMAX, AOP_PREDEC, AOP_FMAX = 16, AOP_FMIN, AOP_FCMPWR, AOP_FADD, AOP_FSUB };
+       AOP_IMIN, AOP_IMAX, AOP_PREDEC, AOP_FMAX = 16, AOP_FMIN, AOP_FCMPWR, AOP_FADD, AOP_FSUB,
+       AOP_REVSUB = 24 /* raw HDC messages only (hardware AOP 9): new = src0 - old */ };
 
 static bool aop_valid(unsigned a) { return a <= AOP_PREDEC || (a >= AOP_FMAX && a <= AOP_FSUB); }
 static unsigned aop_srcs(unsigned a) {
@@ -648,6 +651,7 @@ static uint64_t aop_apply(unsigned a, unsigned bits, uint64_t old, uint64_t s0, 
     case AOP_FMAX: nv = fminmax(old, s0, bits, true); break;
     case AOP_FMIN: nv = fminmax(old, s0, bits, false); break;
     case AOP_FCMPWR: nv = fbits_to_d(s0, bits) == fbits_to_d(old, bits) ? s1 : old; break; /* (src0 == old) ? src1 : old */
+    case AOP_REVSUB: nv = s0 - old; break;
     case AOP_FADD: nv = faddsub(old, s0, bits, false); break;
     default: nv = faddsub(old, s0, bits, true); break; /* AOP_FSUB */
     }
@@ -686,7 +690,7 @@ static bool lower_atomic(emu_program *p, const ir_inst *in, emu_op *op, diag_sin
 }
 
 static void h_atomic(emu_thread *t, const emu_op *op) {
-    unsigned a = F_A(op->info), bits = F_B(op->info), fl = F_FL(op->info), n = op->exec;
+    unsigned a = F_A(op->info), bits = F_B(op->info), fl = F_FL(op->info), n = lanes(op);
     bool typed = fl & 1, svm = fl & 2;
     unsigned mb = bits / 8, rb = bits == 64 ? 8 : 4; /* memory bytes, register bytes per lane */
     unsigned s0k = typed ? 4 : 1, ns = aop_srcs(a);
@@ -798,7 +802,7 @@ static bool lower_svm_gs(emu_program *p, const ir_inst *in, emu_op *op, diag_sin
 }
 
 static void h_svm_gs(emu_thread *t, const emu_op *op) {
-    unsigned bs = F_A(op->info), nb = F_B(op->info), n = op->exec;
+    unsigned bs = F_A(op->info), nb = F_B(op->info), n = lanes(op);
     bool st = F_FL(op->info) & 1;
     unsigned mbs = nb < 4 ? 4 : nb; /* 1-byte blocks: bytes per lane in the register */
     uint8_t *ra = regs(t, &op->src[0], (uint64_t)n * 8);
@@ -861,9 +865,463 @@ const emu_sem *emu_sem_dataport(unsigned form) {
     }
 }
 
-bool emu_dataport_lower_send(emu_program *p, const ir_inst *in, emu_op *op, const emu_send_desc *d, diag_sink *ds) {
-    (void)p, (void)op;
-    diag_at(ds, VISA_SEV_ERROR, "E-RUN", in->line, in->col,
-            "send to SFID %u with descriptor 0x%08x is not supported by the emulator", d->sfid, d->desc);
+
+/* -- Raw HDC messages: raw_send / raw_sends to DC0, DC1 and DCRO (messages.md 5) ---------------------
+** Descriptor: BTI [7:0], message-specific control [13:8], message type [18:14], header [19], response
+** length [24:20], message length [28:25]; the extended descriptor is not used.  The payload is src0
+** (message length GRFs) followed by src1 (NumSrc1 GRFs; raw_send: none): [header] addresses [operands
+** or data], every per-lane block rounded up to whole GRFs.  Each message runs on the handler of the
+** vISA instruction IGC's vISA builder lowers to it (visa/VisaToG4/TranslateSendLdStLegacy.cpp), with
+** the SIMD width from the descriptor (op->imm) and the instruction's execution mask and predicate:
+**   DC0/DCRO 0x00 OWord block read, offset header dword 2 in owords     -> OWORD_LD
+**   DC0/DCRO 0x01 (unaligned) OWord block read, byte offset             -> OWORD_LD_UNALIGNED
+**   DC0 0x08 OWord block write, offset in owords                        -> OWORD_ST
+**   DC0 0x04 / 0x0C byte scattered read / write ([11:10] 1, 2, 4 bytes) -> GATHER_SCALED / SCATTER_SCALED
+**   DC0/DCRO 0x03, DC0 0x0B dword scattered read / write, dword offsets -> GATHER / SCATTER .4
+**     (byte and dword scattered: optional header, dword 2 = global offset in bytes / dwords)
+**   DC0 0x05 / 0x0D qword scattered read / write ([11:10] qwords/lane)  -> QW_GATHER / QW_SCATTER
+**   DC0 0x07 memory fence                                               -> nothing (coherent memory)
+**   DC1 0x01 / 0x09 untyped surface read / write (channel-disable mask) -> GATHER4_SCALED / SCATTER4_SCALED
+**   DC1 0x11 / 0x19 A64 untyped surface read / write                    -> SVM_GATHER4_SCALED / SVM_SCATTER4_SCALED
+**   DC1 0x10 / 0x1A A64 byte / dword / qword scattered read / write     -> SVM_GATHER / SVM_SCATTER
+**   DC1 0x14 / 0x15 A64 OWord / HWord block read / write (header qword 0 = address) -> SVM_BLOCK_LD / ST
+**   DC1 0x02 / 0x03 / 0x12 / 0x13 untyped integer atomics (A32 / A64, 32 / 16 / 64 bits) and
+**       0x1B / 0x1C / 0x1D / 0x1E untyped float atomics                 -> DWORD_ATOMIC / SVM_ATOMIC
+**   DC1 0x05 / 0x0D / 0x06 / 0x07 typed read / write / atomic           -> GATHER4_TYPED / SCATTER4_TYPED / TYPED_ATOMIC
+** Surfaces: BTI 0xFE = SLM (T0); 0xFF and 0xFD (stateless) = T5 for A32 messages (the buffer T5's
+** slot holds), flat global memory for A64 ones; any other index below 0xF0 is the buffer of that
+** index (as a bti LSC surface, lsc.c).  A raw typed message has no surface declaration: its surface
+** is 1D R32_UINT as wide as the buffer (U only; V, R, LOD must be 0 to be in bounds).
+** Atomic operations: hardware AOP codes (and, or, xor, mov, inc, dec, add, sub, revsub, imax, imin,
+** umax, umin, cmpwr, predec; float fmax, fmin, fcmpwr, fadd, fsub) map onto the DWORD_ATOMIC ones;
+** the payload's first operand of cmpwr is the compare value, the second the new value.  A32 block
+** addresses need dword alignment whatever the subtype (IGA and vISA name subtypes 0 and 1 oppositely).
+** On XeHPC the SIMD8 encodings of the SM2 fields mean SIMD16 and typed/A64-atomic messages are SIMD16
+** (IGA's MessageDecoderHDC); Xe2 and later have no HDC data port.  Anything else is a lowering error
+** naming the SFID, message type, BTI and descriptor. */
+
+enum { SFID_DC2 = 0x4, SFID_DCRO = 0x9, SFID_DC0 = 0xA, SFID_DC1 = 0xC };
+
+typedef struct hdc {
+    emu_program *p;
+    const ir_inst *in;
+    diag_sink *ds;
+    const emu_send_desc *d;
+    unsigned bti, mt, grf, nsrc0, nsrc1, rlen;
+    bool hdr, xehpc;
+    emu_opnd src0, src1, dst;
+} hdc;
+
+static bool herr(const hdc *h, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static bool herr(const hdc *h, const char *fmt, ...) {
+    char why[240];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(why, sizeof why, fmt, ap);
+    va_end(ap);
+    unsigned sf = h->d->sfid;
+    const char *name = sf == SFID_DC0 ? "DC0" : sf == SFID_DC1 ? "DC1" : sf == SFID_DCRO ? "DCRO" : "DC2";
+    diag_at(h->ds, VISA_SEV_ERROR, "E-RUN", h->in->line, h->in->col,
+            "send to SFID %u (%s), message type 0x%02x, BTI 0x%02x (descriptor 0x%08x): %s", sf, name, h->mt, h->bti,
+            h->d->desc, why);
     return false;
+}
+
+static inline unsigned blk(const hdc *h, unsigned bytes) { return (bytes + h->grf - 1) / h->grf; }
+
+/* Bytes [off, off + len) of the message (src0 then src1) as one register range. */
+static bool part(const hdc *h, unsigned off, unsigned len, emu_opnd *o, const char *what) {
+    unsigned b0 = h->nsrc0 * h->grf;
+    if (off + len <= b0) {
+        *o = h->src0;
+    } else if (off >= b0 && off - b0 + len <= h->nsrc1 * h->grf) {
+        *o = h->src1;
+        off -= b0;
+    } else {
+        return herr(h, "its %s (payload bytes %u..%u) straddle src0 (%u GRFs) and src1 (%u GRFs)", what, off,
+                    off + len - 1, h->nsrc0, h->nsrc1);
+    }
+    o->off += off;
+    return true;
+}
+
+/* The payload sizes the message needs: msg GRFs in src0 + src1, rlen GRFs of response. */
+static bool sizes(const hdc *h, unsigned msg, unsigned rlen) {
+    if (h->nsrc0 + h->nsrc1 != msg)
+        return herr(h, "the message needs %u GRFs of payload (header, addresses, data) but src0 + src1 have %u + %u",
+                    msg, h->nsrc0, h->nsrc1);
+    if (h->rlen != rlen) return herr(h, "the response length is %u GRFs; this message returns %u", h->rlen, rlen);
+    return true;
+}
+
+static void hdr_scalar(emu_opnd *o, const emu_opnd *src0, unsigned byte, unsigned type) {
+    *o = *src0;
+    o->shape = EO_SCALAR;
+    o->type = (uint8_t)type;
+    o->size = (uint8_t)isa_types[type].bytes;
+    o->off += byte;
+    emu_bind_opnd(o, EC_INT);
+}
+
+static void imm_zero(emu_opnd *o) {
+    memset(o, 0, sizeof *o);
+    o->shape = EO_IMM;
+    o->type = VISA_TYPE_UD;
+    o->size = 4;
+    emu_bind_opnd(o, EC_INT);
+}
+
+/* The surface of an A32 message (SLM, T5 for stateless, or a buffer index); A64: BTI 0xFF / 0xFD. */
+static bool hdc_surface(const hdc *h, emu_op *op, bool a64, bool typed, unsigned *kind) {
+    unsigned b = h->bti;
+    if (a64) {
+        if (b != 0xFF && b != 0xFD) return herr(h, "A64 messages take BTI 0xFF or 0xFD (stateless)");
+        *kind = SK_NONE;
+        return true;
+    }
+    if (typed && b >= 0xF0) return herr(h, "typed messages need a binding table index naming a buffer (< 0xF0)");
+    if (b == 0xFE) {
+        *kind = SK_SLM;
+        op->cond = 0;
+    } else if (b == 0xFF || b == 0xFD) {
+        *kind = SK_BUF; /* stateless A32: T5, as for the vISA instructions */
+        op->target = h->p->cur->surf_slot[5];
+        op->cond = 5;
+    } else if (b >= 0xF0) {
+        return herr(h, "special binding table index 0x%02x is not supported by the emulator", b);
+    } else {
+        *kind = SK_BTI;
+        op->target = b;
+        op->cond = (uint8_t)b;
+    }
+    return true;
+}
+
+/* SIMD width of the one-bit SM2 fields (IGA decodeMDC_SM2X): XeHPC doubles SIMD8 and forbids SIMD16. */
+static bool sm2x(const hdc *h, unsigned bit, bool reversed, unsigned *n) {
+    bool b = h->d->desc >> bit & 1;
+    unsigned simd = (b ^ reversed) ? 16 : 8;
+    if (h->xehpc) {
+        if (simd == 16) return herr(h, "the SIMD16 encoding of bit %u is invalid on XeHPC", bit);
+        simd = 16;
+    }
+    *n = simd;
+    return true;
+}
+
+static bool sm3(const hdc *h, unsigned *n) {
+    unsigned b = h->d->desc >> 12 & 3;
+    if (b != 1 && b != 2) return herr(h, "SIMD mode [13:12] = %u is not SIMD16 (1) or SIMD8 (2)", b);
+    if (b == 2 && h->xehpc) return herr(h, "SIMD8 (SIMD mode 2) is invalid on XeHPC");
+    *n = b == 1 ? 16 : 8;
+    return true;
+}
+
+static unsigned popcount4(unsigned m) { return (m & 1) + (m >> 1 & 1) + (m >> 2 & 1) + (m >> 3 & 1); }
+
+static void h_fence(emu_thread *t, const emu_op *op) {
+    (void)op;
+    t->pc++;
+}
+
+/* OWord block read / write (DC0, DCRO) and A64 OWord / HWord block read / write (DC1). */
+static bool hdc_block(const hdc *h, emu_op *op, bool st, bool bytes_off, bool a64) {
+    unsigned ctl = h->d->desc >> 8 & 7, owords, hi = 0;
+    bool hword = a64 && (h->d->desc >> 11 & 3) == 3;
+    if (a64 && (h->d->desc >> 11 & 3) == 2) return herr(h, "A64 dual-block messages are not supported");
+    if (hword) {
+        if (ctl > 3) return herr(h, "HWord block count code %u is not 0..3", ctl);
+        owords = 2u << ctl;
+    } else {
+        if (ctl > 5 || (ctl == 5 && h->p->plat < VISA_PLATFORM_XEHPG))
+            return herr(h, "OWord block size code %u is invalid on this platform", ctl);
+        owords = ctl < 2 ? 1 : 1u << (ctl - 1);
+        hi = ctl == 1 ? 16 : 0; /* 1H: the high oword of the GRF */
+    }
+    if (!h->hdr) return herr(h, "block messages need a header (descriptor bit 19)");
+    unsigned bytes = owords * 16, kind = SK_NONE;
+    if (!sizes(h, 1 + (st ? blk(h, bytes) : 0), st ? 0 : blk(h, bytes))) return false;
+    if (!hdc_surface(h, op, a64, false, &kind)) return false;
+    hdr_scalar(&op->src[0], &h->src0, a64 ? 0 : 8, a64 ? VISA_TYPE_UQ : VISA_TYPE_UD);
+    if (st) {
+        if (!part(h, h->grf + hi, bytes, &op->src[1], "data")) return false;
+    } else {
+        op->src[1] = h->dst;
+        op->src[1].off += hi;
+    }
+    if (a64) {
+        op->info = INFO(SK_NONE, owords, 0, 0, (st ? 1 : 0) | 2);
+        op->fn = h_svm_block;
+    } else {
+        op->info = INFO(kind, owords, 0, 0, (bytes_off ? 1 : 0) | (st ? 2 : 0));
+        op->fn = h_oword;
+    }
+    return true;
+}
+
+/* Byte / dword scattered (DC0, DCRO) and qword scattered (DC0). */
+static bool hdc_scattered(const hdc *h, emu_op *op, bool st, unsigned what /* 1 byte, 4 dword, 8 qword */) {
+    uint32_t desc = h->d->desc;
+    unsigned n = desc >> 8 & 1 ? 16 : 8, es = 4, nb = 1, kind, hb = h->hdr;
+    if (what == 1) {
+        unsigned c = desc >> 10 & 3;
+        if (c == 3) return herr(h, "byte scattered data size [11:10] = 3 is reserved");
+        es = 1u << c;
+    } else {
+        if (!(desc >> 9 & 1)) return herr(h, "bit 9 (legacy SIMD mode) must be 1");
+        if (what == 4 && (desc >> 10 & 3)) return herr(h, "dword scattered control bits [11:10] must be 0");
+        if (what == 8) {
+            if (hb) return herr(h, "qword scattered messages with a header are not supported");
+            es = 8;
+            nb = 1u << (desc >> 10 & 3);
+        }
+    }
+    unsigned ab = blk(h, 4 * n), db = what == 8 ? nb * blk(h, 8 * n) : blk(h, 4 * n);
+    if (!sizes(h, hb + ab + (st ? db : 0), st ? 0 : db) || !hdc_surface(h, op, false, false, &kind)) return false;
+    emu_opnd *ofs = &op->src[what == 8 ? 0 : 1], *data = &op->src[what == 8 ? 1 : 2];
+    if (what != 8) {
+        if (hb) hdr_scalar(&op->src[0], &h->src0, 8, VISA_TYPE_UD); /* global offset */
+        else imm_zero(&op->src[0]);
+    }
+    if (!part(h, hb * h->grf, 4 * n, ofs, "offsets")) return false;
+    if (st) {
+        if (!part(h, (hb + ab) * h->grf, db * h->grf, data, "data")) return false;
+    } else {
+        *data = h->dst;
+    }
+    op->info = INFO(kind, es, nb, 0, (st ? 1 : 0) | (what == 4 ? 2 : 0) | (what == 8 ? 4 : 0));
+    op->imm = (int32_t)n;
+    op->fn = h_scattered;
+    return true;
+}
+
+/* Untyped surface read / write, A32 and A64 (DC1). */
+static bool hdc_untyped(const hdc *h, emu_op *op, bool st, bool a64) {
+    unsigned chm = ~(h->d->desc >> 8) & 0xF, n, kind = SK_NONE, hb = h->hdr;
+    if (!chm) return herr(h, "the channel-disable mask [11:8] = 0xf disables every channel");
+    if (!sm3(h, &n)) return false;
+    if (a64 && hb) return herr(h, "A64 untyped messages forbid a header");
+    unsigned nch = popcount4(chm), ab = blk(h, (a64 ? 8 : 4) * n), cb = blk(h, 4 * n);
+    if (!sizes(h, hb + ab + (st ? nch * cb : 0), st ? 0 : nch * cb)) return false;
+    if (!hdc_surface(h, op, a64, false, &kind)) return false;
+    imm_zero(&op->src[0]);
+    if (!part(h, hb * h->grf, (a64 ? 8 : 4) * n, &op->src[1], "addresses")) return false;
+    if (st) {
+        if (!part(h, (hb + ab) * h->grf, nch * cb * h->grf, &op->src[2], "data")) return false;
+    } else {
+        op->src[2] = h->dst;
+    }
+    op->info = INFO(kind, chm, 0, 0, (st ? 1 : 0) | (a64 ? 2 : 0));
+    op->imm = (int32_t)n;
+    op->fn = h_4scaled;
+    return true;
+}
+
+/* A64 byte / dword / qword scattered read / write (DC1 0x10 / 0x1A). */
+static bool hdc_a64_scattered(const hdc *h, emu_op *op, bool st) {
+    uint32_t desc = h->d->desc;
+    unsigned sub = desc >> 8 & 3, cnt = 1u << (desc >> 10 & 3), n = desc >> 12 & 1 ? 16 : 8, bs, data;
+    if (sub == 3) return herr(h, "A64 byte scattered read with status return is not supported");
+    if (h->hdr) return herr(h, "A64 scattered messages forbid a header");
+    if (sub == 0) {
+        bs = 1;
+        data = blk(h, (cnt == 8 ? 8 : 4) * n);
+    } else {
+        bs = sub == 1 ? 4 : 8;
+        if (cnt > 1 && (bs * n) % h->grf)
+            return herr(h, "%u blocks of %u-byte elements at SIMD%u do not fill whole GRFs (layout unknown)", cnt, bs, n);
+        data = cnt * blk(h, bs * n);
+    }
+    unsigned ab = blk(h, 8 * n);
+    if (!sizes(h, ab + (st ? data : 0), st ? 0 : data)) return false;
+    unsigned kind;
+    if (!hdc_surface(h, op, true, false, &kind) || !part(h, 0, 8 * n, &op->src[0], "addresses")) return false;
+    if (st) {
+        if (!part(h, ab * h->grf, data * h->grf, &op->src[1], "data")) return false;
+    } else {
+        op->src[1] = h->dst;
+    }
+    op->info = INFO(SK_NONE, bs, cnt, 0, st ? 1 : 0);
+    op->imm = (int32_t)n;
+    op->fn = h_svm_gs;
+    return true;
+}
+
+/* Slot group of a typed message: SG8L (XeHPC: SIMD16), or SG8U = lanes 8..15 of a SIMD16 send. */
+static bool slot_group(const hdc *h, emu_op *op, unsigned sg, bool two_bits) {
+    if (two_bits && (sg == 0 || sg == 3)) return herr(h, "slot group [13:12] = %u (SIMD4x2 or reserved) is not supported", sg);
+    bool upper = two_bits ? sg == 2 : sg == 1;
+    if (upper) {
+        if (h->xehpc) return herr(h, "the upper slot group is invalid on XeHPC");
+        if (op->exec != 16) return herr(h, "the upper slot group (lanes 8..15) needs a SIMD16 send");
+        op->mask_off = (uint8_t)(op->mask_off + 8);
+    }
+    return true;
+}
+
+/* Typed surface read / write (DC1 0x05 / 0x0D). */
+static bool hdc_typed(const hdc *h, emu_op *op, bool st) {
+    unsigned chm = ~(h->d->desc >> 8) & 0xF, n = h->xehpc ? 16 : 8, kind, hb = h->hdr;
+    if (!chm) return herr(h, "the channel-disable mask [11:8] = 0xf disables every channel");
+    if (!slot_group(h, op, h->d->desc >> 12 & 3, true)) return false;
+    unsigned nch = popcount4(chm), cb = blk(h, 4 * n), total = h->nsrc0 + h->nsrc1;
+    unsigned rest = total - hb - (st ? nch * cb : 0), nc = rest / cb;
+    if (total < hb + (st ? nch * cb : 0) || rest % cb || nc < 1 || nc > 4)
+        return herr(h, "the payload (%u GRFs) is not [header] + 1..4 address blocks%s", total, st ? " + data" : "");
+    if (!sizes(h, total, st ? 0 : nch * cb) || !hdc_surface(h, op, false, true, &kind)) return false;
+    for (unsigned k = 0; k < nc; k++)
+        if (!part(h, (hb + k * cb) * h->grf, 4 * n, &op->src[k], "coordinates")) return false;
+    if (st) {
+        if (!part(h, (hb + nc * cb) * h->grf, nch * cb * h->grf, &op->src[4], "data")) return false;
+    } else {
+        op->src[4] = h->dst;
+    }
+    op->dst.imm = 0; /* geometry: 1D, the whole buffer, one channel */
+    op->dst2.imm = 0;
+    op->info = INFO(kind, 1, chm, 0, st ? 1 : 0);
+    op->imm = (int32_t)n;
+    op->fn = h_typed;
+    return true;
+}
+
+/* Hardware integer AOP [11:8] -> DWORD_ATOMIC operation (0x0, the 64-bit cmpwr inside the 32-bit
+** message, is not supported: -1). */
+static const int8_t hw_int_aop[16] = {-1, AOP_AND, AOP_OR, AOP_XOR, AOP_XCHG, AOP_INC, AOP_DEC, AOP_ADD,
+                                      AOP_SUB, AOP_REVSUB, AOP_IMAX, AOP_IMIN, AOP_MAX, AOP_MIN, AOP_CMPXCHG, AOP_PREDEC};
+
+/* Untyped and typed atomics (DC1). */
+static bool hdc_atomic(const hdc *h, emu_op *op) {
+    uint32_t desc = h->d->desc;
+    unsigned mt = h->mt, n = 8, bits = 32, a, kind = SK_NONE, hb = h->hdr;
+    bool typed = mt == 0x06 || mt == 0x07, a64 = mt == 0x12 || mt == 0x13 || mt == 0x1D || mt == 0x1E;
+    bool flt = mt == 0x1B || mt == 0x1C || mt == 0x1D || mt == 0x1E, ret = desc >> 13 & 1;
+    if (mt == 0x03 || mt == 0x13 || mt == 0x1C || mt == 0x1E || mt == 0x07) {
+        if (h->p->plat < VISA_PLATFORM_XELP) return herr(h, "16-bit atomics exist from XeLP on");
+        bits = 16;
+    }
+    if (flt) {
+        unsigned c = desc >> 8 & 7;
+        static const int8_t fop[8] = {-1, AOP_FMAX, AOP_FMIN, AOP_FCMPWR, AOP_FADD, AOP_FSUB, -1, -1};
+        if (fop[c] < 0)
+            return herr(h, "float atomic operation %u is not supported (1 fmax, 2 fmin, 3 fcmpwr, 4 fadd, 5 fsub)", c);
+        if ((fop[c] == AOP_FADD || fop[c] == AOP_FSUB) && h->p->plat < VISA_PLATFORM_XEHP)
+            return herr(h, "float atomic add / subtract exist from XeHP on");
+        a = (unsigned)fop[c];
+    } else {
+        unsigned c = desc >> 8 & 0xF;
+        if (hw_int_aop[c] < 0) return herr(h, "atomic operation 0 (64-bit compare-and-write in the 32-bit message) is not supported");
+        a = (unsigned)hw_int_aop[c];
+    }
+    if (typed) {
+        n = h->xehpc ? 16 : 8;
+        if (!slot_group(h, op, desc >> 12 & 1, false)) return false;
+    } else if (mt == 0x12) {
+        bits = desc >> 12 & 1 ? 64 : 32;
+        n = h->xehpc ? 16 : 8;
+    } else if (!sm2x(h, 12, !(mt == 0x1D || mt == 0x1E), &n)) {
+        return false;
+    }
+    if (a64 && hb) return herr(h, "A64 atomics forbid a header");
+    unsigned rb = bits == 64 ? 8 : 4, ob = blk(h, rb * n), ns = aop_srcs(a), cb = blk(h, 4 * n), nc = 1, ab;
+    unsigned total = h->nsrc0 + h->nsrc1;
+    if (typed) {
+        unsigned rest = total - hb - ns * ob;
+        nc = rest / cb;
+        if (total < hb + ns * ob || rest % cb || nc < 1 || nc > 4)
+            return herr(h, "the payload (%u GRFs) is not [header] + 1..4 address blocks + %u operand(s)", total, ns);
+        ab = nc * cb;
+    } else {
+        ab = blk(h, (a64 ? 8 : 4) * n);
+    }
+    if (!sizes(h, hb + ab + ns * ob, ret ? ob : 0)) return false;
+    if (!hdc_surface(h, op, a64, typed, &kind)) return false;
+    /* operands in payload order; cmpwr: compare value first, new value second (vISA: src1, src0) */
+    emu_opnd o[2];
+    memset(o, 0, sizeof o);
+    for (unsigned k = 0; k < ns; k++)
+        if (!part(h, (hb + ab + k * ob) * h->grf, rb * n, &o[k], "operands")) return false;
+    bool swap = a == AOP_CMPXCHG;
+    unsigned s0k = typed ? 4 : 1;
+    *slot_w(op, s0k) = swap ? o[1] : o[0];
+    *slot_w(op, s0k + 1) = swap ? o[0] : o[1];
+    if (ret) *slot_w(op, s0k + 2) = h->dst;
+    if (typed) {
+        for (unsigned k = 0; k < nc; k++)
+            if (!part(h, (hb + k * cb) * h->grf, 4 * n, &op->src[k], "coordinates")) return false;
+        op->dst.imm = 0; /* geometry: 1D, the whole buffer, one channel */
+        op->dst2.imm = 0;
+    } else if (!part(h, hb * h->grf, (a64 ? 8 : 4) * n, &op->src[0], "addresses")) {
+        return false;
+    }
+    op->info = INFO(kind, a, bits, 1, (typed ? 1 : 0) | (a64 ? 2 : 0));
+    op->imm = (int32_t)n;
+    op->fn = h_atomic;
+    if (kind != SK_SLM) h->p->global_atomics = true;
+    return true;
+}
+
+bool emu_dataport_lower_send(emu_program *p, const ir_inst *in, emu_op *op, const emu_send_desc *d, diag_sink *ds) {
+    uint32_t desc = d->desc;
+    hdc h = {.p = p, .in = in, .ds = ds, .d = d, .bti = desc & 0xFF, .mt = desc >> 14 & 0x1F, .grf = p->cur->grf_bytes,
+             .nsrc0 = d->nsrc0, .nsrc1 = d->nsrc1, .rlen = desc >> 20 & 0x1F, .hdr = desc >> 19 & 1,
+             .xehpc = p->plat >= VISA_PLATFORM_XEHPC};
+    h.src0 = op->src[RS_SRC0];
+    h.src1 = op->src[RS_SRC1];
+    h.dst = op->src[RS_DST];
+    unsigned mlen = desc >> 25 & 0xF;
+    if (p->plat >= VISA_PLATFORM_XE2) return herr(&h, "Xe2 and later have no HDC data port (LSC messages only)");
+    if (d->sfid == SFID_DC2) return herr(&h, "DC2 messages are not supported (IGA: not used after SKL)");
+    if (d->eot) return herr(&h, "EOT on a data-port message is not supported");
+    if (mlen != d->nsrc0) return herr(&h, "the descriptor's message length is %u GRFs but src0 has %u", mlen, d->nsrc0);
+    if (h.rlen > d->ndst) return herr(&h, "the descriptor's response length is %u GRFs but dst has %u", h.rlen, d->ndst);
+    if (d->nsrc0 && h.src0.shape == EO_NONE) return herr(&h, "src0 is %%null");
+    if (d->nsrc1 && h.src1.shape == EO_NONE) return herr(&h, "src1 is %%null");
+    if (h.rlen && h.dst.shape == EO_NONE) return herr(&h, "the response (%u GRFs) goes to %%null", h.rlen);
+    if (!h.rlen) h.dst.shape = EO_NONE;
+    memset(op->src, 0, sizeof op->src);
+    memset(&op->dst, 0, sizeof op->dst);
+    memset(&op->dst2, 0, sizeof op->dst2);
+    op->imm = 0;
+    unsigned mt = h.mt;
+    if (d->sfid == SFID_DC0 || d->sfid == SFID_DCRO) {
+        bool ro = d->sfid == SFID_DCRO;
+        switch (mt) {
+        case 0x00: return hdc_block(&h, op, false, false, false);
+        case 0x01:
+            if (!ro && p->plat >= VISA_PLATFORM_XEHPG && (desc >> 13 & 1))
+                return herr(&h, "the HWord aligned block read is not supported");
+            return hdc_block(&h, op, false, true, false);
+        case 0x03: return hdc_scattered(&h, op, false, 4);
+        case 0x04: if (!ro) return hdc_scattered(&h, op, false, 1); break;
+        case 0x05: if (!ro) return hdc_scattered(&h, op, false, 8); break;
+        case 0x07:
+            if (ro) break;
+            if (h.bti != 0 && h.bti != 0xFE) return herr(&h, "a fence takes BTI 0 (global) or 0xFE (SLM)");
+            if (h.rlen > 1) return herr(&h, "a fence returns at most 1 GRF");
+            op->fn = h_fence; /* memory is coherent and accesses happen in program order */
+            return true;
+        case 0x08: if (!ro) return hdc_block(&h, op, true, false, false); break;
+        case 0x0B: if (!ro) return hdc_scattered(&h, op, true, 4); break;
+        case 0x0C: if (!ro) return hdc_scattered(&h, op, true, 1); break;
+        case 0x0D: if (!ro) return hdc_scattered(&h, op, true, 8); break;
+        default: break;
+        }
+    } else { /* DC1 */
+        switch (mt) {
+        case 0x01: return hdc_untyped(&h, op, false, false);
+        case 0x09: return hdc_untyped(&h, op, true, false);
+        case 0x11: return hdc_untyped(&h, op, false, true);
+        case 0x19: return hdc_untyped(&h, op, true, true);
+        case 0x10: return hdc_a64_scattered(&h, op, false);
+        case 0x1A: return hdc_a64_scattered(&h, op, true);
+        case 0x14: return hdc_block(&h, op, false, true, true);
+        case 0x15: return hdc_block(&h, op, true, true, true);
+        case 0x05: return hdc_typed(&h, op, false);
+        case 0x0D: return hdc_typed(&h, op, true);
+        case 0x02: case 0x03: case 0x12: case 0x13: case 0x1B: case 0x1C: case 0x1D: case 0x1E: case 0x06: case 0x07:
+            return hdc_atomic(&h, op);
+        default: break;
+        }
+    }
+    return herr(&h, "this message type is not supported by the emulator");
 }
