@@ -25,6 +25,11 @@ demo: build
 	  echo "$(BUILD)/saxpy.isa: $$(wc -c < $(BUILD)/saxpy.isa) bytes; disassembles to the identical text"
 	@echo "== visa run: y = 2.5*x + y over 16 lanes, x = 0..15, y = 1, first 10 lanes enabled"
 	@$(BUILD)/visa run $(BUILD)/saxpy.isa --arg buf:64:iota:f --arg buf:64:fill:f:1 --arg 2.5 --arg 10 --print 1:f
+	@echo "== visa verify examples/gemm.visaasm   (the spec's rules)"
+	@$(BUILD)/visa verify examples/gemm.visaasm && echo "no errors"
+	@echo "== visa run examples/gemm.visaasm: C (8 x 32) = A (8 x 16, all 1) * B (16 x 32, all 0.5): 2D block loads, dpas"
+	@$(BUILD)/visa run examples/gemm.visaasm --groups 2,1 --arg buf:256:fill:hf:1 --arg buf:1024:fill:hf:0.5 \
+	  --arg buf:1024 --arg 8 --arg 32 --arg 16 --print 2:f --stats
 
 test: build
 	@cd $(BUILD) && ctest --output-on-failure -j$(JOBS)
