@@ -160,37 +160,59 @@ static const char fmt_help[] =
     "\n"
     "Exit status: 0 ok, 1 input has errors, 2 usage error.\n";
 
-static int cmd_fmt(int argc, char **argv) {
-    const char *in = NULL, *out = NULL, *plat = "Xe2";
-    unsigned flags = 0;
+/* Options shared by fmt, asm, dis and verify: one input FILE, -o OUT (when out != NULL),
+** --platform P, --help; `flags` lists the command's own switches, each setting its bit in *set
+** (the `standalone` ones need no FILE).
+** Returns -1 to go on, or the exit status (after --help or a usage error). */
+typedef struct cmd_opts {
+    const char *in, *out;
+    visa_platform platform;
+    unsigned set; /* bit k: flags[k] was given */
+} cmd_opts;
+
+static int parse_cmd_opts(int argc, char **argv, const char *name, const char *help, bool takes_out,
+                          const char *const *flags, unsigned standalone, cmd_opts *o) {
+    const char *plat = "Xe2";
+    memset(o, 0, sizeof *o);
     for (int i = 0; i < argc; i++) {
-        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            fputs(fmt_help, stdout);
+        const char *a = argv[i];
+        int flag = -1;
+        for (int k = 0; flags && flags[k]; k++)
+            if (!strcmp(a, flags[k])) flag = k;
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            fputs(help, stdout);
             return 0;
-        } else if (!strcmp(argv[i], "-o")) {
-            if (++i >= argc) return usage_error("option '%s' needs an argument", "-o");
-            out = argv[i];
-        } else if (!strcmp(argv[i], "--strip-comments")) {
-            flags |= VISA_PRINT_STRIP_COMMENTS;
-        } else if (!strcmp(argv[i], "--platform")) {
-            if (++i >= argc) return usage_error("option '%s' needs an argument", "--platform");
-            plat = argv[i];
-        } else if (argv[i][0] == '-' && argv[i][1]) {
-            return usage_error("unknown option '%s'", argv[i]);
-        } else if (in) {
-            return usage_error("unexpected argument '%s'", argv[i]);
+        } else if (flag >= 0) {
+            o->set |= 1u << flag;
+        } else if ((takes_out && !strcmp(a, "-o")) || !strcmp(a, "--platform")) {
+            if (++i >= argc) return usage_error("option '%s' needs an argument", a);
+            if (a[1] == 'o') o->out = argv[i];
+            else plat = argv[i];
+        } else if (a[0] == '-' && a[1]) {
+            return usage_error("unknown option '%s'", a);
+        } else if (o->in) {
+            return usage_error("unexpected argument '%s'", a);
         } else {
-            in = argv[i];
+            o->in = a;
         }
     }
-    if (!in) return usage_error("%s", "fmt needs an input file");
-    visa_platform platform;
-    if (visa_platform_from_name(plat, &platform) != VISA_OK)
-        return usage_error("unknown platform '%s'", plat);
+    if (!o->in && !(o->set & standalone)) return usage_error("%s needs an input file", name);
+    if (visa_platform_from_name(plat, &o->platform) != VISA_OK) return usage_error("unknown platform '%s'", plat);
+    return -1;
+}
+
+static int cmd_fmt(int argc, char **argv) {
+    static const char *const flags[] = {"--strip-comments", NULL};
+    cmd_opts o;
+    int early = parse_cmd_opts(argc, argv, "fmt", fmt_help, true, flags, 0, &o);
+    if (early >= 0) return early;
+    const char *in = o.in, *out = o.out;
+    visa_platform platform = o.platform;
+    unsigned flags_out = o.set & 1 ? VISA_PRINT_STRIP_COMMENTS : 0;
     visa_ctx *ctx;
     visa_module *m;
     int rc = load_module(in, platform, &ctx, &m);
-    if (!rc) rc = write_text(m, out, flags);
+    if (!rc) rc = write_text(m, out, flags_out);
     visa_module_destroy(m);
     visa_ctx_destroy(ctx);
     return rc;
@@ -209,29 +231,11 @@ static const char dis_help[] =
     "Disassemble a vISA object into text exactly as IGC prints it (standard output by default).\n";
 
 static int cmd_asm_dis(int argc, char **argv, bool is_asm) {
-    const char *in = NULL, *out = NULL, *plat = "Xe2";
-    for (int i = 0; i < argc; i++) {
-        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            fputs(is_asm ? asm_help : dis_help, stdout);
-            return 0;
-        } else if (!strcmp(argv[i], "-o")) {
-            if (++i >= argc) return usage_error("option '%s' needs an argument", "-o");
-            out = argv[i];
-        } else if (!strcmp(argv[i], "--platform")) {
-            if (++i >= argc) return usage_error("option '%s' needs an argument", "--platform");
-            plat = argv[i];
-        } else if (argv[i][0] == '-' && argv[i][1]) {
-            return usage_error("unknown option '%s'", argv[i]);
-        } else if (in) {
-            return usage_error("unexpected argument '%s'", argv[i]);
-        } else {
-            in = argv[i];
-        }
-    }
-    if (!in) return usage_error("%s", is_asm ? "asm needs an input file" : "dis needs an input file");
-    visa_platform platform;
-    if (visa_platform_from_name(plat, &platform) != VISA_OK)
-        return usage_error("unknown platform '%s'", plat);
+    cmd_opts o;
+    int early = parse_cmd_opts(argc, argv, is_asm ? "asm" : "dis", is_asm ? asm_help : dis_help, true, NULL, 0, &o);
+    if (early >= 0) return early;
+    const char *in = o.in, *out = o.out;
+    visa_platform platform = o.platform;
     char default_out[4096];
     if (is_asm && !out) {
         const char *dot = strrchr(in, '.');
@@ -811,37 +815,20 @@ static void json_diag(void *ud, const visa_diag *d) {
 static int with_rule_ids; /* print_diag's marker: print error[RULE] (its address is all that matters) */
 
 static int cmd_verify(int argc, char **argv) {
-    const char *in = NULL, *plat = "Xe2";
-    bool json = false, werror = false;
-    for (int i = 0; i < argc; i++) {
-        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            fputs(verify_help, stdout);
-            return 0;
-        } else if (!strcmp(argv[i], "--platform")) {
-            if (++i >= argc) return usage_error("option '%s' needs an argument", "--platform");
-            plat = argv[i];
-        } else if (!strcmp(argv[i], "--json")) {
-            json = true;
-        } else if (!strcmp(argv[i], "--werror")) {
-            werror = true;
-        } else if (!strcmp(argv[i], "--list-rules")) {
-            for (size_t k = 0; k < visa_verify_rule_count(); k++) {
-                const visa_verify_rule *r = visa_verify_rule_at(k);
-                printf("%-22s %-7s %s  [%s]\n", r->id, sev_name(r->severity), r->summary, r->spec);
-            }
-            return 0;
-        } else if (argv[i][0] == '-' && argv[i][1]) {
-            return usage_error("unknown option '%s'", argv[i]);
-        } else if (in) {
-            return usage_error("unexpected argument '%s'", argv[i]);
-        } else {
-            in = argv[i];
+    static const char *const flags[] = {"--json", "--werror", "--list-rules", NULL};
+    cmd_opts o;
+    int early = parse_cmd_opts(argc, argv, "verify", verify_help, false, flags, 4, &o);
+    if (early >= 0) return early;
+    if (o.set & 4) {
+        for (size_t k = 0; k < visa_verify_rule_count(); k++) {
+            const visa_verify_rule *r = visa_verify_rule_at(k);
+            printf("%-22s %-7s %s  [%s]\n", r->id, sev_name(r->severity), r->summary, r->spec);
         }
+        return 0;
     }
-    if (!in) return usage_error("%s", "verify needs an input file");
-    visa_platform platform;
-    if (visa_platform_from_name(plat, &platform) != VISA_OK)
-        return usage_error("unknown platform '%s'", plat);
+    const char *in = o.in;
+    bool json = o.set & 1, werror = o.set & 2;
+    visa_platform platform = o.platform;
     char *data;
     size_t len;
     if (read_file(in, &data, &len)) return EXIT_DIAG;
