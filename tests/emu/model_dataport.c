@@ -605,6 +605,138 @@ static void test_svm4(bool write, long *variants, long *raws) {
     }
 }
 
+/* ============================================================================================
+** One representative of every other family, random data, same comparison.
+** ============================================================================================ */
+
+/* Runs k, then compares the dump (n bytes) with exp/care and each buffer with its model. */
+typedef struct Check {
+    uint8_t *got, *want;
+    size_t n;
+} Check;
+
+static void finish(Kern *k, const char *what, uint8_t *out, const uint8_t *exp,
+                   const uint8_t *care, size_t n, const Check *bufs, size_t nb) {
+    CASE_BEGIN();
+    if (!k_run(k, what, out, n)) {
+        cmp_bytes(what, out, exp, care, n);
+        for (size_t i = 0; i < nb; i++) cmp_bytes(what, bufs[i].got, bufs[i].want, NULL, bufs[i].n);
+    }
+    CASE_END(what);
+    k_free(k);
+}
+
+static visa_platform any_plat(void) { return plats3[rndu(3)]; }
+
+/* OWORD_LD (offset in owords), OWORD_LD_UNALIGNED (byte offset, dword-aligned), OWORD_ST:
+** each oword is one access; one not wholly inside reads 0 / is dropped. */
+static void test_oword(int n) {
+    static const unsigned sizes[] = {1, 2, 4, 8};
+    for (int it = 0; it < n; it++) {
+        Kern k;
+        k_init(&k, any_plat(), 16);
+        unsigned kind = it % 3, no = sizes[rndu(4)], size = 16 * (2 + rndu(10)) + 4 * rndu(4);
+        uint8_t surf[256], mem[256], out[192], exp[192];
+        fill_rand(surf, size);
+        memcpy(mem, surf, size);
+        unsigned t6 = k_buf(&k, surf, size);
+        k_surf(&k, "T6", NULL, t6);
+        uint32_t init[48], src[32];
+        for (unsigned i = 0; i < 48; i++) init[i] = rnd32();
+        for (unsigned i = 0; i < 32; i++) src[i] = rnd32();
+        k_vec(&k, "R", "ud", 48);
+        k_fill32(&k, "R", 48, init);
+        uint32_t off = kind == 1 ? 4 * rndu(size / 4 + 8) : rndu(size / 16 + 3);
+        if (rndu(8) == 0) off = kind == 1 ? 0x10000 : 0x1000; /* far past the end */
+        for (unsigned i = 0; i < 48; i++) wr32(exp + 4 * i, init[i]);
+        static const char *const ops[] = {"oword_ld", "oword_ld_unaligned", "oword_st"};
+        if (kind == 2) {
+            k_vec(&k, "S", "ud", 32);
+            k_fill32(&k, "S", no * 4, src);
+        }
+        sf(&k.body, "    %s (%u) T6 0x%x:ud %s.0\n", ops[kind], no, off, kind == 2 ? "S" : "R");
+        for (unsigned i = 0; i < no; i++) {
+            uint64_t a = kind == 1 ? (uint64_t)off + 16 * i : ((uint64_t)off + i) * 16;
+            bool in = a + 16 <= size;
+            for (unsigned b = 0; b < 16; b++) {
+                if (kind == 2) {
+                    if (in) mem[a + b] = (uint8_t)(src[(16 * i + b) / 4] >> 8 * (b % 4));
+                } else {
+                    exp[16 * i + b] = in ? surf[a + b] : 0;
+                }
+            }
+        }
+        k_dump(&k, "R", 192, 0);
+        char what[96];
+        snprintf(what, sizeof what, "%s (%u) 0x%x size %u %s", ops[kind], no, off, size,
+                 visa_platform_name(k.plat));
+        Check c = {surf, mem, size};
+        finish(&k, what, out, exp, NULL, 192, &c, 1);
+    }
+}
+
+/* MEDIA_LD / MEDIA_ST on a 2D surface (Width pixels of 4 bytes, Height rows, Pitch bytes):
+** register rows reg_pitch = max(4, pow2ceil(width)) apart, bytes past the block width untouched.
+** Reads outside the surface take the nearest edge pixel (same byte of the pixel); writes outside
+** are dropped. */
+static void test_media(int n) {
+    for (int it = 0; it < n; it++) {
+        Kern k;
+        k_init(&k, any_plat(), 16);
+        bool st = it % 2;
+        unsigned W = 2 + rndu(6), H = 2 + rndu(6), pitch = 4 * W + 4 * rndu(3);
+        unsigned size = pitch * H;
+        uint8_t surf[512], mem[512], out[320], exp[320];
+        fill_rand(surf, size);
+        memcpy(mem, surf, size);
+        char attrs[80];
+        snprintf(attrs, sizeof attrs, "{Width=%u, Height=%u, Pitch=%u}", W, H, pitch);
+        unsigned t6 = k_buf(&k, surf, size);
+        k_surf(&k, "T6", attrs, t6);
+        unsigned bw = 1 + rndu(st ? 32 : 64);
+        if (st) bw = 4 * (1 + rndu(8)) - rndu(3); /* any width; X stays dword-aligned */
+        unsigned rp = bw <= 4 ? 4 : bw <= 8 ? 8 : bw <= 16 ? 16 : bw <= 32 ? 32 : 64;
+        unsigned bh = 1 + rndu(256 / rp < 8 ? 256 / rp : 8);
+        int32_t X = (int32_t)rndu(4 * W + 12) - 8, Y = (int32_t)rndu(H + 5) - 3;
+        if (st) X &= ~3;
+        k_scalar(&k, "X", "d", (uint32_t)X);
+        k_scalar(&k, "Y", "d", (uint32_t)Y);
+        uint32_t init[80], src[64];
+        for (unsigned i = 0; i < 80; i++) init[i] = rnd32();
+        for (unsigned i = 0; i < 64; i++) src[i] = rnd32();
+        k_vec(&k, "R", "ud", 80);
+        k_fill32(&k, "R", 80, init);
+        for (unsigned i = 0; i < 80; i++) wr32(exp + 4 * i, init[i]);
+        if (st) {
+            k_vec(&k, "S", "ud", 64);
+            k_fill32(&k, "S", 64, src);
+            sf(&k.body, "    media_st.nomod (%u,%u) T6 0 X(0,0)<0;1,0> Y(0,0)<0;1,0> S.0\n", bw, bh);
+        } else {
+            sf(&k.body, "    media_ld.nomod (%u,%u) T6 0 X(0,0)<0;1,0> Y(0,0)<0;1,0> R.0\n", bw, bh);
+        }
+        for (unsigned i = 0; i < bh; i++)
+            for (unsigned j = 0; j < bw; j++) {
+                int64_t x = (int64_t)X + j, y = (int64_t)Y + i;
+                if (st) {
+                    if (x >= 0 && x < 4 * (int64_t)W && y >= 0 && y < H)
+                        mem[y * pitch + x] = (uint8_t)(src[(i * rp + j) / 4] >> 8 * ((i * rp + j) % 4));
+                } else {
+                    int64_t px = x >= 0 ? x / 4 : -((-x + 3) / 4), b = x - 4 * px;
+                    px = px < 0 ? 0 : px >= W ? W - 1 : px;
+                    y = y < 0 ? 0 : y >= H ? H - 1 : y;
+                    exp[i * rp + j] = surf[y * pitch + 4 * px + b];
+                }
+            }
+        k_dump(&k, "R", 320, 0);
+        char what[128];
+        snprintf(what, sizeof what, "%s (%u,%u) X=%d Y=%d W=%u H=%u pitch %u %s",
+                 st ? "media_st" : "media_ld", bw, bh, X, Y, W, H, pitch,
+                 visa_platform_name(k.plat));
+        Check c = {surf, mem, size};
+        finish(&k, what, out, exp, NULL, 320, &c, 1);
+    }
+}
+
 int main(int argc, char **argv) {
     (void)argc;
     (void)argv;
@@ -616,5 +748,8 @@ int main(int argc, char **argv) {
     test_svm4(true, &v, &raw);
     printf("seed pages: %ld vISA kernels, %ld raw-send twins; %ld byte checks\n", v, raw,
            byte_checks);
+    test_oword(36);
+    test_media(40);
+    printf("total byte checks: %ld\n", byte_checks);
     return th_finish();
 }
