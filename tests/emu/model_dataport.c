@@ -737,6 +737,198 @@ static void test_media(int n) {
     }
 }
 
+static void init_dump(Kern *k, const char *type, unsigned ndw, uint32_t *init, uint8_t *exp) {
+    for (unsigned i = 0; i < ndw; i++) init[i] = rnd32();
+    k_vec(k, "R", type, ndw);
+    k_fill32(k, "R", ndw, init);
+    for (unsigned i = 0; i < ndw; i++) wr32(exp + 4 * i, init[i]);
+}
+
+/* GATHER / SCATTER: offsets in elements of 1, 2 or 4 bytes; 1, 8 or 16 elements. */
+static void test_gather(int n) {
+    static const unsigned execs[] = {1, 8, 16}, eszs[] = {1, 2, 4};
+    for (int it = 0; it < n; it++) {
+        Kern k;
+        k_init(&k, any_plat(), 16);
+        bool wr = it % 2;
+        unsigned exec = execs[rndu(3)], esz = eszs[rndu(3)], size = 16 + rndu(100);
+        uint8_t surf[128], mem[128], out[128], exp[128], care[128];
+        fill_rand(surf, size);
+        memcpy(mem, surf, size);
+        k_surf(&k, "T6", NULL, k_buf(&k, surf, size));
+        uint32_t init[32], e[16], src[16], g = rndu(size / esz / 2);
+        init_dump(&k, "ud", 32, init, exp);
+        memset(care, 1, sizeof care);
+        for (unsigned i = 0; i < exec; i++) {
+            for (;;) {
+                e[i] = rndu(size / esz + 20);
+                bool clash = false; /* scatter: one write per element */
+                for (unsigned j = 0; j < i && wr; j++) clash |= e[j] == e[i];
+                if (!clash) break;
+            }
+            src[i] = rnd32();
+        }
+        k_vec(&k, "E", "ud", 16);
+        k_fill32(&k, "E", exec, e);
+        k_vec(&k, "S", "ud", 16);
+        k_fill32(&k, "S", exec, src);
+        Ctl c;
+        ctl_pick(&c, 16, exec, true, false, false);
+        ctl_emit(&k, &c);
+        sf(&k.body, "    %s.%u (%s) T6 0x%x:ud E.0 %s.0\n", wr ? "scatter" : "gather", esz, c.emask,
+           g, wr ? "S" : "R");
+        ctl_end(&k, &c);
+        for (unsigned i = 0; i < exec; i++) {
+            if (!((c.chen >> i) & 1)) continue;
+            uint64_t a = ((uint64_t)g + e[i]) * esz;
+            bool in = a + esz <= size;
+            for (unsigned b = 0; b < esz; b++) {
+                if (wr && in) mem[a + b] = (uint8_t)(src[i] >> 8 * b);
+                if (!wr) exp[4 * i + b] = in ? surf[a + b] : 0;
+            }
+            if (!wr)
+                for (unsigned b = esz; b < 4; b++) care[4 * i + b] = 0; /* undefined */
+        }
+        k_dump(&k, "R", 128, 0);
+        char what[96];
+        snprintf(what, sizeof what, "%s.%u (%s) %s", wr ? "scatter" : "gather", esz, c.emask,
+                 visa_platform_name(k.plat));
+        Check ck = {surf, mem, size};
+        finish(&k, what, out, exp, care, 128, &ck, 1);
+    }
+}
+
+/* GATHER4_SCALED / SCATTER4_SCALED on a surface: channel c of lane i is the dword at
+** offset + element_offset[i] + 4c; a dword not inside reads 0 / is dropped. */
+static void test_gather4(int n) {
+    for (int it = 0; it < n; it++) {
+        Kern k;
+        k_init(&k, any_plat(), 16);
+        bool wr = it % 2;
+        unsigned exec = rndu(2) ? 16 : 8, mask = 1 + rndu(15), size = 64 + 4 * rndu(40);
+        uint8_t surf[256], mem[256], out[320], exp[320], care[320];
+        fill_rand(surf, size);
+        memcpy(mem, surf, size);
+        k_surf(&k, "T6", NULL, k_buf(&k, surf, size));
+        uint32_t init[80], e[16], src[64], g = 4 * rndu(8);
+        init_dump(&k, "ud", 80, init, exp);
+        memset(care, 1, sizeof care);
+        for (unsigned i = 0; i < 64; i++) src[i] = rnd32();
+        for (unsigned i = 0; i < exec; i++) /* distinct 16-byte slots: no dword written twice */
+            for (;;) {
+                e[i] = 16 * rndu(size / 16 + 2) - (rndu(2) ? 0 : 4 * rndu(4));
+                bool clash = false;
+                for (unsigned j = 0; j < i; j++) clash |= e[j] == e[i];
+                if (!clash || !wr) break;
+            }
+        for (unsigned i = 0; i < exec; i++)
+            if (wr)
+                for (unsigned j = 0; j < exec; j++) /* keep every lane's span apart */
+                    if (j != i && e[j] > e[i] && e[j] < e[i] + 16) e[j] = e[i] + 16 * (1 + j) + 0x1000;
+        unsigned stride = exec > k.grf / 4 ? exec : k.grf / 4, nch = 0;
+        char chs[8] = {0};
+        for (unsigned ch = 0; ch < 4; ch++)
+            if ((mask >> ch) & 1) chs[nch++] = "RGBA"[ch];
+        k_vec(&k, "E", "ud", 16);
+        k_fill32(&k, "E", exec, e);
+        k_vec(&k, "S", "ud", 64);
+        k_fill32(&k, "S", 64, src);
+        Ctl c;
+        ctl_pick(&c, 16, exec, true, true, false);
+        ctl_emit(&k, &c);
+        sf(&k.body, "    %s%s.%s (%s) T6 0x%x:ud E.0 %s.0\n", c.pfx,
+           wr ? "scatter4_scaled" : "gather4_scaled", chs, c.emask, g, wr ? "S" : "R");
+        ctl_end(&k, &c);
+        unsigned pos = 0;
+        for (unsigned ch = 0; ch < 4; ch++) {
+            if (!((mask >> ch) & 1)) continue;
+            for (unsigned i = exec; i < stride; i++) memset(care + 4 * (pos * stride + i), 0, 4);
+            for (unsigned i = 0; i < exec; i++) {
+                if (!((c.chen >> i) & 1)) continue;
+                uint64_t a = (uint64_t)(uint32_t)(g + e[i]) + 4 * ch;
+                bool in = a + 4 <= size;
+                if (wr && in) wr32(mem + a, src[pos * stride + i]);
+                if (!wr) wr32(exp + 4 * (pos * stride + i), in ? rd32(surf + a) : 0);
+            }
+            pos++;
+        }
+        k_dump(&k, "R", 320, 0);
+        char what[96];
+        snprintf(what, sizeof what, "%s.%s (%s) %s", wr ? "scatter4_scaled" : "gather4_scaled",
+                 chs, c.emask, visa_platform_name(k.plat));
+        Check ck = {surf, mem, size};
+        finish(&k, what, out, exp, care, 320, &ck, 1);
+    }
+}
+
+/* GATHER4_TYPED / SCATTER4_TYPED on a 2D R32G32B32A32_UINT surface (16-byte pixels, Pitch
+** bytes per row): outside the surface reads R = G = B = 0, A = 1 and writes are dropped. */
+static void test_typed(int n) {
+    for (int it = 0; it < n; it++) {
+        Kern k;
+        k_init(&k, any_plat(), 16);
+        bool wr = it % 2;
+        unsigned exec = rndu(2) ? 16 : 8, mask = 1 + rndu(15);
+        unsigned W = 2 + rndu(4), H = 2 + rndu(3), pitch = 16 * W + 4 * rndu(4), size = pitch * H;
+        uint8_t surf[512], mem[512], out[320], exp[320], care[320];
+        fill_rand(surf, size);
+        memcpy(mem, surf, size);
+        char attrs[96];
+        snprintf(attrs, sizeof attrs, "{Width=%u, Height=%u, Channels=4, Pitch=%u}", W, H, pitch);
+        k_surf(&k, "T6", attrs, k_buf(&k, surf, size));
+        uint32_t init[80], u[16], v[16], lod[16] = {0}, src[64];
+        init_dump(&k, "ud", 80, init, exp);
+        memset(care, 1, sizeof care);
+        for (unsigned i = 0; i < 64; i++) src[i] = rnd32();
+        for (unsigned i = 0; i < exec; i++)
+            for (;;) {
+                u[i] = rndu(W + 2);
+                v[i] = rndu(H + 1);
+                bool clash = false; /* scatter: one write per pixel */
+                for (unsigned j = 0; j < i && wr; j++)
+                    clash |= u[j] == u[i] && v[j] == v[i] && u[i] < W && v[i] < H;
+                if (!clash) break;
+            }
+        unsigned stride = exec > k.grf / 4 ? exec : k.grf / 4, nch = 0;
+        char chs[8] = {0};
+        for (unsigned ch = 0; ch < 4; ch++)
+            if ((mask >> ch) & 1) chs[nch++] = "RGBA"[ch];
+        k_vec(&k, "U", "ud", 16);
+        k_fill32(&k, "U", exec, u);
+        k_vec(&k, "V", "ud", 16);
+        k_fill32(&k, "V", exec, v);
+        k_vec(&k, "LOD", "ud", 16);
+        k_fill32(&k, "LOD", exec, lod);
+        k_vec(&k, "S", "ud", 64);
+        k_fill32(&k, "S", 64, src);
+        Ctl c;
+        ctl_pick(&c, 16, exec, true, true, false);
+        ctl_emit(&k, &c);
+        sf(&k.body, "    %s%s.%s (%s) T6 U.0 V.0 %%null.0 LOD.0 %s.0\n", c.pfx,
+           wr ? "scatter4_typed" : "gather4_typed", chs, c.emask, wr ? "S" : "R");
+        ctl_end(&k, &c);
+        unsigned pos = 0;
+        for (unsigned ch = 0; ch < 4; ch++) {
+            if (!((mask >> ch) & 1)) continue;
+            for (unsigned i = exec; i < stride; i++) memset(care + 4 * (pos * stride + i), 0, 4);
+            for (unsigned i = 0; i < exec; i++) {
+                if (!((c.chen >> i) & 1)) continue;
+                bool in = u[i] < W && v[i] < H;
+                unsigned a = v[i] * pitch + 16 * u[i] + 4 * ch;
+                if (wr && in) wr32(mem + a, src[pos * stride + i]);
+                if (!wr) wr32(exp + 4 * (pos * stride + i), in ? rd32(surf + a) : ch == 3);
+            }
+            pos++;
+        }
+        k_dump(&k, "R", 320, 0);
+        char what[96];
+        snprintf(what, sizeof what, "%s.%s (%s) %ux%u %s", wr ? "scatter4_typed" : "gather4_typed",
+                 chs, c.emask, W, H, visa_platform_name(k.plat));
+        Check ck = {surf, mem, size};
+        finish(&k, what, out, exp, care, 320, &ck, 1);
+    }
+}
+
 int main(int argc, char **argv) {
     (void)argc;
     (void)argv;
@@ -750,6 +942,9 @@ int main(int argc, char **argv) {
            byte_checks);
     test_oword(36);
     test_media(40);
+    test_gather(30);
+    test_gather4(30);
+    test_typed(30);
     printf("total byte checks: %ld\n", byte_checks);
     return th_finish();
 }
