@@ -2,9 +2,10 @@
 # Runs both IGC corpus kernels (../shared/corpus/igc-dumps, XeTLA paged attention) on Xe2 with
 # generated inputs: they must run to completion (no unsupported instruction, no fault), write
 # their outputs, and give the same bytes on 1 and 2 host threads.  Exit 77 (skipped) without the
-# corpus.  The inputs: every data buffer is hf 0.25 (or f 1 / f 0 for the reduce kernel's
-# exp-sum and max-logit inputs), block tables 0, context lengths 1024 tokens (two full 512-token
-# partitions: a partial partition would leave some of a group's 8 threads out of its barrier).
+# corpus.  Whether the outputs are right is emu_corpus_attention's job (corpus_attention.c, which
+# also documents the argument meanings); here the inputs are uniform but consistent: Q/K/V hf
+# 0.25, block tables 0, context lengths 1024 tokens (two full 512-token partitions: the kernel
+# has no barrier for a thread without a block, so partitions must be whole).
 # Usage: corpus_run.sh VISA_BINARY CORPUS_DIR
 set -u
 visa=$1
@@ -31,21 +32,25 @@ run() { # NAME FILE ARGS...: run on 1 and 2 threads, compare every output buffer
   fi
 }
 MB=4194304
-# paged_attention_kernel: 10 pointers (data hf 0.25; #8 block tables = 0; #9 context lengths),
-# 7 scalars; 8 threads per group, 2x2x2 groups
+# paged_attention_kernel pointers: 0 max_logits (f), 1 exp_sums (f), 2 out (hf, per partition),
+# 3 tem_out (hf softmax), 4 query, 5 key_cache, 6 value_cache (hf 0.25), 7 alibi_slopes (unused),
+# 8 block_tables (0), 9 context_lens; scalars num_queries_per_tokens, sm_scale (unused),
+# num_seqs, num_heads (= 8 x num_kv_heads), num_kv_heads, max_blocks_per_seq, softcap (unused).
+# Groups (x, y, z) = (partition, sequence, KV head), 8 threads each.
 kargs=()
 for i in $(seq 0 9); do
   case $i in
-    8) kargs+=(--arg "buf:$MB") ;;
+    4|5|6) kargs+=(--arg "buf:$MB:fill:hf:0.25") ;;
     9) kargs+=(--arg "buf:$MB:fill:ud:1024") ;;
-    *) kargs+=(--arg "buf:$MB:fill:hf:0.25") ;;
+    *) kargs+=(--arg "buf:$MB") ;;
   esac
 done
-for i in $(seq 7); do kargs+=(--arg 2); done
+kargs+=(--arg 8 --arg 1.0 --arg 2 --arg 16 --arg 2 --arg 16 --arg 0.0)
 NOUT=10 run kernel "$dir/paged_attention_kernel.a.visaasm" --group-size 8 --groups 2,2,2 "${kargs[@]}"
-# paged_attention_reduce: out, exp sums (f 1), max logits (f 0), partial outputs (hf 0.5),
-# context lengths; 3 scalars
-rargs=(--arg "buf:$MB" --arg "buf:$MB:fill:f:1" --arg "buf:$MB:fill:f:0" --arg "buf:$MB:fill:hf:0.5"
+# paged_attention_reduce: out (hf), tmp_out (the kernel's per-partition out: hf 0.5), max_logits
+# (f 0), exp_sums (f 1), context_lens; scalars num_seqs, num_heads, max_num_partitions.
+# Groups (x, y, z) = (1, head, sequence).  Every output element is then 0.5.
+rargs=(--arg "buf:$MB" --arg "buf:$MB:fill:hf:0.5" --arg "buf:$MB:fill:f:0" --arg "buf:$MB:fill:f:1"
        --arg "buf:$MB:fill:ud:1024" --arg 2 --arg 2 --arg 4)
 NOUT=5 run reduce "$dir/paged_attention_reduce.a.visaasm" --group-size 8 --groups 1,2,2 "${rargs[@]}"
 echo "$pass passed, $fail failed"
