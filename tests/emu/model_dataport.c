@@ -929,6 +929,180 @@ static void test_typed(int n) {
     }
 }
 
+/* The integer operations of the DWORD_ATOMIC table; lanes run in order (the pseudo-code's loop),
+** so lanes sharing an address see each other's results.  Returns old (new for predec). */
+static uint64_t atomic_op(const char *op, uint64_t old, uint64_t s0, uint64_t s1, unsigned bits) {
+    uint64_t m = bits == 64 ? ~0ull : (1ull << bits) - 1;
+    int64_t so = (int64_t)(old << (64 - bits)) >> (64 - bits), ss = (int64_t)(s0 << (64 - bits)) >> (64 - bits);
+    old &= m;
+    s0 &= m;
+    s1 &= m;
+    if (!strcmp(op, "add")) return old + s0;
+    if (!strcmp(op, "sub")) return old - s0;
+    if (!strcmp(op, "inc")) return old + 1;
+    if (!strcmp(op, "dec")) return old - 1;
+    if (!strcmp(op, "min")) return old < s0 ? old : s0;
+    if (!strcmp(op, "max")) return old > s0 ? old : s0;
+    if (!strcmp(op, "xchg")) return s0;
+    if (!strcmp(op, "cmpxchg")) return old == s1 ? s0 : old;
+    if (!strcmp(op, "and")) return old & s0;
+    if (!strcmp(op, "or")) return old | s0;
+    if (!strcmp(op, "xor")) return old ^ s0;
+    if (!strcmp(op, "minsint")) return (uint64_t)(so < ss ? so : ss);
+    if (!strcmp(op, "maxsint")) return (uint64_t)(so > ss ? so : ss);
+    abort();
+}
+
+/* DWORD_ATOMIC (every integer op, out of bounds: returns 0, no write), TYPED_ATOMIC.add on a 1D
+** surface, SVM_ATOMIC 32-bit and cmpxchg.64; addresses repeat across lanes. */
+static void test_atomic(int n) {
+    static const char *const ops[] = {"add", "sub", "inc", "dec", "min", "max", "xchg",
+                                      "cmpxchg", "and", "or", "xor", "minsint", "maxsint"};
+    for (int it = 0; it < n; it++) {
+        Kern k;
+        k_init(&k, any_plat(), 16);
+        unsigned kind = it % 4; /* 0, 1 dword_atomic, 2 typed_atomic.add, 3 svm_atomic */
+        const char *op = kind >= 2 ? (kind == 3 && rndu(2) ? "cmpxchg" : "add") : ops[rndu(13)];
+        bool q = kind == 3 && !strcmp(op, "cmpxchg");
+        unsigned exec = kind == 3 ? 8 : rndu(2) ? 16 : 8, size = 32 + 4 * rndu(8), esz = q ? 8 : 4;
+        uint8_t surf[128], mem[128], out[128], exp[128], care[128];
+        fill_rand(surf, size);
+        for (unsigned i = 0; i < size; i += 4) /* small values: compares hit sometimes */
+            if (rndu(2)) wr32(surf + i, rndu(4));
+        memcpy(mem, surf, size);
+        unsigned b = k_buf(&k, surf, size);
+        if (kind < 3) k_surf(&k, "T6", NULL, b);
+        const char *ty = !strcmp(op, "minsint") || !strcmp(op, "maxsint") ? "d" : q ? "uq" : "ud";
+        uint32_t init[32], o[16];
+        uint64_t s0[16], s1[16], a[16];
+        for (unsigned i = 0; i < 32; i++) init[i] = rnd32();
+        k_vec(&k, "R", ty, 32 * 4 / esz);
+        uint64_t init64[16];
+        memcpy(init64, init, sizeof init64);
+        if (q) k_fill64(&k, "R", 16, init64);
+        else k_fill32(&k, "R", 32, init);
+        for (unsigned i = 0; i < 32; i++) wr32(exp + 4 * i, init[i]);
+        memset(care, 1, sizeof care);
+        for (unsigned i = 0; i < exec; i++) {
+            o[i] = esz * rndu((size + (kind == 3 ? 0 : 8)) / esz); /* some past the end */
+            s0[i] = rndu(2) ? rndu(4) : ((uint64_t)rnd32() << 32 | rnd32());
+            s1[i] = rndu(2) ? rndu(4) : rnd32();
+            a[i] = visa_buffer_address(b) + o[i];
+        }
+        k_vec(&k, "X", ty, 16);
+        k_vec(&k, "Y", ty, 16);
+        uint32_t s0d[16], s1d[16], ud[16];
+        for (unsigned i = 0; i < 16; i++) s0d[i] = (uint32_t)s0[i], s1d[i] = (uint32_t)s1[i];
+        if (q) {
+            k_fill64(&k, "X", exec, s0);
+            k_fill64(&k, "Y", exec, s1);
+        } else {
+            k_fill32(&k, "X", exec, s0d);
+            k_fill32(&k, "Y", exec, s1d);
+        }
+        bool nosrc0 = !strcmp(op, "inc") || !strcmp(op, "dec"), src1 = !strcmp(op, "cmpxchg");
+        const char *x = nosrc0 ? "%null.0" : "X.0", *y = src1 ? "Y.0" : "%null.0";
+        Ctl c;
+        ctl_pick(&c, 16, exec, true, true, false);
+        ctl_emit(&k, &c);
+        if (kind < 2) {
+            k_vec(&k, "O", "ud", 16);
+            k_fill32(&k, "O", exec, o);
+            sf(&k.body, "    %sdword_atomic.%s (%s) T6 O.0 %s %s R.0\n", c.pfx, op, c.emask, x, y);
+        } else if (kind == 2) {
+            for (unsigned i = 0; i < exec; i++) ud[i] = o[i] / 4; /* pixel index */
+            k_vec(&k, "U", "ud", 16);
+            k_fill32(&k, "U", exec, ud);
+            sf(&k.body, "    %styped_atomic.add (%s) T6 U.0 %%null.0 %%null.0 %%null.0 X.0 %%null.0 R.0\n",
+               c.pfx, c.emask);
+        } else {
+            k_vec(&k, "A", "uq", 16);
+            k_fill64(&k, "A", exec, a);
+            sf(&k.body, "    %ssvm_atomic.%s%s (%s) A.0 R.0 %s %s\n", c.pfx, op, q ? ".64" : "",
+               c.emask, x, y);
+        }
+        ctl_end(&k, &c);
+        for (unsigned i = 0; i < exec; i++) {
+            if (!((c.chen >> i) & 1)) continue;
+            bool in = o[i] + esz <= size;
+            uint64_t old = 0;
+            if (in) old = q ? (uint64_t)rd32(mem + o[i] + 4) << 32 | rd32(mem + o[i]) : rd32(mem + o[i]);
+            if (in) {
+                uint64_t nv = atomic_op(op, old, s0[i], s1[i], esz * 8);
+                wr32(mem + o[i], (uint32_t)nv);
+                if (q) wr32(mem + o[i] + 4, (uint32_t)(nv >> 32));
+            }
+            wr32(exp + esz * i, (uint32_t)old);
+            if (q) wr32(exp + esz * i + 4, (uint32_t)(old >> 32));
+        }
+        k_dump(&k, "R", 128, 0);
+        char what[96];
+        static const char *const kinds[] = {"dword_atomic", "dword_atomic", "typed_atomic", "svm_atomic"};
+        snprintf(what, sizeof what, "%s.%s%s (%s) %s", kinds[kind], op, q ? ".64" : "", c.emask,
+                 visa_platform_name(k.plat));
+        Check ck = {surf, mem, size};
+        finish(&k, what, out, exp, care, 128, &ck, 1);
+    }
+}
+
+/* QW_GATHER / QW_SCATTER: dst[j*exec + i] = qword at offset[i] + 8j; out of bounds 0 / dropped. */
+static void test_qword(int n) {
+    for (int it = 0; it < n; it++) {
+        Kern k;
+        k_init(&k, any_plat(), 16);
+        bool wr = it % 2;
+        unsigned exec = rndu(2) ? 8 : 4, nb = rndu(2) ? 2 : 1, size = 64 + 8 * rndu(16);
+        uint8_t surf[256], mem[256], out[192], exp[192];
+        fill_rand(surf, size);
+        memcpy(mem, surf, size);
+        k_surf(&k, "T6", NULL, k_buf(&k, surf, size));
+        uint32_t init[48], o[8];
+        uint64_t src[16];
+        for (unsigned i = 0; i < 16; i++) src[i] = (uint64_t)rnd32() << 32 | rnd32();
+        for (unsigned i = 0; i < 48; i++) init[i] = rnd32();
+        k_vec(&k, "R", "uq", 24);
+        uint64_t init64[24];
+        memcpy(init64, init, sizeof init64);
+        k_fill64(&k, "R", 24, init64);
+        for (unsigned i = 0; i < 48; i++) wr32(exp + 4 * i, init[i]);
+        for (unsigned i = 0; i < exec; i++)
+            for (;;) { /* scatter: lanes' qwords apart */
+                o[i] = 16 * rndu(size / 16 + 8);
+                bool clash = false;
+                for (unsigned j = 0; j < i && wr; j++) clash |= o[j] == o[i];
+                if (!clash) break;
+            }
+        k_vec(&k, "O", "ud", 8);
+        k_fill32(&k, "O", exec, o);
+        k_vec(&k, "S", "uq", 16);
+        k_fill64(&k, "S", 16, src);
+        Ctl c;
+        ctl_pick(&c, 16, exec, true, true, false);
+        ctl_emit(&k, &c);
+        sf(&k.body, "    %s%s.%u (%s) T6 O.0 %s.0\n", c.pfx, wr ? "qw_scatter" : "qw_gather", nb,
+           c.emask, wr ? "S" : "R");
+        ctl_end(&k, &c);
+        for (unsigned i = 0; i < exec; i++) {
+            if (!((c.chen >> i) & 1)) continue;
+            for (unsigned j = 0; j < nb; j++) {
+                uint64_t a = (uint64_t)o[i] + 8 * j;
+                bool in = a + 8 <= size;
+                unsigned d = 8 * (j * exec + i);
+                for (unsigned bb = 0; bb < 8; bb++) {
+                    if (wr && in) mem[a + bb] = (uint8_t)(src[j * exec + i] >> 8 * bb);
+                    if (!wr) exp[d + bb] = in ? surf[a + bb] : 0;
+                }
+            }
+        }
+        k_dump(&k, "R", 192, 0);
+        char what[96];
+        snprintf(what, sizeof what, "%s.%u (%s) %s", wr ? "qw_scatter" : "qw_gather", nb, c.emask,
+                 visa_platform_name(k.plat));
+        Check ck = {surf, mem, size};
+        finish(&k, what, out, exp, NULL, 192, &ck, 1);
+    }
+}
+
 int main(int argc, char **argv) {
     (void)argc;
     (void)argv;
@@ -945,6 +1119,8 @@ int main(int argc, char **argv) {
     test_gather(30);
     test_gather4(30);
     test_typed(30);
+    test_atomic(60);
+    test_qword(20);
     printf("total byte checks: %ld\n", byte_checks);
     return th_finish();
 }
