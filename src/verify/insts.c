@@ -122,6 +122,10 @@ static uint64_t opnd_offset(const ir_inst *inst, int k) {
         else vf_report(v, rule, 0, 0, opnd_offset(inst, k), __VA_ARGS__);                    \
     } while (0)
 
+void vf_at_opnd(vf *v, vrule_id rule, const ir_inst *inst, int k, const char *msg) {
+    AT(rule, k, "%s", msg);
+}
+
 static void check_general_region(vf *v, const ir_inst *inst, int k, const ir_vec *x, bool is_dst,
                                  unsigned exec, const char *what) {
     unsigned vc = IR_REGION_V(x->region), wc = IR_REGION_W(x->region), hc = IR_REGION_H(x->region);
@@ -425,6 +429,9 @@ static void check_inst(vf *v, const ir_inst *inst) {
             AT(VR_PRED_OPND_MODE, 0, "mov from a %u-element predicate needs a ub, uw or ud destination of at "
                "least %u bits", pn, pn);
     }
+
+    /* per-page notes of the message, systolic and control-flow instructions (msgs.c) */
+    vf_check_notes(v, inst);
 }
 
 void vf_check_insts(vf *v) {

@@ -32,6 +32,9 @@ void vf_report(vf *v, vrule_id rule, uint32_t line, uint32_t col, uint64_t offse
 void vf_at_inst(vf *v, vrule_id rule, const ir_inst *inst, int k, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));
 
+/* At operand k of `inst`: its text column, or its byte offset in an object. */
+void vf_at_opnd(vf *v, vrule_id rule, const ir_inst *inst, int k, const char *msg);
+
 /* General variables by full id (predefined ids included). */
 bool vf_var_exists(const vf *v, uint32_t id);
 int vf_var_type(const vf *v, uint32_t id);       /* isa_type, -1 if unknown */
@@ -47,6 +50,8 @@ void vf_check_decls(vf *v);
 void vf_check_inputs(vf *v);
 void vf_check_labels(vf *v);
 void vf_check_insts(vf *v);
+/* The notes of individual pages (DPAS, LSC, sends, calls): called for every instruction. */
+void vf_check_notes(vf *v, const ir_inst *inst);
 
 /* Operand facts (opfacts.def), shared with the tests. */
 enum { OC_G = 1, OC_I = 2, OC_M = 4, OC_P = 8, OC_A = 16, OC_S = 32 };

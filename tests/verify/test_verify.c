@@ -363,44 +363,91 @@ static void poke_label_undefined(visa_module *m) { /* jmp to a declared label no
 }
 static void poke_imm_bool(visa_module *m) { inst_at(m, 10)->opnd[2].u.vec.type = VISA_TYPE_BOOL; }
 
+/* A second base for the page-note rules whose failing values the text parser rejects. */
+static const char base_msg[] =
+    ".version 4.1\n"                                                         /* 1 */
+    ".kernel \"k\"\n"                                                        /* 2 */
+    ".decl V32 v_type=G type=d num_elts=128 align=GRF\n"                     /* 3 */
+    ".decl V33 v_type=G type=d num_elts=128 align=GRF\n"                     /* 4 */
+    ".decl V34 v_type=G type=ub num_elts=16 align=GRF\n"                     /* 5 */
+    "k_BB_0:\n"                                                              /* 6 */
+    "    dpas.s8.s8.8.8 (M1, 16) V32.0 V32.0 V33.0 V33(0,0)\n"               /* 7 */
+    "    lsc_apndctr_atomic_add.ugm (M1, 16)  V32:d32  bti(0xA0)  V33:d32\n" /* 8 */
+    "    switchjmp (M1, 1) V34(0,0)<0;1,0> (L1)\n"                           /* 9 */
+    "L1:\n"                                                                 /* 10 */
+    "    ret (M1, 1)\n";                                                     /* 11 */
+
+/* dpas info operand: W | A << 8 | SD << 16 | RC << 24 */
+static ir_opnd *dpas_info(visa_module *m) {
+    ir_inst *i = inst_at(m, 7);
+    for (int k = 0; k < i->nopnd; k++)
+        if (i->opnd[k].kind == 'd') return &i->opnd[k];
+    return &i->opnd[0];
+}
+static void poke_dpas_depth(visa_module *m) { /* SD 3 (the text takes 1, 2, 4, 8 only) */
+    ir_opnd *o = dpas_info(m);
+    o->u.num = (o->u.num & ~(int64_t)0xFF0000) | (3 << 16);
+}
+static void poke_dpas_repeat(visa_module *m) { /* RC 9 */
+    ir_opnd *o = dpas_info(m);
+    o->u.num = (o->u.num & 0xFFFFFF) | ((int64_t)9 << 24);
+}
+static void poke_apndctr_flat(visa_module *m) { /* AddrType flat (the text takes bti/ss/bss) */
+    uint32_t flat = 0;
+    isa_enum_parse(VISA_EN_lsc_addr_type, "flat", 4, &flat);
+    inst_at(m, 8)->opnd[3].u.num = flat;
+}
+static void poke_switchjmp_empty(visa_module *m) { inst_at(m, 9)->nopnd = 1; } /* no label */
+
 typedef struct poke_case {
     const char *rule;
     poke_fn poke;
     uint32_t line, col; /* expected position (text) */
+    const char *base;   /* NULL: base_prog */
 } poke_case;
 
 static void run_pokes(void) {
     static const poke_case cases[] = {
-        {"V-REGION-VSTRIDE", poke_vstride, 10, 30},
-        {"V-REGION-HSTRIDE", poke_hstride, 10, 30},
-        {"V-INDIRECT-MULTI-DST", poke_multi_dst, 11, 17},
-        {"V-PRED-CTRL", poke_pred, 12, 5},
-        {"V-OPND-UNDEFINED", poke_undefined, 10, 30},
-        {"V-LABEL-DUP", poke_label_dup, 14, 1},
-        {"V-LABEL-UNDEFINED", poke_label_undefined, 13, 17},
-        {"V-DECL-ALIGN", poke_align, 3, 7},
-        {"V-INPUT-VAR", poke_input_kind, 8, 1},
-        {"V-FUNC-ARG-SIZE", poke_func_size, 2, 1},
-        {"V-IMM-TYPE", poke_imm_bool, 10, 46},
+        {"V-REGION-VSTRIDE", poke_vstride, 10, 30, NULL},
+        {"V-REGION-HSTRIDE", poke_hstride, 10, 30, NULL},
+        {"V-INDIRECT-MULTI-DST", poke_multi_dst, 11, 17, NULL},
+        {"V-PRED-CTRL", poke_pred, 12, 5, NULL},
+        {"V-OPND-UNDEFINED", poke_undefined, 10, 30, NULL},
+        {"V-LABEL-DUP", poke_label_dup, 14, 1, NULL},
+        {"V-LABEL-UNDEFINED", poke_label_undefined, 13, 17, NULL},
+        {"V-DECL-ALIGN", poke_align, 3, 7, NULL},
+        {"V-INPUT-VAR", poke_input_kind, 8, 1, NULL},
+        {"V-FUNC-ARG-SIZE", poke_func_size, 2, 1, NULL},
+        {"V-IMM-TYPE", poke_imm_bool, 10, 46, NULL},
+        {"V-DPAS-DEPTH", poke_dpas_depth, 7, 5, base_msg},
+        {"V-DPAS-REPEAT", poke_dpas_repeat, 7, 5, base_msg},
+        {"V-LSC-APNDCTR-SURFACE", poke_apndctr_flat, 8, 5, base_msg},
+        {"V-SWITCHJMP-COUNT", poke_switchjmp_empty, 9, 5, base_msg},
     };
     diag_log *log = calloc(1, sizeof *log);
     /* the base is clean: the passing case of every poked rule */
     bool base_ok = verify_text("base", base_prog, sizeof base_prog - 1, VISA_PLATFORM_XE2, log, NULL);
     check(base_ok && log->n == 0, "poke base: %u diagnostics (first %s: %s)", log->n, log->n ? log->d[0].rule : "-",
           log->n ? log->d[0].msg : "");
+    bool msg_ok = verify_text("base_msg", base_msg, sizeof base_msg - 1, VISA_PLATFORM_XE2, log, NULL);
+    check(msg_ok && log->n == 0, "poke base_msg: %u diagnostics (first %s: %s)", log->n,
+          log->n ? log->d[0].rule : "-", log->n ? log->d[0].msg : "");
+    base_ok = base_ok && msg_ok;
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
         visa_module *m;
         log->n = 0;
         visa_ctx_desc desc = {sizeof desc, NULL, NULL, collect, log, 1000};
         visa_ctx *ctx;
         if (visa_ctx_create(&desc, &ctx) != VISA_OK) continue;
-        if (visa_module_parse_text(ctx, "poke", base_prog, sizeof base_prog - 1, VISA_PLATFORM_XE2, &m) != VISA_OK) {
+        const char *base = cases[c].base ? cases[c].base : base_prog;
+        size_t blen = strlen(base);
+        if (visa_module_parse_text(ctx, "poke", base, blen, VISA_PLATFORM_XE2, &m) != VISA_OK) {
             check(false, "poke base does not parse");
             visa_ctx_destroy(ctx);
             continue;
         }
         cases[c].poke(m);
-        visa_verify_opts vo = {sizeof vo, VISA_PLATFORM_XE2, 0, base_prog, sizeof base_prog - 1};
+        visa_verify_opts vo = {sizeof vo, VISA_PLATFORM_XE2, 0, base, blen};
         visa_status st = visa_module_verify(m, &vo, NULL);
         bool found = false;
         for (unsigned i = 0; i < log->n; i++)

@@ -1,0 +1,366 @@
+/* msgs.c -- the verifier's rules from the notes of individual pages: DPAS/DPASW precisions,
+** depth, repeat count, exec size, types, alignment and footprints; LSC transpose, caching, SFID
+** and surface rules; raw send lengths; call argument sizes; switchjmp table size.
+** Which instruction a rule applies to is read from the table (flags, layouts, mnemonics);
+** operand positions follow the ops.def layouts (LSC_U_*, LSC_T_* and the rows' own strings).
+*/
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "verify_int.h"
+
+static void at(vf *v, vrule_id rule, const ir_inst *inst, int k, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+static void at(vf *v, vrule_id rule, const ir_inst *inst, int k, const char *fmt, ...) {
+    char msg[320];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    vf_at_opnd(v, rule, inst, k, msg);
+}
+
+static int64_t num(const ir_inst *inst, int k) {
+    return k < inst->nopnd ? inst->opnd[k].u.num : 0;
+}
+
+static unsigned exec_of(const ir_inst *inst) {
+    unsigned c = inst->exec & 7;
+    return 1u << (c <= 5 ? c : 0);
+}
+
+/* The first spelling of a form's mnemonic ("raw_send|raw_sendc" -> raw_send). */
+static const char *mnem_of(int form, char *buf, size_t n) {
+    const char *s = isa_forms[form].mnem;
+    if (*s == '%') s = isa_forms[form].name;
+    size_t i = 0;
+    for (; s[i] && s[i] != '|' && i + 1 < n; i++) buf[i] = s[i];
+    buf[i] = 0;
+    return buf;
+}
+
+static bool enum_is(isa_enum_id en, int64_t value, const char *text) {
+    const char *t = value >= 0 && value <= 0xFFFF ? isa_enum_text(en, (uint32_t)value) : NULL;
+    return t && !strcmp(t, text);
+}
+
+/* -- DPAS, DPASW ---------------------------------------------------------------------------------
+** Precisions of the DPAS page: integer u1..s8 (bits from the name), bf, hf (16), tf32 (one
+** 32-bit element per channel), bf8 and hf8 (8).  Classified by their enum spelling, so the
+** binary codes stay in enums.def. */
+enum { PC_INT = 1, PC_BF, PC_HF, PC_TF32, PC_F8 };
+typedef struct prec {
+    int cls;
+    unsigned bits;
+} prec;
+
+static bool prec_of(int64_t code, prec *p) {
+    const char *t = code > 0 && code < 256 ? isa_enum_text(VISA_EN_precision, (uint32_t)code) : NULL;
+    if (!t) return false;
+    if ((t[0] == 'u' || t[0] == 's') && (t[1] == '1' || t[1] == '2' || t[1] == '4' || t[1] == '8') && !t[2]) {
+        p->cls = PC_INT, p->bits = (unsigned)(t[1] - '0');
+        return true;
+    }
+    if (!strcmp(t, "bf")) p->cls = PC_BF, p->bits = 16;
+    else if (!strcmp(t, "hf")) p->cls = PC_HF, p->bits = 16;
+    else if (!strcmp(t, "tf32")) p->cls = PC_TF32, p->bits = 32;
+    else if (!strcmp(t, "bf8") || !strcmp(t, "hf8")) p->cls = PC_F8, p->bits = 8;
+    else return false; /* not a precision of the spec (e.g. e2m1) */
+    return true;
+}
+
+/* OPS_PER_CHAN of the DPAS page */
+static unsigned ops_per_chan(const prec *w, const prec *a) {
+    if (w->cls == PC_TF32) return 1;
+    if (w->bits == 16) return 2;
+    if (w->bits == 8 || a->bits == 8) return 4;
+    return 8;
+}
+
+static bool acc_type_ok(int cls, int t) {
+    switch (cls) {
+    case PC_INT: return t == VISA_TYPE_D || t == VISA_TYPE_UD;
+    case PC_BF: return t == VISA_TYPE_F || t == VISA_TYPE_BF;
+    case PC_HF: return t == VISA_TYPE_F || t == VISA_TYPE_HF;
+    default: return t == VISA_TYPE_F;
+    }
+}
+
+static const char *acc_types(int cls) {
+    switch (cls) {
+    case PC_INT: return "d or ud";
+    case PC_BF: return "f or bf";
+    case PC_HF: return "f or hf";
+    default: return "f";
+    }
+}
+
+/* Bytes of the GRFs a raw operand's variable occupies past its offset; 0 when unknown or %null.
+** Messages and DPAS move whole GRFs, and the JIT gives every variable whole GRFs of its own
+** (one of at least a GRF is GRF-aligned, a smaller one sits in one GRF), so the rounded-up size
+** of the alias root counts; IGC writes one-GRF responses into 32-byte variables on Xe2. */
+static uint32_t raw_room(vf *v, const ir_raw *r) {
+    uint32_t root, roff;
+    if (!r->id || !vf_var_root(v, r->id, &root, &roff)) return 0;
+    uint64_t b = vf_var_bytes(v, root);
+    b = (b + v->grf - 1) / v->grf * v->grf;
+    return b > (uint64_t)roff + r->offset ? (uint32_t)(b - roff - r->offset) : 0;
+}
+
+static void check_dpas(vf *v, const ir_inst *inst) {
+    const bool wide = inst->form == VISA_FORM_DPASW;
+    int kraw[3], k2 = -1, kinfo = -1;
+    unsigned nraw = 0;
+    for (int k = 0; k < inst->nopnd; k++) {
+        char c = inst->opnd[k].kind;
+        if (c == 'R') {
+            if (nraw == 3) return; /* not the DPAS layout (dst src0 src1 src2 info) */
+            kraw[nraw++] = k;
+        } else if (c == 'v' || c == 'V') {
+            if (k2 >= 0) return;
+            k2 = k;
+        } else if (c == 'd') kinfo = k;
+    }
+    if (nraw != 3 || k2 < 0 || kinfo < 0) return;
+    uint32_t info = (uint32_t)num(inst, kinfo);
+    unsigned wc = info & 0xFF, ac = info >> 8 & 0xFF, sd = info >> 16 & 0xFF, rc = info >> 24;
+    char mb[48];
+    const char *mn = mnem_of(inst->form, mb, sizeof mb);
+    bool ok = true;
+
+    prec w, a;
+    if (!prec_of(wc, &w) || !prec_of(ac, &a)) {
+        at(v, VR_DPAS_PRECISION, inst, kinfo, "'%s': precision %u.%u is not a precision of the spec", mn, wc, ac);
+        ok = false;
+    } else if (wide && (w.cls != PC_INT || a.cls != PC_INT)) {
+        at(v, VR_DPAS_PRECISION, inst, kinfo, "'%s' takes integer precisions only", mn);
+        ok = false;
+    } else if (w.cls != a.cls) {
+        at(v, VR_DPAS_PRECISION, inst, kinfo, "'%s': src1 and src2 precisions %s and %s do not form a legal pair", mn,
+           isa_enum_text(VISA_EN_precision, wc), isa_enum_text(VISA_EN_precision, ac));
+        ok = false;
+    }
+    if (sd != 1 && sd != 2 && sd != 4 && sd != 8) {
+        at(v, VR_DPAS_DEPTH, inst, kinfo, "'%s': systolic depth %u is not 1, 2, 4 or 8", mn, sd);
+        ok = false;
+    } else if (sd != 8) {
+        at(v, VR_DPAS_DEPTH8, inst, kinfo, "'%s': systolic depth %u (XeHP and later support depth 8 only)", mn, sd);
+    }
+    if (rc < 1 || rc > 8) {
+        at(v, VR_DPAS_REPEAT, inst, kinfo, "'%s': repeat count %u is not 1..8", mn, rc);
+        ok = false;
+    }
+    unsigned exec = exec_of(inst);
+    if ((inst->exec & 7) <= 5 && exec != v->grf / 4)
+        at(v, VR_DPAS_EXEC, inst, -1, "'%s' has execution size %u; with %u-byte GRFs it must be %u", mn, exec,
+           v->grf, v->grf / 4);
+
+    /* operand types */
+    const ir_raw *dst = &inst->opnd[kraw[0]].u.raw, *s0 = &inst->opnd[kraw[1]].u.raw,
+                 *s1 = &inst->opnd[kraw[2]].u.raw;
+    const ir_vec *s2 = &inst->opnd[k2].u.vec;
+    int dt = dst->id ? vf_var_type(v, dst->id) : -1;
+    int s0t = s0->id ? vf_var_type(v, s0->id) : -1;
+    if (ok) {
+        if (dt >= 0 && !acc_type_ok(w.cls, dt))
+            at(v, VR_DPAS_TYPE, inst, kraw[0], "'%s': the destination has type %s; %s precision needs %s", mn,
+               isa_types[dt].name, isa_enum_text(VISA_EN_precision, wc), acc_types(w.cls));
+        if (s0t >= 0 && !acc_type_ok(w.cls, s0t))
+            at(v, VR_DPAS_TYPE, inst, kraw[1], "'%s': src0 has type %s; %s precision needs %s", mn,
+               isa_types[s0t].name, isa_enum_text(VISA_EN_precision, wc), acc_types(w.cls));
+    }
+    int s1t = s1->id ? vf_var_type(v, s1->id) : -1;
+    int s2t = s2->cls == VC_GENERAL && s2->id ? vf_var_type(v, s2->id) : -1;
+    const int opk[2] = {kraw[2], k2}, opt[2] = {s1t, s2t};
+    for (int i = 0; i < 2; i++)
+        if (opt[i] >= 0 && opt[i] != VISA_TYPE_D && opt[i] != VISA_TYPE_UD && (wide || opt[i] != VISA_TYPE_DF))
+            at(v, VR_DPAS_TYPE, inst, opk[i], "'%s': src%d has type %s (must be d or ud%s)", mn, i + 1,
+               isa_types[opt[i]].name, wide ? "" : " or df");
+    if (!ok) return;
+
+    /* src2 alignment: SD / (32 / (bitsA * OPS_PER_CHAN)) dwords */
+    unsigned ops = ops_per_chan(&w, &a);
+    unsigned per = a.bits * ops >= 32 ? 1 : 32 / (a.bits * ops);
+    unsigned align = (sd / per ? sd / per : 1) * 4;
+    uint32_t root, roff;
+    uint64_t s2off = 0;
+    if (s2->cls == VC_GENERAL && s2->id && vf_var_type(v, s2->id) >= 0) {
+        s2off = (uint64_t)s2->row * v->grf + (uint64_t)s2->col * isa_types[vf_var_type(v, s2->id)].bytes;
+        if (vf_var_root(v, s2->id, &root, &roff) && vf_var_bytes(v, root) >= v->grf && (roff + s2off) % align)
+            at(v, VR_DPAS_ALIGN, inst, k2, "'%s': src2 starts at byte %llu of a GRF; it must be %u-byte aligned", mn,
+               (unsigned long long)((roff + s2off) % v->grf), align);
+    }
+
+    /* footprints (Semantics): Dst/Src0 one row of exec elements per repeat; Src1 SD depths packed
+    ** 32/(OPS*bitsW) to a dword row; Src2 SD*OPS elements per repeat (DPASW: its first half) */
+    unsigned s1opc = w.bits * ops >= 32 ? 1 : 32 / (ops * w.bits);
+    uint64_t need[3] = {dt >= 0 ? (uint64_t)rc * exec * isa_types[dt].bytes : 0,
+                        s0t >= 0 ? (uint64_t)rc * exec * isa_types[s0t].bytes : 0,
+                        (uint64_t)((sd + s1opc - 1) / s1opc) * exec * 4};
+    const ir_raw *raws[3] = {dst, s0, s1};
+    const char *names[3] = {"the destination", "src0", "src1"};
+    for (int i = 0; i < 3; i++) {
+        uint32_t room = raw_room(v, raws[i]);
+        if (room && need[i] > room)
+            at(v, VR_DPAS_BOUNDS, inst, kraw[i], "'%s': %s needs %llu bytes; its variable has %u from the offset", mn,
+               names[i], (unsigned long long)need[i], room);
+    }
+    uint64_t s2need = ((uint64_t)rc * sd * ops * a.bits + 7) / 8;
+    if (wide) s2need = (((s2need + 31) / 32 + 1) / 2) * 32; /* NGrf_EU0 32-byte GRFs */
+    uint32_t s2bytes = s2->cls == VC_GENERAL && s2->id ? vf_var_bytes(v, s2->id) : 0;
+    if (s2bytes && s2off < s2bytes && s2off + s2need > s2bytes)
+        at(v, VR_DPAS_BOUNDS, inst, k2, "'%s': src2 needs %llu bytes from byte %llu; its variable has %u", mn,
+           (unsigned long long)s2need, (unsigned long long)s2off, s2bytes);
+}
+
+/* -- LSC -----------------------------------------------------------------------------------------
+** Operand positions in the layouts of ops.def (without E, P and the sub-opcode byte). */
+enum { U_SFID = 0, U_L1, U_L3, U_AT, U_ORD = 8 };  /* LSC_U_GEN, LSC_U_STRIDED */
+enum { B_SFID = 0, B_L1, B_L3 };                    /* LSC_U_BLOCK2D */
+enum { A_SFID = 0, A_L1, A_L3, A_AT };              /* LSC_U_APNDCTR */
+enum { TB_W = 3, TB_H = 4 };                        /* LSC_T_BLOCK2D */
+
+/* The L1/L3 pairs of the page's PVC table: 1 loads, 2 stores, 3 both. */
+static unsigned cache_pair_applies(int64_t l1, int64_t l3) {
+    static const struct { const char *l1, *l3; unsigned applies; } tab[] = {
+        {"df", "df", 3}, {"uc", "uc", 3}, {"st", "uc", 3}, {"uc", "ca", 1}, {"ca", "uc", 1},
+        {"ca", "ca", 1}, {"st", "ca", 1}, {"ri", "ca", 1}, {"uc", "wb", 2}, {"wt", "uc", 2},
+        {"wt", "wb", 2}, {"st", "wb", 2}, {"wb", "wb", 2},
+    };
+    for (size_t i = 0; i < sizeof tab / sizeof tab[0]; i++)
+        if (enum_is(VISA_EN_lsc_cache, l1, tab[i].l1) && enum_is(VISA_EN_lsc_cache, l3, tab[i].l3))
+            return tab[i].applies;
+    return 0;
+}
+
+static void check_cache(vf *v, const ir_inst *inst, int ksfid, int kl1, int kl3) {
+    char mb[48];
+    const char *mn = mnem_of(inst->form, mb, sizeof mb);
+    int64_t l1 = num(inst, kl1), l3 = num(inst, kl3);
+    if (ksfid >= 0 && enum_is(VISA_EN_lsc_sfid, num(inst, ksfid), "slm")) {
+        if (!enum_is(VISA_EN_lsc_cache, l1, "df") || !enum_is(VISA_EN_lsc_cache, l3, "df"))
+            at(v, VR_LSC_SLM_CACHE, inst, kl1, "'%s': an SLM access takes default caching (.df.df)", mn);
+        return;
+    }
+    if (v->plat != P_XEHPC) return; /* the page gives the table for PVC only */
+    bool load = !strncmp(mn, "lsc_load", 8), store = !strncmp(mn, "lsc_store", 9);
+    if (!load && !store) return;
+    unsigned ap = cache_pair_applies(l1, l3);
+    if (!(ap & (load ? 1u : 2u))) {
+        const char *t1 = isa_enum_text(VISA_EN_lsc_cache, (uint32_t)l1), *t3 = isa_enum_text(VISA_EN_lsc_cache, (uint32_t)l3);
+        at(v, VR_LSC_CACHE, inst, kl1, "'%s': cache pair .%s.%s is not allowed for %s on XeHPC", mn, t1 ? t1 : "?",
+           t3 ? t3 : "?", load ? "loads" : "stores");
+    }
+}
+
+static void check_lsc(vf *v, const ir_inst *inst) {
+    const isa_form *F = &isa_forms[inst->form];
+    char mb[48];
+    const char *mn = mnem_of(inst->form, mb, sizeof mb);
+    const char *lay = F->layout;
+    bool gen = !strcmp(lay, LSC_U_GEN) || !strcmp(lay, LSC_U_STRIDED);
+    bool b2d = !strcmp(lay, LSC_U_BLOCK2D), apc = !strcmp(lay, LSC_U_APNDCTR);
+    bool tb2d = !strcmp(lay, LSC_T_BLOCK2D);
+    unsigned need = gen ? U_ORD + 1 : b2d ? B_L3 + 1 : apc ? A_AT + 1 : tb2d ? TB_H + 1 : 0;
+    if (!need || inst->nopnd < need) return;
+    if (gen || b2d || apc) {
+        int ksfid = gen ? U_SFID : b2d ? B_SFID : A_SFID;
+        if (enum_is(VISA_EN_lsc_sfid, num(inst, ksfid), "ugml") && v->plat != P_XEHPC)
+            at(v, VR_LSC_UGML, inst, ksfid, "'%s': .ugml is a PVC (XeHPC) function", mn);
+        check_cache(v, inst, ksfid, ksfid + 1, ksfid + 2);
+    }
+    if (gen && num(inst, U_ORD) == 2) { /* transposed (the 't' data order) */
+        if (F->flags & (VF_ATOMIC0 | VF_ATOMIC1 | VF_ATOMIC2))
+            at(v, VR_LSC_TRANSPOSE, inst, U_ORD, "'%s': an atomic cannot be transposed", mn);
+        else if ((inst->exec & 7) != 0)
+            at(v, VR_LSC_TRANSPOSE, inst, -1, "'%s': a transposed access has execution size 1, not %u", mn,
+               exec_of(inst));
+    }
+    if (apc) {
+        int64_t t = num(inst, A_AT);
+        if (!enum_is(VISA_EN_lsc_addr_type, t, "bti") && !enum_is(VISA_EN_lsc_addr_type, t, "ss") &&
+            !enum_is(VISA_EN_lsc_addr_type, t, "bss"))
+            at(v, VR_LSC_APNDCTR_SURFACE, inst, A_AT, "'%s' needs a stateful surface (bti, ss or bss)", mn);
+    }
+    if (tb2d) {
+        int64_t bw = num(inst, TB_W), bh = num(inst, TB_H);
+        if (bw < 1 || bw > 64 || bh < 1 || bh > 64)
+            at(v, VR_LSC_BLOCK2D_TYPED, inst, bw < 1 || bw > 64 ? TB_W : TB_H,
+               "'%s': block %lldx%lld; width (bytes) and height are 1..64", mn, (long long)bw, (long long)bh);
+    }
+}
+
+/* -- Raw sends, calls, switchjmp -------------------------------------------------------------- */
+/* Number operands of a layout in order (b w d i), with their operand indices. */
+static unsigned nums(const ir_inst *inst, int *k, unsigned max) {
+    unsigned n = 0;
+    for (int i = 0; i < inst->nopnd && n < max; i++) {
+        char c = inst->opnd[i].kind;
+        if (c == 'b' || c == 'w' || c == 'd' || c == 'i') k[n++] = i;
+    }
+    return n;
+}
+
+static void check_send(vf *v, const ir_inst *inst) {
+    /* RAW_SEND "bEPdbbVRR": modifiers, exdesc, NumSrc, NumDst; RAW_SENDS "bEPbbbbVVRRR":
+    ** modifiers, NumSrc0, NumSrc1, NumDst, SFID (the binary order). */
+    char mb[48];
+    const char *mn = mnem_of(inst->form, mb, sizeof mb);
+    int k[8], kr[3];
+    unsigned n = nums(inst, k, 8), nr = 0;
+    for (int i = 0; i < inst->nopnd && nr < 3; i++)
+        if (inst->opnd[i].kind == 'R') kr[nr++] = i;
+    uint64_t lens[3];
+    if (inst->form == VISA_FORM_RAW_SEND && n == 4 && nr == 2) {
+        int64_t ns = num(inst, k[2]), nd = num(inst, k[3]);
+        if (ns < 1 || ns > 15) at(v, VR_SEND_LEN, inst, k[2], "'%s': message length %lld is not 1..15", mn, (long long)ns);
+        if (nd < 0 || nd > 16) at(v, VR_SEND_LEN, inst, k[3], "'%s': response length %lld is not 0..16", mn, (long long)nd);
+        lens[0] = (uint64_t)ns, lens[1] = (uint64_t)nd;
+    } else if (inst->form == VISA_FORM_RAW_SENDS && n == 5 && nr == 3) {
+        int64_t sfid = num(inst, k[4]);
+        if (sfid < 0 || sfid > 15) at(v, VR_SEND_LEN, inst, k[4], "'%s': SFID %lld is not 0..15", mn, (long long)sfid);
+        lens[0] = (uint64_t)num(inst, k[1]), lens[1] = (uint64_t)num(inst, k[2]), lens[2] = (uint64_t)num(inst, k[3]);
+    } else {
+        return;
+    }
+    static const char *const what[2][3] = {{"the payload", "the response", ""},
+                                           {"payload 0", "payload 1", "the response"}};
+    for (unsigned i = 0; i < nr; i++) {
+        const ir_raw *r = &inst->opnd[kr[i]].u.raw;
+        uint32_t room = raw_room(v, r);
+        uint64_t bytes = lens[i] * v->grf;
+        if (room && bytes > room)
+            at(v, VR_SEND_BOUNDS, inst, kr[i], "'%s': %s is %llu GRFs (%llu bytes); its variable has %u from the offset",
+               mn, what[nr == 3][i], (unsigned long long)lens[i], (unsigned long long)bytes, room);
+    }
+}
+
+static void check_call_size(vf *v, const ir_inst *inst) {
+    /* FCALL "EPsbb", IFCALL "EPbVbb": the last two numbers are Arg_size and Return_size */
+    int k[4];
+    unsigned n = nums(inst, k, 4);
+    if (n < 2 || k[n - 1] != inst->nopnd - 1 || k[n - 2] != inst->nopnd - 2) return;
+    char mb[48];
+    const char *mn = mnem_of(inst->form, mb, sizeof mb);
+    int64_t as = num(inst, k[n - 2]), rs = num(inst, k[n - 1]);
+    if (as < 0 || as > 32)
+        at(v, VR_CALL_SIZE, inst, k[n - 2], "'%s': argument size %lld GRFs exceeds %%arg (32 GRFs)", mn, (long long)as);
+    if (rs < 0 || rs > 12)
+        at(v, VR_CALL_SIZE, inst, k[n - 1], "'%s': return size %lld GRFs exceeds %%retval (12 GRFs)", mn, (long long)rs);
+}
+
+void vf_check_notes(vf *v, const ir_inst *inst) {
+    const isa_form *F = &isa_forms[inst->form];
+    if (F->flags & VF_SYSTOLIC) check_dpas(v, inst);
+    if (isa_form_group(inst->form) == G_LSC) check_lsc(v, inst);
+    if (inst->form == VISA_FORM_RAW_SEND || inst->form == VISA_FORM_RAW_SENDS) check_send(v, inst);
+    if ((F->flags & VF_CALL) && isa_layout_has(F->layout, 'b')) check_call_size(v, inst);
+    if ((F->flags & VF_BRANCH) && isa_layout_has(F->layout, '#')) {
+        char mb[48];
+        unsigned labels = 0;
+        for (int i = 0; i < inst->nopnd; i++) labels += inst->opnd[i].kind == 'L';
+        if (labels < 1 || labels > 32)
+            at(v, VR_SWITCHJMP_COUNT, inst, -1, "'%s' has %u labels (1..32)", mnem_of(inst->form, mb, sizeof mb), labels);
+    }
+}
