@@ -230,6 +230,18 @@ int main(int argc, char **argv) {
                 }
             }
         }
+    /* a group whose partition lies past the context returns before writing anything */
+    CASE_BEGIN();
+    for (int s = 0; s < NS; s++)
+        for (int h = 0; h < NH; h++)
+            for (int p = 0; p < NP; p++) {
+                if ((uint32_t)p * PART < ctx_len[s]) continue;
+                int kept = max_logits[s][h][p] == 1000 && exp_sums[s][h][p] == 1000;
+                for (int d = 0; d < D; d++) kept &= out_p[s][h][p][d] == to_hf(100);
+                for (int t = 0; t < PART; t++) kept &= tem[s][h][p * PART + t] == to_hf(100);
+                CHECKF(kept, "sequence %d head %d partition %d was written", s, h, p);
+            }
+    CASE_END("no output for partitions past the context");
     const struct { const char *name; errstat *e; } ks[] = {
         {"attention max_logits", &es_max}, {"attention exp_sums", &es_sum},
         {"attention tem_out (softmax)", &es_tem}, {"attention out (per partition)", &es_out}};
