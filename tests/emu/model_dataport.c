@@ -1103,6 +1103,85 @@ static void test_qword(int n) {
     }
 }
 
+/* SVM_BLOCK_LD/ST (owords at an A64 address, .unaligned: dword-aligned) and SVM_GATHER/
+** SVM_SCATTER with 4-byte blocks (dst[j*8 + i] = *(addr[i] + 4j)) and 1-byte blocks
+** (dst byte i*max(4, num_blocks) + j). */
+static void test_svm(int n) {
+    static const unsigned nbs[] = {1, 2, 4};
+    for (int it = 0; it < n; it++) {
+        Kern k;
+        k_init(&k, any_plat(), 8);
+        unsigned kind = it % 4; /* 0 block ld, 1 block st, 2 gather, 3 scatter */
+        unsigned size = 256, nb = nbs[rndu(3)], bs = rndu(2) ? 4 : 1, no = 1u << rndu(4);
+        bool un = kind == 0 && rndu(2); /* only the read has an .unaligned form */
+        uint8_t mem[256], m[256], out[192], exp[192], care[192];
+        fill_rand(mem, size);
+        memcpy(m, mem, size);
+        unsigned b = k_buf(&k, mem, size);
+        uint64_t base = visa_buffer_address(b);
+        uint32_t init[48], src[32];
+        init_dump(&k, "ud", 48, init, exp);
+        memset(care, 1, sizeof care);
+        for (unsigned i = 0; i < 32; i++) src[i] = rnd32();
+        k_vec(&k, "S", "ud", 32);
+        k_fill32(&k, "S", 32, src);
+        char what[96];
+        if (kind < 2) {
+            uint64_t off = un ? 4 * rndu((size - 16 * no) / 4 + 1) : 16 * rndu((size - 16 * no) / 16 + 1);
+            k_vec(&k, "A", "uq", 1);
+            k_fill64(&k, "A", 1, (uint64_t[]){base + off});
+            sf(&k.body, "    %s%s (%u) A(0,0)<0;1,0> %s.0\n", kind ? "svm_block_st" : "svm_block_ld",
+               un ? ".unaligned" : "", no, kind ? "S" : "R");
+            for (unsigned x = 0; x < 16 * no; x++) {
+                if (kind) m[off + x] = (uint8_t)(src[x / 4] >> 8 * (x % 4));
+                else exp[x] = mem[off + x];
+            }
+            snprintf(what, sizeof what, "%s%s (%u) +%u %s", kind ? "svm_block_st" : "svm_block_ld",
+                     un ? ".unaligned" : "", no, (unsigned)off, visa_platform_name(k.plat));
+            k_dump(&k, "R", 192, 0);
+            Check ck = {mem, m, size};
+            finish(&k, what, out, exp, care, 192, &ck, 1);
+            continue;
+        }
+        bool wr = kind == 3;
+        uint64_t a[8], o[8];
+        for (unsigned i = 0; i < 8; i++) /* lanes 32 bytes apart, shuffled: no overlap */
+            for (;;) {
+                o[i] = 32 * rndu(8) + bs * rndu((32 - bs * nb) / bs + 1);
+                bool clash = false;
+                for (unsigned j = 0; j < i; j++) clash |= o[j] / 32 == o[i] / 32;
+                if (!clash) break;
+            }
+        for (unsigned i = 0; i < 8; i++) a[i] = base + o[i];
+        k_vec(&k, "A", "uq", 8);
+        k_fill64(&k, "A", 8, a);
+        Ctl c;
+        ctl_pick(&c, 8, 8, true, true, false);
+        ctl_emit(&k, &c);
+        sf(&k.body, "    %s%s.%u.%u (%s) A.0 %s.0\n", c.pfx, wr ? "svm_scatter" : "svm_gather", bs, nb,
+           c.emask, wr ? "S" : "R");
+        ctl_end(&k, &c);
+        k_dump(&k, "R", 192, 0);
+        unsigned mb = nb < 4 ? 4 : nb;
+        for (unsigned i = 0; i < 8; i++) {
+            if (bs == 1 && !wr)
+                for (unsigned j = nb; j < mb; j++) care[i * mb + j] = 0; /* undefined */
+            if (!((c.chen >> i) & 1)) continue;
+            for (unsigned j = 0; j < nb; j++)
+                for (unsigned x = 0; x < bs; x++) {
+                    unsigned r = bs == 4 ? 4 * (j * 8 + i) + x : i * mb + j;
+                    uint8_t sv = (uint8_t)(src[r / 4] >> 8 * (r % 4));
+                    if (wr) m[o[i] + bs * j + x] = sv;
+                    else exp[r] = mem[o[i] + bs * j + x];
+                }
+        }
+        snprintf(what, sizeof what, "%s.%u.%u (%s) %s", wr ? "svm_scatter" : "svm_gather", bs, nb,
+                 c.emask, visa_platform_name(k.plat));
+        Check ck = {mem, m, size};
+        finish(&k, what, out, exp, care, 192, &ck, 1);
+    }
+}
+
 int main(int argc, char **argv) {
     (void)argc;
     (void)argv;
@@ -1121,6 +1200,7 @@ int main(int argc, char **argv) {
     test_typed(30);
     test_atomic(60);
     test_qword(20);
+    test_svm(40);
     printf("total byte checks: %ld\n", byte_checks);
     return th_finish();
 }
