@@ -14,7 +14,8 @@
 ** Addresses: Base + AddrScale * addr + AddrImmOffset, computed at the address size (a16/a32
 ** offsets wrap at 32 bits, a32s is sign-extended, a64 wraps at 64 bits).
 ** Register layout (SIMT): component v of lane n at v * CompStride + n * RegElemBytes, CompStride =
-** the lanes' bytes rounded up to whole GRFs (native instructions) or response length / components
+** max(1, W * RegElemBytes / GRF) GRFs with W = max(ExecSize, the native payload width: 32 on
+** XeHPC, 16 otherwise), as vISA sizes the payload (native instructions), or response length / components
 ** (raw sends, messages.md 3.1).  Transposed (SIMD1): the elements contiguous.  D8 / D16 occupy 1 / 2
 ** register bytes, D8U32 / D16U32 are zero-extended to 32 bits, D16U32H sits in the high half.
 ** Out-of-bounds SIMT, transposed, atomic and status-free accesses are run-time errors naming the
@@ -31,12 +32,13 @@
 ** one is NaN and order -0 below +0; fcas compares as floats.  Global atomics make the program run
 ** its groups in order (emu_program.global_atomics).
 **
-** Append-counter atomics (lsc_apndctr_atomic_add/sub/store): the counter is the DataSize element
+** Append-counter atomics (lsc_apndctr_atomic_add/sub): the counter is the DataSize element
 ** at byte 0 of the surface's buffer (the emulator has no auxiliary surface: bind the counter's
 ** buffer); lanes update it in lane order and receive the old value.
 ** Typed messages (tgm, native LSC_TYPED only) treat the bound buffer as a 1D surface of texels of 4
 ** DataSize channels: see lower_typed.  Typed 2D blocks, read_state_info and the msrt/status forms
-** are rejected.
+** are rejected, and so are lsc_ccs_update, lsc_extended_cache_ctrl and lsc_apndctr_atomic_store:
+** no spec page defines what they do.
 ** lsc_load_status: dword 0 of the destination gets bit n = lane n enabled and every element of its
 ** address in bounds.  Prefetches (loads to %null, rlen 0) and fences do nothing: the emulator's
 ** memory is coherent and in program order.
@@ -641,7 +643,12 @@ static bool finish_simt(emu_program *p, const ir_inst *in, emu_op *op, diag_sink
     if (I_SFID(info) == SF_SLM && I_ATYPE(info) != AT_FLAT) return lsc_err(in, ds, "SLM messages must use flat addresses");
     if (I_SFID(info) == SF_TGM && !native) return lsc_err(in, ds, "typed (TGM) messages are not supported");
     if (native) {
-        uint32_t run = ((op->exec * rb + grf - 1) / grf) * grf;
+        /* vISA sizes SIMT payloads for the native message width, not ExecSize: W = max(ExecSize,
+        ** 32 on XeHPC, 16 on XeHPG and Xe2+), one component = max(1, W * RegElemBytes / GRF)
+        ** GRFs (messages.md 3.1, [S] TLSC:169-177,551-584). */
+        unsigned w = op->exec, wmin = p->plat == VISA_PLATFORM_XEHPC ? 32 : 16;
+        if (w < wmin) w = wmin;
+        uint32_t run = ((w * rb + grf - 1) / grf) * grf;
         op->dst.off = run;
         op->dst.ind_off = (int32_t)run;
     }
@@ -716,7 +723,12 @@ static bool lower_untyped(emu_program *p, const ir_inst *in, emu_op *op, diag_si
         op->fn = store ? h_block2d_store : h_block2d_load;
         return true;
     }
-    if (opc == OP_APND_ADD || opc == OP_APND_SUB || opc == OP_APND_STORE) {
+    /* The spec (LSC_UNTYPED) defines append-counter add and sub only; store has no semantics there
+    ** and even its opcode is in doubt (IGA 0x2A, vISA 0x30: messages.md 2.2). */
+    if (opc == OP_APND_STORE)
+        return lsc_err(in, ds, "lsc_apndctr_atomic_store is not defined by the spec (LSC_UNTYPED defines append-counter "
+                               "add and sub only)");
+    if (opc == OP_APND_ADD || opc == OP_APND_SUB) {
         unsigned at = (unsigned)num(in, A_AT), dsz = (unsigned)num(in, A_DS);
         if (at != AT_BSS && at != AT_SS && at != AT_BTI) return lsc_err(in, ds, "append counters need a bti, bss or ss surface");
         if (dsz != DS_D32 && dsz != DS_D64 && dsz != DS_D16U32 && dsz != DS_D8U32)
@@ -730,11 +742,10 @@ static bool lower_untyped(emu_program *p, const ir_inst *in, emu_op *op, diag_si
         op->fn = h_apndctr;
         return true;
     }
-    if (opc == OP_CCS) return lsc_err(in, ds, "compression control surface updates have no meaning in the emulator");
-    if (opc == OP_ECC) {
-        op->fn = h_nothing; /* cache control only */
-        return true;
-    }
+    /* No spec page defines these two: rejected rather than run as silent no-ops. */
+    if (opc == OP_CCS)
+        return lsc_err(in, ds, "lsc_ccs_update (compression control surface update) is not defined by the spec");
+    if (opc == OP_ECC) return lsc_err(in, ds, "lsc_extended_cache_ctrl is not defined by the spec");
     unsigned at = (unsigned)num(in, U_AT), asize = (unsigned)num(in, U_AS), dsz = (unsigned)num(in, U_DS),
              order = (unsigned)num(in, U_ORD), ecode = (unsigned)num(in, U_ELEMS), chm = (unsigned)num(in, U_CHM) & 0xF;
     bool quad = is_quad(opc);
@@ -772,8 +783,17 @@ static bool lower_typed(emu_program *p, const ir_inst *in, emu_op *op, diag_sink
     memset(op->src, 0, sizeof op->src);
     memset(&op->dst, 0, sizeof op->dst);
     memset(&op->dst2, 0, sizeof op->dst2);
+    /* LSC_TYPED gives read_surface_info no semantics (its result is surface-state contents the
+    ** emulator does not have), the block2d pseudo-code rests on SURF_STATE pixel size, format and
+    ** a 2D_TILER mapping it does not define, and the msrt / quad_status forms are not in it. */
+    if (opc == OP_RSI)
+        return lsc_err(in, ds, "lsc_read_state_info: the spec does not define the surface state information it returns");
+    if (opc == OP_LOAD_BLOCK2D || opc == OP_STORE_BLOCK2D)
+        return lsc_err(in, ds, "typed 2D blocks: the spec defines them through surface state (pixel size, format, "
+                               "tiling) the emulator does not model");
     if (opc != OP_LOAD_QUAD && opc != OP_STORE_QUAD && !(opc >= OP_IINC && opc <= OP_XOR))
-        return lsc_err(in, ds, "only typed load_quad, store_quad and atomics are emulated (on 1D linear surfaces)");
+        return lsc_err(in, ds, "this typed LSC form is not defined by the spec (only load_quad, store_quad and atomics "
+                               "are, run on 1D linear surfaces)");
     unsigned at = (unsigned)num(in, T_AT), asize = (unsigned)num(in, T_AS), dsz = (unsigned)num(in, T_DS),
              chm = (unsigned)num(in, T_CHM) & 0xF;
     if (at != AT_BSS && at != AT_SS && at != AT_BTI) return lsc_err(in, ds, "typed messages need a bti, bss or ss surface");
