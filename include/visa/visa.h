@@ -45,11 +45,15 @@ typedef struct visa_diag {
     const char *code;        /**< stable id such as "E-SYNTAX" or a verifier rule id; never NULL */
     const char *file;        /**< input name given by the caller, or "<input>" */
     uint32_t line, col;      /**< 1-based position in text input; 0 when not applicable */
-    uint64_t offset;         /**< byte offset in binary input (valid when line == 0) */
+    uint64_t offset;         /**< byte offset in binary input (valid when line == 0), or
+                                  VISA_DIAG_NO_OFFSET when the diagnostic has no position */
     const char *message;     /**< formatted message, no trailing newline */
     const char *source_line; /**< the source line (not NUL-terminated) or NULL */
     size_t source_line_len;
 } visa_diag;
+
+/** visa_diag.offset of a diagnostic about the whole input (a launch's arguments, say). */
+#define VISA_DIAG_NO_OFFSET UINT64_MAX
 
 typedef void (*visa_diag_fn)(void *ud, const visa_diag *diag);
 

@@ -344,8 +344,31 @@ visa_status visa_module_run(const visa_module *m, const visa_run_opts *opts, con
         if (c->is_kernel && (!opts->kernel || !strcmp(ir_str(c, c->name), opts->kernel))) r = c;
     }
     if (!r) {
-        diag_at(&ds, VISA_SEV_ERROR, "E-RUN", 0, 0, opts->kernel ? "no kernel named '%s'" : "%s",
+        diag_at_offset(&ds, VISA_SEV_ERROR, "E-RUN", VISA_DIAG_NO_OFFSET, opts->kernel ? "no kernel named '%s'" : "%s",
                 opts->kernel ? opts->kernel : "the module has no kernel");
+        return VISA_E_ARG;
+    }
+    /* one argument per explicit input (general, surface or sampler), in declaration order: a
+    ** missing one would leave an input silently zero.  Arguments past the inputs can only be
+    ** buffers (messages reach them by binding-table index); a number there is a mistake. */
+    size_t nexplicit = 0;
+    for (uint32_t i = 0; i < r->inputs.len; i++) {
+        const ir_input *in = &r->inputs.data[i];
+        if ((in->kind & 7) != IN_GENERAL || (in->kind >> 3) == 0) nexplicit++;
+    }
+    size_t extra_scalar = nargs;
+    for (size_t i = nexplicit; i < nargs; i++)
+        if (args[i].kind != VISA_ARG_BUFFER) {
+            extra_scalar = i;
+            break;
+        }
+    if (nargs < nexplicit || extra_scalar < nargs) {
+        diag_at_offset(&ds, VISA_SEV_ERROR, "E-RUN", VISA_DIAG_NO_OFFSET,
+                       nargs < nexplicit ? "kernel '%s' takes %zu argument%s (its .input variables), %zu given"
+                                         : "kernel '%s' takes %zu argument%s (its .input variables); argument %zu "
+                                           "is a number, and arguments past the inputs can only be buffers",
+                       ir_str(r, r->name), nexplicit, nexplicit == 1 ? "" : "s",
+                       nargs < nexplicit ? nargs : extra_scalar + 1);
         return VISA_E_ARG;
     }
     for (size_t i = 0; i < nargs; i++)

@@ -42,6 +42,7 @@ static void print_diag(void *ud, const visa_diag *d) {
     if (ud) snprintf(tag, sizeof tag, "%s[%s]", sev, d->code);
     else snprintf(tag, sizeof tag, "%s", sev);
     if (d->line) fprintf(stderr, "%s:%u:%u: %s: %s\n", d->file, d->line, d->col, tag, d->message);
+    else if (d->offset == VISA_DIAG_NO_OFFSET) fprintf(stderr, "%s: %s: %s\n", d->file, tag, d->message);
     else fprintf(stderr, "%s:+0x%llx: %s: %s\n", d->file, (unsigned long long)d->offset, tag,
                  d->message);
     if (d->source_line) print_source_caret(d);
@@ -801,6 +802,7 @@ static void json_diag(void *ud, const visa_diag *d) {
     jputs(j, ", \"file\": ", 10);
     jstr(j, d->file, strlen(d->file));
     if (d->line) snprintf(num, sizeof num, ", \"line\": %u, \"col\": %u", d->line, d->col);
+    else if (d->offset == VISA_DIAG_NO_OFFSET) num[0] = 0;
     else snprintf(num, sizeof num, ", \"offset\": %llu", (unsigned long long)d->offset);
     jputs(j, num, strlen(num));
     jputs(j, ", \"message\": ", 13);
