@@ -694,10 +694,28 @@ CALC(c_mad_wide, (emu_i128)(U(a) * U(b) + U(c)), fma(a, b, c))
 /* A float mad must round once to float: fma in double and then to float can land on a tie
 ** (a = b = 1+2^-12, c = 2^-60) and round differently from fmaf.  Sources no wider than 32 bits
 ** are float operands of the execution type, so the single-precision fma is the exact answer. */
+/* fma in double rounded to odd: a later rounding to a format of at most 51 bits (hf, bf) is then
+** the single rounding of the exact result (a*b is exact for sources no wider than f; TwoSum gives
+** the error of the sum). Only valid in round-to-nearest, where TwoSum is exact. */
+static double fma_odd(double a, double b, double c) {
+    double p = a * b, r = p + c;
+    if (!isfinite(r)) return r;
+    double bb = r - p, err = (p - (r - bb)) + (c - bb);
+    uint64_t u;
+    memcpy(&u, &r, sizeof u);
+    if (err != 0 && !(u & 1)) r = nextafter(r, err > 0 ? INFINITY : -INFINITY);
+    return r;
+}
 static void c_mad(const emu_op *op, unsigned n, emu_val *d, emu_val s[][EMU_MAX_LANES]) {
-    bool single = op->cls == EC_FLT && op->dst.type == VISA_TYPE_F;
-    for (unsigned k = 0; single && k < 3; k++)
-        single = op->src[k].size <= 4;
+    bool narrow = op->cls == EC_FLT;
+    for (unsigned k = 0; narrow && k < 3; k++)
+        narrow = op->src[k].size <= 4;
+    bool single = narrow && op->dst.type == VISA_TYPE_F;
+    if (narrow && (op->dst.type == VISA_TYPE_HF || op->dst.type == VISA_TYPE_BF) && fegetround() == FE_TONEAREST) {
+        /* one rounding to hf / bf, not fma-to-double then to the destination */
+        for (unsigned i = 0; i < n; i++) d[i].f = fma_odd(s[0][i].f, s[1][i].f, s[2][i].f);
+        return;
+    }
     if (!single) {
         c_mad_wide(op, n, d, s);
         return;
@@ -707,8 +725,12 @@ static void c_mad(const emu_op *op, unsigned n, emu_val *d, emu_val s[][EMU_MAX_
 }
 CALC(c_add3, a + b + c, a + b + c)
 CALC(c_avg, (a + b + 1) >> 1, (a + b) / 2)
-CALC(c_min, a < b ? a : b, fmin(a, b))
-CALC(c_max, a > b ? a : b, fmax(a, b))
+/* MIN_MAX.md: a NaN operand gives the other operand, signalling NaNs included (C's fmin may
+** return NaN for a signalling one); two NaNs give src1. */
+static inline double nan_min(double a, double b) { return isnan(b) ? a : isnan(a) ? b : fmin(a, b); }
+static inline double nan_max(double a, double b) { return isnan(b) ? a : isnan(a) ? b : fmax(a, b); }
+CALC(c_min, a < b ? a : b, nan_min(a, b))
+CALC(c_max, a > b ? a : b, nan_max(a, b))
 CALC(c_and, a & b, 0)
 CALC(c_or, a | b, 0)
 CALC(c_xor, a ^ b, 0)
@@ -804,7 +826,10 @@ static void c_bfe(const emu_op *op, unsigned n, emu_val *d, emu_val s[][EMU_MAX_
     for (unsigned i = 0; i < n; i++) {
         uint32_t w = (uint32_t)s[0][i].i & 31, off = (uint32_t)s[1][i].i & 31;
         uint32_t v = sgn ? (uint32_t)((int32_t)s[2][i].i >> off) : (uint32_t)s[2][i].i >> off;
-        d[i].i = v & ((1u << w) - 1);
+        uint32_t f = v & ((1u << w) - 1);
+        /* BFE.md Notes: a D result is sign-extended from the field's top bit */
+        if (sgn && w && (f >> (w - 1)) & 1) f |= ~((1u << w) - 1);
+        d[i].i = f;
     }
 }
 static void c_bfi(const emu_op *op, unsigned n, emu_val *d, emu_val s[][EMU_MAX_LANES]) {
@@ -1173,6 +1198,18 @@ static bool lower_alu(emu_program *p, const ir_inst *in, emu_op *op, diag_sink *
         for (unsigned k = 0; k < op->nsrc; k++)
             if (is_float_type(op->src[k].type) || (op->src[k].shape == EO_IMM && op->src[k].type == VISA_TYPE_VF))
                 flt = true;
+    }
+    /* MOV and SEL within one float type, without modifiers or saturation, copy bits (signalling
+    ** NaNs and payloads included): no float operation happens */
+    if ((in->form == VISA_FORM_MOV || in->form == VISA_FORM_SEL) && flt && !op->sat && is_float_type(op->dst.type)) {
+        bool copy = true;
+        for (unsigned k = 0; k < op->nsrc; k++)
+            copy = copy && op->src[k].type == op->dst.type && op->src[k].mod == VM_NONE;
+        if (copy) {
+            flt = false;
+            op->dst.type = same_size_uint[op->dst.size];
+            for (unsigned k = 0; k < op->nsrc; k++) op->src[k].type = same_size_uint[op->src[k].size];
+        }
     }
     op->cls = flt ? EC_FLT : EC_INT;
     op->calc = a->calc;

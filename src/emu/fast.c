@@ -109,8 +109,9 @@ FAST(f_mov, float, 1, a)
 FAST(f_add, float, 2, a + b)
 FAST(f_mul, float, 2, a * b)
 FAST_ATTR(f_mad, float, 3, fmaf(a, b, c), FMA_CLONES) /* one rounding, like the hardware */
-FAST(f_min, float, 2, fminf(a, b))
-FAST(f_max, float, 2, fmaxf(a, b))
+/* MIN_MAX.md: a NaN operand (signalling too) gives the other one; fminf may not */
+FAST(f_min, float, 2, isnan(b) ? a : isnan(a) ? b : fminf(a, b))
+FAST(f_max, float, 2, isnan(b) ? a : isnan(a) ? b : fmaxf(a, b))
 FAST(d_mov, i32, 1, a)
 FAST(d_add, i32, 2, (i32)((u32)a + (u32)b))
 FAST(d_mul, i32, 2, (i32)((u32)a * (u32)b))
