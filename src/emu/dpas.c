@@ -31,9 +31,11 @@
 **
 ** DPASW (XeHP, EU fusion): src2 rows are shared between two fused threads: the first
 ** NGrf_EU0 = ceil(NGrf / 2) 32-byte GRFs of the virtual src2 come from EU0's src2, the rest from
-** EU1's src2 starting at its first GRF (NGrf = ceil(src2 bytes / 32)).  The emulator runs every
-** thread on its own, so a thread is its own fused partner: virtual src2 GRF g reads the thread's
-** src2 GRF g (g < NGrf_EU0) or g - NGrf_EU0 (otherwise).  Everything else is DPAS.
+** EU1's src2 starting at its first GRF (NGrf = ceil(src2 bytes / 32)).  Threads 2k (EU0) and
+** 2k + 1 (EU1) of a group are the fused pair and execute each dpasw together (h_dpasw_pair); the
+** page requires an even number of threads per group, so an unpaired thread is a run-time error,
+** except in a one-thread group, where the thread is its own partner (virtual src2 GRF g reads its
+** src2 GRF g, or g - NGrf_EU0 past EU0's share).  Everything else is DPAS.
 **
 ** Channel enables: the instruction's execution mask and M1..M8 / NoMask select the lanes
 ** (columns) whose destination elements are written, in every row.  Every source is read before
@@ -209,11 +211,6 @@ static uint32_t get_bits(const uint8_t *file, uint32_t off, uint32_t pos, unsign
     return bits >= 32 ? (uint32_t)v : (uint32_t)(v & ((1u << bits) - 1));
 }
 
-/* Bit position of virtual src2 bit `vpos` in the thread's src2 (DPASW: the second half of the
-** 32-byte GRFs comes from the partner's first GRFs, here the thread's own). */
-static uint32_t src2_pos(uint32_t vpos, uint32_t eu0_bits) {
-    return vpos < eu0_bits ? vpos : vpos - eu0_bits;
-}
 
 /* -- Exact fused float stage --------------------------------------------------------------------
 ** Terms are m * 2^e with m < 2^25 and e >= -ACC_LSB; the exact sum lives in two magnitude
@@ -354,7 +351,11 @@ static uint32_t fstage(uint32_t acc, const prec_info *pa, const uint32_t *av, co
     return acc_to_f(r, c < 0);
 }
 
-static void h_dpas(emu_thread *t, const emu_op *op) {
+/* One thread's results.  eu0 / eu1: the register files whose src2 GRFs give the first
+** NGrf_EU0 and the remaining 32-byte GRFs of a DPASW's virtual src2 (both t->file for DPAS);
+** src0, src1 and everything else come from t.  False after a fault. */
+static bool dpas_compute(emu_thread *t, const emu_op *op, const uint8_t *eu0, const uint8_t *eu1,
+                         uint32_t res[8][EMU_MAX_LANES]) {
     uint32_t info = op->info;
     unsigned wp = F_W(info), ap = F_A(info), sd = F_SD(info), rc = F_RC(info), n = op->exec;
     const prec_info *pw = prec_of(wp), *pa = prec_of(ap);
@@ -370,11 +371,11 @@ static void h_dpas(emu_thread *t, const emu_op *op) {
         o[O_SRC1].off + (uint64_t)src1_bytes(n, sd, ops, pw->bits) > fb ||
         o[O_SRC2].off + (uint64_t)src2_pbytes(wide, vbytes) > fb) {
         emu_fault(t, 0, "dpas operand outside the register file");
-        return;
+        return false;
     }
+    /* an element never straddles the EU0/EU1 boundary: it is a multiple of 256 bits */
     uint32_t eu0_bits = wide ? dpasw_eu0_grfs(vbytes) * 32 * 8 : UINT32_MAX;
     const uint8_t *file = t->file;
-    uint32_t res[8][EMU_MAX_LANES];
     for (unsigned r = 0; r < rc; r++) {
         for (unsigned ln = 0; ln < n; ln++) {
             uint32_t acc = 0;
@@ -393,8 +394,10 @@ static void h_dpas(emu_thread *t, const emu_op *op) {
                 uint32_t kbase = (r * sd + d) * ops;
                 uint32_t av[8], bv[8];
                 for (unsigned j = 0; j < ops; j++) {
+                    uint32_t vpos = (kbase + j) * pa->bits;
                     bv[j] = get_bits(file, boff, bpos + j * pw->bits, pw->bits);
-                    av[j] = get_bits(file, o[O_SRC2].off, src2_pos((kbase + j) * pa->bits, eu0_bits), pa->bits);
+                    av[j] = vpos < eu0_bits ? get_bits(eu0, o[O_SRC2].off, vpos, pa->bits)
+                                            : get_bits(eu1, o[O_SRC2].off, vpos - eu0_bits, pa->bits);
                 }
                 if (pw->fl) acc = fstage(acc, pa, av, pw, bv, ops);
                 else {
@@ -411,8 +414,16 @@ static void h_dpas(emu_thread *t, const emu_op *op) {
             res[r][ln] = acc;
         }
     }
+    return true;
+}
+
+/* Write one thread's results to its enabled lanes. */
+static void dpas_store(emu_thread *t, const emu_op *op, uint32_t res[8][EMU_MAX_LANES]) {
+    unsigned rc = F_RC(op->info), n = op->exec;
+    isa_type dt = (isa_type)IMM_DST(op->imm);
+    unsigned dsz = isa_types[dt].bytes;
     uint32_t mask = emu_chen(t, op);
-    uint8_t *dst = t->file + o[O_DST].off;
+    uint8_t *dst = t->file + op->src[O_DST].off;
     for (unsigned r = 0; r < rc; r++)
         for (unsigned ln = 0; ln < n; ln++) {
             if (!(mask >> ln & 1)) continue;
@@ -423,6 +434,55 @@ static void h_dpas(emu_thread *t, const emu_op *op) {
                 memcpy(p, &h, 2);
             }
         }
+}
+
+/* DPASW in a group of several threads: threads 2k (EU0) and 2k + 1 (EU1) are a fused pair and
+** execute the dpasw together, as the fused EUs do: the first to arrive waits (the group's
+** scheduler runs the others); the second reads both threads' sources, then writes both
+** destinations, so neither sees the other's result in place of a source.  A partner that never
+** arrives at the same dpasw is reported as a deadlock by the scheduler. */
+static void h_dpasw_pair(emu_thread *t, const emu_op *op) {
+    emu_group_sync *gs = t->sync;
+    uint32_t at = (uint32_t)(op - t->prog->ops.data) + 1, pi = t->index ^ 1u;
+    if (t->pair_done == at) { /* the partner executed this dpasw for both */
+        t->pair_done = 0;
+        t->pc++;
+        return;
+    }
+    if (pi >= gs->nthreads) {
+        emu_fault(t, 0, "dpasw: thread %u of a group of %u threads has no fused partner (DPASW needs an even "
+                        "number of threads per group)", t->index, gs->nthreads);
+        return;
+    }
+    emu_thread *pt = &gs->threads[pi];
+    if (pt->pair_wait != at) {
+        t->pair_wait = at;
+        t->blocked = true;
+        t->done = true; /* leaves the run loop; the scheduler comes back to this op */
+        return;
+    }
+    const uint8_t *eu0 = (t->index & 1) ? pt->file : t->file, *eu1 = (t->index & 1) ? t->file : pt->file;
+    uint32_t mine[8][EMU_MAX_LANES], theirs[8][EMU_MAX_LANES];
+    if (!dpas_compute(t, op, eu0, eu1, mine) || !dpas_compute(pt, op, eu0, eu1, theirs)) {
+        if (pt->fault) emu_fault(t, 0, "%s", pt->fault_msg), pt->fault = 0;
+        return;
+    }
+    dpas_store(t, op, mine);
+    dpas_store(pt, op, theirs);
+    pt->pair_wait = 0;
+    pt->pair_done = at;
+    t->pc++;
+}
+
+static void h_dpas(emu_thread *t, const emu_op *op) {
+    if (IMM_W(op->imm) && t->sync && t->sync->nthreads > 1) {
+        h_dpasw_pair(t, op);
+        return;
+    }
+    /* DPAS, or DPASW in a one-thread group: the thread is its own fused partner */
+    uint32_t res[8][EMU_MAX_LANES];
+    if (!dpas_compute(t, op, t->file, t->file, res)) return;
+    dpas_store(t, op, res);
     t->pc++;
 }
 

@@ -156,6 +156,7 @@ typedef struct emu_nbarrier {
 typedef struct emu_group_sync {
     emu_nbarrier bar[32];
     uint32_t nthreads;
+    struct emu_thread *threads; /* the group's threads by index (DPASW pairs 2k and 2k + 1) */
 } emu_group_sync;
 
 /* -- Per-thread state -------------------------------------------------------------------------- */
@@ -183,6 +184,8 @@ struct emu_thread {
     emu_group_sync *sync;
     uint32_t nb_phase[32];    /* per barrier id: the phase this thread waits for as a consumer, 0 none */
     uint32_t index;           /* thread index in the group */
+    uint32_t pair_wait;       /* DPASW: pc + 1 of the dpasw at which this thread waits for its partner */
+    uint32_t pair_done;       /* DPASW: pc + 1 of the dpasw the partner executed for this thread too */
     /* fault: set by a handler, stops the thread */
     int fault;
     char fault_msg[256];

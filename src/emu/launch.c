@@ -231,6 +231,7 @@ static bool run_group(launch *L, uint64_t gi, group_mem *gm) {
     uint32_t n = gm->nthreads;
     memset(&gm->sync, 0, sizeof gm->sync);
     gm->sync.nthreads = n;
+    gm->sync.threads = gm->t;
     for (uint32_t ti = 0; ti < n; ti++) {
         uint32_t l[3] = {ti % L->gsize[0], ti / L->gsize[0] % L->gsize[1], ti / L->gsize[0] / L->gsize[1]};
         emu_thread *t = &gm->t[ti];

@@ -42,8 +42,8 @@
 **    NGrf computed by the page's formula (32-byte GRFs; DPASW is run with SD 8 only, the depth
 **    that formula assumes).  A one-thread launch has no fused partner: the reading (the one
 **    tests/emu/cases_dpas.txt uses) is that the thread is its own EU0 and EU1.  Groups of two
-**    threads, where the spec takes EU1's GRFs from the other thread, are written below
-**    (check_fused_pairs) but off: the emulator does not pair threads yet.
+**    threads, where the spec takes EU1's GRFs from the other thread (thread 0 is EU0), are run
+**    too (check_fused_pairs).
 **
 ** Inputs (deterministic, splitmix64): integers random or at the extremes of each precision with
 ** src0 near INT_MIN/INT_MAX (wrap-around); floats in seven modes: all bit patterns, moderate
@@ -668,10 +668,8 @@ static void run_case(visa_ctx *ctx, const cfg *c) {
 /* ---------------------------------------------------------------- the sweep */
 
 /* DPASW in a group of two threads: the spec pairs them (EU1's Src2 GRFs come from the other
-** thread).  The emulator runs each thread on its own and reads the second half of Src2 from the
-** thread itself, which matches the spec only for one-thread launches; pairing needs the group's
-** shared state (emu.h / launch.c), so these runs are off until it exists. */
-static const int check_fused_pairs = 0;
+** thread); every wide case also runs as such a pair. */
+static const int check_fused_pairs = 1;
 
 typedef struct {
     const char *dt, *ct;
