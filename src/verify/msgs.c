@@ -216,7 +216,7 @@ static void check_dpas(vf *v, const ir_inst *inst) {
 
 /* -- LSC -----------------------------------------------------------------------------------------
 ** Operand positions in the layouts of ops.def (without E, P and the sub-opcode byte). */
-enum { U_SFID = 0, U_L1, U_L3, U_AT, U_ORD = 8 };  /* LSC_U_GEN, LSC_U_STRIDED */
+enum { U_SFID = 0, U_L1, U_L3, U_AT, U_AS = 6, U_DS, U_ORD, U_ELEMS };  /* LSC_U_GEN, LSC_U_STRIDED */
 enum { B_SFID = 0, B_L1, B_L3 };                    /* LSC_U_BLOCK2D */
 enum { A_SFID = 0, A_L1, A_L3, A_AT };              /* LSC_U_APNDCTR */
 enum { TB_W = 3, TB_H = 4 };                        /* LSC_T_BLOCK2D */
@@ -262,13 +262,32 @@ static void check_lsc(vf *v, const ir_inst *inst) {
     bool gen = !strcmp(lay, LSC_U_GEN) || !strcmp(lay, LSC_U_STRIDED);
     bool b2d = !strcmp(lay, LSC_U_BLOCK2D), apc = !strcmp(lay, LSC_U_APNDCTR);
     bool tb2d = !strcmp(lay, LSC_T_BLOCK2D);
-    unsigned need = gen ? U_ORD + 1 : b2d ? B_L3 + 1 : apc ? A_AT + 1 : tb2d ? TB_H + 1 : 0;
+    unsigned need = gen ? U_ELEMS + 1 : b2d ? B_L3 + 1 : apc ? A_AT + 1 : tb2d ? TB_H + 1 : 0;
     if (!need || inst->nopnd < need) return;
     if (gen || b2d || apc) {
         int ksfid = gen ? U_SFID : b2d ? B_SFID : A_SFID;
         if (enum_is(VISA_EN_lsc_sfid, num(inst, ksfid), "ugml") && v->plat != P_XEHPC)
             at(v, VR_LSC_UGML, inst, ksfid, "'%s': .ugml is a PVC (XeHPC) function", mn);
         check_cache(v, inst, ksfid, ksfid + 1, ksfid + 2);
+    }
+    if (gen) { /* AddrSize, DataSize, DataElemsPerAddr: the page's valid values (0 is "invalid") */
+        static const struct { int k; isa_enum_id en; const char *what; } enc[] = {
+            {U_AS, VISA_EN_lsc_addr_size, "address size"},
+            {U_DS, VISA_EN_lsc_data_size, "data size"},
+            {U_ELEMS, VISA_EN_lsc_elems, "vector size"},
+        };
+        /* the quad forms hold a channel mask instead of a vector size (ChMask) */
+        size_t nenc = strstr(mn, "_quad") ? 2 : 3;
+        for (size_t i = 0; i < nenc; i++) {
+            int64_t x = num(inst, enc[i].k);
+            bool ok = x >= 1 && x <= 0xFF && isa_enum_text(enc[i].en, (uint32_t)x);
+            if (ok && enc[i].k == U_AS) /* a16, a32, a64: the page's list (enums.def has more) */
+                ok = enum_is(VISA_EN_lsc_addr_size, x, "a16") || enum_is(VISA_EN_lsc_addr_size, x, "a32") ||
+                     enum_is(VISA_EN_lsc_addr_size, x, "a64");
+            if (!ok)
+                at(v, VR_LSC_ENCODING, inst, enc[i].k, "'%s': %s encoding %lld is not a valid value", mn, enc[i].what,
+                   (long long)x);
+        }
     }
     if (gen && num(inst, U_ORD) == 2) { /* transposed (the 't' data order) */
         if (F->flags & (VF_ATOMIC0 | VF_ATOMIC1 | VF_ATOMIC2))
@@ -288,6 +307,74 @@ static void check_lsc(vf *v, const ir_inst *inst) {
         if (bw < 1 || bw > 64 || bh < 1 || bh > 64)
             at(v, VR_LSC_BLOCK2D_TYPED, inst, bw < 1 || bw > 64 ? TB_W : TB_H,
                "'%s': block %lldx%lld; width (bytes) and height are 1..64", mn, (long long)bw, (long long)bh);
+    }
+}
+
+/* -- Legacy data-port and SVM messages -----------------------------------------------------------
+** The limited fields come from opfacts.def (VISA_MSG_FIELD), so no opcode is named here. */
+static bool field(const ir_inst *inst, int f, int *k, int64_t *val) {
+    *k = vf_form_msg_field(inst->form, f);
+    if (*k < 0 || *k >= inst->nopnd || inst->opnd[*k].kind != 'b') return false;
+    *val = inst->opnd[*k].u.num;
+    return true;
+}
+
+static void check_dataport(vf *v, const ir_inst *inst) {
+    char mb[48];
+    const char *mn = mnem_of(inst->form, mb, sizeof mb);
+    int k;
+    int64_t x;
+    if (field(inst, MF_OWORDS, &k, &x)) {
+        /* Size bits 2..0: 1, 2, 4, 8 owords; {XEHP+} 16 "may only be used when surface is T0";
+        ** Surface: "T0 (SLM): {ICLLP+} Yes. No for earlier platforms" */
+        int ks = vf_form_surface_opnd(inst->form);
+        int64_t sid = ks >= 0 && ks < inst->nopnd ? inst->opnd[ks].u.num : -1;
+        unsigned code = (unsigned)x & 7;
+        if (code > 4)
+            at(v, VR_DP_OWORD_BLOCK, inst, k, "'%s': oword count code %u is not 1, 2, 4, 8 or 16 owords", mn, code);
+        else if (code == 4 && v->plat < P_XEHP)
+            at(v, VR_DP_OWORD_BLOCK, inst, k, "'%s': 16 owords need XeHP or later", mn);
+        else if (code == 4 && sid != 0)
+            at(v, VR_DP_OWORD_BLOCK, inst, k, "'%s': 16 owords may only be used with surface T0 (SLM)", mn);
+        if (sid == 0 && v->plat < P_GEN11)
+            at(v, VR_DP_OWORD_BLOCK, inst, ks, "'%s' reaches T0 (SLM) from Gen11 on only", mn);
+    }
+    if (field(inst, MF_SVM_OWORDS, &k, &x) && (x & 7) > 3) /* bits 2..0: 1, 2, 4, 8 owords */
+        at(v, VR_DP_OWORD_BLOCK, inst, k, "'%s': oword count code %u is not 1, 2, 4 or 8 owords", mn, (unsigned)x & 7);
+    if (field(inst, MF_ELT_SIZE, &k, &x) && (x & 3) == 3)
+        at(v, VR_DP_BLOCKS, inst, k, "'%s': element size code 3 is not 1, 2 or 4 bytes", mn);
+    if (field(inst, MF_NUM_ELTS, &k, &x) && (x & 3) == 3)
+        at(v, VR_DP_BLOCKS, inst, k, "'%s': element count code 3 is not 8, 16 or 1 elements", mn);
+    if (field(inst, MF_NUM_BLOCKS, &k, &x) && (x & 3) == 3)
+        at(v, VR_DP_BLOCKS, inst, k, "'%s': 8 blocks; the page allows 1, 2 or 4", mn);
+    if (field(inst, MF_QW_BLOCKS, &k, &x) && (x & 3) != 0)
+        at(v, VR_DP_BLOCKS, inst, k, "'%s': %u blocks; the page allows 1", mn, 1u << (x & 3));
+    int kb;
+    int64_t bs;
+    bool has_bs = field(inst, MF_SVM_BLOCK_SIZE, &kb, &bs);
+    /* Block_size: 8 bytes is 0b11 on the SVM_GATHER page, 0b10 on SVM_SCATTER's (enums.def: 2), so
+    ** every code names a size on some page and only the 8-block restriction is checked */
+    (void)kb;
+    if (has_bs && field(inst, MF_SVM_NUM_BLOCKS, &k, &x) && (x & 3) == 3 && ((bs & 3) != 1 || (inst->exec & 7) != 3))
+        at(v, VR_DP_BLOCKS, inst, k, "'%s': 8 blocks are only valid for 4-byte blocks and execution size 8", mn);
+    if (field(inst, MF_CHANNELS, &k, &x) && (x & 0xF) == 0)
+        at(v, VR_DP_CHANNELS, inst, k, "'%s': no channel is enabled", mn);
+    if (field(inst, MF_MEDIA_PLANE, &k, &x) && (x < 0 || x > 3))
+        at(v, VR_MEDIA_BLOCK, inst, k, "'%s': plane %lld is not 0..3", mn, (long long)x);
+    int kw, kh;
+    int64_t w, h;
+    if (field(inst, MF_MEDIA_W, &kw, &w) && (w < 1 || w > 64))
+        at(v, VR_MEDIA_BLOCK, inst, kw, "'%s': block width %lld is not 1..64 bytes", mn, (long long)w);
+    else if ((field(inst, MF_MEDIA_H, &kh, &h) || field(inst, MF_MEDIA_H_TABLE, &kh, &h)) && (h < 1 || h > 64))
+        at(v, VR_MEDIA_BLOCK, inst, kh, "'%s': block height %lld is not 1..64 rows", mn, (long long)h);
+    else if (field(inst, MF_MEDIA_W, &kw, &w) && field(inst, MF_MEDIA_H_TABLE, &kh, &h)) {
+        /* MEDIA_LD Notes: register pitch 4/8/16/32/64 for widths up to 4/8/16/32/64 bytes; the
+        ** pitch times the maximum height is 256 bytes */
+        int64_t pitch = 4;
+        while (pitch < w) pitch *= 2;
+        if (h > 256 / pitch)
+            at(v, VR_MEDIA_BLOCK, inst, kh, "'%s': a %lld-byte wide block is at most %lld rows high, not %lld", mn,
+               (long long)w, (long long)(256 / pitch), (long long)h);
     }
 }
 
@@ -354,6 +441,7 @@ void vf_check_notes(vf *v, const ir_inst *inst) {
     const isa_form *F = &isa_forms[inst->form];
     if (F->flags & VF_SYSTOLIC) check_dpas(v, inst);
     if (isa_form_group(inst->form) == G_LSC) check_lsc(v, inst);
+    if (F->flags & VF_SEND) check_dataport(v, inst);
     if (inst->form == VISA_FORM_RAW_SEND || inst->form == VISA_FORM_RAW_SENDS) check_send(v, inst);
     if ((F->flags & VF_CALL) && isa_layout_has(F->layout, 'b')) check_call_size(v, inst);
     if ((F->flags & VF_BRANCH) && isa_layout_has(F->layout, '#')) {

@@ -133,6 +133,15 @@ static const form_num surface_rows[] = {
 #include "opfacts.def"
 };
 
+typedef struct msg_field {
+    int form, field, k;
+} msg_field;
+
+static const msg_field field_rows[] = {
+#define VISA_MSG_FIELD(N, field, k) {VISA_FORM_##N, MF_##field, k},
+#include "opfacts.def"
+};
+
 typedef struct plat_gap {
     int form;
     unsigned from, to;
@@ -159,6 +168,12 @@ unsigned vf_form_ndst(int form) {
 int vf_form_surface_opnd(int form) {
     for (size_t i = 0; i < COUNT(surface_rows); i++)
         if (surface_rows[i].form == form) return surface_rows[i].n;
+    return -1;
+}
+
+int vf_form_msg_field(int form, int field) {
+    for (size_t i = 0; i < COUNT(field_rows); i++)
+        if (field_rows[i].form == form && field_rows[i].field == field) return field_rows[i].k;
     return -1;
 }
 

@@ -61,5 +61,12 @@ unsigned vf_opnd_classes(int form, unsigned vk);
 unsigned vf_form_ndst(int form);
 int vf_form_surface_opnd(int form); /* -1 if none */
 bool vf_form_on_platform(int form, unsigned plat);
+/* Limited fields of the legacy data-port and SVM messages (opfacts.def VISA_MSG_FIELD). */
+enum {
+    MF_OWORDS, MF_SVM_OWORDS, MF_ELT_SIZE, MF_NUM_ELTS, MF_NUM_BLOCKS, MF_QW_BLOCKS, MF_SVM_BLOCK_SIZE,
+    MF_SVM_NUM_BLOCKS, MF_CHANNELS, MF_MEDIA_PLANE, MF_MEDIA_W, MF_MEDIA_H, MF_MEDIA_H_TABLE
+};
+/* The stored operand of field `field` of a form; -1 if the form has none. */
+int vf_form_msg_field(int form, int field);
 
 #endif

@@ -399,6 +399,23 @@ static void poke_apndctr_flat(visa_module *m) { /* AddrType flat (the text takes
 }
 static void poke_switchjmp_empty(visa_module *m) { inst_at(m, 9)->nopnd = 1; } /* no label */
 
+/* A third base for the data-port and LSC field rules (values the text parser rejects). */
+static const char base_dp[] =
+    ".version 4.1\n"                                                         /* 1 */
+    ".kernel \"k\"\n"                                                        /* 2 */
+    ".decl V32 v_type=G type=ud num_elts=16 align=GRF\n"                     /* 3 */
+    ".decl V33 v_type=G type=ud num_elts=128 align=GRF\n"                    /* 4 */
+    ".decl V38 v_type=G type=uq num_elts=16 align=GRF\n"                     /* 5 */
+    ".decl T6 v_type=T num_elts=1 v_name=T6\n"                               /* 6 */
+    "k_BB_0:\n"                                                              /* 7 */
+    "    gather4_scaled.R (M1, 16) T6 V32(0,0)<0;1,0> V32.0 V33.0\n"         /* 8 */
+    "    lsc_load.ugm (M1, 16)  V33:d32  flat[V38]:a64\n"                    /* 9 */
+    "    ret (M1, 1)\n";                                                     /* 10 */
+
+static void poke_channels_none(visa_module *m) { inst_at(m, 8)->opnd[0].u.num = 0; } /* "0000" */
+static void poke_lsc_data_size0(visa_module *m) { inst_at(m, 9)->opnd[7].u.num = 0; } /* DataSize invalid */
+static void poke_lsc_addr_size0(visa_module *m) { inst_at(m, 9)->opnd[6].u.num = 0; } /* AddrSize invalid */
+
 typedef struct poke_case {
     const char *rule;
     poke_fn poke;
@@ -423,6 +440,9 @@ static void run_pokes(void) {
         {"V-DPAS-REPEAT", poke_dpas_repeat, 7, 5, base_msg},
         {"V-LSC-APNDCTR-SURFACE", poke_apndctr_flat, 8, 5, base_msg},
         {"V-SWITCHJMP-COUNT", poke_switchjmp_empty, 9, 5, base_msg},
+        {"V-DP-CHANNELS", poke_channels_none, 8, 5, base_dp},
+        {"V-LSC-ENCODING", poke_lsc_data_size0, 9, 5, base_dp},
+        {"V-LSC-ENCODING", poke_lsc_addr_size0, 9, 5, base_dp},
     };
     diag_log *log = calloc(1, sizeof *log);
     /* the base is clean: the passing case of every poked rule */
@@ -432,7 +452,10 @@ static void run_pokes(void) {
     bool msg_ok = verify_text("base_msg", base_msg, sizeof base_msg - 1, VISA_PLATFORM_XE2, log, NULL);
     check(msg_ok && log->n == 0, "poke base_msg: %u diagnostics (first %s: %s)", log->n,
           log->n ? log->d[0].rule : "-", log->n ? log->d[0].msg : "");
-    base_ok = base_ok && msg_ok;
+    bool dp_ok = verify_text("base_dp", base_dp, sizeof base_dp - 1, VISA_PLATFORM_XE2, log, NULL);
+    check(dp_ok && log->n == 0, "poke base_dp: %u diagnostics (first %s: %s)", log->n,
+          log->n ? log->d[0].rule : "-", log->n ? log->d[0].msg : "");
+    base_ok = base_ok && msg_ok && dp_ok;
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
         visa_module *m;
         log->n = 0;
