@@ -54,6 +54,10 @@ grep_out info-opcode "opcode:     0x01" "$tmp/out"
 check info-unknown 1 "$visa" info frobnicate
 check run-bad-option 2 "$visa" run --frob "$tests/text/ops/ADD.visaasm"
 check run-bad-arg 2 "$visa" run "$tests/../examples/saxpy.visaasm" --arg buf:xyz
+# the examples `make demo` shows verify clean (the demo stops on an error)
+for f in "$tests"/../examples/*.visaasm; do
+  check "verify-example-$(basename "$f")" 0 "$visa" verify "$f"
+done
 check run-print-range 2 "$visa" run "$tests/../examples/saxpy.visaasm" --arg buf:64 --arg buf:64 --arg 2 --arg 16 --print 3:f
 # one --arg per .input: too few leave an input unset, a number past the inputs is a mistake; a
 # buffer past the inputs is fine (messages reach it by binding-table index)
