@@ -26,6 +26,7 @@
 **    rounded on the hardware and this spec states no precision, so those compare within a
 **    tolerance: see math_tol() below.  Special values (zeros, infinities, NaN) stay exact.
 */
+#include <fenv.h>
 #include <float.h>
 #include <math.h>
 #include <stdint.h>
@@ -78,7 +79,27 @@ static double fval(int t, uint64_t b) {
     return sign ? -v : v;
 }
 
-/* Round sign * M * 2^E to format t, nearest even (2_datatypes: RTNE is the default mode).
+/* The %cr0 modes the model evaluates under (4_visa_header.md, V14): RM bits 5:4 (0 RTNE, 1 RU,
+** 2 RD, 3 RTZ), ALT bit 0, denormal-keep bits 6 (DF), 7 (F), 10 (HF).  Set only around the model
+** evaluation of a combo, so value pools are built in the default mode. */
+static int RM, ALT, FLUSH[T__N];
+static void set_mode(uint32_t cr0) {
+    RM = (int)(cr0 >> 4) & 3;
+    ALT = (int)(cr0 & 1);
+    memset(FLUSH, 0, sizeof FLUSH);
+    FLUSH[T_DF] = !((cr0 >> 6) & 1);
+    FLUSH[T_F] = !((cr0 >> 7) & 1);
+    FLUSH[T_HF] = !((cr0 >> 10) & 1);
+}
+static int is_denorm_bits(int t, uint64_t b) {
+    int mb = fman(t);
+    return ((b >> mb) & ((1ull << fexp(t)) - 1)) == 0 && (b & ((1ull << mb) - 1)) != 0;
+}
+
+/* Round sign * M * 2^E to format t in the current rounding mode RM (2_datatypes: RTNE is the
+** default; "Float to Float with Lower Precision" uses the control register's mode), then flush a
+** denormal result to signed zero when t's denormal mode says so (reading: the flush looks at the
+** rounded result).
 ** sticky: -1/0/+1 for "a little below / exactly / a little above" M*2^E in magnitude. */
 static uint64_t fmt_round(int t, int sign, uint64_t M, int E, int sticky) {
     int eb = fexp(t), mb = fman(t), bias = (1 << (eb - 1)) - 1, emin = 1 - bias;
@@ -96,20 +117,33 @@ static uint64_t fmt_round(int t, int sign, uint64_t M, int E, int sticky) {
     int shift = q - E;
     uint64_t r;
     if (shift <= 0) r = M << -shift;
-    else if (shift > 64) r = 0;
     else {
         uint64_t rem, half;
-        if (shift == 64) { r = 0; rem = M; half = 1ull << 63; }
-        else { r = M >> shift; rem = M & ((1ull << shift) - 1); half = 1ull << (shift - 1); }
-        if (rem > half || (rem == half && (r & 1))) r++;
+        int gt, eq;
+        if (shift > 64) { r = 0; rem = M; gt = 0; eq = 0; }
+        else {
+            if (shift == 64) { r = 0; rem = M; half = 1ull << 63; }
+            else { r = M >> shift; rem = M & ((1ull << shift) - 1); half = 1ull << (shift - 1); }
+            gt = rem > half; eq = rem == half;
+        }
+        if (rem) {
+            int up = RM == 0 ? (gt || (eq && (r & 1))) : RM == 1 ? !sign : RM == 2 ? sign : 0;
+            if (up) r++;
+        }
     }
     if (r >> (mb + 1)) { r >>= 1; q++; }
+    uint64_t out;
     if (r >> mb) {
         int64_t biased = q + mb + bias;
-        if (biased >= (1 << eb) - 1) return sbit | (((1ull << eb) - 1) << mb);
-        return sbit | ((uint64_t)biased << mb) | (r & ((1ull << mb) - 1));
-    }
-    return sbit | r;
+        if (biased >= (1 << eb) - 1) {
+            /* overflow: infinity, or the largest finite value when the mode rounds toward zero */
+            int to_max = RM == 3 || (RM == 1 && sign) || (RM == 2 && !sign);
+            return sbit | ((((1ull << eb) - 1) << mb) - (uint64_t)to_max);
+        }
+        out = sbit | ((uint64_t)biased << mb) | (r & ((1ull << mb) - 1));
+    } else out = sbit | r;
+    if (FLUSH[t] && is_denorm_bits(t, out)) out = sbit;
+    return out;
 }
 static uint64_t qnan_bits(int t) { return ((1ull << (fexp(t) + 1)) - 1) << (fman(t) - 1); }
 static uint64_t inf_bits(int t, int neg) {
@@ -120,7 +154,11 @@ static uint64_t d2f(int t, double v, int sticky) {
     if (isnan(v)) return qnan_bits(t);
     int neg = signbit(v) != 0;
     if (isinf(v)) return inf_bits(t, neg);
-    if (t == T_DF && !sticky) { uint64_t b; memcpy(&b, &v, 8); return b; }
+    if (t == T_DF && !sticky) {
+        uint64_t b;
+        memcpy(&b, &v, 8);
+        return FLUSH[T_DF] && is_denorm_bits(T_DF, b) ? b & (1ull << 63) : b;
+    }
     int ex;
     double m = frexp(fabs(v), &ex);
     uint64_t M = (uint64_t)ldexp(m, 53);
@@ -175,6 +213,7 @@ static void ex_float(expect *e, int dt, double r, int sat, int sticky) {
         e->kind = X_ANYNAN; e->v = e->alt = qnan_bits(dt); return;
     }
     uint64_t b = d2f(dt, r, sticky);
+    if (ALT && dt == T_F && (b & 0x7fffffffu) == 0x7f800000u) b -= 1; /* ALT: +-inf results -> +-fmax */
     if (sat) {
         double rv = fval(dt, b);
         if (rv > 1.0) b = d2f(dt, 1.0, 0);
@@ -258,6 +297,7 @@ static uint64_t rand_val(int t) {
 
 /* ------------------------------------------------------------------ kernels */
 #define LANES_PER_GROUP 16
+static uint32_t RUN_CR0; /* %cr0 for run_body; 0: the API default */
 typedef struct runner {
     visa_ctx *ctx;
     char diag[1024];
@@ -334,6 +374,7 @@ static int run_body(runner *R, const char *body, int nsrc, const int *st, int dt
     o.struct_size = sizeof o;
     o.platform = VISA_PLATFORM_XE3;
     o.groups[0] = (uint32_t)groups;
+    if (RUN_CR0) { o.set_cr0 = true; o.cr0 = RUN_CR0; }
     s = visa_module_run(m, &o, args, 6, bufs, 6, NULL);
     visa_module_destroy(m);
     if (s != VISA_OK) {
@@ -366,6 +407,7 @@ typedef struct combo {
     const char *body;   /* NULL: generic "op[.sat] (M1, 16) D S0 S1 ..." */
     int dmul, dt2;      /* madw: 2 dst elements per lane; addc/subb: carry type */
     int lanes_stride;   /* sad2: only even lanes defined */
+    uint32_t cr0;       /* initial %cr0 of the run (visa_run_opts.cr0); 0: the default 0x4C0 */
 } combo;
 
 static long n_combos, n_lanes;
@@ -440,8 +482,11 @@ static void run_combo(const combo *c) {
     snprintf(name, sizeof name, "%s%s dst=%s src=%s%s%s%s%s%s%s%s", c->op, c->sat ? ".sat" : "", tname[c->dt],
              c->mod[0] ? c->mod[0] : "", tname[c->st[0]], c->nsrc > 1 ? "," : "", c->nsrc > 1 ? (c->mod[1] ? c->mod[1] : "") : "",
              c->nsrc > 1 ? tname[c->st[1]] : "", c->nsrc > 2 ? "," : "", c->nsrc > 2 ? tname[c->st[2]] : "", c->nsrc > 3 ? ",.." : "");
+    if (c->cr0) snprintf(name + strlen(name), sizeof name - strlen(name), " cr0=0x%x", (unsigned)c->cr0);
     CASE_BEGIN();
     n_combos++;
+    RUN_CR0 = c->cr0;
+    set_mode(c->cr0 ? c->cr0 : 0x4C0);
     if (run_body(&RUN, body, c->nsrc, c->st, c->dt, dmul, c->dt2, nl, src, out, out2)) {
         CHECKF(0, "%s could not run", name);
     } else {
@@ -455,6 +500,9 @@ static void run_combo(const combo *c) {
             memset(&e, 0, sizeof e); memset(&e2, 0, sizeof e2);
             e2.kind = X_SKIP;
             c->model(c, s, &e, &e2);
+            if (ALT) /* ALT mode: NaN, infinity and denormal inputs must not be passed (2_datatypes) */
+                for (int k = 0; k < c->nsrc; k++)
+                    if (is_flt(c->st[k]) && (!isfinite(fval(c->st[k], s[k])) || is_denorm_bits(c->st[k], s[k]))) e.kind = X_SKIP;
             if (dmul == 2) {
                 /* madw: low halves in the first 16 elements of each group, high halves next */
                 int g = i / 16, l = i % 16;
@@ -469,6 +517,8 @@ static void run_combo(const combo *c) {
         }
         CHECKF(bad == 0, "%s: lanes differ from the model", name);
     }
+    set_mode(0x4C0);
+    RUN_CR0 = 0;
     CASE_END(name);
     for (int k = 0; k < c->nsrc; k++) free(src[k]);
     free(out);
@@ -489,6 +539,7 @@ static i128 isrc(const combo *c, const uint64_t *s, int k) {
 /* Source k as a double (exact), modifier applied. */
 static double fsrc(const combo *c, const uint64_t *s, int k) {
     double v = fval(c->st[k], s[k]);
+    if (FLUSH[c->st[k]] && is_denorm_bits(c->st[k], s[k])) v = v < 0 ? -0.0 : 0.0; /* flushed on input */
     const char *m = c->mod[k] ? c->mod[k] : "";
     if (!strcmp(m, "(-)")) v = -v;
     else if (!strcmp(m, "(abs)")) v = fabs(v);
@@ -499,12 +550,15 @@ static double fsrc(const combo *c, const uint64_t *s, int k) {
 /* ------------------------------------------------------------------ models */
 /* A float result: the exact value rounded once to the destination (see the header: fused mad
 ** included, also for hf and bf destinations of f sources). */
+static void fused(const combo *c, int dt, double a, double b, double cc, int sat, expect *e);
+static double host_rm(double (*f)(double, double, double), double a, double b, double cc);
+static double mul_ab(double a, double b, double unused);
 static void ex_float_exec(const combo *c, expect *e, double r, int sticky) {
     ex_float(e, c->dt, r, c->sat, sticky);
 }
 static void m_add(const combo *c, const uint64_t *s, expect *e, expect *e2) {
     (void)e2;
-    if (is_flt(c->dt)) ex_float_exec(c, e, fsrc(c, s, 0) + fsrc(c, s, 1), 0);
+    if (is_flt(c->dt)) fused(c, c->dt, fsrc(c, s, 0), 1.0, fsrc(c, s, 1), c->sat, e); /* exact sum, one rounding */
     else ex_exact(e, i2dst(c->dt, isrc(c, s, 0) + isrc(c, s, 1), c->sat));
 }
 static void m_add3(const combo *c, const uint64_t *s, expect *e, expect *e2) {
@@ -513,17 +567,35 @@ static void m_add3(const combo *c, const uint64_t *s, expect *e, expect *e2) {
 }
 static void m_mul(const combo *c, const uint64_t *s, expect *e, expect *e2) {
     (void)e2;
-    if (is_flt(c->dt)) ex_float_exec(c, e, fsrc(c, s, 0) * fsrc(c, s, 1), 0); /* product exact in double for <= f sources */
+    if (is_flt(c->dt)) {
+        double a = fsrc(c, s, 0), b = fsrc(c, s, 1), p = a * b; /* exact in double for <= f sources */
+        if (c->dt == T_DF) ex_float_exec(c, e, host_rm(mul_ab, a, b, 0), 0); /* rounded in the current mode */
+        else if (p == 0 || !isfinite(p)) ex_float_exec(c, e, p, 0);
+        else fused(c, c->dt, a, b, -0.0, c->sat, e);
+    }
     else ex_exact(e, i2dst(c->dt, isrc(c, s, 0) * isrc(c, s, 1), c->sat));
 }
 /* a*b+c rounded once (fused): the product of two <= f values is exact in double; TwoSum gives the
 ** sum's rounding error, which decides ties when rounding to a narrower type. */
+/* A double fma in the host's matching rounding direction: the DF reference under RU/RD/RTZ. */
+static double host_rm(double (*f)(double, double, double), double a, double b, double cc) {
+    static const int modes[4] = {FE_TONEAREST, FE_UPWARD, FE_DOWNWARD, FE_TOWARDZERO};
+    int saved = fegetround();
+    volatile double va = a, vb = b, vc = cc; /* volatile: keeps the arithmetic after fesetround */
+    fesetround(modes[RM]);
+    volatile double r = f(va, vb, vc);
+    fesetround(saved);
+    return r;
+}
+static double mul_ab(double a, double b, double unused) { (void)unused; return a * b; }
 static void fused(const combo *c, int dt, double a, double b, double cc, int sat, expect *e) {
-    if (dt == T_DF) { ex_float(e, dt, fma(a, b, cc), sat, 0); return; }
+    if (dt == T_DF) { ex_float(e, dt, host_rm(fma, a, b, cc), sat, 0); return; }
     double p = a * b, sum = p + cc;
     double bb = sum - p, err = (p - (sum - bb)) + (cc - bb);
     int sticky = 0;
     if (isfinite(sum) && err != 0) sticky = ((err > 0) == (sum > 0)) ? 1 : -1;
+    /* IEEE: an exact zero sum of opposite-signed (or -0 + +0) operands is -0 only when rounding down */
+    if (sum == 0 && err == 0 && RM == 2 && (p != 0 || signbit(p) != signbit(cc))) sum = -0.0;
     if (sum == 0 && err != 0) { ex_float_exec(c, e, err, 0); return; }
     ex_float_exec(c, e, sum, sticky);
     (void)sat;
@@ -814,6 +886,7 @@ static void m_math(const combo *c, const uint64_t *s, expect *e, expect *e2) {
     (void)e2;
     double x = fsrc(c, s, 0), r;
     int absolute = 0;
+    if (ALT && (c->param == 1 || c->param == 2 || c->param == 4)) x = fabs(x); /* ALT: sqrt, rsq, log read |src| */
     switch (c->param) {
     case 0: r = 1.0 / x; break;                    /* inv */
     case 1: r = sqrt(x); break;                    /* sqrt */
@@ -886,6 +959,7 @@ int main(int argc, char **argv) {
     d.on_diag = on_diag;
     d.diag_ud = &RUN;
     if (visa_ctx_create(&d, &RUN.ctx) != VISA_OK) { fprintf(stderr, "no context\n"); return 1; }
+    set_mode(0x4C0);
 
     static const char *const amods[] = {"(-)", "(abs)", "(-abs)"};
     static const int FLTS[] = {T_HF, T_F, T_DF};
@@ -1106,6 +1180,43 @@ int main(int argc, char **argv) {
         }
         c = C0("inv", 1, T_DF, T_DF, 0, 0, m_math); c.param = 0; run_combo(&c);
         for (int t = T_HF; t <= T_F; t += 2) { c = C0("pow", 2, t, t, t, 0, m_math); c.param = 9; run_combo(&c); }
+    }
+
+    /* ---- %cr0 modes (initial value through visa_run_opts.cr0): directed rounding, denormal
+    ** flushing per type, ALT */
+    {
+        static const uint32_t modes[] = {0x4D0, 0x4E0, 0x4F0, 0x000, 0x0B0, 0x440, 0x4C1};
+        for (size_t mi = 0; mi < sizeof modes / sizeof *modes; mi++) {
+            uint32_t m = modes[mi];
+            int alt = m & 1;
+            for (int i = 0; i < 3; i++) {
+                int t = FLTS[i];
+                if (alt && t != T_F) continue; /* ALT is single precision only */
+                const char *ops[] = {"add", "mul", "min", "max"};
+                model_fn fns[] = {m_add, m_mul, m_min, m_max};
+                for (int o = 0; o < 4; o++) {
+                    c = C0(ops[o], 2, t, t, t, 0, fns[o]); c.cr0 = m; run_combo(&c);
+                    if (o == 0) { c.mod[1] = "(-)"; c.sat = 1; run_combo(&c); }
+                }
+                c = C0("mad", 3, t, t, t, t, m_mad); c.cr0 = m; run_combo(&c);
+                c = C0("cmp.lt", 2, t, t, t, 0, m_cmp_gen); c.param = 4; c.cr0 = m; run_combo(&c);
+                c = C0("cmp.eq", 2, t, t, t, 0, m_cmp_gen); c.param = 0; c.cr0 = m; run_combo(&c);
+            }
+            if (!alt) {
+                /* conversions: narrowing floats use the mode, integer -> float too, float -> int truncates */
+                const int cv[][2] = {{T_F, T_DF}, {T_HF, T_F}, {T_HF, T_DF}, {T_F, T_D}, {T_F, T_UD}, {T_F, T_Q},
+                                     {T_DF, T_UQ}, {T_HF, T_W}, {T_HF, T_D}, {T_DF, T_F}, {T_F, T_HF}, {T_D, T_F}, {T_UQ, T_DF}};
+                for (int i = 0; i < (int)(sizeof cv / sizeof *cv); i++) {
+                    c = C0("mov", 1, cv[i][0], cv[i][1], 0, 0, m_mov); c.cr0 = m; run_combo(&c);
+                }
+                c = C0("mul", 2, T_F, T_HF, T_F, 0, m_mul); c.cr0 = m; run_combo(&c);
+                c = C0("mad", 3, T_HF, T_HF, T_F, T_HF, m_mad); c.cr0 = m; run_combo(&c);
+            } else {
+                const char *ops[] = {"sqrt", "rsqrt", "log", "inv", "exp"};
+                const int par[] = {1, 2, 4, 0, 3};
+                for (int o = 0; o < 5; o++) { c = C0(ops[o], 1, T_F, T_F, 0, 0, m_math); c.param = par[o]; c.cr0 = m; run_combo(&c); }
+            }
+        }
     }
 
     visa_ctx_destroy(RUN.ctx);
