@@ -203,6 +203,7 @@ typedef struct expect {
     uint64_t v, alt; /* alt: a second accepted value (== v when there is none) */
     double tol;      /* X_TOL: absolute tolerance around the exact double value ref */
     double ref;
+    int nan_as;      /* X_ANYNAN on an integer-typed dst: 1 = f bits (tf32), 2 = bf8 (E5M2) bits */
 } expect;
 static void ex_exact(expect *e, uint64_t v) { e->kind = X_EXACT; e->v = e->alt = v; }
 
@@ -297,6 +298,9 @@ static uint64_t rand_val(int t) {
 
 /* ------------------------------------------------------------------ kernels */
 #define LANES_PER_GROUP 16
+enum { MAXL = 8192 };
+static uint64_t VALS[4][MAXL]; /* the lanes' source values; src1 of plane holds 2 per lane */
+static int RUN_SMUL1 = 1;      /* elements of S1 per lane (plane reads 32 per SIMD16 group) */
 static uint32_t RUN_CR0; /* %cr0 for run_body; 0: the API default */
 typedef struct runner {
     visa_ctx *ctx;
@@ -324,7 +328,7 @@ static int run_body(runner *R, const char *body, int nsrc, const int *st, int dt
     for (int i = 0; i < 6; i++)
         n += snprintf(text + n, sizeof text - (size_t)n, ".decl %s v_type=G type=uq num_elts=1\n.decl A%s v_type=G type=uq num_elts=1\n", ptrs[i], ptrs[i]);
     for (int k = 0; k < nsrc; k++)
-        n += snprintf(text + n, sizeof text - (size_t)n, ".decl S%d v_type=G type=%s num_elts=16 align=GRF\n", k, tname[st[k]]);
+        n += snprintf(text + n, sizeof text - (size_t)n, ".decl S%d v_type=G type=%s num_elts=%d align=GRF\n", k, tname[st[k]], k == 1 ? 16 * RUN_SMUL1 : 16);
     n += snprintf(text + n, sizeof text - (size_t)n, ".decl D v_type=G type=%s num_elts=%d align=GRF\n", tname[dt], 16 * dmul);
     if (dt2 != T_NONE)
         n += snprintf(text + n, sizeof text - (size_t)n, ".decl D2 v_type=G type=%s num_elts=16 align=GRF\n", tname[dt2]);
@@ -333,7 +337,7 @@ static int run_body(runner *R, const char *body, int nsrc, const int *st, int dt
         n += snprintf(text + n, sizeof text - (size_t)n, ".input %s offset=%d size=8\n", ptrs[i], 64 + 8 * i);
     n += snprintf(text + n, sizeof text - (size_t)n, ".kernel_attr SimdSize=16\n");
     int bytes[6] = {tsize[dt] * 16 * dmul, dt2 != T_NONE ? tsize[dt2] * 16 : 0, 0, 0, 0, 0};
-    for (int k = 0; k < nsrc; k++) bytes[2 + k] = tsize[st[k]] * 16;
+    for (int k = 0; k < nsrc; k++) bytes[2 + k] = tsize[st[k]] * 16 * (k == 1 ? RUN_SMUL1 : 1);
     for (int i = 0; i < 6; i++) {
         if (!bytes[i]) continue;
         n += snprintf(text + n, sizeof text - (size_t)n,
@@ -343,7 +347,7 @@ static int run_body(runner *R, const char *body, int nsrc, const int *st, int dt
     }
     for (int k = 0; k < nsrc; k++)
         n += snprintf(text + n, sizeof text - (size_t)n, "    lsc_load.ugm (M1_NM, 1) S%d:d32x%dt flat[AIN%d]:a64\n", k,
-                      dwords(st[k], 16), k);
+                      dwords(st[k], k == 1 ? 16 * RUN_SMUL1 : 16), k);
     n += snprintf(text + n, sizeof text - (size_t)n, "%s\n", body);
     n += snprintf(text + n, sizeof text - (size_t)n, "    lsc_store.ugm (M1_NM, 1) flat[AOUT]:a64 D:d32x%dt\n", dwords(dt, 16 * dmul));
     if (dt2 != T_NONE)
@@ -364,7 +368,7 @@ static int run_body(runner *R, const char *body, int nsrc, const int *st, int dt
         {out2 ? out2 : dummy[0], out2 ? (size_t)(tsize[dt2] * nlanes) : 64},
     };
     for (int k = 0; k < 4; k++) {
-        if (k < nsrc) { bufs[2 + k].data = src[k]; bufs[2 + k].size = (size_t)(tsize[st[k]] * nlanes); }
+        if (k < nsrc) { bufs[2 + k].data = src[k]; bufs[2 + k].size = (size_t)(tsize[st[k]] * nlanes * (k == 1 ? RUN_SMUL1 : 1)); }
         else { bufs[2 + k].data = dummy[k]; bufs[2 + k].size = 64; }
     }
     visa_arg args[6];
@@ -395,6 +399,8 @@ static void put_elt(uint8_t *buf, int t, int i, uint64_t v) { memcpy(buf + (size
 struct combo;
 /* Model of one lane: s[k] raw source bits; fills e (dst) and e2 (second dst if any). */
 typedef void (*model_fn)(const struct combo *c, const uint64_t *s, expect *e, expect *e2);
+/* Model of one lane that needs other lanes' sources (dp4, line, plane, scalar setp): VALS. */
+typedef void (*vmodel_fn)(const struct combo *c, int lane, expect *e);
 
 typedef struct combo {
     const char *op;     /* mnemonic as written (may include a suffix such as ".lt") */
@@ -408,6 +414,9 @@ typedef struct combo {
     int dmul, dt2;      /* madw: 2 dst elements per lane; addc/subb: carry type */
     int lanes_stride;   /* sad2: only even lanes defined */
     uint32_t cr0;       /* initial %cr0 of the run (visa_run_opts.cr0); 0: the default 0x4C0 */
+    vmodel_fn vmodel;   /* instead of model */
+    int smul1;          /* plane: 2 src1 elements per lane */
+    uint32_t imm;       /* setp: the immediate source */
 } combo;
 
 static long n_combos, n_lanes;
@@ -425,7 +434,8 @@ static int check_lane(const combo *c, int dt, uint64_t got, const expect *e, int
     if (e->kind == X_SKIP) return 1;
     n_lanes++;
     int ok;
-    if (e->kind == X_ANYNAN) ok = is_flt(dt) && isnan_bits(dt, got);
+    if (e->kind == X_ANYNAN && e->nan_as == 2) ok = (got & 0x7c) == 0x7c && (got & 3);
+    else if (e->kind == X_ANYNAN) ok = e->nan_as == 1 ? isnan_bits(T_F, got) : is_flt(dt) && isnan_bits(dt, got);
     else if (e->kind == X_TOL) ok = got == e->v || got == e->alt || ulp_ok(dt, got, e);
     else ok = got == e->v || got == e->alt;
     if (!ok) {
@@ -445,8 +455,7 @@ static int check_lane(const combo *c, int dt, uint64_t got, const expect *e, int
 static void run_combo(const combo *c) {
     pool sp[4];
     for (int k = 0; k < c->nsrc; k++) specials(c->st[k], &sp[k]);
-    enum { MAXL = 4096 };
-    static uint64_t vals[4][MAXL];
+    uint64_t (*vals)[MAXL] = VALS;
     int nl = 0;
     if (c->nsrc == 1) {
         for (int i = 0; i < sp[0].n; i++) vals[0][nl++] = sp[0].v[i];
@@ -462,10 +471,13 @@ static void run_combo(const combo *c) {
         for (int k = 0; k < c->nsrc; k++) vals[k][nl] = (rnd() & 1) ? rand_val(c->st[k]) : sp[k].v[rnd() % (uint64_t)sp[k].n];
     while (nl % LANES_PER_GROUP) { for (int k = 0; k < c->nsrc; k++) vals[k][nl] = vals[k][0]; nl++; }
 
+    int smul1 = c->smul1 ? c->smul1 : 1;
+    for (int i = nl; i < nl * smul1; i++) vals[1][i] = (rnd() & 1) ? rand_val(c->st[1]) : sp[1].v[rnd() % (uint64_t)sp[1].n];
     uint8_t *src[4] = {0};
     for (int k = 0; k < c->nsrc; k++) {
-        src[k] = calloc((size_t)nl, 8);
-        for (int i = 0; i < nl; i++) put_elt(src[k], c->st[k], i, vals[k][i]);
+        int ne = k == 1 ? nl * smul1 : nl;
+        src[k] = calloc((size_t)ne, 8);
+        for (int i = 0; i < ne; i++) put_elt(src[k], c->st[k], i, vals[k][i]);
     }
     int dmul = c->dmul ? c->dmul : 1;
     uint8_t *out = calloc((size_t)nl * (size_t)dmul, 8), *out2 = c->dt2 != T_NONE ? calloc((size_t)nl, 8) : NULL;
@@ -486,6 +498,7 @@ static void run_combo(const combo *c) {
     CASE_BEGIN();
     n_combos++;
     RUN_CR0 = c->cr0;
+    RUN_SMUL1 = smul1;
     set_mode(c->cr0 ? c->cr0 : 0x4C0);
     if (run_body(&RUN, body, c->nsrc, c->st, c->dt, dmul, c->dt2, nl, src, out, out2)) {
         CHECKF(0, "%s could not run", name);
@@ -499,7 +512,8 @@ static void run_combo(const combo *c) {
             expect e, e2;
             memset(&e, 0, sizeof e); memset(&e2, 0, sizeof e2);
             e2.kind = X_SKIP;
-            c->model(c, s, &e, &e2);
+            if (c->vmodel) c->vmodel(c, i, &e);
+            else c->model(c, s, &e, &e2);
             if (ALT) /* ALT mode: NaN, infinity and denormal inputs must not be passed (2_datatypes) */
                 for (int k = 0; k < c->nsrc; k++)
                     if (is_flt(c->st[k]) && (!isfinite(fval(c->st[k], s[k])) || is_denorm_bits(c->st[k], s[k]))) e.kind = X_SKIP;
@@ -519,6 +533,7 @@ static void run_combo(const combo *c) {
     }
     set_mode(0x4C0);
     RUN_CR0 = 0;
+    RUN_SMUL1 = 1;
     CASE_END(name);
     for (int k = 0; k < c->nsrc; k++) free(src[k]);
     free(out);
@@ -917,6 +932,186 @@ static void m_math(const combo *c, const uint64_t *s, expect *e, expect *e2) {
     if (c->param == 0 && c->dt == T_DF && e->kind == X_TOL && r != 0) { e->tol = ldexp(1.0, ilogb(r) - 52) * 2; }
 }
 
+/* ------------------------------------------------------------------ macros and other ops */
+static double div_ab(double a, double b, double unused) { (void)unused; return a / b; }
+static double sqrt_a(double a, double unused, double unused2) { (void)unused; (void)unused2; return sqrt(a); }
+/* DIVM.md / SQRTM.md: IEEE-compliant, so exact: correctly rounded in the %cr0 mode.  F: the
+** double quotient / root plus the sign of its exact remainder (fma) decide the one rounding. */
+static void m_ieee(const combo *c, const uint64_t *s, expect *e, expect *e2) {
+    (void)e2;
+    double a = fsrc(c, s, 0), b = c->param == 0 ? fsrc(c, s, 1) : 0, r, rem;
+    int sticky = 0;
+    if (c->dt == T_DF) {
+        ex_float(e, T_DF, c->param == 0 ? host_rm(div_ab, a, b, 0) : host_rm(sqrt_a, a, 0, 0), c->sat, 0);
+        return;
+    }
+    if (c->param == 0) {
+        r = a / b;
+        if (isfinite(r) && r != 0 && (rem = fma(-r, b, a)) != 0) sticky = (((rem > 0) == (b > 0)) == (r > 0)) ? 1 : -1;
+    } else {
+        r = sqrt(a);
+        if (isfinite(r) && r > 0 && (rem = fma(-r, r, a)) != 0) sticky = rem > 0 ? 1 : -1;
+    }
+    ex_float(e, c->dt, r, c->sat, sticky);
+}
+
+/* Sums of products whose rounding the spec leaves open (lrp, line, dp2/dp3/dp4/dph, plane: one
+** fused rounding or a rounding per step).  Reading: the result must be within 2 ulps of the
+** largest term (or of the result) from the exact value; an intermediate beyond the f range may
+** give the right result or +-inf (2_datatypes "fused operations"), so such lanes are skipped;
+** NaN in, NaN out. */
+static void sum_terms(const combo *c, const double *t, int n, expect *e) {
+    double r = 0, big = 0;
+    for (int i = 0; i < n; i++) {
+        r += t[i];
+        if (isnan(t[i])) { if (c->sat) ex_exact(e, 0); else { e->kind = X_ANYNAN; e->v = e->alt = qnan_bits(c->dt); } return; }
+        if (fabs(t[i]) > FLT_MAX) { e->kind = X_SKIP; return; }
+        big = fmax(big, fabs(t[i]));
+    }
+    if (fabs(r) > FLT_MAX * (1 - 0x1p-25)) { e->kind = X_SKIP; return; } /* overflow edge */
+    ex_float(e, c->dt, r, c->sat, 0);
+    if (e->kind != X_EXACT) return;
+    e->kind = X_TOL;
+    e->ref = c->sat ? (r < 0 ? 0 : r > 1 ? 1 : r) : r;
+    big = fmax(big, fabs(r));
+    e->tol = big == 0 ? 0 : 2 * ldexp(1.0, ilogb(big) - fman(c->dt));
+    e->tol = fmax(e->tol, ldexp(1.0, -149));
+}
+static double fsrcb(const combo *c, int k, uint64_t b) {
+    uint64_t s[4] = {0};
+    s[k] = b;
+    return fsrc(c, s, k);
+}
+/* LRP.md: src1 * src0 + src2 * (1.0 - src0); the lanes (1 - src0) are terms of their own. */
+static void m_lrp(const combo *c, const uint64_t *s, expect *e, expect *e2) {
+    (void)e2;
+    double a = fsrc(c, s, 0), b = fsrc(c, s, 1), d = fsrc(c, s, 2), om = 1.0 - a;
+    if (fabs(om) > FLT_MAX && isfinite(a)) { e->kind = X_SKIP; return; }
+    double t[2] = {b * a, d * om};
+    sum_terms(c, t, 2, e);
+}
+/* dp4/dp3/dp2/dph over each group of 4 lanes, replicated (no spec page: ops.def and the Gen
+** definition written in tests/emu/ext_dpx.visaasm). param: components (2, 3, 4), 5 = dph. */
+static void vm_dp(const combo *c, int lane, expect *e) {
+    int b = lane & ~3, n = c->param == 5 ? 3 : c->param;
+    double t[4];
+    for (int j = 0; j < n; j++) t[j] = fsrcb(c, 0, VALS[0][b + j]) * fsrcb(c, 1, VALS[1][b + j]);
+    if (c->param == 5) { t[3] = fsrcb(c, 1, VALS[1][b + 3]); n = 4; }
+    sum_terms(c, t, n, e);
+}
+/* line: src0[0] * src1[i] + src0[3], src0 read from its scalar region's first 4 elements. */
+static void vm_line(const combo *c, int lane, expect *e) {
+    int g = lane / 16 * 16;
+    double t[2] = {fsrcb(c, 0, VALS[0][g]) * fsrcb(c, 1, VALS[1][lane]), fsrcb(c, 0, VALS[0][g + 3])};
+    sum_terms(c, t, 2, e);
+}
+/* PLN.md: src0[0] * u + src0[1] * v + src0[3]; SIMD16 u/v from src1[0:7]/[8:15] for lanes 0-7,
+** src1[16:23]/[24:31] for lanes 8-15. */
+static void vm_plane(const combo *c, int lane, expect *e) {
+    int g = lane / 16, l = lane % 16, ui = 32 * g + (l < 8 ? l : 8 + l);
+    double t[3] = {fsrcb(c, 0, VALS[0][16 * g]) * fsrcb(c, 1, VALS[1][ui]),
+                   fsrcb(c, 0, VALS[0][16 * g + 1]) * fsrcb(c, 1, VALS[1][ui + 8]), fsrcb(c, 0, VALS[0][16 * g + 3])};
+    sum_terms(c, t, 3, e);
+}
+/* SETP.md: vector src0 -> LSB per lane; scalar (param 1) -> bit i of src0; immediate (param 2)
+** -> bit i of the immediate c->imm. */
+static void vm_setp(const combo *c, int lane, expect *e) {
+    uint64_t v = c->param == 0 ? VALS[0][lane] & 1 : c->param == 1 ? (VALS[0][lane / 16 * 16] >> (lane % 16)) & 1
+                                                                    : ((uint64_t)c->imm >> (lane % 16)) & 1;
+    ex_exact(e, v);
+}
+/* ADD3O.md: dst = the sum truncated to dst; P = overflow.  Reading: overflow = the exact sum of
+** the (widened, modified) sources does not fit the destination type (unsigned: carry out,
+** signed: signed overflow), as 2_datatypes' extra-precision rule computes the sum. */
+static void m_add3o(const combo *c, const uint64_t *s, expect *e, expect *e2) {
+    i128 v = isrc(c, s, 0) + isrc(c, s, 1) + isrc(c, s, 2);
+    ex_exact(e, i2dst(c->dt, v, 0));
+    ex_exact(e2, v < imin(c->dt) || v > imax(c->dt));
+}
+/* INVM.md / RSQTM.md: the predicate dst (early out) is set exactly when the result is a special
+** number (NaN, inf, zero); then dst is that IEEE result.  Otherwise dst is an unspecified first
+** approximation (not checked) and the flag is 0.  Reading: a finite non-zero input whose exact
+** result overflows or underflows is implementation-defined (not an early-out case on inputs),
+** so such lanes are skipped. */
+static void m_invm(const combo *c, const uint64_t *s, expect *e, expect *e2) {
+    double a = fsrc(c, s, 0), b = c->param == 0 ? fsrc(c, s, 1) : 0;
+    double r = c->param == 0 ? a / b : 1.0 / sqrt(a);
+    int special_in = c->param == 0 ? (!isfinite(a) || !isfinite(b) || a == 0 || b == 0) : (!isfinite(a) || a <= 0);
+    if (c->dt == T_F && !isnan(r)) {
+        double rf = fval(T_F, d2f(T_F, r, 0));
+        if (!special_in && (isinf(rf) || rf == 0)) { e->kind = e2->kind = X_SKIP; return; }
+    }
+    if (c->dt == T_DF && !special_in && (isinf(r) || r == 0)) { e->kind = e2->kind = X_SKIP; return; }
+    ex_exact(e2, special_in);
+    if (!special_in) { e->kind = X_SKIP; return; }
+    ex_float(e, c->dt, r, 0, 0);
+}
+/* FCVT.md: hf -> bf8 (E5M2, as ub): round to nearest even, denormals kept; bf8 and hf share the
+** exponent layout, so this rounds off the low 8 bits of the hf encoding.  bf8 -> hf exact.
+** f -> tf32 (as ud): nearest even to 10 mantissa bits, denormals flushed; tf32 -> f a no-op.
+** param: 0 hf->bf8, 1 bf8->hf, 2 f->tf32, 3 tf32->f. */
+static void m_fcvt(const combo *c, const uint64_t *s, expect *e, expect *e2) {
+    (void)e2;
+    uint64_t x = s[0];
+    switch (c->param) {
+    case 0: {
+        x &= 0xffff;
+        if (isnan_bits(T_HF, x)) { e->kind = X_ANYNAN; e->nan_as = 2; return; }
+        uint64_t r = x >> 8, rem = x & 0xff;
+        if (rem > 0x80 || (rem == 0x80 && (r & 1))) r++;
+        ex_exact(e, r);
+        return;
+    }
+    case 1:
+        if ((x & 0x7c) == 0x7c && (x & 3)) { e->kind = X_ANYNAN; e->v = e->alt = qnan_bits(T_HF); return; }
+        ex_exact(e, (x & 0xff) << 8);
+        return;
+    case 2: {
+        x &= 0xffffffffu;
+        if (isnan_bits(T_F, x)) { e->kind = X_ANYNAN; e->nan_as = 1; return; }
+        if (is_denorm_bits(T_F, x)) { ex_exact(e, x & 0x80000000u); return; }
+        if ((x & 0x7f800000u) == 0x7f800000u) { ex_exact(e, x); return; }
+        uint64_t r = x >> 13, rem = x & 0x1fff;
+        if (rem > 0x1000 || (rem == 0x1000 && (r & 1))) r++;
+        ex_exact(e, (r << 13) & 0xffffffffu); /* a carry into the exponent is the next binade / inf */
+        return;
+    }
+    default: ex_exact(e, x & 0xffffffffu); return;
+    }
+}
+/* SRND.md: add the random bits (src1[7:0] for hf -> bf8, src1[12:0] for f -> hf, bit 0 aligned
+** with the source mantissa's bit 0) to the source magnitude, then truncate to the destination.
+** NaN and inf follow IEEE; denormals kept.  Reading: a finite source whose sum reaches the
+** destination's overflow range (all-ones exponent) is left unchecked (the page does not say
+** whether that saturates or gives inf). param: 0 f->hf, 1 hf->bf8. */
+static void m_srnd(const combo *c, const uint64_t *s, expect *e, expect *e2) {
+    (void)e2;
+    if (c->param == 1) {
+        uint64_t x = s[0] & 0xffff, sg = x & 0x8000, mag = x & 0x7fff;
+        if (isnan_bits(T_HF, x)) { e->kind = X_ANYNAN; e->nan_as = 2; return; }
+        if (mag == 0x7c00) { ex_exact(e, (sg >> 8) | 0x7c); return; }
+        uint64_t r = (mag + (s[1] & 0xff)) >> 8;
+        if (r >= 0x7c) { e->kind = X_SKIP; return; }
+        ex_exact(e, (sg >> 8) | r);
+        return;
+    }
+    uint64_t x = s[0] & 0xffffffffu, sg = x & 0x80000000u, mag = x & 0x7fffffffu;
+    if (isnan_bits(T_F, x)) { e->kind = X_ANYNAN; e->v = e->alt = qnan_bits(T_HF); return; }
+    if (mag == 0x7f800000u) { ex_exact(e, (sg >> 16) | 0x7c00); return; }
+    uint64_t sum = mag + (s[1] & 0x1fff);
+    if (sum >= 0x7f800000u) { e->kind = X_SKIP; return; } /* far beyond the hf range */
+    float f;
+    uint32_t fb = (uint32_t)sum;
+    memcpy(&f, &fb, 4);
+    /* truncate f (exact in double) to hf: round toward zero */
+    int saved = RM;
+    RM = 3;
+    uint64_t h = d2f(T_HF, (double)f, 0);
+    RM = saved;
+    if ((h & 0x7fff) >= 0x7bff && (double)f >= 65504.0 + 16) { e->kind = X_SKIP; return; }
+    ex_exact(e, (sg >> 16) | h);
+}
+
 /* ------------------------------------------------------------------ driver */
 static combo C0(const char *op, int nsrc, int dt, int s0, int s1, int s2, model_fn m) {
     combo c;
@@ -1180,6 +1375,99 @@ int main(int argc, char **argv) {
         }
         c = C0("inv", 1, T_DF, T_DF, 0, 0, m_math); c.param = 0; run_combo(&c);
         for (int t = T_HF; t <= T_F; t += 2) { c = C0("pow", 2, t, t, t, 0, m_math); c.param = 9; run_combo(&c); }
+    }
+
+    /* ---- IEEE macros: divm, sqrtm (exact), invm, rsqtm (early-out flag and special results) */
+    for (int t = T_F; t <= T_DF; t++) {
+        c = C0("divm", 2, t, t, t, 0, m_ieee); run_combo(&c);
+        c.sat = 1; run_combo(&c); c.sat = 0;
+        c.mod[0] = "(-)"; c.mod[1] = "(abs)"; run_combo(&c);
+        c.mod[0] = c.mod[1] = NULL; c.cr0 = 0x4D0; run_combo(&c);
+        c.cr0 = 0x4F0; run_combo(&c);
+        c = C0("sqrtm", 1, t, t, 0, 0, m_ieee); c.param = 1; run_combo(&c);
+        c.sat = 1; run_combo(&c); c.sat = 0;
+        c.mod[0] = "(abs)"; run_combo(&c); c.mod[0] = NULL;
+        c.cr0 = 0x4E0; run_combo(&c);
+        c = C0("invm", 2, t, t, t, 0, m_invm); c.dt2 = T_UD;
+        c.body = "    invm (M1, 16) D(0,0)<1> PR S0(0,0)<1;1,0> S1(0,0)<1;1,0>\n"
+                 "    mov (M1, 16) D2(0,0)<1> 0x0:ud\n    (PR) mov (M1, 16) D2(0,0)<1> 0x1:ud";
+        run_combo(&c);
+        c.body = "    invm (M1, 16) D(0,0)<1> PR (-)S0(0,0)<1;1,0> (abs)S1(0,0)<1;1,0>\n"
+                 "    mov (M1, 16) D2(0,0)<1> 0x0:ud\n    (PR) mov (M1, 16) D2(0,0)<1> 0x1:ud";
+        c.mod[0] = "(-)"; c.mod[1] = "(abs)"; run_combo(&c);
+        c = C0("rsqtm", 1, t, t, 0, 0, m_invm); c.dt2 = T_UD; c.param = 1;
+        c.body = "    rsqtm (M1, 16) D(0,0)<1> PR S0(0,0)<1;1,0>\n"
+                 "    mov (M1, 16) D2(0,0)<1> 0x0:ud\n    (PR) mov (M1, 16) D2(0,0)<1> 0x1:ud";
+        run_combo(&c);
+    }
+
+    /* ---- lrp, line, dp2/dp3/dp4/dph, plane (f only) */
+    {
+        c = C0("lrp", 3, T_F, T_F, T_F, T_F, m_lrp); run_combo(&c);
+        c.sat = 1; run_combo(&c); c.sat = 0;
+        c.mod[0] = "(abs)"; c.mod[2] = "(-)"; run_combo(&c);
+        static const char *const dpn[] = {"dp2", "dp3", "dp4", "dph"};
+        static char dpb[4][2][160];
+        for (int o = 0; o < 4; o++)
+            for (int sat = 0; sat < 2; sat++) {
+                c = C0(dpn[o], 2, T_F, T_F, T_F, 0, NULL); c.vmodel = vm_dp; c.param = o < 3 ? o + 2 : 5; c.sat = sat;
+                if (sat) { c.mod[0] = "(-)"; c.mod[1] = "(abs)"; }
+                snprintf(dpb[o][sat], sizeof dpb[o][sat], "    %s%s (M1, 16) D(0,0)<1> %sS0(0,0)<1;1,0> %sS1(0,0)<1;1,0>", dpn[o],
+                         sat ? ".sat" : "", sat ? "(-)" : "", sat ? "(abs)" : "");
+                c.body = dpb[o][sat];
+                run_combo(&c);
+            }
+        c = C0("line", 2, T_F, T_F, T_F, 0, NULL); c.vmodel = vm_line;
+        c.body = "    line (M1, 16) D(0,0)<1> S0(0,0)<0;1,0> S1(0,0)<1;1,0>"; run_combo(&c);
+        c.sat = 1; c.body = "    line.sat (M1, 16) D(0,0)<1> S0(0,0)<0;1,0> S1(0,0)<1;1,0>"; run_combo(&c);
+        c = C0("plane", 2, T_F, T_F, T_F, 0, NULL); c.vmodel = vm_plane; c.smul1 = 2;
+        c.body = "    plane (M1, 16) D(0,0)<1> S0(0,0)<0;1,0> S1(0,0)<1;1,0>"; run_combo(&c);
+        c.sat = 1; c.body = "    plane.sat (M1, 16) D(0,0)<1> S0(0,0)<0;1,0> S1(0,0)<1;1,0>"; run_combo(&c);
+    }
+
+    /* ---- setp (vector LSBs, scalar bits, immediate), add3.o (sum + overflow predicate) */
+    {
+        static const char *const pb = "    mov (M1, 16) D(0,0)<1> 0x0:ud\n    (PR) mov (M1, 16) D(0,0)<1> 0x1:ud";
+        static char b[6][300];
+        const int ts[] = {T_UB, T_UW, T_UD};
+        for (int i = 0; i < 3; i++) {
+            c = C0("setp", 1, T_UD, ts[i], 0, 0, NULL); c.vmodel = vm_setp;
+            snprintf(b[i], sizeof b[i], "    setp (M1_NM, 16) PR S0(0,0)<1;1,0>\n%s", pb); c.body = b[i]; run_combo(&c);
+            if (ts[i] != T_UB) {
+                c.param = 1;
+                snprintf(b[3 + i], sizeof b[3 + i], "    setp (M1_NM, 16) PR S0(0,0)<0;1,0>\n%s", pb); c.body = b[3 + i]; run_combo(&c);
+            }
+        }
+        static char ib[4][300];
+        for (int i = 0; i < 4; i++) {
+            c = C0("setp", 1, T_UD, T_UW, 0, 0, NULL); c.vmodel = vm_setp; c.param = 2; c.imm = (uint32_t)rnd() & 0xffff;
+            snprintf(ib[i], sizeof ib[i], "    setp (M1_NM, 16) PR 0x%x:uw\n%s", (unsigned)c.imm, pb); c.body = ib[i]; run_combo(&c);
+        }
+        static char ab[8][400];
+        const int at[] = {T_UW, T_W, T_UD, T_D};
+        for (int i = 0; i < 4; i++)
+            for (int v = 0; v < 2; v++) {
+                int t = at[i];
+                c = C0("add3.o", 3, t, t, v ? at[(i + 1) % 4] : t, v ? at[(i + 3) % 4] : t, m_add3o); c.dt2 = T_UD;
+                if (v) c.mod[1] = "(-)";
+                snprintf(ab[2 * i + v], sizeof ab[2 * i + v],
+                         "    (PR) add3.o (M1, 16) D(0,0)<1> S0(0,0)<1;1,0> %sS1(0,0)<1;1,0> S2(0,0)<1;1,0>\n"
+                         "    mov (M1, 16) D2(0,0)<1> 0x0:ud\n    (PR) mov (M1, 16) D2(0,0)<1> 0x1:ud", v ? "(-)" : "");
+                c.body = ab[2 * i + v]; run_combo(&c);
+            }
+    }
+
+    /* ---- fcvt (hf <-> bf8, f <-> tf32), srnd (f -> hf, hf -> bf8) */
+    {
+        c = C0("fcvt", 1, T_UB, T_HF, 0, 0, m_fcvt); c.param = 0;
+        c.body = "    fcvt (M1_NM, 16) D(0,0)<1> S0(0,0)<1;1,0>"; run_combo(&c);
+        c = C0("fcvt", 1, T_HF, T_UB, 0, 0, m_fcvt); c.param = 1; run_combo(&c);
+        c = C0("fcvt", 1, T_UD, T_F, 0, 0, m_fcvt); c.param = 2; run_combo(&c);
+        c = C0("fcvt", 1, T_F, T_UD, 0, 0, m_fcvt); c.param = 3; run_combo(&c);
+        c = C0("srnd", 2, T_HF, T_F, T_UW, 0, m_srnd); c.param = 0;
+        c.body = "    srnd (M1_NM, 16) D(0,0)<1> S0(0,0)<1;1,0> S1(0,0)<1;1,0>"; run_combo(&c);
+        c = C0("srnd", 2, T_UB, T_HF, T_UB, 0, m_srnd); c.param = 1;
+        c.body = "    srnd (M1_NM, 16) D(0,0)<1> S0(0,0)<1;1,0> S1(0,0)<1;1,0>"; run_combo(&c);
     }
 
     /* ---- %cr0 modes (initial value through visa_run_opts.cr0): directed rounding, denormal
