@@ -335,8 +335,9 @@ static bool read_inst(rd *r, ir_routine *rt, ir_inst *inst) {
         case 'o': {
             size_t sat = r->pos;
             uint8_t sub = u8(r, "sub-opcode");
-            int sf = r->err ? -1 : isa_form_sub(form, sub);
-            if (!r->err && sf < 0) {
+            if (r->err) return false; /* truncated: no sub-opcode to select a form with */
+            int sf = isa_form_sub(form, sub);
+            if (sf < 0) {
                 char msg[80];
                 snprintf(msg, sizeof msg, "unknown sub-opcode 0x%02x of %s", sub, isa_forms[form].name);
                 fail(r, sat, msg);
