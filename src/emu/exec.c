@@ -287,7 +287,9 @@ static void st_pred(emu_thread *t, const emu_opnd *o, unsigned n, uint32_t mask,
     uint32_t m = t->pred[o->off];
     for (unsigned i = 0; i < n && i + o->bitoff < 32; i++) {
         unsigned b = i + o->bitoff;
-        if (mask >> i & 1) m = (m & ~(1u << b)) | ((uint32_t)(in[i].i != 0) << b);
+        /* bit 0 of the result: a predicate is a 1-bit value, so NOT of a predicate (~1 = ...10)
+        ** must give 0, not "non-zero" */
+        if (mask >> i & 1) m = (m & ~(1u << b)) | ((uint32_t)(in[i].i & 1) << b);
     }
     t->pred[o->off] = m;
 }
@@ -368,9 +370,10 @@ static void load_packed(const emu_opnd *o, unsigned n, unsigned cls, emu_val *ou
         int64_t iv;
         if (o->type == VISA_TYPE_VF) {
             unsigned b = (unsigned)(o->imm >> (8 * (i & 3))) & 0xFF;
-            /* restricted 8-bit float: sign, 3-bit exponent (bias 3), 4-bit mantissa */
+            /* restricted 8-bit float: sign, 3-bit exponent (bias 3), 4-bit mantissa; exponent 0 is
+            ** normal (2_datatypes gives the range +-[0.125, 31] and 0: no denormals) */
             unsigned e = (b >> 4) & 7, m = b & 15;
-            fv = e ? ldexp(1.0 + m / 16.0, (int)e - 3) : ldexp(m / 16.0, -2);
+            fv = (e || m) ? ldexp(1.0 + m / 16.0, (int)e - 3) : 0.0;
             if (b & 0x80) fv = -fv;
             iv = (int64_t)fv;
         } else {
