@@ -332,7 +332,8 @@ static int run_body(runner *R, const char *body, int nsrc, const int *st, int dt
     n += snprintf(text + n, sizeof text - (size_t)n, ".decl D v_type=G type=%s num_elts=%d align=GRF\n", tname[dt], 16 * dmul);
     if (dt2 != T_NONE)
         n += snprintf(text + n, sizeof text - (size_t)n, ".decl D2 v_type=G type=%s num_elts=16 align=GRF\n", tname[dt2]);
-    n += snprintf(text + n, sizeof text - (size_t)n, ".decl PR v_type=P num_elts=16\n");
+    n += snprintf(text + n, sizeof text - (size_t)n, ".decl PR v_type=P num_elts=16\n.decl P1 v_type=P num_elts=16\n"
+                  ".decl P2 v_type=P num_elts=16\n.decl P3 v_type=P num_elts=16\n");
     for (int i = 0; i < 6; i++)
         n += snprintf(text + n, sizeof text - (size_t)n, ".input %s offset=%d size=8\n", ptrs[i], 64 + 8 * i);
     n += snprintf(text + n, sizeof text - (size_t)n, ".kernel_attr SimdSize=16\n");
@@ -1112,6 +1113,69 @@ static void m_srnd(const combo *c, const uint64_t *s, expect *e, expect *e2) {
     ex_exact(e, (sg >> 16) | h);
 }
 
+/* ------------------------------------------------------------------ operand forms */
+/* VF element (2_datatypes: 8-bit restricted float, range +-[0.125, 31] and 0): 1 sign, 3 exponent
+** bits (bias 3), 4 mantissa bits, exponent 0 normal (no denormals), all zero bits = 0. */
+static double vf_val(unsigned b) {
+    unsigned e = (b >> 4) & 7, m = b & 15;
+    double v = (e == 0 && m == 0) ? 0.0 : ldexp(1.0 + m / 16.0, (int)e - 3);
+    return (b & 0x80) ? -v : v;
+}
+/* Packed immediates (5_operands "Immediate Operands": V/UV = 8-element w/uw vector, VF =
+** 4-element f vector, contiguous, no replication beyond the vector).  param: 0 add V, 1 add UV,
+** 2 mov V, 3 mov UV, 4 add VF, 5 mov VF; the kernel runs them at exec size 8 (4 for VF). */
+static void vm_imm(const combo *c, int lane, expect *e) {
+    int l = lane % 16;
+    if (c->param >= 4) {
+        double v = vf_val((c->imm >> (8 * (l % 4))) & 0xff);
+        if (c->param == 5) { ex_float(e, T_F, v, 0, 0); return; }
+        fused(c, T_F, fsrcb(c, 0, VALS[0][lane]), 1.0, v, 0, e);
+        return;
+    }
+    i128 el = (c->imm >> (4 * (l % 8))) & 15;
+    if (!(c->param & 1) && el > 7) el -= 16;
+    if (c->param >= 2) { ex_exact(e, i2dst(c->dt, el, 0)); return; }
+    ex_exact(e, i2dst(c->dt, ival(c->st[0], VALS[0][lane]) + el, 0));
+}
+/* Source regions (5_operands: element (i / width) * vstride + (i % width) * hstride from the
+** offset) on src1 of add; param indexes REGIONS. */
+static const struct { int off, vs, w, hs; } REGIONS[] = {
+    {0, 8, 4, 2}, {0, 0, 4, 1}, {0, 4, 4, 0}, {5, 0, 1, 0}, {0, 16, 8, 2}, {3, 1, 1, 0}, {1, 4, 2, 2}, {2, 2, 2, 1},
+};
+static void vm_region(const combo *c, int lane, expect *e) {
+    int g = lane / 16, l = lane % 16, p = c->param;
+    int idx = REGIONS[p].off + (l / REGIONS[p].w) * REGIONS[p].vs + (l % REGIONS[p].w) * REGIONS[p].hs;
+    uint64_t s[4] = {VALS[0][lane], VALS[1][32 * g + idx], 0, 0};
+    m_add(c, s, e, NULL);
+}
+/* Destination stride param (exec size 16 / stride): elements between the written ones keep the
+** fill value c->imm written first. */
+static void vm_dstride(const combo *c, int lane, expect *e) {
+    int g = lane / 16, l = lane % 16, st = c->param;
+    if (l % st) { ex_exact(e, c->imm & tmask(c->dt)); return; }
+    uint64_t s[4] = {VALS[0][16 * g + l / st], VALS[1][16 * g + l / st], 0, 0};
+    m_add(c, s, e, NULL);
+}
+/* Predicate operands: P1 = LSB of S0, P2 = LSB of S1 (setp); param 0-3: P3 = P1 and/or/xor P2,
+** not P1, dst = P3; 4/5: (P1) / (!P1) add over a filled dst (disabled lanes keep the fill). */
+static void vm_pred(const combo *c, int lane, expect *e) {
+    int p1 = (int)(VALS[0][lane] & 1), p2 = (int)(VALS[1][lane] & 1), r;
+    switch (c->param) {
+    case 0: r = p1 & p2; break;
+    case 1: r = p1 | p2; break;
+    case 2: r = p1 ^ p2; break;
+    case 3: r = !p1; break;
+    default: {
+        int on = (int)(VALS[2][lane] & 1) ^ (c->param == 5);
+        if (!on) { ex_exact(e, c->imm & tmask(c->dt)); return; }
+        uint64_t s[4] = {VALS[0][lane], VALS[1][lane], 0, 0};
+        m_add(c, s, e, NULL);
+        return;
+    }
+    }
+    ex_exact(e, (uint64_t)r);
+}
+
 /* ------------------------------------------------------------------ driver */
 static combo C0(const char *op, int nsrc, int dt, int s0, int s1, int s2, model_fn m) {
     combo c;
@@ -1468,6 +1532,74 @@ int main(int argc, char **argv) {
         c.body = "    srnd (M1_NM, 16) D(0,0)<1> S0(0,0)<1;1,0> S1(0,0)<1;1,0>"; run_combo(&c);
         c = C0("srnd", 2, T_UB, T_HF, T_UB, 0, m_srnd); c.param = 1;
         c.body = "    srnd (M1_NM, 16) D(0,0)<1> S0(0,0)<1;1,0> S1(0,0)<1;1,0>"; run_combo(&c);
+    }
+
+    /* ---- operand forms: V / UV / VF immediates, source regions, destination strides,
+    ** predicate logic and predicated execution */
+    {
+        static char b[64][400];
+        int nb = 0;
+        const int vt[] = {T_D, T_W, T_B, T_UD, T_UW, T_UB, T_F};
+        for (int i = 0; i < 7; i++)
+            for (int p = 0; p < 4; p++) {
+                int t = vt[i], uv = p & 1;
+                if (t == T_F && p < 2) continue; /* V/UV into float arithmetic: integer/float mix */
+                if (p < 2 && (uv != !is_signed(t))) continue; /* V goes with signed, UV with unsigned */
+                c = C0(p < 2 ? "add" : "mov", p < 2 ? 1 : 0, t, t, 0, 0, NULL); c.vmodel = vm_imm; c.param = p;
+                c.imm = (uint32_t)rnd();
+                if (c.nsrc == 0) { c.nsrc = 1; c.st[0] = T_UD; } /* an unused loaded source keeps the runner simple */
+                snprintf(b[nb], sizeof b[nb],
+                         p < 2 ? "    add (M1, 8) D(0,0)<1> S0(0,0)<1;1,0> 0x%x:%s\n    add (M1, 8) D(0,8)<1> S0(0,8)<1;1,0> 0x%x:%s"
+                               : "    mov (M1, 8) D(0,0)<1> 0x%x:%s\n    mov (M1, 8) D(0,8)<1> 0x%x:%s",
+                         (unsigned)c.imm, uv ? "uv" : "v", (unsigned)c.imm, uv ? "uv" : "v");
+                c.body = b[nb++]; run_combo(&c);
+            }
+        for (int p = 4; p < 6; p++) {
+            c = C0(p == 4 ? "add" : "mov", 1, T_F, p == 4 ? T_F : T_UD, 0, 0, NULL); c.vmodel = vm_imm; c.param = p;
+            c.imm = (uint32_t)rnd();
+            int n = 0;
+            for (int k = 0; k < 16; k += 4)
+                n += snprintf(b[nb] + n, sizeof b[nb] - (size_t)n,
+                              p == 4 ? "    add (M1, 4) D(0,%d)<1> S0(0,%d)<1;1,0> 0x%x:vf\n" : "    mov (M1, 4) D(0,%d)<1> 0x%x:vf\n", k,
+                              p == 4 ? k : (int)c.imm, c.imm);
+            c.body = b[nb++]; run_combo(&c);
+        }
+        const int rt[] = {T_D, T_UW, T_F, T_HF};
+        static char rb[4][8][200];
+        for (int i = 0; i < 4; i++)
+            for (int r = 0; r < 8; r++) {
+                c = C0("add", 2, rt[i], rt[i], rt[i], 0, NULL); c.vmodel = vm_region; c.param = r; c.smul1 = 2;
+                snprintf(rb[i][r], sizeof rb[i][r], "    add (M1, 16) D(0,0)<1> S0(0,0)<1;1,0> S1(0,%d)<%d;%d,%d>", REGIONS[r].off,
+                         REGIONS[r].vs, REGIONS[r].w, REGIONS[r].hs);
+                c.body = rb[i][r]; run_combo(&c);
+            }
+        const int dt[] = {T_D, T_W, T_F, T_UB};
+        static char db[4][2][300];
+        for (int i = 0; i < 4; i++)
+            for (int st = 2; st <= 4; st += 2) {
+                c = C0("add", 2, dt[i], dt[i], dt[i], 0, NULL); c.vmodel = vm_dstride; c.param = st;
+                c.imm = dt[i] == T_F ? 0x3f800000u : 0x57;
+                snprintf(db[i][st / 4], sizeof db[i][st / 4],
+                         "    mov (M1, 16) D(0,0)<1> 0x%x:%s\n    add (M1, %d) D(0,0)<%d> S0(0,0)<1;1,0> S1(0,0)<1;1,0>", (unsigned)c.imm,
+                         tname[dt[i]], 16 / st, st);
+                c.body = db[i][st / 4]; run_combo(&c);
+            }
+        static const char *const pops[] = {"and", "or", "xor", "not"};
+        static char pb[6][400];
+        for (int p = 0; p < 6; p++) {
+            if (p < 4) {
+                c = C0(pops[p], 2, T_UD, T_UD, T_UD, 0, NULL);
+                snprintf(pb[p], sizeof pb[p],
+                         "    setp (M1_NM, 16) P1 S0(0,0)<1;1,0>\n    setp (M1_NM, 16) P2 S1(0,0)<1;1,0>\n    %s (M1, 16) P3 P1%s\n"
+                         "    mov (M1, 16) D(0,0)<1> 0x0:ud\n    (P3) mov (M1, 16) D(0,0)<1> 0x1:ud", pops[p], p == 3 ? "" : " P2");
+            } else {
+                c = C0(p == 4 ? "(P1) add" : "(!P1) add", 3, T_D, T_D, T_W, T_UD, NULL); c.imm = 0x57;
+                snprintf(pb[p], sizeof pb[p],
+                         "    setp (M1_NM, 16) P1 S2(0,0)<1;1,0>\n    mov (M1, 16) D(0,0)<1> 0x57:d\n"
+                         "    (%sP1) add (M1, 16) D(0,0)<1> S0(0,0)<1;1,0> S1(0,0)<1;1,0>", p == 5 ? "!" : "");
+            }
+            c.vmodel = vm_pred; c.param = p; c.body = pb[p]; run_combo(&c);
+        }
     }
 
     /* ---- %cr0 modes (initial value through visa_run_opts.cr0): directed rounding, denormal
