@@ -301,7 +301,8 @@ static uint64_t rand_val(int t) {
 enum { MAXL = 8192 };
 static uint64_t VALS[4][MAXL]; /* the lanes' source values; src1 of plane holds 2 per lane */
 static int RUN_SMUL1 = 1;      /* elements of S1 per lane (plane reads 32 per SIMD16 group) */
-static uint32_t RUN_CR0; /* %cr0 for run_body; 0: the API default */
+#define CR0_SET 0x80000000u /* marks a %cr0 value as given (0 itself is a mode: flush all, RTNE) */
+static uint32_t RUN_CR0; /* CR0_SET | %cr0 for run_body; 0: the API default */
 typedef struct runner {
     visa_ctx *ctx;
     char diag[1024];
@@ -379,7 +380,7 @@ static int run_body(runner *R, const char *body, int nsrc, const int *st, int dt
     o.struct_size = sizeof o;
     o.platform = VISA_PLATFORM_XE3;
     o.groups[0] = (uint32_t)groups;
-    if (RUN_CR0) { o.set_cr0 = true; o.cr0 = RUN_CR0; }
+    if (RUN_CR0) { o.set_cr0 = true; o.cr0 = RUN_CR0 & ~CR0_SET; }
     s = visa_module_run(m, &o, args, 6, bufs, 6, NULL);
     visa_module_destroy(m);
     if (s != VISA_OK) {
@@ -414,10 +415,11 @@ typedef struct combo {
     const char *body;   /* NULL: generic "op[.sat] (M1, 16) D S0 S1 ..." */
     int dmul, dt2;      /* madw: 2 dst elements per lane; addc/subb: carry type */
     int lanes_stride;   /* sad2: only even lanes defined */
-    uint32_t cr0;       /* initial %cr0 of the run (visa_run_opts.cr0); 0: the default 0x4C0 */
+    uint32_t cr0;       /* CR0_SET | the initial %cr0 of the run (visa_run_opts.cr0); 0: the default 0x4C0 */
     vmodel_fn vmodel;   /* instead of model */
     int smul1;          /* plane: 2 src1 elements per lane */
     uint32_t imm;       /* setp: the immediate source */
+    int cr0_mov;        /* the kernel writes cr0 itself (mov %cr0) instead of the run option */
 } combo;
 
 static long n_combos, n_lanes;
@@ -495,12 +497,12 @@ static void run_combo(const combo *c) {
     snprintf(name, sizeof name, "%s%s dst=%s src=%s%s%s%s%s%s%s%s", c->op, c->sat ? ".sat" : "", tname[c->dt],
              c->mod[0] ? c->mod[0] : "", tname[c->st[0]], c->nsrc > 1 ? "," : "", c->nsrc > 1 ? (c->mod[1] ? c->mod[1] : "") : "",
              c->nsrc > 1 ? tname[c->st[1]] : "", c->nsrc > 2 ? "," : "", c->nsrc > 2 ? tname[c->st[2]] : "", c->nsrc > 3 ? ",.." : "");
-    if (c->cr0) snprintf(name + strlen(name), sizeof name - strlen(name), " cr0=0x%x", (unsigned)c->cr0);
+    if (c->cr0) snprintf(name + strlen(name), sizeof name - strlen(name), " cr0=0x%x%s", (unsigned)(c->cr0 & ~CR0_SET), c->cr0_mov ? " (mov)" : "");
     CASE_BEGIN();
     n_combos++;
-    RUN_CR0 = c->cr0;
+    RUN_CR0 = c->cr0_mov ? 0 : c->cr0;
     RUN_SMUL1 = smul1;
-    set_mode(c->cr0 ? c->cr0 : 0x4C0);
+    set_mode(c->cr0 ? c->cr0 & ~CR0_SET : 0x4C0);
     if (run_body(&RUN, body, c->nsrc, c->st, c->dt, dmul, c->dt2, nl, src, out, out2)) {
         CHECKF(0, "%s could not run", name);
     } else {
@@ -1446,12 +1448,12 @@ int main(int argc, char **argv) {
         c = C0("divm", 2, t, t, t, 0, m_ieee); run_combo(&c);
         c.sat = 1; run_combo(&c); c.sat = 0;
         c.mod[0] = "(-)"; c.mod[1] = "(abs)"; run_combo(&c);
-        c.mod[0] = c.mod[1] = NULL; c.cr0 = 0x4D0; run_combo(&c);
-        c.cr0 = 0x4F0; run_combo(&c);
+        c.mod[0] = c.mod[1] = NULL; c.cr0 = CR0_SET | 0x4D0; run_combo(&c);
+        c.cr0 = CR0_SET | 0x4F0; run_combo(&c);
         c = C0("sqrtm", 1, t, t, 0, 0, m_ieee); c.param = 1; run_combo(&c);
         c.sat = 1; run_combo(&c); c.sat = 0;
         c.mod[0] = "(abs)"; run_combo(&c); c.mod[0] = NULL;
-        c.cr0 = 0x4E0; run_combo(&c);
+        c.cr0 = CR0_SET | 0x4E0; run_combo(&c);
         c = C0("invm", 2, t, t, t, 0, m_invm); c.dt2 = T_UD;
         c.body = "    invm (M1, 16) D(0,0)<1> PR S0(0,0)<1;1,0> S1(0,0)<1;1,0>\n"
                  "    mov (M1, 16) D2(0,0)<1> 0x0:ud\n    (PR) mov (M1, 16) D2(0,0)<1> 0x1:ud";
@@ -1615,26 +1617,34 @@ int main(int argc, char **argv) {
                 const char *ops[] = {"add", "mul", "min", "max"};
                 model_fn fns[] = {m_add, m_mul, m_min, m_max};
                 for (int o = 0; o < 4; o++) {
-                    c = C0(ops[o], 2, t, t, t, 0, fns[o]); c.cr0 = m; run_combo(&c);
+                    c = C0(ops[o], 2, t, t, t, 0, fns[o]); c.cr0 = m | CR0_SET; run_combo(&c);
                     if (o == 0) { c.mod[1] = "(-)"; c.sat = 1; run_combo(&c); }
                 }
-                c = C0("mad", 3, t, t, t, t, m_mad); c.cr0 = m; run_combo(&c);
-                c = C0("cmp.lt", 2, t, t, t, 0, m_cmp_gen); c.param = 4; c.cr0 = m; run_combo(&c);
-                c = C0("cmp.eq", 2, t, t, t, 0, m_cmp_gen); c.param = 0; c.cr0 = m; run_combo(&c);
+                c = C0("mad", 3, t, t, t, t, m_mad); c.cr0 = m | CR0_SET; run_combo(&c);
+                c = C0("cmp.lt", 2, t, t, t, 0, m_cmp_gen); c.param = 4; c.cr0 = m | CR0_SET; run_combo(&c);
+                c = C0("cmp.eq", 2, t, t, t, 0, m_cmp_gen); c.param = 0; c.cr0 = m | CR0_SET; run_combo(&c);
+            }
+            if (!alt) {
+                /* the kernel writes %cr0 itself (4_visa_header V14: R/W, "for subsequent instructions") */
+                static char mb[8][2][300];
+                snprintf(mb[mi][0], sizeof mb[mi][0], "    mov (M1_NM, 1) %%cr0(0,0)<1> 0x%x:ud\n    add (M1, 16) D(0,0)<1> S0(0,0)<1;1,0> S1(0,0)<1;1,0>", (unsigned)m);
+                snprintf(mb[mi][1], sizeof mb[mi][1], "    mov (M1_NM, 1) %%cr0(0,0)<1> 0x%x:ud\n    mad (M1, 16) D(0,0)<1> S0(0,0)<1;1,0> S1(0,0)<1;1,0> S2(0,0)<1;1,0>", (unsigned)m);
+                c = C0("add", 2, T_F, T_F, T_F, 0, m_add); c.cr0 = m | CR0_SET; c.cr0_mov = 1; c.body = mb[mi][0]; run_combo(&c);
+                c = C0("mad", 3, T_HF, T_HF, T_HF, T_HF, m_mad); c.cr0 = m | CR0_SET; c.cr0_mov = 1; c.body = mb[mi][1]; run_combo(&c);
             }
             if (!alt) {
                 /* conversions: narrowing floats use the mode, integer -> float too, float -> int truncates */
                 const int cv[][2] = {{T_F, T_DF}, {T_HF, T_F}, {T_HF, T_DF}, {T_F, T_D}, {T_F, T_UD}, {T_F, T_Q},
                                      {T_DF, T_UQ}, {T_HF, T_W}, {T_HF, T_D}, {T_DF, T_F}, {T_F, T_HF}, {T_D, T_F}, {T_UQ, T_DF}};
                 for (int i = 0; i < (int)(sizeof cv / sizeof *cv); i++) {
-                    c = C0("mov", 1, cv[i][0], cv[i][1], 0, 0, m_mov); c.cr0 = m; run_combo(&c);
+                    c = C0("mov", 1, cv[i][0], cv[i][1], 0, 0, m_mov); c.cr0 = m | CR0_SET; run_combo(&c);
                 }
-                c = C0("mul", 2, T_F, T_HF, T_F, 0, m_mul); c.cr0 = m; run_combo(&c);
-                c = C0("mad", 3, T_HF, T_HF, T_F, T_HF, m_mad); c.cr0 = m; run_combo(&c);
+                c = C0("mul", 2, T_F, T_HF, T_F, 0, m_mul); c.cr0 = m | CR0_SET; run_combo(&c);
+                c = C0("mad", 3, T_HF, T_HF, T_F, T_HF, m_mad); c.cr0 = m | CR0_SET; run_combo(&c);
             } else {
                 const char *ops[] = {"sqrt", "rsqrt", "log", "inv", "exp"};
                 const int par[] = {1, 2, 4, 0, 3};
-                for (int o = 0; o < 5; o++) { c = C0(ops[o], 1, T_F, T_F, 0, 0, m_math); c.param = par[o]; c.cr0 = m; run_combo(&c); }
+                for (int o = 0; o < 5; o++) { c = C0(ops[o], 1, T_F, T_F, 0, 0, m_math); c.param = par[o]; c.cr0 = m | CR0_SET; run_combo(&c); }
             }
         }
     }
