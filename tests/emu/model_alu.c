@@ -25,6 +25,21 @@
 **  - Transcendental math (and float div, which DIV.md says is x * INV(y)) is not correctly
 **    rounded on the hardware and this spec states no precision, so those compare within a
 **    tolerance: see math_tol() below.  Special values (zeros, infinities, NaN) stay exact.
+**  - %cr0 (4_visa_header V14, 2_datatypes): RU/RD/RTZ apply to every float rounding, integer ->
+**    float included ("by default" nearest even); a denormal-flush bit flushes that type's
+**    denormal sources to signed zero and a result that is denormal after rounding (a value that
+**    rounds up to the smallest normal stays); bit 10 governs HF (the API default keeps HF
+**    denormals); ALT (F only): +-inf results become +-FLT_MAX, sqrt/rsqrt/log read |src|, and
+**    lanes with NaN, inf or denormal sources are not checked ("must not be passed").
+**  - divm/sqrtm are IEEE-exact (their pages): correctly rounded in the %cr0 mode, no tolerance.
+**    invm/rsqtm: only the early-out flag and the special (NaN/inf/zero) results are defined;
+**    see m_invm().  lrp, line, dp2-dp4, dph, plane: rounding steps unstated, 2-ulp bound (sum_terms).
+**  - add3.o overflow: the exact sum does not fit the destination type (m_add3o).
+**  - fcvt/srnd: bit-level models of FCVT.md / SRND.md (m_fcvt, m_srnd).
+**  - VF immediates: exponent 0 is a normal exponent (range +-[0.125, 31], no denormals).
+**
+** Not covered: HF8 (srnd to b), bf sources of srnd, ALT-mode double/half, indirect operands,
+** exec sizes other than 16 (and 8/4 for packed immediates), M5..M8 masks, the other cr0 bits.
 */
 #include <fenv.h>
 #include <float.h>
