@@ -349,7 +349,7 @@ static int run_body(runner *R, const char *body, int nsrc, const int *st, int dt
     if (dt2 != T_NONE)
         n += snprintf(text + n, sizeof text - (size_t)n, ".decl D2 v_type=G type=%s num_elts=16 align=GRF\n", tname[dt2]);
     n += snprintf(text + n, sizeof text - (size_t)n, ".decl PR v_type=P num_elts=16\n.decl P1 v_type=P num_elts=16\n"
-                  ".decl P2 v_type=P num_elts=16\n.decl P3 v_type=P num_elts=16\n");
+                  ".decl P2 v_type=P num_elts=16\n.decl P3 v_type=P num_elts=16\n.decl AX v_type=A num_elts=2\n");
     for (int i = 0; i < 6; i++)
         n += snprintf(text + n, sizeof text - (size_t)n, ".input %s offset=%d size=8\n", ptrs[i], 64 + 8 * i);
     n += snprintf(text + n, sizeof text - (size_t)n, ".kernel_attr SimdSize=16\n");
@@ -1122,10 +1122,12 @@ static void m_srnd(const combo *c, const uint64_t *s, expect *e, expect *e2) {
     uint32_t fb = (uint32_t)sum;
     memcpy(&f, &fb, 4);
     /* truncate f (exact in double) to hf: round toward zero */
-    int saved = RM;
+    int saved = RM, saved_fl = FLUSH[T_HF];
     RM = 3;
+    FLUSH[T_HF] = 0; /* "Denoms are retained always", whatever %cr0 says */
     uint64_t h = d2f(T_HF, (double)f, 0);
     RM = saved;
+    FLUSH[T_HF] = saved_fl;
     if ((h & 0x7fff) >= 0x7bff && (double)f >= 65504.0 + 16) { e->kind = X_SKIP; return; }
     ex_exact(e, (sg >> 16) | h);
 }
@@ -1158,6 +1160,8 @@ static void vm_imm(const combo *c, int lane, expect *e) {
 ** offset) on src1 of add; param indexes REGIONS. */
 static const struct { int off, vs, w, hs; } REGIONS[] = {
     {0, 8, 4, 2}, {0, 0, 4, 1}, {0, 4, 4, 0}, {5, 0, 1, 0}, {0, 16, 8, 2}, {3, 1, 1, 0}, {1, 4, 2, 2}, {2, 2, 2, 1},
+    /* indirect (5_operands: r[A(0), imm]<region>, the address variable holds a byte address) */
+    {1, 2, 1, 0}, {4, 0, 1, 0}, {7, 1, 1, 0},
 };
 static void vm_region(const combo *c, int lane, expect *e) {
     int g = lane / 16, l = lane % 16, p = c->param;
@@ -1549,6 +1553,15 @@ int main(int argc, char **argv) {
         c.body = "    srnd (M1_NM, 16) D(0,0)<1> S0(0,0)<1;1,0> S1(0,0)<1;1,0>"; run_combo(&c);
         c = C0("srnd", 2, T_UB, T_HF, T_UB, 0, m_srnd); c.param = 1;
         c.body = "    srnd (M1_NM, 16) D(0,0)<1> S0(0,0)<1;1,0> S1(0,0)<1;1,0>"; run_combo(&c);
+        /* the pages fix the denormal handling of these conversions ("retained" for bf8 and srnd,
+        ** "flushed" for tf32): a flush-all / keep-all %cr0 must not change them */
+        c.cr0 = CR0_SET | 0x000; run_combo(&c);
+        c = C0("srnd", 2, T_HF, T_F, T_UW, 0, m_srnd); c.param = 0; c.cr0 = CR0_SET | 0x000;
+        c.body = "    srnd (M1_NM, 16) D(0,0)<1> S0(0,0)<1;1,0> S1(0,0)<1;1,0>"; run_combo(&c);
+        c = C0("fcvt", 1, T_UB, T_HF, 0, 0, m_fcvt); c.param = 0; c.cr0 = CR0_SET | 0x000;
+        c.body = "    fcvt (M1_NM, 16) D(0,0)<1> S0(0,0)<1;1,0>"; run_combo(&c);
+        c = C0("fcvt", 1, T_HF, T_UB, 0, 0, m_fcvt); c.param = 1; c.cr0 = CR0_SET | 0x000; run_combo(&c);
+        c = C0("fcvt", 1, T_UD, T_F, 0, 0, m_fcvt); c.param = 2; c.cr0 = CR0_SET | 0x4C0; run_combo(&c);
     }
 
     /* ---- operand forms: V / UV / VF immediates, source regions, destination strides,
@@ -1590,6 +1603,22 @@ int main(int argc, char **argv) {
                          REGIONS[r].vs, REGIONS[r].w, REGIONS[r].hs);
                 c.body = rb[i][r]; run_combo(&c);
             }
+        /* indirect sources (region from the address register's byte address) and destination */
+        static char xb[3][3][300], xd[3][300];
+        for (int i = 0; i < 3; i++) {
+            int t = rt[i == 0 ? 0 : i + 1]; /* d, f, hf */
+            for (int r = 8; r < 11; r++) {
+                c = C0("add", 2, t, t, t, 0, NULL); c.vmodel = vm_region; c.param = r; c.smul1 = 2;
+                if (r == 9 && t != T_D) c.mod[1] = "(-)";
+                snprintf(xb[i][r - 8], sizeof xb[i][r - 8],
+                         "    addr_add (M1_NM, 1) AX(0)<1> &S1[%d] 0x0:uw\n    add (M1, 16) D(0,0)<1> S0(0,0)<1;1,0> %sr[AX(0),0]<%d;%d,%d>:%s",
+                         REGIONS[r].off * tsize[t], c.mod[1] ? c.mod[1] : "", REGIONS[r].vs, REGIONS[r].w, REGIONS[r].hs, tname[t]);
+                c.body = xb[i][r - 8]; run_combo(&c);
+            }
+            c = C0("add", 2, t, t, t, 0, m_add);
+            snprintf(xd[i], sizeof xd[i], "    addr_add (M1_NM, 1) AX(1)<1> &D[0] 0x0:uw\n    add (M1, 16) r[AX(1),0]<1>:%s S0(0,0)<1;1,0> S1(0,0)<1;1,0>", tname[t]);
+            c.body = xd[i]; run_combo(&c);
+        }
         const int dt[] = {T_D, T_W, T_F, T_UB};
         static char db[4][2][300];
         for (int i = 0; i < 4; i++)
