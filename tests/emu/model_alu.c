@@ -38,7 +38,8 @@
 **  - fcvt/srnd: bit-level models of FCVT.md / SRND.md (m_fcvt, m_srnd).
 **  - VF immediates: exponent 0 is a normal exponent (range +-[0.125, 31], no denormals).
 **
-** Not covered: HF8 (srnd to b), bf sources of srnd, ALT-mode double/half, indirect operands,
+** Not covered: HF8 (fcvt/srnd with b: no page defines the format), bf sources of srnd,
+** multi-address indirect operands,
 ** exec sizes other than 16 (and 8/4 for packed immediates), M5..M8 masks, the other cr0 bits.
 */
 #include <fenv.h>
