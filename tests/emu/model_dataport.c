@@ -628,6 +628,23 @@ static void finish(Kern *k, const char *what, uint8_t *out, const uint8_t *exp,
 
 static visa_platform any_plat(void) { return plats3[rndu(3)]; }
 
+/* The common tail of a one-buffer case: dump n register bytes, name the case (printf-style,
+** the platform appended) and compare the dump and the buffer (got: the kernel's bytes, want:
+** the model's). */
+static void finish_buf(Kern *k, unsigned n, uint8_t *out, const uint8_t *exp, const uint8_t *care,
+                       uint8_t *got, uint8_t *want, size_t size, const char *fmt, ...) {
+    k_dump(k, "R", n, 0);
+    char what[192];
+    va_list ap;
+    va_start(ap, fmt);
+    int len = vsnprintf(what, sizeof what, fmt, ap);
+    va_end(ap);
+    if (len >= 0 && (size_t)len < sizeof what)
+        snprintf(what + len, sizeof what - (size_t)len, " %s", visa_platform_name(k->plat));
+    Check c = {got, want, size};
+    finish(k, what, out, exp, care, n, &c, 1);
+}
+
 /* OWORD_LD (offset in owords), OWORD_LD_UNALIGNED (byte offset, dword-aligned), OWORD_ST:
 ** each oword is one access; one not wholly inside reads 0 / is dropped. */
 static void test_oword(int n) {
@@ -666,12 +683,8 @@ static void test_oword(int n) {
                 }
             }
         }
-        k_dump(&k, "R", 192, 0);
-        char what[96];
-        snprintf(what, sizeof what, "%s (%u) 0x%x size %u %s", ops[kind], no, off, size,
-                 visa_platform_name(k.plat));
-        Check c = {surf, mem, size};
-        finish(&k, what, out, exp, NULL, 192, &c, 1);
+        finish_buf(&k, 192, out, exp, NULL, surf, mem, size, "%s (%u) 0x%x size %u",
+                   ops[kind], no, off, size);
     }
 }
 
@@ -727,13 +740,8 @@ static void test_media(int n) {
                     exp[i * rp + j] = surf[y * pitch + 4 * px + b];
                 }
             }
-        k_dump(&k, "R", 320, 0);
-        char what[128];
-        snprintf(what, sizeof what, "%s (%u,%u) X=%d Y=%d W=%u H=%u pitch %u %s",
-                 st ? "media_st" : "media_ld", bw, bh, X, Y, W, H, pitch,
-                 visa_platform_name(k.plat));
-        Check c = {surf, mem, size};
-        finish(&k, what, out, exp, NULL, 320, &c, 1);
+        finish_buf(&k, 320, out, exp, NULL, surf, mem, size, "%s (%u,%u) X=%d Y=%d W=%u H=%u pitch %u",
+                   st ? "media_st" : "media_ld", bw, bh, X, Y, W, H, pitch);
     }
 }
 
@@ -789,12 +797,8 @@ static void test_gather(int n) {
             if (!wr)
                 for (unsigned b = esz; b < 4; b++) care[4 * i + b] = 0; /* undefined */
         }
-        k_dump(&k, "R", 128, 0);
-        char what[96];
-        snprintf(what, sizeof what, "%s.%u (%s) %s", wr ? "scatter" : "gather", esz, c.emask,
-                 visa_platform_name(k.plat));
-        Check ck = {surf, mem, size};
-        finish(&k, what, out, exp, care, 128, &ck, 1);
+        finish_buf(&k, 128, out, exp, care, surf, mem, size, "%s.%u (%s)",
+                   wr ? "scatter" : "gather", esz, c.emask);
     }
 }
 
@@ -852,12 +856,8 @@ static void test_gather4(int n) {
             }
             pos++;
         }
-        k_dump(&k, "R", 320, 0);
-        char what[96];
-        snprintf(what, sizeof what, "%s.%s (%s) %s", wr ? "scatter4_scaled" : "gather4_scaled",
-                 chs, c.emask, visa_platform_name(k.plat));
-        Check ck = {surf, mem, size};
-        finish(&k, what, out, exp, care, 320, &ck, 1);
+        finish_buf(&k, 320, out, exp, care, surf, mem, size, "%s.%s (%s)",
+                   wr ? "scatter4_scaled" : "gather4_scaled", chs, c.emask);
     }
 }
 
@@ -920,12 +920,8 @@ static void test_typed(int n) {
             }
             pos++;
         }
-        k_dump(&k, "R", 320, 0);
-        char what[96];
-        snprintf(what, sizeof what, "%s.%s (%s) %ux%u %s", wr ? "scatter4_typed" : "gather4_typed",
-                 chs, c.emask, W, H, visa_platform_name(k.plat));
-        Check ck = {surf, mem, size};
-        finish(&k, what, out, exp, care, 320, &ck, 1);
+        finish_buf(&k, 320, out, exp, care, surf, mem, size, "%s.%s (%s) %ux%u",
+                   wr ? "scatter4_typed" : "gather4_typed", chs, c.emask, W, H);
     }
 }
 
@@ -1035,13 +1031,9 @@ static void test_atomic(int n) {
             wr32(exp + esz * i, (uint32_t)old);
             if (q) wr32(exp + esz * i + 4, (uint32_t)(old >> 32));
         }
-        k_dump(&k, "R", 128, 0);
-        char what[96];
         static const char *const kinds[] = {"dword_atomic", "dword_atomic", "typed_atomic", "svm_atomic"};
-        snprintf(what, sizeof what, "%s.%s%s (%s) %s", kinds[kind], op, q ? ".64" : "", c.emask,
-                 visa_platform_name(k.plat));
-        Check ck = {surf, mem, size};
-        finish(&k, what, out, exp, care, 128, &ck, 1);
+        finish_buf(&k, 128, out, exp, care, surf, mem, size, "%s.%s%s (%s)",
+                   kinds[kind], op, q ? ".64" : "", c.emask);
     }
 }
 
@@ -1094,12 +1086,8 @@ static void test_qword(int n) {
                 }
             }
         }
-        k_dump(&k, "R", 192, 0);
-        char what[96];
-        snprintf(what, sizeof what, "%s.%u (%s) %s", wr ? "qw_scatter" : "qw_gather", nb, c.emask,
-                 visa_platform_name(k.plat));
-        Check ck = {surf, mem, size};
-        finish(&k, what, out, exp, NULL, 192, &ck, 1);
+        finish_buf(&k, 192, out, exp, NULL, surf, mem, size, "%s.%u (%s)",
+                   wr ? "qw_scatter" : "qw_gather", nb, c.emask);
     }
 }
 
