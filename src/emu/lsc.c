@@ -47,6 +47,7 @@
 #include <string.h>
 
 #include "convert.h"
+#include "lsc_layout.h"
 #include "send.h"
 
 enum { SF_UGM = 0, SF_UGML = 1, SF_TGM = 2, SF_SLM = 3 };
@@ -677,12 +678,6 @@ static bool finish_simt(emu_program *p, const ir_inst *in, emu_op *op, diag_sink
     return true;
 }
 
-/* ops.def layout indices (operands after E P o) */
-enum { U_SFID, U_L1, U_L3, U_AT, U_SCALE, U_OFF, U_AS, U_DS, U_ORD, U_ELEMS, U_CHM, U_SURF, U_SIDX, U_DST, U_SRC0,
-       U_SRC1, U_SRC2 };
-enum { B_SFID, B_L1, B_L3, B_DS, B_ORD, B_BLOCKS, B_W, B_H, B_VNNI, B_DST, B_BASE, B_SW, B_SH, B_SP, B_X, B_XOFF, B_Y,
-       B_YOFF, B_SRC1 };
-enum { A_SFID, A_L1, A_L3, A_AT, A_DS, A_ORD, A_ELEMS, A_CHM, A_SURF, A_SIDX, A_DST, A_SRC };
 
 static int64_t num(const ir_inst *in, unsigned k) { return k < in->nopnd ? in->opnd[k].u.num : 0; }
 
@@ -775,8 +770,6 @@ static bool lower_untyped(emu_program *p, const ir_inst *in, emu_op *op, diag_si
 ** DataSize each (X Y Z W, 16 bytes for d32); load_quad / store_quad access the enabled channels,
 ** atomics channel X.  V, R and LOD must be %null (a linear buffer has no second dimension, array
 ** slice or mip level).  Lowered to the untyped SIMT / atomic form with scale = texel bytes. */
-enum { T_L1, T_L3, T_AT, T_AS, T_DS, T_ORD, T_ELEMS, T_CHM, T_SURF, T_SIDX, T_DST, T_U, T_UOFF, T_V, T_VOFF, T_R,
-       T_ROFF, T_LOD, T_SRC1, T_SRC2 };
 
 static bool lower_typed(emu_program *p, const ir_inst *in, emu_op *op, diag_sink *ds) {
     unsigned opc = (unsigned)isa_forms[in->form].sub;

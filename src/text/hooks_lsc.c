@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "lsc_layout.h"
 #include "text.h"
 
 /* -- Forms ------------------------------------------------------------------------------------- */
@@ -37,18 +38,6 @@ enum lsc_shape {
 };
 enum lsc_kind { K_LOAD, K_STORE, K_ATOMIC };
 
-/* Operand indices (layout order without E P o), per layout of ops.def. */
-enum { U_SFID, U_L1, U_L3, U_AT, U_SCALE, U_OFF, U_AS, U_DS, U_ORD, U_ELEMS, U_CHM, U_SURF, U_SIDX,
-       U_DST, U_SRC0, U_SRC1, U_SRC2 };
-/* strided: U_SRC0 = address base, U_SRC1 = pitch (vector), U_SRC2 = store data */
-enum { B_SFID, B_L1, B_L3, B_DS, B_ORD, B_BLOCKS, B_W, B_H, B_VNNI, B_DST, B_BASE, B_SW, B_SH, B_SP,
-       B_X, B_XOFF, B_Y, B_YOFF, B_SRC1 };
-enum { A_SFID, A_L1, A_L3, A_AT, A_DS, A_ORD, A_ELEMS, A_CHM, A_SURF, A_SIDX, A_DST, A_SRC };
-enum { T_L1, T_L3, T_AT, T_AS, T_DS, T_ORD, T_ELEMS, T_CHM, T_SURF, T_SIDX, T_DST, T_U, T_UOFF, T_V,
-       T_VOFF, T_R, T_ROFF, T_LOD, T_SRC1, T_SRC2 };
-enum { TB_L1, TB_L3, TB_AT, TB_W, TB_H, TB_SURF, TB_SIDX, TB_DST, TB_X, TB_XOFF, TB_Y, TB_YOFF,
-       TB_SRC1 };
-enum { F_SFID, F_OP, F_SCOPE };
 
 static int lsc_shape(int form) {
     const isa_form *F = &isa_forms[form];

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "lsc_layout.h"
 #include "verify_int.h"
 
 static void at(vf *v, vrule_id rule, const ir_inst *inst, int k, const char *fmt, ...)
@@ -215,11 +216,7 @@ static void check_dpas(vf *v, const ir_inst *inst) {
 }
 
 /* -- LSC -----------------------------------------------------------------------------------------
-** Operand positions in the layouts of ops.def (without E, P and the sub-opcode byte). */
-enum { U_SFID = 0, U_L1, U_L3, U_AT, U_AS = 6, U_DS, U_ORD, U_ELEMS };  /* LSC_U_GEN, LSC_U_STRIDED */
-enum { B_SFID = 0, B_L1, B_L3 };                    /* LSC_U_BLOCK2D */
-enum { A_SFID = 0, A_L1, A_L3, A_AT };              /* LSC_U_APNDCTR */
-enum { TB_W = 3, TB_H = 4 };                        /* LSC_T_BLOCK2D */
+** Operand positions: lsc_layout.h. */
 
 /* The L1/L3 pairs of the page's PVC table: 1 loads, 2 stores, 3 both. */
 static unsigned cache_pair_applies(int64_t l1, int64_t l3) {
