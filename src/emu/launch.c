@@ -86,6 +86,10 @@ static void put(uint8_t *p, uint64_t v, unsigned bytes) {
 }
 
 /* The thread's payload: r0, predefined ids and every input. */
+/* An input that takes the next --arg: a surface or sampler input, or an explicit (user) general
+** input; implicit inputs are filled by the launch. */
+static bool input_takes_arg(const ir_input *in) { return (in->kind & 7) != IN_GENERAL || (in->kind >> 3) == 0; }
+
 static void init_thread(const launch *L, emu_thread *t, const uint32_t g[3], const uint32_t l[3]) {
     const emu_program *p = L->prog;
     const ir_routine *r = p->r;
@@ -106,14 +110,15 @@ static void init_thread(const launch *L, emu_thread *t, const uint32_t g[3], con
     unsigned explicit_index = 0, scratch_index = 0;
     for (uint32_t i = 0; i < r->inputs.len; i++) {
         const ir_input *in = &r->inputs.data[i];
+        /* its argument, taken whether or not the input can be written (visa_module_run checked
+        ** there is one per input) */
+        const visa_arg *a = input_takes_arg(in) ? &L->args[explicit_index++] : NULL;
         if ((in->kind & 7) != IN_GENERAL) {
-            /* a surface or sampler input takes the next argument: a surface bound to buffer i
-            ** holds i (its binding-table index), a number gives the index itself */
-            unsigned k = explicit_index++;
+            /* a surface or sampler input: a surface bound to buffer i holds i (its binding-table
+            ** index), a number gives the index itself */
             const emu_layout *lay = &p->lay;
             bool surf = (in->kind & 7) == IN_SURFACE;
-            if (k >= L->nargs || in->id >= (surf ? lay->nsurfs : lay->nsamps)) continue;
-            const visa_arg *a = &L->args[k];
+            if (in->id >= (surf ? lay->nsurfs : lay->nsamps)) continue;
             uint32_t v = a->kind == VISA_ARG_BUFFER ? a->buffer
                          : a->kind == VISA_ARG_FLOAT ? (uint32_t)a->fvalue : (uint32_t)a->value;
             t->state[(surf ? lay->surf_slot : lay->samp_slot)[in->id]] = v;
@@ -125,9 +130,6 @@ static void init_thread(const launch *L, emu_thread *t, const uint32_t g[3], con
         if ((uint32_t)in->offset + size > p->lay.file_bytes) continue;
         switch (in->kind >> 3) {
         case 0: { /* explicit argument */
-            unsigned k = explicit_index++;
-            if (k >= L->nargs) break;
-            const visa_arg *a = &L->args[k];
             uint64_t v = a->kind == VISA_ARG_BUFFER ? visa_buffer_address(a->buffer) : a->value;
             if (a->kind == VISA_ARG_FLOAT || a->kind == VISA_ARG_INT) {
                 /* a number: the input variable's type decides the encoding */
@@ -353,10 +355,7 @@ visa_status visa_module_run(const visa_module *m, const visa_run_opts *opts, con
     ** missing one would leave an input silently zero.  Arguments past the inputs can only be
     ** buffers (messages reach them by binding-table index); a number there is a mistake. */
     size_t nexplicit = 0;
-    for (uint32_t i = 0; i < r->inputs.len; i++) {
-        const ir_input *in = &r->inputs.data[i];
-        if ((in->kind & 7) != IN_GENERAL || (in->kind >> 3) == 0) nexplicit++;
-    }
+    for (uint32_t i = 0; i < r->inputs.len; i++) nexplicit += input_takes_arg(&r->inputs.data[i]);
     size_t extra_scalar = nargs;
     for (size_t i = nexplicit; i < nargs; i++)
         if (args[i].kind != VISA_ARG_BUFFER) {
