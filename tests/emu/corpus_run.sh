@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs both IGC corpus kernels (../shared/corpus/igc-dumps, XeTLA paged attention) on Xe2 with
 # generated inputs: they must run to completion (no unsupported instruction, no fault), write
-# their outputs, and give the same bytes on 1 and 2 host threads.  Exit 77 (skipped) without the
+# their outputs, and give the same bytes on 1 and 2 host threads; the reduce kernel's output is
+# checked against its hand-computed value.  Exit 77 (skipped) without the
 # corpus.  Whether the outputs are right is emu_corpus_attention's job (corpus_attention.c, which
 # also documents the argument meanings); here the inputs are uniform but consistent: Q/K/V hf
 # 0.25, block tables 0, context lengths 1024 tokens (two full 512-token partitions: the kernel
@@ -53,5 +54,14 @@ NOUT=10 run kernel "$dir/paged_attention_kernel.a.visaasm" --group-size 8 --grou
 rargs=(--arg "buf:$MB" --arg "buf:$MB:fill:hf:0.5" --arg "buf:$MB:fill:f:0" --arg "buf:$MB:fill:f:1"
        --arg "buf:$MB:fill:ud:1024" --arg 2 --arg 2 --arg 4)
 NOUT=5 run reduce "$dir/paged_attention_reduce.a.visaasm" --group-size 8 --groups 1,2,2 "${rargs[@]}"
+# with uniform partial outputs the weights do not matter: out[seq][head][0..127] = 0.5 (hf 0x3800)
+# for 2 sequences x 2 heads = 512 elements, and nothing after them is written
+if [ -f "$tmp/reduce.1.0" ] &&
+   [ "$(od -An -tx2 -v -N1024 "$tmp/reduce.1.0" | tr -s ' ' '\n' | grep -v '^$' | sort -u)" = 3800 ] &&
+   [ "$(od -An -tx2 -v -j1024 -N4096 "$tmp/reduce.1.0" | tr -s ' ' '\n' | grep -v '^$' | sort -u)" = 0000 ]; then
+  pass=$((pass + 1)); echo "ok   reduce output: 512 elements of 0.5, the rest untouched"
+else
+  fail=$((fail + 1)); echo "FAIL reduce output: expected 512 hf elements of 0.5 then zeros"
+fi
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
