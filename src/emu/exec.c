@@ -699,7 +699,8 @@ CALC(c_mad_wide, (emu_i128)(U(a) * U(b) + U(c)), fma(a, b, c))
 ** are float operands of the execution type, so the single-precision fma is the exact answer. */
 /* fma in double rounded to odd: a later rounding to a format of at most 51 bits (hf, bf) is then
 ** the single rounding of the exact result (a*b is exact for sources no wider than f; TwoSum gives
-** the error of the sum). Only valid in round-to-nearest, where TwoSum is exact. */
+** the error of the sum). Only valid in round-to-nearest, where TwoSum is exact; the directed
+** modes need no help, as two roundings in one direction equal one. */
 static double fma_odd(double a, double b, double c) {
     double p = a * b, r = p + c;
     if (!isfinite(r)) return r;
