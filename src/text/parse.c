@@ -1313,12 +1313,10 @@ static bool parse_instruction(txt_parser *tp, const mn_index *ix) {
 /* Label definition "NAME:" at the start of a line. */
 static bool parse_label_def(txt_parser *tp, const char *name, size_t n) {
     uint32_t id;
-    /* IGC's objects give kind 4 to a block label created by its definition (one defined before
-    ** any branch names it: a backward-branch target) and kind 0 to one first created by a
-    ** forward branch; the corpus objects show exactly this (docs/binary-format.md). */
-    txt_name *seen = tp_name_find(tp, name, n);
-    bool first_mention = !seen || seen->kind != TN_LABEL;
-    if (!tp_label_ref(tp, name, n, first_mention ? 4 : 0, &id)) return false;
+    /* IGC's text reader creates every block label as kind 0 (LABEL_BLOCK), whether a branch or
+    ** its definition names it first (CISA_IR_Builder::CISA_create_label in IGC's
+    ** visa/BuildCISAIRImpl.cpp); only the name test below and call targets give other kinds. */
+    if (!tp_label_ref(tp, name, n, 0, &id)) return false;
     ir_label *lab = &tp->r->labels.data[id];
     if (lab->defined) {
         tp_error(tp, name, "duplicate label '%.*s'", (int)n, name);
