@@ -116,7 +116,7 @@ static bool lower_surface(emu_program *p, const ir_inst *in, emu_op *op, unsigne
     if (!num_at(in, k, &id) || id >= p->cur->nsurfs) return lerr(ds, in, "names an unknown surface");
     op->target = p->cur->surf_slot[id];
     op->cond = (uint8_t)id;
-    *kind = id == 0 ? SK_SLM : SK_BUF;
+    *kind = id == VISA_PREDEF_SURF_SLM ? SK_SLM : SK_BUF;
     return true;
 }
 

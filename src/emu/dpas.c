@@ -169,7 +169,7 @@ static bool lower_dpas(emu_program *p, const ir_inst *in, emu_op *op, diag_sink 
     }
     /* accumulator types */
     int dt = ir_var_type(p->cur_r, raw[0]->id), st = raw[1]->id ? ir_var_type(p->cur_r, raw[1]->id) : dt;
-    if (raw[0]->id == 0 || dt < 0 || st < 0 || !acc_type_ok(wp, (isa_type)dt) || !acc_type_ok(wp, (isa_type)st)) {
+    if (raw[0]->id == VISA_PREDEF_NULL || dt < 0 || st < 0 || !acc_type_ok(wp, (isa_type)dt) || !acc_type_ok(wp, (isa_type)st)) {
         diag_at(ds, VISA_SEV_ERROR, "E-RUN", in->line, in->col,
                 "'%s': dst/src0 type must be %s for %s precision", name,
                 !pw->fl ? "d or ud" : wp == VISA_PRECISION_BF ? "f or bf" : wp == VISA_PRECISION_HF ? "f or hf" : "f",

@@ -136,8 +136,8 @@ static bool space_of(emu_thread *t, const emu_op *op, lsc_space *s) {
     const emu_opnd *sf = &op->src[4];
     if (sf->shape == EO_STATE && sf->off < ISA_NUM_PREDEF_SURFS) {
         /* a predefined surface (the kernel's state slots 0..5 are T0..T5) */
-        if (sf->off == 0) s->kind = SP_SLM;
-        else if (sf->off == 5) s->kind = SP_GLOBAL;
+        if (sf->off == VISA_PREDEF_SURF_SLM) s->kind = SP_SLM;
+        else if (sf->off == VISA_PREDEF_SURF_SCRATCH) s->kind = SP_GLOBAL;
         else {
             emu_fault(t, 0, "predefined surface %s has no meaning in the emulator", isa_predef_surf_names[sf->off]);
             return false;

@@ -66,11 +66,11 @@ bool emu_msg_scalar(emu_program *p, const ir_inst *in, unsigned k, emu_opnd *o, 
         return true;
     case VC_GENERAL: {
         int ty = ir_var_type(p->cur_r, v->id);
-        if (ty < 0 || v->id >= lay->nvars || v->id == 15) {
+        if (ty < 0 || v->id >= lay->nvars || v->id == VISA_PREDEF_CE0) {
             diag_at(ds, VISA_SEV_ERROR, "E-RUN", in->line, in->col, "message operand refers to an unusable variable");
             return false;
         }
-        o->shape = v->id == 0 ? EO_NONE : EO_SCALAR;
+        o->shape = v->id == VISA_PREDEF_NULL ? EO_NONE : EO_SCALAR;
         o->type = (uint8_t)ty;
         o->size = isa_types[ty].bytes;
         uint64_t off = (uint64_t)lay->var_off[v->id] + (uint64_t)v->row * lay->grf_bytes + (uint64_t)v->col * o->size;
