@@ -569,11 +569,11 @@ static void h_typed(emu_thread *t, const emu_op *op) {
 /* -- Atomics: DWORD_ATOMIC, TYPED_ATOMIC, SVM_ATOMIC ----------------------------------------------
 ** Operation codes: enums.def's atomic_op (VISA_ATOMIC_*, the DWORD_ATOMIC table with IGC's fadd and
 ** fsub); raw HDC messages add one.  info A = op, B = bits (16, 32, 64), flags: 1 typed, 2 SVM */
-enum { AOP_REVSUB = 24 /* raw HDC messages only (hardware AOP 9): new = src0 - old */ };
+enum { EMU_AOP_REVSUB = 24 /* raw HDC messages only (hardware AOP 9): new = src0 - old */ };
 
 static bool aop_valid(unsigned a) { return isa_enum_text(VISA_EN_atomic_op, a) != NULL; }
 static unsigned aop_srcs(unsigned a) {
-    int n = isa_enum_attr(VISA_EN_atomic_op, a); /* data sources; AOP_REVSUB takes one */
+    int n = isa_enum_attr(VISA_EN_atomic_op, a); /* data sources; EMU_AOP_REVSUB takes one */
     return n < 0 ? 1 : (unsigned)n;
 }
 static bool aop_signed(unsigned a) {
@@ -651,7 +651,7 @@ static uint64_t aop_apply(unsigned a, unsigned bits, uint64_t old, uint64_t s0, 
     case VISA_ATOMIC_FMAX: nv = fminmax(old, s0, bits, true); break;
     case VISA_ATOMIC_FMIN: nv = fminmax(old, s0, bits, false); break;
     case VISA_ATOMIC_FCMPWR: nv = fbits_to_d(s0, bits) == fbits_to_d(old, bits) ? s1 : old; break; /* (src0 == old) ? src1 : old */
-    case AOP_REVSUB: nv = s0 - old; break;
+    case EMU_AOP_REVSUB: nv = s0 - old; break;
     case VISA_ATOMIC_FADD: nv = faddsub(old, s0, bits, false); break;
     default: nv = faddsub(old, s0, bits, true); break; /* VISA_ATOMIC_FSUB */
     }
@@ -1186,7 +1186,7 @@ static bool hdc_typed(const hdc *h, emu_op *op, bool st) {
 ** message, is not supported: -1). */
 static const int8_t hw_int_aop[16] = {
     -1,                  VISA_ATOMIC_AND,     VISA_ATOMIC_OR,      VISA_ATOMIC_XOR,     VISA_ATOMIC_XCHG,
-    VISA_ATOMIC_INC,     VISA_ATOMIC_DEC,     VISA_ATOMIC_ADD,     VISA_ATOMIC_SUB,     AOP_REVSUB,
+    VISA_ATOMIC_INC,     VISA_ATOMIC_DEC,     VISA_ATOMIC_ADD,     VISA_ATOMIC_SUB,     EMU_AOP_REVSUB,
     VISA_ATOMIC_MAXSINT, VISA_ATOMIC_MINSINT, VISA_ATOMIC_MAX,     VISA_ATOMIC_MIN,     VISA_ATOMIC_CMPXCHG,
     VISA_ATOMIC_PREDEC};
 

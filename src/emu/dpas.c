@@ -77,11 +77,11 @@ static const prec_info *prec_of(unsigned code, prec_info *buf) {
     return buf;
 }
 
-static unsigned ops_per_chan(unsigned w, unsigned a) {
+static unsigned ops_per_chan(unsigned wp, unsigned ap) {
     prec_info bw, ba;
-    const prec_info *pw = prec_of(w, &bw), *pa = prec_of(a, &ba);
-    if (w == VISA_PRECISION_TF32) return 1;
-    if (w == VISA_PRECISION_BF || w == VISA_PRECISION_HF) return 2;
+    const prec_info *pw = prec_of(wp, &bw), *pa = prec_of(ap, &ba);
+    if (wp == VISA_PRECISION_TF32) return 1;
+    if (wp == VISA_PRECISION_BF || wp == VISA_PRECISION_HF) return 2;
     if (pw->bits == 8 || pa->bits == 8) return 4;
     return 8;
 }
@@ -119,13 +119,13 @@ static uint32_t src2_pbytes(bool w, uint32_t vbytes) {
     return vbytes < eu0 ? vbytes : eu0;
 }
 
-static bool acc_type_ok(unsigned w, isa_type t) {
+static bool acc_type_ok(unsigned wp, isa_type t) {
     prec_info buf;
-    const prec_info *p = prec_of(w, &buf);
+    const prec_info *p = prec_of(wp, &buf);
     if (!p->fl) return t == VISA_TYPE_D || t == VISA_TYPE_UD;
     if (t == VISA_TYPE_F) return true;
-    if (w == VISA_PRECISION_BF) return t == VISA_TYPE_BF;
-    if (w == VISA_PRECISION_HF) return t == VISA_TYPE_HF;
+    if (wp == VISA_PRECISION_BF) return t == VISA_TYPE_BF;
+    if (wp == VISA_PRECISION_HF) return t == VISA_TYPE_HF;
     return false;
 }
 

@@ -678,7 +678,8 @@ static bool lower_untyped(emu_program *p, const ir_inst *in, emu_op *op, diag_si
                  w = (unsigned)num(in, B_W), h = (unsigned)num(in, B_H), vnni = (unsigned)num(in, B_VNNI);
         if (sfid == VISA_LSC_SFID_SLM) return lsc_err(in, ds, "2D block messages access global memory (.ugm)");
         if (dsz < VISA_LSC_DS_D8 || dsz > VISA_LSC_DS_D64) return lsc_err(in, ds, "2D blocks take d8, d16, d32 or d64 data");
-        if (order != 1 && order != 2) return lsc_err(in, ds, "invalid data order");
+        if (order != VISA_LSC_ORDER_NONTRANSPOSE && order != VISA_LSC_ORDER_TRANSPOSE)
+            return lsc_err(in, ds, "invalid data order");
         if (!w || !h || !blocks || w > 256 || h > 256 || blocks > 16)
             return lsc_err(in, ds, "2D block width and height must be 1..256 and blocks 1..16");
         if (store && (blocks != 1 || order == VISA_LSC_ORDER_TRANSPOSE || vnni)) return lsc_err(in, ds, "store_block2d stores one plain block");
@@ -727,7 +728,8 @@ static bool lower_untyped(emu_program *p, const ir_inst *in, emu_op *op, diag_si
     unsigned at = (unsigned)num(in, U_AT), asize = (unsigned)num(in, U_AS), dsz = (unsigned)num(in, U_DS),
              order = (unsigned)num(in, U_ORD), ecode = (unsigned)num(in, U_ELEMS), chm = (unsigned)num(in, U_CHM) & 0xF;
     bool quad = is_quad(opc);
-    if (order != 1 && order != 2) return lsc_err(in, ds, "invalid data order");
+    if (order != VISA_LSC_ORDER_NONTRANSPOSE && order != VISA_LSC_ORDER_TRANSPOSE)
+        return lsc_err(in, ds, "invalid data order");
     if (!quad && (ecode < 1 || ecode > 8)) return lsc_err(in, ds, "invalid vector size");
     unsigned elems = quad ? 1 : elems_of_code[ecode];
     if (dsz > VISA_LSC_DS_D16U32H) dsz = 0;
