@@ -116,7 +116,7 @@ static bool lower_surface(emu_program *p, const ir_inst *in, emu_op *op, unsigne
     if (!num_at(in, k, &id) || id >= p->cur->nsurfs) return lerr(ds, in, "names an unknown surface");
     op->target = p->cur->surf_slot[id];
     op->cond = (uint8_t)id;
-    *kind = id == 0 ? SK_SLM : SK_BUF;
+    *kind = id == VISA_PREDEF_SURF_SLM ? SK_SLM : SK_BUF;
     return true;
 }
 
@@ -567,18 +567,18 @@ static void h_typed(emu_thread *t, const emu_op *op) {
 }
 
 /* -- Atomics: DWORD_ATOMIC, TYPED_ATOMIC, SVM_ATOMIC ----------------------------------------------
-** Operation codes (DWORD_ATOMIC table): 0 add 1 sub 2 inc 3 dec 4 min 5 max 6 xchg 7 cmpxchg
-** 8 and 9 or 10 xor 11 imin 12 imax 13 predec, 16 fmax 17 fmin 18 fcmpwr, and IGC's 19 fadd 20 fsub.
-** info A = op, B = bits (16, 32, 64), flags: 1 typed, 2 SVM */
-enum { AOP_ADD, AOP_SUB, AOP_INC, AOP_DEC, AOP_MIN, AOP_MAX, AOP_XCHG, AOP_CMPXCHG, AOP_AND, AOP_OR, AOP_XOR,
-       AOP_IMIN, AOP_IMAX, AOP_PREDEC, AOP_FMAX = 16, AOP_FMIN, AOP_FCMPWR, AOP_FADD, AOP_FSUB,
-       AOP_REVSUB = 24 /* raw HDC messages only (hardware AOP 9): new = src0 - old */ };
+** Operation codes: enums.def's atomic_op (VISA_ATOMIC_*, the DWORD_ATOMIC table with IGC's fadd and
+** fsub); raw HDC messages add one.  info A = op, B = bits (16, 32, 64), flags: 1 typed, 2 SVM */
+enum { EMU_AOP_REVSUB = 24 /* raw HDC messages only (hardware AOP 9): new = src0 - old */ };
 
-static bool aop_valid(unsigned a) { return a <= AOP_PREDEC || (a >= AOP_FMAX && a <= AOP_FSUB); }
+static bool aop_valid(unsigned a) { return isa_enum_text(VISA_EN_atomic_op, a) != NULL; }
 static unsigned aop_srcs(unsigned a) {
-    return a == AOP_INC || a == AOP_DEC || a == AOP_PREDEC ? 0 : a == AOP_CMPXCHG || a == AOP_FCMPWR ? 2 : 1;
+    int n = isa_enum_attr(VISA_EN_atomic_op, a); /* data sources; EMU_AOP_REVSUB takes one */
+    return n < 0 ? 1 : (unsigned)n;
 }
-static bool aop_signed(unsigned a) { return a == AOP_IMIN || a == AOP_IMAX || a == AOP_PREDEC; }
+static bool aop_signed(unsigned a) {
+    return a == VISA_ATOMIC_MINSINT || a == VISA_ATOMIC_MAXSINT || a == VISA_ATOMIC_PREDEC;
+}
 
 static double fbits_to_d(uint64_t v, unsigned bits) {
     if (bits == 16) {
@@ -635,28 +635,28 @@ static uint64_t aop_apply(unsigned a, unsigned bits, uint64_t old, uint64_t s0, 
     uint64_t mk = bits == 64 ? ~0ull : (1ull << bits) - 1, nv;
     old &= mk, s0 &= mk, s1 &= mk;
     switch (a) {
-    case AOP_ADD: nv = old + s0; break;
-    case AOP_SUB: nv = old - s0; break;
-    case AOP_INC: nv = old + 1; break;
-    case AOP_DEC: case AOP_PREDEC: nv = old - 1; break;
-    case AOP_MIN: nv = s0 < old ? s0 : old; break;
-    case AOP_MAX: nv = s0 > old ? s0 : old; break;
-    case AOP_XCHG: nv = s0; break;
-    case AOP_CMPXCHG: nv = old == s1 ? s0 : old; break; /* new = (old == src1) ? src0 : old */
-    case AOP_AND: nv = old & s0; break;
-    case AOP_OR: nv = old | s0; break;
-    case AOP_XOR: nv = old ^ s0; break;
-    case AOP_IMIN: nv = sext(s0, bits) < sext(old, bits) ? s0 : old; break;
-    case AOP_IMAX: nv = sext(s0, bits) > sext(old, bits) ? s0 : old; break;
-    case AOP_FMAX: nv = fminmax(old, s0, bits, true); break;
-    case AOP_FMIN: nv = fminmax(old, s0, bits, false); break;
-    case AOP_FCMPWR: nv = fbits_to_d(s0, bits) == fbits_to_d(old, bits) ? s1 : old; break; /* (src0 == old) ? src1 : old */
-    case AOP_REVSUB: nv = s0 - old; break;
-    case AOP_FADD: nv = faddsub(old, s0, bits, false); break;
-    default: nv = faddsub(old, s0, bits, true); break; /* AOP_FSUB */
+    case VISA_ATOMIC_ADD: nv = old + s0; break;
+    case VISA_ATOMIC_SUB: nv = old - s0; break;
+    case VISA_ATOMIC_INC: nv = old + 1; break;
+    case VISA_ATOMIC_DEC: case VISA_ATOMIC_PREDEC: nv = old - 1; break;
+    case VISA_ATOMIC_MIN: nv = s0 < old ? s0 : old; break;
+    case VISA_ATOMIC_MAX: nv = s0 > old ? s0 : old; break;
+    case VISA_ATOMIC_XCHG: nv = s0; break;
+    case VISA_ATOMIC_CMPXCHG: nv = old == s1 ? s0 : old; break; /* new = (old == src1) ? src0 : old */
+    case VISA_ATOMIC_AND: nv = old & s0; break;
+    case VISA_ATOMIC_OR: nv = old | s0; break;
+    case VISA_ATOMIC_XOR: nv = old ^ s0; break;
+    case VISA_ATOMIC_MINSINT: nv = sext(s0, bits) < sext(old, bits) ? s0 : old; break;
+    case VISA_ATOMIC_MAXSINT: nv = sext(s0, bits) > sext(old, bits) ? s0 : old; break;
+    case VISA_ATOMIC_FMAX: nv = fminmax(old, s0, bits, true); break;
+    case VISA_ATOMIC_FMIN: nv = fminmax(old, s0, bits, false); break;
+    case VISA_ATOMIC_FCMPWR: nv = fbits_to_d(s0, bits) == fbits_to_d(old, bits) ? s1 : old; break; /* (src0 == old) ? src1 : old */
+    case EMU_AOP_REVSUB: nv = s0 - old; break;
+    case VISA_ATOMIC_FADD: nv = faddsub(old, s0, bits, false); break;
+    default: nv = faddsub(old, s0, bits, true); break; /* VISA_ATOMIC_FSUB */
     }
     nv &= mk;
-    uint64_t r = a == AOP_PREDEC ? nv : old;
+    uint64_t r = a == VISA_ATOMIC_PREDEC ? nv : old;
     /* 16-bit results go back unpacked in dwords: sign-extended for the signed operations */
     if (bits == 16 && aop_signed(a)) r = (uint64_t)(uint32_t)(int32_t)sext(r, 16);
     *ret = r;
@@ -900,8 +900,6 @@ const emu_sem *emu_sem_dataport(unsigned form) {
 ** (IGA's MessageDecoderHDC); Xe2 and later have no HDC data port.  Anything else is a lowering error
 ** naming the SFID, message type, BTI and descriptor. */
 
-enum { SFID_DC2 = 0x4, SFID_DCRO = 0x9, SFID_DC0 = 0xA, SFID_DC1 = 0xC };
-
 typedef struct hdc {
     emu_program *p;
     const ir_inst *in;
@@ -920,7 +918,7 @@ static bool herr(const hdc *h, const char *fmt, ...) {
     vsnprintf(why, sizeof why, fmt, ap);
     va_end(ap);
     unsigned sf = h->d->sfid;
-    const char *name = sf == SFID_DC0 ? "DC0" : sf == SFID_DC1 ? "DC1" : sf == SFID_DCRO ? "DCRO" : "DC2";
+    const char *name = sf == VISA_SFID_DC0 ? "DC0" : sf == VISA_SFID_DC1 ? "DC1" : sf == VISA_SFID_DCRO ? "DCRO" : "DC2";
     diag_at(h->ds, VISA_SEV_ERROR, "E-RUN", h->in->line, h->in->col,
             "send to SFID %u (%s), message type 0x%02x, BTI 0x%02x (descriptor 0x%08x): %s", sf, name, h->mt, h->bti,
             h->d->desc, why);
@@ -1186,8 +1184,11 @@ static bool hdc_typed(const hdc *h, emu_op *op, bool st) {
 
 /* Hardware integer AOP [11:8] -> DWORD_ATOMIC operation (0x0, the 64-bit cmpwr inside the 32-bit
 ** message, is not supported: -1). */
-static const int8_t hw_int_aop[16] = {-1, AOP_AND, AOP_OR, AOP_XOR, AOP_XCHG, AOP_INC, AOP_DEC, AOP_ADD,
-                                      AOP_SUB, AOP_REVSUB, AOP_IMAX, AOP_IMIN, AOP_MAX, AOP_MIN, AOP_CMPXCHG, AOP_PREDEC};
+static const int8_t hw_int_aop[16] = {
+    -1,                  VISA_ATOMIC_AND,     VISA_ATOMIC_OR,      VISA_ATOMIC_XOR,     VISA_ATOMIC_XCHG,
+    VISA_ATOMIC_INC,     VISA_ATOMIC_DEC,     VISA_ATOMIC_ADD,     VISA_ATOMIC_SUB,     EMU_AOP_REVSUB,
+    VISA_ATOMIC_MAXSINT, VISA_ATOMIC_MINSINT, VISA_ATOMIC_MAX,     VISA_ATOMIC_MIN,     VISA_ATOMIC_CMPXCHG,
+    VISA_ATOMIC_PREDEC};
 
 /* Untyped and typed atomics (DC1). */
 static bool hdc_atomic(const hdc *h, emu_op *op) {
@@ -1201,10 +1202,11 @@ static bool hdc_atomic(const hdc *h, emu_op *op) {
     }
     if (flt) {
         unsigned c = desc >> 8 & 7;
-        static const int8_t fop[8] = {-1, AOP_FMAX, AOP_FMIN, AOP_FCMPWR, AOP_FADD, AOP_FSUB, -1, -1};
+        static const int8_t fop[8] = {-1, VISA_ATOMIC_FMAX, VISA_ATOMIC_FMIN, VISA_ATOMIC_FCMPWR,
+                                      VISA_ATOMIC_FADD, VISA_ATOMIC_FSUB, -1, -1};
         if (fop[c] < 0)
             return herr(h, "float atomic operation %u is not supported (1 fmax, 2 fmin, 3 fcmpwr, 4 fadd, 5 fsub)", c);
-        if ((fop[c] == AOP_FADD || fop[c] == AOP_FSUB) && h->p->plat < VISA_PLATFORM_XEHP)
+        if ((fop[c] == VISA_ATOMIC_FADD || fop[c] == VISA_ATOMIC_FSUB) && h->p->plat < VISA_PLATFORM_XEHP)
             return herr(h, "float atomic add / subtract exist from XeHP on");
         a = (unsigned)fop[c];
     } else {
@@ -1240,7 +1242,7 @@ static bool hdc_atomic(const hdc *h, emu_op *op) {
     memset(o, 0, sizeof o);
     for (unsigned k = 0; k < ns; k++)
         if (!part(h, (hb + ab + k * ob) * h->grf, rb * n, &o[k], "operands")) return false;
-    bool swap = a == AOP_CMPXCHG;
+    bool swap = a == VISA_ATOMIC_CMPXCHG;
     unsigned s0k = typed ? 4 : 1;
     *slot_w(op, s0k) = swap ? o[1] : o[0];
     *slot_w(op, s0k + 1) = swap ? o[0] : o[1];
@@ -1270,7 +1272,7 @@ bool emu_dataport_lower_send(emu_program *p, const ir_inst *in, emu_op *op, cons
     h.dst = op->src[RS_DST];
     unsigned mlen = desc >> 25 & 0xF;
     if (p->plat >= VISA_PLATFORM_XE2) return herr(&h, "Xe2 and later have no HDC data port (LSC messages only)");
-    if (d->sfid == SFID_DC2) return herr(&h, "DC2 messages are not supported (IGA: not used after SKL)");
+    if (d->sfid == VISA_SFID_DC2) return herr(&h, "DC2 messages are not supported (IGA: not used after SKL)");
     if (d->eot) return herr(&h, "EOT on a data-port message is not supported");
     if (mlen != d->nsrc0) return herr(&h, "the descriptor's message length is %u GRFs but src0 has %u", mlen, d->nsrc0);
     if (h.rlen > d->ndst) return herr(&h, "the descriptor's response length is %u GRFs but dst has %u", h.rlen, d->ndst);
@@ -1283,8 +1285,8 @@ bool emu_dataport_lower_send(emu_program *p, const ir_inst *in, emu_op *op, cons
     memset(&op->dst2, 0, sizeof op->dst2);
     op->imm = 0;
     unsigned mt = h.mt;
-    if (d->sfid == SFID_DC0 || d->sfid == SFID_DCRO) {
-        bool ro = d->sfid == SFID_DCRO;
+    if (d->sfid == VISA_SFID_DC0 || d->sfid == VISA_SFID_DCRO) {
+        bool ro = d->sfid == VISA_SFID_DCRO;
         switch (mt) {
         case 0x00: return hdc_block(&h, op, false, false, false);
         case 0x01:

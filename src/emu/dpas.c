@@ -47,8 +47,7 @@
 #include "convert.h"
 #include "exec.h"
 
-/* -- Precisions (GenPrecision codes of the project's enum: 1 u1 .. 8 s8, 9 bf, 10 hf, 11 bf8,
-** 12 tf32, 14 hf8) ----------------------------------------------------------------------------- */
+/* -- Precisions (enums.def's precision: its VISA_PRECISION_* codes and element bits) ------------ */
 typedef struct prec_info {
     uint8_t bits;   /* element bits in the register (tf32: its 32-bit container) */
     uint8_t fl;     /* float: 0 integer, 1 float */
@@ -59,24 +58,30 @@ typedef struct prec_info {
     uint8_t noinf;  /* float: all-ones exponent is finite except all-ones fraction (hf8) */
 } prec_info;
 
-enum { P_BF = 9, P_HF = 10, P_BF8 = 11, P_TF32 = 12, P_HF8 = 14 };
-
-static const prec_info *prec_of(unsigned code) {
-    static const prec_info tab[16] = {
-        [1] = {1, 0, 0, 0, 0, 0, 0},  [2] = {1, 0, 1, 0, 0, 0, 0},  [3] = {2, 0, 0, 0, 0, 0, 0},
-        [4] = {2, 0, 1, 0, 0, 0, 0},  [5] = {4, 0, 0, 0, 0, 0, 0},  [6] = {4, 0, 1, 0, 0, 0, 0},
-        [7] = {8, 0, 0, 0, 0, 0, 0},  [8] = {8, 0, 1, 0, 0, 0, 0},
-        [P_BF] = {16, 1, 0, 8, 7, 0, 0},   [P_HF] = {16, 1, 0, 5, 10, 0, 0},
-        [P_BF8] = {8, 1, 0, 5, 2, 0, 0},   [P_TF32] = {32, 1, 0, 8, 10, 13, 0},
-        [P_HF8] = {8, 1, 0, 4, 3, 0, 1},
+/* The format of a precision the emulator computes in (*buf, with the table's bits), or NULL. */
+static const prec_info *prec_of(unsigned code, prec_info *buf) {
+    enum { KNOWN = 1 }; /* .bits marks a row here; the value used is the table's */
+    static const prec_info fmt[16] = {
+        [VISA_PRECISION_U1] = {KNOWN, 0, 0, 0, 0, 0, 0}, [VISA_PRECISION_S1] = {KNOWN, 0, 1, 0, 0, 0, 0},
+        [VISA_PRECISION_U2] = {KNOWN, 0, 0, 0, 0, 0, 0}, [VISA_PRECISION_S2] = {KNOWN, 0, 1, 0, 0, 0, 0},
+        [VISA_PRECISION_U4] = {KNOWN, 0, 0, 0, 0, 0, 0}, [VISA_PRECISION_S4] = {KNOWN, 0, 1, 0, 0, 0, 0},
+        [VISA_PRECISION_U8] = {KNOWN, 0, 0, 0, 0, 0, 0}, [VISA_PRECISION_S8] = {KNOWN, 0, 1, 0, 0, 0, 0},
+        [VISA_PRECISION_BF] = {KNOWN, 1, 0, 8, 7, 0, 0},  [VISA_PRECISION_HF] = {KNOWN, 1, 0, 5, 10, 0, 0},
+        [VISA_PRECISION_BF8] = {KNOWN, 1, 0, 5, 2, 0, 0}, [VISA_PRECISION_TF32] = {KNOWN, 1, 0, 8, 10, 13, 0},
+        [VISA_PRECISION_HF8] = {KNOWN, 1, 0, 4, 3, 0, 1},
     };
-    return code < 16 && tab[code].bits ? &tab[code] : NULL;
+    int bits = isa_enum_attr(VISA_EN_precision, code);
+    if (code >= 16 || !fmt[code].bits || bits <= 0) return NULL;
+    *buf = fmt[code];
+    buf->bits = (uint8_t)bits;
+    return buf;
 }
 
-static unsigned ops_per_chan(unsigned w, unsigned a) {
-    const prec_info *pw = prec_of(w), *pa = prec_of(a);
-    if (w == P_TF32) return 1;
-    if (w == P_BF || w == P_HF) return 2;
+static unsigned ops_per_chan(unsigned wp, unsigned ap) {
+    prec_info bw, ba;
+    const prec_info *pw = prec_of(wp, &bw), *pa = prec_of(ap, &ba);
+    if (wp == VISA_PRECISION_TF32) return 1;
+    if (wp == VISA_PRECISION_BF || wp == VISA_PRECISION_HF) return 2;
     if (pw->bits == 8 || pa->bits == 8) return 4;
     return 8;
 }
@@ -114,12 +119,13 @@ static uint32_t src2_pbytes(bool w, uint32_t vbytes) {
     return vbytes < eu0 ? vbytes : eu0;
 }
 
-static bool acc_type_ok(unsigned w, isa_type t) {
-    const prec_info *p = prec_of(w);
+static bool acc_type_ok(unsigned wp, isa_type t) {
+    prec_info buf;
+    const prec_info *p = prec_of(wp, &buf);
     if (!p->fl) return t == VISA_TYPE_D || t == VISA_TYPE_UD;
     if (t == VISA_TYPE_F) return true;
-    if (w == P_BF) return t == VISA_TYPE_BF;
-    if (w == P_HF) return t == VISA_TYPE_HF;
+    if (wp == VISA_PRECISION_BF) return t == VISA_TYPE_BF;
+    if (wp == VISA_PRECISION_HF) return t == VISA_TYPE_HF;
     return false;
 }
 
@@ -134,7 +140,8 @@ static bool lower_dpas(emu_program *p, const ir_inst *in, emu_op *op, diag_sink 
         else if (in->opnd[k].kind == 'd') info = (uint32_t)in->opnd[k].u.num;
     }
     unsigned wp = F_W(info), ap = F_A(info), sd = F_SD(info), rc = F_RC(info);
-    const prec_info *pw = prec_of(wp), *pa = prec_of(ap);
+    prec_info bw, ba;
+    const prec_info *pw = prec_of(wp, &bw), *pa = prec_of(ap, &ba);
     const emu_layout *lay = p->cur;
     unsigned grf = lay->grf_bytes, n = op->exec;
     char why[160];
@@ -145,7 +152,7 @@ static bool lower_dpas(emu_program *p, const ir_inst *in, emu_op *op, diag_sink 
         snprintf(why, sizeof why, "precision %s.%s is not one of u1..s8, bf, hf, bf8, hf8, tf32",
                  isa_enum_text(VISA_EN_precision, wp) ? isa_enum_text(VISA_EN_precision, wp) : "?",
                  isa_enum_text(VISA_EN_precision, ap) ? isa_enum_text(VISA_EN_precision, ap) : "?");
-    else if (pw->fl != pa->fl || (pw->fl && wp != ap && !((wp == P_BF8 || wp == P_HF8) && (ap == P_BF8 || ap == P_HF8))))
+    else if (pw->fl != pa->fl || (pw->fl && wp != ap && !(pw->bits == 8 && pa->bits == 8))) /* bf8/hf8 mix */
         snprintf(why, sizeof why, "src1/src2 precisions must both be integer, the same bf/hf/tf32, or bf8/hf8");
     else if (sd != 1 && sd != 2 && sd != 4 && sd != 8)
         snprintf(why, sizeof why, "systolic depth %u is not 1, 2, 4 or 8", sd);
@@ -162,10 +169,10 @@ static bool lower_dpas(emu_program *p, const ir_inst *in, emu_op *op, diag_sink 
     }
     /* accumulator types */
     int dt = ir_var_type(p->cur_r, raw[0]->id), st = raw[1]->id ? ir_var_type(p->cur_r, raw[1]->id) : dt;
-    if (raw[0]->id == 0 || dt < 0 || st < 0 || !acc_type_ok(wp, (isa_type)dt) || !acc_type_ok(wp, (isa_type)st)) {
+    if (raw[0]->id == VISA_PREDEF_NULL || dt < 0 || st < 0 || !acc_type_ok(wp, (isa_type)dt) || !acc_type_ok(wp, (isa_type)st)) {
         diag_at(ds, VISA_SEV_ERROR, "E-RUN", in->line, in->col,
                 "'%s': dst/src0 type must be %s for %s precision", name,
-                !pw->fl ? "d or ud" : wp == P_BF ? "f or bf" : wp == P_HF ? "f or hf" : "f",
+                !pw->fl ? "d or ud" : wp == VISA_PRECISION_BF ? "f or bf" : wp == VISA_PRECISION_HF ? "f or hf" : "f",
                 isa_enum_text(VISA_EN_precision, wp));
         return false;
     }
@@ -358,7 +365,8 @@ static bool dpas_compute(emu_thread *t, const emu_op *op, const uint8_t *eu0, co
                          uint32_t res[8][EMU_MAX_LANES]) {
     uint32_t info = op->info;
     unsigned wp = F_W(info), ap = F_A(info), sd = F_SD(info), rc = F_RC(info), n = op->exec;
-    const prec_info *pw = prec_of(wp), *pa = prec_of(ap);
+    prec_info bw, ba;
+    const prec_info *pw = prec_of(wp, &bw), *pa = prec_of(ap, &ba);
     unsigned ops = ops_per_chan(wp, ap), s = 32 / (ops * pw->bits);
     isa_type dt = (isa_type)IMM_DST(op->imm), st = (isa_type)IMM_SRC0(op->imm);
     bool wide = IMM_W(op->imm);

@@ -96,16 +96,16 @@ static void init_thread(const launch *L, emu_thread *t, const uint32_t g[3], con
     const uint32_t *off = p->lay.var_off;
     uint8_t *f = t->file;
     /* r0 (GPGPU payload): dword 1 group id x, dwords 6, 7 group ids y, z */
-    put(f + off[7] + 4, g[0], 4);
-    put(f + off[7] + 24, g[1], 4);
-    put(f + off[7] + 28, g[2], 4);
-    put(f + off[3], g[0], 4);
-    put(f + off[4], g[1], 4);
-    put(f + off[5], g[2], 4);
-    put(f + off[1], l[0], 2);
-    put(f + off[2], l[1], 2);
-    put(f + off[13] + 8, t->dispatch, 4);            /* %sr0.2: DMask, the dispatch mask */
-    put(f + off[12], l[0] + L->gsize[0] * (l[1] + L->gsize[1] * l[2]), 4); /* %hw_id: thread in group */
+    put(f + off[VISA_PREDEF_R0] + 4, g[0], 4);
+    put(f + off[VISA_PREDEF_R0] + 24, g[1], 4);
+    put(f + off[VISA_PREDEF_R0] + 28, g[2], 4);
+    put(f + off[VISA_PREDEF_GROUP_ID_X], g[0], 4);
+    put(f + off[VISA_PREDEF_GROUP_ID_Y], g[1], 4);
+    put(f + off[VISA_PREDEF_GROUP_ID_Z], g[2], 4);
+    put(f + off[VISA_PREDEF_THREAD_X], l[0], 2);
+    put(f + off[VISA_PREDEF_THREAD_Y], l[1], 2);
+    put(f + off[VISA_PREDEF_SR0] + 8, t->dispatch, 4);            /* %sr0.2: DMask, the dispatch mask */
+    put(f + off[VISA_PREDEF_HW_ID], l[0] + L->gsize[0] * (l[1] + L->gsize[1] * l[2]), 4); /* %hw_id: thread in group */
     put(f + p->cr0_off, L->cr0, 4);
     unsigned explicit_index = 0, scratch_index = 0;
     for (uint32_t i = 0; i < r->inputs.len; i++) {

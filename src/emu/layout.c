@@ -67,8 +67,8 @@ visa_status emu_layout_build(visa_ctx *ctx, const ir_routine *r, visa_platform p
         lay->pred_base = kernel->pred_base + kernel->npreds;
     } else {
         /* %r0 is r0 */
-        lay->var_off[7] = 0;
-        placed[7] = true;
+        lay->var_off[VISA_PREDEF_R0] = 0;
+        placed[VISA_PREDEF_R0] = true;
         used[nused++] = (span){0, grf};
     }
     for (uint32_t i = 0; i < r->inputs.len && !kernel; i++) {

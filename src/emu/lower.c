@@ -105,7 +105,7 @@ static bool lower_vec(emu_program *p, const ir_inst *in, const ir_vec *v, unsign
         }
         o->type = (uint8_t)t;
         o->size = isa_types[t].bytes;
-        if (v->id == 15) {
+        if (v->id == VISA_PREDEF_CE0) {
             /* %ce0: the execution mask, read when the instruction runs */
             if (is_dst) {
                 diag_at(ds, VISA_SEV_ERROR, "E-RUN", in->line, in->col, "%%ce0 is read-only");
@@ -170,7 +170,7 @@ bool emu_lower_raw(emu_program *p, const ir_inst *in, const ir_raw *raw, emu_opn
         diag_at(ds, VISA_SEV_ERROR, "E-RUN", in->line, in->col, "raw operand refers to an unknown variable");
         return false;
     }
-    o->shape = raw->id == 0 ? EO_NONE : EO_CONTIG;
+    o->shape = raw->id == VISA_PREDEF_NULL ? EO_NONE : EO_CONTIG;
     o->type = VISA_TYPE_UB;
     o->size = 1;
     o->off = p->cur->var_off[raw->id] + raw->offset;
@@ -351,7 +351,7 @@ visa_status emu_lower(visa_ctx *ctx, const visa_module *m, const ir_routine *r, 
     uint32_t built = 0;
     for (uint32_t k = 0; k < n && st == VISA_OK; k++, built++)
         st = emu_layout_build(ctx, &m->routines.data[order[k]], plat, k ? &lays[k - 1] : NULL, &lays[k], ds);
-    if (st == VISA_OK) p->cr0_off = lays[0].var_off[14];
+    if (st == VISA_OK) p->cr0_off = lays[0].var_off[VISA_PREDEF_CR0];
     for (uint32_t k = 0; k < n && st == VISA_OK; k++) {
         p->cur = &lays[k];
         p->cur_r = &m->routines.data[order[k]];

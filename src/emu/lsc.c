@@ -50,23 +50,6 @@
 #include "lsc_layout.h"
 #include "send.h"
 
-enum { SF_UGM = 0, SF_UGML = 1, SF_TGM = 2, SF_SLM = 3 };
-enum { AT_FLAT = 1, AT_BSS = 2, AT_SS = 3, AT_BTI = 4, AT_ARG = 5 };
-enum { AS_A16 = 1, AS_A32 = 2, AS_A64 = 3, AS_A32U = 4, AS_A32S = 5 };
-enum { DS_D8 = 1, DS_D16, DS_D32, DS_D64, DS_D8U32, DS_D16U32, DS_D16U32H };
-
-/* LSC operation codes (vISA LSC_OP = hardware opcode, messages.md 2.2) */
-enum {
-    OP_LOAD = 0x00, OP_LOAD_STRIDED = 0x01, OP_LOAD_QUAD = 0x02, OP_LOAD_BLOCK2D = 0x03, OP_STORE = 0x04,
-    OP_STORE_STRIDED = 0x05, OP_STORE_QUAD = 0x06, OP_STORE_BLOCK2D = 0x07, OP_IINC = 0x08, OP_IDEC = 0x09,
-    OP_ALOAD = 0x0A, OP_ASTORE = 0x0B, OP_IADD = 0x0C, OP_ISUB = 0x0D, OP_SMIN = 0x0E, OP_SMAX = 0x0F,
-    OP_UMIN = 0x10, OP_UMAX = 0x11, OP_ICAS = 0x12, OP_FADD = 0x13, OP_FSUB = 0x14, OP_FMIN = 0x15,
-    OP_FMAX = 0x16, OP_FCAS = 0x17, OP_AND = 0x18, OP_OR = 0x19, OP_XOR = 0x1A, OP_LOAD_STATUS = 0x1B,
-    OP_STORE_UNCOMPRESSED = 0x1C, OP_CCS = 0x1D, OP_RSI = 0x1E, OP_FENCE = 0x1F, OP_STORE_UNCOMPRESSED_QUAD = 0x20,
-    OP_BFADD = 0x21, OP_BFSUB = 0x22, OP_BFMIN = 0x23, OP_BFMAX = 0x24, OP_BFCAS = 0x25, OP_APND_ADD = 0x28,
-    OP_APND_SUB = 0x29, OP_APND_STORE = 0x2A, OP_ECC = 0x33
-};
-
 /* -- The normalised message ----------------------------------------------------------------------
 ** op->info: op [5:0] | sfid [7:6] | addr type [10:8] | addr size [13:11] | data size [16:14] |
 **           transposed [17] | vnni [18] | eot [19] | chmask [23:20] | elems - 1 [30:24] | raw [31]
@@ -108,23 +91,23 @@ static const uint8_t addr_bytes[6] = {0, 2, 4, 8, 4, 4};
 static unsigned popcount4(unsigned m) { return (m & 1) + (m >> 1 & 1) + (m >> 2 & 1) + (m >> 3 & 1); }
 
 static bool is_atomic(unsigned opc) {
-    return (opc >= OP_IINC && opc <= OP_XOR) || (opc >= OP_BFADD && opc <= OP_BFCAS);
+    return (opc >= VISA_LSC_OP_ATOMIC_IINC && opc <= VISA_LSC_OP_ATOMIC_XOR) || (opc >= VISA_LSC_OP_ATOMIC_BFADD && opc <= VISA_LSC_OP_ATOMIC_BFCAS);
 }
 static unsigned atomic_nsrc(unsigned opc) {
-    if (opc == OP_IINC || opc == OP_IDEC || opc == OP_ALOAD) return 0;
-    if (opc == OP_ICAS || opc == OP_FCAS || opc == OP_BFCAS) return 2;
+    if (opc == VISA_LSC_OP_ATOMIC_IINC || opc == VISA_LSC_OP_ATOMIC_IDEC || opc == VISA_LSC_OP_ATOMIC_LOAD) return 0;
+    if (opc == VISA_LSC_OP_ATOMIC_ICAS || opc == VISA_LSC_OP_ATOMIC_FCAS || opc == VISA_LSC_OP_ATOMIC_BFCAS) return 2;
     return 1;
 }
-static bool is_float_atomic(unsigned opc) { return opc >= OP_FADD && opc <= OP_FCAS; }
-static bool is_bf_atomic(unsigned opc) { return opc >= OP_BFADD && opc <= OP_BFCAS; }
+static bool is_float_atomic(unsigned opc) { return opc >= VISA_LSC_OP_ATOMIC_FADD && opc <= VISA_LSC_OP_ATOMIC_FCAS; }
+static bool is_bf_atomic(unsigned opc) { return opc >= VISA_LSC_OP_ATOMIC_BFADD && opc <= VISA_LSC_OP_ATOMIC_BFCAS; }
 static bool is_store(unsigned opc) {
-    return opc == OP_STORE || opc == OP_STORE_STRIDED || opc == OP_STORE_QUAD || opc == OP_STORE_UNCOMPRESSED ||
-           opc == OP_STORE_UNCOMPRESSED_QUAD;
+    return opc == VISA_LSC_OP_STORE || opc == VISA_LSC_OP_STORE_STRIDED || opc == VISA_LSC_OP_STORE_QUAD || opc == VISA_LSC_OP_STORE_UNCOMPRESSED ||
+           opc == VISA_LSC_OP_STORE_UNCOMPRESSED_QUAD;
 }
 static bool is_quad(unsigned opc) {
-    return opc == OP_LOAD_QUAD || opc == OP_STORE_QUAD || opc == OP_STORE_UNCOMPRESSED_QUAD;
+    return opc == VISA_LSC_OP_LOAD_QUAD || opc == VISA_LSC_OP_STORE_QUAD || opc == VISA_LSC_OP_STORE_UNCOMPRESSED_QUAD;
 }
-static bool is_strided(unsigned opc) { return opc == OP_LOAD_STRIDED || opc == OP_STORE_STRIDED; }
+static bool is_strided(unsigned opc) { return opc == VISA_LSC_OP_LOAD_STRIDED || opc == VISA_LSC_OP_STORE_STRIDED; }
 
 /* Ends the op: the next one, or the end of the thread for an EOT message. */
 static inline void lsc_next(emu_thread *t, const emu_op *op) {
@@ -142,19 +125,19 @@ typedef struct lsc_space {
 static bool space_of(emu_thread *t, const emu_op *op, lsc_space *s) {
     unsigned info = op->info, at = I_ATYPE(info);
     s->index = 0;
-    if (I_SFID(info) == SF_SLM) {
+    if (I_SFID(info) == VISA_LSC_SFID_SLM) {
         s->kind = SP_SLM;
         return true;
     }
-    if (at == AT_FLAT) {
+    if (at == VISA_LSC_AT_FLAT) {
         s->kind = SP_GLOBAL;
         return true;
     }
     const emu_opnd *sf = &op->src[4];
     if (sf->shape == EO_STATE && sf->off < ISA_NUM_PREDEF_SURFS) {
         /* a predefined surface (the kernel's state slots 0..5 are T0..T5) */
-        if (sf->off == 0) s->kind = SP_SLM;
-        else if (sf->off == 5) s->kind = SP_GLOBAL;
+        if (sf->off == VISA_PREDEF_SURF_SLM) s->kind = SP_SLM;
+        else if (sf->off == VISA_PREDEF_SURF_SCRATCH) s->kind = SP_GLOBAL;
         else {
             emu_fault(t, 0, "predefined surface %s has no meaning in the emulator", isa_predef_surf_names[sf->off]);
             return false;
@@ -194,17 +177,17 @@ static void oob_fault(emu_thread *t, unsigned lane, const lsc_space *s, const ch
 /* Lane n's address: Base + Scale * addr + ImmOffset at the address size. */
 static uint64_t lane_addr(const uint8_t *p, unsigned asize, uint32_t scale, int32_t imm) {
     switch (asize) {
-    case AS_A16: {
+    case VISA_LSC_AS_A16: {
         uint16_t v;
         memcpy(&v, p, 2);
         return (uint32_t)((uint32_t)v * scale + (uint32_t)imm);
     }
-    case AS_A64: {
+    case VISA_LSC_AS_A64: {
         uint64_t v;
         memcpy(&v, p, 8);
         return v * scale + (uint64_t)(int64_t)imm;
     }
-    case AS_A32S: {
+    case VISA_LSC_AS_A32S: {
         int32_t v;
         memcpy(&v, p, 4);
         return (uint64_t)((int64_t)v * scale + imm);
@@ -220,14 +203,14 @@ static uint64_t lane_addr(const uint8_t *p, unsigned asize, uint32_t scale, int3
 /* -- Element conversion between memory and register ----------------------------------------------- */
 static inline void mem_to_reg(uint8_t *r, const uint8_t *m, unsigned ds) {
     switch (ds) {
-    case DS_D8U32: r[0] = m[0], r[1] = r[2] = r[3] = 0; break;
-    case DS_D16U32: r[0] = m[0], r[1] = m[1], r[2] = r[3] = 0; break;
-    case DS_D16U32H: r[0] = r[1] = 0, r[2] = m[0], r[3] = m[1]; break;
+    case VISA_LSC_DS_D8U32: r[0] = m[0], r[1] = r[2] = r[3] = 0; break;
+    case VISA_LSC_DS_D16U32: r[0] = m[0], r[1] = m[1], r[2] = r[3] = 0; break;
+    case VISA_LSC_DS_D16U32H: r[0] = r[1] = 0, r[2] = m[0], r[3] = m[1]; break;
     default: memcpy(r, m, mem_bytes[ds]); break;
     }
 }
 static inline void reg_to_mem(uint8_t *m, const uint8_t *r, unsigned ds) {
-    if (ds == DS_D16U32H) m[0] = r[2], m[1] = r[3];
+    if (ds == VISA_LSC_DS_D16U32H) m[0] = r[2], m[1] = r[3];
     else memcpy(m, r, mem_bytes[ds]);
 }
 
@@ -265,13 +248,13 @@ static void h_simt(emu_thread *t, const emu_op *op) {
         } else {
             pitch = (uint64_t)emu_msg_scalar_value(t, &op->src[3]);
         }
-        if (asize != AS_A64 && asize != AS_A32S) pitch = (uint32_t)pitch;
+        if (asize != VISA_LSC_AS_A64 && asize != VISA_LSC_AS_A32S) pitch = (uint32_t)pitch;
     }
     uint32_t mask = emu_chen(t, op);
     for (unsigned i = 0; i < n; i++) {
         if (!(mask >> i & 1)) continue;
         uint64_t a = strided ? base + i * pitch : lane_addr(file + adr->off + i * asz, asize, op->target, op->imm);
-        if (strided && asize != AS_A64 && asize != AS_A32S) a = (uint32_t)a;
+        if (strided && asize != VISA_LSC_AS_A64 && asize != VISA_LSC_AS_A32S) a = (uint32_t)a;
         uint8_t *m = space_ptr(t, &sp, a, span);
         if (!m) {
             oob_fault(t, i, &sp, store ? "store" : "load", span, a);
@@ -349,7 +332,7 @@ static uint64_t load_mem(const uint8_t *m, unsigned mb) {
     return v;
 }
 static uint64_t load_reg(const uint8_t *r, unsigned ds) {
-    if (ds == DS_D16U32H) return (uint64_t)r[2] | (uint64_t)r[3] << 8;
+    if (ds == VISA_LSC_DS_D16U32H) return (uint64_t)r[2] | (uint64_t)r[3] << 8;
     uint64_t v = 0;
     memcpy(&v, r, mem_bytes[ds]);
     return v;
@@ -381,39 +364,39 @@ static uint64_t atomic_apply(unsigned opc, uint64_t old, uint64_t s1, uint64_t s
     int64_t so = (int64_t)(old << sh) >> sh, s1s = (int64_t)(s1 << sh) >> sh;
     bool bf = is_bf_atomic(opc);
     switch (opc) {
-    case OP_IINC: return (old + 1) & msk;
-    case OP_IDEC: return (old - 1) & msk;
-    case OP_ALOAD: return old;
-    case OP_ASTORE: return s1 & msk;
-    case OP_IADD: return (old + s1) & msk;
-    case OP_ISUB: return (old - s1) & msk;
-    case OP_SMIN: return s1s < so ? s1 & msk : old;
-    case OP_SMAX: return s1s > so ? s1 & msk : old;
-    case OP_UMIN: return (s1 & msk) < old ? s1 & msk : old;
-    case OP_UMAX: return (s1 & msk) > old ? s1 & msk : old;
-    case OP_ICAS: return old == (s1 & msk) ? s2 & msk : old;
-    case OP_AND: return old & s1;
-    case OP_OR: return (old | s1) & msk;
-    case OP_XOR: return (old ^ s1) & msk;
+    case VISA_LSC_OP_ATOMIC_IINC: return (old + 1) & msk;
+    case VISA_LSC_OP_ATOMIC_IDEC: return (old - 1) & msk;
+    case VISA_LSC_OP_ATOMIC_LOAD: return old;
+    case VISA_LSC_OP_ATOMIC_STORE: return s1 & msk;
+    case VISA_LSC_OP_ATOMIC_IADD: return (old + s1) & msk;
+    case VISA_LSC_OP_ATOMIC_ISUB: return (old - s1) & msk;
+    case VISA_LSC_OP_ATOMIC_SMIN: return s1s < so ? s1 & msk : old;
+    case VISA_LSC_OP_ATOMIC_SMAX: return s1s > so ? s1 & msk : old;
+    case VISA_LSC_OP_ATOMIC_UMIN: return (s1 & msk) < old ? s1 & msk : old;
+    case VISA_LSC_OP_ATOMIC_UMAX: return (s1 & msk) > old ? s1 & msk : old;
+    case VISA_LSC_OP_ATOMIC_ICAS: return old == (s1 & msk) ? s2 & msk : old;
+    case VISA_LSC_OP_ATOMIC_AND: return old & s1;
+    case VISA_LSC_OP_ATOMIC_OR: return (old | s1) & msk;
+    case VISA_LSC_OP_ATOMIC_XOR: return (old ^ s1) & msk;
     default: break;
     }
     double o = fl_of(old, mb, bf), a = fl_of(s1 & msk, mb, bf);
     switch (opc) {
-    case OP_FADD: case OP_BFADD:
+    case VISA_LSC_OP_ATOMIC_FADD: case VISA_LSC_OP_ATOMIC_BFADD:
         if (mb == 4) return fl_bits((double)((float)o + (float)a), 4, false);
         return fl_bits(o + a, mb, bf);
-    case OP_FSUB: case OP_BFSUB:
+    case VISA_LSC_OP_ATOMIC_FSUB: case VISA_LSC_OP_ATOMIC_BFSUB:
         if (mb == 4) return fl_bits((double)((float)o - (float)a), 4, false);
         return fl_bits(o - a, mb, bf);
-    case OP_FMIN: case OP_BFMIN:
+    case VISA_LSC_OP_ATOMIC_FMIN: case VISA_LSC_OP_ATOMIC_BFMIN:
         if (isnan(a)) return old;
         if (isnan(o)) return s1 & msk;
         return fl_less(a, o) ? s1 & msk : old;
-    case OP_FMAX: case OP_BFMAX:
+    case VISA_LSC_OP_ATOMIC_FMAX: case VISA_LSC_OP_ATOMIC_BFMAX:
         if (isnan(a)) return old;
         if (isnan(o)) return s1 & msk;
         return fl_less(o, a) ? s1 & msk : old;
-    case OP_FCAS: case OP_BFCAS: return o == a ? s2 & msk : old;
+    case VISA_LSC_OP_ATOMIC_FCAS: case VISA_LSC_OP_ATOMIC_BFCAS: return o == a ? s2 & msk : old;
     default: return old;
     }
 }
@@ -472,7 +455,7 @@ static void h_apndctr(emu_thread *t, const emu_op *op) {
         if (!(mask >> i & 1)) continue;
         uint64_t v = src->shape != EO_NONE ? load_reg(t->file + src->off + i * rb, ds) : 0;
         uint64_t old = load_mem(m, mb);
-        uint64_t nv = opc == OP_APND_ADD ? old + v : opc == OP_APND_SUB ? old - v : v;
+        uint64_t nv = opc == VISA_LSC_OP_APNDCTR_ATOMIC_ADD ? old + v : opc == VISA_LSC_OP_APNDCTR_ATOMIC_SUB ? old - v : v;
         memcpy(m, &nv, mb);
         if (dst->shape != EO_NONE) mem_to_reg(t->file + dst->off + i * rb, (const uint8_t *)&old, ds);
     }
@@ -637,12 +620,12 @@ static bool lsc_err(const ir_inst *in, diag_sink *ds, const char *why) {
 static bool finish_simt(emu_program *p, const ir_inst *in, emu_op *op, diag_sink *ds, bool native) {
     unsigned info = op->info, opc = I_OP(info), ds_ = I_DSIZE(info), asize = I_ASIZE(info), elems = I_ELEMS(info);
     unsigned grf = p->cur->grf_bytes, rb = reg_bytes[ds_];
-    if (ds_ < DS_D8 || ds_ > DS_D16U32H) return lsc_err(in, ds, "invalid data size");
-    if (asize < AS_A16 || asize > AS_A32S) return lsc_err(in, ds, "invalid address size");
-    if (I_ATYPE(info) == AT_ARG) return lsc_err(in, ds, "the arg address model (indirect data) has no meaning in the emulator");
-    if (I_ATYPE(info) < AT_FLAT || I_ATYPE(info) > AT_BTI) return lsc_err(in, ds, "invalid address type");
-    if (I_SFID(info) == SF_SLM && I_ATYPE(info) != AT_FLAT) return lsc_err(in, ds, "SLM messages must use flat addresses");
-    if (I_SFID(info) == SF_TGM && !native) return lsc_err(in, ds, "typed (TGM) messages are not supported");
+    if (ds_ < VISA_LSC_DS_D8 || ds_ > VISA_LSC_DS_D16U32H) return lsc_err(in, ds, "invalid data size");
+    if (asize < VISA_LSC_AS_A16 || asize > VISA_LSC_AS_A32S) return lsc_err(in, ds, "invalid address size");
+    if (I_ATYPE(info) == VISA_LSC_AT_ARG) return lsc_err(in, ds, "the arg address model (indirect data) has no meaning in the emulator");
+    if (I_ATYPE(info) < VISA_LSC_AT_FLAT || I_ATYPE(info) > VISA_LSC_AT_BTI) return lsc_err(in, ds, "invalid address type");
+    if (I_SFID(info) == VISA_LSC_SFID_SLM && I_ATYPE(info) != VISA_LSC_AT_FLAT) return lsc_err(in, ds, "SLM messages must use flat addresses");
+    if (I_SFID(info) == VISA_LSC_SFID_TGM && !native) return lsc_err(in, ds, "typed (TGM) messages are not supported");
     if (native) {
         /* vISA sizes SIMT payloads for the native message width, not ExecSize: W = max(ExecSize,
         ** 32 on XeHPC, 16 on XeHPG and Xe2+), one component = max(1, W * RegElemBytes / GRF)
@@ -658,11 +641,11 @@ static bool finish_simt(emu_program *p, const ir_inst *in, emu_op *op, diag_sink
         if (I_TRANSPOSE(info) || elems != 1) return lsc_err(in, ds, "atomics take one element per address, not transposed");
         if (is_float_atomic(opc) && mb == 1) return lsc_err(in, ds, "float atomics need d16, d32 or d64 data");
         if (is_bf_atomic(opc) && mb != 2) return lsc_err(in, ds, "bfloat16 atomics need 16-bit data");
-        if (I_SFID(info) != SF_SLM) p->global_atomics = true;
+        if (I_SFID(info) != VISA_LSC_SFID_SLM) p->global_atomics = true;
         op->fn = h_atomic;
         return true;
     }
-    if (opc == OP_LOAD_STATUS) {
+    if (opc == VISA_LSC_OP_LOAD_STATUS) {
         if (I_TRANSPOSE(info)) return lsc_err(in, ds, "load_status cannot be transposed");
         op->fn = h_load_status;
         return true;
@@ -687,19 +670,20 @@ static bool lower_untyped(emu_program *p, const ir_inst *in, emu_op *op, diag_si
     memset(&op->dst, 0, sizeof op->dst);
     memset(&op->dst2, 0, sizeof op->dst2);
     unsigned sfid = (unsigned)num(in, U_SFID);
-    if (sfid != SF_UGM && sfid != SF_UGML && sfid != SF_SLM) return lsc_err(in, ds, "the SFID must be .ugm, .ugml or .slm");
+    if (sfid != VISA_LSC_SFID_UGM && sfid != VISA_LSC_SFID_UGML && sfid != VISA_LSC_SFID_SLM) return lsc_err(in, ds, "the SFID must be .ugm, .ugml or .slm");
 
-    if (opc == OP_LOAD_BLOCK2D || opc == OP_STORE_BLOCK2D) {
-        bool store = opc == OP_STORE_BLOCK2D;
+    if (opc == VISA_LSC_OP_LOAD_BLOCK2D || opc == VISA_LSC_OP_STORE_BLOCK2D) {
+        bool store = opc == VISA_LSC_OP_STORE_BLOCK2D;
         unsigned dsz = (unsigned)num(in, B_DS), order = (unsigned)num(in, B_ORD), blocks = (unsigned)num(in, B_BLOCKS),
                  w = (unsigned)num(in, B_W), h = (unsigned)num(in, B_H), vnni = (unsigned)num(in, B_VNNI);
-        if (sfid == SF_SLM) return lsc_err(in, ds, "2D block messages access global memory (.ugm)");
-        if (dsz < DS_D8 || dsz > DS_D64) return lsc_err(in, ds, "2D blocks take d8, d16, d32 or d64 data");
-        if (order != 1 && order != 2) return lsc_err(in, ds, "invalid data order");
+        if (sfid == VISA_LSC_SFID_SLM) return lsc_err(in, ds, "2D block messages access global memory (.ugm)");
+        if (dsz < VISA_LSC_DS_D8 || dsz > VISA_LSC_DS_D64) return lsc_err(in, ds, "2D blocks take d8, d16, d32 or d64 data");
+        if (order != VISA_LSC_ORDER_NONTRANSPOSE && order != VISA_LSC_ORDER_TRANSPOSE)
+            return lsc_err(in, ds, "invalid data order");
         if (!w || !h || !blocks || w > 256 || h > 256 || blocks > 16)
             return lsc_err(in, ds, "2D block width and height must be 1..256 and blocks 1..16");
-        if (store && (blocks != 1 || order == 2 || vnni)) return lsc_err(in, ds, "store_block2d stores one plain block");
-        op->info = pack_info(opc, sfid, AT_FLAT, AS_A64, dsz, order == 2, vnni != 0, false, 0, 1, false);
+        if (store && (blocks != 1 || order == VISA_LSC_ORDER_TRANSPOSE || vnni)) return lsc_err(in, ds, "store_block2d stores one plain block");
+        op->info = pack_info(opc, sfid, VISA_LSC_AT_FLAT, VISA_LSC_AS_A64, dsz, order == VISA_LSC_ORDER_TRANSPOSE, vnni != 0, false, 0, 1, false);
         op->target = w | h << 9 | blocks << 18;
         op->imm = (int32_t)((uint32_t)(uint16_t)num(in, B_XOFF) | (uint32_t)(uint16_t)num(in, B_YOFF) << 16);
         if (!emu_msg_raw(p, in, store ? B_SRC1 : B_DST, &op->src[0], ds)) return false;
@@ -720,36 +704,37 @@ static bool lower_untyped(emu_program *p, const ir_inst *in, emu_op *op, diag_si
     }
     /* The spec (LSC_UNTYPED) defines append-counter add and sub only; store has no semantics there
     ** and even its opcode is in doubt (IGA 0x2A, vISA 0x30: messages.md 2.2). */
-    if (opc == OP_APND_STORE)
+    if (opc == VISA_LSC_OP_APNDCTR_ATOMIC_STORE)
         return lsc_err(in, ds, "lsc_apndctr_atomic_store is not defined by the spec (LSC_UNTYPED defines append-counter "
                                "add and sub only)");
-    if (opc == OP_APND_ADD || opc == OP_APND_SUB) {
+    if (opc == VISA_LSC_OP_APNDCTR_ATOMIC_ADD || opc == VISA_LSC_OP_APNDCTR_ATOMIC_SUB) {
         unsigned at = (unsigned)num(in, A_AT), dsz = (unsigned)num(in, A_DS);
-        if (at != AT_BSS && at != AT_SS && at != AT_BTI) return lsc_err(in, ds, "append counters need a bti, bss or ss surface");
-        if (dsz != DS_D32 && dsz != DS_D64 && dsz != DS_D16U32 && dsz != DS_D8U32)
+        if (at != VISA_LSC_AT_BSS && at != VISA_LSC_AT_SS && at != VISA_LSC_AT_BTI) return lsc_err(in, ds, "append counters need a bti, bss or ss surface");
+        if (dsz != VISA_LSC_DS_D32 && dsz != VISA_LSC_DS_D64 && dsz != VISA_LSC_DS_D16U32 && dsz != VISA_LSC_DS_D8U32)
             return lsc_err(in, ds, "append counters take d32 or d64 data");
-        op->info = pack_info(opc, sfid, at, AS_A32, dsz, false, false, false, 0, 1, false);
+        op->info = pack_info(opc, sfid, at, VISA_LSC_AS_A32, dsz, false, false, false, 0, 1, false);
         if (!emu_msg_raw(p, in, A_DST, &op->src[0], ds) || !emu_msg_raw(p, in, A_SRC, &op->src[2], ds) ||
             !emu_msg_scalar(p, in, A_SURF, &op->src[4], ds))
             return false;
         op->dst2.lanes = (uint32_t)num(in, A_SIDX);
-        if (sfid != SF_SLM) p->global_atomics = true;
+        if (sfid != VISA_LSC_SFID_SLM) p->global_atomics = true;
         op->fn = h_apndctr;
         return true;
     }
     /* No spec page defines these two: rejected rather than run as silent no-ops. */
-    if (opc == OP_CCS)
+    if (opc == VISA_LSC_OP_CCS_UPDATE)
         return lsc_err(in, ds, "lsc_ccs_update (compression control surface update) is not defined by the spec");
-    if (opc == OP_ECC) return lsc_err(in, ds, "lsc_extended_cache_ctrl is not defined by the spec");
+    if (opc == VISA_LSC_OP_EXTENDED_CACHE_CTRL) return lsc_err(in, ds, "lsc_extended_cache_ctrl is not defined by the spec");
     unsigned at = (unsigned)num(in, U_AT), asize = (unsigned)num(in, U_AS), dsz = (unsigned)num(in, U_DS),
              order = (unsigned)num(in, U_ORD), ecode = (unsigned)num(in, U_ELEMS), chm = (unsigned)num(in, U_CHM) & 0xF;
     bool quad = is_quad(opc);
-    if (order != 1 && order != 2) return lsc_err(in, ds, "invalid data order");
+    if (order != VISA_LSC_ORDER_NONTRANSPOSE && order != VISA_LSC_ORDER_TRANSPOSE)
+        return lsc_err(in, ds, "invalid data order");
     if (!quad && (ecode < 1 || ecode > 8)) return lsc_err(in, ds, "invalid vector size");
     unsigned elems = quad ? 1 : elems_of_code[ecode];
-    if (dsz > DS_D16U32H) dsz = 0;
-    if (asize > AS_A32S) asize = 0;
-    op->info = pack_info(opc == OP_STORE_UNCOMPRESSED ? OP_STORE : opc, sfid, at & 7, asize, dsz, order == 2, false,
+    if (dsz > VISA_LSC_DS_D16U32H) dsz = 0;
+    if (asize > VISA_LSC_AS_A32S) asize = 0;
+    op->info = pack_info(opc == VISA_LSC_OP_STORE_UNCOMPRESSED ? VISA_LSC_OP_STORE : opc, sfid, at & 7, asize, dsz, order == VISA_LSC_ORDER_TRANSPOSE, false,
                          false, quad ? chm : 0, elems, false);
     uint32_t scale = (uint32_t)(uint16_t)num(in, U_SCALE);
     op->target = scale ? scale : 1;
@@ -779,26 +764,26 @@ static bool lower_typed(emu_program *p, const ir_inst *in, emu_op *op, diag_sink
     /* LSC_TYPED gives read_surface_info no semantics (its result is surface-state contents the
     ** emulator does not have), the block2d pseudo-code rests on SURF_STATE pixel size, format and
     ** a 2D_TILER mapping it does not define, and the msrt / quad_status forms are not in it. */
-    if (opc == OP_RSI)
+    if (opc == VISA_LSC_OP_READ_STATE_INFO)
         return lsc_err(in, ds, "lsc_read_state_info: the spec does not define the surface state information it returns");
-    if (opc == OP_LOAD_BLOCK2D || opc == OP_STORE_BLOCK2D)
+    if (opc == VISA_LSC_OP_LOAD_BLOCK2D || opc == VISA_LSC_OP_STORE_BLOCK2D)
         return lsc_err(in, ds, "typed 2D blocks: the spec defines them through surface state (pixel size, format, "
                                "tiling) the emulator does not model");
-    if (opc != OP_LOAD_QUAD && opc != OP_STORE_QUAD && !(opc >= OP_IINC && opc <= OP_XOR))
+    if (opc != VISA_LSC_OP_LOAD_QUAD && opc != VISA_LSC_OP_STORE_QUAD && !(opc >= VISA_LSC_OP_ATOMIC_IINC && opc <= VISA_LSC_OP_ATOMIC_XOR))
         return lsc_err(in, ds, "this typed LSC form is not defined by the spec (only load_quad, store_quad and atomics "
                                "are, run on 1D linear surfaces)");
     unsigned at = (unsigned)num(in, T_AT), asize = (unsigned)num(in, T_AS), dsz = (unsigned)num(in, T_DS),
              chm = (unsigned)num(in, T_CHM) & 0xF;
-    if (at != AT_BSS && at != AT_SS && at != AT_BTI) return lsc_err(in, ds, "typed messages need a bti, bss or ss surface");
-    if (dsz < DS_D8 || dsz > DS_D16U32H) return lsc_err(in, ds, "invalid data size");
-    if (asize != AS_A32 && asize != AS_A16 && asize != AS_A64) return lsc_err(in, ds, "invalid address size");
+    if (at != VISA_LSC_AT_BSS && at != VISA_LSC_AT_SS && at != VISA_LSC_AT_BTI) return lsc_err(in, ds, "typed messages need a bti, bss or ss surface");
+    if (dsz < VISA_LSC_DS_D8 || dsz > VISA_LSC_DS_D16U32H) return lsc_err(in, ds, "invalid data size");
+    if (asize != VISA_LSC_AS_A32 && asize != VISA_LSC_AS_A16 && asize != VISA_LSC_AS_A64) return lsc_err(in, ds, "invalid address size");
     emu_opnd v, r, lod;
     if (!emu_msg_raw(p, in, T_V, &v, ds) || !emu_msg_raw(p, in, T_R, &r, ds) || !emu_msg_raw(p, in, T_LOD, &lod, ds))
         return false;
     if (v.shape != EO_NONE || r.shape != EO_NONE || lod.shape != EO_NONE)
         return lsc_err(in, ds, "typed surfaces are 1D linear buffers in the emulator: V, R and LOD must be %null");
-    bool quad = opc == OP_LOAD_QUAD || opc == OP_STORE_QUAD;
-    op->info = pack_info(opc, SF_TGM, at, asize, dsz, false, false, false, quad ? chm : 0, 1, false);
+    bool quad = opc == VISA_LSC_OP_LOAD_QUAD || opc == VISA_LSC_OP_STORE_QUAD;
+    op->info = pack_info(opc, VISA_LSC_SFID_TGM, at, asize, dsz, false, false, false, quad ? chm : 0, 1, false);
     unsigned texel = 4u * mem_bytes[dsz];
     op->target = texel;
     op->imm = (int32_t)((uint32_t)num(in, T_UOFF) * texel);
@@ -826,7 +811,10 @@ bool emu_lsc_lower_send(emu_program *p, const ir_inst *in, emu_op *op, const emu
     uint32_t desc = d->desc, ex = d->exdesc, grf = p->cur->grf_bytes;
     bool xe2 = p->plat >= VISA_PLATFORM_XE2; /* immediate offsets in ExDesc (messages.md 2.4) */
     unsigned opc = desc & 0x3F, rlen = desc >> 20 & 0x1F, mlen = desc >> 25 & 0xF;
-    unsigned sfid = d->sfid == 0xF ? SF_UGM : d->sfid == 0x1 ? SF_UGML : d->sfid == 0xE ? SF_SLM : SF_TGM;
+    unsigned sfid = d->sfid == VISA_SFID_UGM    ? VISA_LSC_SFID_UGM
+                    : d->sfid == VISA_SFID_UGML ? VISA_LSC_SFID_UGML
+                    : d->sfid == VISA_SFID_SLM  ? VISA_LSC_SFID_SLM
+                                                : VISA_LSC_SFID_TGM;
     unsigned at = (desc >> 29 & 3) + 1; /* HW 0 flat, 1 bss, 2 ss, 3 bti */
     unsigned dsz = (desc >> 9 & 7) + 1;
 #define RAW_ERR(...)                                                                                                   \
@@ -834,12 +822,12 @@ bool emu_lsc_lower_send(emu_program *p, const ir_inst *in, emu_op *op, const emu
         diag_at(ds, VISA_SEV_ERROR, "E-RUN", in->line, in->col, __VA_ARGS__);                                          \
         return false;                                                                                                  \
     } while (0)
-    if (opc == OP_FENCE) {
-        op->info = pack_info(opc, sfid, AT_FLAT, AS_A32, DS_D32, false, false, d->eot, 0, 1, true);
+    if (opc == VISA_LSC_OP_FENCE) {
+        op->info = pack_info(opc, sfid, VISA_LSC_AT_FLAT, VISA_LSC_AS_A32, VISA_LSC_DS_D32, false, false, d->eot, 0, 1, true);
         op->fn = h_nothing;
         return true;
     }
-    if (sfid == SF_TGM)
+    if (sfid == VISA_LSC_SFID_TGM)
         RAW_ERR("typed LSC message (SFID %u, TGM) with descriptor 0x%08x is not supported by the emulator", d->sfid, desc);
     if (mlen != d->nsrc0)
         RAW_ERR("LSC descriptor 0x%08x has a message length of %u GRFs but src0 has %u", desc, mlen, d->nsrc0);
@@ -848,7 +836,7 @@ bool emu_lsc_lower_send(emu_program *p, const ir_inst *in, emu_op *op, const emu
     if (rlen && op->src[RS_DST].shape == EO_NONE)
         RAW_ERR("LSC descriptor 0x%08x returns %u GRFs to %%null", desc, rlen);
     if (op->src[RS_SRC0].shape == EO_NONE) RAW_ERR("LSC message without an address payload (src0 is %%null)");
-    if (dsz > DS_D16U32H) RAW_ERR("LSC descriptor 0x%08x has an invalid data size (7)", desc);
+    if (dsz > VISA_LSC_DS_D16U32H) RAW_ERR("LSC descriptor 0x%08x has an invalid data size (7)", desc);
     emu_opnd dst = op->src[RS_DST], src0 = op->src[RS_SRC0], src1 = op->src[RS_SRC1];
     if (!rlen) dst.shape = EO_NONE;
     if (!d->nsrc1) src1.shape = EO_NONE;
@@ -856,10 +844,10 @@ bool emu_lsc_lower_send(emu_program *p, const ir_inst *in, emu_op *op, const emu
     memset(&op->dst, 0, sizeof op->dst);
     memset(&op->dst2, 0, sizeof op->dst2);
 
-    if (opc == OP_LOAD_BLOCK2D || opc == OP_STORE_BLOCK2D) {
-        bool store = opc == OP_STORE_BLOCK2D, vnni = desc >> 7 & 1, tr = desc >> 15 & 1;
-        if (sfid == SF_SLM || at != AT_FLAT) RAW_ERR("2D block message (descriptor 0x%08x) must be flat .ugm", desc);
-        if (dsz > DS_D64) RAW_ERR("2D block descriptor 0x%08x has data size %u: only d8..d64", desc, dsz);
+    if (opc == VISA_LSC_OP_LOAD_BLOCK2D || opc == VISA_LSC_OP_STORE_BLOCK2D) {
+        bool store = opc == VISA_LSC_OP_STORE_BLOCK2D, vnni = desc >> 7 & 1, tr = desc >> 15 & 1;
+        if (sfid == VISA_LSC_SFID_SLM || at != VISA_LSC_AT_FLAT) RAW_ERR("2D block message (descriptor 0x%08x) must be flat .ugm", desc);
+        if (dsz > VISA_LSC_DS_D64) RAW_ERR("2D block descriptor 0x%08x has data size %u: only d8..d64", desc, dsz);
         if (store && (vnni || tr)) RAW_ERR("store_block2d descriptor 0x%08x asks for VNNI or transpose", desc);
         int32_t xo = 0, yo = 0;
         if (xe2) {
@@ -869,7 +857,7 @@ bool emu_lsc_lower_send(emu_program *p, const ir_inst *in, emu_op *op, const emu
         } else if (ex) {
             RAW_ERR("2D block exdesc 0x%08x must be 0 before Xe2", ex);
         }
-        op->info = pack_info(opc, sfid, AT_FLAT, AS_A64, dsz, tr, vnni, d->eot, 0, 1, true) | 1u << 20;
+        op->info = pack_info(opc, sfid, VISA_LSC_AT_FLAT, VISA_LSC_AS_A64, dsz, tr, vnni, d->eot, 0, 1, true) | 1u << 20;
         op->imm = (int32_t)((uint32_t)(uint16_t)xo | (uint32_t)(uint16_t)yo << 16);
         op->src[0] = store ? src1 : dst;
         op->src[1] = src0;
@@ -879,11 +867,11 @@ bool emu_lsc_lower_send(emu_program *p, const ir_inst *in, emu_op *op, const emu
         return true;
     }
     bool quad = is_quad(opc);
-    bool known = opc <= OP_LOAD_STATUS || opc == OP_STORE_UNCOMPRESSED || opc == OP_STORE_UNCOMPRESSED_QUAD ||
-                 is_bf_atomic(opc) || opc == OP_APND_ADD || opc == OP_APND_SUB;
-    if (!known || opc == OP_CCS || opc == OP_RSI)
+    bool known = opc <= VISA_LSC_OP_LOAD_STATUS || opc == VISA_LSC_OP_STORE_UNCOMPRESSED || opc == VISA_LSC_OP_STORE_UNCOMPRESSED_QUAD ||
+                 is_bf_atomic(opc) || opc == VISA_LSC_OP_APNDCTR_ATOMIC_ADD || opc == VISA_LSC_OP_APNDCTR_ATOMIC_SUB;
+    if (!known || opc == VISA_LSC_OP_CCS_UPDATE || opc == VISA_LSC_OP_READ_STATE_INFO)
         RAW_ERR("LSC opcode 0x%02x (descriptor 0x%08x, SFID %u) is not supported by the emulator", opc, desc, d->sfid);
-    if (opc == OP_APND_ADD || opc == OP_APND_SUB)
+    if (opc == VISA_LSC_OP_APNDCTR_ATOMIC_ADD || opc == VISA_LSC_OP_APNDCTR_ATOMIC_SUB)
         RAW_ERR("raw append-counter atomics (descriptor 0x%08x) are not supported: the counter's surface comes from "
                 "surface state", desc);
     unsigned asize = desc >> 7 & 3;
@@ -895,14 +883,14 @@ bool emu_lsc_lower_send(emu_program *p, const ir_inst *in, emu_op *op, const emu
     /* extended descriptor: surface (bti) and Xe2 immediate offsets (messages.md 2.4) */
     emu_opnd surf;
     memset(&surf, 0, sizeof surf);
-    if (at == AT_FLAT) {
+    if (at == VISA_LSC_AT_FLAT) {
         if (xe2) {
             if (ex & 0xFFF) RAW_ERR("flat LSC exdesc 0x%08x has bits set in [11:0]", ex);
             imm = sext(ex >> 12, 20);
         } else if (ex) {
             RAW_ERR("flat LSC exdesc 0x%08x must be 0 before Xe2", ex);
         }
-    } else if (at == AT_BTI) {
+    } else if (at == VISA_LSC_AT_BTI) {
         surf.shape = EO_IMM;
         surf.type = VISA_TYPE_UD;
         surf.size = 4;
@@ -911,9 +899,9 @@ bool emu_lsc_lower_send(emu_program *p, const ir_inst *in, emu_op *op, const emu
         else if (ex & 0xFFFFFF) RAW_ERR("BTI LSC exdesc 0x%08x has bits set below the index [31:24]", ex);
     } else {
         RAW_ERR("LSC %s surface (exdesc 0x%08x): surface-state offsets have no buffer binding in the emulator",
-                at == AT_BSS ? "bss" : "ss", ex);
+                at == VISA_LSC_AT_BSS ? "bss" : "ss", ex);
     }
-    if (opc == OP_STORE_UNCOMPRESSED) opc = OP_STORE;
+    if (opc == VISA_LSC_OP_STORE_UNCOMPRESSED) opc = VISA_LSC_OP_STORE;
     op->info = pack_info(opc, sfid, at, asize, dsz, tr, false, d->eot, chm, elems, true);
     op->target = 1;
     op->imm = imm;
@@ -933,7 +921,7 @@ bool emu_lsc_lower_send(emu_program *p, const ir_inst *in, emu_op *op, const emu
             op->src[3] = src1;
             op->src[3].off += blk;
         }
-    } else if (!tr && opc != OP_LOAD_STATUS) {
+    } else if (!tr && opc != VISA_LSC_OP_LOAD_STATUS) {
         bool store = is_store(opc);
         unsigned len = store ? d->nsrc1 : rlen;
         if (len) {

@@ -66,11 +66,11 @@ bool emu_msg_scalar(emu_program *p, const ir_inst *in, unsigned k, emu_opnd *o, 
         return true;
     case VC_GENERAL: {
         int ty = ir_var_type(p->cur_r, v->id);
-        if (ty < 0 || v->id >= lay->nvars || v->id == 15) {
+        if (ty < 0 || v->id >= lay->nvars || v->id == VISA_PREDEF_CE0) {
             diag_at(ds, VISA_SEV_ERROR, "E-RUN", in->line, in->col, "message operand refers to an unusable variable");
             return false;
         }
-        o->shape = v->id == 0 ? EO_NONE : EO_SCALAR;
+        o->shape = v->id == VISA_PREDEF_NULL ? EO_NONE : EO_SCALAR;
         o->type = (uint8_t)ty;
         o->size = isa_types[ty].bytes;
         uint64_t off = (uint64_t)lay->var_off[v->id] + (uint64_t)v->row * lay->grf_bytes + (uint64_t)v->col * o->size;
@@ -106,14 +106,6 @@ int64_t emu_msg_scalar_value(const emu_thread *t, const emu_opnd *o) {
 }
 
 /* -- Raw sends ---------------------------------------------------------------------------------- */
-enum { SFID_NULL = 0x0, SFID_UGML = 0x1, SFID_SAMPLER = 0x2, SFID_GATEWAY = 0x3, SFID_DC2 = 0x4, SFID_RC = 0x5,
-       SFID_URB = 0x6, SFID_BTD = 0x7, SFID_RTA = 0x8, SFID_DCRO = 0x9, SFID_DC0 = 0xA, SFID_PI = 0xB,
-       SFID_DC1 = 0xC, SFID_TGM = 0xD, SFID_SLM = 0xE, SFID_UGM = 0xF };
-
-static const char *const sfid_names[16] = {"NULL", "UGML (XeHPC only)", "sampler", "gateway", "DC2", "render cache", "URB",
-                                           "BTD", "RTA", "DCRO", "DC0", "pixel interpolator", "DC1", "TGM (XeHPG+)",
-                                           "SLM (XeHPG+)", "UGM (XeHPG+)"};
-
 static void h_null_msg(emu_thread *t, const emu_op *op) {
     if (op->info & 1) t->done = true; /* EOT */
     else t->pc++;
@@ -187,13 +179,13 @@ static bool lower_raw_send(emu_program *p, const ir_inst *in, emu_op *op, diag_s
     op->nsrc = 3;
     op->cond = 0;
     bool lsc = p->plat >= VISA_PLATFORM_XEHPG &&
-               (d.sfid == SFID_UGM || d.sfid == SFID_SLM || d.sfid == SFID_TGM ||
-                (d.sfid == SFID_UGML && p->plat == VISA_PLATFORM_XEHPC));
+               (d.sfid == VISA_SFID_UGM || d.sfid == VISA_SFID_SLM || d.sfid == VISA_SFID_TGM ||
+                (d.sfid == VISA_SFID_UGML && p->plat == VISA_PLATFORM_XEHPC));
     if (lsc) return emu_lsc_lower_send(p, in, op, &d, ds);
     switch (d.sfid) {
-    case SFID_GATEWAY: return emu_sync_lower_send(p, in, op, &d, ds);
-    case SFID_DC0: case SFID_DC1: case SFID_DC2: case SFID_DCRO: return emu_dataport_lower_send(p, in, op, &d, ds);
-    case SFID_NULL:
+    case VISA_SFID_GATEWAY: return emu_sync_lower_send(p, in, op, &d, ds);
+    case VISA_SFID_DC0: case VISA_SFID_DC1: case VISA_SFID_DC2: case VISA_SFID_DCRO: return emu_dataport_lower_send(p, in, op, &d, ds);
+    case VISA_SFID_NULL:
         op->fn = h_null_msg;
         op->info = d.eot;
         return true;
@@ -201,7 +193,7 @@ static bool lower_raw_send(emu_program *p, const ir_inst *in, emu_op *op, diag_s
         diag_at(ds, VISA_SEV_ERROR, "E-RUN", in->line, in->col,
                 "send to SFID %u (%s) is not supported by the emulator (desc 0x%08x, exdesc 0x%08x, "
                 "src0 %u GRFs, src1 %u GRFs, dst %u GRFs%s)",
-                d.sfid, sfid_names[d.sfid], d.desc, d.exdesc, d.nsrc0, d.nsrc1, d.ndst, d.eot ? ", EOT" : "");
+                d.sfid, isa_enum_text(VISA_EN_sfid, d.sfid), d.desc, d.exdesc, d.nsrc0, d.nsrc1, d.ndst, d.eot ? ", EOT" : "");
         return false;
     }
 }

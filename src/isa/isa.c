@@ -29,8 +29,8 @@ int isa_type_from_name(const char *s, size_t len) {
 
 /* -- Predefined ------------------------------------------------------------------------------ */
 const isa_predef_var isa_predef_vars[] = {
-#define VISA_PREDEF_VAR(id, name, type, n) [id] = {name, VISA_TYPE_##type, n},
-#define VISA_PREDEF_SURF(id, name, hw)
+#define VISA_PREDEF_VAR(id, ID, name, type, n, access) [id] = {name, VISA_TYPE_##type, access, n},
+#define VISA_PREDEF_SURF(id, ID, name, hw)
 #include "predefined.def"
 #undef VISA_PREDEF_VAR
 #undef VISA_PREDEF_SURF
@@ -38,8 +38,8 @@ const isa_predef_var isa_predef_vars[] = {
 const unsigned isa_predef_var_count = sizeof isa_predef_vars / sizeof isa_predef_vars[0];
 
 const char *const isa_predef_surf_names[ISA_NUM_PREDEF_SURFS] = {
-#define VISA_PREDEF_VAR(id, name, type, n)
-#define VISA_PREDEF_SURF(id, name, hw) [id] = name,
+#define VISA_PREDEF_VAR(id, ID, name, type, n, access)
+#define VISA_PREDEF_SURF(id, ID, name, hw) [id] = name,
 #include "predefined.def"
 #undef VISA_PREDEF_VAR
 #undef VISA_PREDEF_SURF
@@ -48,23 +48,29 @@ const char *const isa_predef_surf_names[ISA_NUM_PREDEF_SURFS] = {
 /* -- Enums ----------------------------------------------------------------------------------- */
 typedef struct enum_val {
     uint8_t en;
+    bool has_attr; /* a VISA_ENUM_ID row */
+    int16_t attr;
     uint32_t value;
     const char *text;
 } enum_val;
 
 static const enum_val enum_vals[] = {
 #define VISA_ENUM(name, desc)
-#define VISA_ENUM_VAL(name, value, text) {VISA_EN_##name, value, text},
+#define VISA_ENUM_VAL(name, value, text) {VISA_EN_##name, false, 0, value, text},
+#define VISA_ENUM_ID(name, id, value, text, attr) {VISA_EN_##name, true, attr, value, text},
 #include "enums.def"
 #undef VISA_ENUM
 #undef VISA_ENUM_VAL
+#undef VISA_ENUM_ID
 };
 static const char *const enum_names[] = {
 #define VISA_ENUM(name, desc) #name,
 #define VISA_ENUM_VAL(name, value, text)
+#define VISA_ENUM_ID(name, id, value, text, attr)
 #include "enums.def"
 #undef VISA_ENUM
 #undef VISA_ENUM_VAL
+#undef VISA_ENUM_ID
 };
 #define N_ENUM_VALS (sizeof enum_vals / sizeof enum_vals[0])
 
@@ -89,6 +95,12 @@ bool isa_enum_parse(isa_enum_id en, const char *s, size_t len, uint32_t *value) 
 int isa_enum_by_name(const char *s, size_t len) {
     for (int i = 0; i < VISA_EN__COUNT; i++)
         if (strlen(enum_names[i]) == len && memcmp(enum_names[i], s, len) == 0) return i;
+    return -1;
+}
+
+int isa_enum_attr(isa_enum_id en, uint32_t value) {
+    for (size_t i = 0; i < N_ENUM_VALS; i++)
+        if (enum_vals[i].en == en && enum_vals[i].value == value && enum_vals[i].has_attr) return enum_vals[i].attr;
     return -1;
 }
 

@@ -59,9 +59,19 @@ enum {
 /* -- Predefined variables and surfaces ----------------------------------------------------- */
 #define ISA_NUM_PREDEF_VARS 32   /* ids 0..31 reserved; user variables start at 32 */
 #define ISA_NUM_PREDEF_SURFS 6   /* T0..T5; user surfaces start at 6 */
+/* Access of a predefined variable (predefined.def). */
+typedef enum isa_predef_access { PV_RW, PV_RO, PV_NULL, PV_PAUSE } isa_predef_access;
+enum isa_predef_id {
+#define VISA_PREDEF_VAR(id, ID, name, type, n, access) VISA_PREDEF_##ID = id,
+#define VISA_PREDEF_SURF(id, ID, name, hw) VISA_PREDEF_SURF_##ID = id,
+#include "predefined.def"
+#undef VISA_PREDEF_VAR
+#undef VISA_PREDEF_SURF
+};
 typedef struct isa_predef_var {
     const char *name;
     uint8_t type;
+    uint8_t access; /* isa_predef_access */
     uint16_t num_elts;
 } isa_predef_var;
 extern const isa_predef_var isa_predef_vars[];  /* indexed by id, count isa_predef_var_count */
@@ -72,11 +82,25 @@ extern const char *const isa_predef_surf_names[ISA_NUM_PREDEF_SURFS];
 typedef enum isa_enum_id {
 #define VISA_ENUM(name, desc) VISA_EN_##name,
 #define VISA_ENUM_VAL(name, value, text)
+#define VISA_ENUM_ID(name, id, value, text, attr)
 #include "enums.def"
 #undef VISA_ENUM
 #undef VISA_ENUM_VAL
+#undef VISA_ENUM_ID
     VISA_EN__COUNT
 } isa_enum_id;
+
+/* The values the code names (enums.def VISA_ENUM_ID rows): VISA_PRECISION_BF, VISA_LSC_SFID_SLM,
+** VISA_ATOMIC_FADD, VISA_LSC_OP_LOAD, VISA_SFID_UGM, ... */
+enum isa_enum_value {
+#define VISA_ENUM(name, desc)
+#define VISA_ENUM_VAL(name, value, text)
+#define VISA_ENUM_ID(name, id, value, text, attr) VISA_##id = value,
+#include "enums.def"
+#undef VISA_ENUM
+#undef VISA_ENUM_VAL
+#undef VISA_ENUM_ID
+};
 
 /* The printed text of a value, or NULL. */
 const char *isa_enum_text(isa_enum_id en, uint32_t value);
@@ -86,6 +110,9 @@ bool isa_enum_parse(isa_enum_id en, const char *s, size_t len, uint32_t *value);
 int isa_enum_by_name(const char *s, size_t len);
 /* Iterate the spellings of an enum: returns the i-th (value, text) pair, false when done. */
 bool isa_enum_at(isa_enum_id en, unsigned i, uint32_t *value, const char **text);
+/* The per-value fact of a VISA_ENUM_ID row (precision: element bits; atomic_op: data sources);
+** -1 for a value without one. */
+int isa_enum_attr(isa_enum_id en, uint32_t value);
 
 /* -- Instruction table ---------------------------------------------------------------------- */
 typedef enum isa_group {
@@ -111,6 +138,9 @@ enum {
     VF_ATOMIC1 = 1u << 13,   /* LSC atomic with one data source */
     VF_ATOMIC2 = 1u << 14,   /* LSC atomic with two data sources */
     VF_PRED_HIDDEN = 1u << 15, /* has a predicate IGC's printer never prints (text drops it) */
+    VF_LOAD = 1u << 16,      /* LSC load (an lsc_load* mnemonic): reads memory into dst */
+    VF_STORE = 1u << 17,     /* LSC store (an lsc_store* mnemonic): writes memory */
+    VF_CHMASK = 1u << 18,    /* LSC quad load/store: a channel mask instead of a vector size */
 };
 
 /* Legal exec sizes: bit k = exec size code k (1 << k lanes).  Named by content. */

@@ -15,9 +15,8 @@
 
 #include "text.h"
 
-/* IGC's CISAAtomicOpNames has no name for ATOMIC_PREDEC (the spec's "predec") and its lexer
+/* IGC's CISAAtomicOpNames has no name for VISA_ATOMIC_PREDEC (the spec's "predec") and its lexer
 ** has no token for it: it prints "" and cannot be parsed back (memory.md H16). */
-#define ATOMIC_PREDEC 0x0D
 #define ATOMIC_16 0x20      /* op byte bit 5: .16 */
 #define ATOMIC_64 0x40      /* op byte bit 6: .64 (SVM only in text) */
 #define SVM_UNALIGNED 0x80  /* SVM block props: what IGC's builder and printer use */
@@ -80,7 +79,7 @@ static void put_chmask(txt_printer *pr, unsigned mask, const char *zero) {
 /* printAtomicSubOpc: ".<op>" then ".16" if (v >> 5) == 1, else ".64" if (v >> 6) == 1. */
 static void put_atomic(txt_printer *pr, unsigned v) {
     unsigned op = v & 0x1F;
-    const char *t = op == ATOMIC_PREDEC ? NULL : isa_enum_text(VISA_EN_atomic_op, op);
+    const char *t = op == VISA_ATOMIC_PREDEC ? NULL : isa_enum_text(VISA_EN_atomic_op, op);
     sb_putc(pr->out, '.');
     if (t) sb_puts(pr->out, t);
     if ((v >> 5) == 1) sb_puts(pr->out, ".16");
@@ -302,7 +301,7 @@ static bool dot_atomic(txt_parser *tp, int64_t *out, bool widths) {
     while (is_word(*tp->p)) tp->p++;
     size_t n = (size_t)(tp->p - w);
     uint32_t op;
-    if (!n || !isa_enum_parse(VISA_EN_atomic_op, w, n, &op) || op == ATOMIC_PREDEC) {
+    if (!n || !isa_enum_parse(VISA_EN_atomic_op, w, n, &op) || op == VISA_ATOMIC_PREDEC) {
         tp_error(tp, w, "unknown atomic operation '%.*s'", (int)n, w);
         return false;
     }

@@ -60,26 +60,19 @@ static unsigned shape_count(int shape) {
     return count[shape];
 }
 
-static bool starts_with(const char *s, const char *prefix) {
-    return strncmp(s, prefix, strlen(prefix)) == 0;
-}
-
 /* LscOpInfo kind.  lsc_ccs_update (kind "other") lexes as a store mnemonic in IGC and is
 ** printed here as a store; lsc_read_state_info and lsc_extended_cache_ctrl are loads. */
 static int lsc_kind(int form) {
     const isa_form *F = &isa_forms[form];
     if (F->flags & (VF_ATOMIC0 | VF_ATOMIC1 | VF_ATOMIC2)) return K_ATOMIC;
-    if (starts_with(F->mnem, "lsc_load") || form == VISA_FORM_LSC_T_READ_STATE_INFO ||
+    if ((F->flags & VF_LOAD) || form == VISA_FORM_LSC_T_READ_STATE_INFO ||
         form == VISA_FORM_LSC_EXTENDED_CACHE_CTRL)
         return K_LOAD;
     return K_STORE;
 }
 
 /* LscOpInfo::hasChMask: the quad load/store sub-opcodes (typed and untyped). */
-static bool lsc_has_chmask(int form) {
-    return form == VISA_FORM_LSC_LOAD_QUAD || form == VISA_FORM_LSC_STORE_QUAD ||
-           form == VISA_FORM_LSC_T_LOAD_QUAD || form == VISA_FORM_LSC_T_STORE_QUAD;
-}
+static bool lsc_has_chmask(int form) { return isa_forms[form].flags & VF_CHMASK; }
 
 /* IGC's lexer returns LSC_LOAD_MNEMONIC (which takes .ov) for these untyped loads. */
 static bool lsc_takes_ov(int form) {
@@ -231,8 +224,8 @@ static void os_shape(lsc_os *s, int form, uint64_t ds, uint64_t order, uint64_t 
     const char *t = elems <= 0xFF ? isa_enum_text(VISA_EN_lsc_elems, (uint32_t)elems) : NULL;
     if (!t) os_bad(s, elems);
     else if (elems != 1) sb_printf(s->o, "x%s", t);
-    if (order == 2) sb_putc(s->o, 't');
-    else if (order != 1) os_bad(s, order);
+    if (order == VISA_LSC_ORDER_TRANSPOSE) sb_putc(s->o, 't');
+    else if (order != VISA_LSC_ORDER_NONTRANSPOSE) os_bad(s, order);
 }
 
 /* formatAddrType + formatAddrTypeArgs */
@@ -385,7 +378,7 @@ static void os_shape2d(lsc_os *s, const ir_inst *in) {
     unsigned blocks = (uint8_t)op_num(in, B_BLOCKS);
     if (blocks != 1) sb_printf(s->o, "%ux", blocks);
     sb_printf(s->o, "%ux%u", (unsigned)(uint16_t)op_num(in, B_W), (unsigned)(uint16_t)op_num(in, B_H));
-    sb_putc(s->o, op_num(in, B_ORD) == 2 ? 't' : 'n');
+    sb_putc(s->o, op_num(in, B_ORD) == VISA_LSC_ORDER_TRANSPOSE ? 't' : 'n');
     sb_putc(s->o, (uint8_t)op_num(in, B_VNNI) ? 't' : 'n');
 }
 
@@ -967,7 +960,7 @@ static bool p_shape(txt_parser *tp, uint32_t *ds, uint32_t *order, uint32_t *un)
         return false;
     }
     const char *p = tp->p + 1 + n;
-    *order = 1;
+    *order = VISA_LSC_ORDER_NONTRANSPOSE;
     if (*p == '.') {
         /* channel mask: letters x y z w, in that order, at least one */
         static const char letters[4] = {'x', 'y', 'z', 'w'};
@@ -996,7 +989,7 @@ static bool p_shape(txt_parser *tp, uint32_t *ds, uint32_t *order, uint32_t *un)
             p += 1 + en;
         }
         if (*p == 't') {
-            *order = 2;
+            *order = VISA_LSC_ORDER_TRANSPOSE;
             p++;
         }
     }
@@ -1055,9 +1048,9 @@ static bool p_shape2d(txt_parser *tp, ir_inst *in) {
         }
         blocks = a, w = b, h = c;
     }
-    uint32_t order = 1, vnni = 0;
+    uint32_t order = VISA_LSC_ORDER_NONTRANSPOSE, vnni = 0;
     if (*p == 'n' || *p == 't') {
-        order = *p++ == 't' ? 2 : 1;
+        order = *p++ == 't' ? VISA_LSC_ORDER_TRANSPOSE : VISA_LSC_ORDER_NONTRANSPOSE;
         if (*p == 'n' || *p == 't') vnni = *p++ == 't';
     }
     if (is_word(*p)) {
@@ -1318,7 +1311,7 @@ static bool parse_rsi(txt_parser *tp, int form, ir_inst *in) {
     in->opnd[T_SIDX].u.num = idx;
     in->opnd[T_AS].u.num = ev(VISA_EN_lsc_addr_size, "a32");
     in->opnd[T_DS].u.num = ev(VISA_EN_lsc_data_size, "d32");
-    in->opnd[T_ORD].u.num = 2;
+    in->opnd[T_ORD].u.num = VISA_LSC_ORDER_TRANSPOSE;
     in->opnd[T_ELEMS].u.num = in->opnd[T_CHM].u.num = ev(VISA_EN_lsc_elems, "16");
     return true;
 }

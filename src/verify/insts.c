@@ -68,12 +68,6 @@ static int vec_type(const vf *v, const ir_vec *x) {
     }
 }
 
-/* Read-only predefined variables (4_visa_header: the R/W column). */
-static bool predef_readonly(uint32_t id) {
-    return id == 1 || id == 2 || id == 3 || id == 4 || id == 5 || id == 7 || id == 12 || id == 15 ||
-           id == 17;
-}
-
 /* Byte offset of stored operand k in an object (binary input); the instruction's offset when the
 ** layout does not say. */
 static uint64_t opnd_offset(const ir_inst *inst, int k) {
@@ -190,246 +184,331 @@ static void check_general_extent(vf *v, const ir_inst *inst, int k, const ir_vec
            (unsigned long long)(e / v->grf - s / v->grf + 1), v->grf);
 }
 
-static void check_inst(vf *v, const ir_inst *inst) {
-    const ir_routine *r = v->r;
-    const int form = inst->form;
-    const isa_form *F = &isa_forms[form];
-    char mb[48], lbuf[64], what[32];
-    const char *mn = mnem(inst, mb, sizeof mb);
-    const char *lay = isa_form_layout(form, lbuf);
-    const bool alu = alu_form(form);
-    const bool has_e = strchr(lay, 'E') != NULL && F->exec != EX_NONE;
-    const unsigned code = inst->exec & 7, exec = 1u << (code <= 5 ? code : 0);
-    const unsigned moff = 4u * (inst->exec >> 4 & 7);
-    const bool nomask = (inst->exec >> 4) & 8;
-    const char *plats[] = {
+/* -- One instruction ---------------------------------------------------------------------------
+** What every rule of an instruction reads, computed once; then one function per topic, called in
+** the order the diagnostics are reported. */
+static const char *const plat_names[] = {
 #define VISA_PLAT(N, text, grf, aliases) text,
 #include "platforms.def"
 #undef VISA_PLAT
-    };
+};
 
-    /* availability */
-    if (!vf_form_on_platform(form, v->plat))
-        AT(VR_PLATFORM, -1, "'%s' is not available on %s", mn, plats[v->plat]);
+typedef struct ictx {
+    const ir_routine *r;
+    int form;
+    const isa_form *F;
+    const char *mn;
+    const char *lay;
+    bool alu;      /* an ALU group: operands follow the execution size, classes have defaults */
+    bool has_e;    /* an execution size field that the table constrains */
+    unsigned code; /* execution size code */
+    unsigned exec; /* execution size (1 for an invalid code) */
+    unsigned moff; /* mask offset (channels) */
+    bool nomask;
+    unsigned ndst; /* leading vector destinations (ALU forms) */
+    bool typed;    /* operand types checked against the form's type set */
+} ictx;
 
-    /* exec size and mask */
-    if (has_e) {
-        if (code > 5 || !(F->exec & (1u << code)))
-            AT(VR_EXEC_SIZE, -1, "'%s' does not allow execution size %u", mn, code > 5 ? 0 : exec);
-        else if ((!nomask || inst->pred) && (moff % exec || moff + exec > 32))
-            AT(VR_EXEC_MASK, -1, "mask offset %u (M%u) is not aligned to execution size %u or runs past "
-               "channel 32", moff, moff / 4 + 1, exec);
+/* Types the operand walk collects for the type maps. */
+typedef struct itypes {
+    int dst_type;
+    int src_k[8], src_t[8];
+    unsigned nsrc;
+} itypes;
+
+static void check_platform(vf *v, const ir_inst *inst, const ictx *c) {
+    if (!vf_form_on_platform(c->form, v->plat))
+        AT(VR_PLATFORM, -1, "'%s' is not available on %s", c->mn, plat_names[v->plat]);
+}
+
+static void check_exec(vf *v, const ir_inst *inst, const ictx *c) {
+    const unsigned code = c->code, exec = c->exec, moff = c->moff;
+    const bool nomask = c->nomask;
+    if (!c->has_e) return;
+    if (code > 5 || !(c->F->exec & (1u << code)))
+        AT(VR_EXEC_SIZE, -1, "'%s' does not allow execution size %u", c->mn, code > 5 ? 0 : exec);
+    else if ((!nomask || inst->pred) && (moff % exec || moff + exec > 32))
+        AT(VR_EXEC_MASK, -1, "mask offset %u (M%u) is not aligned to execution size %u or runs past "
+           "channel 32", moff, moff / 4 + 1, exec);
+}
+
+static void check_predicate(vf *v, const ir_inst *inst, const ictx *c) {
+    const ir_routine *r = c->r;
+    const unsigned code = c->code, exec = c->exec, moff = c->moff;
+    const bool has_e = c->has_e;
+    if (!inst->pred) return;
+    unsigned pid = inst->pred & 0xFFF;
+    if (!pid || pid > r->preds.len || (inst->pred & 0x1000) || ((inst->pred >> 13) & 3) == 3) {
+        AT(VR_PRED_CTRL, -1, "invalid predicate control 0x%04x", inst->pred);
+    } else if (has_e && code <= 5 && r->preds.data[pid - 1].num_elts < moff + exec) {
+        AT(VR_PRED_SIZE, -1, "predicate '%s' has %u elements; channels %u..%u need %u",
+           ir_str(r, r->preds.data[pid - 1].name), r->preds.data[pid - 1].num_elts, moff,
+           moff + exec - 1, moff + exec);
     }
+}
 
-    /* predicate */
-    if (inst->pred) {
-        unsigned pid = inst->pred & 0xFFF;
-        if (!pid || pid > r->preds.len || (inst->pred & 0x1000) || ((inst->pred >> 13) & 3) == 3) {
-            AT(VR_PRED_CTRL, -1, "invalid predicate control 0x%04x", inst->pred);
-        } else if (has_e && code <= 5 && r->preds.data[pid - 1].num_elts < moff + exec) {
-            AT(VR_PRED_SIZE, -1, "predicate '%s' has %u elements; channels %u..%u need %u",
-               ir_str(r, r->preds.data[pid - 1].name), r->preds.data[pid - 1].num_elts, moff,
-               moff + exec - 1, moff + exec);
-        }
-    }
-
-    /* legacy surface ids */
-    int sk = vf_form_surface_opnd(form);
+/* Legacy surface ids (opfacts.def VISA_SURFACE_OPND). */
+static void check_surface_id(vf *v, const ir_inst *inst, const ictx *c) {
+    int sk = vf_form_surface_opnd(c->form);
     if (sk >= 0 && sk < inst->nopnd && inst->opnd[sk].kind == 'b') {
         int64_t sid = inst->opnd[sk].u.num;
-        if (sid < 0 || (uint64_t)sid >= ISA_NUM_PREDEF_SURFS + (uint64_t)r->surfaces.len)
+        if (sid < 0 || (uint64_t)sid >= ISA_NUM_PREDEF_SURFS + (uint64_t)c->r->surfaces.len)
             AT(VR_SURFACE_UNDEFINED, sk, "surface T%lld is not declared", (long long)sid);
     }
+}
 
-    /* operands */
-    const unsigned ndst = alu ? vf_form_ndst(form) : 0;
-    const bool typed = F->typeset != TM_NONE && !(F->flags & (VF_SEND | VF_SYSTOLIC)) && !strchr(lay, 'R');
-    int dst_type = -1, dst_k = -1;
-    int src_k[8], src_t[8];
-    unsigned nsrc = 0, vk = 0;
-    bool any_pred = false, all_pred = true;
-    int first_nonpred = -1;
+/* A raw operand: declared, inside its variable, GRF-aligned. */
+static void check_raw(vf *v, const ir_inst *inst, int k, const ir_raw *rw) {
+    if (!vf_var_exists(v, rw->id) || (rw->id >= isa_predef_var_count && rw->id < ISA_NUM_PREDEF_VARS)) {
+        AT(VR_OPND_UNDEFINED, k, "raw operand names undeclared variable V%u", (unsigned)rw->id);
+        return;
+    }
+    if (rw->id == VISA_PREDEF_NULL) return;
+    uint32_t bytes = vf_var_bytes(v, rw->id);
+    char nb[32];
+    if (bytes && rw->offset >= bytes) {
+        AT(VR_RAW_BOUNDS, k, "raw operand offset %u lies outside '%s' (%u bytes)", rw->offset,
+           vf_var_name(v, rw->id, nb, sizeof nb), bytes);
+        return;
+    }
+    uint32_t root, roff;
+    if (vf_var_root(v, rw->id, &root, &roff) && vf_var_bytes(v, root) >= v->grf && (roff + rw->offset) % v->grf)
+        AT(VR_RAW_ALIGN, k, "raw operand '%s.%u' is not GRF-aligned (byte %u of a GRF)",
+           vf_var_name(v, rw->id, nb, sizeof nb), rw->offset, (roff + rw->offset) % v->grf);
+}
+
+/* A vector operand names a declared, non-reserved variable / address / predicate / state. */
+static bool check_declared(vf *v, const ir_inst *inst, const ictx *c, int k, const ir_vec *x, const char *what) {
+    const ir_routine *r = c->r;
+    bool defined = true;
+    switch (x->cls) {
+    case VC_GENERAL: case VC_ADDROF:
+        defined = vf_var_exists(v, x->id) && !(x->id >= isa_predef_var_count && x->id < ISA_NUM_PREDEF_VARS);
+        break;
+    case VC_ADDRESS: case VC_INDIRECT: defined = x->id < r->addrs.len; break;
+    case VC_PREDICATE: defined = x->id >= 1 && x->id <= r->preds.len; break;
+    case VC_STATE:
+        if (x->state_cls == VS_SURFACE ? x->id >= ISA_NUM_PREDEF_SURFS + r->surfaces.len
+                                       : x->id >= r->samplers.len) {
+            AT(VR_SURFACE_UNDEFINED, k, "%s %u is not declared",
+               x->state_cls == VS_SURFACE ? "surface" : "sampler", (unsigned)x->id);
+            return false;
+        }
+        break;
+    default: break;
+    }
+    if (!defined) AT(VR_OPND_UNDEFINED, k, "%s names an undeclared or reserved variable", what);
+    return defined;
+}
+
+static void check_class(vf *v, const ir_inst *inst, const ictx *c, int k, const ir_vec *x, unsigned vk,
+                        const char *what) {
+    unsigned allowed = vf_opnd_classes(c->form, vk);
+    if (allowed && !(allowed & class_bit(x->cls)))
+        AT(VR_OPND_CLASS, k, "%s of '%s' cannot be %s operand", what, c->mn, class_name(x->cls));
+}
+
+static void check_modifiers(vf *v, const ir_inst *inst, const ictx *c, int k, const ir_vec *x, bool is_dst,
+                            const char *what) {
+    if (x->mod == VM_SAT) {
+        if (!is_dst && c->alu) AT(VR_SRC_MOD, k, "%s cannot be saturated", what);
+        else if (!(c->F->flags & VF_SAT)) AT(VR_SAT, k, "'%s' does not support saturation", c->mn);
+    } else if (x->mod) {
+        bool logic = x->mod == VM_NOT;
+        if (is_dst) AT(VR_SRC_MOD, k, "a destination takes no source modifier");
+        else if (x->cls != VC_GENERAL && x->cls != VC_INDIRECT)
+            AT(VR_SRC_MOD, k, "source modifiers apply to general and indirect operands only");
+        else if (!(c->F->flags & (logic ? VF_SMOD_LOGIC : VF_SMOD_ARITH)))
+            AT(VR_SRC_MOD, k, "'%s' does not take the %s source modifier", c->mn, logic ? "(~)" : "arithmetic");
+    }
+}
+
+/* Immediate types, indirect operands (type, offset, address elements) and address operands. */
+static void check_imm_ind_addr(vf *v, const ir_inst *inst, const ictx *c, int k, const ir_vec *x, unsigned vk,
+                               bool is_dst) {
+    const ir_routine *r = c->r;
+    if (x->cls == VC_IMMEDIATE && x->type == VISA_TYPE_BOOL)
+        AT(VR_IMM_TYPE, k, "an immediate cannot have type bool");
+    if (x->cls == VC_INDIRECT) {
+        if (x->type == VISA_TYPE_V || x->type == VISA_TYPE_UV || x->type == VISA_TYPE_VF ||
+            x->type == VISA_TYPE_BOOL)
+            AT(VR_INDIRECT_TYPE, k, "an indirect operand cannot have type %s", isa_types[x->type].name);
+        if (x->ind_off < -512 || x->ind_off > 511)
+            AT(VR_INDIRECT_OFFSET, k, "indirect offset %d is outside [-512, 511]", x->ind_off);
+        unsigned n = r->addrs.data[x->id].num_elts, need = 1;
+        if (c->alu && !IR_REGION_V(x->region) && IR_REGION_W(x->region) && !is_dst) {
+            int w = rval(IR_REGION_W(x->region));
+            need = w >= 1 && (unsigned)w <= c->exec ? c->exec / (unsigned)w : 1;
+        }
+        if ((unsigned)x->addr_elem + need > n)
+            AT(VR_ADDR_OPND, k, "address elements %u..%u of A%u (%u elements) are used", x->addr_elem,
+               x->addr_elem + need - 1, (unsigned)x->id, n);
+    }
+    if (x->cls == VC_ADDRESS) {
+        unsigned n = r->addrs.data[x->id].num_elts, wc = x->col;
+        unsigned width = wc <= 5 ? 1u << wc : 0;
+        bool dst_addr = vk == 0 && c->form == VISA_FORM_ADDR_ADD;
+        if (!dst_addr && (wc >= 5 || x->row + width > n))
+            AT(VR_ADDR_OPND, k, "address operand A%u(%u)<%u> exceeds its %u elements or has width 32",
+               (unsigned)x->id, x->row, width, n);
+        else if (dst_addr && x->row >= n)
+            AT(VR_ADDR_OPND, k, "address element %u of A%u (%u elements)", x->row, (unsigned)x->id, n);
+    }
+}
+
+/* Writes to predefined variables (predefined.def's access column). */
+static void check_predef_write(vf *v, const ir_inst *inst, const ictx *c, int k, const ir_vec *x) {
+    if (x->cls != VC_GENERAL || x->id >= isa_predef_var_count) return;
+    unsigned access = isa_predef_vars[x->id].access;
+    if (access == PV_RO)
+        AT(VR_PREDEF_WRITE, k, "predefined variable %s is read-only", isa_predef_vars[x->id].name);
+    if (access == PV_PAUSE && !(x->row == 0 && x->col == 4 && c->exec == 1))
+        AT(VR_PREDEF_WRITE, k, "only the pause counter %%tsc(0,4) of %%tsc may be written");
+}
+
+/* Each operand's type against the type set; collects the types for check_type_maps. */
+static void check_opnd_type(vf *v, const ir_inst *inst, const ictx *c, int k, const ir_vec *x, unsigned vk,
+                            itypes *ty) {
+    if (c->form == VISA_FORM_ADDR_ADD && vk == 2) {
+        int t = vec_type(v, x);
+        if (t >= 0 && t != VISA_TYPE_UW)
+            AT(VR_ADDR_ADD_SRC1, k, "addr_add's second source has type %s (must be uw)", isa_types[t].name);
+    }
+    if (!c->typed) return;
+    int t = vec_type(v, x);
+    if (t < 0) return;
+    if (vk == 0 && (c->alu ? c->ndst > 0 : false)) {
+        if (x->cls == VC_GENERAL && x->id == VISA_PREDEF_NULL) return; /* %null takes any type */
+        ty->dst_type = t;
+        if (!isa_type_legal(c->F->typeset, v->plat, true, (unsigned)t))
+            AT(VR_TYPE_SUPPORTED, k, "'%s' does not support destination type %s on %s", c->mn, isa_types[t].name,
+               plat_names[v->plat]);
+    } else if (vk >= c->ndst && ty->nsrc < 8) {
+        ty->src_k[ty->nsrc] = k, ty->src_t[ty->nsrc++] = t;
+        if (!isa_type_legal(c->F->typeset, v->plat, false, (unsigned)t))
+            AT(VR_TYPE_SUPPORTED, k, "'%s' does not support source type %s on %s", c->mn, isa_types[t].name,
+               plat_names[v->plat]);
+    }
+}
+
+/* Per-operand rules over the stored operands; predicate-operand facts for check_pred_opnds. */
+static void check_operands(vf *v, const ir_inst *inst, const ictx *c, itypes *ty, bool *any_pred, bool *all_pred,
+                           int *first_nonpred) {
+    char what[32];
+    unsigned vk = 0;
     for (int k = 0; k < inst->nopnd; k++) {
         const ir_opnd *o = &inst->opnd[k];
         if (o->kind == 'R') {
-            const ir_raw *rw = &o->u.raw;
-            if (!vf_var_exists(v, rw->id) || (rw->id >= isa_predef_var_count && rw->id < ISA_NUM_PREDEF_VARS)) {
-                AT(VR_OPND_UNDEFINED, k, "raw operand names undeclared variable V%u", (unsigned)rw->id);
-                continue;
-            }
-            if (rw->id == 0) continue;
-            uint32_t bytes = vf_var_bytes(v, rw->id);
-            char nb[32];
-            if (bytes && rw->offset >= bytes) {
-                AT(VR_RAW_BOUNDS, k, "raw operand offset %u lies outside '%s' (%u bytes)", rw->offset,
-                   vf_var_name(v, rw->id, nb, sizeof nb), bytes);
-                continue;
-            }
-            uint32_t root, roff;
-            if (vf_var_root(v, rw->id, &root, &roff) && vf_var_bytes(v, root) >= v->grf &&
-                (roff + rw->offset) % v->grf)
-                AT(VR_RAW_ALIGN, k, "raw operand '%s.%u' is not GRF-aligned (byte %u of a GRF)",
-                   vf_var_name(v, rw->id, nb, sizeof nb), rw->offset, (roff + rw->offset) % v->grf);
+            check_raw(v, inst, k, &o->u.raw);
             continue;
         }
         if (o->kind != 'V' && o->kind != 'v' && o->kind != '&') continue;
         const ir_vec *x = &o->u.vec;
         const unsigned my_vk = vk++;
-        const bool is_dst = alu ? my_vk < ndst : false;
-        if (alu) opnd_label(what, sizeof what, my_vk, ndst);
+        const bool is_dst = c->alu ? my_vk < c->ndst : false;
+        if (c->alu) opnd_label(what, sizeof what, my_vk, c->ndst);
         else snprintf(what, sizeof what, "operand %u", my_vk);
 
-        /* declared? */
-        bool defined = true;
-        switch (x->cls) {
-        case VC_GENERAL: case VC_ADDROF:
-            defined = vf_var_exists(v, x->id) && !(x->id >= isa_predef_var_count && x->id < ISA_NUM_PREDEF_VARS);
-            break;
-        case VC_ADDRESS: case VC_INDIRECT: defined = x->id < r->addrs.len; break;
-        case VC_PREDICATE: defined = x->id >= 1 && x->id <= r->preds.len; break;
-        case VC_STATE:
-            if (x->state_cls == VS_SURFACE ? x->id >= ISA_NUM_PREDEF_SURFS + r->surfaces.len
-                                           : x->id >= r->samplers.len) {
-                AT(VR_SURFACE_UNDEFINED, k, "%s %u is not declared",
-                   x->state_cls == VS_SURFACE ? "surface" : "sampler", (unsigned)x->id);
-                defined = false;
-                continue;
-            }
-            break;
-        default: break;
-        }
-        if (!defined) {
-            AT(VR_OPND_UNDEFINED, k, "%s names an undeclared or reserved variable", what);
-            continue;
-        }
-
-        /* class */
-        unsigned allowed = vf_opnd_classes(form, my_vk);
-        if (allowed && !(allowed & class_bit(x->cls)))
-            AT(VR_OPND_CLASS, k, "%s of '%s' cannot be %s operand", what, mn, class_name(x->cls));
-        if (x->cls == VC_PREDICATE) any_pred = true;
-        else if (all_pred) all_pred = false, first_nonpred = k;
-
-        /* modifiers */
-        if (x->mod == VM_SAT) {
-            if (!is_dst && alu) AT(VR_SRC_MOD, k, "%s cannot be saturated", what);
-            else if (!(F->flags & VF_SAT)) AT(VR_SAT, k, "'%s' does not support saturation", mn);
-        } else if (x->mod) {
-            bool logic = x->mod == VM_NOT;
-            if (is_dst) AT(VR_SRC_MOD, k, "a destination takes no source modifier");
-            else if (x->cls != VC_GENERAL && x->cls != VC_INDIRECT)
-                AT(VR_SRC_MOD, k, "source modifiers apply to general and indirect operands only");
-            else if (!(F->flags & (logic ? VF_SMOD_LOGIC : VF_SMOD_ARITH)))
-                AT(VR_SRC_MOD, k, "'%s' does not take the %s source modifier", mn, logic ? "(~)" : "arithmetic");
-        }
-
-        /* immediates, indirect and address operands */
-        if (x->cls == VC_IMMEDIATE && x->type == VISA_TYPE_BOOL)
-            AT(VR_IMM_TYPE, k, "an immediate cannot have type bool");
-        if (x->cls == VC_INDIRECT) {
-            if (x->type == VISA_TYPE_V || x->type == VISA_TYPE_UV || x->type == VISA_TYPE_VF ||
-                x->type == VISA_TYPE_BOOL)
-                AT(VR_INDIRECT_TYPE, k, "an indirect operand cannot have type %s", isa_types[x->type].name);
-            if (x->ind_off < -512 || x->ind_off > 511)
-                AT(VR_INDIRECT_OFFSET, k, "indirect offset %d is outside [-512, 511]", x->ind_off);
-            unsigned n = r->addrs.data[x->id].num_elts, need = 1;
-            if (alu && !IR_REGION_V(x->region) && IR_REGION_W(x->region) && !is_dst) {
-                int w = rval(IR_REGION_W(x->region));
-                need = w >= 1 && (unsigned)w <= exec ? exec / (unsigned)w : 1;
-            }
-            if ((unsigned)x->addr_elem + need > n)
-                AT(VR_ADDR_OPND, k, "address elements %u..%u of A%u (%u elements) are used", x->addr_elem,
-                   x->addr_elem + need - 1, (unsigned)x->id, n);
-        }
-        if (x->cls == VC_ADDRESS) {
-            unsigned n = r->addrs.data[x->id].num_elts, wc = x->col;
-            unsigned width = wc <= 5 ? 1u << wc : 0;
-            bool dst_addr = my_vk == 0 && form == VISA_FORM_ADDR_ADD;
-            if (!dst_addr && (wc >= 5 || x->row + width > n))
-                AT(VR_ADDR_OPND, k, "address operand A%u(%u)<%u> exceeds its %u elements or has width 32",
-                   (unsigned)x->id, x->row, width, n);
-            else if (dst_addr && x->row >= n)
-                AT(VR_ADDR_OPND, k, "address element %u of A%u (%u elements)", x->row, (unsigned)x->id, n);
-        }
-
+        if (!check_declared(v, inst, c, k, x, what)) continue;
+        check_class(v, inst, c, k, x, my_vk, what);
+        if (x->cls == VC_PREDICATE) *any_pred = true;
+        else if (*all_pred) *all_pred = false, *first_nonpred = k;
+        check_modifiers(v, inst, c, k, x, is_dst, what);
+        check_imm_ind_addr(v, inst, c, k, x, my_vk, is_dst);
         /* regions and extents (instructions whose operands follow the execution size) */
-        if (alu && has_e && code <= 5 && (x->cls == VC_GENERAL || x->cls == VC_INDIRECT) && x->region) {
-            check_general_region(v, inst, k, x, is_dst, exec, what);
-            if (x->cls == VC_GENERAL) check_general_extent(v, inst, k, x, is_dst, exec, what);
+        if (c->alu && c->has_e && c->code <= 5 && (x->cls == VC_GENERAL || x->cls == VC_INDIRECT) && x->region) {
+            check_general_region(v, inst, k, x, is_dst, c->exec, what);
+            if (x->cls == VC_GENERAL) check_general_extent(v, inst, k, x, is_dst, c->exec, what);
         }
-        if (is_dst && x->cls == VC_GENERAL && predef_readonly(x->id))
-            AT(VR_PREDEF_WRITE, k, "predefined variable %s is read-only", isa_predef_vars[x->id].name);
-        if (is_dst && x->cls == VC_GENERAL && x->id == 6 && !(x->row == 0 && x->col == 4 && exec == 1))
-            AT(VR_PREDEF_WRITE, k, "only the pause counter %%tsc(0,4) of %%tsc may be written");
-
-        /* types */
-        if (form == VISA_FORM_ADDR_ADD && my_vk == 2) {
-            int t = vec_type(v, x);
-            if (t >= 0 && t != VISA_TYPE_UW)
-                AT(VR_ADDR_ADD_SRC1, k, "addr_add's second source has type %s (must be uw)", isa_types[t].name);
-        }
-        if (typed) {
-            int t = vec_type(v, x);
-            if (t < 0) continue;
-            if (my_vk == 0 && (alu ? ndst > 0 : false)) {
-                if (x->cls == VC_GENERAL && x->id == 0) continue; /* %null takes any type */
-                dst_type = t, dst_k = k;
-                if (!isa_type_legal(F->typeset, v->plat, true, (unsigned)t))
-                    AT(VR_TYPE_SUPPORTED, k, "'%s' does not support destination type %s on %s", mn,
-                       isa_types[t].name, plats[v->plat]);
-            } else if (my_vk >= ndst && nsrc < 8) {
-                src_k[nsrc] = k, src_t[nsrc++] = t;
-                if (!isa_type_legal(F->typeset, v->plat, false, (unsigned)t))
-                    AT(VR_TYPE_SUPPORTED, k, "'%s' does not support source type %s on %s", mn,
-                       isa_types[t].name, plats[v->plat]);
-            }
-        }
+        if (is_dst) check_predef_write(v, inst, c, k, x);
+        check_opnd_type(v, inst, c, k, x, my_vk, ty);
     }
-    (void)dst_k;
+}
 
-    /* type maps: one map must admit the dst and every source together */
-    if (typed && (dst_type >= 0 || nsrc)) {
-        uint32_t mask = 0;
-        bool each = true;
-        for (unsigned i = 0; i < nsrc; i++) {
-            mask |= 1u << src_t[i];
-            each = each && isa_type_legal(F->typeset, v->plat, false, (unsigned)src_t[i]);
-        }
-        if (each && (dst_type < 0 || isa_type_legal(F->typeset, v->plat, true, (unsigned)dst_type)) &&
-            !isa_types_legal(F->typeset, v->plat, dst_type, mask)) {
-            int at = -1;
-            for (unsigned i = 0; i < nsrc && at < 0; i++)
-                if (!isa_types_legal(F->typeset, v->plat, dst_type, 1u << src_t[i])) at = src_k[i];
-            if (at < 0) at = nsrc ? src_k[nsrc - 1] : -1;
-            char types[96] = "";
-            size_t len = 0;
-            for (unsigned i = 0; i < nsrc && len < sizeof types - 8; i++)
-                len += (size_t)snprintf(types + len, sizeof types - len, "%s%s", i ? ", " : "",
-                                        isa_types[src_t[i]].name);
-            AT(VR_TYPE_MAP, at, "no type map of '%s' has destination %s with sources %s", mn,
-               dst_type >= 0 ? isa_types[dst_type].name : "(none)", types);
-        }
+/* Type maps: one map must admit the dst and every source together. */
+static void check_type_maps(vf *v, const ir_inst *inst, const ictx *c, const itypes *ty) {
+    const isa_form *F = c->F;
+    const int dst_type = ty->dst_type;
+    const unsigned nsrc = ty->nsrc;
+    if (!c->typed || (dst_type < 0 && !nsrc)) return;
+    uint32_t mask = 0;
+    bool each = true;
+    for (unsigned i = 0; i < nsrc; i++) {
+        mask |= 1u << ty->src_t[i];
+        each = each && isa_type_legal(F->typeset, v->plat, false, (unsigned)ty->src_t[i]);
     }
+    if (each && (dst_type < 0 || isa_type_legal(F->typeset, v->plat, true, (unsigned)dst_type)) &&
+        !isa_types_legal(F->typeset, v->plat, dst_type, mask)) {
+        int at = -1;
+        for (unsigned i = 0; i < nsrc && at < 0; i++)
+            if (!isa_types_legal(F->typeset, v->plat, dst_type, 1u << ty->src_t[i])) at = ty->src_k[i];
+        if (at < 0) at = nsrc ? ty->src_k[nsrc - 1] : -1;
+        char types[96] = "";
+        size_t len = 0;
+        for (unsigned i = 0; i < nsrc && len < sizeof types - 8; i++)
+            len += (size_t)snprintf(types + len, sizeof types - len, "%s%s", i ? ", " : "",
+                                    isa_types[ty->src_t[i]].name);
+        AT(VR_TYPE_MAP, at, "no type map of '%s' has destination %s with sources %s", c->mn,
+           dst_type >= 0 ? isa_types[dst_type].name : "(none)", types);
+    }
+}
 
-    /* predicate operands */
-    if ((F->flags & VF_PRED_OPND) && isa_form_group(form) == G_LOGIC && any_pred) {
-        if (!all_pred) AT(VR_PRED_OPND_MODE, first_nonpred, "'%s' on predicates: every operand must be a predicate", mn);
-        if (inst->pred) AT(VR_PRED_OPND_MODE, -1, "'%s' on predicates cannot be predicated", mn);
+/* Logic operations on predicates: all operands predicates, no predication. */
+static void check_pred_opnds(vf *v, const ir_inst *inst, const ictx *c, bool any_pred, bool all_pred,
+                             int first_nonpred) {
+    if ((c->F->flags & VF_PRED_OPND) && isa_form_group(c->form) == G_LOGIC && any_pred) {
+        if (!all_pred)
+            AT(VR_PRED_OPND_MODE, first_nonpred, "'%s' on predicates: every operand must be a predicate", c->mn);
+        if (inst->pred) AT(VR_PRED_OPND_MODE, -1, "'%s' on predicates cannot be predicated", c->mn);
     }
-    if (form == VISA_FORM_MOV && inst->nopnd >= 2 && inst->opnd[1].u.vec.cls == VC_PREDICATE) {
-        const ir_vec *d = &inst->opnd[0].u.vec;
-        int t = vec_type(v, d);
-        unsigned pid = inst->opnd[1].u.vec.id;
-        unsigned pn = pid >= 1 && pid <= r->preds.len ? r->preds.data[pid - 1].num_elts : 0;
-        if (code != 0) AT(VR_PRED_OPND_MODE, -1, "mov from a predicate needs execution size 1");
-        else if (inst->pred) AT(VR_PRED_OPND_MODE, -1, "mov from a predicate cannot be predicated");
-        else if (d->mod == VM_SAT) AT(VR_PRED_OPND_MODE, 0, "mov from a predicate cannot saturate");
-        else if (t >= 0 && !(d->cls == VC_GENERAL && d->id == 0) &&
-                 ((t != VISA_TYPE_UB && t != VISA_TYPE_UW && t != VISA_TYPE_UD) || isa_types[t].bytes * 8u < pn))
-            AT(VR_PRED_OPND_MODE, 0, "mov from a %u-element predicate needs a ub, uw or ud destination of at "
-               "least %u bits", pn, pn);
-    }
+}
 
+/* mov from a predicate: SIMD1, unpredicated, no saturation, an unsigned dst wide enough. */
+static void check_mov_from_pred(vf *v, const ir_inst *inst, const ictx *c) {
+    const ir_routine *r = c->r;
+    const unsigned code = c->code;
+    if (c->form != VISA_FORM_MOV || inst->nopnd < 2 || inst->opnd[1].u.vec.cls != VC_PREDICATE) return;
+    const ir_vec *d = &inst->opnd[0].u.vec;
+    int t = vec_type(v, d);
+    unsigned pid = inst->opnd[1].u.vec.id;
+    unsigned pn = pid >= 1 && pid <= r->preds.len ? r->preds.data[pid - 1].num_elts : 0;
+    if (code != 0) AT(VR_PRED_OPND_MODE, -1, "mov from a predicate needs execution size 1");
+    else if (inst->pred) AT(VR_PRED_OPND_MODE, -1, "mov from a predicate cannot be predicated");
+    else if (d->mod == VM_SAT) AT(VR_PRED_OPND_MODE, 0, "mov from a predicate cannot saturate");
+    else if (t >= 0 && !(d->cls == VC_GENERAL && d->id == VISA_PREDEF_NULL) &&
+             ((t != VISA_TYPE_UB && t != VISA_TYPE_UW && t != VISA_TYPE_UD) || isa_types[t].bytes * 8u < pn))
+        AT(VR_PRED_OPND_MODE, 0, "mov from a %u-element predicate needs a ub, uw or ud destination of at "
+           "least %u bits", pn, pn);
+}
+
+static void check_inst(vf *v, const ir_inst *inst) {
+    char mb[48], lbuf[64];
+    ictx c;
+    c.r = v->r;
+    c.form = inst->form;
+    c.F = &isa_forms[c.form];
+    c.mn = mnem(inst, mb, sizeof mb);
+    c.lay = isa_form_layout(c.form, lbuf);
+    c.alu = alu_form(c.form);
+    c.has_e = strchr(c.lay, 'E') != NULL && c.F->exec != EX_NONE;
+    const unsigned code = inst->exec & 7, exec = 1u << (code <= 5 ? code : 0);
+    const unsigned moff = 4u * (inst->exec >> 4 & 7);
+    const bool nomask = (inst->exec >> 4) & 8;
+    c.code = code, c.exec = exec, c.moff = moff, c.nomask = nomask;
+    c.ndst = c.alu ? vf_form_ndst(c.form) : 0;
+    c.typed = c.F->typeset != TM_NONE && !(c.F->flags & (VF_SEND | VF_SYSTOLIC)) && !strchr(c.lay, 'R');
+
+    check_platform(v, inst, &c);
+    check_exec(v, inst, &c);
+    check_predicate(v, inst, &c);
+    check_surface_id(v, inst, &c);
+    itypes ty = {.dst_type = -1, .nsrc = 0};
+    bool any_pred = false, all_pred = true;
+    int first_nonpred = -1;
+    check_operands(v, inst, &c, &ty, &any_pred, &all_pred, &first_nonpred);
+    check_type_maps(v, inst, &c, &ty);
+    check_pred_opnds(v, inst, &c, any_pred, all_pred, first_nonpred);
+    check_mov_from_pred(v, inst, &c);
     /* per-page notes of the message, systolic and control-flow instructions (msgs.c) */
     vf_check_notes(v, inst);
 }

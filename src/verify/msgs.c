@@ -1,7 +1,7 @@
 /* msgs.c -- the verifier's rules from the notes of individual pages: DPAS/DPASW precisions,
 ** depth, repeat count, exec size, types, alignment and footprints; LSC transpose, caching, SFID
 ** and surface rules; raw send lengths; call argument sizes; switchjmp table size.
-** Which instruction a rule applies to is read from the table (flags, layouts, mnemonics);
+** Which instruction a rule applies to is read from the table (flags, layouts);
 ** operand positions follow the ops.def layouts (LSC_U_*, LSC_T_* and the rows' own strings).
 */
 #include <stdarg.h>
@@ -41,15 +41,9 @@ static const char *mnem_of(int form, char *buf, size_t n) {
     return buf;
 }
 
-static bool enum_is(isa_enum_id en, int64_t value, const char *text) {
-    const char *t = value >= 0 && value <= 0xFFFF ? isa_enum_text(en, (uint32_t)value) : NULL;
-    return t && !strcmp(t, text);
-}
-
 /* -- DPAS, DPASW ---------------------------------------------------------------------------------
-** Precisions of the DPAS page: integer u1..s8 (bits from the name), bf, hf (16), tf32 (one
-** 32-bit element per channel), bf8 and hf8 (8).  Classified by their enum spelling, so the
-** binary codes stay in enums.def. */
+** Precisions of the DPAS page: integer u1..s8, bf, hf, tf32 (one 32-bit element per channel), bf8
+** and hf8; their codes and element bits come from enums.def. */
 enum { PC_INT = 1, PC_BF, PC_HF, PC_TF32, PC_F8 };
 typedef struct prec {
     int cls;
@@ -57,17 +51,18 @@ typedef struct prec {
 } prec;
 
 static bool prec_of(int64_t code, prec *p) {
-    const char *t = code > 0 && code < 256 ? isa_enum_text(VISA_EN_precision, (uint32_t)code) : NULL;
-    if (!t) return false;
-    if ((t[0] == 'u' || t[0] == 's') && (t[1] == '1' || t[1] == '2' || t[1] == '4' || t[1] == '8') && !t[2]) {
-        p->cls = PC_INT, p->bits = (unsigned)(t[1] - '0');
-        return true;
+    switch (code) {
+    case VISA_PRECISION_U1: case VISA_PRECISION_S1: case VISA_PRECISION_U2: case VISA_PRECISION_S2:
+    case VISA_PRECISION_U4: case VISA_PRECISION_S4: case VISA_PRECISION_U8: case VISA_PRECISION_S8:
+        p->cls = PC_INT;
+        break;
+    case VISA_PRECISION_BF: p->cls = PC_BF; break;
+    case VISA_PRECISION_HF: p->cls = PC_HF; break;
+    case VISA_PRECISION_TF32: p->cls = PC_TF32; break;
+    case VISA_PRECISION_BF8: case VISA_PRECISION_HF8: p->cls = PC_F8; break;
+    default: return false; /* not a precision of the spec (e.g. e2m1) */
     }
-    if (!strcmp(t, "bf")) p->cls = PC_BF, p->bits = 16;
-    else if (!strcmp(t, "hf")) p->cls = PC_HF, p->bits = 16;
-    else if (!strcmp(t, "tf32")) p->cls = PC_TF32, p->bits = 32;
-    else if (!strcmp(t, "bf8") || !strcmp(t, "hf8")) p->cls = PC_F8, p->bits = 8;
-    else return false; /* not a precision of the spec (e.g. e2m1) */
+    p->bits = (unsigned)isa_enum_attr(VISA_EN_precision, (uint32_t)code);
     return true;
 }
 
@@ -220,14 +215,14 @@ static void check_dpas(vf *v, const ir_inst *inst) {
 
 /* The L1/L3 pairs of the page's PVC table: 1 loads, 2 stores, 3 both. */
 static unsigned cache_pair_applies(int64_t l1, int64_t l3) {
-    static const struct { const char *l1, *l3; unsigned applies; } tab[] = {
-        {"df", "df", 3}, {"uc", "uc", 3}, {"st", "uc", 3}, {"uc", "ca", 1}, {"ca", "uc", 1},
-        {"ca", "ca", 1}, {"st", "ca", 1}, {"ri", "ca", 1}, {"uc", "wb", 2}, {"wt", "uc", 2},
-        {"wt", "wb", 2}, {"st", "wb", 2}, {"wb", "wb", 2},
+    enum { DF = VISA_LSC_CACHE_DF, UC = VISA_LSC_CACHE_UC, CA = VISA_LSC_CACHE_CA, WB = VISA_LSC_CACHE_WB,
+           WT = VISA_LSC_CACHE_WT, ST = VISA_LSC_CACHE_ST, RI = VISA_LSC_CACHE_RI };
+    static const struct { uint8_t l1, l3, applies; } tab[] = {
+        {DF, DF, 3}, {UC, UC, 3}, {ST, UC, 3}, {UC, CA, 1}, {CA, UC, 1}, {CA, CA, 1}, {ST, CA, 1},
+        {RI, CA, 1}, {UC, WB, 2}, {WT, UC, 2}, {WT, WB, 2}, {ST, WB, 2}, {WB, WB, 2},
     };
     for (size_t i = 0; i < sizeof tab / sizeof tab[0]; i++)
-        if (enum_is(VISA_EN_lsc_cache, l1, tab[i].l1) && enum_is(VISA_EN_lsc_cache, l3, tab[i].l3))
-            return tab[i].applies;
+        if (l1 == tab[i].l1 && l3 == tab[i].l3) return tab[i].applies;
     return 0;
 }
 
@@ -235,13 +230,14 @@ static void check_cache(vf *v, const ir_inst *inst, int ksfid, int kl1, int kl3)
     char mb[48];
     const char *mn = mnem_of(inst->form, mb, sizeof mb);
     int64_t l1 = num(inst, kl1), l3 = num(inst, kl3);
-    if (ksfid >= 0 && enum_is(VISA_EN_lsc_sfid, num(inst, ksfid), "slm")) {
-        if (!enum_is(VISA_EN_lsc_cache, l1, "df") || !enum_is(VISA_EN_lsc_cache, l3, "df"))
+    if (ksfid >= 0 && num(inst, ksfid) == VISA_LSC_SFID_SLM) {
+        if (l1 != VISA_LSC_CACHE_DF || l3 != VISA_LSC_CACHE_DF)
             at(v, VR_LSC_SLM_CACHE, inst, kl1, "'%s': an SLM access takes default caching (.df.df)", mn);
         return;
     }
     if (v->plat != P_XEHPC) return; /* the page gives the table for PVC only */
-    bool load = !strncmp(mn, "lsc_load", 8), store = !strncmp(mn, "lsc_store", 9);
+    const uint32_t flags = isa_forms[inst->form].flags;
+    bool load = flags & VF_LOAD, store = flags & VF_STORE;
     if (!load && !store) return;
     unsigned ap = cache_pair_applies(l1, l3);
     if (!(ap & (load ? 1u : 2u))) {
@@ -263,7 +259,7 @@ static void check_lsc(vf *v, const ir_inst *inst) {
     if (!need || inst->nopnd < need) return;
     if (gen || b2d || apc) {
         int ksfid = gen ? U_SFID : b2d ? B_SFID : A_SFID;
-        if (enum_is(VISA_EN_lsc_sfid, num(inst, ksfid), "ugml") && v->plat != P_XEHPC)
+        if (num(inst, ksfid) == VISA_LSC_SFID_UGML && v->plat != P_XEHPC)
             at(v, VR_LSC_UGML, inst, ksfid, "'%s': .ugml is a PVC (XeHPC) function", mn);
         check_cache(v, inst, ksfid, ksfid + 1, ksfid + 2);
     }
@@ -274,19 +270,18 @@ static void check_lsc(vf *v, const ir_inst *inst) {
             {U_ELEMS, VISA_EN_lsc_elems, "vector size"},
         };
         /* the quad forms hold a channel mask instead of a vector size (ChMask) */
-        size_t nenc = strstr(mn, "_quad") ? 2 : 3;
+        size_t nenc = F->flags & VF_CHMASK ? 2 : 3;
         for (size_t i = 0; i < nenc; i++) {
             int64_t x = num(inst, enc[i].k);
             bool ok = x >= 1 && x <= 0xFF && isa_enum_text(enc[i].en, (uint32_t)x);
             if (ok && enc[i].k == U_AS) /* a16, a32, a64: the page's list (enums.def has more) */
-                ok = enum_is(VISA_EN_lsc_addr_size, x, "a16") || enum_is(VISA_EN_lsc_addr_size, x, "a32") ||
-                     enum_is(VISA_EN_lsc_addr_size, x, "a64");
+                ok = x == VISA_LSC_AS_A16 || x == VISA_LSC_AS_A32 || x == VISA_LSC_AS_A64;
             if (!ok)
                 at(v, VR_LSC_ENCODING, inst, enc[i].k, "'%s': %s encoding %lld is not a valid value", mn, enc[i].what,
                    (long long)x);
         }
     }
-    if (gen && num(inst, U_ORD) == 2) { /* transposed (the 't' data order) */
+    if (gen && num(inst, U_ORD) == VISA_LSC_ORDER_TRANSPOSE) {
         if (F->flags & (VF_ATOMIC0 | VF_ATOMIC1 | VF_ATOMIC2))
             at(v, VR_LSC_TRANSPOSE, inst, U_ORD, "'%s': an atomic cannot be transposed", mn);
         else if ((inst->exec & 7) != 0)
@@ -295,8 +290,7 @@ static void check_lsc(vf *v, const ir_inst *inst) {
     }
     if (apc) {
         int64_t t = num(inst, A_AT);
-        if (!enum_is(VISA_EN_lsc_addr_type, t, "bti") && !enum_is(VISA_EN_lsc_addr_type, t, "ss") &&
-            !enum_is(VISA_EN_lsc_addr_type, t, "bss"))
+        if (t != VISA_LSC_AT_BTI && t != VISA_LSC_AT_SS && t != VISA_LSC_AT_BSS)
             at(v, VR_LSC_APNDCTR_SURFACE, inst, A_AT, "'%s' needs a stateful surface (bti, ss or bss)", mn);
     }
     if (tb2d) {
@@ -331,9 +325,9 @@ static void check_dataport(vf *v, const ir_inst *inst) {
             at(v, VR_DP_OWORD_BLOCK, inst, k, "'%s': oword count code %u is not 1, 2, 4, 8 or 16 owords", mn, code);
         else if (code == 4 && v->plat < P_XEHP)
             at(v, VR_DP_OWORD_BLOCK, inst, k, "'%s': 16 owords need XeHP or later", mn);
-        else if (code == 4 && sid != 0)
+        else if (code == 4 && sid != VISA_PREDEF_SURF_SLM)
             at(v, VR_DP_OWORD_BLOCK, inst, k, "'%s': 16 owords may only be used with surface T0 (SLM)", mn);
-        if (sid == 0 && v->plat < P_GEN11)
+        if (sid == VISA_PREDEF_SURF_SLM && v->plat < P_GEN11)
             at(v, VR_DP_OWORD_BLOCK, inst, ks, "'%s' reaches T0 (SLM) from Gen11 on only", mn);
     }
     if (field(inst, MF_SVM_OWORDS, &k, &x) && (x & 7) > 3) /* bits 2..0: 1, 2, 4, 8 owords */

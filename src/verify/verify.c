@@ -72,8 +72,8 @@ int vf_var_type(const vf *v, uint32_t id) {
 
 uint32_t vf_var_bytes(const vf *v, uint32_t id) {
     if (!vf_var_exists(v, id)) return 0;
-    if (id == 8) return 32 * v->grf;  /* %arg: 32 GRFs (256 dwords before PVC, 512 from PVC) */
-    if (id == 9) return 12 * v->grf;  /* %retval: 12 GRFs */
+    if (id == VISA_PREDEF_ARG) return 32 * v->grf;  /* %arg: 32 GRFs (256 dwords before PVC, 512 from PVC) */
+    if (id == VISA_PREDEF_RETVAL) return 12 * v->grf;  /* %retval: 12 GRFs */
     int t = vf_var_type(v, id);
     if (t < 0 || t >= VISA_TYPE__COUNT) return 0;
     uint32_t n = id < ISA_NUM_PREDEF_VARS ? isa_predef_vars[id].num_elts

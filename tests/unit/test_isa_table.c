@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "isa.h"
+#include "lsc_layout.h"
 
 static unsigned n_passed, n_failed;
 
@@ -236,6 +237,71 @@ static bool group_matches(const shared_group *g, const mn_key *k, size_t n) {
     }
     return true;
 }
+
+/* -- 3b. Named LSC operand positions (lsc_layout.h) against the layouts --------------------------
+** Each named position must hold the operand kind the family's text and semantics assume (by hand
+** from the LSC_UNTYPED / LSC_TYPED / LSC_FENCE pages' field lists); a layout edit in ops.def that
+** shifts a field fails here instead of silently reading the wrong operand. */
+typedef struct named_pos {
+    const char *what;
+    unsigned k;
+    char kind;
+} named_pos;
+
+static void check_positions(const char *family, const char *layout, const named_pos *pos, size_t n,
+                            unsigned count) {
+    check(isa_layout_opnds(layout) == count, "%s: layout %s has %u operands, lsc_layout.h names %u", family, layout,
+          isa_layout_opnds(layout), count);
+    for (size_t i = 0; i < n; i++)
+        check(isa_layout_kind(layout, pos[i].k) == pos[i].kind, "%s: %s (operand %u) is '%c' in %s, expected '%c'",
+              family, pos[i].what, pos[i].k, isa_layout_kind(layout, pos[i].k) ? isa_layout_kind(layout, pos[i].k) : '-',
+              layout, pos[i].kind);
+}
+
+#define POS(name, kind) {#name, name, kind}
+static void test_lsc_positions(void) {
+    static const named_pos u[] = {
+        POS(U_SFID, 'b'), POS(U_L1, 'b'), POS(U_L3, 'b'), POS(U_AT, 'b'), POS(U_SCALE, 'w'), POS(U_OFF, 'i'),
+        POS(U_AS, 'b'), POS(U_DS, 'b'), POS(U_ORD, 'b'), POS(U_ELEMS, 'b'), POS(U_CHM, 'b'), POS(U_SURF, 'V'),
+        POS(U_SIDX, 'd'), POS(U_DST, 'R'), POS(U_SRC0, 'R'), POS(U_SRC1, 'R'), POS(U_SRC2, 'R')};
+    static const named_pos us[] = {POS(U_SRC0, 'R'), POS(U_SRC1, 'V'), POS(U_SRC2, 'R')}; /* pitch: a vector */
+    static const named_pos b[] = {
+        POS(B_SFID, 'b'), POS(B_L1, 'b'), POS(B_L3, 'b'), POS(B_DS, 'b'), POS(B_ORD, 'b'), POS(B_BLOCKS, 'b'),
+        POS(B_W, 'w'), POS(B_H, 'w'), POS(B_VNNI, 'b'), POS(B_DST, 'R'), POS(B_BASE, 'V'), POS(B_SW, 'V'),
+        POS(B_SH, 'V'), POS(B_SP, 'V'), POS(B_X, 'V'), POS(B_XOFF, 'i'), POS(B_Y, 'V'), POS(B_YOFF, 'i'),
+        POS(B_SRC1, 'R')};
+    static const named_pos a[] = {
+        POS(A_SFID, 'b'), POS(A_L1, 'b'), POS(A_L3, 'b'), POS(A_AT, 'b'), POS(A_DS, 'b'), POS(A_ORD, 'b'),
+        POS(A_ELEMS, 'b'), POS(A_CHM, 'b'), POS(A_SURF, 'V'), POS(A_SIDX, 'd'), POS(A_DST, 'R'), POS(A_SRC, 'R')};
+    static const named_pos t[] = {
+        POS(T_L1, 'b'), POS(T_L3, 'b'), POS(T_AT, 'b'), POS(T_AS, 'b'), POS(T_DS, 'b'), POS(T_ORD, 'b'),
+        POS(T_ELEMS, 'b'), POS(T_CHM, 'b'), POS(T_SURF, 'V'), POS(T_SIDX, 'd'), POS(T_DST, 'R'), POS(T_U, 'R'),
+        POS(T_UOFF, 'i'), POS(T_V, 'R'), POS(T_VOFF, 'i'), POS(T_R, 'R'), POS(T_ROFF, 'i'), POS(T_LOD, 'R'),
+        POS(T_SRC1, 'R'), POS(T_SRC2, 'R')};
+    static const named_pos tb[] = {
+        POS(TB_L1, 'b'), POS(TB_L3, 'b'), POS(TB_AT, 'b'), POS(TB_W, 'w'), POS(TB_H, 'w'), POS(TB_SURF, 'V'),
+        POS(TB_SIDX, 'd'), POS(TB_DST, 'R'), POS(TB_X, 'V'), POS(TB_XOFF, 'i'), POS(TB_Y, 'V'), POS(TB_YOFF, 'i'),
+        POS(TB_SRC1, 'R')};
+    static const named_pos f[] = {POS(F_SFID, 'b'), POS(F_OP, 'b'), POS(F_SCOPE, 'b')};
+#define N(x) (sizeof(x) / sizeof((x)[0]))
+    check_positions("LSC_U_GEN", LSC_U_GEN, u, N(u), U_SRC2 + 1);
+    check_positions("LSC_U_STRIDED", LSC_U_STRIDED, us, N(us), U_SRC2 + 1);
+    check_positions("LSC_U_BLOCK2D", LSC_U_BLOCK2D, b, N(b), B_SRC1 + 1);
+    check_positions("LSC_U_APNDCTR", LSC_U_APNDCTR, a, N(a), A_SRC + 1);
+    check_positions("LSC_T_GEN", LSC_T_GEN, t, N(t), T_SRC2 + 1);
+    check_positions("LSC_T_BLOCK2D", LSC_T_BLOCK2D, tb, N(tb), TB_SRC1 + 1);
+    check_positions("LSC_FENCE", isa_forms[VISA_FORM_LSC_FENCE].layout, f, N(f), F_SCOPE + 1);
+#undef N
+    /* every LSC sub-row uses one of the described layouts */
+    for (int i = 0; i < VISA_FORM__COUNT; i++) {
+        const char *l = isa_forms[i].layout;
+        if (isa_form_group(i) != G_LSC || isa_forms[i].parent < 0) continue;
+        check(!strcmp(l, LSC_U_GEN) || !strcmp(l, LSC_U_STRIDED) || !strcmp(l, LSC_U_BLOCK2D) ||
+                  !strcmp(l, LSC_U_APNDCTR) || !strcmp(l, LSC_T_GEN) || !strcmp(l, LSC_T_BLOCK2D),
+              "%s: layout %s is none of lsc_layout.h's", form_name(i), l);
+    }
+}
+#undef POS
 
 static void test_mnemonics(void) {
     for (int f = 0; f < VISA_FORM__COUNT; f++) {
@@ -479,6 +545,7 @@ int main(int argc, char **argv) {
     const char *spec = argc > 1 ? argv[1] : "../shared/spec/instructions";
     test_codes();
     test_layouts();
+    test_lsc_positions();
     test_mnemonics();
     test_typesets();
     test_spec_pages(spec);
