@@ -199,9 +199,9 @@ static void check_inst(vf *v, const ir_inst *inst) {
     const char *lay = isa_form_layout(form, lbuf);
     const bool alu = alu_form(form);
     const bool has_e = strchr(lay, 'E') != NULL && F->exec != EX_NONE;
-    const unsigned code = inst->exec & 7, exec = 1u << (code <= 5 ? code : 0);
-    const unsigned moff = 4u * (inst->exec >> 4 & 7);
-    const bool nomask = (inst->exec >> 4) & 8;
+    const unsigned code = ir_exec_code(inst->exec), exec = ir_exec_code_valid(inst->exec) ? ir_exec_lanes(inst->exec) : 1;
+    const unsigned moff = ir_exec_mask_offset(inst->exec);
+    const bool nomask = ir_exec_nomask(inst->exec);
     const char *plats[] = {
 #define VISA_PLAT(N, text, grf, aliases) text,
 #include "platforms.def"
@@ -214,8 +214,8 @@ static void check_inst(vf *v, const ir_inst *inst) {
 
     /* exec size and mask */
     if (has_e) {
-        if (code > 5 || !(F->exec & (1u << code)))
-            AT(VR_EXEC_SIZE, -1, "'%s' does not allow execution size %u", mn, code > 5 ? 0 : exec);
+        if (!ir_exec_code_valid(inst->exec) || !(F->exec & (1u << code)))
+            AT(VR_EXEC_SIZE, -1, "'%s' does not allow execution size %u", mn, ir_exec_lanes(inst->exec));
         else if ((!nomask || inst->pred) && (moff % exec || moff + exec > 32))
             AT(VR_EXEC_MASK, -1, "mask offset %u (M%u) is not aligned to execution size %u or runs past "
                "channel 32", moff, moff / 4 + 1, exec);
@@ -223,10 +223,10 @@ static void check_inst(vf *v, const ir_inst *inst) {
 
     /* predicate */
     if (inst->pred) {
-        unsigned pid = inst->pred & 0xFFF;
-        if (!pid || pid > r->preds.len || (inst->pred & 0x1000) || ((inst->pred >> 13) & 3) == 3) {
+        unsigned pid = ir_pred_id(inst->pred);
+        if (!pid || pid > r->preds.len || !ir_pred_bits_valid(inst->pred)) {
             AT(VR_PRED_CTRL, -1, "invalid predicate control 0x%04x", inst->pred);
-        } else if (has_e && code <= 5 && r->preds.data[pid - 1].num_elts < moff + exec) {
+        } else if (has_e && ir_exec_code_valid(inst->exec) && r->preds.data[pid - 1].num_elts < moff + exec) {
             AT(VR_PRED_SIZE, -1, "predicate '%s' has %u elements; channels %u..%u need %u",
                ir_str(r, r->preds.data[pid - 1].name), r->preds.data[pid - 1].num_elts, moff,
                moff + exec - 1, moff + exec);
@@ -353,7 +353,7 @@ static void check_inst(vf *v, const ir_inst *inst) {
         }
 
         /* regions and extents (instructions whose operands follow the execution size) */
-        if (alu && has_e && code <= 5 && (x->cls == VC_GENERAL || x->cls == VC_INDIRECT) && x->region) {
+        if (alu && has_e && ir_exec_code_valid(inst->exec) && (x->cls == VC_GENERAL || x->cls == VC_INDIRECT) && x->region) {
             check_general_region(v, inst, k, x, is_dst, exec, what);
             if (x->cls == VC_GENERAL) check_general_extent(v, inst, k, x, is_dst, exec, what);
         }
@@ -421,7 +421,7 @@ static void check_inst(vf *v, const ir_inst *inst) {
         int t = vec_type(v, d);
         unsigned pid = inst->opnd[1].u.vec.id;
         unsigned pn = pid >= 1 && pid <= r->preds.len ? r->preds.data[pid - 1].num_elts : 0;
-        if (code != 0) AT(VR_PRED_OPND_MODE, -1, "mov from a predicate needs execution size 1");
+        if (ir_exec_lanes(inst->exec) != 1) AT(VR_PRED_OPND_MODE, -1, "mov from a predicate needs execution size 1");
         else if (inst->pred) AT(VR_PRED_OPND_MODE, -1, "mov from a predicate cannot be predicated");
         else if (d->mod == VM_SAT) AT(VR_PRED_OPND_MODE, 0, "mov from a predicate cannot saturate");
         else if (t >= 0 && !(d->cls == VC_GENERAL && d->id == 0) &&
