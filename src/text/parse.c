@@ -947,7 +947,7 @@ static bool parse_decl(txt_parser *tp) {
         break;
     }
     if (!ok) attrs_drop(tp->ctx, &sv.attrs);
-    if (kind == TN_PRED && r->preds.len >= 0x1000) {
+    if (kind == TN_PRED && r->preds.len > IR_PRED_MAX_ID) {
         tp_error(tp, name, "too many predicate variables");
         return false;
     }
