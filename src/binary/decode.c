@@ -197,7 +197,7 @@ static bool read_vec(rd *r, const ir_routine *rt, ir_vec *v, bool addrof_pos) {
         return true;
     case VC_PREDICATE: {
         uint16_t w = u16(r, "predicate operand");
-        v->id = w & 0xFFF;
+        v->id = ir_pred_id(w); /* a predicate operand is a predicate word (5_operands) */
         if (!r->err && (v->id == 0 || v->id > rt->preds.len)) {
             fail(r, at + 1, "predicate operand refers to an undefined predicate");
             return false;
@@ -384,15 +384,15 @@ static bool read_inst(rd *r, ir_routine *rt, ir_inst *inst) {
         }
     }
     if (r->err) return false;
-    /* exec byte: size code 0..5 */
+    /* exec byte: a valid size code */
     if ((isa_layout_has(isa_forms[form].layout, 'E') ||
          (isa_forms[form].parent >= 0 && isa_layout_has(isa_forms[isa_forms[form].parent].layout, 'E'))) &&
-        (inst->exec & 0xF) > 5) {
+        !ir_exec_code_valid(inst->exec)) {
         fail(r, exec_at, "invalid execution size code");
         return false;
     }
-    if (inst->pred && ((inst->pred & 0xFFF) == 0 || (inst->pred & 0xFFF) > rt->preds.len ||
-                       (inst->pred & 0x1000) || ((inst->pred >> 13) & 3) == 3)) {
+    if (inst->pred && (ir_pred_id(inst->pred) == 0 || ir_pred_id(inst->pred) > rt->preds.len ||
+                       !ir_pred_bits_valid(inst->pred))) {
         fail(r, pred_at, "invalid predicate");
         return false;
     }

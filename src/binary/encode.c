@@ -60,7 +60,7 @@ static void put_vec(strbuf *b, const ir_vec *v) {
         break;
     case VC_PREDICATE:
         put8(b, tag | VC_PREDICATE);
-        put16(b, v->id & 0xFFF);
+        put16(b, ir_pred_make(v->id, IR_PRED_SEQ, false));
         break;
     case VC_INDIRECT:
         put8(b, tag | VC_INDIRECT);

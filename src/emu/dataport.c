@@ -363,9 +363,9 @@ static bool lower_scattered(emu_program *p, const ir_inst *in, emu_op *op, diag_
         if ((es & 3) > 2 || (ne & 3) > 2) return lerr(ds, in, "has an invalid element size or count");
         esize = 1u << (es & 3);
         op->exec = (uint8_t)((ne & 3) == 0 ? 8 : (ne & 3) == 1 ? 16 : 1);
-        op->mask_off = (uint8_t)(((ne >> 4) & 7) * 4);
-        op->nomask = (ne >> 4) >= 8;
-        op->pred = 0;
+        op->mask_off = (uint8_t)ir_exec_mask_offset((uint8_t)ne); /* num_elts carries the emask */
+        op->nomask = ir_exec_nomask((uint8_t)ne);
+        op->pred_id = 0;
         sk = g ? 3 : 2;
         fl = 2 | (g ? 0 : 1);
         break;

@@ -73,13 +73,17 @@ typedef void (*emu_handler)(emu_thread *t, const emu_op *op);
 struct emu_op {
     emu_handler fn;
     uint16_t form;     /* isa_form_id, for diagnostics */
+    /* the exec byte and predicate word, decoded once at lowering (emu_op_set_ctrl); handlers get
+    ** channel enables and predicate bits from exec.h (emu_chen, emu_pred_bits, emu_uniform_pred) */
     uint8_t exec;      /* lanes */
-    uint8_t mask_off;  /* execution-mask offset (M1..M8) */
+    uint8_t mask_off;  /* first channel of the mask group (M1..M8), also the predicate's first bit */
     uint8_t nomask;
     uint8_t sat;
     uint8_t pred_selects; /* the predicate picks between sources (sel) instead of masking */
     uint8_t join;      /* goto lanes can wait here (a goto target, or the op after a goto) */
-    uint16_t pred;     /* predicate word (id | any/all | inverse) */
+    uint16_t pred_id;  /* thread predicate index (rebased onto the routine's), 0 = no predicate */
+    uint8_t pred_ctrl; /* IR_PRED_SEQ / IR_PRED_ANY / IR_PRED_ALL */
+    uint8_t pred_inv;  /* '!' */
     uint8_t nsrc;
     uint8_t cond;      /* compare relation, sub-operation */
     uint32_t target;   /* branch target op index */
@@ -95,6 +99,13 @@ struct emu_op {
 };
 
 enum { EC_INT = 0, EC_FLT = 1 };
+
+/* An op's lanes, mask offset and NoMask from an exec byte (an invalid size code runs one lane). */
+static inline void emu_op_set_exec(emu_op *op, uint8_t exec) {
+    op->exec = (uint8_t)(ir_exec_code_valid(exec) ? ir_exec_lanes(exec) : 1);
+    op->mask_off = (uint8_t)ir_exec_mask_offset(exec);
+    op->nomask = ir_exec_nomask(exec);
+}
 
 typedef struct emu_program {
     visa_ctx *ctx;

@@ -505,15 +505,11 @@ static void h_alu_cr0(emu_thread *t, const emu_op *op) {
     t->pc++;
 }
 
-/* SEL and the predicate-driven forms select per lane without the predicate masking the write. */
+/* SEL (SEL page): EM[i] ? (Pred[i] ? src0 : src1); the predicate selects, it does not mask the
+** write.  Pred[i] is PMask of EvaluateChEn, so .any / .all and '!' apply as for any op. */
 static void h_sel(emu_thread *t, const emu_op *op) {
     uint32_t n = op->exec;
-    uint32_t em = op->nomask ? lanes_mask(n) : (t->em >> op->mask_off) & lanes_mask(n);
-    uint32_t pm = lanes_mask(n);
-    if (op->pred) {
-        pm = (t->pred[op->pred & 0xFFF] >> op->mask_off) & lanes_mask(n);
-        if (op->pred & 0x8000) pm = ~pm & lanes_mask(n);
-    }
+    uint32_t em = emu_exec_enables(t, op), pm = emu_pred_bits(t, op);
     emu_val s[4][EMU_MAX_LANES], d[EMU_MAX_LANES];
     load_src(t, op, 0, s[0]);
     load_src(t, op, 1, s[1]);
@@ -576,14 +572,10 @@ static void h_nop(emu_thread *t, const emu_op *op) {
     t->pc++;
 }
 
-/* A scalar (exec size 1) branch's condition: the predicate's bit at the mask offset. */
-static bool scalar_pred(const emu_thread *t, const emu_op *op) {
-    if (!op->pred) return true;
-    bool v = (t->pred[op->pred & 0xFFF] >> op->mask_off) & 1;
-    return (op->pred & 0x8000) ? !v : v;
-}
-
-static void h_jmp(emu_thread *t, const emu_op *op) { t->pc = scalar_pred(t, op) ? op->target : t->pc + 1; }
+/* jmp (JMP page): exec size 1, "the first element of the predicate" decides; taken as PMask[0]
+** (the bit at the mask offset), like every other op's first channel.  A wider jmp (the table
+** does not allow one) is decided the same way. */
+static void h_jmp(emu_thread *t, const emu_op *op) { t->pc = emu_uniform_pred(t, op) ? op->target : t->pc + 1; }
 
 /* Next op at or after pc where lanes wait to be re-enabled; the end op if none. */
 static uint32_t next_waiting(const emu_thread *t, uint32_t pc) {
@@ -593,16 +585,18 @@ static uint32_t next_waiting(const emu_thread *t, uint32_t pc) {
     return n - 1;
 }
 
-/* goto (spec 3_execution_model, Branch Instructions). */
+/* goto (GOTO page, spec 3_execution_model Branch Instructions).  Exec size 1 is a uniform branch:
+** every active channel branches, or none, on the predicate's value (NoMask does not change which
+** channels are active then).  Wider: the channels whose ChEn is set branch. */
 static void h_goto(emu_thread *t, const emu_op *op) {
-    uint32_t active = op->nomask ? lanes_mask(op->exec) << op->mask_off : t->em;
-    uint32_t pm = 0xFFFFFFFFu;
-    if (op->pred) {
-        pm = t->pred[op->pred & 0xFFF] << op->mask_off;
-        if (op->pred & 0x8000) pm = ~pm;
+    uint32_t active, taken;
+    if (op->exec == 1) {
+        active = t->em;
+        taken = emu_uniform_pred(t, op) ? active : 0;
+    } else {
+        active = op->nomask ? lanes_mask(op->exec) << op->mask_off : t->em;
+        taken = emu_chen(t, op) << op->mask_off;
     }
-    uint32_t span = lanes_mask(op->exec) << op->mask_off;
-    uint32_t taken = active & pm & span;
     if (op->target > t->pc) {
         /* forward: the taken lanes wait at the target */
         t->wait_mask[op->target] |= taken;
@@ -623,9 +617,9 @@ static void h_goto(emu_thread *t, const emu_op *op) {
 ** are enabled and predicated; a predicated ret turns its lanes off, and the call returns when no
 ** lane is left, giving the caller back its mask. */
 static void h_call(emu_thread *t, const emu_op *op) {
-    /* a scalar call (exec size 1, IGC's usual form) takes every active lane; predicated, its
-    ** predicate's first bit decides for all of them */
-    uint32_t lanes = op->exec == 1 ? (scalar_pred(t, op) ? t->em : 0) : emu_chen(t, op) << op->mask_off;
+    /* a scalar call (exec size 1, IGC's usual form) takes every active lane when its predicate
+    ** holds (CALL page); a wider one the lanes whose ChEn is set */
+    uint32_t lanes = op->exec == 1 ? (emu_uniform_pred(t, op) ? t->em : 0) : emu_chen(t, op) << op->mask_off;
     if (!lanes) {
         t->pc++;
         return;
@@ -644,11 +638,11 @@ static void h_call(emu_thread *t, const emu_op *op) {
 }
 
 static void h_ret(emu_thread *t, const emu_op *op) {
-    uint32_t lanes = !op->pred ? t->em
-                     : op->exec == 1 ? (scalar_pred(t, op) ? t->em : 0)
+    uint32_t lanes = !op->pred_id ? t->em
+                     : op->exec == 1 ? (emu_uniform_pred(t, op) ? t->em : 0)
                                      : emu_chen(t, op) << op->mask_off;
     t->em &= ~lanes;
-    if (op->pred && t->em) {
+    if (op->pred_id && t->em) {
         t->pc++; /* other lanes go on in the subroutine */
         return;
     }
@@ -1100,7 +1094,7 @@ static void enter_function(emu_thread *t, uint32_t start, uint32_t lanes) {
 ** a SIMD call with the active lanes whose predicate is set.  %arg, %retval, %sp and %fp are one
 ** per thread, so passing them needs no copy. */
 static uint32_t callee_lanes(const emu_thread *t, const emu_op *op) {
-    return op->exec == 1 ? (scalar_pred(t, op) ? t->dispatch : 0) : emu_chen(t, op) << op->mask_off;
+    return op->exec == 1 ? (emu_uniform_pred(t, op) ? t->dispatch : 0) : emu_chen(t, op) << op->mask_off;
 }
 
 static void h_fcall(emu_thread *t, const emu_op *op) { enter_function(t, op->target, callee_lanes(t, op)); }
@@ -1267,8 +1261,10 @@ static bool lower_madw(emu_program *p, const ir_inst *in, emu_op *op, diag_sink 
 
 /* ADD3O: the instruction's predicate field names the overflow destination, not a condition. */
 static bool lower_add3o(emu_program *p, const ir_inst *in, emu_op *op, diag_sink *ds) {
-    uint32_t id = op->pred & 0xFFFu;
-    op->pred = 0;
+    uint32_t id = op->pred_id; /* already rebased onto the routine's predicates */
+    op->pred_id = 0;
+    op->pred_ctrl = 0;
+    op->pred_inv = 0;
     if (!lower_alu(p, in, op, ds)) return false;
     memset(&op->dst2, 0, sizeof op->dst2);
     op->dst2.shape = EO_PRED;

@@ -19,21 +19,41 @@ void emu_end_handler(emu_thread *t, const emu_op *op);
 /* Pick an operand's loader and storer for a compute class (EC_INT / EC_FLT); false if its type
 ** is not supported. */
 bool emu_bind_opnd(emu_opnd *o, unsigned cls);
-/* The channel-enable mask of an op (spec 5_operands, EvaluateChEn): the execution mask at the
-** op's offset (all lanes with NoMask) and the predicate, with any/all and inverse. */
 static inline uint32_t emu_lanes_mask(unsigned n) { return n >= 32 ? 0xFFFFFFFFu : (1u << n) - 1; }
+
+/* Channel enables and predicate bits (spec 5_operands "Predication", EvaluateChEn).  Every
+** handler takes them from these three functions; none reads the predicate's bits itself.  Bit n
+** of a result is the op's channel n, i.e. machine lane mask_off + n. */
+
+/* PMask[0 .. exec-1]: the predicate's bits from the mask offset, then .any / .all over exactly
+** those exec bits (bits beyond the exec size do not count), then '!'.  All ones without a
+** predicate.  SEL selects with it. */
+static inline uint32_t emu_pred_bits(const emu_thread *t, const emu_op *op) {
+    uint32_t all = emu_lanes_mask(op->exec);
+    if (!op->pred_id) return all;
+    uint32_t pm = (t->pred[op->pred_id] >> op->mask_off) & all;
+    if (op->pred_ctrl == IR_PRED_ANY) pm = pm ? all : 0;
+    else if (op->pred_ctrl == IR_PRED_ALL) pm = pm == all ? all : 0;
+    return op->pred_inv ? ~pm & all : pm;
+}
+
+/* The execution-mask half of ChEn: EM from the mask offset, all exec lanes with NoMask. */
+static inline uint32_t emu_exec_enables(const emu_thread *t, const emu_op *op) {
+    uint32_t all = emu_lanes_mask(op->exec);
+    return op->nomask ? all : (t->em >> op->mask_off) & all;
+}
+
+/* ChEn = the execution-mask enables AND PMask. */
 static inline uint32_t emu_chen(const emu_thread *t, const emu_op *op) {
-    uint32_t n = op->exec, all = emu_lanes_mask(n);
-    uint32_t em = op->nomask ? all : (t->em >> op->mask_off) & all;
-    if (op->pred) {
-        uint32_t pm = (t->pred[op->pred & 0xFFF] >> op->mask_off) & all;
-        unsigned ctrl = (op->pred >> 13) & 3;
-        if (ctrl == 1) pm = pm ? all : 0;
-        else if (ctrl == 2) pm = pm == all ? all : 0;
-        if (op->pred & 0x8000) pm = ~pm & all;
-        em &= pm;
-    }
-    return em;
+    uint32_t em = emu_exec_enables(t, op);
+    return op->pred_id ? em & emu_pred_bits(t, op) : em;
+}
+
+/* The condition of a uniform branch (exec size 1: jmp, goto, call, ret, fcall, ifcall, fret):
+** PMask[0], i.e. the predicate's bit at the mask offset after .any / .all (over that one bit)
+** and '!'; true without a predicate.  It decides for every channel at once. */
+static inline bool emu_uniform_pred(const emu_thread *t, const emu_op *op) {
+    return !op->pred_id || (emu_pred_bits(t, op) & 1);
 }
 
 /* A raw operand (message payload): shape EO_CONTIG at the variable's byte offset plus the raw

@@ -183,19 +183,17 @@ static visa_status lower_inst(emu_program *p, const ir_inst *in, uint32_t *label
     op.form = in->form;
     op.line = in->line;
     op.col = in->col;
-    op.exec = (uint8_t)(1u << (in->exec & 7));
-    if ((in->exec & 0xF) > 5) op.exec = 1;
-    op.mask_off = (uint8_t)(((in->exec >> 4) & 7) * 4);
-    op.nomask = (in->exec >> 4) >= 8;
-    op.pred = in->pred;
-    if (in->pred & 0xFFF) {
+    emu_op_set_exec(&op, in->exec);
+    if (ir_pred_id(in->pred)) {
         /* predicates of a function follow the kernel's */
-        uint32_t id = (in->pred & 0xFFFu) + p->cur->pred_base;
-        if (id > 0xFFF) {
+        uint32_t id = ir_pred_id(in->pred) + p->cur->pred_base;
+        if (id > UINT16_MAX) {
             diag_at(ds, VISA_SEV_ERROR, "E-RUN", in->line, in->col, "too many predicate variables in the module");
             return VISA_E_UNSUPPORTED;
         }
-        op.pred = (uint16_t)((in->pred & ~0xFFFu) | id);
+        op.pred_id = (uint16_t)id;
+        op.pred_ctrl = (uint8_t)ir_pred_ctrl(in->pred);
+        op.pred_inv = ir_pred_inverse(in->pred);
     }
     const emu_sem *sem = emu_sem_of(in->form);
     if (!sem) {

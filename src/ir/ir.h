@@ -8,6 +8,7 @@
 
 #include "core/core.h"
 #include "isa/isa.h"
+#include "ir/ctrl.h"
 
 /* Vector operand classes (binary tag bits 0-2; ADDROF is text/IR only, encoded as GENERAL). */
 enum { VC_GENERAL = 0, VC_ADDRESS = 1, VC_PREDICATE = 2, VC_INDIRECT = 3, VC_ADDROF = 4,
@@ -67,8 +68,8 @@ typedef struct ir_trivia {
 
 typedef struct ir_inst {
     uint16_t form;   /* isa_form_id */
-    uint8_t exec;    /* exec byte (layout E) */
-    uint16_t pred;   /* predicate word (layout P), 0 = none */
+    uint8_t exec;    /* exec byte (layout E; ctrl.h decodes it) */
+    uint16_t pred;   /* predicate word (layout P; ctrl.h), 0 = none */
     uint16_t nopnd;
     ir_opnd *opnd;   /* layout order, excluding E, P, o and # */
     uint32_t line, col; /* source position (0 if not from text) */

@@ -133,7 +133,7 @@ static void dp_print(txt_printer *pr, const ir_inst *inst) {
         static const unsigned lanes[4] = {8, 16, 1, 0}; /* printExecutionSizeForScatterGather */
         if (mod) sb_puts(o, ".mod");
         sb_printf(o, ".%u ", elt == 3 ? 3u : 1u << elt);
-        const char *m = isa_enum_text(VISA_EN_emask, ne >> 4);
+        const char *m = isa_enum_text(VISA_EN_emask, ir_exec_emask((uint8_t)ne));
         sb_printf(o, "(%s, %u)", m ? m : "M?", lanes[ne & 3]);
         if (mod) sb_puts(o, ".mod");
         put_surface(pr, num(inst, gather ? 3 : 2));
@@ -343,11 +343,11 @@ static bool oword_count(txt_parser *tp, int64_t *code) {
     const char *at = tp->p;
     uint8_t ex;
     if (!tp_exec(tp, &ex)) return false;
-    if ((ex & 0xF) > 4) {
-        tp_error(tp, at, "invalid number of owords %u (expected 1, 2, 4, 8 or 16)", 1u << (ex & 0xF));
+    if (ir_exec_code(ex) > 4) {
+        tp_error(tp, at, "invalid number of owords %u (expected 1, 2, 4, 8 or 16)", ir_exec_lanes(ex));
         return false;
     }
-    *code = ex & 0xF;
+    *code = ir_exec_code(ex);
     return true;
 }
 
@@ -462,13 +462,13 @@ static bool dp_parse(txt_parser *tp, int form, ir_inst *inst) {
         uint8_t ex;
         if (!tp_exec(tp, &ex)) return false;
         /* exec size goes to num_elts: 8 -> 0, 16 -> 1, 1 -> 2; emask in bits 4-7 */
-        unsigned code = ex & 0xF;
+        unsigned code = ir_exec_code(ex);
         if (code != 0 && code != 3 && code != 4) {
             tp_error(tp, eat, "invalid execution size %u for %s (expected 1, 8 or 16)", 1u << code,
                      gather ? "gather" : "scatter");
             return false;
         }
-        op[gather ? 2 : 1].u.num = (code == 3 ? 0 : code == 4 ? 1 : 2) | (ex & 0xF0);
+        op[gather ? 2 : 1].u.num = ir_exec_make(code == 3 ? 0 : code == 4 ? 1 : 2, ir_exec_emask(ex));
         skip_mod(tp);
         if (!surface(tp, &op[gather ? 3 : 2])) return false;
         return parse_opnds(tp, inst, gather ? 4 : 3);

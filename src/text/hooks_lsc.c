@@ -1306,7 +1306,7 @@ static bool parse_rsi(txt_parser *tp, int form, ir_inst *in) {
         !p_model(tp, true, false, &at, &in->opnd[T_SURF].u.vec, &idx) || !tp_expect(tp, "[") ||
         !p_raw(tp, &in->opnd[T_U].u.raw, true, "a coordinate register") || !tp_expect(tp, "]"))
         return false;
-    in->exec = 0x80;
+    in->exec = IR_EXEC_SIMD1_NOMASK;
     in->opnd[T_AT].u.num = at;
     in->opnd[T_SIDX].u.num = idx;
     in->opnd[T_AS].u.num = ev(VISA_EN_lsc_addr_size, "a32");
@@ -1361,7 +1361,7 @@ static bool parse_typed_block2d(txt_parser *tp, int form, ir_inst *in) {
     if (!p_mnemonic(tp, form) || !p_sfid(tp, form, SF_TYPED, &sfid) || !p_cache(tp, in, TB_L1, TB_L3))
         return false;
     in->pred = 0;     /* IGC's grammar parses a predicate here and drops it */
-    in->exec = 0x80;  /* no exec size in the text: SIMD1 NoMask */
+    in->exec = IR_EXEC_SIMD1_NOMASK;  /* no exec size in the text: SIMD1 NoMask */
     if (lsc_kind(form) == K_LOAD)
         return p_raw(tp, &in->opnd[TB_DST].u.raw, false, "a destination") && p_shape_typed2d(tp, in) &&
                p_typed_block2d_addr(tp, in);
@@ -1380,7 +1380,7 @@ static bool parse_fence(txt_parser *tp, int form, ir_inst *in) {
         !p_dot_enum(tp, VISA_EN_lsc_fence_op, &op, "a fence operation") ||
         !p_dot_enum(tp, VISA_EN_lsc_scope, &scope, "a fence scope"))
         return false;
-    in->exec = 0x80; /* IGC's builder: (M1_NM, 1) */
+    in->exec = IR_EXEC_SIMD1_NOMASK; /* IGC's builder: (M1_NM, 1) */
     in->opnd[F_SFID].u.num = sfid;
     in->opnd[F_OP].u.num = op;
     in->opnd[F_SCOPE].u.num = scope;

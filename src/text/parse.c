@@ -289,16 +289,14 @@ bool tp_exec(txt_parser *tp, uint8_t *exec) {
     const char *sz_at = tp->p;
     int64_t size;
     if (!tp_int_expr(tp, &size)) return false;
-    int code = -1;
-    for (int c = 0; c <= 5; c++)
-        if (size == (1 << c)) code = c;
+    int code = size > 0 ? ir_exec_code_of((uint64_t)size) : -1;
     if (code < 0) {
         tp_error(tp, sz_at, "invalid execution size %lld (expected 1, 2, 4, 8, 16 or 32)",
                  (long long)size);
         return false;
     }
     if (!tp_expect(tp, ")")) return false;
-    *exec = (uint8_t)(code | (mask << 4));
+    *exec = ir_exec_make((unsigned)code, mask);
     return true;
 }
 
@@ -949,7 +947,7 @@ static bool parse_decl(txt_parser *tp) {
         break;
     }
     if (!ok) attrs_drop(tp->ctx, &sv.attrs);
-    if (kind == TN_PRED && r->preds.len >= 0x1000) {
+    if (kind == TN_PRED && r->preds.len > IR_PRED_MAX_ID) {
         tp_error(tp, name, "too many predicate variables");
         return false;
     }
@@ -1191,8 +1189,7 @@ static bool parse_pred(txt_parser *tp, uint16_t *pred) {
     /* ( [!] P [.any|.all] ) */
     const char *at = tp->p;
     tp->p++; /* '(' */
-    uint16_t w = 0;
-    if (tp_accept(tp, "!")) w |= 0x8000;
+    bool inverse = tp_accept(tp, "!");
     const char *name;
     size_t n = tp_ident(tp, &name);
     txt_name *e = n ? tp_name_find(tp, name, n) : NULL;
@@ -1200,15 +1197,15 @@ static bool parse_pred(txt_parser *tp, uint16_t *pred) {
         tp_error(tp, n ? name : tp->p, "expected a predicate variable");
         return false;
     }
-    w |= (uint16_t)(e->id & 0xFFF);
-    if (tp_accept_nows(tp, ".any")) w |= 1u << 13;
-    else if (tp_accept_nows(tp, ".all")) w |= 2u << 13;
+    unsigned ctrl = IR_PRED_SEQ;
+    if (tp_accept_nows(tp, ".any")) ctrl = IR_PRED_ANY;
+    else if (tp_accept_nows(tp, ".all")) ctrl = IR_PRED_ALL;
     if (!tp_accept(tp, ")")) {
         tp_error(tp, tp->p, "expected ')' after predicate");
         return false;
     }
     (void)at;
-    *pred = w;
+    *pred = ir_pred_make(e->id, ctrl, inverse);
     return true;
 }
 

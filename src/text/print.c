@@ -189,15 +189,14 @@ void pr_raw(txt_printer *pr, const ir_raw *raw) {
 }
 
 void pr_exec(txt_printer *pr, uint8_t exec) {
-    const char *m = isa_enum_text(VISA_EN_emask, exec >> 4);
-    unsigned size = (exec & 0xF) <= 5 ? 1u << (exec & 0xF) : 0;
-    sb_printf(pr->out, "(%s, %u)", m ? m : "M?", size);
+    const char *m = isa_enum_text(VISA_EN_emask, ir_exec_emask(exec));
+    sb_printf(pr->out, "(%s, %u)", m ? m : "M?", ir_exec_lanes(exec));
 }
 
 void pr_pred(txt_printer *pr, uint16_t pred) {
     if (!pred) return;
-    sb_printf(pr->out, "(%sP%u%s) ", (pred & 0x8000) ? "!" : "", pred & 0xFFF,
-              ((pred >> 13) & 3) == 1 ? ".any" : ((pred >> 13) & 3) == 2 ? ".all" : "");
+    sb_printf(pr->out, "(%sP%u%s) ", ir_pred_inverse(pred) ? "!" : "", ir_pred_id(pred),
+              ir_pred_ctrl_suffix(ir_pred_ctrl(pred)));
 }
 
 /* -- Comments ---------------------------------------------------------------------------------- */

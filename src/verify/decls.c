@@ -127,7 +127,7 @@ void vf_check_decls(vf *v) {
         const ir_state_var *d;
         uint32_t n, max;
     } cls[4] = {{"address", r->addrs.data, r->addrs.len, 4096},
-                {"predicate", r->preds.data, r->preds.len, 4095},
+                {"predicate", r->preds.data, r->preds.len, IR_PRED_MAX_ID},
                 {"sampler", r->samplers.data, r->samplers.len, 32},
                 {"surface", r->surfaces.data, r->surfaces.len, 256 - ISA_NUM_PREDEF_SURFS}};
     for (int c = 0; c < 4; c++) {

@@ -225,8 +225,8 @@ static void check_exec(vf *v, const ir_inst *inst, const ictx *c) {
     const unsigned code = c->code, exec = c->exec, moff = c->moff;
     const bool nomask = c->nomask;
     if (!c->has_e) return;
-    if (code > 5 || !(c->F->exec & (1u << code)))
-        AT(VR_EXEC_SIZE, -1, "'%s' does not allow execution size %u", c->mn, code > 5 ? 0 : exec);
+    if (!ir_exec_code_valid(inst->exec) || !(c->F->exec & (1u << code)))
+        AT(VR_EXEC_SIZE, -1, "'%s' does not allow execution size %u", c->mn, ir_exec_lanes(inst->exec));
     else if ((!nomask || inst->pred) && (moff % exec || moff + exec > 32))
         AT(VR_EXEC_MASK, -1, "mask offset %u (M%u) is not aligned to execution size %u or runs past "
            "channel 32", moff, moff / 4 + 1, exec);
@@ -237,10 +237,10 @@ static void check_predicate(vf *v, const ir_inst *inst, const ictx *c) {
     const unsigned code = c->code, exec = c->exec, moff = c->moff;
     const bool has_e = c->has_e;
     if (!inst->pred) return;
-    unsigned pid = inst->pred & 0xFFF;
-    if (!pid || pid > r->preds.len || (inst->pred & 0x1000) || ((inst->pred >> 13) & 3) == 3) {
+    unsigned pid = ir_pred_id(inst->pred);
+    if (!pid || pid > r->preds.len || !ir_pred_bits_valid(inst->pred)) {
         AT(VR_PRED_CTRL, -1, "invalid predicate control 0x%04x", inst->pred);
-    } else if (has_e && code <= 5 && r->preds.data[pid - 1].num_elts < moff + exec) {
+    } else if (has_e && ir_exec_code_valid(inst->exec) && r->preds.data[pid - 1].num_elts < moff + exec) {
         AT(VR_PRED_SIZE, -1, "predicate '%s' has %u elements; channels %u..%u need %u",
            ir_str(r, r->preds.data[pid - 1].name), r->preds.data[pid - 1].num_elts, moff,
            moff + exec - 1, moff + exec);
@@ -416,7 +416,7 @@ static void check_operands(vf *v, const ir_inst *inst, const ictx *c, itypes *ty
         check_modifiers(v, inst, c, k, x, is_dst, what);
         check_imm_ind_addr(v, inst, c, k, x, my_vk, is_dst);
         /* regions and extents (instructions whose operands follow the execution size) */
-        if (c->alu && c->has_e && c->code <= 5 && (x->cls == VC_GENERAL || x->cls == VC_INDIRECT) && x->region) {
+        if (c->alu && c->has_e && ir_exec_code_valid(inst->exec) && (x->cls == VC_GENERAL || x->cls == VC_INDIRECT) && x->region) {
             check_general_region(v, inst, k, x, is_dst, c->exec, what);
             if (x->cls == VC_GENERAL) check_general_extent(v, inst, k, x, is_dst, c->exec, what);
         }
@@ -472,7 +472,7 @@ static void check_mov_from_pred(vf *v, const ir_inst *inst, const ictx *c) {
     int t = vec_type(v, d);
     unsigned pid = inst->opnd[1].u.vec.id;
     unsigned pn = pid >= 1 && pid <= r->preds.len ? r->preds.data[pid - 1].num_elts : 0;
-    if (code != 0) AT(VR_PRED_OPND_MODE, -1, "mov from a predicate needs execution size 1");
+    if (ir_exec_lanes(inst->exec) != 1) AT(VR_PRED_OPND_MODE, -1, "mov from a predicate needs execution size 1");
     else if (inst->pred) AT(VR_PRED_OPND_MODE, -1, "mov from a predicate cannot be predicated");
     else if (d->mod == VM_SAT) AT(VR_PRED_OPND_MODE, 0, "mov from a predicate cannot saturate");
     else if (t >= 0 && !(d->cls == VC_GENERAL && d->id == VISA_PREDEF_NULL) &&
@@ -491,9 +491,9 @@ static void check_inst(vf *v, const ir_inst *inst) {
     c.lay = isa_form_layout(c.form, lbuf);
     c.alu = alu_form(c.form);
     c.has_e = strchr(c.lay, 'E') != NULL && c.F->exec != EX_NONE;
-    const unsigned code = inst->exec & 7, exec = 1u << (code <= 5 ? code : 0);
-    const unsigned moff = 4u * (inst->exec >> 4 & 7);
-    const bool nomask = (inst->exec >> 4) & 8;
+    const unsigned code = ir_exec_code(inst->exec), exec = ir_exec_code_valid(inst->exec) ? ir_exec_lanes(inst->exec) : 1;
+    const unsigned moff = ir_exec_mask_offset(inst->exec);
+    const bool nomask = ir_exec_nomask(inst->exec);
     c.code = code, c.exec = exec, c.moff = moff, c.nomask = nomask;
     c.ndst = c.alu ? vf_form_ndst(c.form) : 0;
     c.typed = c.F->typeset != TM_NONE && !(c.F->flags & (VF_SEND | VF_SYSTOLIC)) && !strchr(c.lay, 'R');

@@ -27,8 +27,7 @@ static int64_t num(const ir_inst *inst, int k) {
 }
 
 static unsigned exec_of(const ir_inst *inst) {
-    unsigned c = inst->exec & 7;
-    return 1u << (c <= 5 ? c : 0);
+    return ir_exec_code_valid(inst->exec) ? ir_exec_lanes(inst->exec) : 1;
 }
 
 /* The first spelling of a form's mnemonic ("raw_send|raw_sendc" -> raw_send). */
@@ -148,7 +147,7 @@ static void check_dpas(vf *v, const ir_inst *inst) {
         ok = false;
     }
     unsigned exec = exec_of(inst);
-    if ((inst->exec & 7) <= 5 && exec != v->grf / 4)
+    if (ir_exec_code_valid(inst->exec) && exec != v->grf / 4)
         at(v, VR_DPAS_EXEC, inst, -1, "'%s' has execution size %u; with %u-byte GRFs it must be %u", mn, exec,
            v->grf, v->grf / 4);
 
@@ -284,7 +283,7 @@ static void check_lsc(vf *v, const ir_inst *inst) {
     if (gen && num(inst, U_ORD) == VISA_LSC_ORDER_TRANSPOSE) {
         if (F->flags & (VF_ATOMIC0 | VF_ATOMIC1 | VF_ATOMIC2))
             at(v, VR_LSC_TRANSPOSE, inst, U_ORD, "'%s': an atomic cannot be transposed", mn);
-        else if ((inst->exec & 7) != 0)
+        else if (ir_exec_lanes(inst->exec) != 1)
             at(v, VR_LSC_TRANSPOSE, inst, -1, "'%s': a transposed access has execution size 1, not %u", mn,
                exec_of(inst));
     }
@@ -346,7 +345,7 @@ static void check_dataport(vf *v, const ir_inst *inst) {
     /* Block_size: 8 bytes is 0b11 on the SVM_GATHER page, 0b10 on SVM_SCATTER's (enums.def: 2), so
     ** every code names a size on some page and only the 8-block restriction is checked */
     (void)kb;
-    if (has_bs && field(inst, MF_SVM_NUM_BLOCKS, &k, &x) && (x & 3) == 3 && ((bs & 3) != 1 || (inst->exec & 7) != 3))
+    if (has_bs && field(inst, MF_SVM_NUM_BLOCKS, &k, &x) && (x & 3) == 3 && ((bs & 3) != 1 || ir_exec_lanes(inst->exec) != 8))
         at(v, VR_DP_BLOCKS, inst, k, "'%s': 8 blocks are only valid for 4-byte blocks and execution size 8", mn);
     if (field(inst, MF_CHANNELS, &k, &x) && (x & 0xF) == 0)
         at(v, VR_DP_CHANNELS, inst, k, "'%s': no channel is enabled", mn);
