@@ -36,7 +36,7 @@
 ** at byte 0 of the surface's buffer (the emulator has no auxiliary surface: bind the counter's
 ** buffer); lanes update it in lane order and receive the old value.
 ** Typed messages (tgm, native LSC_TYPED only) treat the bound buffer as a 1D surface of texels of 4
-** DataSize channels: see lower_typed.  Typed 2D blocks, read_state_info and the msrt/status forms
+** DataSize channels: see emu_lsc_lower_typed.  Typed 2D blocks, read_state_info and the msrt/status forms
 ** are rejected, and so are lsc_ccs_update, lsc_extended_cache_ctrl and lsc_apndctr_atomic_store:
 ** no spec page defines what they do.
 ** lsc_load_status: dword 0 of the destination gets bit n = lane n enabled and every element of its
@@ -623,7 +623,7 @@ static void h_block2d_store(emu_thread *t, const emu_op *op) {
     lsc_next(t, op);
 }
 
-static void h_nothing(emu_thread *t, const emu_op *op) { lsc_next(t, op); }
+void emu_lsc_nothing(emu_thread *t, const emu_op *op) { lsc_next(t, op); }
 
 /* -- Lowering ---------------------------------------------------------------------------------------- */
 static bool lsc_err(const ir_inst *in, diag_sink *ds, const char *why) {
@@ -681,7 +681,7 @@ static bool finish_simt(emu_program *p, const ir_inst *in, emu_op *op, diag_sink
 
 static int64_t num(const ir_inst *in, unsigned k) { return k < in->nopnd ? in->opnd[k].u.num : 0; }
 
-static bool lower_untyped(emu_program *p, const ir_inst *in, emu_op *op, diag_sink *ds) {
+bool emu_lsc_lower_untyped(emu_program *p, const ir_inst *in, emu_op *op, diag_sink *ds) {
     unsigned opc = (unsigned)isa_forms[in->form].sub;
     memset(op->src, 0, sizeof op->src);
     memset(&op->dst, 0, sizeof op->dst);
@@ -771,7 +771,7 @@ static bool lower_untyped(emu_program *p, const ir_inst *in, emu_op *op, diag_si
 ** atomics channel X.  V, R and LOD must be %null (a linear buffer has no second dimension, array
 ** slice or mip level).  Lowered to the untyped SIMT / atomic form with scale = texel bytes. */
 
-static bool lower_typed(emu_program *p, const ir_inst *in, emu_op *op, diag_sink *ds) {
+bool emu_lsc_lower_typed(emu_program *p, const ir_inst *in, emu_op *op, diag_sink *ds) {
     unsigned opc = (unsigned)isa_forms[in->form].sub;
     memset(op->src, 0, sizeof op->src);
     memset(&op->dst, 0, sizeof op->dst);
@@ -811,14 +811,10 @@ static bool lower_typed(emu_program *p, const ir_inst *in, emu_op *op, diag_sink
     return finish_simt(p, in, op, ds, true);
 }
 
-static void h_fence(emu_thread *t, const emu_op *op) {
+void emu_lsc_fence(emu_thread *t, const emu_op *op) {
     (void)op;
     t->pc++; /* memory is coherent in the emulator: a fence only orders, which is already so */
 }
-static const emu_sem sem_fence = {h_fence, 0, NULL};
-static const emu_sem sem_untyped = {h_nothing, 0, lower_untyped};
-static const emu_sem sem_typed = {h_nothing, 0, lower_typed};
-
 /* -- Raw sends (messages.md 2.1-2.4, 3) ----------------------------------------------------------- */
 static int32_t sext(uint32_t v, unsigned bits) { return (int32_t)(v << (32 - bits)) >> (32 - bits); }
 
@@ -836,7 +832,7 @@ bool emu_lsc_lower_send(emu_program *p, const ir_inst *in, emu_op *op, const emu
     } while (0)
     if (opc == OP_FENCE) {
         op->info = pack_info(opc, sfid, AT_FLAT, AS_A32, DS_D32, false, false, d->eot, 0, 1, true);
-        op->fn = h_nothing;
+        op->fn = emu_lsc_nothing;
         return true;
     }
     if (sfid == SF_TGM)
@@ -955,13 +951,3 @@ bool emu_lsc_lower_send(emu_program *p, const ir_inst *in, emu_op *op, const emu
 #undef RAW_ERR
 }
 
-const emu_sem *emu_sem_lsc(unsigned form) {
-    if (form == VISA_FORM_LSC_FENCE || form == VISA_FORM_FENCE) return &sem_fence;
-    const emu_sem *s = emu_send_sem(form);
-    if (s) return s;
-    if (form < VISA_FORM__COUNT && isa_forms[form].parent >= 0 && isa_forms[form].opcode == VISA_OP_LSC_UNTYPED)
-        return &sem_untyped;
-    if (form < VISA_FORM__COUNT && isa_forms[form].parent >= 0 && isa_forms[form].opcode == VISA_OP_LSC_TYPED)
-        return &sem_typed;
-    return NULL;
-}

@@ -131,7 +131,7 @@ static bool imm_desc(const ir_inst *in, unsigned k, const char *what, uint32_t *
     return true;
 }
 
-static bool lower_raw_send(emu_program *p, const ir_inst *in, emu_op *op, diag_sink *ds) {
+bool emu_send_lower_raw(emu_program *p, const ir_inst *in, emu_op *op, diag_sink *ds) {
     emu_send_desc d;
     memset(&d, 0, sizeof d);
     emu_opnd dst, src0, src1;
@@ -206,16 +206,7 @@ static bool lower_raw_send(emu_program *p, const ir_inst *in, emu_op *op, diag_s
     }
 }
 
-static void h_unlowered(emu_thread *t, const emu_op *op) {
+void emu_send_unlowered(emu_thread *t, const emu_op *op) {
     (void)op;
     emu_fault(t, 0, "send message was not decoded");
-}
-
-static const emu_sem sem_raw_send = {h_unlowered, 0, lower_raw_send};
-
-const emu_sem *emu_send_sem(unsigned form) {
-    switch (form) {
-    case VISA_FORM_RAW_SEND: case VISA_FORM_RAW_SENDS: case VISA_FORM_RAW_SENDG: return &sem_raw_send;
-    default: return NULL;
-    }
 }
