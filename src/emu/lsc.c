@@ -37,8 +37,8 @@
 ** buffer); lanes update it in lane order and receive the old value.
 ** Typed messages (tgm, native LSC_TYPED only) treat the bound buffer as a 1D surface of texels of 4
 ** DataSize channels: see emu_lsc_lower_typed.  Typed 2D blocks, read_state_info and the msrt/status forms
-** are rejected, and so are lsc_ccs_update, lsc_extended_cache_ctrl and lsc_apndctr_atomic_store:
-** no spec page defines what they do.
+** are not emulated, and neither are lsc_ccs_update, lsc_extended_cache_ctrl and
+** lsc_apndctr_atomic_store: no spec page defines what they do (src/emu/sem.def says why).
 ** lsc_load_status: dword 0 of the destination gets bit n = lane n enabled and every element of its
 ** address in bounds.  Prefetches (loads to %null, rlen 0) and fences do nothing: the emulator's
 ** memory is coherent and in program order.
@@ -718,11 +718,6 @@ bool emu_lsc_lower_untyped(emu_program *p, const ir_inst *in, emu_op *op, diag_s
         op->fn = store ? h_block2d_store : h_block2d_load;
         return true;
     }
-    /* The spec (LSC_UNTYPED) defines append-counter add and sub only; store has no semantics there
-    ** and even its opcode is in doubt (IGA 0x2A, vISA 0x30: messages.md 2.2). */
-    if (opc == OP_APND_STORE)
-        return lsc_err(in, ds, "lsc_apndctr_atomic_store is not defined by the spec (LSC_UNTYPED defines append-counter "
-                               "add and sub only)");
     if (opc == OP_APND_ADD || opc == OP_APND_SUB) {
         unsigned at = (unsigned)num(in, A_AT), dsz = (unsigned)num(in, A_DS);
         if (at != AT_BSS && at != AT_SS && at != AT_BTI) return lsc_err(in, ds, "append counters need a bti, bss or ss surface");
@@ -737,10 +732,6 @@ bool emu_lsc_lower_untyped(emu_program *p, const ir_inst *in, emu_op *op, diag_s
         op->fn = h_apndctr;
         return true;
     }
-    /* No spec page defines these two: rejected rather than run as silent no-ops. */
-    if (opc == OP_CCS)
-        return lsc_err(in, ds, "lsc_ccs_update (compression control surface update) is not defined by the spec");
-    if (opc == OP_ECC) return lsc_err(in, ds, "lsc_extended_cache_ctrl is not defined by the spec");
     unsigned at = (unsigned)num(in, U_AT), asize = (unsigned)num(in, U_AS), dsz = (unsigned)num(in, U_DS),
              order = (unsigned)num(in, U_ORD), ecode = (unsigned)num(in, U_ELEMS), chm = (unsigned)num(in, U_CHM) & 0xF;
     bool quad = is_quad(opc);
@@ -776,17 +767,6 @@ bool emu_lsc_lower_typed(emu_program *p, const ir_inst *in, emu_op *op, diag_sin
     memset(op->src, 0, sizeof op->src);
     memset(&op->dst, 0, sizeof op->dst);
     memset(&op->dst2, 0, sizeof op->dst2);
-    /* LSC_TYPED gives read_surface_info no semantics (its result is surface-state contents the
-    ** emulator does not have), the block2d pseudo-code rests on SURF_STATE pixel size, format and
-    ** a 2D_TILER mapping it does not define, and the msrt / quad_status forms are not in it. */
-    if (opc == OP_RSI)
-        return lsc_err(in, ds, "lsc_read_state_info: the spec does not define the surface state information it returns");
-    if (opc == OP_LOAD_BLOCK2D || opc == OP_STORE_BLOCK2D)
-        return lsc_err(in, ds, "typed 2D blocks: the spec defines them through surface state (pixel size, format, "
-                               "tiling) the emulator does not model");
-    if (opc != OP_LOAD_QUAD && opc != OP_STORE_QUAD && !(opc >= OP_IINC && opc <= OP_XOR))
-        return lsc_err(in, ds, "this typed LSC form is not defined by the spec (only load_quad, store_quad and atomics "
-                               "are, run on 1D linear surfaces)");
     unsigned at = (unsigned)num(in, T_AT), asize = (unsigned)num(in, T_AS), dsz = (unsigned)num(in, T_DS),
              chm = (unsigned)num(in, T_CHM) & 0xF;
     if (at != AT_BSS && at != AT_SS && at != AT_BTI) return lsc_err(in, ds, "typed messages need a bti, bss or ss surface");

@@ -147,7 +147,7 @@ bool emu_send_lower_raw(emu_program *p, const ir_inst *in, emu_op *op, diag_sink
         d.sfid = d.exdesc & 0xF;
         d.eot = (d.exdesc >> 5) & 1;
         d.exdesc &= ~0x2Fu; /* the families see the extended descriptor without SFID and EOT */
-    } else if (in->form == VISA_FORM_RAW_SENDS) {
+    } else { /* RAW_SENDS (sem.def: RAW_SENDG is not emulated) */
         /* mod E P numSrc0 numSrc1 numDst sfid exdesc desc src0 src1 dst */
         d.nsrc0 = (unsigned)in->opnd[1].u.num;
         d.nsrc1 = (unsigned)in->opnd[2].u.num;
@@ -159,10 +159,6 @@ bool emu_send_lower_raw(emu_program *p, const ir_inst *in, emu_op *op, diag_sink
             return false;
         if (!emu_msg_raw(p, in, 7, &src0, ds) || !emu_msg_raw(p, in, 8, &src1, ds) || !emu_msg_raw(p, in, 9, &dst, ds))
             return false;
-    } else {
-        diag_at(ds, VISA_SEV_ERROR, "E-RUN", in->line, in->col,
-                "'%s' (Xe3 64-bit descriptors) is not supported by the emulator", isa_forms[in->form].name);
-        return false;
     }
     /* payload sizes must fit in the register file */
     uint32_t grf = p->cur->grf_bytes;
