@@ -1161,7 +1161,8 @@ static bool lower_function_ref(emu_program *p, const ir_inst *in, emu_op *op, di
 static bool lower_scalar_src(emu_program *p, const ir_inst *in, emu_op *op, diag_sink *ds);
 
 static const sem_row sem_table[VISA_FORM__COUNT] = {
-#define EMU_ALU(F, fn, ndst, lower, calc, int_only, flt_only) [VISA_FORM_##F] = {{fn, ndst, lower}, calc, int_only, flt_only, NULL},
+#define EMU_ALU(F, fn, ndst, lower, calc, int_only, flt_only) \
+    [VISA_FORM_##F] = {{fn, ndst, lower}, calc, int_only, flt_only, NULL},
 #define EMU_SEM(F, fn, ndst, lower) [VISA_FORM_##F] = {{fn, ndst, lower}, NULL, 0, 0, NULL},
 #define EMU_NOT(F, why) [VISA_FORM_##F] = {{NULL, 0, NULL}, NULL, 0, 0, why},
 #include "sem.def"
