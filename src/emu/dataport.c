@@ -229,7 +229,7 @@ static inline unsigned ch_pitch(const emu_thread *t, const emu_op *op) {
 /* -- OWORD_LD, OWORD_LD_UNALIGNED, OWORD_ST ------------------------------------------------------ */
 /* info A = owords; flags 1 = byte offset (unaligned), 2 = store */
 
-static bool lower_oword(emu_program *p, const ir_inst *in, emu_op *op, diag_sink *ds) {
+bool emu_dp_lower_oword(emu_program *p, const ir_inst *in, emu_op *op, diag_sink *ds) {
     bool st = in->form == VISA_FORM_OWORD_ST;
     unsigned size, kind, n;
     if (!num_at(in, 0, &size) || (size & 7) > 4) return lerr(ds, in, "has an invalid oword count");
@@ -240,7 +240,7 @@ static bool lower_oword(emu_program *p, const ir_inst *in, emu_op *op, diag_sink
     return true;
 }
 
-static void h_oword(emu_thread *t, const emu_op *op) {
+void emu_dp_oword(emu_thread *t, const emu_op *op) {
     unsigned n = F_A(op->info), fl = F_FL(op->info);
     dp_mem m;
     if (!surface_mem(t, op, &m)) return;
@@ -271,7 +271,7 @@ static void h_oword(emu_thread *t, const emu_op *op) {
 /* -- MEDIA_LD, MEDIA_ST ---------------------------------------------------------------------------- */
 /* info A = channels, B = block width, C = block height, flags: field (0 frame, 1 top, 2 bottom) | 4 store */
 
-static bool lower_media(emu_program *p, const ir_inst *in, emu_op *op, diag_sink *ds) {
+bool emu_dp_lower_media(emu_program *p, const ir_inst *in, emu_op *op, diag_sink *ds) {
     bool st = in->form == VISA_FORM_MEDIA_ST;
     unsigned mods, plane, w, h, kind, n, chans;
     if (!num_at(in, 0, &mods) || !num_at(in, 2, &plane) || !num_at(in, 3, &w) || !num_at(in, 4, &h))
@@ -298,7 +298,7 @@ static bool lower_media(emu_program *p, const ir_inst *in, emu_op *op, diag_sink
     return true;
 }
 
-static void h_media(emu_thread *t, const emu_op *op) {
+void emu_dp_media(emu_thread *t, const emu_op *op) {
     unsigned bw = F_B(op->info), bh = F_C(op->info), field = F_FL(op->info) & 3;
     bool st = F_FL(op->info) & 4;
     dp_mem m;
@@ -352,7 +352,7 @@ static void h_media(emu_thread *t, const emu_op *op) {
 ** info A = element bytes, B = blocks (QW), flags: 1 store, 2 offsets in element units (GATHER),
 ** 4 qword blocks (QW_*: data j*exec+i, 8 bytes) */
 
-static bool lower_scattered(emu_program *p, const ir_inst *in, emu_op *op, diag_sink *ds) {
+bool emu_dp_lower_scattered(emu_program *p, const ir_inst *in, emu_op *op, diag_sink *ds) {
     unsigned kind, n, esize = 0, blocks = 1, fl = 0, sk;
     switch (in->form) {
     case VISA_FORM_GATHER:
@@ -396,7 +396,7 @@ static bool lower_scattered(emu_program *p, const ir_inst *in, emu_op *op, diag_
     return true;
 }
 
-static void h_scattered(emu_thread *t, const emu_op *op) {
+void emu_dp_scattered(emu_thread *t, const emu_op *op) {
     unsigned es = F_A(op->info), blocks = F_B(op->info), fl = F_FL(op->info), n = lanes(op);
     bool st = fl & 1, qw = fl & 4;
     dp_mem m;
@@ -430,7 +430,7 @@ static void h_scattered(emu_thread *t, const emu_op *op) {
 /* -- GATHER4_SCALED, SCATTER4_SCALED, SVM_GATHER4_SCALED, SVM_SCATTER4_SCALED ------------------
 ** info A = channel mask, flags: 1 store, 2 SVM */
 
-static bool lower_4scaled(emu_program *p, const ir_inst *in, emu_op *op, diag_sink *ds) {
+bool emu_dp_lower_4scaled(emu_program *p, const ir_inst *in, emu_op *op, diag_sink *ds) {
     bool svm = in->form == VISA_FORM_SVM_GATHER4SCALED || in->form == VISA_FORM_SVM_SCATTER4SCALED;
     bool st = in->form == VISA_FORM_SCATTER4_SCALED || in->form == VISA_FORM_SVM_SCATTER4SCALED;
     unsigned chm, kind = SK_NONE, n;
@@ -442,7 +442,7 @@ static bool lower_4scaled(emu_program *p, const ir_inst *in, emu_op *op, diag_si
     return true;
 }
 
-static void h_4scaled(emu_thread *t, const emu_op *op) {
+void emu_dp_4scaled(emu_thread *t, const emu_op *op) {
     unsigned chm = F_A(op->info), fl = F_FL(op->info), n = lanes(op), nch = 0;
     bool st = fl & 1, svm = fl & 2;
     for (unsigned c = 0; c < 4; c++) nch += chm >> c & 1;
@@ -492,7 +492,7 @@ static void h_4scaled(emu_thread *t, const emu_op *op) {
 /* -- GATHER4_TYPED, SCATTER4_TYPED ---------------------------------------------------------------
 ** info A = channels of the format, B = channel mask, flags 1 = store */
 
-static bool lower_typed(emu_program *p, const ir_inst *in, emu_op *op, diag_sink *ds) {
+bool emu_dp_lower_typed(emu_program *p, const ir_inst *in, emu_op *op, diag_sink *ds) {
     bool st = in->form == VISA_FORM_SCATTER4_TYPED;
     unsigned chm, kind, n, chans;
     if (!num_at(in, 0, &chm) || !(chm & 0xF)) return lerr(ds, in, "enables no channel");
@@ -529,7 +529,7 @@ static bool uvrl(emu_thread *t, const emu_op *op, unsigned n, uint8_t *p[4]) {
 }
 static inline uint32_t lane_u32(uint8_t *p, unsigned i) { return p ? rd32(p + 4 * i) : 0; }
 
-static void h_typed(emu_thread *t, const emu_op *op) {
+void emu_dp_typed(emu_thread *t, const emu_op *op) {
     unsigned chans = F_A(op->info), chm = F_B(op->info), n = lanes(op), nch = 0, cp = ch_pitch(t, op);
     bool st = F_FL(op->info) & 1;
     for (unsigned c = 0; c < 4; c++) nch += chm >> c & 1;
@@ -663,7 +663,7 @@ static uint64_t aop_apply(unsigned a, unsigned bits, uint64_t old, uint64_t s0, 
     return nv;
 }
 
-static bool lower_atomic(emu_program *p, const ir_inst *in, emu_op *op, diag_sink *ds) {
+bool emu_dp_lower_atomic(emu_program *p, const ir_inst *in, emu_op *op, diag_sink *ds) {
     unsigned code, kind = SK_NONE, n, fl, bits;
     bool svm = in->form == VISA_FORM_SVM_ATOMIC, typed = in->form == VISA_FORM_TYPED_ATOMIC;
     if (!num_at(in, 0, &code)) return lerr(ds, in, "is malformed");
@@ -689,7 +689,7 @@ static bool lower_atomic(emu_program *p, const ir_inst *in, emu_op *op, diag_sin
     return true;
 }
 
-static void h_atomic(emu_thread *t, const emu_op *op) {
+void emu_dp_atomic(emu_thread *t, const emu_op *op) {
     unsigned a = F_A(op->info), bits = F_B(op->info), fl = F_FL(op->info), n = lanes(op);
     bool typed = fl & 1, svm = fl & 2;
     unsigned mb = bits / 8, rb = bits == 64 ? 8 : 4; /* memory bytes, register bytes per lane */
@@ -753,7 +753,7 @@ static void h_atomic(emu_thread *t, const emu_op *op) {
 /* -- SVM_BLOCK_LD, SVM_BLOCK_ST -------------------------------------------------------------------
 ** info A = owords, flags 1 store, 2 dword alignment suffices */
 
-static bool lower_svm_block(emu_program *p, const ir_inst *in, emu_op *op, diag_sink *ds) {
+bool emu_dp_lower_svm_block(emu_program *p, const ir_inst *in, emu_op *op, diag_sink *ds) {
     bool st = in->form == VISA_FORM_SVM_BLOCK_ST;
     unsigned props, n;
     if (!num_at(in, 0, &props) || (props & 7) > 4) return lerr(ds, in, "has an invalid oword count");
@@ -765,7 +765,7 @@ static bool lower_svm_block(emu_program *p, const ir_inst *in, emu_op *op, diag_
     return true;
 }
 
-static void h_svm_block(emu_thread *t, const emu_op *op) {
+void emu_dp_svm_block(emu_thread *t, const emu_op *op) {
     unsigned n = F_A(op->info), fl = F_FL(op->info);
     uint64_t a = scalar(t, &op->src[0]);
     unsigned al = fl & 2 ? 4 : 16;
@@ -789,7 +789,7 @@ static void h_svm_block(emu_thread *t, const emu_op *op) {
 /* -- SVM_GATHER, SVM_SCATTER ----------------------------------------------------------------------
 ** info A = block bytes, B = blocks, flags 1 store */
 
-static bool lower_svm_gs(emu_program *p, const ir_inst *in, emu_op *op, diag_sink *ds) {
+bool emu_dp_lower_svm_gs(emu_program *p, const ir_inst *in, emu_op *op, diag_sink *ds) {
     unsigned bs, nb, n;
     if (!num_at(in, 0, &bs) || !num_at(in, 1, &nb)) return lerr(ds, in, "is malformed");
     /* block size 0 = 1 byte, 1 = 4 bytes, 8 bytes: 2 (VISA_SVM_Block_Type, SVM_SCATTER page) or 3
@@ -801,7 +801,7 @@ static bool lower_svm_gs(emu_program *p, const ir_inst *in, emu_op *op, diag_sin
     return true;
 }
 
-static void h_svm_gs(emu_thread *t, const emu_op *op) {
+void emu_dp_svm_gs(emu_thread *t, const emu_op *op) {
     unsigned bs = F_A(op->info), nb = F_B(op->info), n = lanes(op);
     bool st = F_FL(op->info) & 1;
     unsigned mbs = nb < 4 ? 4 : nb; /* 1-byte blocks: bytes per lane in the register */
@@ -837,34 +837,6 @@ static void h_svm_gs(emu_thread *t, const emu_op *op) {
     }
     t->pc++;
 }
-
-/* -- Table ----------------------------------------------------------------------------------------- */
-
-static const emu_sem sem_oword = {h_oword, 0, lower_oword};
-static const emu_sem sem_media = {h_media, 0, lower_media};
-static const emu_sem sem_scattered = {h_scattered, 0, lower_scattered};
-static const emu_sem sem_4scaled = {h_4scaled, 0, lower_4scaled};
-static const emu_sem sem_typed = {h_typed, 0, lower_typed};
-static const emu_sem sem_atomic = {h_atomic, 0, lower_atomic};
-static const emu_sem sem_svm_block = {h_svm_block, 0, lower_svm_block};
-static const emu_sem sem_svm_gs = {h_svm_gs, 0, lower_svm_gs};
-
-const emu_sem *emu_sem_dataport(unsigned form) {
-    switch (form) {
-    case VISA_FORM_OWORD_LD: case VISA_FORM_OWORD_LD_UNALIGNED: case VISA_FORM_OWORD_ST: return &sem_oword;
-    case VISA_FORM_MEDIA_LD: case VISA_FORM_MEDIA_ST: return &sem_media;
-    case VISA_FORM_GATHER: case VISA_FORM_SCATTER: case VISA_FORM_GATHER_SCALED: case VISA_FORM_SCATTER_SCALED:
-    case VISA_FORM_QW_GATHER: case VISA_FORM_QW_SCATTER: return &sem_scattered;
-    case VISA_FORM_GATHER4_SCALED: case VISA_FORM_SCATTER4_SCALED: case VISA_FORM_SVM_GATHER4SCALED:
-    case VISA_FORM_SVM_SCATTER4SCALED: return &sem_4scaled;
-    case VISA_FORM_GATHER4_TYPED: case VISA_FORM_SCATTER4_TYPED: return &sem_typed;
-    case VISA_FORM_DWORD_ATOMIC: case VISA_FORM_TYPED_ATOMIC: case VISA_FORM_SVM_ATOMIC: return &sem_atomic;
-    case VISA_FORM_SVM_BLOCK_LD: case VISA_FORM_SVM_BLOCK_ST: return &sem_svm_block;
-    case VISA_FORM_SVM_GATHER: case VISA_FORM_SVM_SCATTER: return &sem_svm_gs;
-    default: return NULL;
-    }
-}
-
 
 /* -- Raw HDC messages: raw_send / raw_sends to DC0, DC1 and DCRO (messages.md 5) ---------------------
 ** Descriptor: BTI [7:0], message-specific control [13:8], message type [18:14], header [19], response
@@ -1049,10 +1021,10 @@ static bool hdc_block(const hdc *h, emu_op *op, bool st, bool bytes_off, bool a6
     }
     if (a64) {
         op->info = INFO(SK_NONE, owords, 0, 0, (st ? 1 : 0) | 2);
-        op->fn = h_svm_block;
+        op->fn = emu_dp_svm_block;
     } else {
         op->info = INFO(kind, owords, 0, 0, (bytes_off ? 1 : 0) | (st ? 2 : 0));
-        op->fn = h_oword;
+        op->fn = emu_dp_oword;
     }
     return true;
 }
@@ -1089,7 +1061,7 @@ static bool hdc_scattered(const hdc *h, emu_op *op, bool st, unsigned what /* 1 
     }
     op->info = INFO(kind, es, nb, 0, (st ? 1 : 0) | (what == 4 ? 2 : 0) | (what == 8 ? 4 : 0));
     op->imm = (int32_t)n;
-    op->fn = h_scattered;
+    op->fn = emu_dp_scattered;
     return true;
 }
 
@@ -1111,7 +1083,7 @@ static bool hdc_untyped(const hdc *h, emu_op *op, bool st, bool a64) {
     }
     op->info = INFO(kind, chm, 0, 0, (st ? 1 : 0) | (a64 ? 2 : 0));
     op->imm = (int32_t)n;
-    op->fn = h_4scaled;
+    op->fn = emu_dp_4scaled;
     return true;
 }
 
@@ -1141,7 +1113,7 @@ static bool hdc_a64_scattered(const hdc *h, emu_op *op, bool st) {
     }
     op->info = INFO(SK_NONE, bs, cnt, 0, st ? 1 : 0);
     op->imm = (int32_t)n;
-    op->fn = h_svm_gs;
+    op->fn = emu_dp_svm_gs;
     return true;
 }
 
@@ -1178,7 +1150,7 @@ static bool hdc_typed(const hdc *h, emu_op *op, bool st) {
     op->dst2.imm = 0;
     op->info = INFO(kind, 1, chm, 0, st ? 1 : 0);
     op->imm = (int32_t)n;
-    op->fn = h_typed;
+    op->fn = emu_dp_typed;
     return true;
 }
 
@@ -1257,7 +1229,7 @@ static bool hdc_atomic(const hdc *h, emu_op *op) {
     }
     op->info = INFO(kind, a, bits, 1, (typed ? 1 : 0) | (a64 ? 2 : 0));
     op->imm = (int32_t)n;
-    op->fn = h_atomic;
+    op->fn = emu_dp_atomic;
     if (kind != SK_SLM) h->p->global_atomics = true;
     return true;
 }

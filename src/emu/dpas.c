@@ -129,7 +129,7 @@ static bool acc_type_ok(unsigned wp, isa_type t) {
     return false;
 }
 
-static bool lower_dpas(emu_program *p, const ir_inst *in, emu_op *op, diag_sink *ds) {
+bool emu_dpas_lower(emu_program *p, const ir_inst *in, emu_op *op, diag_sink *ds) {
     const char *name = isa_forms[in->form].name;
     bool w = in->form == VISA_FORM_DPASW;
     const ir_raw *raw[3] = {NULL, NULL, NULL};
@@ -481,7 +481,7 @@ static void h_dpasw_pair(emu_thread *t, const emu_op *op) {
     t->pc++;
 }
 
-static void h_dpas(emu_thread *t, const emu_op *op) {
+void emu_dpas_run(emu_thread *t, const emu_op *op) {
     if (IMM_W(op->imm) && t->sync && t->sync->nthreads > 1) {
         h_dpasw_pair(t, op);
         return;
@@ -491,13 +491,4 @@ static void h_dpas(emu_thread *t, const emu_op *op) {
     if (!dpas_compute(t, op, t->file, t->file, res)) return;
     dpas_store(t, op, res);
     t->pc++;
-}
-
-static const emu_sem sem_dpas = {h_dpas, 0, lower_dpas};
-
-const emu_sem *emu_sem_dpas(unsigned form) {
-    switch (form) {
-    case VISA_FORM_DPAS: case VISA_FORM_DPASW: return &sem_dpas;
-    default: return NULL;
-    }
 }

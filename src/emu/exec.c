@@ -1139,55 +1139,43 @@ static void h_switchjmp(emu_thread *t, const emu_op *op) {
     t->pc = t->prog->targets.data[op->info + (uint32_t)v[0].i];
 }
 
-/* -- Table of semantics, keyed by form ------------------------------------------------------------ */
-typedef struct alu_sem {
+/* -- Table of semantics, keyed by form (sem.def) ------------------------------------------------ */
+typedef struct sem_row {
     emu_sem sem;
-    void (*calc)(const emu_op *, unsigned, emu_val *, emu_val[][EMU_MAX_LANES]);
+    void (*calc)(const emu_op *, unsigned, emu_val *, emu_val[][EMU_MAX_LANES]); /* EMU_ALU rows */
     uint8_t int_only, flt_only;
-} alu_sem;
+    const char *not_emulated; /* EMU_NOT rows: why */
+} sem_row;
 
 static bool lower_alu(emu_program *p, const ir_inst *in, emu_op *op, diag_sink *ds);
 static bool lower_madw(emu_program *p, const ir_inst *in, emu_op *op, diag_sink *ds);
 static bool lower_add3o(emu_program *p, const ir_inst *in, emu_op *op, diag_sink *ds);
 static bool lower_bits_cvt(emu_program *p, const ir_inst *in, emu_op *op, diag_sink *ds);
+static bool lower_function_ref(emu_program *p, const ir_inst *in, emu_op *op, diag_sink *ds);
+static bool lower_scalar_src(emu_program *p, const ir_inst *in, emu_op *op, diag_sink *ds);
 
-#define ALU(F, CALC, IO, FO) [VISA_FORM_##F] = {{h_alu, 1, lower_alu}, CALC, IO, FO}
-static const alu_sem alu_table[VISA_FORM__COUNT] = {
-    ALU(MOV, c_mov, 0, 0),   ALU(ADD, c_add, 0, 0),   ALU(MUL, c_mul, 0, 0),   ALU(MAD, c_mad, 0, 0),
-    ALU(ADD3, c_add3, 1, 0), ALU(AVG, c_avg, 1, 0),   ALU(MIN, c_min, 0, 0),   ALU(MAX, c_max, 0, 0),
-    ALU(AND, c_and, 1, 0),   ALU(OR, c_or, 1, 0),     ALU(XOR, c_xor, 1, 0),   ALU(NOT, c_not, 1, 0),
-    ALU(SHL, c_shl, 1, 0),   ALU(SHR, c_shr, 1, 0),   ALU(ASR, c_asr, 1, 0),   ALU(INV, c_inv, 0, 1),
-    ALU(SQRT, c_sqrt, 0, 1), ALU(RSQRT, c_rsqrt, 0, 1), ALU(EXP, c_exp, 0, 1), ALU(LOG, c_log, 0, 1),
-    ALU(SIN, c_sin, 0, 1),   ALU(COS, c_cos, 0, 1),   ALU(POW, c_pow, 0, 1),   ALU(RNDD, c_rndd, 0, 1),
-    ALU(RNDU, c_rndu, 0, 1), ALU(RNDE, c_rnde, 0, 1), ALU(RNDZ, c_rndz, 0, 1), ALU(FRC, c_frc, 0, 1),
-    ALU(DIV, c_div, 0, 0),   ALU(MOD, c_mod, 1, 0),   ALU(ADDR_ADD, c_add, 1, 0),
-    ALU(CBIT, c_cbit, 1, 0), ALU(FBL, c_fbl, 1, 0),   ALU(FBH, c_fbh, 1, 0),   ALU(LZD, c_lzd, 1, 0),
-    ALU(BFREV, c_bfrev, 1, 0), ALU(BFE, c_bfe, 1, 0), ALU(BFI, c_bfi, 1, 0),   ALU(MULH, c_mulh, 1, 0),
-    ALU(ROL, c_rotate, 1, 0), ALU(ROR, c_rotate, 1, 0), ALU(BFN, c_bfn, 1, 0),  ALU(DP4A, c_dp4a, 1, 0),
-    ALU(LRP, c_lrp, 0, 1),   ALU(DP2, c_dp, 0, 1),    ALU(DP3, c_dp, 0, 1),    ALU(DP4, c_dp, 0, 1),
-    ALU(DPH, c_dp, 0, 1),    ALU(TANH, c_tanh, 0, 1), ALU(SIGM, c_sigm, 0, 1), ALU(DIVM, c_div, 0, 1),
-    ALU(SQRTM, c_sqrt, 0, 1), ALU(MOVS, c_mov, 1, 0),
-    [VISA_FORM_MADW] = {{h_madw, 1, lower_madw}, c_mad_wide, 1, 0},
-    [VISA_FORM_ADD3O] = {{h_add3o, 1, lower_add3o}, c_mov, 1, 0},
-    [VISA_FORM_SAD2] = {{h_sad2, 1, lower_alu}, c_mov, 1, 0},
-    [VISA_FORM_SAD2ADD] = {{h_sad2, 1, lower_alu}, c_mov, 1, 0},
-    [VISA_FORM_LINE] = {{h_line, 1, lower_alu}, c_mov, 0, 1},
-    [VISA_FORM_PLANE] = {{h_plane, 1, lower_alu}, c_mov, 0, 1},
-    [VISA_FORM_SETP] = {{h_setp, 1, lower_alu}, c_mov, 1, 0},
-    [VISA_FORM_INVM] = {{h_math_eo, 2, lower_alu}, c_div, 0, 1},
-    [VISA_FORM_RSQTM] = {{h_math_eo, 2, lower_alu}, c_rsqrt, 0, 1},
-    [VISA_FORM_FCVT] = {{h_bits_cvt, 1, lower_bits_cvt}, c_mov, 1, 0},
-    [VISA_FORM_SRND] = {{h_bits_cvt, 1, lower_bits_cvt}, c_mov, 1, 0},
-    [VISA_FORM_ADDC] = {{h_carry, 2, lower_alu}, c_mov, 1, 0},
-    [VISA_FORM_SUBB] = {{h_carry, 2, lower_alu}, c_mov, 1, 0},
-    [VISA_FORM_SEL] = {{h_sel, 1, lower_alu}, c_mov, 0, 0},
-    [VISA_FORM_CMP] = {{h_cmp, 1, lower_alu}, c_mov, 0, 0},
+static const sem_row sem_table[VISA_FORM__COUNT] = {
+#define EMU_ALU(F, fn, ndst, lower, calc, int_only, flt_only) \
+    [VISA_FORM_##F] = {{fn, ndst, lower}, calc, int_only, flt_only, NULL},
+#define EMU_SEM(F, fn, ndst, lower) [VISA_FORM_##F] = {{fn, ndst, lower}, NULL, 0, 0, NULL},
+#define EMU_NOT(F, why) [VISA_FORM_##F] = {{NULL, 0, NULL}, NULL, 0, 0, why},
+#include "sem.def"
+#undef EMU_ALU
+#undef EMU_SEM
+#undef EMU_NOT
 };
-#undef ALU
+
+const emu_sem *emu_sem_of(unsigned form) {
+    return form < VISA_FORM__COUNT && sem_table[form].sem.fn ? &sem_table[form].sem : NULL;
+}
+
+const char *emu_not_emulated(unsigned form) {
+    return form < VISA_FORM__COUNT ? sem_table[form].not_emulated : NULL;
+}
 
 static bool lower_alu(emu_program *p, const ir_inst *in, emu_op *op, diag_sink *ds) {
     (void)p;
-    const alu_sem *a = &alu_table[in->form];
+    const sem_row *a = &sem_table[in->form];
     /* compute class: the execution type comes from the sources (float if any source is a float,
     ** integer otherwise; an integer result is then converted to a float destination, rounding
     ** once); math functions always compute in float */
@@ -1350,41 +1338,6 @@ static bool lower_scalar_src(emu_program *p, const ir_inst *in, emu_op *op, diag
         return false;
     }
     return true;
-}
-
-static const emu_sem sem_fcall = {h_fcall, 0, lower_function_ref};
-static const emu_sem sem_faddr = {h_faddr, 1, lower_function_ref};
-static const emu_sem sem_ifcall = {h_ifcall, 0, lower_scalar_src};
-static const emu_sem sem_switchjmp = {h_switchjmp, 0, lower_scalar_src};
-static const emu_sem sem_nop = {h_nop, 0, NULL};
-static const emu_sem sem_jmp = {h_jmp, 0, NULL};
-static const emu_sem sem_goto = {h_goto, 0, NULL};
-static const emu_sem sem_call = {h_call, 0, NULL};
-static const emu_sem sem_ret = {h_ret, 0, NULL};
-
-const emu_sem *emu_sem_of(unsigned form) {
-    if (form >= VISA_FORM__COUNT) return NULL;
-    if (alu_table[form].sem.fn) return &alu_table[form].sem;
-    switch (form) {
-    case VISA_FORM_LABEL: case VISA_FORM_SUBROUTINE: case VISA_FORM_LIFETIME: case VISA_FORM_FILE:
-    case VISA_FORM_LOC: case VISA_FORM_YIELD:
-    case VISA_FORM_BREAKPOINT:
-        return &sem_nop;
-    case VISA_FORM_FCALL: return &sem_fcall;
-    case VISA_FORM_IFCALL: return &sem_ifcall;
-    case VISA_FORM_FADDR: return &sem_faddr;
-    case VISA_FORM_SWITCHJMP: return &sem_switchjmp;
-    case VISA_FORM_JMP: return &sem_jmp;
-    case VISA_FORM_GOTO: return &sem_goto;
-    case VISA_FORM_CALL: return &sem_call;
-    case VISA_FORM_RET: case VISA_FORM_FRET: return &sem_ret;
-    default: break;
-    }
-    const emu_sem *s = emu_sem_lsc(form);
-    if (!s) s = emu_sem_dataport(form);
-    if (!s) s = emu_sem_dpas(form);
-    if (!s) s = emu_sem_sync(form);
-    return s;
 }
 
 /* -- The loop ------------------------------------------------------------------------------------ */

@@ -1,5 +1,6 @@
-/* exec.h -- instruction semantics as the lowering sees them: for each supported form, the handler
-** that executes it, how many destination operands it has, and an optional lowering hook. */
+/* exec.h -- instruction semantics as the lowering sees them: for each emulated form, the handler
+** that executes it, how many destination operands it has, and an optional lowering hook (one
+** table, sem.def). */
 #ifndef VISA_EMU_EXEC_H
 #define VISA_EMU_EXEC_H
 
@@ -13,8 +14,10 @@ typedef struct emu_sem {
     bool (*lower)(emu_program *p, const ir_inst *in, emu_op *op, diag_sink *ds);
 } emu_sem;
 
-/* Semantics of a form, NULL if the emulator does not implement it. */
+/* Semantics of a form (sem.def), NULL if the emulator does not implement it. */
 const emu_sem *emu_sem_of(unsigned form);
+/* Why a form is not emulated (sem.def EMU_NOT), NULL if it is emulated or has no row. */
+const char *emu_not_emulated(unsigned form);
 void emu_end_handler(emu_thread *t, const emu_op *op);
 /* Pick an operand's loader and storer for a compute class (EC_INT / EC_FLT); false if its type
 ** is not supported. */
@@ -75,13 +78,40 @@ emu_handler emu_fast_handler(const emu_op *op);
 /* A specialised CMP into a predicate, or NULL (fast.c). */
 emu_handler emu_fast_cmp(const emu_op *op);
 
-/* Families in their own files: the semantics of a form, or NULL if the family does not
-** implement it.  lsc.c: LSC untyped/typed messages and fences; dataport.c: the legacy data-port
-** and SVM messages; dpas.c: the systolic instructions; sync.c: barriers and waits. */
-const emu_sem *emu_sem_lsc(unsigned form);
-const emu_sem *emu_sem_dataport(unsigned form);
-const emu_sem *emu_sem_dpas(unsigned form);
-const emu_sem *emu_sem_sync(unsigned form);
+/* Handlers and lowering hooks that sem.def names from the families in their own files.  lsc.c:
+** LSC untyped/typed messages and fences; dataport.c: the legacy data-port and SVM messages;
+** dpas.c: the systolic instructions; sync.c: barriers and waits; send.c: raw sends. */
+#define EMU_HANDLER(name) void name(emu_thread *t, const emu_op *op)
+#define EMU_LOWER(name) bool name(emu_program *p, const ir_inst *in, emu_op *op, diag_sink *ds)
+EMU_HANDLER(emu_lsc_fence);
+EMU_HANDLER(emu_lsc_nothing); /* the lowering hook picks the handler */
+EMU_LOWER(emu_lsc_lower_untyped);
+EMU_LOWER(emu_lsc_lower_typed);
+EMU_HANDLER(emu_dp_oword);
+EMU_LOWER(emu_dp_lower_oword);
+EMU_HANDLER(emu_dp_media);
+EMU_LOWER(emu_dp_lower_media);
+EMU_HANDLER(emu_dp_scattered);
+EMU_LOWER(emu_dp_lower_scattered);
+EMU_HANDLER(emu_dp_4scaled);
+EMU_LOWER(emu_dp_lower_4scaled);
+EMU_HANDLER(emu_dp_typed);
+EMU_LOWER(emu_dp_lower_typed);
+EMU_HANDLER(emu_dp_atomic);
+EMU_LOWER(emu_dp_lower_atomic);
+EMU_HANDLER(emu_dp_svm_block);
+EMU_LOWER(emu_dp_lower_svm_block);
+EMU_HANDLER(emu_dp_svm_gs);
+EMU_LOWER(emu_dp_lower_svm_gs);
+EMU_HANDLER(emu_dpas_run);
+EMU_LOWER(emu_dpas_lower);
+EMU_HANDLER(emu_sync_barrier);
+EMU_HANDLER(emu_sync_sbarrier);
+EMU_HANDLER(emu_sync_nbarrier);
+EMU_LOWER(emu_sync_lower_nbarrier);
+EMU_HANDLER(emu_sync_wait);
+EMU_HANDLER(emu_send_unlowered); /* the lowering hook hands the message to its family */
+EMU_LOWER(emu_send_lower_raw);
 
 /* RAW_SEND / RAW_SENDS / RAW_SENDG (send.c) decode the message and hand it to its family.  When
 ** the family's lower function runs, the payloads are already lowered raw operands in

@@ -197,8 +197,9 @@ static visa_status lower_inst(emu_program *p, const ir_inst *in, uint32_t *label
     }
     const emu_sem *sem = emu_sem_of(in->form);
     if (!sem) {
-        diag_at(ds, VISA_SEV_ERROR, "E-RUN", in->line, in->col,
-                "'%s' is not supported by the emulator yet", isa_forms[in->form].name);
+        const char *why = emu_not_emulated(in->form);
+        diag_at(ds, VISA_SEV_ERROR, "E-RUN", in->line, in->col, "'%s' is not emulated: %s", isa_forms[in->form].name,
+                why ? why : "it has no row in src/emu/sem.def");
         return VISA_E_UNSUPPORTED;
     }
     op.fn = sem->fn;

@@ -36,9 +36,9 @@
 ** at byte 0 of the surface's buffer (the emulator has no auxiliary surface: bind the counter's
 ** buffer); lanes update it in lane order and receive the old value.
 ** Typed messages (tgm, native LSC_TYPED only) treat the bound buffer as a 1D surface of texels of 4
-** DataSize channels: see lower_typed.  Typed 2D blocks, read_state_info and the msrt/status forms
-** are rejected, and so are lsc_ccs_update, lsc_extended_cache_ctrl and lsc_apndctr_atomic_store:
-** no spec page defines what they do.
+** DataSize channels: see emu_lsc_lower_typed.  Typed 2D blocks, read_state_info and the msrt/status forms
+** are not emulated, and neither are lsc_ccs_update, lsc_extended_cache_ctrl and
+** lsc_apndctr_atomic_store: no spec page defines what they do (src/emu/sem.def says why).
 ** lsc_load_status: dword 0 of the destination gets bit n = lane n enabled and every element of its
 ** address in bounds.  Prefetches (loads to %null, rlen 0) and fences do nothing: the emulator's
 ** memory is coherent and in program order.
@@ -606,7 +606,7 @@ static void h_block2d_store(emu_thread *t, const emu_op *op) {
     lsc_next(t, op);
 }
 
-static void h_nothing(emu_thread *t, const emu_op *op) { lsc_next(t, op); }
+void emu_lsc_nothing(emu_thread *t, const emu_op *op) { lsc_next(t, op); }
 
 /* -- Lowering ---------------------------------------------------------------------------------------- */
 static bool lsc_err(const ir_inst *in, diag_sink *ds, const char *why) {
@@ -664,7 +664,7 @@ static bool finish_simt(emu_program *p, const ir_inst *in, emu_op *op, diag_sink
 
 static int64_t num(const ir_inst *in, unsigned k) { return k < in->nopnd ? in->opnd[k].u.num : 0; }
 
-static bool lower_untyped(emu_program *p, const ir_inst *in, emu_op *op, diag_sink *ds) {
+bool emu_lsc_lower_untyped(emu_program *p, const ir_inst *in, emu_op *op, diag_sink *ds) {
     unsigned opc = (unsigned)isa_forms[in->form].sub;
     memset(op->src, 0, sizeof op->src);
     memset(&op->dst, 0, sizeof op->dst);
@@ -702,11 +702,6 @@ static bool lower_untyped(emu_program *p, const ir_inst *in, emu_op *op, diag_si
         op->fn = store ? h_block2d_store : h_block2d_load;
         return true;
     }
-    /* The spec (LSC_UNTYPED) defines append-counter add and sub only; store has no semantics there
-    ** and even its opcode is in doubt (IGA 0x2A, vISA 0x30: messages.md 2.2). */
-    if (opc == VISA_LSC_OP_APNDCTR_ATOMIC_STORE)
-        return lsc_err(in, ds, "lsc_apndctr_atomic_store is not defined by the spec (LSC_UNTYPED defines append-counter "
-                               "add and sub only)");
     if (opc == VISA_LSC_OP_APNDCTR_ATOMIC_ADD || opc == VISA_LSC_OP_APNDCTR_ATOMIC_SUB) {
         unsigned at = (unsigned)num(in, A_AT), dsz = (unsigned)num(in, A_DS);
         if (at != VISA_LSC_AT_BSS && at != VISA_LSC_AT_SS && at != VISA_LSC_AT_BTI) return lsc_err(in, ds, "append counters need a bti, bss or ss surface");
@@ -721,10 +716,6 @@ static bool lower_untyped(emu_program *p, const ir_inst *in, emu_op *op, diag_si
         op->fn = h_apndctr;
         return true;
     }
-    /* No spec page defines these two: rejected rather than run as silent no-ops. */
-    if (opc == VISA_LSC_OP_CCS_UPDATE)
-        return lsc_err(in, ds, "lsc_ccs_update (compression control surface update) is not defined by the spec");
-    if (opc == VISA_LSC_OP_EXTENDED_CACHE_CTRL) return lsc_err(in, ds, "lsc_extended_cache_ctrl is not defined by the spec");
     unsigned at = (unsigned)num(in, U_AT), asize = (unsigned)num(in, U_AS), dsz = (unsigned)num(in, U_DS),
              order = (unsigned)num(in, U_ORD), ecode = (unsigned)num(in, U_ELEMS), chm = (unsigned)num(in, U_CHM) & 0xF;
     bool quad = is_quad(opc);
@@ -756,22 +747,11 @@ static bool lower_untyped(emu_program *p, const ir_inst *in, emu_op *op, diag_si
 ** atomics channel X.  V, R and LOD must be %null (a linear buffer has no second dimension, array
 ** slice or mip level).  Lowered to the untyped SIMT / atomic form with scale = texel bytes. */
 
-static bool lower_typed(emu_program *p, const ir_inst *in, emu_op *op, diag_sink *ds) {
+bool emu_lsc_lower_typed(emu_program *p, const ir_inst *in, emu_op *op, diag_sink *ds) {
     unsigned opc = (unsigned)isa_forms[in->form].sub;
     memset(op->src, 0, sizeof op->src);
     memset(&op->dst, 0, sizeof op->dst);
     memset(&op->dst2, 0, sizeof op->dst2);
-    /* LSC_TYPED gives read_surface_info no semantics (its result is surface-state contents the
-    ** emulator does not have), the block2d pseudo-code rests on SURF_STATE pixel size, format and
-    ** a 2D_TILER mapping it does not define, and the msrt / quad_status forms are not in it. */
-    if (opc == VISA_LSC_OP_READ_STATE_INFO)
-        return lsc_err(in, ds, "lsc_read_state_info: the spec does not define the surface state information it returns");
-    if (opc == VISA_LSC_OP_LOAD_BLOCK2D || opc == VISA_LSC_OP_STORE_BLOCK2D)
-        return lsc_err(in, ds, "typed 2D blocks: the spec defines them through surface state (pixel size, format, "
-                               "tiling) the emulator does not model");
-    if (opc != VISA_LSC_OP_LOAD_QUAD && opc != VISA_LSC_OP_STORE_QUAD && !(opc >= VISA_LSC_OP_ATOMIC_IINC && opc <= VISA_LSC_OP_ATOMIC_XOR))
-        return lsc_err(in, ds, "this typed LSC form is not defined by the spec (only load_quad, store_quad and atomics "
-                               "are, run on 1D linear surfaces)");
     unsigned at = (unsigned)num(in, T_AT), asize = (unsigned)num(in, T_AS), dsz = (unsigned)num(in, T_DS),
              chm = (unsigned)num(in, T_CHM) & 0xF;
     if (at != VISA_LSC_AT_BSS && at != VISA_LSC_AT_SS && at != VISA_LSC_AT_BTI) return lsc_err(in, ds, "typed messages need a bti, bss or ss surface");
@@ -796,14 +776,10 @@ static bool lower_typed(emu_program *p, const ir_inst *in, emu_op *op, diag_sink
     return finish_simt(p, in, op, ds, true);
 }
 
-static void h_fence(emu_thread *t, const emu_op *op) {
+void emu_lsc_fence(emu_thread *t, const emu_op *op) {
     (void)op;
     t->pc++; /* memory is coherent in the emulator: a fence only orders, which is already so */
 }
-static const emu_sem sem_fence = {h_fence, 0, NULL};
-static const emu_sem sem_untyped = {h_nothing, 0, lower_untyped};
-static const emu_sem sem_typed = {h_nothing, 0, lower_typed};
-
 /* -- Raw sends (messages.md 2.1-2.4, 3) ----------------------------------------------------------- */
 static int32_t sext(uint32_t v, unsigned bits) { return (int32_t)(v << (32 - bits)) >> (32 - bits); }
 
@@ -824,7 +800,7 @@ bool emu_lsc_lower_send(emu_program *p, const ir_inst *in, emu_op *op, const emu
     } while (0)
     if (opc == VISA_LSC_OP_FENCE) {
         op->info = pack_info(opc, sfid, VISA_LSC_AT_FLAT, VISA_LSC_AS_A32, VISA_LSC_DS_D32, false, false, d->eot, 0, 1, true);
-        op->fn = h_nothing;
+        op->fn = emu_lsc_nothing;
         return true;
     }
     if (sfid == VISA_LSC_SFID_TGM)
@@ -943,13 +919,3 @@ bool emu_lsc_lower_send(emu_program *p, const ir_inst *in, emu_op *op, const emu
 #undef RAW_ERR
 }
 
-const emu_sem *emu_sem_lsc(unsigned form) {
-    if (form == VISA_FORM_LSC_FENCE || form == VISA_FORM_FENCE) return &sem_fence;
-    const emu_sem *s = emu_send_sem(form);
-    if (s) return s;
-    if (form < VISA_FORM__COUNT && isa_forms[form].parent >= 0 && isa_forms[form].opcode == VISA_OP_LSC_UNTYPED)
-        return &sem_untyped;
-    if (form < VISA_FORM__COUNT && isa_forms[form].parent >= 0 && isa_forms[form].opcode == VISA_OP_LSC_TYPED)
-        return &sem_typed;
-    return NULL;
-}

@@ -123,7 +123,7 @@ static bool imm_desc(const ir_inst *in, unsigned k, const char *what, uint32_t *
     return true;
 }
 
-static bool lower_raw_send(emu_program *p, const ir_inst *in, emu_op *op, diag_sink *ds) {
+bool emu_send_lower_raw(emu_program *p, const ir_inst *in, emu_op *op, diag_sink *ds) {
     emu_send_desc d;
     memset(&d, 0, sizeof d);
     emu_opnd dst, src0, src1;
@@ -139,7 +139,7 @@ static bool lower_raw_send(emu_program *p, const ir_inst *in, emu_op *op, diag_s
         d.sfid = d.exdesc & 0xF;
         d.eot = (d.exdesc >> 5) & 1;
         d.exdesc &= ~0x2Fu; /* the families see the extended descriptor without SFID and EOT */
-    } else if (in->form == VISA_FORM_RAW_SENDS) {
+    } else { /* RAW_SENDS (sem.def: RAW_SENDG is not emulated) */
         /* mod E P numSrc0 numSrc1 numDst sfid exdesc desc src0 src1 dst */
         d.nsrc0 = (unsigned)in->opnd[1].u.num;
         d.nsrc1 = (unsigned)in->opnd[2].u.num;
@@ -151,10 +151,6 @@ static bool lower_raw_send(emu_program *p, const ir_inst *in, emu_op *op, diag_s
             return false;
         if (!emu_msg_raw(p, in, 7, &src0, ds) || !emu_msg_raw(p, in, 8, &src1, ds) || !emu_msg_raw(p, in, 9, &dst, ds))
             return false;
-    } else {
-        diag_at(ds, VISA_SEV_ERROR, "E-RUN", in->line, in->col,
-                "'%s' (Xe3 64-bit descriptors) is not supported by the emulator", isa_forms[in->form].name);
-        return false;
     }
     /* payload sizes must fit in the register file */
     uint32_t grf = p->cur->grf_bytes;
@@ -198,16 +194,7 @@ static bool lower_raw_send(emu_program *p, const ir_inst *in, emu_op *op, diag_s
     }
 }
 
-static void h_unlowered(emu_thread *t, const emu_op *op) {
+void emu_send_unlowered(emu_thread *t, const emu_op *op) {
     (void)op;
     emu_fault(t, 0, "send message was not decoded");
-}
-
-static const emu_sem sem_raw_send = {h_unlowered, 0, lower_raw_send};
-
-const emu_sem *emu_send_sem(unsigned form) {
-    switch (form) {
-    case VISA_FORM_RAW_SEND: case VISA_FORM_RAW_SENDS: case VISA_FORM_RAW_SENDG: return &sem_raw_send;
-    default: return NULL;
-    }
 }

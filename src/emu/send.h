@@ -5,10 +5,6 @@
 
 #include "exec.h"
 
-/* Semantics of RAW_SEND / RAW_SENDS / RAW_SENDG (send.c); NULL for any other form.  emu_sem_lsc()
-** answers these forms with it (exec.c asks the LSC family first). */
-const emu_sem *emu_send_sem(unsigned form);
-
 /* LSC messages sent raw (lsc.c): SFIDs UGM, UGML, SLM and TGM.  Same contract as
 ** emu_dataport_lower_send (exec.h): payloads already in op->src[RS_*]. */
 bool emu_lsc_lower_send(emu_program *p, const ir_inst *in, emu_op *op, const emu_send_desc *d, diag_sink *ds);

@@ -88,14 +88,14 @@ static bool resuming(emu_thread *t) {
     return r;
 }
 
-static void h_barrier(emu_thread *t, const emu_op *op) {
+void emu_sync_barrier(emu_thread *t, const emu_op *op) {
     unsigned n = t->sync->nthreads;
     if (!resuming(t) && !nb_signal(t, 0, ROLE_BOTH, n, n)) return;
     if (nb_wait(t, op, 0)) t->pc++;
 }
 
 /* SBARRIER: mode 1 signal, 0 wait (split workgroup barrier). */
-static void h_sbarrier(emu_thread *t, const emu_op *op) {
+void emu_sync_sbarrier(emu_thread *t, const emu_op *op) {
     unsigned n = t->sync->nthreads;
     if (op->cond & 1) {
         if (nb_signal(t, 0, ROLE_BOTH, n, n)) t->pc++;
@@ -113,7 +113,7 @@ static uint32_t scalar_u32(emu_thread *t, const emu_opnd *o) {
     return (uint32_t)v[0].i;
 }
 
-static void h_nbarrier(emu_thread *t, const emu_op *op) {
+void emu_sync_nbarrier(emu_thread *t, const emu_op *op) {
     unsigned id = scalar_u32(t, &op->src[0]);
     if (op->cond) {
         if (nb_signal(t, id, scalar_u32(t, &op->src[1]), scalar_u32(t, &op->src[2]), scalar_u32(t, &op->src[3])))
@@ -124,7 +124,7 @@ static void h_nbarrier(emu_thread *t, const emu_op *op) {
     if (nb_wait(t, op, id)) t->pc++;
 }
 
-static bool lower_nbarrier(emu_program *p, const ir_inst *in, emu_op *op, diag_sink *ds) {
+bool emu_sync_lower_nbarrier(emu_program *p, const ir_inst *in, emu_op *op, diag_sink *ds) {
     (void)p;
     unsigned need = op->cond ? 4 : 1;
     bool ok = op->nsrc >= need;
@@ -135,25 +135,9 @@ static bool lower_nbarrier(emu_program *p, const ir_inst *in, emu_op *op, diag_s
 
 /* WAIT clears thread dependencies of a media-walker thread space; launches here have none, so
 ** there is nothing to wait for (WAIT page: only valid TDR entries are waited on). */
-static void h_wait(emu_thread *t, const emu_op *op) {
+void emu_sync_wait(emu_thread *t, const emu_op *op) {
     (void)op;
     t->pc++;
-}
-
-static const emu_sem sem_barrier = {h_barrier, 0, NULL};
-static const emu_sem sem_sbarrier = {h_sbarrier, 0, NULL};
-static const emu_sem sem_nbarrier = {h_nbarrier, 0, lower_nbarrier};
-static const emu_sem sem_wait = {h_wait, 0, NULL};
-
-const emu_sem *emu_sem_sync(unsigned form) {
-    switch (form) {
-    case VISA_FORM_BARRIER: return &sem_barrier;
-    case VISA_FORM_SBARRIER: return &sem_sbarrier;
-    case VISA_FORM_NBARRIER: return &sem_nbarrier;
-    case VISA_FORM_WAIT: return &sem_wait;
-    case VISA_FORM_SAMPLR_CACHE_FLUSH: return &sem_wait; /* no sampler caches to flush */
-    default: return NULL;
-    }
 }
 
 /* -- The gateway barrier message of raw sends (messages.md 7.1) --------------------------------

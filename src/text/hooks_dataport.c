@@ -91,142 +91,147 @@ static void put_count(txt_printer *pr, const char *pre, unsigned code) {
     sb_printf(pr->out, "%s%u", pre, code < 8 ? 1u << code : 0u);
 }
 
-static void dp_print(txt_printer *pr, const ir_inst *inst) {
+/* -- Syntax descriptors -------------------------------------------------------------------------
+** One descriptor per family: the pieces of its line after the mnemonic, in text order, each with
+** the stored operands it prints from and parses into.  dp_print and dp_parse walk the same
+** descriptor, so the two cannot disagree. */
+typedef enum dp_piece_kind {
+    D_END,
+    D_OWORD_MOD,  /* a: field whose bit 0 prints ".mod" (-1: never printed); parse accepts ".mod" only */
+    D_COUNT,      /* a: VISA_Oword_Num code printed " (n)" */
+    D_SURFACE,    /* a: surface id */
+    D_OPNDS,      /* a: the V/R operands from a to the end, in layout order */
+    D_OPND,       /* a: one operand */
+    D_EXEC,       /* the exec size and mask */
+    D_MEDIA_MODE, /* a: MEDIA_LD/ST mode */
+    D_MEDIA_WH,   /* a, b: block width and height "(w,h)" */
+    D_MEDIA_PLANE,/* a: plane (optional in text) */
+    D_SCATTER,    /* a: element size, b: modifier field (-1: none), c: num_elts (exec and mask) */
+    D_CHMASK,     /* a: channel mask; b: 1 if an empty mask prints "0000" */
+    D_BLOCKS,     /* a: VISA_SVM_Block_Num code printed ".n" */
+    D_ATOMIC,     /* a: atomic op byte; b: 1 if widths .32 and .64 are allowed (SVM) */
+    D_SVM_BLOCK,  /* a: SVM block props (alignment and oword count) */
+    D_SVM_BTYPE,  /* a: SVM block type ".1", ".4", ".8" */
+} dp_piece_kind;
+
+typedef struct dp_piece {
+    uint8_t kind;
+    int8_t a, b, c;
+} dp_piece;
+
+enum { DP_MAX_PIECES = 7 };
+typedef struct dp_syntax {
+    dp_piece p[DP_MAX_PIECES];
+} dp_syntax;
+
+#define P(kind, a) {kind, a, 0, 0}
+#define P2(kind, a, b) {kind, a, b, 0}
+#define P3(kind, a, b, c) {kind, a, b, c}
+static const dp_syntax syn_oword_ld = {{P(D_OWORD_MOD, 1), P(D_COUNT, 0), P(D_SURFACE, 2), P(D_OPNDS, 3)}};
+static const dp_syntax syn_oword_st = {{P(D_OWORD_MOD, -1), P(D_COUNT, 0), P(D_SURFACE, 1), P(D_OPNDS, 2)}};
+static const dp_syntax syn_media = {
+    {P(D_MEDIA_MODE, 0), P2(D_MEDIA_WH, 3, 4), P(D_SURFACE, 1), P(D_MEDIA_PLANE, 2), P(D_OPNDS, 5)}};
+static const dp_syntax syn_gather = {{P3(D_SCATTER, 0, 1, 2), P(D_SURFACE, 3), P(D_OPNDS, 4)}};
+static const dp_syntax syn_scatter = {{P3(D_SCATTER, 0, -1, 1), P(D_SURFACE, 2), P(D_OPNDS, 3)}};
+static const dp_syntax syn_typed = {{P2(D_CHMASK, 0, 1), P(D_EXEC, 0), P(D_SURFACE, 1), P(D_OPNDS, 2)}};
+static const dp_syntax syn_4scaled = {{P2(D_CHMASK, 0, 1), P(D_EXEC, 0), P(D_SURFACE, 2), P(D_OPNDS, 3)}};
+static const dp_syntax syn_scaled = {{P(D_BLOCKS, 1), P(D_EXEC, 0), P(D_SURFACE, 3), P(D_OPNDS, 4)}};
+static const dp_syntax syn_atomic = {{P2(D_ATOMIC, 0, 0), P(D_EXEC, 0), P(D_SURFACE, 1), P(D_OPNDS, 2)}};
+static const dp_syntax syn_qw = {{P(D_BLOCKS, 0), P(D_EXEC, 0), P(D_SURFACE, 1), P(D_OPNDS, 2)}};
+static const dp_syntax syn_svm_block = {{P(D_SVM_BLOCK, 0), P(D_OPNDS, 1)}};
+static const dp_syntax syn_svm_gs = {{P(D_SVM_BTYPE, 0), P(D_BLOCKS, 1), P(D_EXEC, 0), P(D_OPNDS, 2)}};
+/* stored: op addresses src0 src1 dst; text: addresses dst src0 src1 */
+static const dp_syntax syn_svm_atomic = {
+    {P2(D_ATOMIC, 0, 1), P(D_EXEC, 0), P(D_OPND, 1), P(D_OPND, 4), P(D_OPND, 2), P(D_OPND, 3)}};
+static const dp_syntax syn_svm_4scaled = {{P2(D_CHMASK, 0, 0), P(D_EXEC, 0), P(D_OPNDS, 2)}};
+#undef P
+#undef P2
+#undef P3
+
+static const dp_syntax *const dp_syntaxes[VISA_FORM__COUNT] = {
+    [VISA_FORM_OWORD_LD] = &syn_oword_ld,         [VISA_FORM_OWORD_LD_UNALIGNED] = &syn_oword_ld,
+    [VISA_FORM_OWORD_ST] = &syn_oword_st,         [VISA_FORM_MEDIA_LD] = &syn_media,
+    [VISA_FORM_MEDIA_ST] = &syn_media,            [VISA_FORM_GATHER] = &syn_gather,
+    [VISA_FORM_SCATTER] = &syn_scatter,           [VISA_FORM_GATHER4_TYPED] = &syn_typed,
+    [VISA_FORM_SCATTER4_TYPED] = &syn_typed,      [VISA_FORM_GATHER4_SCALED] = &syn_4scaled,
+    [VISA_FORM_SCATTER4_SCALED] = &syn_4scaled,   [VISA_FORM_GATHER_SCALED] = &syn_scaled,
+    [VISA_FORM_SCATTER_SCALED] = &syn_scaled,     [VISA_FORM_DWORD_ATOMIC] = &syn_atomic,
+    [VISA_FORM_TYPED_ATOMIC] = &syn_atomic,       [VISA_FORM_QW_GATHER] = &syn_qw,
+    [VISA_FORM_QW_SCATTER] = &syn_qw,             [VISA_FORM_SVM_BLOCK_LD] = &syn_svm_block,
+    [VISA_FORM_SVM_BLOCK_ST] = &syn_svm_block,    [VISA_FORM_SVM_GATHER] = &syn_svm_gs,
+    [VISA_FORM_SVM_SCATTER] = &syn_svm_gs,        [VISA_FORM_SVM_ATOMIC] = &syn_svm_atomic,
+    [VISA_FORM_SVM_GATHER4SCALED] = &syn_svm_4scaled, [VISA_FORM_SVM_SCATTER4SCALED] = &syn_svm_4scaled,
+};
+
+static const dp_syntax *syntax_of(int form) {
+    return form >= 0 && form < VISA_FORM__COUNT ? dp_syntaxes[form] : NULL;
+}
+
+static void dp_print_piece(txt_printer *pr, const ir_inst *inst, const dp_piece *d) {
     strbuf *o = pr->out;
-    put_mnem(pr, inst);
-    switch (inst->form) {
-    case VISA_FORM_OWORD_LD:
-    case VISA_FORM_OWORD_LD_UNALIGNED:
-        /* size mod surface offset dst */
-        if (num(inst, 1) & 1) sb_puts(o, ".mod");
-        put_count(pr, " (", num(inst, 0) & 7);
-        sb_putc(o, ')');
-        put_surface(pr, num(inst, 2));
-        put_msg_opnds(pr, inst, 3);
+    switch (d->kind) {
+    case D_OWORD_MOD:
+        if (d->a >= 0 && (num(inst, d->a) & 1)) sb_puts(o, ".mod");
         break;
-    case VISA_FORM_OWORD_ST:
-        put_count(pr, " (", num(inst, 0) & 7);
+    case D_COUNT:
+        put_count(pr, " (", num(inst, d->a) & 7);
         sb_putc(o, ')');
-        put_surface(pr, num(inst, 1));
-        put_msg_opnds(pr, inst, 2);
         break;
-    case VISA_FORM_MEDIA_LD:
-    case VISA_FORM_MEDIA_ST: {
-        /* mod surface plane width height x y msg: .mod (w,h) surface plane x y msg */
-        unsigned mod = num(inst, 0);
+    case D_SURFACE: put_surface(pr, num(inst, d->a)); break;
+    case D_OPNDS: put_msg_opnds(pr, inst, d->a); break;
+    case D_OPND: put_opnd(pr, inst, d->a); break;
+    case D_EXEC:
+        sb_putc(o, ' ');
+        pr_exec(pr, inst->exec);
+        break;
+    case D_MEDIA_MODE: {
+        unsigned mod = num(inst, d->a);
         const char *t = inst->form == VISA_FORM_MEDIA_ST ? isa_enum_text(VISA_EN_media_st_mod, mod) : NULL;
         if (!t) t = isa_enum_text(VISA_EN_media_ld_mod, mod);
         if (t) sb_printf(o, ".%s", t);
         else sb_printf(o, ".%u", mod);
-        sb_printf(o, " (%u,%u)", num(inst, 3), num(inst, 4));
-        put_surface(pr, num(inst, 1));
-        sb_printf(o, " %u", num(inst, 2));
-        put_msg_opnds(pr, inst, 5);
         break;
     }
-    case VISA_FORM_GATHER:
-    case VISA_FORM_SCATTER: {
-        /* elt_size [mod] num_elts surface global offsets msg; exec size lives in num_elts */
-        bool gather = inst->form == VISA_FORM_GATHER;
-        unsigned elt = num(inst, 0) & 3, ne = num(inst, gather ? 2 : 1);
-        bool mod = gather && (num(inst, 1) & 1);
+    case D_MEDIA_WH: sb_printf(o, " (%u,%u)", num(inst, d->a), num(inst, d->b)); break;
+    case D_MEDIA_PLANE: sb_printf(o, " %u", num(inst, d->a)); break;
+    case D_SCATTER: {
+        /* elt_size [mod] num_elts: exec size lives in num_elts */
+        unsigned elt = num(inst, d->a) & 3, ne = num(inst, d->c);
+        bool mod = d->b >= 0 && (num(inst, d->b) & 1);
         static const unsigned lanes[4] = {8, 16, 1, 0}; /* printExecutionSizeForScatterGather */
         if (mod) sb_puts(o, ".mod");
         sb_printf(o, ".%u ", elt == 3 ? 3u : 1u << elt);
         const char *m = isa_enum_text(VISA_EN_emask, ir_exec_emask((uint8_t)ne));
         sb_printf(o, "(%s, %u)", m ? m : "M?", lanes[ne & 3]);
         if (mod) sb_puts(o, ".mod");
-        put_surface(pr, num(inst, gather ? 3 : 2));
-        put_msg_opnds(pr, inst, gather ? 4 : 3);
         break;
     }
-    case VISA_FORM_GATHER4_TYPED:
-    case VISA_FORM_SCATTER4_TYPED:
-        /* chmask surface u v r lod msg */
-        put_chmask(pr, num(inst, 0), "0000");
-        sb_putc(o, ' ');
-        pr_exec(pr, inst->exec);
-        put_surface(pr, num(inst, 1));
-        put_msg_opnds(pr, inst, 2);
-        break;
-    case VISA_FORM_GATHER4_SCALED:
-    case VISA_FORM_SCATTER4_SCALED:
-        /* chmask scale surface global offsets msg */
-        put_chmask(pr, num(inst, 0), "0000");
-        sb_putc(o, ' ');
-        pr_exec(pr, inst->exec);
-        put_surface(pr, num(inst, 2));
-        put_msg_opnds(pr, inst, 3);
-        break;
-    case VISA_FORM_GATHER_SCALED:
-    case VISA_FORM_SCATTER_SCALED:
-        /* block_size num_blocks scale surface global offsets msg */
-        put_count(pr, ".", num(inst, 1));
-        sb_putc(o, ' ');
-        pr_exec(pr, inst->exec);
-        put_surface(pr, num(inst, 3));
-        put_msg_opnds(pr, inst, 4);
-        break;
-    case VISA_FORM_DWORD_ATOMIC:
-    case VISA_FORM_TYPED_ATOMIC:
-        /* op surface raws... */
-        put_atomic(pr, num(inst, 0));
-        sb_putc(o, ' ');
-        pr_exec(pr, inst->exec);
-        put_surface(pr, num(inst, 1));
-        put_msg_opnds(pr, inst, 2);
-        break;
-    case VISA_FORM_QW_GATHER:
-    case VISA_FORM_QW_SCATTER:
-        /* num_blocks surface offsets msg */
-        put_count(pr, ".", num(inst, 0));
-        sb_putc(o, ' ');
-        pr_exec(pr, inst->exec);
-        put_surface(pr, num(inst, 1));
-        put_msg_opnds(pr, inst, 2);
-        break;
-    case VISA_FORM_SVM_BLOCK_LD:
-    case VISA_FORM_SVM_BLOCK_ST:
-        /* props address msg */
-        sb_puts(o, (num(inst, 0) & SVM_UNALIGNED) ? ".unaligned" : ".aligned");
-        put_count(pr, " (", num(inst, 0) & 7);
+    case D_CHMASK: put_chmask(pr, num(inst, d->a), d->b ? "0000" : ""); break;
+    case D_BLOCKS: put_count(pr, ".", num(inst, d->a)); break;
+    case D_ATOMIC: put_atomic(pr, num(inst, d->a)); break;
+    case D_SVM_BLOCK:
+        sb_puts(o, (num(inst, d->a) & SVM_UNALIGNED) ? ".unaligned" : ".aligned");
+        put_count(pr, " (", num(inst, d->a) & 7);
         sb_putc(o, ')');
-        put_msg_opnds(pr, inst, 1);
         break;
-    case VISA_FORM_SVM_GATHER:
-    case VISA_FORM_SVM_SCATTER: {
-        /* block_size num_blocks addresses msg */
-        const char *t = isa_enum_text(VISA_EN_svm_block_type, num(inst, 0));
+    case D_SVM_BTYPE: {
+        const char *t = isa_enum_text(VISA_EN_svm_block_type, num(inst, d->a));
         if (t) sb_printf(o, ".%s", t);
-        else sb_printf(o, ".?%u", num(inst, 0));
-        put_count(pr, ".", num(inst, 1));
-        sb_putc(o, ' ');
-        pr_exec(pr, inst->exec);
-        put_msg_opnds(pr, inst, 2);
+        else sb_printf(o, ".?%u", num(inst, d->a));
         break;
     }
-    case VISA_FORM_SVM_ATOMIC:
-        /* op addresses src0 src1 dst; printed addresses dst src0 src1 */
-        put_atomic(pr, num(inst, 0));
-        sb_putc(o, ' ');
-        pr_exec(pr, inst->exec);
-        put_opnd(pr, inst, 1);
-        put_opnd(pr, inst, 4);
-        put_opnd(pr, inst, 2);
-        put_opnd(pr, inst, 3);
-        break;
-    case VISA_FORM_SVM_GATHER4SCALED:
-    case VISA_FORM_SVM_SCATTER4SCALED:
-        /* chmask scale address offsets msg */
-        put_chmask(pr, num(inst, 0), "");
-        sb_putc(o, ' ');
-        pr_exec(pr, inst->exec);
-        put_msg_opnds(pr, inst, 2);
-        break;
-    default:
-        sb_puts(o, " <unknown data port form>");
-        break;
+    default: break;
     }
+}
+
+static void dp_print(txt_printer *pr, const ir_inst *inst) {
+    put_mnem(pr, inst);
+    const dp_syntax *syn = syntax_of(inst->form);
+    if (!syn) {
+        sb_puts(pr->out, " <unknown data port form>");
+        return;
+    }
+    for (const dp_piece *d = syn->p; d < syn->p + DP_MAX_PIECES && d->kind != D_END; d++) dp_print_piece(pr, inst, d);
 }
 
 /* -- Parsing ----------------------------------------------------------------------------------- */
@@ -364,31 +369,22 @@ static void skip_mod(txt_parser *tp) {
     if (strncmp(tp->p, ".mod", 4) == 0 && !is_word(tp->p[4])) tp->p += 4;
 }
 
-static bool dp_parse(txt_parser *tp, int form, ir_inst *inst) {
-    inst->form = (uint16_t)form;
-    char full[64];
-    const char *layout = isa_form_layout(form, full);
-    unsigned n = isa_layout_opnds(layout);
-    if (!tp_inst_alloc(tp, inst, n)) return false;
-    for (unsigned k = 0; k < n; k++) inst->opnd[k].kind = kind_at(layout, k);
+static bool dp_parse_piece(txt_parser *tp, ir_inst *inst, const dp_piece *d) {
     ir_opnd *op = inst->opnd;
-    const char *w;
-    tp_word(tp, &w); /* the mnemonic; its suffixes follow without white space */
-    switch (form) {
-    case VISA_FORM_OWORD_LD:
-    case VISA_FORM_OWORD_LD_UNALIGNED:
-    case VISA_FORM_OWORD_ST: {
-        bool st = form == VISA_FORM_OWORD_ST;
+    switch (d->kind) {
+    case D_OWORD_MOD:
         skip_mod(tp);
         if (*tp->p == '.') {
             tp_error(tp, tp->p, "unexpected suffix (only .mod is accepted here)");
             return false;
         }
-        if (!oword_count(tp, &op[0].u.num) || !surface(tp, &op[st ? 1 : 2])) return false;
-        return parse_opnds(tp, inst, st ? 2 : 3);
-    }
-    case VISA_FORM_MEDIA_LD:
-    case VISA_FORM_MEDIA_ST: {
+        return true;
+    case D_COUNT: return oword_count(tp, &op[d->a].u.num);
+    case D_SURFACE: return surface(tp, &op[d->a]);
+    case D_OPNDS: return parse_opnds(tp, inst, d->a);
+    case D_OPND: return tp_parse_opnd(tp, inst, d->a, inst->opnd[d->a].kind, 0, -1);
+    case D_EXEC: return tp_exec(tp, &inst->exec);
+    case D_MEDIA_MODE: {
         const char *at = tp->p;
         if (*tp->p != '.') {
             tp_error(tp, at, "expected a media mode (.nomod, .modified, .top, .bottom, .top_mod, .bottom_mod)");
@@ -401,11 +397,14 @@ static bool dp_parse(txt_parser *tp, int form, ir_inst *inst) {
         /* IGC looks both modes up in media_ld_mod_str; "reserved" is what its printer
         ** shows for MEDIA_ST mode 1, accepted so that printed text reads back */
         if (!isa_enum_parse(VISA_EN_media_ld_mod, m, mn, &mod) &&
-            !(form == VISA_FORM_MEDIA_ST && isa_enum_parse(VISA_EN_media_st_mod, m, mn, &mod))) {
+            !(inst->form == VISA_FORM_MEDIA_ST && isa_enum_parse(VISA_EN_media_st_mod, m, mn, &mod))) {
             tp_error(tp, m, "unknown media mode '%.*s'", (int)mn, m);
             return false;
         }
-        op[0].u.num = mod;
+        op[d->a].u.num = mod;
+        return true;
+    }
+    case D_MEDIA_WH: {
         /* ( width , height ) */
         int64_t wh[2];
         if (!tp_expect(tp, "(")) return false;
@@ -421,12 +420,14 @@ static bool dp_parse(txt_parser *tp, int form, ir_inst *inst) {
             }
         }
         if (!tp_expect(tp, ")")) return false;
-        op[3].u.num = wh[0];
-        op[4].u.num = wh[1];
-        if (!surface(tp, &op[1])) return false;
+        op[d->a].u.num = wh[0];
+        op[d->b].u.num = wh[1];
+        return true;
+    }
+    case D_MEDIA_PLANE:
         /* optional plane (a plain decimal; a number followed by ':' is the x immediate) */
         tp_skip_ws(tp);
-        op[2].u.num = 0;
+        op[d->a].u.num = 0;
         if (*tp->p >= '0' && *tp->p <= '9') {
             const char *s = tp->p;
             while (*s >= '0' && *s <= '9') s++;
@@ -440,14 +441,12 @@ static bool dp_parse(txt_parser *tp, int form, ir_inst *inst) {
                     tp_error(tp, pat, "plane %llu out of range (0..15)", (unsigned long long)plane);
                     return false;
                 }
-                op[2].u.num = (int64_t)plane;
+                op[d->a].u.num = (int64_t)plane;
             }
         }
-        return parse_opnds(tp, inst, 5);
-    }
-    case VISA_FORM_GATHER:
-    case VISA_FORM_SCATTER: {
-        bool gather = form == VISA_FORM_GATHER;
+        return true;
+    case D_SCATTER: {
+        bool gather = inst->form == VISA_FORM_GATHER;
         const char *at = tp->p + 1;
         uint64_t eb;
         skip_mod(tp); /* IGC's printer puts .mod here too (H12) */
@@ -456,7 +455,7 @@ static bool dp_parse(txt_parser *tp, int form, ir_inst *inst) {
             tp_error(tp, at, "invalid element size %llu (expected 1, 2 or 4)", (unsigned long long)eb);
             return false;
         }
-        op[0].u.num = eb == 1 ? 0 : eb == 2 ? 1 : 2;
+        op[d->a].u.num = eb == 1 ? 0 : eb == 2 ? 1 : 2;
         tp_skip_ws(tp);
         const char *eat = tp->p;
         uint8_t ex;
@@ -468,38 +467,14 @@ static bool dp_parse(txt_parser *tp, int form, ir_inst *inst) {
                      gather ? "gather" : "scatter");
             return false;
         }
-        op[gather ? 2 : 1].u.num = ir_exec_make(code == 3 ? 0 : code == 4 ? 1 : 2, ir_exec_emask(ex));
+        op[d->c].u.num = ir_exec_make(code == 3 ? 0 : code == 4 ? 1 : 2, ir_exec_emask(ex));
         skip_mod(tp);
-        if (!surface(tp, &op[gather ? 3 : 2])) return false;
-        return parse_opnds(tp, inst, gather ? 4 : 3);
+        return true;
     }
-    case VISA_FORM_GATHER4_TYPED:
-    case VISA_FORM_SCATTER4_TYPED:
-        if (!dot_chmask(tp, &op[0].u.num) || !tp_exec(tp, &inst->exec) || !surface(tp, &op[1]))
-            return false;
-        return parse_opnds(tp, inst, 2);
-    case VISA_FORM_GATHER4_SCALED:
-    case VISA_FORM_SCATTER4_SCALED:
-        if (!dot_chmask(tp, &op[0].u.num) || !tp_exec(tp, &inst->exec) || !surface(tp, &op[2]))
-            return false;
-        return parse_opnds(tp, inst, 3);
-    case VISA_FORM_GATHER_SCALED:
-    case VISA_FORM_SCATTER_SCALED:
-        if (!dot_block_num(tp, &op[1].u.num) || !tp_exec(tp, &inst->exec) || !surface(tp, &op[3]))
-            return false;
-        return parse_opnds(tp, inst, 4);
-    case VISA_FORM_DWORD_ATOMIC:
-    case VISA_FORM_TYPED_ATOMIC:
-        if (!dot_atomic(tp, &op[0].u.num, false) || !tp_exec(tp, &inst->exec) || !surface(tp, &op[1]))
-            return false;
-        return parse_opnds(tp, inst, 2);
-    case VISA_FORM_QW_GATHER:
-    case VISA_FORM_QW_SCATTER:
-        if (!dot_block_num(tp, &op[0].u.num) || !tp_exec(tp, &inst->exec) || !surface(tp, &op[1]))
-            return false;
-        return parse_opnds(tp, inst, 2);
-    case VISA_FORM_SVM_BLOCK_LD:
-    case VISA_FORM_SVM_BLOCK_ST: {
+    case D_CHMASK: return dot_chmask(tp, &op[d->a].u.num);
+    case D_BLOCKS: return dot_block_num(tp, &op[d->a].u.num);
+    case D_ATOMIC: return dot_atomic(tp, &op[d->a].u.num, d->b);
+    case D_SVM_BLOCK: {
         /* no suffix means unaligned (f17b225 builder call) */
         bool unaligned = true;
         if (strncmp(tp->p, ".aligned", 8) == 0 && !is_word(tp->p[8])) {
@@ -511,12 +486,11 @@ static bool dp_parse(txt_parser *tp, int form, ir_inst *inst) {
             tp_error(tp, tp->p, "expected .aligned or .unaligned");
             return false;
         }
-        if (!oword_count(tp, &op[0].u.num)) return false;
-        if (unaligned) op[0].u.num |= SVM_UNALIGNED;
-        return parse_opnds(tp, inst, 1);
+        if (!oword_count(tp, &op[d->a].u.num)) return false;
+        if (unaligned) op[d->a].u.num |= SVM_UNALIGNED;
+        return true;
     }
-    case VISA_FORM_SVM_GATHER:
-    case VISA_FORM_SVM_SCATTER: {
+    case D_SVM_BTYPE: {
         const char *at = tp->p + 1;
         uint64_t bs;
         if (!dot_number(tp, &bs, "a block size (1, 4 or 8)")) return false;
@@ -527,23 +501,30 @@ static bool dp_parse(txt_parser *tp, int form, ir_inst *inst) {
             tp_error(tp, at, "invalid block size %llu (expected 1, 4 or 8)", (unsigned long long)bs);
             return false;
         }
-        op[0].u.num = code;
-        if (!dot_block_num(tp, &op[1].u.num) || !tp_exec(tp, &inst->exec)) return false;
-        return parse_opnds(tp, inst, 2);
+        op[d->a].u.num = code;
+        return true;
     }
-    case VISA_FORM_SVM_ATOMIC:
-        /* text order: addresses dst src0 src1 */
-        return dot_atomic(tp, &op[0].u.num, true) && tp_exec(tp, &inst->exec) &&
-               tp_parse_opnd(tp, inst, 1, 'R', 0, -1) && tp_parse_opnd(tp, inst, 4, 'R', 0, -1) &&
-               tp_parse_opnd(tp, inst, 2, 'R', 0, -1) && tp_parse_opnd(tp, inst, 3, 'R', 0, -1);
-    case VISA_FORM_SVM_GATHER4SCALED:
-    case VISA_FORM_SVM_SCATTER4SCALED:
-        if (!dot_chmask(tp, &op[0].u.num) || !tp_exec(tp, &inst->exec)) return false;
-        return parse_opnds(tp, inst, 2);
-    default:
+    default: return true;
+    }
+}
+
+static bool dp_parse(txt_parser *tp, int form, ir_inst *inst) {
+    inst->form = (uint16_t)form;
+    char full[64];
+    const char *layout = isa_form_layout(form, full);
+    unsigned n = isa_layout_opnds(layout);
+    if (!tp_inst_alloc(tp, inst, n)) return false;
+    for (unsigned k = 0; k < n; k++) inst->opnd[k].kind = kind_at(layout, k);
+    const char *w;
+    tp_word(tp, &w); /* the mnemonic; its suffixes follow without white space */
+    const dp_syntax *syn = syntax_of(form);
+    if (!syn) {
         tp_error(tp, w, "unexpected instruction");
         return false;
     }
+    for (const dp_piece *d = syn->p; d < syn->p + DP_MAX_PIECES && d->kind != D_END; d++)
+        if (!dp_parse_piece(tp, inst, d)) return false;
+    return true;
 }
 
 const txt_hook txt_hook_dataport = {dp_print, dp_parse};

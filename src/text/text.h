@@ -125,9 +125,10 @@ typedef struct txt_hook {
     bool (*parse)(txt_parser *tp, int form, ir_inst *inst);
 } txt_hook;
 
-extern const txt_hook *const txt_hooks[TH__COUNT]; /* NULL: family not supported yet */
-extern const txt_hook txt_hook_label, txt_hook_call, txt_hook_debug, txt_hook_sync,
-    txt_hook_send, txt_hook_dpas, txt_hook_dataport, txt_hook_sampler, txt_hook_lsc;
+extern const txt_hook *const txt_hooks[TH__COUNT]; /* hooks.def; NULL for TH_NONE */
+#define TXT_HOOK(H, object) extern const txt_hook object;
+#include "hooks.def"
+#undef TXT_HOOK
 
 /* Allocate inst->opnd for the form's layout (n operands). */
 bool tp_inst_alloc(txt_parser *tp, ir_inst *inst, unsigned n);

@@ -234,7 +234,7 @@ static void check_exec(vf *v, const ir_inst *inst, const ictx *c) {
 
 static void check_predicate(vf *v, const ir_inst *inst, const ictx *c) {
     const ir_routine *r = c->r;
-    const unsigned code = c->code, exec = c->exec, moff = c->moff;
+    const unsigned exec = c->exec, moff = c->moff;
     const bool has_e = c->has_e;
     if (!inst->pred) return;
     unsigned pid = ir_pred_id(inst->pred);
@@ -466,7 +466,6 @@ static void check_pred_opnds(vf *v, const ir_inst *inst, const ictx *c, bool any
 /* mov from a predicate: SIMD1, unpredicated, no saturation, an unsigned dst wide enough. */
 static void check_mov_from_pred(vf *v, const ir_inst *inst, const ictx *c) {
     const ir_routine *r = c->r;
-    const unsigned code = c->code;
     if (c->form != VISA_FORM_MOV || inst->nopnd < 2 || inst->opnd[1].u.vec.cls != VC_PREDICATE) return;
     const ir_vec *d = &inst->opnd[0].u.vec;
     int t = vec_type(v, d);

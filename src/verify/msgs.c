@@ -427,18 +427,21 @@ static void check_call_size(vf *v, const ir_inst *inst) {
         at(v, VR_CALL_SIZE, inst, k[n - 1], "'%s': return size %lld GRFs exceeds %%retval (12 GRFs)", mn, (long long)rs);
 }
 
+/* switchjmp: 1..32 labels */
+static void check_label_count(vf *v, const ir_inst *inst) {
+    char mb[48];
+    unsigned labels = 0;
+    for (int i = 0; i < inst->nopnd; i++) labels += inst->opnd[i].kind == 'L';
+    if (labels < 1 || labels > 32)
+        at(v, VR_SWITCHJMP_COUNT, inst, -1, "'%s' has %u labels (1..32)", mnem_of(inst->form, mb, sizeof mb), labels);
+}
+
+/* The checks of notes.def whose condition holds for the instruction. */
 void vf_check_notes(vf *v, const ir_inst *inst) {
-    const isa_form *F = &isa_forms[inst->form];
-    if (F->flags & VF_SYSTOLIC) check_dpas(v, inst);
-    if (isa_form_group(inst->form) == G_LSC) check_lsc(v, inst);
-    if (F->flags & VF_SEND) check_dataport(v, inst);
-    if (inst->form == VISA_FORM_RAW_SEND || inst->form == VISA_FORM_RAW_SENDS) check_send(v, inst);
-    if ((F->flags & VF_CALL) && isa_layout_has(F->layout, 'b')) check_call_size(v, inst);
-    if ((F->flags & VF_BRANCH) && isa_layout_has(F->layout, '#')) {
-        char mb[48];
-        unsigned labels = 0;
-        for (int i = 0; i < inst->nopnd; i++) labels += inst->opnd[i].kind == 'L';
-        if (labels < 1 || labels > 32)
-            at(v, VR_SWITCHJMP_COUNT, inst, -1, "'%s' has %u labels (1..32)", mnem_of(inst->form, mb, sizeof mb), labels);
-    }
+    const int form = inst->form;
+    const isa_form *F = &isa_forms[form];
+#define VF_NOTE(check, applies) \
+    if (applies) check(v, inst);
+#include "notes.def"
+#undef VF_NOTE
 }

@@ -50,7 +50,8 @@ void vf_check_decls(vf *v);
 void vf_check_inputs(vf *v);
 void vf_check_labels(vf *v);
 void vf_check_insts(vf *v);
-/* The notes of individual pages (DPAS, LSC, sends, calls): called for every instruction. */
+/* The notes of individual pages (DPAS, LSC, sends, calls): called for every instruction; the
+** checks and which instructions each applies to are listed in notes.def. */
 void vf_check_notes(vf *v, const ir_inst *inst);
 
 /* Operand facts (opfacts.def), shared with the tests. */
