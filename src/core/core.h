@@ -4,6 +4,8 @@
 #ifndef VISA_CORE_H
 #define VISA_CORE_H
 
+#include "namespace.h" /* first: the internal names become visa__* (see there) */
+
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
