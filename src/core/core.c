@@ -43,6 +43,14 @@ void visa_ctx_destroy(visa_ctx *ctx) {
     if (ctx) ctx->alloc(ctx->alloc_ud, ctx, sizeof *ctx, 0);
 }
 
+/* -- Version, status names -------------------------------------------------------------------- */
+const char *visa_version(unsigned *major, unsigned *minor, unsigned *patch) {
+    if (major) *major = VISA_VERSION_MAJOR;
+    if (minor) *minor = VISA_VERSION_MINOR;
+    if (patch) *patch = VISA_VERSION_PATCH;
+    return VISA_VERSION_STRING;
+}
+
 const char *visa_status_str(visa_status s) {
     switch (s) {
     case VISA_OK: return "ok";

@@ -77,11 +77,3 @@ visa_status visa__run_opts_read(const visa_run_opts *in, visa_run_opts *out) {
     TAKE(in, out, cr0);
     return VISA_OK;
 }
-
-/* -- Version ------------------------------------------------------------------------------------ */
-const char *visa_version(unsigned *major, unsigned *minor, unsigned *patch) {
-    if (major) *major = VISA_VERSION_MAJOR;
-    if (minor) *minor = VISA_VERSION_MINOR;
-    if (patch) *patch = VISA_VERSION_PATCH;
-    return VISA_VERSION_STRING;
-}
