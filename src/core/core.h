@@ -26,7 +26,7 @@ void *vx_realloc(visa_ctx *ctx, void *p, size_t old_size, size_t new_size);
 void vx_free(visa_ctx *ctx, void *p, size_t size);
 char *vx_strndup(visa_ctx *ctx, const char *s, size_t len);   /* NUL-terminated copy */
 
-/* -- Options structs (opts.c): the caller's struct_size says which fields it has ---------------- */
+/* -- Options structs (opts.c): the caller's struct_size says which fields it has ----------- */
 /* True when the caller's struct covers `field` whole (visa.h, "Options structs grow"). */
 #define VX_OPT_HAS(opts, field)                                                          \
     ((size_t)((const char *)&(opts)->field - (const char *)(opts)) + sizeof (opts)->field <= \
