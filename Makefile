@@ -1,12 +1,14 @@
 # Thin wrapper over CMake.  `make demo` builds and runs an example; `make check` builds with
 # -Werror and runs every test, then runs them again under AddressSanitizer + UBSan.
-# Needs: cmake, make, gcc (Debian: apt-get install -y cmake make gcc); `make fuzz` needs clang.
+# Needs: cmake, make, gcc, pkg-config (Debian: apt-get install -y cmake make gcc pkg-config);
+# `make fuzz` needs clang.  `make install PREFIX=DIR` installs the tool, libraries, headers,
+# pkg-config and CMake files and the man page (cmake --install).
 BUILD ?= build
 ASAN_BUILD ?= build-asan
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 SHARED ?= $(abspath ../shared)
 
-.PHONY: all build demo check test check-asan fuzz bench clean
+.PHONY: all build demo check test check-asan fuzz bench install clean
 
 all: build
 
@@ -59,6 +61,10 @@ fuzz: build
 bench: build
 	@$(BUILD)/bench/bench_text $(SHARED)/corpus/igc-dumps tests/text/ops
 	@$(BUILD)/bench/bench_emu
+
+PREFIX ?= /usr/local
+install: build
+	@cmake --install $(BUILD) --prefix $(PREFIX)
 
 clean:
 	rm -rf $(BUILD) $(ASAN_BUILD) build-fuzz

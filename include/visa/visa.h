@@ -15,10 +15,26 @@
 extern "C" {
 #endif
 
-#define VISA_VERSION_MAJOR 0
-#define VISA_VERSION_MINOR 1
-#define VISA_VERSION_PATCH 0
-#define VISA_VERSION_STRING "0.1.0"
+/* VISA_VERSION_MAJOR/MINOR/PATCH/STRING: written by CMake from its project() version. */
+#include "visa/version.h"
+
+/* Every public function carries VISA_API: the shared library is built with hidden visibility
+** and exports only these. */
+#if defined(__GNUC__) || defined(__clang__)
+#define VISA_API __attribute__((visibility("default")))
+#else
+#define VISA_API
+#endif
+
+/** The library's version ("0.1.0"), and its numbers through the pointers that are not NULL.
+**  This is the library actually linked; VISA_VERSION_* are the header compiled against. */
+VISA_API const char *visa_version(unsigned *major, unsigned *minor, unsigned *patch);
+
+/* Options structs grow: each starts with struct_size, which the caller sets to sizeof the struct
+** of the visa.h it was compiled with.  The library reads a field only when it lies wholly below
+** struct_size, and gives the fields an older caller lacks their default (what 0 means in that
+** field).  A struct_size smaller than the struct's first version is VISA_E_ARG.  New fields are
+** only ever appended, after the previous version's sizeof. */
 
 /** Status codes. 0 is success; values are stable (ABI). */
 typedef enum visa_status {
@@ -35,7 +51,7 @@ typedef enum visa_status {
 } visa_status;
 
 /** Human-readable name of a status code (static string). */
-const char *visa_status_str(visa_status status);
+VISA_API const char *visa_status_str(visa_status status);
 
 typedef enum visa_severity { VISA_SEV_NOTE = 0, VISA_SEV_WARNING, VISA_SEV_ERROR } visa_severity;
 
@@ -72,8 +88,8 @@ typedef struct visa_ctx_desc {
 typedef struct visa_ctx visa_ctx;
 typedef struct visa_module visa_module;
 
-visa_status visa_ctx_create(const visa_ctx_desc *desc, visa_ctx **out);
-void visa_ctx_destroy(visa_ctx *ctx);
+VISA_API visa_status visa_ctx_create(const visa_ctx_desc *desc, visa_ctx **out);
+VISA_API void visa_ctx_destroy(visa_ctx *ctx);
 
 /** Platforms (GRF size 32 bytes up to XeHPG, 64 bytes from XeHPC on). */
 typedef enum visa_platform {
@@ -89,15 +105,15 @@ typedef enum visa_platform {
 } visa_platform;
 
 /** Platform by name ("Gen9", "XeHPC", "Xe2", case-insensitive, IGC aliases such as "PVC"). */
-visa_status visa_platform_from_name(const char *name, visa_platform *out);
-const char *visa_platform_name(visa_platform platform);
-unsigned visa_platform_grf_bytes(visa_platform platform);
+VISA_API visa_status visa_platform_from_name(const char *name, visa_platform *out);
+VISA_API const char *visa_platform_name(visa_platform platform);
+VISA_API unsigned visa_platform_grf_bytes(visa_platform platform);
 
 /** Parse vISA assembly text.  name is used in diagnostics.  On error *out is NULL and the
 **  diagnostics explain why. */
-visa_status visa_module_parse_text(visa_ctx *ctx, const char *name, const char *text, size_t len,
-                                   visa_platform platform, visa_module **out);
-void visa_module_destroy(visa_module *module);
+VISA_API visa_status visa_module_parse_text(visa_ctx *ctx, const char *name, const char *text,
+                                            size_t len, visa_platform platform, visa_module **out);
+VISA_API void visa_module_destroy(visa_module *module);
 
 typedef visa_status (*visa_write_fn)(void *ud, const char *data, size_t len);
 
@@ -111,17 +127,18 @@ typedef struct visa_print_opts {
 } visa_print_opts;
 
 /** Print a module as IGC prints it.  opts may be NULL (keep comments). */
-visa_status visa_module_print(const visa_module *module, const visa_print_opts *opts,
-                              visa_write_fn write, void *ud);
+VISA_API visa_status visa_module_print(const visa_module *module, const visa_print_opts *opts,
+                                       visa_write_fn write, void *ud);
 
 /** Convenience: print into a buffer allocated with the context allocator; free with
 **  visa_free(ctx, *out, *out_len + 1).  The buffer is NUL-terminated. */
-visa_status visa_module_print_to_buffer(const visa_module *module, const visa_print_opts *opts,
-                                        char **out, size_t *out_len);
-void visa_free(visa_ctx *ctx, void *ptr, size_t size);
+VISA_API visa_status visa_module_print_to_buffer(const visa_module *module,
+                                                 const visa_print_opts *opts, char **out,
+                                                 size_t *out_len);
+VISA_API void visa_free(visa_ctx *ctx, void *ptr, size_t size);
 
 /** Number of kernels + functions in the module. */
-size_t visa_module_routine_count(const visa_module *module);
+VISA_API size_t visa_module_routine_count(const visa_module *module);
 
 /* -- Binary objects (.isa, version 4.1) ---------------------------------------------------- */
 
@@ -129,17 +146,17 @@ size_t visa_module_routine_count(const visa_module *module);
 **  stored as GRF rows and columns) were fixed for the platform the module was parsed or decoded
 **  for; `platform` must be a valid platform.  *out is allocated with the context allocator: free
 **  it with visa_free(ctx, *out, *out_len). */
-visa_status visa_module_encode(const visa_module *module, visa_platform platform, uint8_t **out,
-                               size_t *out_len);
+VISA_API visa_status visa_module_encode(const visa_module *module, visa_platform platform,
+                                        uint8_t **out, size_t *out_len);
 
 /** Decode a vISA object.  Every count, offset and index is checked: malformed input gets
 **  diagnostics with byte offsets and VISA_E_BINARY, never a crash or an allocation larger than the
 **  input justifies. */
-visa_status visa_module_decode(visa_ctx *ctx, const char *name, const void *bytes, size_t len,
-                               visa_platform platform, visa_module **out);
+VISA_API visa_status visa_module_decode(visa_ctx *ctx, const char *name, const void *bytes,
+                                        size_t len, visa_platform platform, visa_module **out);
 
 /** The context a module was created with. */
-visa_ctx *visa_module_ctx(const visa_module *module);
+VISA_API visa_ctx *visa_module_ctx(const visa_module *module);
 
 /* -- Verifier ------------------------------------------------------------------------------ */
 
@@ -166,8 +183,8 @@ typedef struct visa_verify_stats {
 **  operand's line and column for text input, at the instruction's byte offset for binary input.
 **  Returns VISA_OK when there are no errors (warnings allowed unless VISA_VERIFY_WERROR),
 **  VISA_E_VERIFY otherwise, VISA_E_ARG for bad arguments.  stats may be NULL. */
-visa_status visa_module_verify(const visa_module *module, const visa_verify_opts *opts,
-                               visa_verify_stats *stats);
+VISA_API visa_status visa_module_verify(const visa_module *module, const visa_verify_opts *opts,
+                                        visa_verify_stats *stats);
 
 /** The verifier's rules, for listings and documentation: a stable id, the default severity,
 **  the spec section it comes from and a one-line statement. */
@@ -178,9 +195,9 @@ typedef struct visa_verify_rule {
     const char *summary;
 } visa_verify_rule;
 
-size_t visa_verify_rule_count(void);
+VISA_API size_t visa_verify_rule_count(void);
 /** The i-th rule, NULL past the end. */
-const visa_verify_rule *visa_verify_rule_at(size_t i);
+VISA_API const visa_verify_rule *visa_verify_rule_at(size_t i);
 
 /* -- Emulator ------------------------------------------------------------------------------------ */
 
@@ -228,18 +245,18 @@ typedef struct visa_run_stats {
     uint64_t threads;      /**< emulated threads run */
 } visa_run_stats;
 
-visa_status visa_module_run(const visa_module *module, const visa_run_opts *opts,
-                            const visa_arg *args, size_t nargs, visa_buffer *buffers,
-                            size_t nbuffers, visa_run_stats *stats /* may be NULL */);
+VISA_API visa_status visa_module_run(const visa_module *module, const visa_run_opts *opts,
+                                     const visa_arg *args, size_t nargs, visa_buffer *buffers,
+                                     size_t nbuffers, visa_run_stats *stats /* may be NULL */);
 
 /** Emulated global address of buffer `index` (what a pointer input receives). */
-uint64_t visa_buffer_address(size_t index);
+VISA_API uint64_t visa_buffer_address(size_t index);
 
 /* -- Instruction table queries (for tools such as `visa info`) ---------------------------- */
 
 /** Write a human-readable description of the instruction(s) with this mnemonic (opcode,
 **  layout, types, exec sizes, platforms, text syntax).  Returns VISA_E_ARG if unknown. */
-visa_status visa_describe_instruction(const char *mnemonic, visa_write_fn write, void *ud);
+VISA_API visa_status visa_describe_instruction(const char *mnemonic, visa_write_fn write, void *ud);
 
 #ifdef __cplusplus
 }

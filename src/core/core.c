@@ -19,7 +19,9 @@ static void *default_alloc(void *ud, void *ptr, size_t old_size, size_t new_size
 visa_status visa_ctx_create(const visa_ctx_desc *desc, visa_ctx **out) {
     if (!out) return VISA_E_ARG;
     *out = NULL;
-    if (desc && desc->struct_size < sizeof(uint32_t)) return VISA_E_ARG;
+    visa_ctx_desc d;
+    if (desc && visa__ctx_desc_read(desc, &d) != VISA_OK) return VISA_E_ARG;
+    desc = desc ? &d : NULL;
     visa_realloc_fn fn = desc && desc->alloc ? desc->alloc : default_alloc;
     void *ud = desc && desc->alloc ? desc->alloc_ud : NULL;
     visa_ctx *ctx = fn(ud, NULL, 0, sizeof *ctx);
@@ -39,6 +41,14 @@ visa_status visa_ctx_create(const visa_ctx_desc *desc, visa_ctx **out) {
 
 void visa_ctx_destroy(visa_ctx *ctx) {
     if (ctx) ctx->alloc(ctx->alloc_ud, ctx, sizeof *ctx, 0);
+}
+
+/* -- Version, status names -------------------------------------------------------------------- */
+const char *visa_version(unsigned *major, unsigned *minor, unsigned *patch) {
+    if (major) *major = VISA_VERSION_MAJOR;
+    if (minor) *minor = VISA_VERSION_MINOR;
+    if (patch) *patch = VISA_VERSION_PATCH;
+    return VISA_VERSION_STRING;
 }
 
 const char *visa_status_str(visa_status s) {

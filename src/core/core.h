@@ -4,6 +4,8 @@
 #ifndef VISA_CORE_H
 #define VISA_CORE_H
 
+#include "namespace.h" /* first: the internal names become visa__* (see there) */
+
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -23,6 +25,18 @@ void *vx_alloc(visa_ctx *ctx, size_t size);                    /* zeroed; NULL o
 void *vx_realloc(visa_ctx *ctx, void *p, size_t old_size, size_t new_size);
 void vx_free(visa_ctx *ctx, void *p, size_t size);
 char *vx_strndup(visa_ctx *ctx, const char *s, size_t len);   /* NUL-terminated copy */
+
+/* -- Options structs (opts.c): the caller's struct_size says which fields it has ----------- */
+/* True when the caller's struct covers `field` whole (visa.h, "Options structs grow"). */
+#define VX_OPT_HAS(opts, field)                                                          \
+    ((size_t)((const char *)&(opts)->field - (const char *)(opts)) + sizeof (opts)->field <= \
+     (opts)->struct_size)
+/* Copy the caller's struct into a complete one (fields it lacks are 0, their default);
+** VISA_E_ARG when struct_size is below the struct's first version. */
+visa_status visa__ctx_desc_read(const visa_ctx_desc *in, visa_ctx_desc *out);
+visa_status visa__print_opts_read(const visa_print_opts *in, visa_print_opts *out);
+visa_status visa__verify_opts_read(const visa_verify_opts *in, visa_verify_opts *out);
+visa_status visa__run_opts_read(const visa_run_opts *in, visa_run_opts *out);
 
 /* -- Growable array: VEC(T) v; vec_push(ctx, &v, x) --------------------------------------- */
 #define VEC(T) struct { T *data; uint32_t len, cap; }

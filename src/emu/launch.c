@@ -334,8 +334,10 @@ static void *worker(void *arg) {
 visa_status visa_module_run(const visa_module *m, const visa_run_opts *opts, const visa_arg *args,
                             size_t nargs, visa_buffer *bufs, size_t nbufs, visa_run_stats *stats) {
     if (stats) memset(stats, 0, sizeof *stats);
-    if (!m || !opts || opts->struct_size < sizeof(visa_run_opts) ||
-        (unsigned)opts->platform >= VISA_PLATFORM__COUNT || (nargs && !args) || (nbufs && !bufs))
+    visa_run_opts o;
+    if (!m || !opts || visa__run_opts_read(opts, &o) != VISA_OK) return VISA_E_ARG;
+    opts = &o; /* complete: the fields an older caller lacks are 0 */
+    if ((unsigned)opts->platform >= VISA_PLATFORM__COUNT || (nargs && !args) || (nbufs && !bufs))
         return VISA_E_ARG;
     visa_ctx *ctx = m->ctx;
     diag_sink ds;

@@ -445,14 +445,15 @@ static void pr_routine(txt_printer *pr, bool print_version) {
 
 visa_status visa_module_print(const visa_module *m, const visa_print_opts *opts,
                               visa_write_fn write, void *ud) {
-    if (!m || !write) return VISA_E_ARG;
+    visa_print_opts o;
+    if (!m || !write || (opts && visa__print_opts_read(opts, &o) != VISA_OK)) return VISA_E_ARG;
     strbuf sb;
     sb_init(&sb, m->ctx);
     txt_printer pr;
     memset(&pr, 0, sizeof pr);
     pr.m = m;
     pr.out = &sb;
-    pr.keep_comments = !(opts && opts->struct_size >= 8 && (opts->flags & VISA_PRINT_STRIP_COMMENTS));
+    pr.keep_comments = !(opts && (o.flags & VISA_PRINT_STRIP_COMMENTS));
     bool ok = true;
     for (uint32_t i = 0; i < m->routines.len && ok; i++) {
         pr.r = &m->routines.data[i];

@@ -209,9 +209,10 @@ bool vf_form_on_platform(int form, unsigned plat) {
 visa_status visa_module_verify(const visa_module *m, const visa_verify_opts *opts,
                                visa_verify_stats *stats) {
     if (stats) memset(stats, 0, sizeof *stats);
-    if (!m || !opts || opts->struct_size < sizeof(visa_verify_opts) ||
-        (unsigned)opts->platform >= VISA_PLATFORM__COUNT)
-        return VISA_E_ARG;
+    visa_verify_opts o;
+    if (!m || !opts || visa__verify_opts_read(opts, &o) != VISA_OK) return VISA_E_ARG;
+    opts = &o;
+    if ((unsigned)opts->platform >= VISA_PLATFORM__COUNT) return VISA_E_ARG;
     vf v;
     memset(&v, 0, sizeof v);
     v.m = m;
