@@ -1578,7 +1578,11 @@ visa_status visa_module_parse_text(visa_ctx *ctx, const char *name, const char *
             }
             tp->blank_pending = false;
             bool more = true;
-            while (more && !tp->failed) (void)parse_statement(tp, &ix, &more);
+            while (more && !tp->failed) {
+                (void)parse_statement(tp, &ix, &more);
+                /* a statement ended by the '}' of its scope: the brace is the next statement */
+                if (!more && !tp->failed && tp_at_end(tp) && *tp->p == '}') more = true;
+            }
             if (tp->pending_eol >= 0 || tp->pending_comments.len) {
                 /* statement did not take its trivia (error or no attachable node) */
                 tp->pending_eol = -1;

@@ -56,7 +56,7 @@ typedef struct txt_parser {
 
 /* Cursor helpers over the current logical line. */
 void tp_skip_ws(txt_parser *tp);
-bool tp_at_end(txt_parser *tp);
+bool tp_at_end(txt_parser *tp); /* end of line, or a '}' closing an open scope */
 bool tp_accept(txt_parser *tp, const char *lit);         /* skips leading ws; exact match */
 bool tp_accept_nows(txt_parser *tp, const char *lit);    /* no leading ws */
 bool tp_expect(txt_parser *tp, const char *lit);         /* error if absent */
