@@ -1212,6 +1212,50 @@ static bool parse_pred(txt_parser *tp, uint16_t *pred) {
     return true;
 }
 
+/* What IGC's parser and builder store for some instructions (CISA.y alternatives feeding
+** BuildCISAIRImpl.cpp / VISAKernelImpl.cpp), so that the IR and its print are IGC's:
+** - a flag copy "mov V P" (AppendVISAPredicateMove) keeps no predicate and no .sat and runs
+**   (M1_NM, 1) whatever was written;
+** - and/or/xor/not on predicate variables keep their mask and size but drop the predicate and
+**   .sat; other logic ops reject predicate variables;
+** - .sat on a logic op other than shl/shr/asr is an error (CISA_create_logic_instruction). */
+static bool normalize_instruction(txt_parser *tp, ir_inst *inst, const char *mn, size_t wn) {
+    unsigned op = isa_forms[inst->form].opcode;
+    bool pred_opnd = false;
+    for (unsigned k = 0; k < inst->nopnd; k++)
+        if (inst->opnd[k].kind == 'V' && inst->opnd[k].u.vec.cls == VC_PREDICATE) pred_opnd = true;
+    ir_vec *dst = inst->nopnd && inst->opnd[0].kind == 'V' ? &inst->opnd[0].u.vec : NULL;
+    if (op == VISA_OP_MOV) {
+        if (!pred_opnd || !dst || dst->cls == VC_PREDICATE) return true;
+        uint32_t nm;
+        if (!isa_enum_parse(VISA_EN_emask, "M1_NM", 5, &nm)) return true;
+        inst->pred = 0;
+        inst->exec = (uint8_t)(nm << 4); /* size code 0: one channel */
+        if (dst->mod == VM_SAT) dst->mod = VM_NONE;
+        return true;
+    }
+    bool logic = op == VISA_OP_AND || op == VISA_OP_OR || op == VISA_OP_XOR || op == VISA_OP_NOT;
+    bool shift = op == VISA_OP_SHL || op == VISA_OP_SHR || op == VISA_OP_ASR;
+    bool other = op == VISA_OP_ROL || op == VISA_OP_ROR || op == VISA_OP_CBIT ||
+                 op == VISA_OP_FBH || op == VISA_OP_FBL || op == VISA_OP_BFREV ||
+                 op == VISA_OP_BFE || op == VISA_OP_BFI;
+    if (!logic && !shift && !other) return true;
+    if (pred_opnd) {
+        if (!logic) {
+            tp_error(tp, mn, "predicate variables are not supported for '%.*s'", (int)wn, mn);
+            return false;
+        }
+        inst->pred = 0;
+        if (dst && dst->mod == VM_SAT) dst->mod = VM_NONE;
+        return true;
+    }
+    if (!shift && dst && dst->mod == VM_SAT) {
+        tp_error(tp, mn + wn, "saturation is not supported on '%.*s'", (int)wn, mn);
+        return false;
+    }
+    return true;
+}
+
 static bool parse_instruction(txt_parser *tp, const mn_index *ix) {
     ir_inst inst;
     memset(&inst, 0, sizeof inst);
@@ -1297,6 +1341,7 @@ static bool parse_instruction(txt_parser *tp, const mn_index *ix) {
         tp_error(tp, pred_at, "instruction '%.*s' cannot be predicated", (int)wn, w);
         ok = false;
     }
+    if (ok) ok = normalize_instruction(tp, &inst, w, wn);
     if (!ok) {
         vx_free(tp->ctx, inst.opnd, (size_t)inst.nopnd * sizeof(ir_opnd));
         return false;
