@@ -926,6 +926,15 @@ static bool parse_decl(txt_parser *tp) {
             return false;
         }
     }
+    /* IGC prints address and predicate variables as A<id> and P<id> whatever their declared
+    ** name; the object holds that name too, so that an object and its print agree */
+    char idname[16];
+    if (kind == TN_ADDR || kind == TN_PRED) {
+        int len = snprintf(idname, sizeof idname, "%c%u", kind == TN_ADDR ? 'A' : 'P',
+                           kind == TN_ADDR ? r->addrs.len : r->preds.len + 1);
+        vname = idname;
+        vn = (size_t)len;
+    }
     sv.name = ir_string_add(tp->ctx, r, vname, vn);
     if ((key_eq(tp, "attrs") && !parse_attrs(tp, &sv.attrs)) || (!tp_at_end(tp) &&
         (tp_error(tp, tp->p, "unexpected text in declaration"), true))) {

@@ -175,6 +175,12 @@ bool txt_scope_plan_build(visa_ctx *ctx, const ir_routine *r, txt_scope_plan *p)
     }
     if (!dup) return true;
     p->any_scoped = true;
+    /* variables declared after the first scoped one print in scopes too, or they would be
+    ** declared (and numbered, when read back) before it */
+    for (uint32_t v = 0, seen = 0; v < n; v++) {
+        if (seen) p->scoped[v] = 1;
+        seen |= p->scoped[v];
+    }
     for (uint32_t v = 0; v < n; v++) p->first[v] = UINT32_MAX, p->end[v] = 0;
     for (uint32_t i = 0; i < r->insts.len; i++) {
         const ir_inst *inst = &r->insts.data[i];
