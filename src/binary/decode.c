@@ -447,9 +447,17 @@ static bool read_routine(rd *r, ir_routine *rt, bool is_kernel, size_t start, si
         at = sub.pos;
         v.name = id4(&sub, "variable");
         if (!check_string(&sub, rt, v.name, at, "variable name")) goto out;
-        uint8_t bits = u8(&sub, "variable");
-        int t = isa_type_from_code(bits & 0xF);
-        v.align = bits >> 4;
+        /* 4.2 splits 4.1's packed type/alignment byte into a type byte and an alignment byte
+        ** (docs/binary-format.md), so that type codes past 0xF fit */
+        int t;
+        if (r->major == 4 && r->minor >= 2) {
+            t = isa_type_from_code(u8(&sub, "variable"));
+            v.align = u8(&sub, "variable");
+        } else {
+            uint8_t bits = u8(&sub, "variable");
+            t = isa_type_from_code(bits & 0xF);
+            v.align = bits >> 4;
+        }
         if (!sub.err && (t < 0 || v.align > 9)) {
             fail(&sub, at + 4, "invalid variable type or alignment");
             goto out;
@@ -623,11 +631,10 @@ visa_status visa_module_decode(visa_ctx *ctx, const char *name, const void *byte
     if (!r.err && magic != 0x41534943u) fail(&r, 0, "not a vISA object (bad magic, expected \"CISA\")");
     r.major = u8(&r, "header");
     r.minor = u8(&r, "header");
-    if (!r.err && !(r.major == 4 && r.minor <= 1) && !(r.major == 3 && r.minor >= 4)) {
+    if (!r.err && !(r.major == 4 && r.minor <= 2) && !(r.major == 3 && r.minor >= 4)) {
         char msg[120];
-        snprintf(msg, sizeof msg,
-                 "unsupported object version %u.%u (this reader handles 3.4 to 4.1; 4.2 has no "
-                 "defined binary layout)", r.major, r.minor);
+        snprintf(msg, sizeof msg, "unsupported object version %u.%u (this reader handles 3.4 to 4.2)",
+                 r.major, r.minor);
         fail(&r, r.major == 4 || r.major == 3 ? 5 : 4, msg);
     }
     m->major = r.major;

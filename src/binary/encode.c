@@ -1,5 +1,6 @@
 /* encode.c -- module IR to a vISA 4.1 object, byte for byte what IGC's last writer produced
-** (formats.md section 1): header, then each kernel object, then each function object.  The
+** (formats.md section 1), or to our 4.2 layout (4.1 with the variable type and alignment in a
+** byte each; docs/binary-format.md): header, then each kernel object, then each function object.  The
 ** instruction operands are written by walking the form's layout codes from ops.def; nothing
 ** here knows individual opcodes except the few codec quirks listed in docs/binary-quirks.md.
 */
@@ -152,7 +153,7 @@ static void put_state_list(strbuf *b, const ir_state_var *v, uint32_t n) {
 }
 
 /* One routine object; *input_off receives the offset of input_count within it (kernels). */
-static void put_routine(strbuf *b, const ir_routine *r, size_t *input_off) {
+static void put_routine(strbuf *b, const ir_routine *r, size_t *input_off, bool split_type_align) {
     size_t start = b->len;
     put32(b, r->strings.len);
     for (uint32_t i = 0; i < r->strings.len; i++) {
@@ -164,7 +165,12 @@ static void put_routine(strbuf *b, const ir_routine *r, size_t *input_off) {
     for (uint32_t i = 0; i < r->vars.len; i++) {
         const ir_var *v = &r->vars.data[i];
         put32(b, v->name);
-        put8(b, (isa_types[v->type].code & 0xF) | (unsigned)(v->align << 4));
+        if (split_type_align) { /* 4.2: type and alignment in a byte each */
+            put8(b, isa_types[v->type].code);
+            put8(b, v->align);
+        } else {
+            put8(b, (isa_types[v->type].code & 0xF) | (unsigned)(v->align << 4));
+        }
         put16(b, v->num_elts);
         put32(b, v->has_alias ? v->alias_id : 0);
         put16(b, v->has_alias ? v->alias_off : 0);
@@ -262,7 +268,7 @@ visa_status visa_module_encode(const visa_module *m, visa_platform platform, uin
             const ir_routine *r = &m->routines.data[i];
             if (r->is_kernel != (pass == 0)) continue;
             size_t start = body.len, input_off = 0;
-            put_routine(&body, r, &input_off);
+            put_routine(&body, r, &input_off, m->major == 4 && m->minor >= 2);
             uint32_t off = (uint32_t)(hdr.len + start);
             patch32(&hdr, slot[i], off);
             patch32(&hdr, slot[i] + 4, (uint32_t)(body.len - start));

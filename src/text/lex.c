@@ -53,9 +53,11 @@ void tp_skip_ws(txt_parser *tp) {
     while (*tp->p == ' ' || *tp->p == '\t') tp->p++;
 }
 
+/* A '}' inside a scope also ends a statement: IGC's grammar lets the closing brace follow the
+** last statement of a scope on the same line (CISA.y: Scope, NewlinesOpt). */
 bool tp_at_end(txt_parser *tp) {
     tp_skip_ws(tp);
-    return *tp->p == 0;
+    return *tp->p == 0 || (*tp->p == '}' && tp->scope_marks.len);
 }
 
 bool tp_accept_nows(txt_parser *tp, const char *lit) {

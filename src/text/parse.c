@@ -924,6 +924,15 @@ static bool parse_decl(txt_parser *tp) {
             return false;
         }
     }
+    /* IGC prints address and predicate variables as A<id> and P<id> whatever their declared
+    ** name; the object holds that name too, so that an object and its print agree */
+    char idname[16];
+    if (kind == TN_ADDR || kind == TN_PRED) {
+        int len = snprintf(idname, sizeof idname, "%c%u", kind == TN_ADDR ? 'A' : 'P',
+                           kind == TN_ADDR ? r->addrs.len : r->preds.len + 1);
+        vname = idname;
+        vn = (size_t)len;
+    }
     sv.name = ir_string_add(tp->ctx, r, vname, vn);
     if ((key_eq(tp, "attrs") && !parse_attrs(tp, &sv.attrs)) || (!tp_at_end(tp) &&
         (tp_error(tp, tp->p, "unexpected text in declaration"), true))) {
@@ -1209,6 +1218,50 @@ static bool parse_pred(txt_parser *tp, uint16_t *pred) {
     return true;
 }
 
+/* What IGC's parser and builder store for some instructions (CISA.y alternatives feeding
+** BuildCISAIRImpl.cpp / VISAKernelImpl.cpp), so that the IR and its print are IGC's:
+** - a flag copy "mov V P" (AppendVISAPredicateMove) keeps no predicate and no .sat and runs
+**   (M1_NM, 1) whatever was written;
+** - and/or/xor/not on predicate variables keep their mask and size but drop the predicate and
+**   .sat; other logic ops reject predicate variables;
+** - .sat on a logic op other than shl/shr/asr is an error (CISA_create_logic_instruction). */
+static bool normalize_instruction(txt_parser *tp, ir_inst *inst, const char *mn, size_t wn) {
+    unsigned op = isa_forms[inst->form].opcode;
+    bool pred_opnd = false;
+    for (unsigned k = 0; k < inst->nopnd; k++)
+        if (inst->opnd[k].kind == 'V' && inst->opnd[k].u.vec.cls == VC_PREDICATE) pred_opnd = true;
+    ir_vec *dst = inst->nopnd && inst->opnd[0].kind == 'V' ? &inst->opnd[0].u.vec : NULL;
+    if (op == VISA_OP_MOV) {
+        if (!pred_opnd || !dst || dst->cls == VC_PREDICATE) return true;
+        uint32_t nm;
+        if (!isa_enum_parse(VISA_EN_emask, "M1_NM", 5, &nm)) return true;
+        inst->pred = 0;
+        inst->exec = (uint8_t)(nm << 4); /* size code 0: one channel */
+        if (dst->mod == VM_SAT) dst->mod = VM_NONE;
+        return true;
+    }
+    bool logic = op == VISA_OP_AND || op == VISA_OP_OR || op == VISA_OP_XOR || op == VISA_OP_NOT;
+    bool shift = op == VISA_OP_SHL || op == VISA_OP_SHR || op == VISA_OP_ASR;
+    bool other = op == VISA_OP_ROL || op == VISA_OP_ROR || op == VISA_OP_CBIT ||
+                 op == VISA_OP_FBH || op == VISA_OP_FBL || op == VISA_OP_BFREV ||
+                 op == VISA_OP_BFE || op == VISA_OP_BFI;
+    if (!logic && !shift && !other) return true;
+    if (pred_opnd) {
+        if (!logic) {
+            tp_error(tp, mn, "predicate variables are not supported for '%.*s'", (int)wn, mn);
+            return false;
+        }
+        inst->pred = 0;
+        if (dst && dst->mod == VM_SAT) dst->mod = VM_NONE;
+        return true;
+    }
+    if (!shift && dst && dst->mod == VM_SAT) {
+        tp_error(tp, mn + wn, "saturation is not supported on '%.*s'", (int)wn, mn);
+        return false;
+    }
+    return true;
+}
+
 static bool parse_instruction(txt_parser *tp, const mn_index *ix) {
     ir_inst inst;
     memset(&inst, 0, sizeof inst);
@@ -1294,6 +1347,7 @@ static bool parse_instruction(txt_parser *tp, const mn_index *ix) {
         tp_error(tp, pred_at, "instruction '%.*s' cannot be predicated", (int)wn, w);
         ok = false;
     }
+    if (ok) ok = normalize_instruction(tp, &inst, w, wn);
     if (!ok) {
         vx_free(tp->ctx, inst.opnd, (size_t)inst.nopnd * sizeof(ir_opnd));
         return false;
@@ -1536,6 +1590,114 @@ static void report_undefined_labels(txt_parser *tp, ir_routine *r) {
     }
 }
 
+/* -- String pool order --------------------------------------------------------------------------
+** A routine's strings are numbered in creation order, so text that declares variables after
+** instructions or attributes, or in scopes, would give another object than its print does.
+** Renumber them in the order a parse of the print creates them (routine name and predefined
+** names, header declarations, kernel attributes, then per instruction the declarations of the
+** scopes it opens, its label names at first mention and its strings): the object then depends on
+** the module alone, and asm(dis(asm(x))) == asm(x).  Canonical text keeps its order. */
+typedef struct str_walk {
+    uint32_t *map; /* old index -> new index, UINT32_MAX = not yet placed */
+    uint32_t next;
+    uint32_t n;
+} str_walk;
+
+static void walk_str(str_walk *w, uint32_t i) {
+    if (i < w->n && w->map[i] == UINT32_MAX) w->map[i] = w->next++;
+}
+
+static void walk_attrs(str_walk *w, const ir_attr_list *l) {
+    for (uint16_t k = 0; k < l->count; k++) walk_str(w, l->items[k].name);
+}
+
+static void walk_var(str_walk *w, const ir_var *v) {
+    walk_str(w, v->name);
+    walk_attrs(w, &v->attrs);
+}
+
+static void remap_attrs(const uint32_t *map, uint32_t n, ir_attr_list *l) {
+    for (uint16_t k = 0; k < l->count; k++)
+        if (l->items[k].name < n) l->items[k].name = map[l->items[k].name];
+}
+
+static bool canon_strings(visa_ctx *ctx, ir_routine *r) {
+    uint32_t n = r->strings.len;
+    if (!n) return true;
+    txt_scope_plan plan;
+    if (!txt_scope_plan_build(ctx, r, &plan)) return false;
+    str_walk w = {vx_alloc(ctx, sizeof(uint32_t) * n), 0, n};
+    uint8_t *label_seen = vx_alloc(ctx, r->labels.len + 1);
+    ir_string *tmp = vx_alloc(ctx, sizeof(ir_string) * n);
+    bool ok = w.map && label_seen && tmp;
+    if (ok) {
+        memset(w.map, 0xFF, sizeof(uint32_t) * n);
+        memset(label_seen, 0, r->labels.len + 1);
+        walk_str(&w, r->name);
+        for (uint32_t i = 0; i < n && i < 29; i++) walk_str(&w, i); /* begin_routine's names */
+        for (uint32_t v = 0; v < r->vars.len; v++)
+            if (!plan.any_scoped || !plan.scoped[v]) walk_var(&w, &r->vars.data[v]);
+        const VEC(ir_state_var) *lists[4] = {(void *)&r->addrs, (void *)&r->preds,
+                                             (void *)&r->samplers, (void *)&r->surfaces};
+        for (int l = 0; l < 4; l++)
+            for (uint32_t i = 0; i < lists[l]->len; i++) {
+                walk_str(&w, lists[l]->data[i].name);
+                walk_attrs(&w, &lists[l]->data[i].attrs);
+            }
+        for (uint32_t i = 0; i < r->attrs.len; i++) walk_str(&w, r->attrs.data[i].name);
+        uint32_t next = 0;
+        for (uint32_t i = 0; i < r->insts.len; i++) {
+            for (; next < plan.norder && plan.first[plan.order[next]] == i; next++)
+                walk_var(&w, &r->vars.data[plan.order[next]]);
+            const ir_inst *inst = &r->insts.data[i];
+            for (unsigned k = 0; k < inst->nopnd; k++) {
+                const ir_opnd *o = &inst->opnd[k];
+                if (o->kind == 'L' && o->u.label < r->labels.len && !label_seen[o->u.label]) {
+                    label_seen[o->u.label] = 1;
+                    walk_str(&w, r->labels.data[o->u.label].name);
+                } else if (o->kind == 's' || o->kind == 'S') {
+                    walk_str(&w, o->u.str);
+                }
+            }
+        }
+        for (; next < plan.norder; next++) walk_var(&w, &r->vars.data[plan.order[next]]);
+        for (uint32_t i = 0; i < r->labels.len; i++) walk_str(&w, r->labels.data[i].name);
+        for (uint32_t i = 0; i < n; i++) walk_str(&w, i); /* anything else keeps its order */
+        const uint32_t *map = w.map;
+        if (r->name < n) r->name = map[r->name];
+        for (uint32_t v = 0; v < r->vars.len; v++) {
+            if (r->vars.data[v].name < n) r->vars.data[v].name = map[r->vars.data[v].name];
+            remap_attrs(map, n, &r->vars.data[v].attrs);
+        }
+        VEC(ir_state_var) *mlists[4] = {(void *)&r->addrs, (void *)&r->preds, (void *)&r->samplers,
+                                        (void *)&r->surfaces};
+        for (int l = 0; l < 4; l++)
+            for (uint32_t i = 0; i < mlists[l]->len; i++) {
+                if (mlists[l]->data[i].name < n) mlists[l]->data[i].name = map[mlists[l]->data[i].name];
+                remap_attrs(map, n, &mlists[l]->data[i].attrs);
+            }
+        for (uint32_t i = 0; i < r->attrs.len; i++)
+            if (r->attrs.data[i].name < n) r->attrs.data[i].name = map[r->attrs.data[i].name];
+        for (uint32_t i = 0; i < r->labels.len; i++)
+            if (r->labels.data[i].name < n) r->labels.data[i].name = map[r->labels.data[i].name];
+        for (uint32_t i = 0; i < r->funcdecls.len; i++)
+            if (r->funcdecls.data[i] < n) r->funcdecls.data[i] = map[r->funcdecls.data[i]];
+        for (uint32_t i = 0; i < r->insts.len; i++) {
+            ir_inst *inst = &r->insts.data[i];
+            for (unsigned k = 0; k < inst->nopnd; k++)
+                if ((inst->opnd[k].kind == 's' || inst->opnd[k].kind == 'S') && inst->opnd[k].u.str < n)
+                    inst->opnd[k].u.str = map[inst->opnd[k].u.str];
+        }
+        for (uint32_t i = 0; i < n; i++) tmp[map[i]] = r->strings.data[i];
+        memcpy(r->strings.data, tmp, sizeof(ir_string) * n);
+    }
+    vx_free(ctx, w.map, sizeof(uint32_t) * n);
+    vx_free(ctx, label_seen, r->labels.len + 1);
+    vx_free(ctx, tmp, sizeof(ir_string) * n);
+    txt_scope_plan_free(ctx, &plan);
+    return ok;
+}
+
 visa_status visa_module_parse_text(visa_ctx *ctx, const char *name, const char *text, size_t len,
                                    visa_platform platform, visa_module **out) {
     if (!ctx || !out || (!text && len)) return VISA_E_ARG;
@@ -1575,7 +1737,11 @@ visa_status visa_module_parse_text(visa_ctx *ctx, const char *name, const char *
             }
             tp->blank_pending = false;
             bool more = true;
-            while (more && !tp->failed) (void)parse_statement(tp, &ix, &more);
+            while (more && !tp->failed) {
+                (void)parse_statement(tp, &ix, &more);
+                /* a statement ended by the '}' of its scope: the brace is the next statement */
+                if (!more && !tp->failed && tp_at_end(tp) && *tp->p == '}') more = true;
+            }
             if (tp->pending_eol >= 0 || tp->pending_comments.len) {
                 /* statement did not take its trivia (error or no attachable node) */
                 tp->pending_eol = -1;
@@ -1588,7 +1754,9 @@ visa_status visa_module_parse_text(visa_ctx *ctx, const char *name, const char *
                     "'{' is not closed before the end of input");
         for (uint32_t i = 0; i < tp->m->routines.len; i++) {
             report_undefined_labels(tp, &tp->m->routines.data[i]);
-            if (!ir_routine_finalize_attrs(ctx, &tp->m->routines.data[i])) st = VISA_E_NOMEM;
+            if (!ir_routine_finalize_attrs(ctx, &tp->m->routines.data[i]) ||
+                (!tp->ds.errors && !canon_strings(ctx, &tp->m->routines.data[i])))
+                st = VISA_E_NOMEM;
         }
         attach_trivia(tp, &tp->m->tail_trivia);
         tp->m->no_final_newline = len > 0 && text[len - 1] != '\n';

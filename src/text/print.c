@@ -37,6 +37,9 @@ void pr_string_lit(txt_printer *pr, const char *s, size_t len) {
 
 void pr_var_name(txt_printer *pr, uint32_t id) {
     if (id < isa_predef_var_count) sb_puts(pr->out, isa_predef_vars[id].name);
+    else if (pr->plan.renamed && id >= ISA_NUM_PREDEF_VARS && id - ISA_NUM_PREDEF_VARS < pr->plan.nvars &&
+             pr->plan.renamed[id - ISA_NUM_PREDEF_VARS])
+        sb_puts(pr->out, pr->plan.renamed[id - ISA_NUM_PREDEF_VARS]);
     else if (id >= ISA_NUM_PREDEF_VARS && id - ISA_NUM_PREDEF_VARS < pr->r->vars.len) {
         const ir_string *s = &pr->r->strings.data[0];
         uint32_t n = pr->r->vars.data[id - ISA_NUM_PREDEF_VARS].name;
@@ -267,11 +270,11 @@ static void pr_attrs(txt_printer *pr, const ir_attr_list *l) {
     sb_putc(pr->out, '}');
 }
 
-static void pr_decls(txt_printer *pr) {
+/* ".decl NAME v_type=G ..." of user variable i, without line breaks or comments. */
+static void pr_var_decl(txt_printer *pr, uint32_t i) {
     const ir_routine *r = pr->r;
-    for (uint32_t i = 0; i < r->vars.len; i++) {
+    {
         const ir_var *v = &r->vars.data[i];
-        begin_header_line(pr, &v->trivia);
         sb_puts(pr->out, ".decl ");
         pr_var_name(pr, ISA_NUM_PREDEF_VARS + i);
         sb_printf(pr->out, " v_type=G type=%s num_elts=%u",
@@ -286,7 +289,16 @@ static void pr_decls(txt_printer *pr) {
             sb_printf(pr->out, ", %u>", v->alias_off);
         }
         pr_attrs(pr, &v->attrs);
-        pr_eol_comment(pr, &v->trivia);
+    }
+}
+
+static void pr_decls(txt_printer *pr) {
+    const ir_routine *r = pr->r;
+    for (uint32_t i = 0; i < r->vars.len; i++) {
+        if (pr->plan.any_scoped && pr->plan.scoped[i]) continue; /* printed in its scope */
+        begin_header_line(pr, &r->vars.data[i].trivia);
+        pr_var_decl(pr, i);
+        pr_eol_comment(pr, &r->vars.data[i].trivia);
     }
     for (uint32_t i = 0; i < r->addrs.len; i++) {
         begin_header_line(pr, &r->addrs.data[i].trivia);
@@ -333,6 +345,23 @@ static void pr_decls(txt_printer *pr) {
         sb_printf(pr->out, " offset=%d size=%u", in->offset, in->size);
         pr_eol_comment(pr, &in->trivia);
     }
+}
+
+/* -- Scopes ----------------------------------------------------------------------------------- */
+static void end_line(txt_printer *pr) {
+    if (pr->out->len && pr->out->data[pr->out->len - 1] != '\n') sb_putc(pr->out, '\n');
+}
+
+/* "{" and the declaration of scoped variable v, each on its own line; empty scopes close too. */
+static void pr_scope_open(txt_printer *pr, uint32_t v) {
+    const ir_var *x = &pr->r->vars.data[v];
+    end_line(pr);
+    sb_puts(pr->out, "{\n");
+    pr_own_comments(pr, &x->trivia);
+    pr_var_decl(pr, v);
+    pr_eol_comment(pr, &x->trivia);
+    sb_putc(pr->out, '\n');
+    if (pr->plan.first[v] == pr->plan.end[v]) sb_puts(pr->out, "}\n");
 }
 
 /* -- Instructions ----------------------------------------------------------------------------- */
@@ -431,8 +460,22 @@ static void pr_routine(txt_printer *pr, bool print_version) {
         if (first->form != VISA_FORM_SUBROUTINE && first->form != VISA_FORM_LABEL)
             sb_putc(o, '\n');
     }
+    const txt_scope_plan *plan = &pr->plan;
+    uint32_t next = 0, depth = 0;
+    uint32_t *open = plan->norder ? vx_alloc(o->ctx, sizeof(uint32_t) * plan->norder) : NULL;
+    if (plan->norder && !open) {
+        o->oom = true;
+        return;
+    }
+    if (!r->insts.len)
+        for (; next < plan->norder; next++) pr_scope_open(pr, plan->order[next]);
     for (uint32_t i = 0; i < r->insts.len; i++) {
         const ir_inst *inst = &r->insts.data[i];
+        for (; next < plan->norder && plan->first[plan->order[next]] == i; next++) {
+            uint32_t v = plan->order[next];
+            pr_scope_open(pr, v);
+            if (plan->first[v] != plan->end[v]) open[depth++] = v;
+        }
         if (pr->keep_comments && inst->trivia.count && inst->form != VISA_FORM_SUBROUTINE &&
             inst->form != VISA_FORM_LABEL) {
             /* own-line comments: the line before the instruction must be complete */
@@ -440,7 +483,12 @@ static void pr_routine(txt_printer *pr, bool print_version) {
             pr_own_comments(pr, &inst->trivia);
         }
         pr_instruction(pr, inst, i);
+        while (depth && plan->end[open[depth - 1]] == i + 1) {
+            sb_puts(o, "}\n");
+            depth--;
+        }
     }
+    if (open) vx_free(o->ctx, open, sizeof(uint32_t) * plan->norder);
 }
 
 visa_status visa_module_print(const visa_module *m, const visa_print_opts *opts,
@@ -457,9 +505,10 @@ visa_status visa_module_print(const visa_module *m, const visa_print_opts *opts,
     bool ok = true;
     for (uint32_t i = 0; i < m->routines.len && ok; i++) {
         pr.r = &m->routines.data[i];
-        ok = label_names_build(&pr);
+        ok = label_names_build(&pr) && txt_scope_plan_build(m->ctx, pr.r, &pr.plan);
         if (ok) pr_routine(&pr, i == 0);
         label_names_free(&pr);
+        txt_scope_plan_free(m->ctx, &pr.plan);
     }
     if (!ok) sb.oom = true;
     if (pr.keep_comments && m->tail_trivia.count) {

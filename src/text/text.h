@@ -56,7 +56,7 @@ typedef struct txt_parser {
 
 /* Cursor helpers over the current logical line. */
 void tp_skip_ws(txt_parser *tp);
-bool tp_at_end(txt_parser *tp);
+bool tp_at_end(txt_parser *tp); /* end of line, or a '}' closing an open scope */
 bool tp_accept(txt_parser *tp, const char *lit);         /* skips leading ws; exact match */
 bool tp_accept_nows(txt_parser *tp, const char *lit);    /* no leading ws */
 bool tp_expect(txt_parser *tp, const char *lit);         /* error if absent */
@@ -92,6 +92,23 @@ bool tp_parse_opnd(txt_parser *tp, ir_inst *inst, unsigned k, char kind, char fm
 /* Generic template-driven parse of the instruction text after the predicate. */
 bool tp_parse_template(txt_parser *tp, int form, const char *tmpl, ir_inst *inst);
 
+/* -- Declaration placement (scopes.c) --------------------------------------------------------
+** Which variables print in a { } scope around their references (instructions [first, end);
+** first == end: an empty scope before instruction `first`), in what order, and which print
+** renamed (the fallback when no nesting reads back).  A function of the IR only. */
+typedef struct txt_scope_plan {
+    uint32_t nvars;
+    bool any_scoped;
+    uint8_t *scoped;    /* per user variable */
+    uint8_t *refs;      /* per user variable: referenced by an instruction */
+    uint32_t *first, *end;
+    uint32_t *order;    /* scoped variables in print order */
+    uint32_t norder;
+    char **renamed;     /* per user variable, NULL = its own name; NULL array = none */
+} txt_scope_plan;
+bool txt_scope_plan_build(visa_ctx *ctx, const ir_routine *r, txt_scope_plan *p);
+void txt_scope_plan_free(visa_ctx *ctx, txt_scope_plan *p);
+
 /* -- Printer --------------------------------------------------------------------------------- */
 typedef struct txt_printer {
     const visa_module *m;
@@ -100,6 +117,7 @@ typedef struct txt_printer {
     bool keep_comments;
     char **label_names;     /* printed name of every label of the routine (pr_label) */
     uint8_t *label_renamed; /* the name had bytes rewritten (IGC's "Original Name" comment) */
+    txt_scope_plan plan;    /* where declarations go (scopes.c) */
 } txt_printer;
 
 void pr_vec(txt_printer *pr, const ir_vec *v, bool region);

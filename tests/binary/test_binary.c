@@ -4,6 +4,8 @@
 **   golden DIR     IGC's corpus: `asm` of each F.visaasm equals the golden F.isa byte for byte,
 **                  and `dis` of F.isa equals the canonical print of F.visaasm
 **   golden_bytes DIR  X.visaasm assembles to the instruction bytes in X.hex (worked out by hand)
+**   object DIR     X.visaasm assembles to the whole object in X.hex (worked out by hand), the hex
+**                  decodes and prints as X.visaasm, and re-encodes byte for byte
 **   corrupt DIR    every case in DIR/cases.txt is rejected with an error at the expected byte
 **                  offset (cases are hex files)
 */
@@ -255,6 +257,65 @@ static void test_golden_bytes(const char *dir) {
     free(names);
 }
 
+/* object DIR: whole objects worked out by hand (X.hex) for canonical kernels (X.visaasm). */
+static void test_object(const char *dir) {
+    char **names;
+    int n = th_list_dir(dir, ".visaasm", &names);
+    if (n < 0) {
+        fprintf(stderr, "cannot open %s\n", dir);
+        th_failed++;
+        return;
+    }
+    for (int i = 0; i < n; i++) {
+        char tpath[4096], hpath[4096];
+        snprintf(tpath, sizeof tpath, "%s/%s", dir, names[i]);
+        snprintf(hpath, sizeof hpath, "%s/%.*s.hex", dir, (int)(strlen(names[i]) - 8), names[i]);
+        CASE_BEGIN();
+        size_t tl = 0, hl = 0;
+        char *text = th_read_file(tpath, &tl);
+        uint8_t *want = read_hex(hpath, &hl);
+        CHECKF(text && want, "%s: missing text or hex file", names[i]);
+        capture c = {0};
+        c.verbose = 1;
+        visa_ctx *ctx = new_ctx(&c);
+        visa_module *m = NULL, *d = NULL;
+        uint8_t *b = NULL, *b2 = NULL;
+        size_t bl = 0, bl2 = 0;
+        if (text && want) {
+            CHECKF(visa_module_parse_text(ctx, tpath, text, tl, VISA_PLATFORM_XE2, &m) == VISA_OK &&
+                       visa_module_encode(m, VISA_PLATFORM_XE2, &b, &bl) == VISA_OK,
+                   "%s: does not parse/encode", names[i]);
+            if (b) {
+                bool same = bl == hl && !memcmp(b, want, hl);
+                CHECKF(same, "%s: object differs from the hand-computed bytes", names[i]);
+                if (!same) first_diff("object", want, hl, b, bl);
+            }
+            CHECKF(visa_module_decode(ctx, hpath, want, hl, VISA_PLATFORM_XE2, &d) == VISA_OK,
+                   "%s: hand-computed object does not decode", names[i]);
+            if (d) {
+                visa_print_opts po = {sizeof po, VISA_PRINT_STRIP_COMMENTS};
+                char *p = NULL;
+                size_t pl = 0;
+                CHECK(visa_module_print_to_buffer(d, &po, &p, &pl) == VISA_OK);
+                CHECKF(p && pl == tl && !memcmp(p, text, tl), "%s: dis differs from the text", names[i]);
+                if (p) visa_free(ctx, p, pl + 1);
+                CHECK(visa_module_encode(d, VISA_PLATFORM_XE2, &b2, &bl2) == VISA_OK);
+                CHECKF(b2 && bl2 == hl && !memcmp(b2, want, hl), "%s: re-encoding differs", names[i]);
+            }
+        }
+        visa_free(ctx, b, bl);
+        visa_free(ctx, b2, bl2);
+        visa_module_destroy(m);
+        visa_module_destroy(d);
+        visa_ctx_destroy(ctx);
+        free(text);
+        free(want);
+        CASE_END(names[i]);
+        free(names[i]);
+    }
+    free(names);
+}
+
 /* corrupt DIR: cases.txt lines "FILE.hex<TAB>0xOFFSET<TAB>message substring": decoding the bytes
 ** must fail with the first error at that byte offset. */
 static void test_corrupt(const char *dir) {
@@ -304,6 +365,7 @@ int main(int argc, char **argv) {
         if (!strcmp(argv[i], "roundtrip")) test_roundtrip(argv[i + 1]);
         else if (!strcmp(argv[i], "golden")) test_golden(argv[i + 1]);
         else if (!strcmp(argv[i], "golden_bytes")) test_golden_bytes(argv[i + 1]);
+        else if (!strcmp(argv[i], "object")) test_object(argv[i + 1]);
         else if (!strcmp(argv[i], "corrupt")) test_corrupt(argv[i + 1]);
         else {
             fprintf(stderr, "unknown mode %s\n", argv[i]);

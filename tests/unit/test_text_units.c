@@ -131,9 +131,11 @@ int main(void) {
     reject("add (M1, 3) V32(0,0)<1> V32(0,0)<1;1,0> 0x1:d");
     reject("add (M9, 4) V32(0,0)<1> V32(0,0)<1;1,0> 0x1:d");
     reject("(P1) cmp.lt (M1, 16) P1 V32(0,0)<1;1,0> 0x0:d");
-    /* IGC's grammar takes .sat on any ALU form; legality is the verifier's job */
-    expect("and.sat (M1, 16) V32(0,0)<1> V32(0,0)<1;1,0> 0x1:d",
-           "and.sat (M1, 16) V32(0,0)<1> V32(0,0)<1;1,0> 0x1:d");
+    /* IGC's grammar takes .sat on any ALU form; legality is the verifier's job, except on
+    ** logic ops, where IGC's builder rejects it (CISA_create_logic_instruction) */
+    reject("and.sat (M1, 16) V32(0,0)<1> V32(0,0)<1;1,0> 0x1:d");
+    expect("mulh.sat (M1, 16) V32(0,0)<1> V32(0,0)<1;1,0> 0x1:d",
+           "mulh.sat (M1, 16) V32(0,0)<1> V32(0,0)<1;1,0> 0x1:d");
     /* compare forms, min/max, bfn */
     expect("cmp.ge (M1, 16) P1 V32(0,0)<1;1,0> 0x0:d", "cmp.ge (M1, 16) P1 V32(0,0)<1;1,0> 0x0:d");
     expect("cmpn.lt (M1, 16) V32(0,0)<1> V33(0,0)<1;1,0> 0x0:f",

@@ -22,7 +22,7 @@ grep_in() { # NAME PATTERN FILE
   if grep -q -- "$2" "$3"; then pass=$((pass + 1)); else
     fail=$((fail + 1)); echo "FAIL $1: '$2' not in output" >&2; head -5 "$3" >&2; fi
 }
-bad=$dir/cases/pending_sat_on_and.visaasm
+bad=$dir/cases/pending_sat_on_mulh.visaasm
 check help 0 "$visa" verify --help
 grep_in help-text "usage: visa verify FILE" "$tmp/out"
 grep_in main-help "verify FILE" <("$visa" --help)
@@ -34,9 +34,9 @@ check list-rules 0 "$visa" verify --list-rules
 grep_in list-rules-sat "^V-SAT " "$tmp/out"
 # errors: exit 1, rule id, position, source line and caret
 check error 1 "$visa" verify "$bad"
-grep_in error-format "pending_sat_on_and.visaasm:19:22: error\[V-SAT\]: 'and' does not support saturation" "$tmp/err"
-grep_in error-source "    and.sat (M1, 16) V33(0,0)<1>" "$tmp/err"
-grep_in error-caret "^                         \^$" "$tmp/err"
+grep_in error-format "pending_sat_on_mulh.visaasm:19:23: error\[V-SAT\]: 'mulh' does not support saturation" "$tmp/err"
+grep_in error-source "    mulh.sat (M1, 16) V33(0,0)<1>" "$tmp/err"
+grep_in error-caret "^                          \^$" "$tmp/err"
 grep_in error-summary "1 error, 0 warnings" "$tmp/err"
 # a clean program (a case's good variant): exit 0, no output
 sed -e '/^\/\/@bad/,/^\/\/@end/d' -e '/^\/\/@/d' "$dir/cases/sat.visaasm" >"$tmp/clean.visaasm"
@@ -59,7 +59,7 @@ grep_in object-format "bad.isa:+0x[0-9a-f]*: error\[V-SAT\]" "$tmp/err"
 # --json
 check json 1 "$visa" verify --json "$bad"
 grep_in json-rule '"rule": "V-SAT"' "$tmp/out"
-grep_in json-pos '"line": 19, "col": 22' "$tmp/out"
+grep_in json-pos '"line": 19, "col": 23' "$tmp/out"
 grep_in json-count '"errors": 1' "$tmp/out"
 if command -v python3 >/dev/null; then
   if python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$tmp/out"; then pass=$((pass + 1)); else
