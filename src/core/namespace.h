@@ -225,6 +225,8 @@
 #define txt_hook_send visa__txt_hook_send
 #define txt_hook_sync visa__txt_hook_sync
 #define txt_hooks visa__txt_hooks
+#define txt_scope_plan_build visa__txt_scope_plan_build
+#define txt_scope_plan_free visa__txt_scope_plan_free
 #define vec_grow_ visa__vec_grow_
 #define vf_at_inst visa__vf_at_inst
 #define vf_at_opnd visa__vf_at_opnd

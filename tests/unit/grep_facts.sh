@@ -36,7 +36,7 @@ check() { # name, extended regex[, lines to skip]
 LIT='(0[xX][0-9a-fA-F]+|[0-9]+)[uU]?\b'
 check sfid_cmp    "sfid\w*\)?\s*[!=]=\s*$LIT"
 check prec_cmp    "(\bprec\w*|\bwp|\bap|F_[WA]\([^)]*\))\s*[!=]=\s*$LIT"
-check order_cmp   "(order|_ORD\)|_ORD\]\.u\.num)\s*([!=]=|=)\s*$LIT"
+check order_cmp   "(\border|_ORD\)|_ORD\]\.u\.num)\s*([!=]=|=)\s*$LIT"
 check predef_idx  "\b(var_off|off)\[[0-9]+\]"
 check predef_id   "(->|\.)id\s*[!=]=\s*[1-9][0-9]*\b" "sampler"
 check redeclare   "\b(SFID|SF|AOP|OP|P|PREC|LSC|ATOMIC|PREDEF)_[A-Z0-9_]+\s*=\s*$LIT"
