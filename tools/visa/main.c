@@ -683,6 +683,13 @@ static int list_inputs(const visa_module *m, const char *kernel, visa_platform p
     return 0;
 }
 
+/* A usage error inside cmd_run's option loop: leave the loop so the buffers made so far are freed. */
+#define RUN_USAGE_ERROR(...)              \
+    {                                     \
+        rc = usage_error(__VA_ARGS__);    \
+        break;                            \
+    }
+
 static int cmd_run(int argc, char **argv) {
     const char *in = NULL, *plat = "Xe2";
     visa_run_opts ro;
@@ -718,29 +725,29 @@ static int cmd_run(int argc, char **argv) {
             else list = true;
             continue;
         }
-        if (!takes && a[0] == '-' && a[1]) return usage_error("unknown option '%s'", a);
-        if (takes && !val) return usage_error("option '%s' needs an argument", a);
+        if (!takes && a[0] == '-' && a[1]) RUN_USAGE_ERROR("unknown option '%s'", a);
+        if (takes && !val) RUN_USAGE_ERROR("option '%s' needs an argument", a);
         if (!strcmp(a, "--kernel")) ro.kernel = argv[++i];
         else if (!strcmp(a, "--platform")) plat = argv[++i];
         else if (!strcmp(a, "--groups")) {
-            if (parse_dims(argv[++i], ro.groups)) return usage_error("bad --groups '%s'", argv[i]);
+            if (parse_dims(argv[++i], ro.groups)) RUN_USAGE_ERROR("bad --groups '%s'", argv[i]);
         } else if (!strcmp(a, "--group-size")) {
-            if (parse_dims(argv[++i], ro.group_size)) return usage_error("bad --group-size '%s'", argv[i]);
+            if (parse_dims(argv[++i], ro.group_size)) RUN_USAGE_ERROR("bad --group-size '%s'", argv[i]);
         } else if (!strcmp(a, "--local-size")) {
             /* a zero is the launch's error (exit 1), not a usage error */
-            if (parse_dims_ex(argv[++i], ro.local_size, 1, true)) return usage_error("bad --local-size '%s'", argv[i]);
+            if (parse_dims_ex(argv[++i], ro.local_size, 1, true)) RUN_USAGE_ERROR("bad --local-size '%s'", argv[i]);
             if ((!ro.local_size[0] || !ro.local_size[1] || !ro.local_size[2]) && !*launch_error)
                 snprintf(launch_error, sizeof launch_error, "local size %u,%u,%u: every dimension must be at least 1",
                          ro.local_size[0], ro.local_size[1], ro.local_size[2]);
         } else if (!strcmp(a, "--global-offset")) {
-            if (parse_dims_ex(argv[++i], ro.global_offset, 0, true)) return usage_error("bad --global-offset '%s'", argv[i]);
+            if (parse_dims_ex(argv[++i], ro.global_offset, 0, true)) RUN_USAGE_ERROR("bad --global-offset '%s'", argv[i]);
         } else if (!strcmp(a, "--threads") || !strcmp(a, "--max-steps")) {
             char *end;
             errno = 0;
             unsigned long long v = strtoull(argv[++i], &end, 10);
-            if (*end || errno || !v) return usage_error("bad number '%s'", argv[i]);
+            if (*end || errno || !v) RUN_USAGE_ERROR("bad number '%s'", argv[i]);
             if (a[2] == 't') {
-                if (v > 256) return usage_error("--threads %s: at most 256", argv[i]);
+                if (v > 256) RUN_USAGE_ERROR("--threads %s: at most 256", argv[i]);
                 ro.threads = (uint32_t)v;
             } else {
                 ro.max_steps = v;
@@ -749,12 +756,12 @@ static int cmd_run(int argc, char **argv) {
             char *end;
             errno = 0;
             unsigned long long v = strtoull(argv[++i], &end, 0);
-            if (*end || errno || v > 0xFFFFFFFFull) return usage_error("bad --cr0 '%s'", argv[i]);
+            if (*end || errno || v > 0xFFFFFFFFull) RUN_USAGE_ERROR("bad --cr0 '%s'", argv[i]);
             ro.set_cr0 = true;
             ro.cr0 = (uint32_t)v;
         } else if (!strcmp(a, "--arg")) {
             const char *v = argv[++i];
-            if (nargs == 256) return usage_error("%s", "too many --arg");
+            if (nargs == 256) RUN_USAGE_ERROR("%s", "too many --arg");
             visa_arg *arg = &args[nargs];
             memset(arg, 0, sizeof *arg);
             /* NAME=VALUE: NAME an input variable's name (no ':' or ',' before the '=') */
@@ -773,7 +780,7 @@ static int cmd_run(int argc, char **argv) {
             if (kw >= 0) {
                 arg->kind = (visa_arg_kind)kw;
             } else if (!strncmp(v, "buf:", 4)) {
-                if (nbufs == 256) return usage_error("%s", "too many buffers");
+                if (nbufs == 256) RUN_USAGE_ERROR("%s", "too many buffers");
                 rc = make_buffer(v, &bufs[nbufs]);
                 arg->kind = VISA_ARG_BUFFER;
                 arg->buffer = (uint32_t)nbufs++;
@@ -782,7 +789,7 @@ static int cmd_run(int argc, char **argv) {
                 errno = 0;
                 unsigned long n = strtoul(v + 1, &end, 10);
                 if (end == v + 1 || *end || errno || n >= nbufs)
-                    return usage_error("bad --arg '%s' (@N: buffer N of an earlier buf: argument, counting from 0)", v);
+                    RUN_USAGE_ERROR("bad --arg '%s' (@N: buffer N of an earlier buf: argument, counting from 0)", v);
                 arg->kind = VISA_ARG_BUFFER;
                 arg->buffer = (uint32_t)n;
             } else if (strchr(v, ',')) {
@@ -793,18 +800,19 @@ static int cmd_run(int argc, char **argv) {
                     size_t n = strcspn(p, ",");
                     char num[64];
                     if (!n || n >= sizeof num || nelems == sizeof elems / sizeof elems[0])
-                        return usage_error("bad --arg value '%s'", v);
+                        RUN_USAGE_ERROR("bad --arg value '%s'", v);
                     memcpy(num, p, n);
                     num[n] = 0;
                     memset(&elems[nelems], 0, sizeof elems[nelems]);
-                    if (parse_arg_number(num, &elems[nelems])) return usage_error("bad --arg value '%s'", v);
+                    if (parse_arg_number(num, &elems[nelems])) RUN_USAGE_ERROR("bad --arg value '%s'", v);
                     nelems++;
                     arg->buffer++;
                     if (!p[n]) break;
                     p += n + 1;
                 }
+                if (rc) break;
             } else if (parse_arg_number(v, arg)) {
-                if (!is_identifier(v)) return usage_error("bad --arg value '%s'", v);
+                if (!is_identifier(v)) RUN_USAGE_ERROR("bad --arg value '%s'", v);
                 if (!*launch_error)
                     snprintf(launch_error, sizeof launch_error,
                              "unknown --arg keyword '%.64s' (local_size, global_size, group_count, global_offset, "
@@ -812,15 +820,15 @@ static int cmd_run(int argc, char **argv) {
             }
             nargs++;
         } else if (!strcmp(a, "--out")) {
-            if (nouts == 256) return usage_error("%s", "too many --out");
+            if (nouts == 256) RUN_USAGE_ERROR("%s", "too many --out");
             outs[nouts++] = argv[++i];
         } else if (!strcmp(a, "--print")) {
-            if (nprints == 256) return usage_error("%s", "too many --print");
+            if (nprints == 256) RUN_USAGE_ERROR("%s", "too many --print");
             prints[nprints++] = argv[++i];
         } else if (a[0] == '-' && a[1]) {
-            return usage_error("unknown option '%s'", a);
+            RUN_USAGE_ERROR("unknown option '%s'", a);
         } else if (in) {
-            return usage_error("unexpected argument '%s'", a);
+            RUN_USAGE_ERROR("unexpected argument '%s'", a);
         } else {
             in = a;
         }
