@@ -205,7 +205,19 @@ typedef enum visa_arg_kind {
     VISA_ARG_SCALAR = 0, /**< raw bits in value */
     VISA_ARG_BUFFER = 1, /**< the address of buffers[buffer] */
     VISA_ARG_FLOAT = 2,  /**< the number fvalue, converted to the input variable's type */
-    VISA_ARG_INT = 3     /**< the integer value (two's complement), converted to the input's type */
+    VISA_ARG_INT = 3,    /**< the integer value (two's complement), converted to the input's type */
+    VISA_ARG_VECTOR = 4, /**< one SCALAR, INT or FLOAT per element of the input, each converted to
+                              the input's element type: `buffer` elements from
+                              visa_run_opts.vector_elems[value]; `buffer` must be the input's element
+                              count (its size / its type's size) */
+    /* Values a runtime supplies, computed from the launch (docs/launch.md); 3 x ud unless said */
+    VISA_ARG_LOCAL_SIZE = 5,          /**< work-items per group */
+    VISA_ARG_GLOBAL_SIZE = 6,         /**< groups x local size */
+    VISA_ARG_GROUP_COUNT = 7,         /**< groups */
+    VISA_ARG_GLOBAL_OFFSET = 8,       /**< visa_run_opts.global_offset */
+    VISA_ARG_ENQUEUED_LOCAL_SIZE = 9, /**< the local size (every group is whole) */
+    VISA_ARG_WORK_DIM = 10,           /**< 1 x ud: 1, 2 or 3, the highest dimension above 1 */
+    VISA_ARG_PAYLOAD_HEADER = 11      /**< 8 x ud: global offset, local size, 0, 0 */
 } visa_arg_kind;
 
 /** One kernel argument, for the kernel's explicit inputs (.input) in declaration order. */
@@ -233,6 +245,17 @@ typedef struct visa_run_opts {
     bool set_cr0;           /**< start every thread with %cr0 = cr0 instead of the default */
     uint32_t cr0;           /**< initial %cr0 when set_cr0; the default is 0x4C0: IEEE mode, round
                                  to nearest even, F/DF/HF denormals kept (what IGC kernels set) */
+    uint32_t local_size[3];    /**< work-items per group in x, y, z (the OpenCL model, docs/launch.md);
+                                    all 0: not given.  Give it or group_size, not both. */
+    uint32_t global_offset[3]; /**< what VISA_ARG_GLOBAL_OFFSET and the payload header give */
+    const char *const *arg_names; /**< NULL, or one per argument: NULL for a positional argument, else
+                                       the name of the input it goes to (V0040; T6 or a v_name).
+                                       Named arguments go to their inputs first; positional ones then
+                                       fill, in declaration order, the inputs that take an argument
+                                       (visa_input_info.takes_arg) and were not named; positional
+                                       arguments past those can only be buffers. */
+    const visa_arg *vector_elems; /**< the elements VISA_ARG_VECTOR arguments refer to */
+    size_t nvector_elems;
 } visa_run_opts;
 
 /** Run a kernel over an ND-range.  Results are bit-identical for any host thread count.
@@ -251,6 +274,58 @@ VISA_API visa_status visa_module_run(const visa_module *module, const visa_run_o
 
 /** Emulated global address of buffer `index` (what a pointer input receives). */
 VISA_API uint64_t visa_buffer_address(size_t index);
+
+/** How a launch fills an input (docs/launch.md). */
+typedef enum visa_input_role {
+    VISA_INPUT_CROSS_THREAD = 0, /**< an argument in the cross-thread payload: takes a visa_arg */
+    VISA_INPUT_INLINE = 1,       /**< an argument in the inline-data window (Target="3d", XeHP and
+                                      later): takes a visa_arg */
+    VISA_INPUT_PER_THREAD = 2,   /**< inside the per-thread payload (local ids): the launch fills it */
+    VISA_INPUT_IMPLICIT = 3,     /**< .implicit_* (CM): the launch fills it */
+    VISA_INPUT_SURFACE = 4,      /**< a surface: takes a buffer (its binding-table index) */
+    VISA_INPUT_SAMPLER = 5       /**< a sampler: takes an index */
+} visa_input_role;
+
+/** One input of a kernel, as data. */
+typedef struct visa_input_info {
+    const char *name;        /**< the variable's name (V0041, T6); valid while the module lives */
+    uint32_t index;          /**< position among the kernel's inputs (declaration order) */
+    int32_t offset;          /**< bytes from r0 (.input offset=) */
+    uint32_t size;           /**< bytes */
+    const char *type;        /**< the variable's element type ("d", "uq"); "" for state inputs */
+    uint32_t elements;       /**< size / element size: the values a vector argument gives */
+    visa_input_role role;
+    int32_t local_id_dim;    /**< per-thread: 0, 1, 2 for the x, y, z row it starts in; else -1 */
+    uint32_t implicit_kind;  /**< implicit: its kind (1 LOCAL_SIZE, 2 GROUP_COUNT, 3 LOCAL_ID, ...) */
+    const char *implicit_name; /**< implicit: the kind's name (LOCAL_SIZE), NULL if it has none */
+    bool read;               /**< some instruction operand names the variable or an alias of it */
+    bool takes_arg;          /**< cross-thread, inline, surface and sampler inputs take an argument */
+} visa_input_info;
+
+/** What decides a kernel's launch. */
+typedef struct visa_kernel_info {
+    uint32_t struct_size;           /**< sizeof(visa_kernel_info) */
+    const char *name;               /**< valid while the module lives */
+    bool opencl;                    /**< Target="3d": the OpenCL model (SIMD threads, local ids) */
+    uint32_t simd_size;             /**< SimdSize, 0 if absent */
+    uint32_t per_thread_input_size; /**< PerThreadInputSize, 0 if absent */
+    uint32_t local_id_row_bytes;    /**< bytes of one local-id row: 2 x SIMD rounded up to a GRF */
+    uint32_t input_count;
+    uint32_t arg_count;             /**< inputs that take an argument */
+} visa_kernel_info;
+
+/** A kernel's launch facts for a platform (kernel NULL: the first kernel); VISA_E_ARG if there is
+**  no such kernel or out->struct_size is too small. */
+VISA_API visa_status visa_kernel_get_info(const visa_module *module, const char *kernel, visa_platform platform,
+                                 visa_kernel_info *out);
+/** Number of inputs of a kernel (0 if there is no such kernel). */
+VISA_API size_t visa_kernel_input_count(const visa_module *module, const char *kernel);
+/** Input `index` of a kernel; VISA_E_ARG past the end or if there is no such kernel. */
+VISA_API visa_status visa_kernel_input_at(const visa_module *module, const char *kernel, visa_platform platform,
+                                 size_t index, visa_input_info *out);
+/** The keyword of a value a runtime supplies (VISA_ARG_LOCAL_SIZE: "local_size"), NULL for other
+**  kinds. */
+VISA_API const char *visa_arg_keyword(visa_arg_kind kind);
 
 /* -- Instruction table queries (for tools such as `visa info`) ---------------------------- */
 

@@ -18,7 +18,9 @@
 #define diag_at_offset visa__diag_at_offset
 #define diag_init visa__diag_init
 #define diag_vat visa__diag_vat
+#define emu_abi_of visa__emu_abi_of
 #define emu_alu_generic visa__emu_alu_generic
+#define emu_attr_u32 visa__emu_attr_u32
 #define emu_bf8_to_hf visa__emu_bf8_to_hf
 #define emu_bf_to_df visa__emu_bf_to_df
 #define emu_bf_to_f visa__emu_bf_to_f
@@ -62,6 +64,7 @@
 #define emu_fast_handler visa__emu_fast_handler
 #define emu_fault visa__emu_fault
 #define emu_find_function visa__emu_find_function
+#define emu_find_kernel visa__emu_find_kernel
 #define emu_float_sat visa__emu_float_sat
 #define emu_float_to_int visa__emu_float_to_int
 #define emu_global visa__emu_global
@@ -70,6 +73,8 @@
 #define emu_hf_to_df visa__emu_hf_to_df
 #define emu_hf_to_f visa__emu_hf_to_f
 #define emu_hf_to_hf8 visa__emu_hf_to_hf8
+#define emu_input_name visa__emu_input_name
+#define emu_input_role visa__emu_input_role
 #define emu_int_extend visa__emu_int_extend
 #define emu_int_max visa__emu_int_max
 #define emu_int_min visa__emu_int_min

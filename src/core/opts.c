@@ -75,5 +75,12 @@ visa_status visa__run_opts_read(const visa_run_opts *in, visa_run_opts *out) {
     TAKE(in, out, max_steps);
     TAKE(in, out, set_cr0);
     TAKE(in, out, cr0);
+    for (int k = 0; k < 3; k++) {
+        TAKE(in, out, local_size[k]);
+        TAKE(in, out, global_offset[k]);
+    }
+    TAKE(in, out, arg_names);
+    TAKE(in, out, vector_elems);
+    TAKE(in, out, nvector_elems);
     return VISA_OK;
 }

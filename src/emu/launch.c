@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "abi.h"
+#include "convert.h"
 #include "exec.h"
 
 #define DEFAULT_MAX_STEPS 100000000ull
@@ -53,7 +55,13 @@ typedef struct launch {
     visa_buffer *bufs;
     size_t nbufs;         /* the caller's, then one scratch buffer per undefined implicit pointer */
     size_t nuser_bufs;
-    uint32_t groups[3], gsize[3];
+    uint32_t groups[3], gsize[3]; /* gsize: threads per group (OpenCL model: nthreads, 1, 1) */
+    uint32_t local[3];    /* work-items per group (CM model: gsize, one work-item per thread) */
+    uint32_t global_offset[3];
+    uint32_t nthreads;    /* threads per group */
+    uint64_t items;       /* work-items per group */
+    emu_abi abi;
+    const visa_arg **bound; /* per input: its argument, NULL if the launch fills it */
     uint32_t simd;        /* dispatch width: initial execution mask */
     uint32_t slm_bytes;
     uint64_t max_steps;
@@ -70,33 +78,104 @@ typedef struct launch {
     uint64_t steps, threads_run;
 } launch;
 
-static uint32_t attr_u32(const ir_routine *r, const char *name, uint32_t dflt) {
-    for (uint32_t i = 0; i < r->attrs.len; i++) {
-        const ir_attr *a = &r->attrs.data[i];
-        if (strcmp(ir_str(r, a->name), name) || a->is_str || !a->size) continue;
-        uint32_t v = 0;
-        for (int k = a->size - 1; k >= 0; k--) v = (v << 8) | a->value[k];
-        return v;
-    }
-    return dflt;
-}
-
 static void put(uint8_t *p, uint64_t v, unsigned bytes) {
     for (unsigned k = 0; k < bytes; k++) p[k] = (uint8_t)(v >> (8 * k));
 }
 
-/* The thread's payload: r0, predefined ids and every input. */
-/* An input that takes the next --arg: a surface or sampler input, or an explicit (user) general
-** input; implicit inputs are filled by the launch. */
-static bool input_takes_arg(const ir_input *in) { return (in->kind & 7) != IN_GENERAL || (in->kind >> 3) == 0; }
+/* A number's bits in an input's element type t (a float type converts, rounding to nearest
+** even; an integer type takes the integer, a float truncated toward zero). */
+static uint64_t encode_number(int t, const visa_arg *a) {
+    if (a->kind == VISA_ARG_SCALAR) return a->value;
+    double dv = a->kind == VISA_ARG_FLOAT ? a->fvalue : (double)(int64_t)a->value;
+    uint64_t dbits;
+    memcpy(&dbits, &dv, 8);
+    switch (t) {
+    case VISA_TYPE_DF: return dbits;
+    case VISA_TYPE_F: return emu_df_to_f(dbits, EMU_RNE);
+    case VISA_TYPE_HF: return emu_df_to_hf(dbits, EMU_RNE);
+    case VISA_TYPE_BF: return emu_df_to_bf(dbits, EMU_RNE);
+    default:
+        if (a->kind != VISA_ARG_FLOAT) return a->value;
+        if (dv != dv) return 0;
+        if (dv >= 18446744073709551616.0) return UINT64_MAX;
+        if (dv >= 9223372036854775808.0) return (uint64_t)dv;
+        if (dv < -9223372036854775808.0) return (uint64_t)INT64_MIN;
+        return (uint64_t)(int64_t)dv;
+    }
+}
 
+/* The work dimension a runtime reports: the highest dimension with more than one work-item. */
+static uint32_t work_dim(const launch *L) {
+    for (int k = 2; k > 0; k--)
+        if ((uint64_t)L->groups[k] * L->local[k] > 1) return (uint32_t)k + 1;
+    return 1;
+}
+
+/* An argument's bytes (visa_module_run checked it fits the input). */
+static void write_arg(const launch *L, const ir_input *in, const visa_arg *a, uint8_t *dst) {
+    const ir_routine *r = L->prog->r;
+    int ty = ir_var_type(r, in->id);
+    unsigned eb = ty >= 0 ? isa_types[ty].bytes : 1, size = in->size;
+    uint32_t v3[8] = {0};
+    unsigned n3 = 3;
+    switch (a->kind) {
+    case VISA_ARG_BUFFER: put(dst, visa_buffer_address(a->buffer), size < 8 ? size : 8); return;
+    case VISA_ARG_VECTOR:
+        for (uint32_t k = 0; k < a->buffer; k++)
+            put(dst + k * eb, encode_number(ty, &L->opts->vector_elems[a->value + k]), eb);
+        return;
+    case VISA_ARG_SCALAR: case VISA_ARG_INT: case VISA_ARG_FLOAT:
+        /* one number: its bits in the element type, into the input's low bytes (up to 8) */
+        put(dst, encode_number(ty, a), size < 8 ? size : 8);
+        return;
+    case VISA_ARG_LOCAL_SIZE: case VISA_ARG_ENQUEUED_LOCAL_SIZE: memcpy(v3, L->local, 12); break;
+    case VISA_ARG_GROUP_COUNT: memcpy(v3, L->groups, 12); break;
+    case VISA_ARG_GLOBAL_OFFSET: memcpy(v3, L->global_offset, 12); break;
+    case VISA_ARG_GLOBAL_SIZE:
+        for (int k = 0; k < 3; k++) v3[k] = L->groups[k] * L->local[k];
+        break;
+    case VISA_ARG_WORK_DIM: v3[0] = work_dim(L), n3 = 1; break;
+    case VISA_ARG_PAYLOAD_HEADER:
+        memcpy(v3, L->global_offset, 12);
+        memcpy(v3 + 3, L->local, 12);
+        n3 = 8;
+        break;
+    default: return;
+    }
+    for (unsigned k = 0; k < n3; k++) put(dst + 4 * k, v3[k], 4);
+}
+
+/* The bytes of a per-thread input: the local ids of thread ti's lanes (compute-runtime
+** local_id_gen): row c (x, y, z) holds one uw per SIMD lane, lane l belongs to work-item
+** n = ti * SIMD + l counted x fastest; x wraps at the local size in x, y at the local size in y,
+** z keeps counting, so lanes past the group's end get the runtime's wrapped values.  Row bytes
+** past the SIMD lanes are padding (zero). */
+static void fill_local_ids(const launch *L, uint32_t ti, const ir_input *in, uint8_t *dst) {
+    const emu_abi *abi = &L->abi;
+    for (uint32_t b = 0; b < in->size; b++) {
+        uint32_t rel = (uint32_t)in->offset + b - abi->pt_begin;
+        uint32_t c = rel / abi->row, lane = rel % abi->row / 2;
+        uint32_t id = 0;
+        if (c < 3 && lane < L->simd) {
+            uint64_t n = (uint64_t)ti * L->simd + lane;
+            id = c == 0 ? (uint32_t)(n % L->local[0])
+               : c == 1 ? (uint32_t)(n / L->local[0] % L->local[1])
+                        : (uint32_t)(n / L->local[0] / L->local[1]);
+        }
+        dst[b] = (uint8_t)(id >> (8 * (rel & 1)));
+    }
+}
+
+/* The thread's payload: r0, predefined ids and every input. */
 static void init_thread(const launch *L, emu_thread *t, const uint32_t g[3], const uint32_t l[3]) {
     const emu_program *p = L->prog;
     const ir_routine *r = p->r;
     const uint32_t *off = p->lay.var_off;
     uint8_t *f = t->file;
-    /* r0 (GPGPU payload): dword 1 group id x, dwords 6, 7 group ids y, z */
+    /* r0 (GPGPU payload): dword 1 group id x, dwords 6, 7 group ids y, z; dword 2 the number of
+    ** threads in the group (bits 31:24) and this thread's index (bits 7:0) */
     put(f + off[VISA_PREDEF_R0] + 4, g[0], 4);
+    put(f + off[VISA_PREDEF_R0] + 8, (L->nthreads & 0xFFu) << 24 | (t->index & 0xFFu), 4);
     put(f + off[VISA_PREDEF_R0] + 24, g[1], 4);
     put(f + off[VISA_PREDEF_R0] + 28, g[2], 4);
     put(f + off[VISA_PREDEF_GROUP_ID_X], g[0], 4);
@@ -107,17 +186,17 @@ static void init_thread(const launch *L, emu_thread *t, const uint32_t g[3], con
     put(f + off[VISA_PREDEF_SR0] + 8, t->dispatch, 4);            /* %sr0.2: DMask, the dispatch mask */
     put(f + off[VISA_PREDEF_HW_ID], l[0] + L->gsize[0] * (l[1] + L->gsize[1] * l[2]), 4); /* %hw_id: thread in group */
     put(f + p->cr0_off, L->cr0, 4);
-    unsigned explicit_index = 0, scratch_index = 0;
+    unsigned scratch_index = 0;
     for (uint32_t i = 0; i < r->inputs.len; i++) {
         const ir_input *in = &r->inputs.data[i];
-        /* its argument, taken whether or not the input can be written (visa_module_run checked
-        ** there is one per input) */
-        const visa_arg *a = input_takes_arg(in) ? &L->args[explicit_index++] : NULL;
-        if ((in->kind & 7) != IN_GENERAL) {
-            /* a surface or sampler input: a surface bound to buffer i holds i (its binding-table
-            ** index), a number gives the index itself */
+        const visa_arg *a = L->bound[i];
+        int dim;
+        visa_input_role role = emu_input_role(&L->abi, in, &dim);
+        if (role == VISA_INPUT_SURFACE || role == VISA_INPUT_SAMPLER) {
+            /* a surface bound to buffer i holds i (its binding-table index), a number gives the
+            ** index itself */
             const emu_layout *lay = &p->lay;
-            bool surf = (in->kind & 7) == IN_SURFACE;
+            bool surf = role == VISA_INPUT_SURFACE;
             if (in->id >= (surf ? lay->nsurfs : lay->nsamps)) continue;
             uint32_t v = a->kind == VISA_ARG_BUFFER ? a->buffer
                          : a->kind == VISA_ARG_FLOAT ? (uint32_t)a->fvalue : (uint32_t)a->value;
@@ -128,28 +207,17 @@ static void init_thread(const launch *L, emu_thread *t, const uint32_t g[3], con
         uint8_t *dst = f + (uint32_t)in->offset;
         unsigned size = in->size;
         if ((uint32_t)in->offset + size > p->lay.file_bytes) continue;
-        switch (in->kind >> 3) {
-        case 0: { /* explicit argument */
-            uint64_t v = a->kind == VISA_ARG_BUFFER ? visa_buffer_address(a->buffer) : a->value;
-            if (a->kind == VISA_ARG_FLOAT || a->kind == VISA_ARG_INT) {
-                /* a number: the input variable's type decides the encoding */
-                int ty = ir_var_type(r, in->id);
-                double dv = a->kind == VISA_ARG_FLOAT ? a->fvalue : (double)(int64_t)a->value;
-                if (ty == VISA_TYPE_DF) memcpy(&v, &dv, 8);
-                else if (ty == VISA_TYPE_F) {
-                    float fv = (float)dv;
-                    uint32_t b;
-                    memcpy(&b, &fv, 4);
-                    v = b;
-                } else if (a->kind == VISA_ARG_FLOAT) {
-                    v = (uint64_t)(int64_t)dv;
-                }
-            }
-            put(dst, v, size < 8 ? size : 8);
-            break;
+        if (role == VISA_INPUT_PER_THREAD) {
+            fill_local_ids(L, t->index, in, dst);
+            continue;
         }
+        if (role != VISA_INPUT_IMPLICIT) {
+            write_arg(L, in, a, dst);
+            continue;
+        }
+        switch (in->kind >> 3) {
         case 1: /* LOCAL_SIZE: 3 x ud */
-            for (unsigned k = 0; k < 3 && 4 * k + 4 <= size; k++) put(dst + 4 * k, L->gsize[k], 4);
+            for (unsigned k = 0; k < 3 && 4 * k + 4 <= size; k++) put(dst + 4 * k, L->local[k], 4);
             break;
         case 2: /* GROUP_COUNT: 3 x ud */
             for (unsigned k = 0; k < 3 && 4 * k + 4 <= size; k++) put(dst + 4 * k, L->groups[k], 4);
@@ -253,6 +321,10 @@ static bool run_group(launch *L, uint64_t gi, group_mem *gm) {
         t->sync = &gm->sync;
         t->index = ti;
         t->em = L->simd >= 32 ? 0xFFFFFFFFu : (1u << L->simd) - 1;
+        /* OpenCL model: the last thread's lanes past the group's work-items are off from the
+        ** start (the walker's right execution mask; docs/launch.md) */
+        uint32_t tail = (uint32_t)(L->items % L->simd);
+        if (L->abi.opencl && ti == n - 1 && tail) t->em = (1u << tail) - 1;
         t->dispatch = t->em;
         t->max_steps = L->max_steps;
         memcpy(t->group_id, g, sizeof g);
@@ -331,50 +403,252 @@ static void *worker(void *arg) {
     return NULL;
 }
 
-visa_status visa_module_run(const visa_module *m, const visa_run_opts *opts, const visa_arg *args,
+static const char *const arg_keyword[] = {
+    [VISA_ARG_LOCAL_SIZE] = "local_size", [VISA_ARG_GLOBAL_SIZE] = "global_size",
+    [VISA_ARG_GROUP_COUNT] = "group_count", [VISA_ARG_GLOBAL_OFFSET] = "global_offset",
+    [VISA_ARG_ENQUEUED_LOCAL_SIZE] = "enqueued_local_size", [VISA_ARG_WORK_DIM] = "work_dim",
+    [VISA_ARG_PAYLOAD_HEADER] = "payload_header"};
+
+const char *visa_arg_keyword(visa_arg_kind kind) {
+    return (unsigned)kind < sizeof arg_keyword / sizeof arg_keyword[0] ? arg_keyword[kind] : NULL;
+}
+
+static const char *role_text(visa_input_role role, int dim, unsigned implicit_kind, char *buf, size_t cap) {
+    if (role == VISA_INPUT_PER_THREAD) snprintf(buf, cap, "per-thread (local_id_%c)", dim < 3 ? "xyz"[dim] : '?');
+    else if (role == VISA_INPUT_IMPLICIT) {
+        const char *t = isa_enum_text(VISA_EN_implicit_input, implicit_kind);
+        if (t) snprintf(buf, cap, "implicit (%s)", t);
+        else snprintf(buf, cap, "implicit (kind %u)", implicit_kind);
+    } else snprintf(buf, cap, "%s", role == VISA_INPUT_SURFACE ? "a surface" : "a sampler");
+    return buf;
+}
+
+/* Whether an input called `name` is input `in` (general inputs by their variable's name, state
+** inputs by their v_name or as the text writes them, T<n> / S<n>). */
+static bool input_named(const ir_routine *r, const ir_input *in, const char *name) {
+    char buf[16];
+    if (!strcmp(emu_input_name(r, in, buf, sizeof buf), name)) return true;
+    if ((in->kind & 7) == IN_GENERAL) return false;
+    snprintf(buf, sizeof buf, "%c%u", (in->kind & 7) == IN_SURFACE ? 'T' : 'S', in->id);
+    return !strcmp(buf, name);
+}
+
+/* Give every input that takes an argument its argument (visa_arg's binding rule), and check that
+** each fits its input.  False after a diagnostic. */
+static bool bind_args(diag_sink *ds, const ir_routine *r, const emu_abi *abi, const visa_run_opts *o,
+                      const visa_arg *args, size_t nargs, size_t nbufs, const visa_arg **bound) {
+    const char *const *names = o->arg_names;
+    const char *kname = ir_str(r, r->name);
+    char nb[16], rb[64];
+    size_t nnamed = 0;
+    for (size_t j = 0; j < nargs; j++) {
+        const visa_arg *a = &args[j];
+        const char *aname = names ? names[j] : NULL;
+        if (!aname) continue;
+        nnamed++;
+        uint32_t i = 0;
+        while (i < r->inputs.len && !input_named(r, &r->inputs.data[i], aname)) i++;
+        if (i == r->inputs.len) {
+            diag_at_offset(ds, VISA_SEV_ERROR, "E-RUN", VISA_DIAG_NO_OFFSET, "kernel '%s' has no input named '%s'",
+                           kname, aname);
+            return false;
+        }
+        int dim;
+        visa_input_role role = emu_input_role(abi, &r->inputs.data[i], &dim);
+        if (!emu_role_takes_arg(role)) {
+            diag_at_offset(ds, VISA_SEV_ERROR, "E-RUN", VISA_DIAG_NO_OFFSET,
+                           "input %s is %s: the launch fills it, it takes no argument", aname,
+                           role_text(role, dim, r->inputs.data[i].kind >> 3, rb, sizeof rb));
+            return false;
+        }
+        if (bound[i]) {
+            diag_at_offset(ds, VISA_SEV_ERROR, "E-RUN", VISA_DIAG_NO_OFFSET, "input %s is given twice", aname);
+            return false;
+        }
+        bound[i] = a;
+    }
+    /* positional arguments fill the remaining inputs that take one, in declaration order */
+    size_t need = 0, j = 0;
+    for (uint32_t i = 0; i < r->inputs.len; i++) {
+        int dim;
+        if (bound[i] || !emu_role_takes_arg(emu_input_role(abi, &r->inputs.data[i], &dim))) continue;
+        need++;
+        while (j < nargs && names && names[j]) j++;
+        if (j < nargs) bound[i] = &args[j++];
+    }
+    size_t npos = nargs - nnamed, extra_scalar = 0;
+    for (; j < nargs; j++)
+        if (!(names && names[j]) && args[j].kind != VISA_ARG_BUFFER && !extra_scalar) {
+            /* its number among the positional arguments */
+            extra_scalar = 1;
+            for (size_t k = 0; k < j; k++) extra_scalar += !(names && names[k]);
+        }
+    if (npos < need || extra_scalar) {
+        if (nnamed)
+            diag_at_offset(ds, VISA_SEV_ERROR, "E-RUN", VISA_DIAG_NO_OFFSET,
+                           npos < need ? "kernel '%s' takes %zu positional argument%s besides the %zu named, %zu given"
+                                       : "kernel '%s' takes %zu positional argument%s besides the %zu named; positional "
+                                         "argument %zu is a number, and arguments past the inputs can only be buffers",
+                           kname, need, need == 1 ? "" : "s", nnamed, npos < need ? npos : extra_scalar);
+        else
+            diag_at_offset(ds, VISA_SEV_ERROR, "E-RUN", VISA_DIAG_NO_OFFSET,
+                           npos < need ? "kernel '%s' takes %zu argument%s (its .input variables), %zu given"
+                                       : "kernel '%s' takes %zu argument%s (its .input variables); argument %zu "
+                                         "is a number, and arguments past the inputs can only be buffers",
+                           kname, need, need == 1 ? "" : "s", npos < need ? npos : extra_scalar);
+        return false;
+    }
+    for (size_t k = 0; k < nargs; k++)
+        if (args[k].kind == VISA_ARG_BUFFER && args[k].buffer >= nbufs) {
+            diag_at_offset(ds, VISA_SEV_ERROR, "E-RUN", VISA_DIAG_NO_OFFSET,
+                           "argument %zu names buffer %u; there are %zu", k + 1, args[k].buffer, nbufs);
+            return false;
+        }
+    /* each argument fits its input */
+    for (uint32_t i = 0; i < r->inputs.len; i++) {
+        const visa_arg *a = bound[i];
+        if (!a) continue;
+        const ir_input *in = &r->inputs.data[i];
+        const char *name = emu_input_name(r, in, nb, sizeof nb);
+        bool general = (in->kind & 7) == IN_GENERAL;
+        int ty = general ? ir_var_type(r, in->id) : -1;
+        unsigned eb = ty >= 0 ? isa_types[ty].bytes : 1, elems = eb ? in->size / eb : 1;
+        if ((unsigned)a->kind > VISA_ARG_PAYLOAD_HEADER) {
+            diag_at_offset(ds, VISA_SEV_ERROR, "E-RUN", VISA_DIAG_NO_OFFSET, "input %s: unknown argument kind %u", name,
+                           (unsigned)a->kind);
+            return false;
+        }
+        if (a->kind <= VISA_ARG_INT) continue;
+        if (!general) {
+            diag_at_offset(ds, VISA_SEV_ERROR, "E-RUN", VISA_DIAG_NO_OFFSET,
+                           "input %s is %s: give it a buffer or a number", name,
+                           (in->kind & 7) == IN_SURFACE ? "a surface" : "a sampler");
+            return false;
+        }
+        if (a->kind == VISA_ARG_VECTOR) {
+            if (a->buffer != elems) {
+                diag_at_offset(ds, VISA_SEV_ERROR, "E-RUN", VISA_DIAG_NO_OFFSET,
+                               "input %s is %u x %s: %u value%s given", name, elems, ty >= 0 ? isa_types[ty].name : "?",
+                               a->buffer, a->buffer == 1 ? "" : "s");
+                return false;
+            }
+            if (a->value > o->nvector_elems || a->buffer > o->nvector_elems - a->value || (a->buffer && !o->vector_elems)) {
+                diag_at_offset(ds, VISA_SEV_ERROR, "E-RUN", VISA_DIAG_NO_OFFSET,
+                               "input %s: its vector's elements lie outside visa_run_opts.vector_elems", name);
+                return false;
+            }
+            const visa_arg *el = o->vector_elems + a->value;
+            for (uint32_t k = 0; k < a->buffer; k++)
+                if (el[k].kind > VISA_ARG_INT || el[k].kind == VISA_ARG_BUFFER) {
+                    diag_at_offset(ds, VISA_SEV_ERROR, "E-RUN", VISA_DIAG_NO_OFFSET,
+                                   "input %s: element %u of its vector is not a number", name, k + 1);
+                    return false;
+                }
+            continue;
+        }
+        /* a value the runtime supplies: 3 x ud, 1 x ud (work_dim) or 8 x ud (payload header) */
+        unsigned want = a->kind == VISA_ARG_WORK_DIM ? 4 : a->kind == VISA_ARG_PAYLOAD_HEADER ? 32 : 12;
+        if (in->size != want || eb != 4) {
+            diag_at_offset(ds, VISA_SEV_ERROR, "E-RUN", VISA_DIAG_NO_OFFSET,
+                           "input %s is %u x %s (%u bytes); %s gives %u x ud", name, elems,
+                           ty >= 0 ? isa_types[ty].name : "?", in->size, arg_keyword[a->kind], want / 4);
+            return false;
+        }
+    }
+    return true;
+}
+
+/* The launch's shape: the model, work-items and threads per group, and the checks a runtime
+** makes against the kernel's attributes.  False after a diagnostic. */
+static bool launch_shape(diag_sink *ds, const ir_routine *r, const visa_run_opts *o, launch *L) {
+    const char *kname = ir_str(r, r->name);
+    const emu_abi *abi = &L->abi;
+    bool local_given = o->local_size[0] || o->local_size[1] || o->local_size[2];
+    bool group_given = o->group_size[0] || o->group_size[1] || o->group_size[2];
+    if (local_given && group_given) {
+        diag_at_offset(ds, VISA_SEV_ERROR, "E-RUN", VISA_DIAG_NO_OFFSET,
+                       "give a local size (work-items per group) or a group size (threads per group), not both");
+        return false;
+    }
+    if (local_given && (!o->local_size[0] || !o->local_size[1] || !o->local_size[2])) {
+        diag_at_offset(ds, VISA_SEV_ERROR, "E-RUN", VISA_DIAG_NO_OFFSET,
+                       "local size %u,%u,%u: every dimension must be at least 1", o->local_size[0], o->local_size[1],
+                       o->local_size[2]);
+        return false;
+    }
+    L->ngroups = 1;
+    for (int k = 0; k < 3; k++) {
+        L->groups[k] = o->groups[k] ? o->groups[k] : 1;
+        L->ngroups *= L->groups[k];
+        L->global_offset[k] = o->global_offset[k];
+    }
+    if (!abi->opencl) {
+        /* CM: a thread is one work-item (SIMD1), so a local size is a group size */
+        for (int k = 0; k < 3; k++) {
+            uint32_t v = local_given ? o->local_size[k] : o->group_size[k];
+            L->gsize[k] = L->local[k] = v ? v : 1;
+        }
+        L->simd = abi->simd == 8 || abi->simd == 16 || abi->simd == 32 ? abi->simd : 16;
+        L->items = (uint64_t)L->gsize[0] * L->gsize[1] * L->gsize[2];
+        if (L->items > (1u << 20)) {
+            diag_at_offset(ds, VISA_SEV_ERROR, "E-RUN", VISA_DIAG_NO_OFFSET,
+                           "%llu threads per group: at most %u", (unsigned long long)L->items, 1u << 20);
+            return false;
+        }
+        L->nthreads = (uint32_t)L->items;
+        return true;
+    }
+    if (abi->simd != 8 && abi->simd != 16 && abi->simd != 32) {
+        diag_at_offset(ds, VISA_SEV_ERROR, "E-RUN", VISA_DIAG_NO_OFFSET,
+                       abi->simd ? "kernel '%s' is Target=\"3d\" with SimdSize=%u: a launch needs 8, 16 or 32"
+                                 : "kernel '%s' is Target=\"3d\" without a SimdSize attribute: a launch needs 8, 16 or 32",
+                       kname, abi->simd);
+        return false;
+    }
+    L->simd = abi->simd;
+    if (abi->ptis && (abi->ptis % abi->row || abi->ptis / abi->row > 3)) {
+        diag_at_offset(ds, VISA_SEV_ERROR, "E-RUN", VISA_DIAG_NO_OFFSET,
+                       "kernel '%s': PerThreadInputSize=%u is not 1, 2 or 3 local-id rows of %u bytes (SIMD%u, "
+                       "%u-byte GRF)", kname, abi->ptis, abi->row, abi->simd, abi->grf);
+        return false;
+    }
+    for (int k = 0; k < 3; k++) {
+        /* --group-size on an OpenCL kernel: that many whole SIMD threads */
+        uint32_t g = o->group_size[k] ? o->group_size[k] : 1;
+        L->local[k] = local_given ? o->local_size[k] : group_given ? (k ? g : g * L->simd) : (k ? 1 : L->simd);
+    }
+    L->items = (uint64_t)L->local[0] * L->local[1] * L->local[2];
+    uint64_t threads = (L->items + L->simd - 1) / L->simd;
+    if (threads > 255) {
+        diag_at_offset(ds, VISA_SEV_ERROR, "E-RUN", VISA_DIAG_NO_OFFSET,
+                       "local size %u,%u,%u is %llu work-items, %llu SIMD%u threads; a group has at most 255 "
+                       "(r0.2 counts them in 8 bits)", L->local[0], L->local[1], L->local[2],
+                       (unsigned long long)L->items, (unsigned long long)threads, L->simd);
+        return false;
+    }
+    L->nthreads = (uint32_t)threads;
+    L->gsize[0] = L->nthreads;
+    L->gsize[1] = L->gsize[2] = 1;
+    return true;
+}
+
+visa_status visa_module_run(const visa_module *m, const visa_run_opts *opts_in, const visa_arg *args,
                             size_t nargs, visa_buffer *bufs, size_t nbufs, visa_run_stats *stats) {
     if (stats) memset(stats, 0, sizeof *stats);
-    visa_run_opts o;
-    if (!m || !opts || visa__run_opts_read(opts, &o) != VISA_OK) return VISA_E_ARG;
-    opts = &o; /* complete: the fields an older caller lacks are 0 */
+    visa_run_opts opts_copy;
+    if (!m || !opts_in || visa__run_opts_read(opts_in, &opts_copy) != VISA_OK) return VISA_E_ARG;
+    const visa_run_opts *opts = &opts_copy; /* complete: the fields an older caller lacks are 0 */
     if ((unsigned)opts->platform >= VISA_PLATFORM__COUNT || (nargs && !args) || (nbufs && !bufs))
         return VISA_E_ARG;
     visa_ctx *ctx = m->ctx;
     diag_sink ds;
     diag_init(&ds, ctx, m->name ? m->name : "<module>", NULL, 0);
-    /* the kernel */
-    const ir_routine *r = NULL;
-    for (uint32_t i = 0; i < m->routines.len && !r; i++) {
-        const ir_routine *c = &m->routines.data[i];
-        if (c->is_kernel && (!opts->kernel || !strcmp(ir_str(c, c->name), opts->kernel))) r = c;
-    }
+    const ir_routine *r = emu_find_kernel(m, opts->kernel);
     if (!r) {
         diag_at_offset(&ds, VISA_SEV_ERROR, "E-RUN", VISA_DIAG_NO_OFFSET, opts->kernel ? "no kernel named '%s'" : "%s",
                 opts->kernel ? opts->kernel : "the module has no kernel");
         return VISA_E_ARG;
     }
-    /* one argument per explicit input (general, surface or sampler), in declaration order: a
-    ** missing one would leave an input silently zero.  Arguments past the inputs can only be
-    ** buffers (messages reach them by binding-table index); a number there is a mistake. */
-    size_t nexplicit = 0;
-    for (uint32_t i = 0; i < r->inputs.len; i++) nexplicit += input_takes_arg(&r->inputs.data[i]);
-    size_t extra_scalar = nargs;
-    for (size_t i = nexplicit; i < nargs; i++)
-        if (args[i].kind != VISA_ARG_BUFFER) {
-            extra_scalar = i;
-            break;
-        }
-    if (nargs < nexplicit || extra_scalar < nargs) {
-        diag_at_offset(&ds, VISA_SEV_ERROR, "E-RUN", VISA_DIAG_NO_OFFSET,
-                       nargs < nexplicit ? "kernel '%s' takes %zu argument%s (its .input variables), %zu given"
-                                         : "kernel '%s' takes %zu argument%s (its .input variables); argument %zu "
-                                           "is a number, and arguments past the inputs can only be buffers",
-                       ir_str(r, r->name), nexplicit, nexplicit == 1 ? "" : "s",
-                       nargs < nexplicit ? nargs : extra_scalar + 1);
-        return VISA_E_ARG;
-    }
-    for (size_t i = 0; i < nargs; i++)
-        if (args[i].kind == VISA_ARG_BUFFER && args[i].buffer >= nbufs) return VISA_E_ARG;
     launch *L = vx_alloc(ctx, sizeof *L);
     emu_program *prog = vx_alloc(ctx, sizeof *prog);
     if (!L || !prog) {
@@ -382,9 +656,23 @@ visa_status visa_module_run(const visa_module *m, const visa_run_opts *opts, con
         vx_free(ctx, prog, sizeof *prog);
         return VISA_E_NOMEM;
     }
-    visa_status st = emu_lower(ctx, m, r, opts->platform, prog, &ds);
-    visa_buffer *all_bufs = NULL;
     memset(L, 0, sizeof *L);
+    memset(prog, 0, sizeof *prog);
+    size_t bound_bytes = sizeof(const visa_arg *) * (r->inputs.len ? r->inputs.len : 1);
+    L->bound = vx_alloc(ctx, bound_bytes);
+    visa_status st = L->bound ? VISA_OK : VISA_E_NOMEM;
+    emu_abi_of(r, opts->platform, &L->abi);
+    if (st == VISA_OK) {
+        memset(L->bound, 0, bound_bytes);
+        if (!launch_shape(&ds, r, opts, L) || !bind_args(&ds, r, &L->abi, opts, args, nargs, nbufs, L->bound))
+            st = VISA_E_ARG;
+    }
+    bool lowered = false;
+    if (st == VISA_OK) {
+        st = emu_lower(ctx, m, r, opts->platform, prog, &ds);
+        lowered = true;
+    }
+    visa_buffer *all_bufs = NULL;
     if (st == VISA_OK) {
         L->prog = prog;
         L->opts = opts;
@@ -410,15 +698,7 @@ visa_status visa_module_run(const visa_module *m, const visa_run_opts *opts, con
         }
     }
     if (st == VISA_OK) {
-        L->ngroups = 1;
-        for (int k = 0; k < 3; k++) {
-            L->groups[k] = opts->groups[k] ? opts->groups[k] : 1;
-            L->gsize[k] = opts->group_size[k] ? opts->group_size[k] : 1;
-            L->ngroups *= L->groups[k];
-        }
-        L->simd = attr_u32(r, "SimdSize", 16);
-        if (L->simd != 8 && L->simd != 16 && L->simd != 32) L->simd = 16;
-        L->slm_bytes = attr_u32(r, "SLMSize", 0) * 1024u;
+        L->slm_bytes = emu_attr_u32(r, "SLMSize", 0) * 1024u;
         L->max_steps = opts->max_steps ? opts->max_steps : DEFAULT_MAX_STEPS;
         L->cr0 = opts->set_cr0 ? opts->cr0 : EMU_CR0_FAST;
         L->fault_group = UINT64_MAX;
@@ -454,7 +734,8 @@ visa_status visa_module_run(const visa_module *m, const visa_run_opts *opts, con
         for (size_t i = nbufs; i < L->nbufs; i++) vx_free(ctx, all_bufs[i].data, all_bufs[i].size);
         vx_free(ctx, all_bufs, sizeof(visa_buffer) * L->nbufs);
     }
-    emu_program_free(prog);
+    if (lowered) emu_program_free(prog);
+    vx_free(ctx, L->bound, bound_bytes);
     vx_free(ctx, prog, sizeof *prog);
     vx_free(ctx, L, sizeof *L);
     return st;

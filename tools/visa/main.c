@@ -277,39 +277,62 @@ static int cmd_asm_dis(int argc, char **argv, bool is_asm) {
 /* -- visa run ---------------------------------------------------------------------------------- */
 static const char run_help[] =
     "usage: visa run FILE [--kernel NAME] [--platform P] [--groups X[,Y[,Z]]]\n"
-    "                [--group-size X[,Y[,Z]]] [--arg VALUE]... [--out N=PATH]...\n"
-    "                [--print N:TYPE]... [--threads N] [--max-steps N] [--cr0 VALUE] [--stats]\n"
+    "                [--local-size X[,Y[,Z]] | --group-size X[,Y[,Z]]] [--global-offset X,Y,Z]\n"
+    "                [--arg [NAME=]VALUE]... [--out N=PATH]... [--print N:TYPE]...\n"
+    "                [--threads N] [--max-steps N] [--cr0 VALUE] [--stats]\n"
+    "       visa run FILE --list-inputs [--kernel NAME] [--platform P]\n"
     "\n"
-    "Run a kernel on the CPU.\n"
-    "  --arg VALUE        one per explicit .input, in declaration order: a number (decimal or a\n"
-    "                     float such as 1.5, converted to the input's type; 0x hex gives raw\n"
-    "                     bits) for a scalar, or buf:SIZE[:INIT] for a\n"
-    "                     buffer whose address the input receives; INIT is zero (default),\n"
-    "                     file=PATH, iota:TYPE or fill:TYPE:VALUE\n"
-    "  --out N=PATH       write buffer N's final bytes (buffers count from 0 in --arg order)\n"
-    "  --print N:TYPE     print buffer N as TYPE elements (ub b uw w ud d uq q hf bf f df)\n"
-    "  --groups X,Y,Z     thread groups (default 1)    --group-size X,Y,Z  threads per group\n"
-    "  --threads N        host threads (results are identical for any N)\n"
-    "  --max-steps N      instructions per thread before stopping with an error\n"
-    "  --stats            print the instructions executed, threads and time to stderr\n"
-    "  --cr0 VALUE        initial %cr0 of every thread (default 0x4c0: IEEE, round to nearest\n"
-    "                     even, denormals kept; bits 5:4 rounding mode, 6/7/10 DF/F/HF denorms)\n"
-    "  --platform P       Gen9 Gen11 XeLP XeHP XeHPG XeHPC Xe2 Xe3 (default Xe2)\n"
+    "Run a kernel on the CPU (the launch model: docs/launch.md).\n"
+    "  --groups X,Y,Z       work-groups (thread groups) in x, y, z (default 1)\n"
+    "  --local-size X,Y,Z   work-items per group.  Target=\"3d\" (OpenCL) kernels: each group runs\n"
+    "                       ceil(X*Y*Z / SimdSize) threads, lane l of thread t is work-item\n"
+    "                       t*SimdSize+l (x fastest), the per-thread payload gets the local ids,\n"
+    "                       lanes past the group's end are off in the last thread's dispatch mask.\n"
+    "                       Target=\"cm\" kernels: one thread per work-item (SIMD1), as --group-size\n"
+    "  --group-size X,Y,Z   threads per group (the CM model); on a 3d kernel, X*SimdSize,Y,Z\n"
+    "                       work-items.  Not together with --local-size.  Default: one thread\n"
+    "  --global-offset X,Y,Z  what the global_offset keyword gives (default 0,0,0)\n"
+    "  --arg VALUE          one per input that takes an argument (see --list-inputs), in\n"
+    "                       declaration order; inputs in the per-thread payload (local ids) and\n"
+    "                       .implicit_* inputs are filled by the launch and take none.  VALUE is\n"
+    "                       a number (decimal or a float such as 1.5, converted to the input's\n"
+    "                       type; 0x hex gives raw bits); A,B,C: one number per element of the\n"
+    "                       input (12 bytes of d: 3 values); buf:SIZE[:INIT]: a new buffer, the\n"
+    "                       input receives its address (INIT: zero (default), file=PATH,\n"
+    "                       iota:TYPE or fill:TYPE:VALUE); @N: the address of buffer N again;\n"
+    "                       or a keyword for a value a runtime supplies, computed from the\n"
+    "                       launch: local_size, global_size, group_count, global_offset,\n"
+    "                       enqueued_local_size (3 x ud), work_dim (1 x ud), payload_header\n"
+    "                       (8 x ud: global offset, local size, 0, 0)\n"
+    "  --arg NAME=VALUE     the argument of the input called NAME (its variable: V0040, T6).\n"
+    "                       Named arguments go to their inputs first; positional ones then fill\n"
+    "                       the other inputs that take one, in declaration order\n"
+    "  --list-inputs        list the kernel's inputs: name, offset, size, type, payload role,\n"
+    "                       whether the kernel reads it and the --arg it takes; run nothing\n"
+    "  --out N=PATH         write buffer N's final bytes (buffers count from 0 in --arg order)\n"
+    "  --print N:TYPE       print buffer N as TYPE elements (ub b uw w ud d uq q hf bf f df)\n"
+    "  --threads N          host threads (results are identical for any N)\n"
+    "  --max-steps N        instructions per thread before stopping with an error\n"
+    "  --stats              print the instructions executed, threads and time to stderr\n"
+    "  --cr0 VALUE          initial %cr0 of every thread (default 0x4c0: IEEE, round to nearest\n"
+    "                       even, denormals kept; bits 5:4 rounding mode, 6/7/10 DF/F/HF denorms)\n"
+    "  --platform P         Gen9 Gen11 XeLP XeHP XeHPG XeHPC Xe2 Xe3 (default Xe2)\n"
     "\n"
-    "Exit status: 0 ok, 1 errors in the input or at run time, 2 usage error.\n";
+    "Exit status: 0 ok, 1 errors in the input, the launch or at run time, 2 usage error.\n";
 
 typedef struct run_buf {
     uint8_t *data;
     size_t size;
 } run_buf;
 
-static int parse_dims(const char *s, uint32_t out[3]) {
-    out[0] = out[1] = out[2] = 1;
+/* X[,Y[,Z]]; missing dimensions are `fill`; zero allowed when allow_zero. */
+static int parse_dims_ex(const char *s, uint32_t out[3], uint32_t fill, bool allow_zero) {
+    out[0] = out[1] = out[2] = fill;
     for (int k = 0; k < 3; k++) {
         char *end;
         errno = 0;
         unsigned long v = strtoul(s, &end, 10);
-        if (end == s || errno || v == 0 || v > 1u << 20) return -1;
+        if (end == s || *s == '-' || errno || (v == 0 && !allow_zero) || v > 1u << 20) return -1;
         out[k] = (uint32_t)v;
         if (!*end) return 0;
         if (*end != ',') return -1;
@@ -317,6 +340,8 @@ static int parse_dims(const char *s, uint32_t out[3]) {
     }
     return -1;
 }
+
+static int parse_dims(const char *s, uint32_t out[3]) { return parse_dims_ex(s, out, 1, false); }
 
 /* Element type by name: size in bytes, float-ness and signedness. */
 static int elem_type(const char *s, size_t n, unsigned *size, int *is_float, int *is_signed) {
@@ -540,14 +565,145 @@ static void print_buffer(const run_buf *b, const char *tname, unsigned size, int
     putchar('\n');
 }
 
+/* The keyword kind of a --arg value, -1 if it is no keyword. */
+static int arg_keyword_kind(const char *v) {
+    for (int k = 0; k < 32; k++) {
+        const char *kw = visa_arg_keyword((visa_arg_kind)k);
+        if (kw && !strcmp(kw, v)) return k;
+    }
+    return -1;
+}
+
+static bool is_identifier(const char *s) {
+    if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || *s == '_')) return false;
+    for (; *s; s++)
+        if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9') || *s == '_'))
+            return false;
+    return true;
+}
+
+/* One number of a --arg: hex gives raw bits; decimal and float literals are numbers. */
+static int parse_arg_number(const char *v, visa_arg *out) {
+    int flt;
+    double dv;
+    long long iv;
+    if (parse_number(v, &flt, &dv, &iv)) return -1;
+    bool hex = strstr(v, "0x") || strstr(v, "0X");
+    out->kind = flt ? VISA_ARG_FLOAT : hex ? VISA_ARG_SCALAR : VISA_ARG_INT;
+    out->value = (uint64_t)iv;
+    out->fvalue = dv;
+    return 0;
+}
+
+/* The --arg a listed input takes. */
+static void describe_arg(const visa_input_info *ii, char *buf, size_t cap) {
+    if (ii->role == VISA_INPUT_PER_THREAD) {
+        snprintf(buf, cap, "none (per-thread local_id_%c)", "xyz?"[ii->local_id_dim >= 0 && ii->local_id_dim < 3 ? ii->local_id_dim : 3]);
+    } else if (ii->role == VISA_INPUT_IMPLICIT) {
+        if (ii->implicit_name) snprintf(buf, cap, "none (implicit %s)", ii->implicit_name);
+        else snprintf(buf, cap, "none (implicit kind %u)", ii->implicit_kind);
+    } else if (ii->role == VISA_INPUT_SURFACE) {
+        snprintf(buf, cap, "a buffer: buf:SIZE[:INIT] or @N");
+    } else if (ii->role == VISA_INPUT_SAMPLER) {
+        snprintf(buf, cap, "an index: N");
+    } else if (ii->elements <= 1) {
+        if (ii->size == 8 && (!strcmp(ii->type, "uq") || !strcmp(ii->type, "q")))
+            snprintf(buf, cap, "%s: N, or a pointer: buf:SIZE[:INIT] or @N", ii->type);
+        else if (ii->size == 4 && (!strcmp(ii->type, "ud") || !strcmp(ii->type, "d")))
+            snprintf(buf, cap, "%s: N or work_dim", ii->type);
+        else
+            snprintf(buf, cap, "%s: N", ii->type);
+    } else {
+        /* one value per element; the runtime's 3 x 4-byte and 8 x 4-byte values by keyword */
+        char vals[64];
+        if (ii->elements <= 4) {
+            size_t n = 0;
+            for (uint32_t k = 0; k < ii->elements; k++) n += (size_t)snprintf(vals + n, sizeof vals - n, "%s%c", k ? "," : "", 'A' + k);
+        } else {
+            snprintf(vals, sizeof vals, "V1,...,V%u", ii->elements);
+        }
+        bool ud4 = ii->size == 12 && (!strcmp(ii->type, "ud") || !strcmp(ii->type, "d"));
+        bool hdr = ii->size == 32 && (!strcmp(ii->type, "ud") || !strcmp(ii->type, "d"));
+        snprintf(buf, cap, "%u x %s: %s%s", ii->elements, ii->type, vals,
+                 ud4 ? " or local_size, global_size, group_count, global_offset, enqueued_local_size"
+                 : hdr ? " or payload_header" : "");
+    }
+}
+
+static const char *role_name(const visa_input_info *ii, char *buf, size_t cap) {
+    switch (ii->role) {
+    case VISA_INPUT_PER_THREAD:
+        snprintf(buf, cap, "per-thread (local_id_%c)", "xyz?"[ii->local_id_dim >= 0 && ii->local_id_dim < 3 ? ii->local_id_dim : 3]);
+        return buf;
+    case VISA_INPUT_INLINE: return "cross-thread inline";
+    case VISA_INPUT_CROSS_THREAD: return "cross-thread";
+    case VISA_INPUT_IMPLICIT:
+        if (ii->implicit_name) snprintf(buf, cap, "implicit %s", ii->implicit_name);
+        else snprintf(buf, cap, "implicit kind %u", ii->implicit_kind);
+        return buf;
+    case VISA_INPUT_SURFACE: return "surface";
+    default: return "sampler";
+    }
+}
+
+/* visa run --list-inputs: a header line about the launch model, then one line per input. */
+static int list_inputs(const visa_module *m, const char *kernel, visa_platform platform) {
+    visa_kernel_info ki;
+    memset(&ki, 0, sizeof ki);
+    ki.struct_size = sizeof ki;
+    if (visa_kernel_get_info(m, kernel, platform, &ki) != VISA_OK) {
+        fprintf(stderr, "%s: %s\n", prog, kernel ? "no such kernel" : "the module has no kernel");
+        return EXIT_DIAG;
+    }
+    printf("kernel '%s': Target=\"%s\" (%s model)", ki.name, ki.opencl ? "3d" : "cm", ki.opencl ? "OpenCL" : "CM");
+    if (ki.simd_size) printf(", SimdSize=%u", ki.simd_size);
+    if (ki.per_thread_input_size) printf(", PerThreadInputSize=%u", ki.per_thread_input_size);
+    printf("; %s: %u-byte GRF", visa_platform_name(platform), visa_platform_grf_bytes(platform));
+    if (ki.opencl) printf(", local-id rows of %u bytes", ki.local_id_row_bytes);
+    printf("; %u input%s, %u take an --arg\n", ki.input_count, ki.input_count == 1 ? "" : "s", ki.arg_count);
+    int wname = 4;
+    for (uint32_t i = 0; i < ki.input_count; i++) {
+        visa_input_info ii;
+        if (visa_kernel_input_at(m, kernel, platform, i, &ii) == VISA_OK && (int)strlen(ii.name) > wname)
+            wname = (int)strlen(ii.name);
+    }
+    printf("%3s  %-*s  %6s  %4s  %-8s  %-24s  %-4s  %s\n", "#", wname, "name", "offset", "size", "type", "role", "read",
+           "--arg");
+    for (uint32_t i = 0; i < ki.input_count; i++) {
+        visa_input_info ii;
+        if (visa_kernel_input_at(m, kernel, platform, i, &ii) != VISA_OK) continue;
+        char type[32], rb[48], ab[160];
+        if (!*ii.type) snprintf(type, sizeof type, "-");
+        else if (ii.elements > 1) snprintf(type, sizeof type, "%u x %s", ii.elements, ii.type);
+        else snprintf(type, sizeof type, "%s", ii.type);
+        describe_arg(&ii, ab, sizeof ab);
+        printf("%3u  %-*s  %6d  %4u  %-8s  %-24s  %-4s  %s\n", i, wname, ii.name, ii.offset, ii.size, type,
+               role_name(&ii, rb, sizeof rb), ii.read ? "yes" : "no", ab);
+    }
+    return 0;
+}
+
+/* A usage error inside cmd_run's option loop: leave the loop so the buffers made so far are freed. */
+#define RUN_USAGE_ERROR(...)              \
+    {                                     \
+        rc = usage_error(__VA_ARGS__);    \
+        break;                            \
+    }
+
 static int cmd_run(int argc, char **argv) {
     const char *in = NULL, *plat = "Xe2";
     visa_run_opts ro;
     memset(&ro, 0, sizeof ro);
     ro.struct_size = sizeof ro;
     visa_arg args[256];
+    const char *arg_names[256];
+    bool any_named = false;
+    static visa_arg elems[4096]; /* the elements of vector arguments */
+    size_t nelems = 0;
     run_buf bufs[256];
     size_t nargs = 0, nbufs = 0;
+    char launch_error[256] = ""; /* an error about the launch, reported against FILE */
+    bool list = false;
     const char *outs[256], *prints[256];
     size_t nouts = 0, nprints = 0;
     bool want_stats = false;
@@ -561,28 +717,37 @@ static int cmd_run(int argc, char **argv) {
         }
         static const char *const with_value[] = {"--kernel", "--platform", "--groups", "--group-size",
                                                  "--threads", "--max-steps", "--arg", "--out", "--print",
-                                                 "--cr0"};
+                                                 "--cr0", "--local-size", "--global-offset"};
         bool takes = false;
         for (size_t k = 0; k < sizeof with_value / sizeof with_value[0]; k++) takes |= !strcmp(a, with_value[k]);
-        if (!strcmp(a, "--stats")) {
-            want_stats = true;
+        if (!strcmp(a, "--stats") || !strcmp(a, "--list-inputs")) {
+            if (a[2] == 's') want_stats = true;
+            else list = true;
             continue;
         }
-        if (!takes && a[0] == '-' && a[1]) return usage_error("unknown option '%s'", a);
-        if (takes && !val) return usage_error("option '%s' needs an argument", a);
+        if (!takes && a[0] == '-' && a[1]) RUN_USAGE_ERROR("unknown option '%s'", a);
+        if (takes && !val) RUN_USAGE_ERROR("option '%s' needs an argument", a);
         if (!strcmp(a, "--kernel")) ro.kernel = argv[++i];
         else if (!strcmp(a, "--platform")) plat = argv[++i];
         else if (!strcmp(a, "--groups")) {
-            if (parse_dims(argv[++i], ro.groups)) return usage_error("bad --groups '%s'", argv[i]);
+            if (parse_dims(argv[++i], ro.groups)) RUN_USAGE_ERROR("bad --groups '%s'", argv[i]);
         } else if (!strcmp(a, "--group-size")) {
-            if (parse_dims(argv[++i], ro.group_size)) return usage_error("bad --group-size '%s'", argv[i]);
+            if (parse_dims(argv[++i], ro.group_size)) RUN_USAGE_ERROR("bad --group-size '%s'", argv[i]);
+        } else if (!strcmp(a, "--local-size")) {
+            /* a zero is the launch's error (exit 1), not a usage error */
+            if (parse_dims_ex(argv[++i], ro.local_size, 1, true)) RUN_USAGE_ERROR("bad --local-size '%s'", argv[i]);
+            if ((!ro.local_size[0] || !ro.local_size[1] || !ro.local_size[2]) && !*launch_error)
+                snprintf(launch_error, sizeof launch_error, "local size %u,%u,%u: every dimension must be at least 1",
+                         ro.local_size[0], ro.local_size[1], ro.local_size[2]);
+        } else if (!strcmp(a, "--global-offset")) {
+            if (parse_dims_ex(argv[++i], ro.global_offset, 0, true)) RUN_USAGE_ERROR("bad --global-offset '%s'", argv[i]);
         } else if (!strcmp(a, "--threads") || !strcmp(a, "--max-steps")) {
             char *end;
             errno = 0;
             unsigned long long v = strtoull(argv[++i], &end, 10);
-            if (*end || errno || !v) return usage_error("bad number '%s'", argv[i]);
+            if (*end || errno || !v) RUN_USAGE_ERROR("bad number '%s'", argv[i]);
             if (a[2] == 't') {
-                if (v > 256) return usage_error("--threads %s: at most 256", argv[i]);
+                if (v > 256) RUN_USAGE_ERROR("--threads %s: at most 256", argv[i]);
                 ro.threads = (uint32_t)v;
             } else {
                 ro.max_steps = v;
@@ -591,45 +756,88 @@ static int cmd_run(int argc, char **argv) {
             char *end;
             errno = 0;
             unsigned long long v = strtoull(argv[++i], &end, 0);
-            if (*end || errno || v > 0xFFFFFFFFull) return usage_error("bad --cr0 '%s'", argv[i]);
+            if (*end || errno || v > 0xFFFFFFFFull) RUN_USAGE_ERROR("bad --cr0 '%s'", argv[i]);
             ro.set_cr0 = true;
             ro.cr0 = (uint32_t)v;
         } else if (!strcmp(a, "--arg")) {
             const char *v = argv[++i];
-            if (nargs == 256) return usage_error("%s", "too many --arg");
-            memset(&args[nargs], 0, sizeof args[nargs]);
-            if (!strncmp(v, "buf:", 4)) {
-                if (nbufs == 256) return usage_error("%s", "too many buffers");
+            if (nargs == 256) RUN_USAGE_ERROR("%s", "too many --arg");
+            visa_arg *arg = &args[nargs];
+            memset(arg, 0, sizeof *arg);
+            /* NAME=VALUE: NAME an input variable's name (no ':' or ',' before the '=') */
+            static char names[256][128];
+            arg_names[nargs] = NULL;
+            const char *eq = strchr(v, '=');
+            if (eq && eq > v && (size_t)(eq - v) < sizeof names[0] && strcspn(v, ":,@") > (size_t)(eq - v) &&
+                !(v[0] >= '0' && v[0] <= '9') && v[0] != '-') {
+                memcpy(names[nargs], v, (size_t)(eq - v));
+                names[nargs][eq - v] = 0;
+                arg_names[nargs] = names[nargs];
+                any_named = true;
+                v = eq + 1;
+            }
+            int kw = arg_keyword_kind(v);
+            if (kw >= 0) {
+                arg->kind = (visa_arg_kind)kw;
+            } else if (!strncmp(v, "buf:", 4)) {
+                if (nbufs == 256) RUN_USAGE_ERROR("%s", "too many buffers");
                 rc = make_buffer(v, &bufs[nbufs]);
-                args[nargs].kind = VISA_ARG_BUFFER;
-                args[nargs].buffer = (uint32_t)nbufs++;
-            } else {
-                int flt;
-                double dv;
-                long long iv;
-                if (parse_number(v, &flt, &dv, &iv)) return usage_error("bad --arg value '%s'", v);
-                /* hex gives raw bits; decimal and float literals are numbers */
-                bool hex = strstr(v, "0x") || strstr(v, "0X");
-                args[nargs].kind = flt ? VISA_ARG_FLOAT : hex ? VISA_ARG_SCALAR : VISA_ARG_INT;
-                args[nargs].value = (uint64_t)iv;
-                args[nargs].fvalue = dv;
+                arg->kind = VISA_ARG_BUFFER;
+                arg->buffer = (uint32_t)nbufs++;
+            } else if (v[0] == '@') {
+                char *end;
+                errno = 0;
+                unsigned long n = strtoul(v + 1, &end, 10);
+                if (end == v + 1 || *end || errno || n >= nbufs)
+                    RUN_USAGE_ERROR("bad --arg '%s' (@N: buffer N of an earlier buf: argument, counting from 0)", v);
+                arg->kind = VISA_ARG_BUFFER;
+                arg->buffer = (uint32_t)n;
+            } else if (strchr(v, ',')) {
+                /* A,B,C: one number per element */
+                arg->kind = VISA_ARG_VECTOR;
+                arg->value = nelems;
+                for (const char *p = v;; ) {
+                    size_t n = strcspn(p, ",");
+                    char num[64];
+                    if (!n || n >= sizeof num || nelems == sizeof elems / sizeof elems[0])
+                        RUN_USAGE_ERROR("bad --arg value '%s'", v);
+                    memcpy(num, p, n);
+                    num[n] = 0;
+                    memset(&elems[nelems], 0, sizeof elems[nelems]);
+                    if (parse_arg_number(num, &elems[nelems])) RUN_USAGE_ERROR("bad --arg value '%s'", v);
+                    nelems++;
+                    arg->buffer++;
+                    if (!p[n]) break;
+                    p += n + 1;
+                }
+                if (rc) break;
+            } else if (parse_arg_number(v, arg)) {
+                if (!is_identifier(v)) RUN_USAGE_ERROR("bad --arg value '%s'", v);
+                if (!*launch_error)
+                    snprintf(launch_error, sizeof launch_error,
+                             "unknown --arg keyword '%.64s' (local_size, global_size, group_count, global_offset, "
+                             "enqueued_local_size, work_dim, payload_header)", v);
             }
             nargs++;
         } else if (!strcmp(a, "--out")) {
-            if (nouts == 256) return usage_error("%s", "too many --out");
+            if (nouts == 256) RUN_USAGE_ERROR("%s", "too many --out");
             outs[nouts++] = argv[++i];
         } else if (!strcmp(a, "--print")) {
-            if (nprints == 256) return usage_error("%s", "too many --print");
+            if (nprints == 256) RUN_USAGE_ERROR("%s", "too many --print");
             prints[nprints++] = argv[++i];
         } else if (a[0] == '-' && a[1]) {
-            return usage_error("unknown option '%s'", a);
+            RUN_USAGE_ERROR("unknown option '%s'", a);
         } else if (in) {
-            return usage_error("unexpected argument '%s'", a);
+            RUN_USAGE_ERROR("unexpected argument '%s'", a);
         } else {
             in = a;
         }
     }
     if (!rc && !in) return usage_error("%s", "run needs an input file");
+    if (!rc && *launch_error && !list) {
+        fprintf(stderr, "%s: error: %s\n", in, launch_error);
+        rc = EXIT_DIAG;
+    }
     visa_platform platform;
     if (!rc && visa_platform_from_name(plat, &platform) != VISA_OK)
         return usage_error("unknown platform '%s'", plat);
@@ -650,8 +858,13 @@ static int cmd_run(int argc, char **argv) {
     visa_ctx *ctx = NULL;
     visa_module *m = NULL;
     if (!rc) rc = load_module(in, platform, &ctx, &m);
-    if (!rc) {
+    if (!rc && list) {
+        rc = list_inputs(m, ro.kernel, platform);
+    } else if (!rc) {
         ro.platform = platform;
+        ro.arg_names = any_named ? arg_names : NULL;
+        ro.vector_elems = elems;
+        ro.nvector_elems = nelems;
         visa_buffer vb[256];
         for (size_t k = 0; k < nbufs; k++) {
             vb[k].data = bufs[k].data;
@@ -669,9 +882,9 @@ static int cmd_run(int argc, char **argv) {
                     secs > 0 ? (double)stats.instructions / secs * 1e-6 : 0.0);
         }
         if (st != VISA_OK) {
-            if (st != VISA_E_RUNTIME && st != VISA_E_UNSUPPORTED)
+            if (st != VISA_E_RUNTIME && st != VISA_E_UNSUPPORTED && st != VISA_E_ARG)
                 fprintf(stderr, "%s: %s\n", prog, visa_status_str(st));
-            rc = st == VISA_E_ARG ? EXIT_USAGE : EXIT_DIAG;
+            rc = EXIT_DIAG; /* a bad launch (VISA_E_ARG) has its diagnostic too */
         } else {
             for (size_t k = 0; k < nouts && !rc; k++) {
                 char *end;
