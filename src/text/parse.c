@@ -1334,7 +1334,9 @@ static bool parse_label_def(txt_parser *tp, const char *name, size_t n) {
     inst.opnd[0].kind = 'L';
     inst.opnd[0].u.label = id;
     attach_trivia(tp, &inst.trivia);
-    return vec_push(tp->ctx, &tp->r->insts, inst);
+    if (vec_push(tp->ctx, &tp->r->insts, inst)) return true;
+    vx_free(tp->ctx, inst.opnd, sizeof(ir_opnd));
+    return false;
 }
 
 /* .function "name": a SUBROUTINE; IGC then prints (and accepts) "name:" on the next line. */
@@ -1364,6 +1366,7 @@ static bool parse_function(txt_parser *tp) {
                 inst.opnd[0].u.label = id;
                 attach_trivia(tp, &inst.trivia);
                 ok = vec_push(tp->ctx, &tp->r->insts, inst);
+                if (!ok) vx_free(tp->ctx, inst.opnd, sizeof(ir_opnd));
             }
         }
     }
@@ -1527,6 +1530,14 @@ static bool parse_statement(txt_parser *tp, const mn_index *ix, bool *more) {
     return parse_instruction(tp, ix);
 }
 
+/* Out of memory before the parser exists: the diagnostic still goes out. */
+static visa_status nomem_early(visa_ctx *ctx, const char *name) {
+    diag_sink ds;
+    diag_init(&ds, ctx, name, NULL, 0);
+    diag_oom(&ds);
+    return VISA_E_NOMEM;
+}
+
 static void report_undefined_labels(txt_parser *tp, ir_routine *r) {
     for (uint32_t i = 0; i < r->labels.len; i++) {
         ir_label *lab = &r->labels.data[i];
@@ -1542,22 +1553,25 @@ visa_status visa_module_parse_text(visa_ctx *ctx, const char *name, const char *
     *out = NULL;
     if ((unsigned)platform >= VISA_PLATFORM__COUNT) return VISA_E_ARG;
     txt_parser *tp = vx_alloc(ctx, sizeof *tp);
-    if (!tp) return VISA_E_NOMEM;
-    tp->ctx = ctx;
+    if (!tp) return nomem_early(ctx, name);
     diag_init(&tp->ds, ctx, name, text, len);
+    /* every allocation of the parse goes through the guard: one failure fails the parse */
+    vx_guard guard;
+    vx_guard_init(&guard, ctx, &tp->ds);
+    tp->ctx = &guard.ctx;
     tp->m = ir_module_new(ctx);
     mn_index ix = {0};
     visa_status st = VISA_OK;
-    if (!tp->m || !mn_build(ctx, &ix)) st = VISA_E_NOMEM;
+    if (!tp->m || !mn_build(tp->ctx, &ix)) st = VISA_E_NOMEM;
     if (st == VISA_OK) {
         tp->m->platform = platform;
-        tp->m->name = vx_strndup(ctx, tp->ds.file, strlen(tp->ds.file));
+        tp->m->name = vx_strndup(tp->ctx, tp->ds.file, strlen(tp->ds.file));
         tp->src = text ? text : "";
         tp->len = len;
         tp->line_no = 1;
         tp->pending_eol = -1;
         bool blank;
-        while (next_line(tp, &blank)) {
+        while (next_line(tp, &blank) && !guard.failed) {
             if (tp->failed) continue;
             if (blank) {
                 tp->blank_pending = true;
@@ -1575,7 +1589,7 @@ visa_status visa_module_parse_text(visa_ctx *ctx, const char *name, const char *
             }
             tp->blank_pending = false;
             bool more = true;
-            while (more && !tp->failed) (void)parse_statement(tp, &ix, &more);
+            while (more && !tp->failed && !guard.failed) (void)parse_statement(tp, &ix, &more);
             if (tp->pending_eol >= 0 || tp->pending_comments.len) {
                 /* statement did not take its trivia (error or no attachable node) */
                 tp->pending_eol = -1;
@@ -1596,6 +1610,10 @@ visa_status visa_module_parse_text(visa_ctx *ctx, const char *name, const char *
             diag_at(&tp->ds, VISA_SEV_ERROR, "E-SYNTAX", tp->line_no > 1 ? tp->line_no - 1 : 1, 1,
                     "no .kernel or .global_function in input");
         if (tp->ds.errors) st = VISA_E_SYNTAX;
+    }
+    if (guard.failed || st == VISA_E_NOMEM) {
+        diag_oom(&tp->ds);
+        st = VISA_E_NOMEM;
     }
     vec_free(ctx, &ix.e);
     vec_free(ctx, &tp->buf);
