@@ -380,6 +380,7 @@ visa_status visa_module_run(const visa_module *m, const visa_run_opts *opts, con
     if (!L || !prog) {
         vx_free(ctx, L, sizeof *L);
         vx_free(ctx, prog, sizeof *prog);
+        diag_oom(&ds);
         return VISA_E_NOMEM;
     }
     visa_status st = emu_lower(ctx, m, r, opts->platform, prog, &ds);
@@ -457,5 +458,6 @@ visa_status visa_module_run(const visa_module *m, const visa_run_opts *opts, con
     emu_program_free(prog);
     vx_free(ctx, prog, sizeof *prog);
     vx_free(ctx, L, sizeof *L);
+    if (st == VISA_E_NOMEM) diag_oom(&ds);
     return st;
 }

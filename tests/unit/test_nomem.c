@@ -250,6 +250,7 @@ static void sweep(const fixture *fx, enum op op) {
     long total = a.count;
     char name[96];
     snprintf(name, sizeof name, "%s %s baseline (%ld allocations)", fx->name, op_names[op], total);
+    fprintf(stderr, "%s\n", name);
     CASE_BEGIN();
     CHECKF(base.st == VISA_OK, "%s", visa_status_str(base.st));
     CHECK(a.live == 0);
