@@ -414,7 +414,7 @@ static void pr_routine(txt_printer *pr, bool print_version) {
     }
     pr_eol_comment(pr, &r->trivia);
     sb_putc(o, '\n');
-    if (r->is_kernel) {
+    if (r->is_kernel && pr->nfuncs) {
         for (uint32_t i = 0; i < m->routines.len; i++) {
             const ir_routine *f = &m->routines.data[i];
             if (f->is_kernel) continue;
@@ -478,6 +478,7 @@ visa_status visa_module_print(const visa_module *m, const visa_print_opts *opts,
     pr.m = m;
     pr.out = &sb;
     pr.keep_comments = !(opts && (o.flags & VISA_PRINT_STRIP_COMMENTS));
+    for (uint32_t i = 0; i < m->routines.len; i++) pr.nfuncs += !m->routines.data[i].is_kernel;
     bool ok = true;
     for (uint32_t i = 0; i < m->routines.len && ok; i++) {
         pr.r = &m->routines.data[i];

@@ -100,6 +100,7 @@ typedef struct txt_printer {
     bool keep_comments;
     char **label_names;     /* printed name of every label of the routine (pr_label) */
     uint8_t *label_renamed; /* the name had bytes rewritten (IGC's "Original Name" comment) */
+    uint32_t nfuncs;        /* functions in the module (each kernel lists them as .funcdecl) */
 } txt_printer;
 
 void pr_vec(txt_printer *pr, const ir_vec *v, bool region);
