@@ -1057,8 +1057,9 @@ static bool parse_kernel_attr(txt_parser *tp) {
 static bool begin_routine(txt_parser *tp, bool is_kernel, const char *name, size_t n,
                           uint32_t line) {
     /* labels of the previous routine go out of scope */
+    for (uint32_t i = 0; i < tp->names.len && tp->buckets; i++)
+        tp->buckets[tp->names.data[i].hash & tp->bucket_mask] = 0;
     tp->names.len = 0;
-    memset(tp->buckets, 0, sizeof tp->buckets);
     tp->name_store.len = 0;
     tp->scope_marks.len = 0;
     ir_routine r;
@@ -1382,14 +1383,14 @@ static void scope_pop(txt_parser *tp) {
     VEC(txt_name) keep = {0};
     while (tp->names.len > mark) {
         txt_name e = tp->names.data[tp->names.len - 1];
-        tp->buckets[e.hash & 1023] = e.prev;
+        tp->buckets[e.hash & tp->bucket_mask] = e.prev;
         tp->names.len--;
         if (e.kind == TN_LABEL) (void)vec_push(tp->ctx, &keep, e);
     }
     for (uint32_t i = keep.len; i-- > 0;) {
         txt_name e = keep.data[i];
-        e.prev = tp->buckets[e.hash & 1023];
-        if (vec_push(tp->ctx, &tp->names, e)) tp->buckets[e.hash & 1023] = tp->names.len;
+        e.prev = tp->buckets[e.hash & tp->bucket_mask];
+        if (vec_push(tp->ctx, &tp->names, e)) tp->buckets[e.hash & tp->bucket_mask] = tp->names.len;
     }
     vec_free(tp->ctx, &keep);
 }
@@ -1619,6 +1620,7 @@ visa_status visa_module_parse_text(visa_ctx *ctx, const char *name, const char *
     vec_free(ctx, &tp->buf);
     vec_free(ctx, &tp->pos_line);
     vec_free(ctx, &tp->pos_col);
+    if (tp->buckets) vx_free(ctx, tp->buckets, sizeof(uint32_t) * (tp->bucket_mask + 1));
     vec_free(ctx, &tp->names);
     vec_free(ctx, &tp->name_store);
     vec_free(ctx, &tp->scope_marks);
