@@ -620,12 +620,19 @@ visa_status visa_module_decode(visa_ctx *ctx, const char *name, const void *byte
     r.p = bytes;
     r.len = len;
     r.ds = &ds;
-    r.ctx = ctx;
+    /* every allocation of the reader goes through the guard: one failure fails the decode */
+    vx_guard guard;
+    vx_guard_init(&guard, ctx, &ds);
+    r.ctx = &guard.ctx;
     r.grf = visa_platform_grf_bytes(platform);
     visa_module *m = ir_module_new(ctx);
-    if (!m) return VISA_E_NOMEM;
+    if (!m) {
+        diag_oom(&ds);
+        return VISA_E_NOMEM;
+    }
     m->platform = platform;
     m->has_version = 1;
+    ctx = &guard.ctx; /* m->ctx stays the caller's context */
     m->name = vx_strndup(ctx, ds.file, strlen(ds.file));
     uint32_t magic = u32(&r, "header");
     if (!r.err && magic != 0x41534943u) fail(&r, 0, "not a vISA object (bad magic, expected \"CISA\")");
@@ -708,8 +715,9 @@ visa_status visa_module_decode(visa_ctx *ctx, const char *name, const void *byte
     }
     vec_free(ctx, &ents);
     if (!r.err && !m->routines.len) fail(&r, 0, "object has no kernels or functions");
-    if (r.err) {
+    if (r.err || guard.failed) {
         visa_module_destroy(m);
+        if (guard.failed) return VISA_E_NOMEM;
         return ds.errors ? VISA_E_BINARY : VISA_E_NOMEM;
     }
     *out = m;

@@ -222,14 +222,78 @@ static void put_routine(strbuf *b, const ir_routine *r, size_t *input_off, bool 
     patch32(b, size_at + 4, (uint32_t)entry);
 }
 
+/* -- What the object format can hold ------------------------------------------------------- */
+/* A count or length the writer stores in `bits` bits; false (with a diagnostic naming the field
+** and its limit) when it does not fit. */
+static bool fits(diag_sink *ds, const ir_routine *r, uint64_t value, unsigned bits,
+                 const char *what) {
+    uint64_t max = (UINT64_C(1) << bits) - 1;
+    if (value <= max) return true;
+    const ir_string *name = r ? &r->strings.data[r->name < r->strings.len ? r->name : 0] : NULL;
+    diag_at_offset(ds, VISA_SEV_ERROR, "E-LIMIT", VISA_DIAG_NO_OFFSET,
+                   "%s%.*s%s%s of %llu exceeds the object format's %u-bit field (at most %llu)",
+                   r ? (r->is_kernel ? "kernel \"" : "function \"") : "",
+                   name ? (int)(name->len > 64 ? 64 : name->len) : 0, name ? name->s : "",
+                   name && name->len > 64 ? "...\": " : r ? "\": " : "", what,
+                   (unsigned long long)value, bits, (unsigned long long)max);
+    return false;
+}
+
+/* Every count, length and index the writer stores in a narrow field, checked before writing. */
+static bool check_limits(const visa_module *m, diag_sink *ds) {
+    uint32_t nk = 0, nf = 0;
+    bool ok = true;
+    for (uint32_t i = 0; i < m->routines.len; i++) {
+        const ir_routine *r = &m->routines.data[i];
+        if (r->is_kernel) nk++;
+        else nf++;
+        const ir_string *name = &r->strings.data[r->name < r->strings.len ? r->name : 0];
+        if (name->len > 0xFFFF) {
+            diag_at_offset(ds, VISA_SEV_ERROR, "E-LIMIT", VISA_DIAG_NO_OFFSET,
+                           "%s name of %u bytes exceeds the object format's 16-bit length field",
+                           r->is_kernel ? "kernel" : "function", name->len);
+            ok = false;
+        }
+        ok &= fits(ds, r, r->addrs.len, 16, "address variable count");
+        ok &= fits(ds, r, r->preds.len, 16, "predicate variable count");
+        ok &= fits(ds, r, r->labels.len, 16, "label count");
+        ok &= fits(ds, r, r->samplers.len, 8, "sampler count");
+        ok &= fits(ds, r, r->surfaces.len, 8, "surface count");
+        ok &= fits(ds, r, r->attrs.len, 16, "attribute count");
+        for (uint32_t k = 0; k < r->vars.len; k++)
+            ok &= fits(ds, r, r->vars.data[k].attrs.count, 8, "variable attribute count");
+        const VEC(ir_state_var) *const lists[4] = {(const void *)&r->addrs, (const void *)&r->preds,
+                                                   (const void *)&r->samplers, (const void *)&r->surfaces};
+        for (int l = 0; l < 4; l++)
+            for (uint32_t k = 0; k < lists[l]->len; k++)
+                ok &= fits(ds, r, lists[l]->data[k].attrs.count, 8, "variable attribute count");
+        /* operands written in 16 bits: string indices ('s'), label ids ('L') */
+        for (uint32_t k = 0; k < r->insts.len; k++)
+            for (unsigned o = 0; o < r->insts.data[k].nopnd; o++) {
+                const ir_opnd *op = &r->insts.data[k].opnd[o];
+                if (op->kind == 's') ok &= fits(ds, r, op->u.str, 16, "string index operand");
+            }
+        if (ds->errors > 20) break; /* enough said */
+    }
+    ok &= fits(ds, NULL, nk, 16, "kernel count");
+    ok &= fits(ds, NULL, nf, 16, "function count");
+    return ok;
+}
+
 visa_status visa_module_encode(const visa_module *m, visa_platform platform, uint8_t **out,
                                size_t *out_len) {
     if (!m || !out || !out_len || (unsigned)platform >= VISA_PLATFORM__COUNT) return VISA_E_ARG;
     *out = NULL;
     *out_len = 0;
+    diag_sink ds;
+    diag_init(&ds, m->ctx, m->name, NULL, 0);
+    if (!check_limits(m, &ds)) return VISA_E_UNSUPPORTED;
+    /* every allocation of the writer goes through the guard: one failure fails the encode */
+    vx_guard guard;
+    vx_guard_init(&guard, m->ctx, &ds);
     strbuf hdr, body;
-    sb_init(&hdr, m->ctx);
-    sb_init(&body, m->ctx);
+    sb_init(&hdr, &guard.ctx);
+    sb_init(&body, &guard.ctx);
     uint32_t nk = 0, nf = 0;
     for (uint32_t i = 0; i < m->routines.len; i++) {
         if (m->routines.data[i].is_kernel) nk++;
@@ -240,8 +304,11 @@ visa_status visa_module_encode(const visa_module *m, visa_platform platform, uin
     put8(&hdr, m->major);
     put8(&hdr, m->minor);
     put16(&hdr, nk);
-    size_t *slot = vx_alloc(m->ctx, sizeof(size_t) * (m->routines.len + 1));
-    if (!slot) return VISA_E_NOMEM;
+    size_t *slot = vx_alloc(&guard.ctx, sizeof(size_t) * (m->routines.len + 1));
+    if (!slot) {
+        sb_free(&hdr);
+        return VISA_E_NOMEM;
+    }
     for (int pass = 0; pass < 2; pass++) {
         if (pass == 1) {
             put16(&hdr, 0); /* file-scope variables */
@@ -277,12 +344,13 @@ visa_status visa_module_encode(const visa_module *m, visa_platform platform, uin
     }
     vx_free(m->ctx, slot, sizeof(size_t) * (m->routines.len + 1));
     sb_putn(&hdr, body.data ? body.data : "", body.len);
+    bool oom = body.oom || guard.failed;
     sb_free(&body);
-    if (hdr.oom) {
+    if (!oom && !fits(&ds, NULL, hdr.len, 32, "object size (routine offsets)")) {
         sb_free(&hdr);
-        return VISA_E_NOMEM;
+        return VISA_E_UNSUPPORTED;
     }
-    uint8_t *p = vx_realloc(m->ctx, hdr.data, hdr.cap, hdr.len ? hdr.len : 1);
+    uint8_t *p = oom || hdr.oom ? NULL : vx_realloc(&guard.ctx, hdr.data, hdr.cap, hdr.len ? hdr.len : 1);
     if (!p) {
         sb_free(&hdr);
         return VISA_E_NOMEM;

@@ -92,6 +92,25 @@ char *vx_strndup(visa_ctx *ctx, const char *s, size_t len) {
     return p;
 }
 
+static void *guard_alloc(void *ud, void *ptr, size_t old_size, size_t new_size) {
+    vx_guard *g = ud;
+    void *p = g->outer->alloc(g->outer->alloc_ud, ptr, old_size, new_size);
+    if (!p && new_size) {
+        g->failed = true;
+        if (g->ds) diag_oom(g->ds);
+    }
+    return p;
+}
+
+void vx_guard_init(vx_guard *g, visa_ctx *outer, diag_sink *ds) {
+    g->ctx = *outer;
+    g->ctx.alloc = guard_alloc;
+    g->ctx.alloc_ud = g;
+    g->outer = outer;
+    g->ds = ds;
+    g->failed = false;
+}
+
 bool vec_grow_(visa_ctx *ctx, void **data, uint32_t *cap, size_t elem, uint32_t need) {
     if (need > (1u << 28)) return false; /* refuse absurd sizes */
     uint32_t ncap = *cap ? *cap : 8;
@@ -227,6 +246,23 @@ void diag_vat(diag_sink *ds, visa_severity sev, const char *code, uint32_t line,
         }
     }
     ds->ctx->on_diag(ds->ctx->diag_ud, &d);
+}
+
+void diag_oom(diag_sink *ds) {
+    if (ds->oom) return;
+    ds->oom = true;
+    ds->errors++;
+    if (ds->ctx->on_diag) {
+        visa_diag d;
+        memset(&d, 0, sizeof d);
+        d.severity = VISA_SEV_ERROR;
+        d.code = "E-NOMEM";
+        d.file = ds->file;
+        d.offset = VISA_DIAG_NO_OFFSET;
+        d.message = "out of memory";
+        ds->ctx->on_diag(ds->ctx->diag_ud, &d);
+    }
+    ds->suppressed = true;
 }
 
 void diag_at(diag_sink *ds, visa_severity sev, const char *code, uint32_t line, uint32_t col,

@@ -26,6 +26,21 @@ void *vx_realloc(visa_ctx *ctx, void *p, size_t old_size, size_t new_size);
 void vx_free(visa_ctx *ctx, void *p, size_t size);
 char *vx_strndup(visa_ctx *ctx, const char *s, size_t len);   /* NUL-terminated copy */
 
+/* An allocation guard: a context that allocates through `outer`'s allocator and, when an
+** allocation fails, sets `failed` and reports "out of memory" on `ds` (when not NULL).  A pass
+** (parse, decode, verify) allocates through guard.ctx, so that no failure goes unnoticed even
+** where a call's result only steers a local fallback; the pass ends with VISA_E_NOMEM when
+** `failed` is set.  Objects built through it belong to `outer` (same allocator): set their ctx
+** to outer.  Single-threaded: one guard per thread. */
+typedef struct diag_sink diag_sink;
+typedef struct vx_guard {
+    visa_ctx ctx;
+    visa_ctx *outer;
+    diag_sink *ds;
+    bool failed;
+} vx_guard;
+void vx_guard_init(vx_guard *g, visa_ctx *outer, diag_sink *ds);
+
 /* -- Options structs (opts.c): the caller's struct_size says which fields it has ----------- */
 /* True when the caller's struct covers `field` whole (visa.h, "Options structs grow"). */
 #define VX_OPT_HAS(opts, field)                                                          \
@@ -77,6 +92,7 @@ typedef struct diag_sink {
     size_t text_len;
     uint32_t errors, warnings;
     bool suppressed; /* max_errors reached */
+    bool oom;        /* an allocation failed: "out of memory" was reported */
 } diag_sink;
 
 void diag_init(diag_sink *ds, visa_ctx *ctx, const char *file, const char *text, size_t len);
@@ -86,6 +102,9 @@ void diag_at(diag_sink *ds, visa_severity sev, const char *code, uint32_t line, 
 /* Report at a binary byte offset. */
 void diag_at_offset(diag_sink *ds, visa_severity sev, const char *code, uint64_t offset,
                     const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+/* Report "out of memory" (once, whatever max_errors says) and drop later diagnostics: what
+** follows a failed allocation (an undefined name, a lost label) would only mislead. */
+void diag_oom(diag_sink *ds);
 void diag_vat(diag_sink *ds, visa_severity sev, const char *code, uint32_t line, uint32_t col,
               uint64_t offset, const char *fmt, va_list ap);
 

@@ -17,6 +17,7 @@
 #define diag_at visa__diag_at
 #define diag_at_offset visa__diag_at_offset
 #define diag_init visa__diag_init
+#define diag_oom visa__diag_oom
 #define diag_vat visa__diag_vat
 #define emu_abi_of visa__emu_abi_of
 #define emu_alu_generic visa__emu_alu_generic
@@ -254,6 +255,7 @@
 #define vf_var_type visa__vf_var_type
 #define vx_alloc visa__vx_alloc
 #define vx_free visa__vx_free
+#define vx_guard_init visa__vx_guard_init
 #define vx_realloc visa__vx_realloc
 #define vx_strndup visa__vx_strndup
 

@@ -654,6 +654,7 @@ visa_status visa_module_run(const visa_module *m, const visa_run_opts *opts_in, 
     if (!L || !prog) {
         vx_free(ctx, L, sizeof *L);
         vx_free(ctx, prog, sizeof *prog);
+        diag_oom(&ds);
         return VISA_E_NOMEM;
     }
     memset(L, 0, sizeof *L);
@@ -738,5 +739,6 @@ visa_status visa_module_run(const visa_module *m, const visa_run_opts *opts_in, 
     vx_free(ctx, L->bound, bound_bytes);
     vx_free(ctx, prog, sizeof *prog);
     vx_free(ctx, L, sizeof *L);
+    if (st == VISA_E_NOMEM) diag_oom(&ds);
     return st;
 }

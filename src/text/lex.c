@@ -431,7 +431,22 @@ bool tp_name_add(txt_parser *tp, const char *s, size_t len, uint8_t kind, uint32
     memcpy(tp->name_store.data + tp->name_store.len, s, len);
     tp->name_store.len += (uint32_t)len;
     tp->name_store.data[tp->name_store.len++] = 0;
-    uint32_t b = e.hash & 1023;
+    if (!tp->buckets || tp->names.len >= 2 * (tp->bucket_mask + 1)) {
+        /* twice the buckets, the chains rebuilt in entry order (what LIFO removal expects):
+        ** lookups stay O(1) however many names a routine declares */
+        uint32_t n = tp->buckets ? 2 * (tp->bucket_mask + 1) : 1024;
+        uint32_t *nb = vx_alloc(tp->ctx, sizeof(uint32_t) * n);
+        if (!nb) return false;
+        if (tp->buckets) vx_free(tp->ctx, tp->buckets, sizeof(uint32_t) * (tp->bucket_mask + 1));
+        tp->buckets = nb;
+        tp->bucket_mask = n - 1;
+        for (uint32_t i = 0; i < tp->names.len; i++) {
+            txt_name *o = &tp->names.data[i];
+            o->prev = nb[o->hash & tp->bucket_mask];
+            nb[o->hash & tp->bucket_mask] = i + 1;
+        }
+    }
+    uint32_t b = e.hash & tp->bucket_mask;
     e.prev = tp->buckets[b];
     if (!vec_push(tp->ctx, &tp->names, e)) return false;
     tp->buckets[b] = tp->names.len; /* index + 1 */
@@ -440,7 +455,8 @@ bool tp_name_add(txt_parser *tp, const char *s, size_t len, uint8_t kind, uint32
 
 txt_name *tp_name_find(txt_parser *tp, const char *s, size_t len) {
     uint32_t h = hash_name(s, len);
-    for (uint32_t i = tp->buckets[h & 1023]; i; i = tp->names.data[i - 1].prev) {
+    if (!tp->buckets) return NULL;
+    for (uint32_t i = tp->buckets[h & tp->bucket_mask]; i; i = tp->names.data[i - 1].prev) {
         txt_name *e = &tp->names.data[i - 1];
         const char *n = tp->name_store.data + e->name;
         if (e->hash == h && strlen(n) == len && memcmp(n, s, len) == 0) return e;

@@ -1066,8 +1066,9 @@ static bool parse_kernel_attr(txt_parser *tp) {
 static bool begin_routine(txt_parser *tp, bool is_kernel, const char *name, size_t n,
                           uint32_t line) {
     /* labels of the previous routine go out of scope */
+    for (uint32_t i = 0; i < tp->names.len && tp->buckets; i++)
+        tp->buckets[tp->names.data[i].hash & tp->bucket_mask] = 0;
     tp->names.len = 0;
-    memset(tp->buckets, 0, sizeof tp->buckets);
     tp->name_store.len = 0;
     tp->scope_marks.len = 0;
     ir_routine r;
@@ -1388,7 +1389,9 @@ static bool parse_label_def(txt_parser *tp, const char *name, size_t n) {
     inst.opnd[0].kind = 'L';
     inst.opnd[0].u.label = id;
     attach_trivia(tp, &inst.trivia);
-    return vec_push(tp->ctx, &tp->r->insts, inst);
+    if (vec_push(tp->ctx, &tp->r->insts, inst)) return true;
+    vx_free(tp->ctx, inst.opnd, sizeof(ir_opnd));
+    return false;
 }
 
 /* .function "name": a SUBROUTINE; IGC then prints (and accepts) "name:" on the next line. */
@@ -1418,6 +1421,7 @@ static bool parse_function(txt_parser *tp) {
                 inst.opnd[0].u.label = id;
                 attach_trivia(tp, &inst.trivia);
                 ok = vec_push(tp->ctx, &tp->r->insts, inst);
+                if (!ok) vx_free(tp->ctx, inst.opnd, sizeof(ir_opnd));
             }
         }
     }
@@ -1433,14 +1437,14 @@ static void scope_pop(txt_parser *tp) {
     VEC(txt_name) keep = {0};
     while (tp->names.len > mark) {
         txt_name e = tp->names.data[tp->names.len - 1];
-        tp->buckets[e.hash & 1023] = e.prev;
+        tp->buckets[e.hash & tp->bucket_mask] = e.prev;
         tp->names.len--;
         if (e.kind == TN_LABEL) (void)vec_push(tp->ctx, &keep, e);
     }
     for (uint32_t i = keep.len; i-- > 0;) {
         txt_name e = keep.data[i];
-        e.prev = tp->buckets[e.hash & 1023];
-        if (vec_push(tp->ctx, &tp->names, e)) tp->buckets[e.hash & 1023] = tp->names.len;
+        e.prev = tp->buckets[e.hash & tp->bucket_mask];
+        if (vec_push(tp->ctx, &tp->names, e)) tp->buckets[e.hash & tp->bucket_mask] = tp->names.len;
     }
     vec_free(tp->ctx, &keep);
 }
@@ -1581,6 +1585,14 @@ static bool parse_statement(txt_parser *tp, const mn_index *ix, bool *more) {
     return parse_instruction(tp, ix);
 }
 
+/* Out of memory before the parser exists: the diagnostic still goes out. */
+static visa_status nomem_early(visa_ctx *ctx, const char *name) {
+    diag_sink ds;
+    diag_init(&ds, ctx, name, NULL, 0);
+    diag_oom(&ds);
+    return VISA_E_NOMEM;
+}
+
 static void report_undefined_labels(txt_parser *tp, ir_routine *r) {
     for (uint32_t i = 0; i < r->labels.len; i++) {
         ir_label *lab = &r->labels.data[i];
@@ -1704,22 +1716,25 @@ visa_status visa_module_parse_text(visa_ctx *ctx, const char *name, const char *
     *out = NULL;
     if ((unsigned)platform >= VISA_PLATFORM__COUNT) return VISA_E_ARG;
     txt_parser *tp = vx_alloc(ctx, sizeof *tp);
-    if (!tp) return VISA_E_NOMEM;
-    tp->ctx = ctx;
+    if (!tp) return nomem_early(ctx, name);
     diag_init(&tp->ds, ctx, name, text, len);
+    /* every allocation of the parse goes through the guard: one failure fails the parse */
+    vx_guard guard;
+    vx_guard_init(&guard, ctx, &tp->ds);
+    tp->ctx = &guard.ctx;
     tp->m = ir_module_new(ctx);
     mn_index ix = {0};
     visa_status st = VISA_OK;
-    if (!tp->m || !mn_build(ctx, &ix)) st = VISA_E_NOMEM;
+    if (!tp->m || !mn_build(tp->ctx, &ix)) st = VISA_E_NOMEM;
     if (st == VISA_OK) {
         tp->m->platform = platform;
-        tp->m->name = vx_strndup(ctx, tp->ds.file, strlen(tp->ds.file));
+        tp->m->name = vx_strndup(tp->ctx, tp->ds.file, strlen(tp->ds.file));
         tp->src = text ? text : "";
         tp->len = len;
         tp->line_no = 1;
         tp->pending_eol = -1;
         bool blank;
-        while (next_line(tp, &blank)) {
+        while (next_line(tp, &blank) && !guard.failed) {
             if (tp->failed) continue;
             if (blank) {
                 tp->blank_pending = true;
@@ -1737,10 +1752,10 @@ visa_status visa_module_parse_text(visa_ctx *ctx, const char *name, const char *
             }
             tp->blank_pending = false;
             bool more = true;
-            while (more && !tp->failed) {
+            while (more && !tp->failed && !guard.failed) {
                 (void)parse_statement(tp, &ix, &more);
                 /* a statement ended by the '}' of its scope: the brace is the next statement */
-                if (!more && !tp->failed && tp_at_end(tp) && *tp->p == '}') more = true;
+                if (!more && !tp->failed && !guard.failed && tp_at_end(tp) && *tp->p == '}') more = true;
             }
             if (tp->pending_eol >= 0 || tp->pending_comments.len) {
                 /* statement did not take its trivia (error or no attachable node) */
@@ -1765,10 +1780,15 @@ visa_status visa_module_parse_text(visa_ctx *ctx, const char *name, const char *
                     "no .kernel or .global_function in input");
         if (tp->ds.errors) st = VISA_E_SYNTAX;
     }
+    if (guard.failed || st == VISA_E_NOMEM) {
+        diag_oom(&tp->ds);
+        st = VISA_E_NOMEM;
+    }
     vec_free(ctx, &ix.e);
     vec_free(ctx, &tp->buf);
     vec_free(ctx, &tp->pos_line);
     vec_free(ctx, &tp->pos_col);
+    if (tp->buckets) vx_free(ctx, tp->buckets, sizeof(uint32_t) * (tp->bucket_mask + 1));
     vec_free(ctx, &tp->names);
     vec_free(ctx, &tp->name_store);
     vec_free(ctx, &tp->scope_marks);

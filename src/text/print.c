@@ -81,13 +81,24 @@ bool pr_label_text(txt_printer *pr, const char *s, size_t len) {
 ** would not read back replaced, and a name that then collides with an earlier label's printed
 ** name given its "_<id>" suffix until it is unique (IGC prints such collisions as they fall and
 ** cannot read its own output). */
+static uint32_t name_hash(const char *s) {
+    uint32_t h = 2166136261u; /* FNV-1a */
+    for (; *s; s++) h = (h ^ (uint8_t)*s) * 16777619u;
+    return h;
+}
+
 static bool label_names_build(txt_printer *pr) {
     const ir_routine *r = pr->r;
     strbuf *saved = pr->out;
+    /* names given so far, by hash (open addressing, label id + 1, 0 = empty): the clash check
+    ** is linear in the number of labels */
+    uint32_t nslots = 16;
+    while (nslots < 2 * (r->labels.len + 1)) nslots *= 2;
+    uint32_t *slots = vx_alloc(saved->ctx, sizeof(uint32_t) * nslots);
     pr->label_names = vx_alloc(saved->ctx, sizeof(char *) * (r->labels.len + 1));
     pr->label_renamed = vx_alloc(saved->ctx, r->labels.len + 1);
-    if (!pr->label_names || !pr->label_renamed) return false;
-    for (uint32_t id = 0; id < r->labels.len; id++) {
+    bool ok = slots && pr->label_names && pr->label_renamed;
+    for (uint32_t id = 0; ok && id < r->labels.len; id++) {
         strbuf sb;
         sb_init(&sb, saved->ctx);
         pr->out = &sb;
@@ -98,24 +109,32 @@ static bool label_names_build(txt_printer *pr) {
         int sn = snprintf(suffix, sizeof suffix, "_%u", id);
         bool ends = sb.len >= (size_t)sn && !memcmp(sb.data + sb.len - sn, suffix, (size_t)sn);
         if ((lab->kind == 1 || lab->kind == 2) && !ends) sb_putn(&sb, suffix, (size_t)sn);
-        for (int guard = 0; guard < 8; guard++) {
+        uint32_t at = 0;
+        for (int guard = 0; guard < 8 && !sb.oom; guard++) {
+            const char *name = sb_cstr(&sb);
             bool clash = false;
-            for (uint32_t k = 0; k < id && !clash; k++)
-                clash = pr->label_names[k] && !strcmp(pr->label_names[k], sb_cstr(&sb));
+            for (at = name_hash(name) & (nslots - 1); slots[at]; at = (at + 1) & (nslots - 1))
+                if (!strcmp(pr->label_names[slots[at] - 1], name)) clash = true;
             if (!clash) break;
             sb_putn(&sb, suffix, (size_t)sn);
         }
-        pr->label_names[id] = vx_strndup(saved->ctx, sb.data ? sb.data : "", sb.len);
+        if (!sb.oom) {
+            /* the 8th suffix may still clash (IGC would print the clash): probe to a free slot */
+            for (at = name_hash(sb_cstr(&sb)) & (nslots - 1); slots[at]; at = (at + 1) & (nslots - 1)) {}
+            pr->label_names[id] = vx_strndup(saved->ctx, sb.data ? sb.data : "", sb.len);
+        }
+        ok = !sb.oom && pr->label_names[id];
+        if (ok) slots[at] = id + 1;
         sb_free(&sb);
     }
     pr->out = saved;
-    return true;
+    vx_free(saved->ctx, slots, sizeof(uint32_t) * nslots);
+    return ok;
 }
 
 static void label_names_free(txt_printer *pr) {
-    if (!pr->label_names) return;
     visa_ctx *ctx = pr->out->ctx;
-    for (uint32_t id = 0; id < pr->r->labels.len; id++)
+    for (uint32_t id = 0; pr->label_names && id < pr->r->labels.len; id++)
         if (pr->label_names[id]) vx_free(ctx, pr->label_names[id], strlen(pr->label_names[id]) + 1);
     vx_free(ctx, pr->label_names, sizeof(char *) * (pr->r->labels.len + 1));
     vx_free(ctx, pr->label_renamed, pr->r->labels.len + 1);
@@ -424,7 +443,7 @@ static void pr_routine(txt_printer *pr, bool print_version) {
     }
     pr_eol_comment(pr, &r->trivia);
     sb_putc(o, '\n');
-    if (r->is_kernel) {
+    if (r->is_kernel && pr->nfuncs) {
         for (uint32_t i = 0; i < m->routines.len; i++) {
             const ir_routine *f = &m->routines.data[i];
             if (f->is_kernel) continue;
@@ -495,13 +514,19 @@ visa_status visa_module_print(const visa_module *m, const visa_print_opts *opts,
                               visa_write_fn write, void *ud) {
     visa_print_opts o;
     if (!m || !write || (opts && visa__print_opts_read(opts, &o) != VISA_OK)) return VISA_E_ARG;
+    /* every allocation of the printer goes through the guard: one failure fails the print */
+    diag_sink ds;
+    diag_init(&ds, m->ctx, m->name, NULL, 0);
+    vx_guard guard;
+    vx_guard_init(&guard, m->ctx, &ds);
     strbuf sb;
-    sb_init(&sb, m->ctx);
+    sb_init(&sb, &guard.ctx);
     txt_printer pr;
     memset(&pr, 0, sizeof pr);
     pr.m = m;
     pr.out = &sb;
     pr.keep_comments = !(opts && (o.flags & VISA_PRINT_STRIP_COMMENTS));
+    for (uint32_t i = 0; i < m->routines.len; i++) pr.nfuncs += !m->routines.data[i].is_kernel;
     bool ok = true;
     for (uint32_t i = 0; i < m->routines.len && ok; i++) {
         pr.r = &m->routines.data[i];
@@ -520,7 +545,8 @@ visa_status visa_module_print(const visa_module *m, const visa_print_opts *opts,
             if (i + 1 < m->tail_trivia.count || !m->no_final_newline) sb_putc(&sb, '\n');
         }
     }
-    visa_status st = sb.oom ? VISA_E_NOMEM : write(ud, sb.data ? sb.data : "", sb.len);
+    if (sb.oom) diag_oom(&ds);
+    visa_status st = sb.oom || guard.failed ? VISA_E_NOMEM : write(ud, sb.data ? sb.data : "", sb.len);
     sb_free(&sb);
     return st;
 }
@@ -538,22 +564,23 @@ static visa_status buf_write(void *ud, const char *data, size_t len) {
 visa_status visa_module_print_to_buffer(const visa_module *m, const visa_print_opts *opts,
                                         char **out, size_t *out_len) {
     if (!m || !out || !out_len) return VISA_E_ARG;
+    *out = NULL;
+    *out_len = 0;
     buf_sink s;
     sb_init(&s.sb, m->ctx);
     visa_status st = visa_module_print(m, opts, buf_write, &s);
-    if (st == VISA_OK) {
-        sb_cstr(&s.sb);
-        if (s.sb.oom) st = VISA_E_NOMEM;
-    }
-    if (st != VISA_OK) {
+    if (st == VISA_OK) sb_cstr(&s.sb);
+    /* shrink to exactly len + 1 so the caller can free with that size */
+    char *p = st == VISA_OK && !s.sb.oom ? vx_realloc(m->ctx, s.sb.data, s.sb.cap, s.sb.len + 1) : NULL;
+    if (!p) {
+        if (st == VISA_OK || st == VISA_E_NOMEM) {
+            diag_sink ds;
+            diag_init(&ds, m->ctx, m->name, NULL, 0);
+            diag_oom(&ds);
+            st = VISA_E_NOMEM;
+        }
         sb_free(&s.sb);
         return st;
-    }
-    /* shrink to exactly len + 1 so the caller can free with that size */
-    char *p = vx_realloc(m->ctx, s.sb.data, s.sb.cap, s.sb.len + 1);
-    if (!p) {
-        sb_free(&s.sb);
-        return VISA_E_NOMEM;
     }
     *out = p;
     *out_len = s.sb.len;

@@ -41,7 +41,8 @@ typedef struct txt_parser {
     /* names: chained hash with LIFO removal for { } scopes */
     VEC(txt_name) names;
     VEC(char) name_store;
-    uint32_t buckets[1024];
+    uint32_t *buckets;       /* bucket_mask + 1 chains (index + 1); grows with the names */
+    uint32_t bucket_mask;
     VEC(uint32_t) scope_marks;
     VEC(uint32_t) scope_open_line, scope_open_col; /* where each open '{' stands */
     VEC(uint32_t) label_names; /* label id -> name entry (labels are routine-wide) */
@@ -118,6 +119,7 @@ typedef struct txt_printer {
     char **label_names;     /* printed name of every label of the routine (pr_label) */
     uint8_t *label_renamed; /* the name had bytes rewritten (IGC's "Original Name" comment) */
     txt_scope_plan plan;    /* where declarations go (scopes.c) */
+    uint32_t nfuncs;        /* functions in the module (each kernel lists them as .funcdecl) */
 } txt_printer;
 
 void pr_vec(txt_printer *pr, const ir_vec *v, bool region);

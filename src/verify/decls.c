@@ -13,14 +13,30 @@ static uint64_t attr_int(const ir_attr *a) {
     return x;
 }
 
+static uint32_t name_hash(const char *s) {
+    uint32_t h = 2166136261u; /* FNV-1a */
+    for (; *s; s++) h = (h ^ (uint8_t)*s) * 16777619u;
+    return h;
+}
+
 void vf_check_module(vf *v) {
     const visa_module *m = v->m;
+    /* routine names seen so far, by hash (open addressing, index + 1, 0 = empty): the duplicate
+    ** check is linear in the number of routines */
+    uint32_t nslots = 16;
+    while (nslots < 2 * (m->routines.len + 1)) nslots *= 2;
+    uint32_t *slots = vx_alloc(m->ctx, sizeof(uint32_t) * nslots);
+    if (!slots) {
+        diag_oom(&v->ds);
+        return;
+    }
     for (uint32_t i = 0; i < m->routines.len; i++) {
         const ir_routine *r = &m->routines.data[i];
         v->r = r;
         const char *name = ir_str(r, r->name);
-        for (uint32_t j = 0; j < i; j++) {
-            const ir_routine *q = &m->routines.data[j];
+        uint32_t at = name_hash(name) & (nslots - 1);
+        for (; slots[at]; at = (at + 1) & (nslots - 1)) {
+            const ir_routine *q = &m->routines.data[slots[at] - 1];
             if (strcmp(ir_str(q, q->name), name) == 0) {
                 vf_report(v, VR_ROUTINE_DUP, r->line, 1, 0,
                           "%s '%s' has the same name as the %s on line %u", r->is_kernel ? "kernel" : "function",
@@ -28,6 +44,7 @@ void vf_check_module(vf *v) {
                 break;
             }
         }
+        if (!slots[at]) slots[at] = i + 1; /* the first routine of a name stays the one cited */
         if (strlen(name) > 1023)
             vf_report(v, VR_NAME_LENGTH, r->line, 1, 0, "routine name is %zu characters long (at most 1023)",
                       strlen(name));
@@ -52,6 +69,7 @@ void vf_check_module(vf *v) {
                       "function '%s' has input size %u and return size %u GRFs (at most 32 and 12)",
                       name, r->input_size, r->return_size);
     }
+    vx_free(m->ctx, slots, sizeof(uint32_t) * nslots);
     v->r = NULL;
 }
 
@@ -233,7 +251,10 @@ void vf_check_labels(vf *v) {
     if (!n) return;
     /* definitions: LABEL and SUBROUTINE instructions */
     uint8_t *def = vx_alloc(v->m->ctx, n);
-    if (!def) return;
+    if (!def) {
+        diag_oom(&v->ds);
+        return;
+    }
     for (uint32_t i = 0; i < r->insts.len; i++) {
         const ir_inst *inst = &r->insts.data[i];
         if (!(isa_forms[inst->form].flags & VF_LABEL_DEF) || inst->nopnd < 1) continue;

@@ -231,6 +231,7 @@ visa_status visa_module_verify(const visa_module *m, const visa_verify_opts *opt
         stats->errors = v.ds.errors;
         stats->warnings = v.ds.warnings;
     }
+    if (v.ds.oom) return VISA_E_NOMEM; /* the checks did not all run */
     if (v.ds.errors || ((opts->flags & VISA_VERIFY_WERROR) && v.ds.warnings)) return VISA_E_VERIFY;
     return VISA_OK;
 }

@@ -86,5 +86,10 @@ check det-bytes-8 0 cmp "$tmp/det1.bin" "$tmp/det8.bin"
 check det-fault-2 0 cmp "$tmp/det-err1" "$tmp/det-err2"
 check det-fault-8 0 cmp "$tmp/det-err1" "$tmp/det-err8"
 grep_out det-fault-group "out of bounds \[group 31, thread 0, lane 0\]" "$tmp/det-err8"
+# input size limit: a file over the limit is refused, and endless standard input stops there
+check input-over-limit 1 env VISA_MAX_INPUT_BYTES=64 "$visa" fmt "$tests/text/ops/ADD.visaasm"
+grep_out input-over-limit-msg "larger than 64 bytes, the limit for an input" "$tmp/err"
+check input-endless-stdin 1 sh -c "yes | VISA_MAX_INPUT_BYTES=1000000 '$visa' fmt -"
+grep_out input-endless-msg "larger than 1000000 bytes" "$tmp/err"
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -48,32 +48,48 @@ static void print_diag(void *ud, const visa_diag *d) {
     if (d->source_line) print_source_caret(d);
 }
 
+/* Inputs are read whole; larger ones are refused, and endless input (a pipe) is read only up to
+** the limit.  VISA_MAX_INPUT_BYTES lowers it (for tests); documented in the man page/README. */
+#define MAX_INPUT_BYTES ((size_t)1 << 30)
+
+static size_t max_input_bytes(void) {
+    const char *e = getenv("VISA_MAX_INPUT_BYTES");
+    char *end;
+    unsigned long long v = e ? strtoull(e, &end, 10) : 0;
+    return e && *e && !*end && v && v < MAX_INPUT_BYTES ? (size_t)v : MAX_INPUT_BYTES;
+}
+
 static int read_file(const char *path, char **data, size_t *len) {
     FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
     if (!f) {
         fprintf(stderr, "%s: cannot open '%s': %s\n", prog, path, strerror(errno));
         return -1;
     }
-    size_t cap = 1 << 16, n = 0;
+    size_t limit = max_input_bytes();
+    size_t cap = limit + 1 < ((size_t)1 << 16) ? limit + 1 : (size_t)1 << 16, n = 0;
     char *buf = malloc(cap);
     while (buf) {
         size_t got = fread(buf + n, 1, cap - n, f);
         n += got;
         if (n < cap) break;
-        if (cap >= ((size_t)1 << 31)) {
-            fprintf(stderr, "%s: '%s' is too large\n", prog, path);
+        if (n > limit) {
+            fprintf(stderr, "%s: '%s' is larger than %zu bytes, the limit for an input\n", prog,
+                    path, limit);
             free(buf);
             buf = NULL;
             break;
         }
-        char *nb = realloc(buf, cap * 2);
+        /* grow to at most one byte past the limit: enough to tell that the input exceeds it */
+        size_t ncap = cap * 2 > limit + 1 ? limit + 1 : cap * 2;
+        char *nb = realloc(buf, ncap);
         if (!nb) {
+            fprintf(stderr, "%s: out of memory reading '%s'\n", prog, path);
             free(buf);
             buf = NULL;
             break;
         }
         buf = nb;
-        cap *= 2;
+        cap = ncap;
     }
     int err = ferror(f);
     if (f != stdin) fclose(f);
