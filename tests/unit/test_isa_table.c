@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dp_layout.h"
 #include "isa.h"
 #include "lsc_layout.h"
 
@@ -250,7 +251,7 @@ typedef struct named_pos {
 
 static void check_positions(const char *family, const char *layout, const named_pos *pos, size_t n,
                             unsigned count) {
-    check(isa_layout_opnds(layout) == count, "%s: layout %s has %u operands, lsc_layout.h names %u", family, layout,
+    check(isa_layout_opnds(layout) == count, "%s: layout %s has %u operands, its layout header names %u", family, layout,
           isa_layout_opnds(layout), count);
     for (size_t i = 0; i < n; i++)
         check(isa_layout_kind(layout, pos[i].k) == pos[i].kind, "%s: %s (operand %u) is '%c' in %s, expected '%c'",
@@ -300,6 +301,129 @@ static void test_lsc_positions(void) {
                   !strcmp(l, LSC_U_APNDCTR) || !strcmp(l, LSC_T_GEN) || !strcmp(l, LSC_T_BLOCK2D),
               "%s: layout %s is none of lsc_layout.h's", form_name(i), l);
     }
+}
+
+/* -- 3c. Named data-port, SVM and raw-send positions (dp_layout.h) against the layouts -----------
+** Kinds by hand from each page's Format table (Surface, sizes, masks and ops are ub fields, Scale
+** a uw, Offset / Address a vector, per-lane offsets, addresses, coordinates and data raw
+** operands).  Every form of the legacy data-port text hook and of the raw-send hook must belong to
+** a family described here, and opfacts.def's surface and limited-field rows must name 'b' fields
+** (the surface row of each family being its named surface). */
+typedef struct dp_family {
+    const char *name;
+    int forms[3]; /* -1 terminated */
+    const named_pos *pos;
+    size_t n;
+    unsigned count;
+    int surf; /* the named surface position, -1 for none (SVM, sends) */
+} dp_family;
+
+static const struct {
+    int form, k;
+} surface_rows[] = {
+#define VISA_SURFACE_OPND(N, k) {VISA_FORM_##N, k},
+#include "opfacts.def"
+};
+static const struct {
+    int form;
+    const char *field;
+    int k;
+} field_rows[] = {
+#define VISA_MSG_FIELD(N, field, k) {VISA_FORM_##N, #field, k},
+#include "opfacts.def"
+};
+
+static void test_dp_positions(void) {
+    static const named_pos owld[] = {POS(OWLD_SIZE, 'b'), POS(OWLD_MOD, 'b'), POS(OWLD_SURF, 'b'), POS(OWLD_OFF, 'V'),
+                                     POS(OWLD_DST, 'R')};
+    static const named_pos owst[] = {POS(OWST_SIZE, 'b'), POS(OWST_SURF, 'b'), POS(OWST_OFF, 'V'), POS(OWST_SRC, 'R')};
+    static const named_pos md[] = {POS(MD_MODE, 'b'), POS(MD_SURF, 'b'), POS(MD_PLANE, 'b'), POS(MD_W, 'b'),
+                                   POS(MD_H, 'b'),    POS(MD_X, 'V'),    POS(MD_Y, 'V'),     POS(MD_DATA, 'R')};
+    static const named_pos ga[] = {POS(GA_ESIZE, 'b'), POS(GA_MOD, 'b'),  POS(GA_NELTS, 'b'), POS(GA_SURF, 'b'),
+                                   POS(GA_GOFF, 'V'),  POS(GA_EOFF, 'R'), POS(GA_DST, 'R')};
+    static const named_pos sc[] = {POS(SC_ESIZE, 'b'), POS(SC_NELTS, 'b'), POS(SC_SURF, 'b'),
+                                   POS(SC_GOFF, 'V'),  POS(SC_EOFF, 'R'),  POS(SC_SRC, 'R')};
+    static const named_pos ty[] = {POS(TY_CHM, 'b'), POS(TY_SURF, 'b'), POS(TY_U, 'R'),   POS(TY_V, 'R'),
+                                   POS(TY_R, 'R'),   POS(TY_LOD, 'R'),  POS(TY_DATA, 'R')};
+    static const named_pos g4[] = {POS(G4_CHM, 'b'),  POS(G4_SCALE, 'w'), POS(G4_SURF, 'b'),
+                                   POS(G4_GOFF, 'V'), POS(G4_EOFF, 'R'),  POS(G4_DATA, 'R')};
+    static const named_pos gs[] = {POS(GS_BSIZE, 'b'), POS(GS_NBLK, 'b'), POS(GS_SCALE, 'w'), POS(GS_SURF, 'b'),
+                                   POS(GS_GOFF, 'V'),  POS(GS_EOFF, 'R'), POS(GS_DATA, 'R')};
+    static const named_pos da[] = {POS(DA_OP, 'b'),   POS(DA_SURF, 'b'), POS(DA_EOFF, 'R'),
+                                   POS(DA_SRC0, 'R'), POS(DA_SRC1, 'R'), POS(DA_DST, 'R')};
+    static const named_pos ta[] = {POS(TA_OP, 'b'), POS(TA_SURF, 'b'), POS(TA_U, 'R'),    POS(TA_V, 'R'),   POS(TA_R, 'R'),
+                                   POS(TA_LOD, 'R'), POS(TA_SRC0, 'R'), POS(TA_SRC1, 'R'), POS(TA_DST, 'R')};
+    static const named_pos qw[] = {POS(QW_NBLK, 'b'), POS(QW_SURF, 'b'), POS(QW_OFF, 'R'), POS(QW_DATA, 'R')};
+    static const named_pos sb[] = {POS(SB_PROPS, 'b'), POS(SB_ADDR, 'V'), POS(SB_DATA, 'R')};
+    static const named_pos sg[] = {POS(SG_BSIZE, 'b'), POS(SG_NBLK, 'b'), POS(SG_ADDRS, 'R'), POS(SG_DATA, 'R')};
+    static const named_pos sa[] = {POS(SA_OP, 'b'), POS(SA_ADDRS, 'R'), POS(SA_SRC0, 'R'), POS(SA_SRC1, 'R'),
+                                   POS(SA_DST, 'R')};
+    static const named_pos s4[] = {POS(S4_CHM, 'b'), POS(S4_SCALE, 'w'), POS(S4_ADDR, 'V'), POS(S4_EOFF, 'R'),
+                                   POS(S4_DATA, 'R')};
+    static const named_pos rs[] = {POS(RSEND_MOD, 'b'),  POS(RSEND_EXDESC, 'd'), POS(RSEND_NSRC, 'b'),
+                                   POS(RSEND_NDST, 'b'), POS(RSEND_DESC, 'V'),   POS(RSEND_SRC, 'R'),
+                                   POS(RSEND_DST, 'R')};
+    static const named_pos rss[] = {POS(RSENDS_MOD, 'b'),    POS(RSENDS_NSRC0, 'b'), POS(RSENDS_NSRC1, 'b'),
+                                    POS(RSENDS_NDST, 'b'),   POS(RSENDS_SFID, 'b'),  POS(RSENDS_EXDESC, 'V'),
+                                    POS(RSENDS_DESC, 'V'),   POS(RSENDS_SRC0, 'R'),  POS(RSENDS_SRC1, 'R'),
+                                    POS(RSENDS_DST, 'R')};
+    static const named_pos rsg[] = {POS(RSENDG_MOD, 'b'),      POS(RSENDG_SFID, 'd'),      POS(RSENDG_DST, 'R'),
+                                    POS(RSENDG_DST_LEN, 'd'),  POS(RSENDG_SRC0, 'R'),      POS(RSENDG_SRC0_LEN, 'd'),
+                                    POS(RSENDG_SRC1, 'R'),     POS(RSENDG_SRC1_LEN, 'd'),  POS(RSENDG_IND0, 'V'),
+                                    POS(RSENDG_IND1, 'V'),     POS(RSENDG_DESC_LO, 'd'),   POS(RSENDG_DESC_HI, 'd')};
+#define N(x) (sizeof(x) / sizeof((x)[0]))
+#define FAM(name, pos, last, surf, ...) {name, {__VA_ARGS__, -1}, pos, N(pos), (last) + 1, surf}
+    static const dp_family fams[] = {
+        FAM("OWORD_LD", owld, OWLD_DST, OWLD_SURF, VISA_FORM_OWORD_LD, VISA_FORM_OWORD_LD_UNALIGNED),
+        FAM("OWORD_ST", owst, OWST_SRC, OWST_SURF, VISA_FORM_OWORD_ST),
+        FAM("MEDIA", md, MD_DATA, MD_SURF, VISA_FORM_MEDIA_LD, VISA_FORM_MEDIA_ST),
+        FAM("GATHER", ga, GA_DST, GA_SURF, VISA_FORM_GATHER),
+        FAM("SCATTER", sc, SC_SRC, SC_SURF, VISA_FORM_SCATTER),
+        FAM("4_TYPED", ty, TY_DATA, TY_SURF, VISA_FORM_GATHER4_TYPED, VISA_FORM_SCATTER4_TYPED),
+        FAM("4_SCALED", g4, G4_DATA, G4_SURF, VISA_FORM_GATHER4_SCALED, VISA_FORM_SCATTER4_SCALED),
+        FAM("_SCALED", gs, GS_DATA, GS_SURF, VISA_FORM_GATHER_SCALED, VISA_FORM_SCATTER_SCALED),
+        FAM("DWORD_ATOMIC", da, DA_DST, DA_SURF, VISA_FORM_DWORD_ATOMIC),
+        FAM("TYPED_ATOMIC", ta, TA_DST, TA_SURF, VISA_FORM_TYPED_ATOMIC),
+        FAM("QW", qw, QW_DATA, QW_SURF, VISA_FORM_QW_GATHER, VISA_FORM_QW_SCATTER),
+        FAM("SVM_BLOCK", sb, SB_DATA, -1, VISA_FORM_SVM_BLOCK_LD, VISA_FORM_SVM_BLOCK_ST),
+        FAM("SVM_GATHER/SCATTER", sg, SG_DATA, -1, VISA_FORM_SVM_GATHER, VISA_FORM_SVM_SCATTER),
+        FAM("SVM_ATOMIC", sa, SA_DST, -1, VISA_FORM_SVM_ATOMIC),
+        FAM("SVM_4SCALED", s4, S4_DATA, -1, VISA_FORM_SVM_GATHER4SCALED, VISA_FORM_SVM_SCATTER4SCALED),
+        FAM("RAW_SEND", rs, RSEND_DST, -1, VISA_FORM_RAW_SEND),
+        FAM("RAW_SENDS", rss, RSENDS_DST, -1, VISA_FORM_RAW_SENDS),
+        FAM("RAW_SENDG", rsg, RSENDG_DESC_HI, -1, VISA_FORM_RAW_SENDG),
+    };
+#undef FAM
+#undef N
+    int fam_of[VISA_FORM__COUNT];
+    for (int i = 0; i < VISA_FORM__COUNT; i++) fam_of[i] = -1;
+    for (size_t f = 0; f < sizeof fams / sizeof fams[0]; f++) {
+        for (const int *i = fams[f].forms; *i >= 0; i++) {
+            char name[64];
+            snprintf(name, sizeof name, "%s (%s)", fams[f].name, form_name(*i));
+            check_positions(name, isa_forms[*i].layout, fams[f].pos, fams[f].n, fams[f].count);
+            check(fam_of[*i] < 0, "%s is in two dp_layout.h families", form_name(*i));
+            fam_of[*i] = (int)f;
+            /* the verifier's surface row is the family's named surface */
+            int k = -1;
+            for (size_t r = 0; r < sizeof surface_rows / sizeof surface_rows[0]; r++)
+                if (surface_rows[r].form == *i) k = surface_rows[r].k;
+            check(k == fams[f].surf, "%s: opfacts.def surface operand %d, dp_layout.h names %d", form_name(*i), k,
+                  fams[f].surf);
+        }
+    }
+    /* every form of the data-port and raw-send text hooks is described */
+    for (int i = 0; i < VISA_FORM__COUNT; i++) {
+        if (is_parent(i) || (isa_forms[i].hook != TH_DATAPORT && isa_forms[i].hook != TH_SEND)) continue;
+        check(fam_of[i] >= 0, "%s: data-port / send form without a dp_layout.h family", form_name(i));
+    }
+    for (size_t r = 0; r < sizeof surface_rows / sizeof surface_rows[0]; r++)
+        check(isa_layout_kind(isa_forms[surface_rows[r].form].layout, (unsigned)surface_rows[r].k) == 'b',
+              "%s: opfacts.def surface operand %d is not a ub field", form_name(surface_rows[r].form), surface_rows[r].k);
+    for (size_t r = 0; r < sizeof field_rows / sizeof field_rows[0]; r++)
+        check(isa_layout_kind(isa_forms[field_rows[r].form].layout, (unsigned)field_rows[r].k) == 'b',
+              "%s: opfacts.def field %s (operand %d) is not a ub field", form_name(field_rows[r].form),
+              field_rows[r].field, field_rows[r].k);
 }
 #undef POS
 
@@ -546,6 +670,7 @@ int main(int argc, char **argv) {
     test_codes();
     test_layouts();
     test_lsc_positions();
+    test_dp_positions();
     test_mnemonics();
     test_typesets();
     test_spec_pages(spec);
