@@ -247,6 +247,7 @@ typedef struct named_pos {
     const char *what;
     unsigned k;
     char kind;
+    const char *field; /* dp_layout.h: the page's Format field ("Dst/Src": either), NULL: unchecked */
 } named_pos;
 
 static void check_positions(const char *family, const char *layout, const named_pos *pos, size_t n,
@@ -259,7 +260,8 @@ static void check_positions(const char *family, const char *layout, const named_
               layout, pos[i].kind);
 }
 
-#define POS(name, kind) {#name, name, kind}
+#define POS(name, kind) {#name, name, kind, NULL}
+#define POSF(name, kind, field) {#name, name, kind, field}
 static void test_lsc_positions(void) {
     static const named_pos u[] = {
         POS(U_SFID, 'b'), POS(U_L1, 'b'), POS(U_L3, 'b'), POS(U_AT, 'b'), POS(U_SCALE, 'w'), POS(U_OFF, 'i'),
@@ -333,40 +335,124 @@ static const struct {
 #include "opfacts.def"
 };
 
-static void test_dp_positions(void) {
-    static const named_pos owld[] = {POS(OWLD_SIZE, 'b'), POS(OWLD_MOD, 'b'), POS(OWLD_SURF, 'b'), POS(OWLD_OFF, 'V'),
-                                     POS(OWLD_DST, 'R')};
-    static const named_pos owst[] = {POS(OWST_SIZE, 'b'), POS(OWST_SURF, 'b'), POS(OWST_OFF, 'V'), POS(OWST_SRC, 'R')};
-    static const named_pos md[] = {POS(MD_MODE, 'b'), POS(MD_SURF, 'b'), POS(MD_PLANE, 'b'), POS(MD_W, 'b'),
-                                   POS(MD_H, 'b'),    POS(MD_X, 'V'),    POS(MD_Y, 'V'),     POS(MD_DATA, 'R')};
-    static const named_pos ga[] = {POS(GA_ESIZE, 'b'), POS(GA_MOD, 'b'),  POS(GA_NELTS, 'b'), POS(GA_SURF, 'b'),
-                                   POS(GA_GOFF, 'V'),  POS(GA_EOFF, 'R'), POS(GA_DST, 'R')};
-    static const named_pos sc[] = {POS(SC_ESIZE, 'b'), POS(SC_NELTS, 'b'), POS(SC_SURF, 'b'),
-                                   POS(SC_GOFF, 'V'),  POS(SC_EOFF, 'R'),  POS(SC_SRC, 'R')};
-    static const named_pos ty[] = {POS(TY_CHM, 'b'), POS(TY_SURF, 'b'), POS(TY_U, 'R'),   POS(TY_V, 'R'),
-                                   POS(TY_R, 'R'),   POS(TY_LOD, 'R'),  POS(TY_DATA, 'R')};
-    static const named_pos g4[] = {POS(G4_CHM, 'b'),  POS(G4_SCALE, 'w'), POS(G4_SURF, 'b'),
-                                   POS(G4_GOFF, 'V'), POS(G4_EOFF, 'R'),  POS(G4_DATA, 'R')};
-    static const named_pos gs[] = {POS(GS_BSIZE, 'b'), POS(GS_NBLK, 'b'), POS(GS_SCALE, 'w'), POS(GS_SURF, 'b'),
-                                   POS(GS_GOFF, 'V'),  POS(GS_EOFF, 'R'), POS(GS_DATA, 'R')};
-    static const named_pos da[] = {POS(DA_OP, 'b'),   POS(DA_SURF, 'b'), POS(DA_EOFF, 'R'),
-                                   POS(DA_SRC0, 'R'), POS(DA_SRC1, 'R'), POS(DA_DST, 'R')};
-    static const named_pos ta[] = {POS(TA_OP, 'b'), POS(TA_SURF, 'b'), POS(TA_U, 'R'),    POS(TA_V, 'R'),   POS(TA_R, 'R'),
-                                   POS(TA_LOD, 'R'), POS(TA_SRC0, 'R'), POS(TA_SRC1, 'R'), POS(TA_DST, 'R')};
-    static const named_pos qw[] = {POS(QW_NBLK, 'b'), POS(QW_SURF, 'b'), POS(QW_OFF, 'R'), POS(QW_DATA, 'R')};
-    static const named_pos sb[] = {POS(SB_PROPS, 'b'), POS(SB_ADDR, 'V'), POS(SB_DATA, 'R')};
-    static const named_pos sg[] = {POS(SG_BSIZE, 'b'), POS(SG_NBLK, 'b'), POS(SG_ADDRS, 'R'), POS(SG_DATA, 'R')};
-    static const named_pos sa[] = {POS(SA_OP, 'b'), POS(SA_ADDRS, 'R'), POS(SA_SRC0, 'R'), POS(SA_SRC1, 'R'),
-                                   POS(SA_DST, 'R')};
-    static const named_pos s4[] = {POS(S4_CHM, 'b'), POS(S4_SCALE, 'w'), POS(S4_ADDR, 'V'), POS(S4_EOFF, 'R'),
-                                   POS(S4_DATA, 'R')};
-    static const named_pos rs[] = {POS(RSEND_MOD, 'b'),  POS(RSEND_EXDESC, 'd'), POS(RSEND_NSRC, 'b'),
-                                   POS(RSEND_NDST, 'b'), POS(RSEND_DESC, 'V'),   POS(RSEND_SRC, 'R'),
-                                   POS(RSEND_DST, 'R')};
+/* The stored fields of a page's "## Format" table in order: the cells after the opcode (and
+** sub-opcode) cells, without Exec_size and Pred (the E and P bytes).  -1 if the page is absent. */
+enum { MAX_FIELDS = 16 };
+static char *read_file(const char *path);
+static int format_fields(const char *dir, const char *page, char fields[MAX_FIELDS][32]) {
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s.md", dir, page);
+    char *text = read_file(path);
+    if (!text) return -1;
+    int n = 0;
+    const char *p = strstr(text, "## Format");
+    for (p = p ? strchr(p, '\n') : NULL; p && *++p && strncmp(p, "## ", 3);) {
+        const char *e = strchr(p, '\n');
+        if (!e) e = p + strlen(p);
+        for (const char *c = p; *p == '|' && c < e;) { /* each cell between two '|' */
+            const char *d = memchr(c + 1, '|', (size_t)(e - c - 1));
+            if (!d) break;
+            const char *a = c + 1, *b = d;
+            while (a < b && *a == ' ') a++;
+            while (b > a && b[-1] == ' ') b--;
+            size_t len = (size_t)(b - a);
+            bool skip = !len || *a == '-' || !strncmp(a, "0x", 2) || (len == 9 && !strncmp(a, "Exec_size", 9)) ||
+                        (len == 4 && !strncmp(a, "Pred", 4));
+            if (!skip && n < MAX_FIELDS && len < 32) {
+                memcpy(fields[n], a, len);
+                fields[n++][len] = 0;
+            }
+            c = d;
+        }
+        p = *e ? e : NULL;
+    }
+    free(text);
+    return n;
+}
+
+/* "Dst/Src": either name */
+static bool field_is(const char *want, const char *got) {
+    for (const char *w = want;;) {
+        const char *e = strchr(w, '/');
+        size_t n = e ? (size_t)(e - w) : strlen(w);
+        if (strlen(got) == n && !strncmp(w, got, n)) return true;
+        if (!e) return false;
+        w = e + 1;
+    }
+}
+
+/* The named fields of one form against its page (forms without named fields: not checked). */
+static void check_format(const char *spec, const char *who, const char *page, const named_pos *pos, size_t n,
+                         unsigned count) {
+    bool named = false;
+    for (size_t j = 0; j < n; j++) named |= pos[j].field != NULL;
+    if (!named) return;
+    char fields[MAX_FIELDS][32];
+    int nf = format_fields(spec, page, fields);
+    if (!check(nf >= 0, "%s: no spec page %s.md", who, page)) return;
+    check((unsigned)nf == count, "%s: page %s.md has %d stored fields, the layout %u", who, page, nf, count);
+    for (size_t j = 0; j < n; j++)
+        if (pos[j].field)
+            check(pos[j].k < (unsigned)nf && field_is(pos[j].field, fields[pos[j].k]),
+                  "%s: %s (operand %u) is %s on page %s.md, expected %s", who, pos[j].what, pos[j].k,
+                  pos[j].k < (unsigned)nf ? fields[pos[j].k] : "(none)", page, pos[j].field);
+}
+
+static void test_dp_positions(const char *spec) {
+    static const named_pos owld[] = {POSF(OWLD_SIZE, 'b', "Size"), POSF(OWLD_MOD, 'b', "Is_modified"),
+                                     POSF(OWLD_SURF, 'b', "Surface"), POSF(OWLD_OFF, 'V', "Offset"),
+                                     POSF(OWLD_DST, 'R', "Dst")};
+    static const named_pos owst[] = {POSF(OWST_SIZE, 'b', "Size"), POSF(OWST_SURF, 'b', "Surface"),
+                                     POSF(OWST_OFF, 'V', "Offset"), POSF(OWST_SRC, 'R', "Src")};
+    static const named_pos md[] = {POSF(MD_MODE, 'b', "Modifiers"),  POSF(MD_SURF, 'b', "Surface"),
+                                   POSF(MD_PLANE, 'b', "Plane"),     POSF(MD_W, 'b', "Block_width"),
+                                   POSF(MD_H, 'b', "Block_height"),  POSF(MD_X, 'V', "X_offset"),
+                                   POSF(MD_Y, 'V', "Y_offset"),      POSF(MD_DATA, 'R', "Dst/Src")};
+    static const named_pos ga[] = {POSF(GA_ESIZE, 'b', "Elt_size"),     POSF(GA_MOD, 'b', "Is_modified"),
+                                   POSF(GA_NELTS, 'b', "Num_elts"),     POSF(GA_SURF, 'b', "Surface"),
+                                   POSF(GA_GOFF, 'V', "Global_offset"), POSF(GA_EOFF, 'R', "Element_offset"),
+                                   POSF(GA_DST, 'R', "Dst")};
+    static const named_pos sc[] = {POSF(SC_ESIZE, 'b', "Elt_size"),      POSF(SC_NELTS, 'b', "Num_elts"),
+                                   POSF(SC_SURF, 'b', "Surface"),        POSF(SC_GOFF, 'V', "Global_offset"),
+                                   POSF(SC_EOFF, 'R', "Element_offset"), POSF(SC_SRC, 'R', "Src")};
+    static const named_pos ty[] = {POSF(TY_CHM, 'b', "Channels"), POSF(TY_SURF, 'b', "Surface"), POSF(TY_U, 'R', "U"),
+                                   POSF(TY_V, 'R', "V"),          POSF(TY_R, 'R', "R"),          POSF(TY_LOD, 'R', "LOD"),
+                                   POSF(TY_DATA, 'R', "Dst/Src")};
+    static const named_pos g4[] = {POSF(G4_CHM, 'b', "Channels"), POSF(G4_SCALE, 'w', "Scale"),
+                                   POSF(G4_SURF, 'b', "Surface"), POSF(G4_GOFF, 'V', "Offset"),
+                                   POSF(G4_EOFF, 'R', "Element_offset"), POSF(G4_DATA, 'R', "Dst/Src")};
+    static const named_pos gs[] = {POSF(GS_BSIZE, 'b', "Block_size"), POSF(GS_NBLK, 'b', "Num_blocks"),
+                                   POSF(GS_SCALE, 'w', "Scale"),      POSF(GS_SURF, 'b', "Surface"),
+                                   POSF(GS_GOFF, 'V', "Offset"),      POSF(GS_EOFF, 'R', "Element_offset"),
+                                   POSF(GS_DATA, 'R', "Dst/Src")};
+    static const named_pos da[] = {POSF(DA_OP, 'b', "Op"),     POSF(DA_SURF, 'b', "Surface"),
+                                   POSF(DA_EOFF, 'R', "Element_offset"), POSF(DA_SRC0, 'R', "Src0"),
+                                   POSF(DA_SRC1, 'R', "Src1"), POSF(DA_DST, 'R', "Dst")};
+    static const named_pos ta[] = {POSF(TA_OP, 'b', "Op"),     POSF(TA_SURF, 'b', "Surface"), POSF(TA_U, 'R', "U"),
+                                   POSF(TA_V, 'R', "V"),       POSF(TA_R, 'R', "R"),          POSF(TA_LOD, 'R', "LOD"),
+                                   POSF(TA_SRC0, 'R', "Src0"), POSF(TA_SRC1, 'R', "Src1"),    POSF(TA_DST, 'R', "Dst")};
+    static const named_pos qw[] = {POSF(QW_NBLK, 'b', "Num_blocks"), POSF(QW_SURF, 'b', "Surface"),
+                                   POSF(QW_OFF, 'R', "Offset"),      POSF(QW_DATA, 'R', "Dst/Src")};
+    static const named_pos sb[] = {POSF(SB_PROPS, 'b', "Properties"), POSF(SB_ADDR, 'V', "Address"),
+                                   POSF(SB_DATA, 'R', "Dst/Src")};
+    static const named_pos sg[] = {POSF(SG_BSIZE, 'b', "Block_size"), POSF(SG_NBLK, 'b', "Num_blocks"),
+                                   POSF(SG_ADDRS, 'R', "Addresses"),  POSF(SG_DATA, 'R', "Dst/Src")};
+    static const named_pos sa[] = {POSF(SA_OP, 'b', "Op"), POSF(SA_ADDRS, 'R', "Addresses"), POSF(SA_SRC0, 'R', "Src0"),
+                                   POSF(SA_SRC1, 'R', "Src1"), POSF(SA_DST, 'R', "Dst")};
+    static const named_pos s4[] = {POSF(S4_CHM, 'b', "Channels"), POSF(S4_SCALE, 'w', "Scale"),
+                                   POSF(S4_ADDR, 'V', "Address"), POSF(S4_EOFF, 'R', "Element_offset"),
+                                   POSF(S4_DATA, 'R', "Dst/Src")};
+    static const named_pos rs[] = {POSF(RSEND_MOD, 'b', "Modifiers"), POSF(RSEND_EXDESC, 'd', "ExMsgDesc"),
+                                   POSF(RSEND_NSRC, 'b', "NumSrc"),   POSF(RSEND_NDST, 'b', "NumDst"),
+                                   POSF(RSEND_DESC, 'V', "Desc"),     POSF(RSEND_SRC, 'R', "Src"),
+                                   POSF(RSEND_DST, 'R', "Dst")};
+    /* RAW_SENDS: the page's Format table lists SFID before the lengths; the binary (IGC's
+    ** reader and writer) stores it after them, so the fields are not checked against the page */
     static const named_pos rss[] = {POS(RSENDS_MOD, 'b'),    POS(RSENDS_NSRC0, 'b'), POS(RSENDS_NSRC1, 'b'),
                                     POS(RSENDS_NDST, 'b'),   POS(RSENDS_SFID, 'b'),  POS(RSENDS_EXDESC, 'V'),
                                     POS(RSENDS_DESC, 'V'),   POS(RSENDS_SRC0, 'R'),  POS(RSENDS_SRC1, 'R'),
                                     POS(RSENDS_DST, 'R')};
+    /* RAW_SENDG (Xe3) has no page */
     static const named_pos rsg[] = {POS(RSENDG_MOD, 'b'),      POS(RSENDG_SFID, 'd'),      POS(RSENDG_DST, 'R'),
                                     POS(RSENDG_DST_LEN, 'd'),  POS(RSENDG_SRC0, 'R'),      POS(RSENDG_SRC0_LEN, 'd'),
                                     POS(RSENDG_SRC1, 'R'),     POS(RSENDG_SRC1_LEN, 'd'),  POS(RSENDG_IND0, 'V'),
@@ -395,6 +481,9 @@ static void test_dp_positions(void) {
     };
 #undef FAM
 #undef N
+    DIR *sd = opendir(spec);
+    bool have_spec = sd != NULL;
+    if (sd) closedir(sd);
     int fam_of[VISA_FORM__COUNT];
     for (int i = 0; i < VISA_FORM__COUNT; i++) fam_of[i] = -1;
     for (size_t f = 0; f < sizeof fams / sizeof fams[0]; f++) {
@@ -402,6 +491,11 @@ static void test_dp_positions(void) {
             char name[64];
             snprintf(name, sizeof name, "%s (%s)", fams[f].name, form_name(*i));
             check_positions(name, isa_forms[*i].layout, fams[f].pos, fams[f].n, fams[f].count);
+            /* the names against the page's Format table (the SVM pages spell 4_SCALED) */
+            const char *page = *i == VISA_FORM_SVM_GATHER4SCALED    ? "SVM_GATHER4_SCALED"
+                               : *i == VISA_FORM_SVM_SCATTER4SCALED ? "SVM_SCATTER4_SCALED"
+                                                                    : form_name(*i);
+            if (have_spec) check_format(spec, name, page, fams[f].pos, fams[f].n, fams[f].count);
             check(fam_of[*i] < 0, "%s is in two dp_layout.h families", form_name(*i));
             fam_of[*i] = (int)f;
             /* the verifier's surface row is the family's named surface */
@@ -670,7 +764,7 @@ int main(int argc, char **argv) {
     test_codes();
     test_layouts();
     test_lsc_positions();
-    test_dp_positions();
+    test_dp_positions(spec);
     test_mnemonics();
     test_typesets();
     test_spec_pages(spec);
