@@ -243,9 +243,12 @@ static inline unsigned ch_pitch(const emu_thread *t, const emu_op *op) {
 bool emu_dp_lower_oword(emu_program *p, const ir_inst *in, emu_op *op, diag_sink *ds) {
     bool st = in->form == VISA_FORM_OWORD_ST;
     unsigned size, kind, n;
-    if (!num_at(in, st ? OWST_SIZE : OWLD_SIZE, &size) || (size & 7) > 4) return lerr(ds, in, "has an invalid oword count");
-    if (!lower_surface(p, in, op, st ? OWST_SURF : OWLD_SURF, ds, &kind) || !lower_slots(p, in, op, ds, &n)) return false;
-    if (n != (st ? NSLOTS(OWST_OFF, OWST_SRC) : NSLOTS(OWLD_OFF, OWLD_DST))) return lerr(ds, in, "has unexpected operands");
+    if (!num_at(in, st ? OWST_SIZE : OWLD_SIZE, &size) || (size & 7) > 4)
+        return lerr(ds, in, "has an invalid oword count");
+    if (!lower_surface(p, in, op, st ? OWST_SURF : OWLD_SURF, ds, &kind) || !lower_slots(p, in, op, ds, &n))
+        return false;
+    if (n != (st ? NSLOTS(OWST_OFF, OWST_SRC) : NSLOTS(OWLD_OFF, OWLD_DST)))
+        return lerr(ds, in, "has unexpected operands");
     if ((size & 7) == 4 && kind != SK_SLM) return lerr(ds, in, "reads or writes 16 owords, which only T0 (SLM) allows");
     op->info = INFO(kind, 1u << (size & 7), 0, 0, (in->form == VISA_FORM_OWORD_LD_UNALIGNED ? 1 : 0) | (st ? 2 : 0));
     return true;
@@ -453,7 +456,8 @@ bool emu_dp_lower_4scaled(emu_program *p, const ir_inst *in, emu_op *op, diag_si
     if (!num_at(in, svm ? S4_CHM : G4_CHM, &chm) || !(chm & 0xF)) return lerr(ds, in, "enables no channel");
     if (!svm && !lower_surface(p, in, op, G4_SURF, ds, &kind)) return false;
     if (!lower_slots(p, in, op, ds, &n)) return false;
-    if (n != (svm ? NSLOTS(S4_ADDR, S4_DATA) : NSLOTS(G4_GOFF, G4_DATA))) return lerr(ds, in, "has unexpected operands");
+    if (n != (svm ? NSLOTS(S4_ADDR, S4_DATA) : NSLOTS(G4_GOFF, G4_DATA)))
+        return lerr(ds, in, "has unexpected operands");
     op->info = INFO(kind, chm & 0xF, 0, 0, (st ? 1 : 0) | (svm ? 2 : 0));
     return true;
 }

@@ -389,13 +389,16 @@ static void check_send(vf *v, const ir_inst *inst) {
     uint64_t lens[3];
     if (inst->form == VISA_FORM_RAW_SEND && inst->nopnd == RSEND_DST + 1) {
         int64_t ns = num(inst, RSEND_NSRC), nd = num(inst, RSEND_NDST);
-        if (ns < 1 || ns > 15) at(v, VR_SEND_LEN, inst, RSEND_NSRC, "'%s': message length %lld is not 1..15", mn, (long long)ns);
-        if (nd < 0 || nd > 16) at(v, VR_SEND_LEN, inst, RSEND_NDST, "'%s': response length %lld is not 0..16", mn, (long long)nd);
+        if (ns < 1 || ns > 15)
+            at(v, VR_SEND_LEN, inst, RSEND_NSRC, "'%s': message length %lld is not 1..15", mn, (long long)ns);
+        if (nd < 0 || nd > 16)
+            at(v, VR_SEND_LEN, inst, RSEND_NDST, "'%s': response length %lld is not 0..16", mn, (long long)nd);
         lens[0] = (uint64_t)ns, lens[1] = (uint64_t)nd;
         kr[0] = RSEND_SRC, kr[1] = RSEND_DST, nr = 2;
     } else if (inst->form == VISA_FORM_RAW_SENDS && inst->nopnd == RSENDS_DST + 1) {
         int64_t sfid = num(inst, RSENDS_SFID);
-        if (sfid < 0 || sfid > 15) at(v, VR_SEND_LEN, inst, RSENDS_SFID, "'%s': SFID %lld is not 0..15", mn, (long long)sfid);
+        if (sfid < 0 || sfid > 15)
+            at(v, VR_SEND_LEN, inst, RSENDS_SFID, "'%s': SFID %lld is not 0..15", mn, (long long)sfid);
         lens[0] = (uint64_t)num(inst, RSENDS_NSRC0), lens[1] = (uint64_t)num(inst, RSENDS_NSRC1),
         lens[2] = (uint64_t)num(inst, RSENDS_NDST);
         kr[0] = RSENDS_SRC0, kr[1] = RSENDS_SRC1, kr[2] = RSENDS_DST, nr = 3;

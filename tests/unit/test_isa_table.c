@@ -252,8 +252,8 @@ typedef struct named_pos {
 
 static void check_positions(const char *family, const char *layout, const named_pos *pos, size_t n,
                             unsigned count) {
-    check(isa_layout_opnds(layout) == count, "%s: layout %s has %u operands, its layout header names %u", family, layout,
-          isa_layout_opnds(layout), count);
+    check(isa_layout_opnds(layout) == count, "%s: layout %s has %u operands, its layout header names %u", family,
+          layout, isa_layout_opnds(layout), count);
     for (size_t i = 0; i < n; i++)
         check(isa_layout_kind(layout, pos[i].k) == pos[i].kind, "%s: %s (operand %u) is '%c' in %s, expected '%c'",
               family, pos[i].what, pos[i].k, isa_layout_kind(layout, pos[i].k) ? isa_layout_kind(layout, pos[i].k) : '-',
@@ -308,7 +308,8 @@ static void test_lsc_positions(void) {
 /* -- 3c. Named data-port, SVM and raw-send positions (dp_layout.h) against the layouts -----------
 ** Kinds by hand from each page's Format table (Surface, sizes, masks and ops are ub fields, Scale
 ** a uw, Offset / Address a vector, per-lane offsets, addresses, coordinates and data raw
-** operands).  Every form of the legacy data-port text hook and of the raw-send hook must belong to
+** operands); with the spec present, each name must also sit at its field's place in that table
+** (so a swap of two fields of one kind fails too).  Every form of the legacy data-port text hook and of the raw-send hook must belong to
 ** a family described here, and opfacts.def's surface and limited-field rows must name 'b' fields
 ** (the surface row of each family being its named surface). */
 typedef struct dp_family {
@@ -416,7 +417,7 @@ static void test_dp_positions(const char *spec) {
                                    POSF(SC_SURF, 'b', "Surface"),        POSF(SC_GOFF, 'V', "Global_offset"),
                                    POSF(SC_EOFF, 'R', "Element_offset"), POSF(SC_SRC, 'R', "Src")};
     static const named_pos ty[] = {POSF(TY_CHM, 'b', "Channels"), POSF(TY_SURF, 'b', "Surface"), POSF(TY_U, 'R', "U"),
-                                   POSF(TY_V, 'R', "V"),          POSF(TY_R, 'R', "R"),          POSF(TY_LOD, 'R', "LOD"),
+                                   POSF(TY_V, 'R', "V"), POSF(TY_R, 'R', "R"), POSF(TY_LOD, 'R', "LOD"),
                                    POSF(TY_DATA, 'R', "Dst/Src")};
     static const named_pos g4[] = {POSF(G4_CHM, 'b', "Channels"), POSF(G4_SCALE, 'w', "Scale"),
                                    POSF(G4_SURF, 'b', "Surface"), POSF(G4_GOFF, 'V', "Offset"),
@@ -513,7 +514,8 @@ static void test_dp_positions(const char *spec) {
     }
     for (size_t r = 0; r < sizeof surface_rows / sizeof surface_rows[0]; r++)
         check(isa_layout_kind(isa_forms[surface_rows[r].form].layout, (unsigned)surface_rows[r].k) == 'b',
-              "%s: opfacts.def surface operand %d is not a ub field", form_name(surface_rows[r].form), surface_rows[r].k);
+              "%s: opfacts.def surface operand %d is not a ub field", form_name(surface_rows[r].form),
+              surface_rows[r].k);
     for (size_t r = 0; r < sizeof field_rows / sizeof field_rows[0]; r++)
         check(isa_layout_kind(isa_forms[field_rows[r].form].layout, (unsigned)field_rows[r].k) == 'b',
               "%s: opfacts.def field %s (operand %d) is not a ub field", form_name(field_rows[r].form),
