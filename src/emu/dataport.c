@@ -36,13 +36,24 @@
 #include <string.h>
 
 #include "convert.h"
+#include "dp_layout.h"
 #include "exec.h"
 
 /* -- Packed op fields ----------------------------------------------------------------------------
 ** op->info: [1:0] surface kind, [11:4] A, [19:12] B, [27:20] C, [31:28] flags.
 ** op->target: the surface's state slot; op->cond: the surface id (for messages).
 ** Operand slots: the instruction's V and R operands in layout order, slot k = src[k] (k < 5),
-** slot 5 = dst, slot 6 = dst2. */
+** slot 5 = dst, slot 6 = dst2; the slot of a dp_layout.h position is its distance from the
+** family's first V/R position (SLOT).  Raw-send lowering fills the same slots. */
+#define SLOT(first, pos) ((unsigned)((pos) - (first)))
+#define NSLOTS(first, last) (SLOT(first, last) + 1u)
+/* the slots of the atomics' Src0 (Src1 and Dst follow) and of the typed messages' data */
+#define TYPED_ATOMIC_SRC0 SLOT(TA_U, TA_SRC0)
+#define ATOMIC_SRC0 SLOT(DA_EOFF, DA_SRC0)
+#define TYPED_DATA SLOT(TY_U, TY_DATA)
+_Static_assert(SLOT(SA_ADDRS, SA_SRC0) == ATOMIC_SRC0 && SLOT(DA_SRC0, DA_DST) == SLOT(TA_SRC0, TA_DST) &&
+                   SLOT(SA_SRC0, SA_DST) == SLOT(DA_SRC0, DA_DST),
+               "DWORD_ATOMIC and SVM_ATOMIC share one run-time function and slot arrangement");
 enum { SK_NONE = 0, SK_SLM = 1, SK_BUF = 2, SK_BTI = 3 }; /* SK_BTI (raw sends): op->target is the buffer index */
 #define F_SURF(i) ((i) & 3u)
 #define F_A(i) (((i) >> 4) & 0xFFu)
@@ -232,9 +243,12 @@ static inline unsigned ch_pitch(const emu_thread *t, const emu_op *op) {
 bool emu_dp_lower_oword(emu_program *p, const ir_inst *in, emu_op *op, diag_sink *ds) {
     bool st = in->form == VISA_FORM_OWORD_ST;
     unsigned size, kind, n;
-    if (!num_at(in, 0, &size) || (size & 7) > 4) return lerr(ds, in, "has an invalid oword count");
-    if (!lower_surface(p, in, op, st ? 1 : 2, ds, &kind) || !lower_slots(p, in, op, ds, &n)) return false;
-    if (n != 2) return lerr(ds, in, "has unexpected operands");
+    if (!num_at(in, st ? OWST_SIZE : OWLD_SIZE, &size) || (size & 7) > 4)
+        return lerr(ds, in, "has an invalid oword count");
+    if (!lower_surface(p, in, op, st ? OWST_SURF : OWLD_SURF, ds, &kind) || !lower_slots(p, in, op, ds, &n))
+        return false;
+    if (n != (st ? NSLOTS(OWST_OFF, OWST_SRC) : NSLOTS(OWLD_OFF, OWLD_DST)))
+        return lerr(ds, in, "has unexpected operands");
     if ((size & 7) == 4 && kind != SK_SLM) return lerr(ds, in, "reads or writes 16 owords, which only T0 (SLM) allows");
     op->info = INFO(kind, 1u << (size & 7), 0, 0, (in->form == VISA_FORM_OWORD_LD_UNALIGNED ? 1 : 0) | (st ? 2 : 0));
     return true;
@@ -274,10 +288,10 @@ void emu_dp_oword(emu_thread *t, const emu_op *op) {
 bool emu_dp_lower_media(emu_program *p, const ir_inst *in, emu_op *op, diag_sink *ds) {
     bool st = in->form == VISA_FORM_MEDIA_ST;
     unsigned mods, plane, w, h, kind, n, chans;
-    if (!num_at(in, 0, &mods) || !num_at(in, 2, &plane) || !num_at(in, 3, &w) || !num_at(in, 4, &h))
+    if (!num_at(in, MD_MODE, &mods) || !num_at(in, MD_PLANE, &plane) || !num_at(in, MD_W, &w) || !num_at(in, MD_H, &h))
         return lerr(ds, in, "is malformed");
-    if (!lower_surface(p, in, op, 1, ds, &kind) || !lower_slots(p, in, op, ds, &n)) return false;
-    if (n != 3) return lerr(ds, in, "has unexpected operands");
+    if (!lower_surface(p, in, op, MD_SURF, ds, &kind) || !lower_slots(p, in, op, ds, &n)) return false;
+    if (n != NSLOTS(MD_X, MD_DATA)) return lerr(ds, in, "has unexpected operands");
     if (op->cond == 0 || op->cond == 5) return lerr(ds, in, "needs a 2D surface (not T0 or T5)");
     if (plane != 0) return lerr(ds, in, "is supported by the emulator on plane 0 only (surfaces are not planar)");
     if (w < 1 || w > 64 || h < 1 || h > 64) return lerr(ds, in, "has a block width or height outside 1..64");
@@ -359,39 +373,44 @@ bool emu_dp_lower_scattered(emu_program *p, const ir_inst *in, emu_op *op, diag_
     case VISA_FORM_SCATTER: {
         bool g = in->form == VISA_FORM_GATHER;
         unsigned es, ne;
-        if (!num_at(in, 0, &es) || !num_at(in, g ? 2 : 1, &ne)) return lerr(ds, in, "is malformed");
+        if (!num_at(in, g ? GA_ESIZE : SC_ESIZE, &es) || !num_at(in, g ? GA_NELTS : SC_NELTS, &ne))
+            return lerr(ds, in, "is malformed");
         if ((es & 3) > 2 || (ne & 3) > 2) return lerr(ds, in, "has an invalid element size or count");
         esize = 1u << (es & 3);
         op->exec = (uint8_t)((ne & 3) == 0 ? 8 : (ne & 3) == 1 ? 16 : 1);
         op->mask_off = (uint8_t)ir_exec_mask_offset((uint8_t)ne); /* num_elts carries the emask */
         op->nomask = ir_exec_nomask((uint8_t)ne);
         op->pred_id = 0;
-        sk = g ? 3 : 2;
+        sk = g ? GA_SURF : SC_SURF;
         fl = 2 | (g ? 0 : 1);
         break;
     }
     case VISA_FORM_GATHER_SCALED:
     case VISA_FORM_SCATTER_SCALED: {
         unsigned nb;
-        if (!num_at(in, 1, &nb)) return lerr(ds, in, "is malformed");
+        if (!num_at(in, GS_NBLK, &nb)) return lerr(ds, in, "is malformed");
         if ((nb & 3) > 2) return lerr(ds, in, "reads or writes 8 blocks; the spec allows 1, 2 or 4");
         esize = 1u << (nb & 3);
-        sk = 3;
+        sk = GS_SURF;
         fl = in->form == VISA_FORM_SCATTER_SCALED ? 1 : 0;
         break;
     }
     default: { /* QW_GATHER, QW_SCATTER */
         unsigned nb;
-        if (!num_at(in, 0, &nb)) return lerr(ds, in, "is malformed");
+        if (!num_at(in, QW_NBLK, &nb)) return lerr(ds, in, "is malformed");
         esize = 8;
         blocks = 1u << (nb & 3);
-        sk = 1;
+        sk = QW_SURF;
         fl = 4 | (in->form == VISA_FORM_QW_SCATTER ? 1 : 0);
         break;
     }
     }
     if (!lower_surface(p, in, op, sk, ds, &kind) || !lower_slots(p, in, op, ds, &n)) return false;
-    if (n != ((fl & 4) ? 2u : 3u)) return lerr(ds, in, "has unexpected operands");
+    unsigned want = in->form == VISA_FORM_GATHER    ? NSLOTS(GA_GOFF, GA_DST)
+                    : in->form == VISA_FORM_SCATTER ? NSLOTS(SC_GOFF, SC_SRC)
+                    : (fl & 4)                      ? NSLOTS(QW_OFF, QW_DATA)
+                                                    : NSLOTS(GS_GOFF, GS_DATA);
+    if (n != want) return lerr(ds, in, "has unexpected operands");
     op->info = INFO(kind, esize, blocks, 0, fl);
     return true;
 }
@@ -434,10 +453,11 @@ bool emu_dp_lower_4scaled(emu_program *p, const ir_inst *in, emu_op *op, diag_si
     bool svm = in->form == VISA_FORM_SVM_GATHER4SCALED || in->form == VISA_FORM_SVM_SCATTER4SCALED;
     bool st = in->form == VISA_FORM_SCATTER4_SCALED || in->form == VISA_FORM_SVM_SCATTER4SCALED;
     unsigned chm, kind = SK_NONE, n;
-    if (!num_at(in, 0, &chm) || !(chm & 0xF)) return lerr(ds, in, "enables no channel");
-    if (!svm && !lower_surface(p, in, op, 2, ds, &kind)) return false;
+    if (!num_at(in, svm ? S4_CHM : G4_CHM, &chm) || !(chm & 0xF)) return lerr(ds, in, "enables no channel");
+    if (!svm && !lower_surface(p, in, op, G4_SURF, ds, &kind)) return false;
     if (!lower_slots(p, in, op, ds, &n)) return false;
-    if (n != 3) return lerr(ds, in, "has unexpected operands");
+    if (n != (svm ? NSLOTS(S4_ADDR, S4_DATA) : NSLOTS(G4_GOFF, G4_DATA)))
+        return lerr(ds, in, "has unexpected operands");
     op->info = INFO(kind, chm & 0xF, 0, 0, (st ? 1 : 0) | (svm ? 2 : 0));
     return true;
 }
@@ -495,9 +515,9 @@ void emu_dp_4scaled(emu_thread *t, const emu_op *op) {
 bool emu_dp_lower_typed(emu_program *p, const ir_inst *in, emu_op *op, diag_sink *ds) {
     bool st = in->form == VISA_FORM_SCATTER4_TYPED;
     unsigned chm, kind, n, chans;
-    if (!num_at(in, 0, &chm) || !(chm & 0xF)) return lerr(ds, in, "enables no channel");
-    if (!lower_surface(p, in, op, 1, ds, &kind) || !lower_slots(p, in, op, ds, &n)) return false;
-    if (n != 5) return lerr(ds, in, "has unexpected operands");
+    if (!num_at(in, TY_CHM, &chm) || !(chm & 0xF)) return lerr(ds, in, "enables no channel");
+    if (!lower_surface(p, in, op, TY_SURF, ds, &kind) || !lower_slots(p, in, op, ds, &n)) return false;
+    if (n != NSLOTS(TY_U, TY_DATA)) return lerr(ds, in, "has unexpected operands");
     if (op->cond == 0 || op->cond == 5) return lerr(ds, in, "needs a 1D, 2D or 3D surface (not T0 or T5)");
     if (!lower_geometry(p, in, op, ds, &chans)) return false;
     op->info = INFO(kind, chans, chm & 0xF, 0, st ? 1 : 0);
@@ -543,7 +563,7 @@ void emu_dp_typed(emu_thread *t, const emu_op *op) {
         emu_fault(t, 0, "the U operand is %%null");
         return;
     }
-    uint8_t *rd = regs(t, &op->src[4], (uint64_t)((nch - 1) * cp + n) * 4);
+    uint8_t *rd = regs(t, &op->src[TYPED_DATA], (uint64_t)((nch - 1) * cp + n) * 4);
     if (!rd) return;
     uint32_t mask = emu_chen(t, op);
     for (unsigned i = 0; i < n; i++) {
@@ -666,15 +686,16 @@ static uint64_t aop_apply(unsigned a, unsigned bits, uint64_t old, uint64_t s0, 
 bool emu_dp_lower_atomic(emu_program *p, const ir_inst *in, emu_op *op, diag_sink *ds) {
     unsigned code, kind = SK_NONE, n, fl, bits;
     bool svm = in->form == VISA_FORM_SVM_ATOMIC, typed = in->form == VISA_FORM_TYPED_ATOMIC;
-    if (!num_at(in, 0, &code)) return lerr(ds, in, "is malformed");
+    if (!num_at(in, svm ? SA_OP : typed ? TA_OP : DA_OP, &code)) return lerr(ds, in, "is malformed");
     unsigned a = code & 0x1F;
     if (!aop_valid(a)) return lerr(ds, in, "has an unknown atomic operation");
     if (svm) bits = (code >> 5 & 3) == 1 ? 16 : (code >> 5 & 3) == 2 ? 64 : (code >> 5 & 3) == 0 ? 32 : 0;
     else bits = code & 0x20 ? 16 : 32;
     if (!bits) return lerr(ds, in, "has an invalid data width");
-    if (!svm && !lower_surface(p, in, op, 1, ds, &kind)) return false;
+    if (!svm && !lower_surface(p, in, op, typed ? TA_SURF : DA_SURF, ds, &kind)) return false;
     if (!lower_slots(p, in, op, ds, &n)) return false;
-    unsigned want = typed ? 7 : 4, s0 = typed ? 4 : 1;
+    unsigned want = typed ? NSLOTS(TA_U, TA_DST) : svm ? NSLOTS(SA_ADDRS, SA_DST) : NSLOTS(DA_EOFF, DA_DST);
+    unsigned s0 = typed ? TYPED_ATOMIC_SRC0 : ATOMIC_SRC0;
     if (n != want) return lerr(ds, in, "has unexpected operands");
     if (typed && (op->cond == 0 || op->cond == 5)) return lerr(ds, in, "needs a typed surface (not T0 or T5)");
     unsigned ns = aop_srcs(a);
@@ -693,7 +714,7 @@ void emu_dp_atomic(emu_thread *t, const emu_op *op) {
     unsigned a = F_A(op->info), bits = F_B(op->info), fl = F_FL(op->info), n = lanes(op);
     bool typed = fl & 1, svm = fl & 2;
     unsigned mb = bits / 8, rb = bits == 64 ? 8 : 4; /* memory bytes, register bytes per lane */
-    unsigned s0k = typed ? 4 : 1, ns = aop_srcs(a);
+    unsigned s0k = typed ? TYPED_ATOMIC_SRC0 : ATOMIC_SRC0, ns = aop_srcs(a);
     dp_mem m = {0};
     geom g;
     uint8_t *c4[4] = {0};
@@ -756,9 +777,9 @@ void emu_dp_atomic(emu_thread *t, const emu_op *op) {
 bool emu_dp_lower_svm_block(emu_program *p, const ir_inst *in, emu_op *op, diag_sink *ds) {
     bool st = in->form == VISA_FORM_SVM_BLOCK_ST;
     unsigned props, n;
-    if (!num_at(in, 0, &props) || (props & 7) > 4) return lerr(ds, in, "has an invalid oword count");
+    if (!num_at(in, SB_PROPS, &props) || (props & 7) > 4) return lerr(ds, in, "has an invalid oword count");
     if (!lower_slots(p, in, op, ds, &n)) return false;
-    if (n != 2) return lerr(ds, in, "has unexpected operands");
+    if (n != NSLOTS(SB_ADDR, SB_DATA)) return lerr(ds, in, "has unexpected operands");
     /* unaligned: spec bit 3; IGC's builder and printer use bit 7.  Stores are always oword-aligned. */
     bool unal = !st && (props & 0x88);
     op->info = INFO(SK_NONE, 1u << (props & 7), 0, 0, (st ? 1 : 0) | (unal ? 2 : 0));
@@ -791,12 +812,12 @@ void emu_dp_svm_block(emu_thread *t, const emu_op *op) {
 
 bool emu_dp_lower_svm_gs(emu_program *p, const ir_inst *in, emu_op *op, diag_sink *ds) {
     unsigned bs, nb, n;
-    if (!num_at(in, 0, &bs) || !num_at(in, 1, &nb)) return lerr(ds, in, "is malformed");
+    if (!num_at(in, SG_BSIZE, &bs) || !num_at(in, SG_NBLK, &nb)) return lerr(ds, in, "is malformed");
     /* block size 0 = 1 byte, 1 = 4 bytes, 8 bytes: 2 (VISA_SVM_Block_Type, SVM_SCATTER page) or 3
     ** (SVM_GATHER page) */
     unsigned bytes = (bs & 3) == 0 ? 1 : (bs & 3) == 1 ? 4 : 8;
     if (!lower_slots(p, in, op, ds, &n)) return false;
-    if (n != 2) return lerr(ds, in, "has unexpected operands");
+    if (n != NSLOTS(SG_ADDRS, SG_DATA)) return lerr(ds, in, "has unexpected operands");
     op->info = INFO(SK_NONE, bytes, 1u << (nb & 3), 0, in->form == VISA_FORM_SVM_SCATTER ? 1 : 0);
     return true;
 }
@@ -1142,9 +1163,9 @@ static bool hdc_typed(const hdc *h, emu_op *op, bool st) {
     for (unsigned k = 0; k < nc; k++)
         if (!part(h, (hb + k * cb) * h->grf, 4 * n, &op->src[k], "coordinates")) return false;
     if (st) {
-        if (!part(h, (hb + nc * cb) * h->grf, nch * cb * h->grf, &op->src[4], "data")) return false;
+        if (!part(h, (hb + nc * cb) * h->grf, nch * cb * h->grf, &op->src[TYPED_DATA], "data")) return false;
     } else {
-        op->src[4] = h->dst;
+        op->src[TYPED_DATA] = h->dst;
     }
     op->dst.imm = 0; /* geometry: 1D, the whole buffer, one channel */
     op->dst2.imm = 0;
@@ -1215,7 +1236,7 @@ static bool hdc_atomic(const hdc *h, emu_op *op) {
     for (unsigned k = 0; k < ns; k++)
         if (!part(h, (hb + ab + k * ob) * h->grf, rb * n, &o[k], "operands")) return false;
     bool swap = a == VISA_ATOMIC_CMPXCHG;
-    unsigned s0k = typed ? 4 : 1;
+    unsigned s0k = typed ? TYPED_ATOMIC_SRC0 : ATOMIC_SRC0;
     *slot_w(op, s0k) = swap ? o[1] : o[0];
     *slot_w(op, s0k + 1) = swap ? o[0] : o[1];
     if (ret) *slot_w(op, s0k + 2) = h->dst;

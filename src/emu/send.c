@@ -13,6 +13,7 @@
 */
 #include <string.h>
 
+#include "dp_layout.h"
 #include "send.h"
 
 /* -- Operand helpers ---------------------------------------------------------------------------- */
@@ -128,28 +129,27 @@ bool emu_send_lower_raw(emu_program *p, const ir_inst *in, emu_op *op, diag_sink
     memset(&d, 0, sizeof d);
     emu_opnd dst, src0, src1;
     memset(&src1, 0, sizeof src1);
-    unsigned mod = (unsigned)in->opnd[0].u.num;
     if (in->form == VISA_FORM_RAW_SEND) {
-        /* mod E P exdesc numSrc numDst desc src dst: SFID in ExDesc[3:0], EOT ExDesc[5] */
-        d.exdesc = (uint32_t)in->opnd[1].u.num;
-        d.nsrc0 = (unsigned)in->opnd[2].u.num;
-        d.ndst = (unsigned)in->opnd[3].u.num;
-        if (!imm_desc(in, 4, "message descriptor", &d.desc, ds)) return false;
-        if (!emu_msg_raw(p, in, 5, &src0, ds) || !emu_msg_raw(p, in, 6, &dst, ds)) return false;
+        /* SFID in ExDesc[3:0], EOT ExDesc[5] */
+        d.exdesc = (uint32_t)in->opnd[RSEND_EXDESC].u.num;
+        d.nsrc0 = (unsigned)in->opnd[RSEND_NSRC].u.num;
+        d.ndst = (unsigned)in->opnd[RSEND_NDST].u.num;
+        if (!imm_desc(in, RSEND_DESC, "message descriptor", &d.desc, ds)) return false;
+        if (!emu_msg_raw(p, in, RSEND_SRC, &src0, ds) || !emu_msg_raw(p, in, RSEND_DST, &dst, ds)) return false;
         d.sfid = d.exdesc & 0xF;
         d.eot = (d.exdesc >> 5) & 1;
         d.exdesc &= ~0x2Fu; /* the families see the extended descriptor without SFID and EOT */
     } else { /* RAW_SENDS (sem.def: RAW_SENDG is not emulated) */
-        /* mod E P numSrc0 numSrc1 numDst sfid exdesc desc src0 src1 dst */
-        d.nsrc0 = (unsigned)in->opnd[1].u.num;
-        d.nsrc1 = (unsigned)in->opnd[2].u.num;
-        d.ndst = (unsigned)in->opnd[3].u.num;
-        d.sfid = (unsigned)in->opnd[4].u.num;
-        d.eot = (mod >> 1) & 1;
-        if (!imm_desc(in, 5, "extended message descriptor", &d.exdesc, ds) ||
-            !imm_desc(in, 6, "message descriptor", &d.desc, ds))
+        d.nsrc0 = (unsigned)in->opnd[RSENDS_NSRC0].u.num;
+        d.nsrc1 = (unsigned)in->opnd[RSENDS_NSRC1].u.num;
+        d.ndst = (unsigned)in->opnd[RSENDS_NDST].u.num;
+        d.sfid = (unsigned)in->opnd[RSENDS_SFID].u.num;
+        d.eot = ((unsigned)in->opnd[RSENDS_MOD].u.num >> 1) & 1;
+        if (!imm_desc(in, RSENDS_EXDESC, "extended message descriptor", &d.exdesc, ds) ||
+            !imm_desc(in, RSENDS_DESC, "message descriptor", &d.desc, ds))
             return false;
-        if (!emu_msg_raw(p, in, 7, &src0, ds) || !emu_msg_raw(p, in, 8, &src1, ds) || !emu_msg_raw(p, in, 9, &dst, ds))
+        if (!emu_msg_raw(p, in, RSENDS_SRC0, &src0, ds) || !emu_msg_raw(p, in, RSENDS_SRC1, &src1, ds) ||
+            !emu_msg_raw(p, in, RSENDS_DST, &dst, ds))
             return false;
     }
     /* payload sizes must fit in the register file */

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "dp_layout.h"
 #include "text.h"
 
 static const ir_string *label_str(const ir_routine *r, uint32_t label) {
@@ -385,33 +386,34 @@ const txt_hook txt_hook_sync = {sync_print, sync_parse};
 /* -- RAW_SEND, RAW_SENDS, RAW_SENDG ------------------------------------------------------------- */
 static void send_print(txt_printer *pr, const ir_inst *inst) {
     strbuf *o = pr->out;
-    unsigned mod = (unsigned)inst->opnd[0].u.num;
+    _Static_assert((int)RSEND_MOD == (int)RSENDS_MOD && (int)RSEND_MOD == (int)RSENDG_MOD, "Modifiers: one position");
+    unsigned mod = (unsigned)inst->opnd[RSEND_MOD].u.num;
     switch (isa_forms[inst->form].opcode) {
     case VISA_OP_RAW_SEND:
         /* raw_send[c] (E) 0x<exdesc> numSrc numDst desc src dst */
         sb_puts(o, mod == 1 ? "raw_sendc " : "raw_send ");
         pr_exec(pr, inst->exec);
-        sb_printf(o, " 0x%x %u %u  ", (unsigned)inst->opnd[1].u.num, (unsigned)inst->opnd[2].u.num,
-                  (unsigned)inst->opnd[3].u.num);
-        pr_vec(pr, &inst->opnd[4].u.vec, true);
+        sb_printf(o, " 0x%x %u %u  ", (unsigned)inst->opnd[RSEND_EXDESC].u.num, (unsigned)inst->opnd[RSEND_NSRC].u.num,
+                  (unsigned)inst->opnd[RSEND_NDST].u.num);
+        pr_vec(pr, &inst->opnd[RSEND_DESC].u.vec, true);
         sb_putc(o, ' ');
-        pr_raw(pr, &inst->opnd[5].u.raw);
+        pr_raw(pr, &inst->opnd[RSEND_SRC].u.raw);
         sb_putc(o, ' ');
-        pr_raw(pr, &inst->opnd[6].u.raw);
+        pr_raw(pr, &inst->opnd[RSEND_DST].u.raw);
         break;
     case VISA_OP_RAW_SENDS: {
         static const char *const names[4] = {"raw_sends.", "raw_sendsc.", "raw_sends_eot.",
                                              "raw_sendsc_eot."};
         sb_puts(o, names[mod & 3]);
-        sb_printf(o, "%u.%u.%u.%u ", (unsigned)inst->opnd[4].u.num, (unsigned)inst->opnd[1].u.num,
-                  (unsigned)inst->opnd[2].u.num, (unsigned)inst->opnd[3].u.num);
+        sb_printf(o, "%u.%u.%u.%u ", (unsigned)inst->opnd[RSENDS_SFID].u.num, (unsigned)inst->opnd[RSENDS_NSRC0].u.num,
+                  (unsigned)inst->opnd[RSENDS_NSRC1].u.num, (unsigned)inst->opnd[RSENDS_NDST].u.num);
         pr_exec(pr, inst->exec);
         sb_putc(o, ' ');
-        for (int k = 5; k <= 6; k++) {
+        for (int k = RSENDS_EXDESC; k <= RSENDS_DESC; k++) {
             sb_putc(o, ' ');
             pr_vec(pr, &inst->opnd[k].u.vec, true);
         }
-        for (int k = 7; k <= 9; k++) {
+        for (int k = RSENDS_SRC0; k <= RSENDS_DST; k++) {
             sb_putc(o, ' ');
             pr_raw(pr, &inst->opnd[k].u.raw);
         }
@@ -421,18 +423,19 @@ static void send_print(txt_printer *pr, const ir_inst *inst) {
         static const char *const names[4] = {"raw_sendg.", "raw_sendgc.", "raw_sendg_eot.",
                                              "raw_sendgc_eot."};
         sb_puts(o, names[mod & 3]);
-        sb_printf(o, "0x%X ", (unsigned)inst->opnd[1].u.num);
+        sb_printf(o, "0x%X ", (unsigned)inst->opnd[RSENDG_SFID].u.num);
         pr_exec(pr, inst->exec);
-        for (int k = 2; k <= 6; k += 2) {
+        for (int k = RSENDG_DST; k <= RSENDG_SRC1; k += 2) { /* each operand, then its length */
             sb_putc(o, ' ');
             pr_raw(pr, &inst->opnd[k].u.raw);
             sb_printf(o, "/%u", (unsigned)inst->opnd[k + 1].u.num);
         }
-        for (int k = 8; k <= 9; k++) {
+        for (int k = RSENDG_IND0; k <= RSENDG_IND1; k++) {
             sb_putc(o, ' ');
             pr_vec(pr, &inst->opnd[k].u.vec, true);
         }
-        uint64_t desc = ((uint64_t)(uint32_t)inst->opnd[11].u.num << 32) | (uint32_t)inst->opnd[10].u.num;
+        uint64_t desc = ((uint64_t)(uint32_t)inst->opnd[RSENDG_DESC_HI].u.num << 32) |
+                        (uint32_t)inst->opnd[RSENDG_DESC_LO].u.num;
         sb_printf(o, " 0x%llX", (unsigned long long)desc);
         break;
     }
@@ -462,23 +465,23 @@ static bool send_parse(txt_parser *tp, int form, ir_inst *inst) {
     size_t n = tp_word(tp, &w);
     unsigned op = isa_forms[form].opcode;
     if (op == VISA_OP_RAW_SEND) {
-        if (!tp_inst_alloc(tp, inst, 7)) return false;
-        inst->opnd[0].kind = 'b';
-        inst->opnd[0].u.num = word_is(w, n, "raw_sendc");
-        inst->opnd[1].kind = 'd';
-        inst->opnd[2].kind = inst->opnd[3].kind = 'b';
+        if (!tp_inst_alloc(tp, inst, RSEND_DST + 1)) return false;
+        inst->opnd[RSEND_MOD].kind = 'b';
+        inst->opnd[RSEND_MOD].u.num = word_is(w, n, "raw_sendc");
+        inst->opnd[RSEND_EXDESC].kind = 'd';
+        inst->opnd[RSEND_NSRC].kind = inst->opnd[RSEND_NDST].kind = 'b';
         if (!tp_exec(tp, &inst->exec)) return false;
-        return tp_parse_opnd(tp, inst, 1, 'd', 0, -1) && tp_parse_opnd(tp, inst, 2, 'b', 0, -1) &&
-               tp_parse_opnd(tp, inst, 3, 'b', 0, -1) && tp_parse_opnd(tp, inst, 4, 'V', 0, -1) &&
-               tp_parse_opnd(tp, inst, 5, 'R', 0, -1) && tp_parse_opnd(tp, inst, 6, 'R', 0, -1);
+        return tp_parse_opnd(tp, inst, RSEND_EXDESC, 'd', 0, -1) && tp_parse_opnd(tp, inst, RSEND_NSRC, 'b', 0, -1) &&
+               tp_parse_opnd(tp, inst, RSEND_NDST, 'b', 0, -1) && tp_parse_opnd(tp, inst, RSEND_DESC, 'V', 0, -1) &&
+               tp_parse_opnd(tp, inst, RSEND_SRC, 'R', 0, -1) && tp_parse_opnd(tp, inst, RSEND_DST, 'R', 0, -1);
     }
     if (op == VISA_OP_RAW_SENDS) {
-        if (!tp_inst_alloc(tp, inst, 10)) return false;
+        if (!tp_inst_alloc(tp, inst, RSENDS_DST + 1)) return false;
         unsigned mod = 0;
         if (word_is(w, n, "raw_sendsc") || word_is(w, n, "raw_sendsc_eot")) mod |= 1;
         if (word_is(w, n, "raw_sends_eot") || word_is(w, n, "raw_sendsc_eot")) mod |= 2;
-        inst->opnd[0].kind = 'b';
-        inst->opnd[0].u.num = mod;
+        inst->opnd[RSENDS_MOD].kind = 'b';
+        inst->opnd[RSENDS_MOD].u.num = mod;
         /* 4 numbers sfid.src0.src1.dst; IGC's parser takes 3 (no sfid) for raw_sendsc */
         /* .SFID.NUMSRC0.NUMSRC1.NUMDST; IGC's parser also takes raw_sendsc with 3 numbers
         ** (no SFID, stored as 0) while its printer writes 4 */
@@ -495,27 +498,27 @@ static bool send_parse(txt_parser *tp, int form, ir_inst *inst) {
             return false;
         }
         int b = count == 4 ? 1 : 0;
-        inst->opnd[4] = count == 4 ? nums[0] : (ir_opnd){.kind = 'b'};
-        inst->opnd[1] = nums[b];
-        inst->opnd[2] = nums[b + 1];
-        inst->opnd[3] = nums[b + 2];
-        if (inst->opnd[4].u.num > 15) {
-            tp_error(tp, sfid_at, "SFID %lld out of range (0..15)", (long long)inst->opnd[4].u.num);
+        inst->opnd[RSENDS_SFID] = count == 4 ? nums[0] : (ir_opnd){.kind = 'b'};
+        inst->opnd[RSENDS_NSRC0] = nums[b];
+        inst->opnd[RSENDS_NSRC1] = nums[b + 1];
+        inst->opnd[RSENDS_NDST] = nums[b + 2];
+        if (inst->opnd[RSENDS_SFID].u.num > 15) {
+            tp_error(tp, sfid_at, "SFID %lld out of range (0..15)", (long long)inst->opnd[RSENDS_SFID].u.num);
             return false;
         }
         if (!tp_exec(tp, &inst->exec)) return false;
-        return tp_parse_opnd(tp, inst, 5, 'V', 0, -1) && tp_parse_opnd(tp, inst, 6, 'V', 0, -1) &&
-               tp_parse_opnd(tp, inst, 7, 'R', 0, -1) && tp_parse_opnd(tp, inst, 8, 'R', 0, -1) &&
-               tp_parse_opnd(tp, inst, 9, 'R', 0, -1);
+        return tp_parse_opnd(tp, inst, RSENDS_EXDESC, 'V', 0, -1) && tp_parse_opnd(tp, inst, RSENDS_DESC, 'V', 0, -1) &&
+               tp_parse_opnd(tp, inst, RSENDS_SRC0, 'R', 0, -1) && tp_parse_opnd(tp, inst, RSENDS_SRC1, 'R', 0, -1) &&
+               tp_parse_opnd(tp, inst, RSENDS_DST, 'R', 0, -1);
     }
     /* RAW_SENDG: raw_sendg[c][_eot].SFID (E) dst/len src0/len src1/len ind0 ind1 desc64 */
-    if (!tp_inst_alloc(tp, inst, 12)) return false;
+    if (!tp_inst_alloc(tp, inst, RSENDG_DESC_HI + 1)) return false;
     unsigned mod = 0;
     if (word_is(w, n, "raw_sendgc") || word_is(w, n, "raw_sendgc_eot")) mod |= 1;
     if (word_is(w, n, "raw_sendg_eot") || word_is(w, n, "raw_sendgc_eot")) mod |= 2;
-    inst->opnd[0].kind = 'b';
-    inst->opnd[0].u.num = mod;
-    inst->opnd[1].kind = 'd';
+    inst->opnd[RSENDG_MOD].kind = 'b';
+    inst->opnd[RSENDG_MOD].u.num = mod;
+    inst->opnd[RSENDG_SFID].kind = 'd';
     if (!tp_accept_nows(tp, ".")) {
         tp_error(tp, tp->p, "expected .SFID");
         return false;
@@ -526,7 +529,7 @@ static bool send_parse(txt_parser *tp, int form, ir_inst *inst) {
     bool named = false;
     for (unsigned k = 0; k < sizeof sfids / sizeof sfids[0]; k++)
         if (tp_accept_word(tp, sfids[k].s)) {
-            inst->opnd[1].u.num = sfids[k].v;
+            inst->opnd[RSENDG_SFID].u.num = sfids[k].v;
             named = true;
             break;
         }
@@ -538,20 +541,21 @@ static bool send_parse(txt_parser *tp, int form, ir_inst *inst) {
             tp_error(tp, at, "SFID %lld out of range (0..15)", (long long)v);
             return false;
         }
-        inst->opnd[1].u.num = v;
+        inst->opnd[RSENDG_SFID].u.num = v;
     }
     if (!tp_exec(tp, &inst->exec)) return false;
-    for (int k = 2; k <= 6; k += 2) {
+    for (int k = RSENDG_DST; k <= RSENDG_SRC1; k += 2) {
         if (!tp_parse_opnd(tp, inst, (unsigned)k, 'R', 0, -1) || !tp_expect(tp, "/") ||
             !tp_parse_opnd(tp, inst, (unsigned)k + 1, 'd', 0, -1))
             return false;
     }
-    if (!tp_parse_opnd(tp, inst, 8, 'V', 0, -1) || !tp_parse_opnd(tp, inst, 9, 'V', 0, -1)) return false;
+    if (!tp_parse_opnd(tp, inst, RSENDG_IND0, 'V', 0, -1) || !tp_parse_opnd(tp, inst, RSENDG_IND1, 'V', 0, -1))
+        return false;
     uint64_t desc;
     if (!tp_uint_dec(tp, &desc)) return false;
-    inst->opnd[10].kind = inst->opnd[11].kind = 'd';
-    inst->opnd[10].u.num = (uint32_t)desc;
-    inst->opnd[11].u.num = (uint32_t)(desc >> 32);
+    inst->opnd[RSENDG_DESC_LO].kind = inst->opnd[RSENDG_DESC_HI].kind = 'd';
+    inst->opnd[RSENDG_DESC_LO].u.num = (uint32_t)desc;
+    inst->opnd[RSENDG_DESC_HI].u.num = (uint32_t)(desc >> 32);
     return true;
 }
 

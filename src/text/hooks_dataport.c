@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "dp_layout.h"
 #include "text.h"
 
 /* IGC's CISAAtomicOpNames has no name for VISA_ATOMIC_PREDEC (the spec's "predec") and its lexer
@@ -93,8 +94,8 @@ static void put_count(txt_printer *pr, const char *pre, unsigned code) {
 
 /* -- Syntax descriptors -------------------------------------------------------------------------
 ** One descriptor per family: the pieces of its line after the mnemonic, in text order, each with
-** the stored operands it prints from and parses into.  dp_print and dp_parse walk the same
-** descriptor, so the two cannot disagree. */
+** the stored operands (dp_layout.h names) it prints from and parses into.  dp_print and dp_parse
+** walk the same descriptor, so the two cannot disagree. */
 typedef enum dp_piece_kind {
     D_END,
     D_OWORD_MOD,  /* a: field whose bit 0 prints ".mod" (-1: never printed); parse accepts ".mod" only */
@@ -124,26 +125,37 @@ typedef struct dp_syntax {
     dp_piece p[DP_MAX_PIECES];
 } dp_syntax;
 
+#define P0(kind) {kind, 0, 0, 0}
 #define P(kind, a) {kind, a, 0, 0}
 #define P2(kind, a, b) {kind, a, b, 0}
 #define P3(kind, a, b, c) {kind, a, b, c}
-static const dp_syntax syn_oword_ld = {{P(D_OWORD_MOD, 1), P(D_COUNT, 0), P(D_SURFACE, 2), P(D_OPNDS, 3)}};
-static const dp_syntax syn_oword_st = {{P(D_OWORD_MOD, -1), P(D_COUNT, 0), P(D_SURFACE, 1), P(D_OPNDS, 2)}};
-static const dp_syntax syn_media = {
-    {P(D_MEDIA_MODE, 0), P2(D_MEDIA_WH, 3, 4), P(D_SURFACE, 1), P(D_MEDIA_PLANE, 2), P(D_OPNDS, 5)}};
-static const dp_syntax syn_gather = {{P3(D_SCATTER, 0, 1, 2), P(D_SURFACE, 3), P(D_OPNDS, 4)}};
-static const dp_syntax syn_scatter = {{P3(D_SCATTER, 0, -1, 1), P(D_SURFACE, 2), P(D_OPNDS, 3)}};
-static const dp_syntax syn_typed = {{P2(D_CHMASK, 0, 1), P(D_EXEC, 0), P(D_SURFACE, 1), P(D_OPNDS, 2)}};
-static const dp_syntax syn_4scaled = {{P2(D_CHMASK, 0, 1), P(D_EXEC, 0), P(D_SURFACE, 2), P(D_OPNDS, 3)}};
-static const dp_syntax syn_scaled = {{P(D_BLOCKS, 1), P(D_EXEC, 0), P(D_SURFACE, 3), P(D_OPNDS, 4)}};
-static const dp_syntax syn_atomic = {{P2(D_ATOMIC, 0, 0), P(D_EXEC, 0), P(D_SURFACE, 1), P(D_OPNDS, 2)}};
-static const dp_syntax syn_qw = {{P(D_BLOCKS, 0), P(D_EXEC, 0), P(D_SURFACE, 1), P(D_OPNDS, 2)}};
-static const dp_syntax syn_svm_block = {{P(D_SVM_BLOCK, 0), P(D_OPNDS, 1)}};
-static const dp_syntax syn_svm_gs = {{P(D_SVM_BTYPE, 0), P(D_BLOCKS, 1), P(D_EXEC, 0), P(D_OPNDS, 2)}};
-/* stored: op addresses src0 src1 dst; text: addresses dst src0 src1 */
-static const dp_syntax syn_svm_atomic = {
-    {P2(D_ATOMIC, 0, 1), P(D_EXEC, 0), P(D_OPND, 1), P(D_OPND, 4), P(D_OPND, 2), P(D_OPND, 3)}};
-static const dp_syntax syn_svm_4scaled = {{P2(D_CHMASK, 0, 0), P(D_EXEC, 0), P(D_OPNDS, 2)}};
+static const dp_syntax syn_oword_ld = {
+    {P(D_OWORD_MOD, OWLD_MOD), P(D_COUNT, OWLD_SIZE), P(D_SURFACE, OWLD_SURF), P(D_OPNDS, OWLD_OFF)}};
+static const dp_syntax syn_oword_st = {
+    {P(D_OWORD_MOD, -1), P(D_COUNT, OWST_SIZE), P(D_SURFACE, OWST_SURF), P(D_OPNDS, OWST_OFF)}};
+static const dp_syntax syn_media = {{P(D_MEDIA_MODE, MD_MODE), P2(D_MEDIA_WH, MD_W, MD_H), P(D_SURFACE, MD_SURF),
+                                     P(D_MEDIA_PLANE, MD_PLANE), P(D_OPNDS, MD_X)}};
+static const dp_syntax syn_gather = {
+    {P3(D_SCATTER, GA_ESIZE, GA_MOD, GA_NELTS), P(D_SURFACE, GA_SURF), P(D_OPNDS, GA_GOFF)}};
+static const dp_syntax syn_scatter = {
+    {P3(D_SCATTER, SC_ESIZE, -1, SC_NELTS), P(D_SURFACE, SC_SURF), P(D_OPNDS, SC_GOFF)}};
+static const dp_syntax syn_typed = {{P2(D_CHMASK, TY_CHM, 1), P0(D_EXEC), P(D_SURFACE, TY_SURF), P(D_OPNDS, TY_U)}};
+static const dp_syntax syn_4scaled = {
+    {P2(D_CHMASK, G4_CHM, 1), P0(D_EXEC), P(D_SURFACE, G4_SURF), P(D_OPNDS, G4_GOFF)}};
+static const dp_syntax syn_scaled = {{P(D_BLOCKS, GS_NBLK), P0(D_EXEC), P(D_SURFACE, GS_SURF), P(D_OPNDS, GS_GOFF)}};
+static const dp_syntax syn_dword_atomic = {
+    {P2(D_ATOMIC, DA_OP, 0), P0(D_EXEC), P(D_SURFACE, DA_SURF), P(D_OPNDS, DA_EOFF)}};
+static const dp_syntax syn_typed_atomic = {
+    {P2(D_ATOMIC, TA_OP, 0), P0(D_EXEC), P(D_SURFACE, TA_SURF), P(D_OPNDS, TA_U)}};
+static const dp_syntax syn_qw = {{P(D_BLOCKS, QW_NBLK), P0(D_EXEC), P(D_SURFACE, QW_SURF), P(D_OPNDS, QW_OFF)}};
+static const dp_syntax syn_svm_block = {{P(D_SVM_BLOCK, SB_PROPS), P(D_OPNDS, SB_ADDR)}};
+static const dp_syntax syn_svm_gs = {
+    {P(D_SVM_BTYPE, SG_BSIZE), P(D_BLOCKS, SG_NBLK), P0(D_EXEC), P(D_OPNDS, SG_ADDRS)}};
+/* text order: addresses dst src0 src1 */
+static const dp_syntax syn_svm_atomic = {{P2(D_ATOMIC, SA_OP, 1), P0(D_EXEC), P(D_OPND, SA_ADDRS), P(D_OPND, SA_DST),
+                                          P(D_OPND, SA_SRC0), P(D_OPND, SA_SRC1)}};
+static const dp_syntax syn_svm_4scaled = {{P2(D_CHMASK, S4_CHM, 0), P0(D_EXEC), P(D_OPNDS, S4_ADDR)}};
+#undef P0
 #undef P
 #undef P2
 #undef P3
@@ -155,8 +167,8 @@ static const dp_syntax *const dp_syntaxes[VISA_FORM__COUNT] = {
     [VISA_FORM_SCATTER] = &syn_scatter,           [VISA_FORM_GATHER4_TYPED] = &syn_typed,
     [VISA_FORM_SCATTER4_TYPED] = &syn_typed,      [VISA_FORM_GATHER4_SCALED] = &syn_4scaled,
     [VISA_FORM_SCATTER4_SCALED] = &syn_4scaled,   [VISA_FORM_GATHER_SCALED] = &syn_scaled,
-    [VISA_FORM_SCATTER_SCALED] = &syn_scaled,     [VISA_FORM_DWORD_ATOMIC] = &syn_atomic,
-    [VISA_FORM_TYPED_ATOMIC] = &syn_atomic,       [VISA_FORM_QW_GATHER] = &syn_qw,
+    [VISA_FORM_SCATTER_SCALED] = &syn_scaled,     [VISA_FORM_DWORD_ATOMIC] = &syn_dword_atomic,
+    [VISA_FORM_TYPED_ATOMIC] = &syn_typed_atomic,     [VISA_FORM_QW_GATHER] = &syn_qw,
     [VISA_FORM_QW_SCATTER] = &syn_qw,             [VISA_FORM_SVM_BLOCK_LD] = &syn_svm_block,
     [VISA_FORM_SVM_BLOCK_ST] = &syn_svm_block,    [VISA_FORM_SVM_GATHER] = &syn_svm_gs,
     [VISA_FORM_SVM_SCATTER] = &syn_svm_gs,        [VISA_FORM_SVM_ATOMIC] = &syn_svm_atomic,

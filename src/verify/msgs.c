@@ -2,12 +2,13 @@
 ** depth, repeat count, exec size, types, alignment and footprints; LSC transpose, caching, SFID
 ** and surface rules; raw send lengths; call argument sizes; switchjmp table size.
 ** Which instruction a rule applies to is read from the table (flags, layouts);
-** operand positions follow the ops.def layouts (LSC_U_*, LSC_T_* and the rows' own strings).
+** operand positions are the named ones of lsc_layout.h, dp_layout.h and opfacts.def.
 */
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "dp_layout.h"
 #include "lsc_layout.h"
 #include "verify_int.h"
 
@@ -380,30 +381,34 @@ static unsigned nums(const ir_inst *inst, int *k, unsigned max) {
 }
 
 static void check_send(vf *v, const ir_inst *inst) {
-    /* RAW_SEND "bEPdbbVRR": modifiers, exdesc, NumSrc, NumDst; RAW_SENDS "bEPbbbbVVRRR":
-    ** modifiers, NumSrc0, NumSrc1, NumDst, SFID (the binary order). */
+    /* positions: dp_layout.h (RAW_SENDS stores NumSrc0, NumSrc1, NumDst, SFID: the binary order) */
     char mb[48];
     const char *mn = mnem_of(inst->form, mb, sizeof mb);
-    int k[8], kr[3];
-    unsigned n = nums(inst, k, 8), nr = 0;
-    for (int i = 0; i < inst->nopnd && nr < 3; i++)
-        if (inst->opnd[i].kind == 'R') kr[nr++] = i;
+    int kr[3];
+    unsigned nr;
     uint64_t lens[3];
-    if (inst->form == VISA_FORM_RAW_SEND && n == 4 && nr == 2) {
-        int64_t ns = num(inst, k[2]), nd = num(inst, k[3]);
-        if (ns < 1 || ns > 15) at(v, VR_SEND_LEN, inst, k[2], "'%s': message length %lld is not 1..15", mn, (long long)ns);
-        if (nd < 0 || nd > 16) at(v, VR_SEND_LEN, inst, k[3], "'%s': response length %lld is not 0..16", mn, (long long)nd);
+    if (inst->form == VISA_FORM_RAW_SEND && inst->nopnd == RSEND_DST + 1) {
+        int64_t ns = num(inst, RSEND_NSRC), nd = num(inst, RSEND_NDST);
+        if (ns < 1 || ns > 15)
+            at(v, VR_SEND_LEN, inst, RSEND_NSRC, "'%s': message length %lld is not 1..15", mn, (long long)ns);
+        if (nd < 0 || nd > 16)
+            at(v, VR_SEND_LEN, inst, RSEND_NDST, "'%s': response length %lld is not 0..16", mn, (long long)nd);
         lens[0] = (uint64_t)ns, lens[1] = (uint64_t)nd;
-    } else if (inst->form == VISA_FORM_RAW_SENDS && n == 5 && nr == 3) {
-        int64_t sfid = num(inst, k[4]);
-        if (sfid < 0 || sfid > 15) at(v, VR_SEND_LEN, inst, k[4], "'%s': SFID %lld is not 0..15", mn, (long long)sfid);
-        lens[0] = (uint64_t)num(inst, k[1]), lens[1] = (uint64_t)num(inst, k[2]), lens[2] = (uint64_t)num(inst, k[3]);
+        kr[0] = RSEND_SRC, kr[1] = RSEND_DST, nr = 2;
+    } else if (inst->form == VISA_FORM_RAW_SENDS && inst->nopnd == RSENDS_DST + 1) {
+        int64_t sfid = num(inst, RSENDS_SFID);
+        if (sfid < 0 || sfid > 15)
+            at(v, VR_SEND_LEN, inst, RSENDS_SFID, "'%s': SFID %lld is not 0..15", mn, (long long)sfid);
+        lens[0] = (uint64_t)num(inst, RSENDS_NSRC0), lens[1] = (uint64_t)num(inst, RSENDS_NSRC1),
+        lens[2] = (uint64_t)num(inst, RSENDS_NDST);
+        kr[0] = RSENDS_SRC0, kr[1] = RSENDS_SRC1, kr[2] = RSENDS_DST, nr = 3;
     } else {
         return;
     }
     static const char *const what[2][3] = {{"the payload", "the response", ""},
                                            {"payload 0", "payload 1", "the response"}};
     for (unsigned i = 0; i < nr; i++) {
+        if (inst->opnd[kr[i]].kind != 'R') return;
         const ir_raw *r = &inst->opnd[kr[i]].u.raw;
         uint32_t room = raw_room(v, r);
         uint64_t bytes = lens[i] * v->grf;

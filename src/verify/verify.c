@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "dp_layout.h"
 #include "verify_int.h"
 
 static const visa_verify_rule rules[VR__COUNT] = {

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dp_layout.h"
 #include "isa.h"
 #include "lsc_layout.h"
 
@@ -246,19 +247,21 @@ typedef struct named_pos {
     const char *what;
     unsigned k;
     char kind;
+    const char *field; /* dp_layout.h: the page's Format field ("Dst/Src": either), NULL: unchecked */
 } named_pos;
 
 static void check_positions(const char *family, const char *layout, const named_pos *pos, size_t n,
                             unsigned count) {
-    check(isa_layout_opnds(layout) == count, "%s: layout %s has %u operands, lsc_layout.h names %u", family, layout,
-          isa_layout_opnds(layout), count);
+    check(isa_layout_opnds(layout) == count, "%s: layout %s has %u operands, its layout header names %u", family,
+          layout, isa_layout_opnds(layout), count);
     for (size_t i = 0; i < n; i++)
         check(isa_layout_kind(layout, pos[i].k) == pos[i].kind, "%s: %s (operand %u) is '%c' in %s, expected '%c'",
               family, pos[i].what, pos[i].k, isa_layout_kind(layout, pos[i].k) ? isa_layout_kind(layout, pos[i].k) : '-',
               layout, pos[i].kind);
 }
 
-#define POS(name, kind) {#name, name, kind}
+#define POS(name, kind) {#name, name, kind, NULL}
+#define POSF(name, kind, field) {#name, name, kind, field}
 static void test_lsc_positions(void) {
     static const named_pos u[] = {
         POS(U_SFID, 'b'), POS(U_L1, 'b'), POS(U_L3, 'b'), POS(U_AT, 'b'), POS(U_SCALE, 'w'), POS(U_OFF, 'i'),
@@ -300,6 +303,223 @@ static void test_lsc_positions(void) {
                   !strcmp(l, LSC_U_APNDCTR) || !strcmp(l, LSC_T_GEN) || !strcmp(l, LSC_T_BLOCK2D),
               "%s: layout %s is none of lsc_layout.h's", form_name(i), l);
     }
+}
+
+/* -- 3c. Named data-port, SVM and raw-send positions (dp_layout.h) against the layouts -----------
+** Kinds by hand from each page's Format table (Surface, sizes, masks and ops are ub fields, Scale
+** a uw, Offset / Address a vector, per-lane offsets, addresses, coordinates and data raw
+** operands); with the spec present, each name must also sit at its field's place in that table
+** (so a swap of two fields of one kind fails too).  Every form of the legacy data-port text hook and of the raw-send hook must belong to
+** a family described here, and opfacts.def's surface and limited-field rows must name 'b' fields
+** (the surface row of each family being its named surface). */
+typedef struct dp_family {
+    const char *name;
+    int forms[3]; /* -1 terminated */
+    const named_pos *pos;
+    size_t n;
+    unsigned count;
+    int surf; /* the named surface position, -1 for none (SVM, sends) */
+} dp_family;
+
+static const struct {
+    int form, k;
+} surface_rows[] = {
+#define VISA_SURFACE_OPND(N, k) {VISA_FORM_##N, k},
+#include "opfacts.def"
+};
+static const struct {
+    int form;
+    const char *field;
+    int k;
+} field_rows[] = {
+#define VISA_MSG_FIELD(N, field, k) {VISA_FORM_##N, #field, k},
+#include "opfacts.def"
+};
+
+/* The stored fields of a page's "## Format" table in order: the cells after the opcode (and
+** sub-opcode) cells, without Exec_size and Pred (the E and P bytes).  -1 if the page is absent. */
+enum { MAX_FIELDS = 16 };
+static char *read_file(const char *path);
+static int format_fields(const char *dir, const char *page, char fields[MAX_FIELDS][32]) {
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s.md", dir, page);
+    char *text = read_file(path);
+    if (!text) return -1;
+    int n = 0;
+    const char *p = strstr(text, "## Format");
+    for (p = p ? strchr(p, '\n') : NULL; p && *++p && strncmp(p, "## ", 3);) {
+        const char *e = strchr(p, '\n');
+        if (!e) e = p + strlen(p);
+        for (const char *c = p; *p == '|' && c < e;) { /* each cell between two '|' */
+            const char *d = memchr(c + 1, '|', (size_t)(e - c - 1));
+            if (!d) break;
+            const char *a = c + 1, *b = d;
+            while (a < b && *a == ' ') a++;
+            while (b > a && b[-1] == ' ') b--;
+            size_t len = (size_t)(b - a);
+            bool skip = !len || *a == '-' || !strncmp(a, "0x", 2) || (len == 9 && !strncmp(a, "Exec_size", 9)) ||
+                        (len == 4 && !strncmp(a, "Pred", 4));
+            if (!skip && n < MAX_FIELDS && len < 32) {
+                memcpy(fields[n], a, len);
+                fields[n++][len] = 0;
+            }
+            c = d;
+        }
+        p = *e ? e : NULL;
+    }
+    free(text);
+    return n;
+}
+
+/* "Dst/Src": either name */
+static bool field_is(const char *want, const char *got) {
+    for (const char *w = want;;) {
+        const char *e = strchr(w, '/');
+        size_t n = e ? (size_t)(e - w) : strlen(w);
+        if (strlen(got) == n && !strncmp(w, got, n)) return true;
+        if (!e) return false;
+        w = e + 1;
+    }
+}
+
+/* The named fields of one form against its page (forms without named fields: not checked). */
+static void check_format(const char *spec, const char *who, const char *page, const named_pos *pos, size_t n,
+                         unsigned count) {
+    bool named = false;
+    for (size_t j = 0; j < n; j++) named |= pos[j].field != NULL;
+    if (!named) return;
+    char fields[MAX_FIELDS][32];
+    int nf = format_fields(spec, page, fields);
+    if (!check(nf >= 0, "%s: no spec page %s.md", who, page)) return;
+    check((unsigned)nf == count, "%s: page %s.md has %d stored fields, the layout %u", who, page, nf, count);
+    for (size_t j = 0; j < n; j++)
+        if (pos[j].field)
+            check(pos[j].k < (unsigned)nf && field_is(pos[j].field, fields[pos[j].k]),
+                  "%s: %s (operand %u) is %s on page %s.md, expected %s", who, pos[j].what, pos[j].k,
+                  pos[j].k < (unsigned)nf ? fields[pos[j].k] : "(none)", page, pos[j].field);
+}
+
+static void test_dp_positions(const char *spec) {
+    static const named_pos owld[] = {POSF(OWLD_SIZE, 'b', "Size"), POSF(OWLD_MOD, 'b', "Is_modified"),
+                                     POSF(OWLD_SURF, 'b', "Surface"), POSF(OWLD_OFF, 'V', "Offset"),
+                                     POSF(OWLD_DST, 'R', "Dst")};
+    static const named_pos owst[] = {POSF(OWST_SIZE, 'b', "Size"), POSF(OWST_SURF, 'b', "Surface"),
+                                     POSF(OWST_OFF, 'V', "Offset"), POSF(OWST_SRC, 'R', "Src")};
+    static const named_pos md[] = {POSF(MD_MODE, 'b', "Modifiers"),  POSF(MD_SURF, 'b', "Surface"),
+                                   POSF(MD_PLANE, 'b', "Plane"),     POSF(MD_W, 'b', "Block_width"),
+                                   POSF(MD_H, 'b', "Block_height"),  POSF(MD_X, 'V', "X_offset"),
+                                   POSF(MD_Y, 'V', "Y_offset"),      POSF(MD_DATA, 'R', "Dst/Src")};
+    static const named_pos ga[] = {POSF(GA_ESIZE, 'b', "Elt_size"),     POSF(GA_MOD, 'b', "Is_modified"),
+                                   POSF(GA_NELTS, 'b', "Num_elts"),     POSF(GA_SURF, 'b', "Surface"),
+                                   POSF(GA_GOFF, 'V', "Global_offset"), POSF(GA_EOFF, 'R', "Element_offset"),
+                                   POSF(GA_DST, 'R', "Dst")};
+    static const named_pos sc[] = {POSF(SC_ESIZE, 'b', "Elt_size"),      POSF(SC_NELTS, 'b', "Num_elts"),
+                                   POSF(SC_SURF, 'b', "Surface"),        POSF(SC_GOFF, 'V', "Global_offset"),
+                                   POSF(SC_EOFF, 'R', "Element_offset"), POSF(SC_SRC, 'R', "Src")};
+    static const named_pos ty[] = {POSF(TY_CHM, 'b', "Channels"), POSF(TY_SURF, 'b', "Surface"), POSF(TY_U, 'R', "U"),
+                                   POSF(TY_V, 'R', "V"), POSF(TY_R, 'R', "R"), POSF(TY_LOD, 'R', "LOD"),
+                                   POSF(TY_DATA, 'R', "Dst/Src")};
+    static const named_pos g4[] = {POSF(G4_CHM, 'b', "Channels"), POSF(G4_SCALE, 'w', "Scale"),
+                                   POSF(G4_SURF, 'b', "Surface"), POSF(G4_GOFF, 'V', "Offset"),
+                                   POSF(G4_EOFF, 'R', "Element_offset"), POSF(G4_DATA, 'R', "Dst/Src")};
+    static const named_pos gs[] = {POSF(GS_BSIZE, 'b', "Block_size"), POSF(GS_NBLK, 'b', "Num_blocks"),
+                                   POSF(GS_SCALE, 'w', "Scale"),      POSF(GS_SURF, 'b', "Surface"),
+                                   POSF(GS_GOFF, 'V', "Offset"),      POSF(GS_EOFF, 'R', "Element_offset"),
+                                   POSF(GS_DATA, 'R', "Dst/Src")};
+    static const named_pos da[] = {POSF(DA_OP, 'b', "Op"),     POSF(DA_SURF, 'b', "Surface"),
+                                   POSF(DA_EOFF, 'R', "Element_offset"), POSF(DA_SRC0, 'R', "Src0"),
+                                   POSF(DA_SRC1, 'R', "Src1"), POSF(DA_DST, 'R', "Dst")};
+    static const named_pos ta[] = {POSF(TA_OP, 'b', "Op"),     POSF(TA_SURF, 'b', "Surface"), POSF(TA_U, 'R', "U"),
+                                   POSF(TA_V, 'R', "V"),       POSF(TA_R, 'R', "R"),          POSF(TA_LOD, 'R', "LOD"),
+                                   POSF(TA_SRC0, 'R', "Src0"), POSF(TA_SRC1, 'R', "Src1"),    POSF(TA_DST, 'R', "Dst")};
+    static const named_pos qw[] = {POSF(QW_NBLK, 'b', "Num_blocks"), POSF(QW_SURF, 'b', "Surface"),
+                                   POSF(QW_OFF, 'R', "Offset"),      POSF(QW_DATA, 'R', "Dst/Src")};
+    static const named_pos sb[] = {POSF(SB_PROPS, 'b', "Properties"), POSF(SB_ADDR, 'V', "Address"),
+                                   POSF(SB_DATA, 'R', "Dst/Src")};
+    static const named_pos sg[] = {POSF(SG_BSIZE, 'b', "Block_size"), POSF(SG_NBLK, 'b', "Num_blocks"),
+                                   POSF(SG_ADDRS, 'R', "Addresses"),  POSF(SG_DATA, 'R', "Dst/Src")};
+    static const named_pos sa[] = {POSF(SA_OP, 'b', "Op"), POSF(SA_ADDRS, 'R', "Addresses"), POSF(SA_SRC0, 'R', "Src0"),
+                                   POSF(SA_SRC1, 'R', "Src1"), POSF(SA_DST, 'R', "Dst")};
+    static const named_pos s4[] = {POSF(S4_CHM, 'b', "Channels"), POSF(S4_SCALE, 'w', "Scale"),
+                                   POSF(S4_ADDR, 'V', "Address"), POSF(S4_EOFF, 'R', "Element_offset"),
+                                   POSF(S4_DATA, 'R', "Dst/Src")};
+    static const named_pos rs[] = {POSF(RSEND_MOD, 'b', "Modifiers"), POSF(RSEND_EXDESC, 'd', "ExMsgDesc"),
+                                   POSF(RSEND_NSRC, 'b', "NumSrc"),   POSF(RSEND_NDST, 'b', "NumDst"),
+                                   POSF(RSEND_DESC, 'V', "Desc"),     POSF(RSEND_SRC, 'R', "Src"),
+                                   POSF(RSEND_DST, 'R', "Dst")};
+    /* RAW_SENDS: the page's Format table lists SFID before the lengths; the binary (IGC's
+    ** reader and writer) stores it after them, so the fields are not checked against the page */
+    static const named_pos rss[] = {POS(RSENDS_MOD, 'b'),    POS(RSENDS_NSRC0, 'b'), POS(RSENDS_NSRC1, 'b'),
+                                    POS(RSENDS_NDST, 'b'),   POS(RSENDS_SFID, 'b'),  POS(RSENDS_EXDESC, 'V'),
+                                    POS(RSENDS_DESC, 'V'),   POS(RSENDS_SRC0, 'R'),  POS(RSENDS_SRC1, 'R'),
+                                    POS(RSENDS_DST, 'R')};
+    /* RAW_SENDG (Xe3) has no page */
+    static const named_pos rsg[] = {POS(RSENDG_MOD, 'b'),      POS(RSENDG_SFID, 'd'),      POS(RSENDG_DST, 'R'),
+                                    POS(RSENDG_DST_LEN, 'd'),  POS(RSENDG_SRC0, 'R'),      POS(RSENDG_SRC0_LEN, 'd'),
+                                    POS(RSENDG_SRC1, 'R'),     POS(RSENDG_SRC1_LEN, 'd'),  POS(RSENDG_IND0, 'V'),
+                                    POS(RSENDG_IND1, 'V'),     POS(RSENDG_DESC_LO, 'd'),   POS(RSENDG_DESC_HI, 'd')};
+#define N(x) (sizeof(x) / sizeof((x)[0]))
+#define FAM(name, pos, last, surf, ...) {name, {__VA_ARGS__, -1}, pos, N(pos), (last) + 1, surf}
+    static const dp_family fams[] = {
+        FAM("OWORD_LD", owld, OWLD_DST, OWLD_SURF, VISA_FORM_OWORD_LD, VISA_FORM_OWORD_LD_UNALIGNED),
+        FAM("OWORD_ST", owst, OWST_SRC, OWST_SURF, VISA_FORM_OWORD_ST),
+        FAM("MEDIA", md, MD_DATA, MD_SURF, VISA_FORM_MEDIA_LD, VISA_FORM_MEDIA_ST),
+        FAM("GATHER", ga, GA_DST, GA_SURF, VISA_FORM_GATHER),
+        FAM("SCATTER", sc, SC_SRC, SC_SURF, VISA_FORM_SCATTER),
+        FAM("4_TYPED", ty, TY_DATA, TY_SURF, VISA_FORM_GATHER4_TYPED, VISA_FORM_SCATTER4_TYPED),
+        FAM("4_SCALED", g4, G4_DATA, G4_SURF, VISA_FORM_GATHER4_SCALED, VISA_FORM_SCATTER4_SCALED),
+        FAM("_SCALED", gs, GS_DATA, GS_SURF, VISA_FORM_GATHER_SCALED, VISA_FORM_SCATTER_SCALED),
+        FAM("DWORD_ATOMIC", da, DA_DST, DA_SURF, VISA_FORM_DWORD_ATOMIC),
+        FAM("TYPED_ATOMIC", ta, TA_DST, TA_SURF, VISA_FORM_TYPED_ATOMIC),
+        FAM("QW", qw, QW_DATA, QW_SURF, VISA_FORM_QW_GATHER, VISA_FORM_QW_SCATTER),
+        FAM("SVM_BLOCK", sb, SB_DATA, -1, VISA_FORM_SVM_BLOCK_LD, VISA_FORM_SVM_BLOCK_ST),
+        FAM("SVM_GATHER/SCATTER", sg, SG_DATA, -1, VISA_FORM_SVM_GATHER, VISA_FORM_SVM_SCATTER),
+        FAM("SVM_ATOMIC", sa, SA_DST, -1, VISA_FORM_SVM_ATOMIC),
+        FAM("SVM_4SCALED", s4, S4_DATA, -1, VISA_FORM_SVM_GATHER4SCALED, VISA_FORM_SVM_SCATTER4SCALED),
+        FAM("RAW_SEND", rs, RSEND_DST, -1, VISA_FORM_RAW_SEND),
+        FAM("RAW_SENDS", rss, RSENDS_DST, -1, VISA_FORM_RAW_SENDS),
+        FAM("RAW_SENDG", rsg, RSENDG_DESC_HI, -1, VISA_FORM_RAW_SENDG),
+    };
+#undef FAM
+#undef N
+    DIR *sd = opendir(spec);
+    bool have_spec = sd != NULL;
+    if (sd) closedir(sd);
+    int fam_of[VISA_FORM__COUNT];
+    for (int i = 0; i < VISA_FORM__COUNT; i++) fam_of[i] = -1;
+    for (size_t f = 0; f < sizeof fams / sizeof fams[0]; f++) {
+        for (const int *i = fams[f].forms; *i >= 0; i++) {
+            char name[64];
+            snprintf(name, sizeof name, "%s (%s)", fams[f].name, form_name(*i));
+            check_positions(name, isa_forms[*i].layout, fams[f].pos, fams[f].n, fams[f].count);
+            /* the names against the page's Format table (the SVM pages spell 4_SCALED) */
+            const char *page = *i == VISA_FORM_SVM_GATHER4SCALED    ? "SVM_GATHER4_SCALED"
+                               : *i == VISA_FORM_SVM_SCATTER4SCALED ? "SVM_SCATTER4_SCALED"
+                                                                    : form_name(*i);
+            if (have_spec) check_format(spec, name, page, fams[f].pos, fams[f].n, fams[f].count);
+            check(fam_of[*i] < 0, "%s is in two dp_layout.h families", form_name(*i));
+            fam_of[*i] = (int)f;
+            /* the verifier's surface row is the family's named surface */
+            int k = -1;
+            for (size_t r = 0; r < sizeof surface_rows / sizeof surface_rows[0]; r++)
+                if (surface_rows[r].form == *i) k = surface_rows[r].k;
+            check(k == fams[f].surf, "%s: opfacts.def surface operand %d, dp_layout.h names %d", form_name(*i), k,
+                  fams[f].surf);
+        }
+    }
+    /* every form of the data-port and raw-send text hooks is described */
+    for (int i = 0; i < VISA_FORM__COUNT; i++) {
+        if (is_parent(i) || (isa_forms[i].hook != TH_DATAPORT && isa_forms[i].hook != TH_SEND)) continue;
+        check(fam_of[i] >= 0, "%s: data-port / send form without a dp_layout.h family", form_name(i));
+    }
+    for (size_t r = 0; r < sizeof surface_rows / sizeof surface_rows[0]; r++)
+        check(isa_layout_kind(isa_forms[surface_rows[r].form].layout, (unsigned)surface_rows[r].k) == 'b',
+              "%s: opfacts.def surface operand %d is not a ub field", form_name(surface_rows[r].form),
+              surface_rows[r].k);
+    for (size_t r = 0; r < sizeof field_rows / sizeof field_rows[0]; r++)
+        check(isa_layout_kind(isa_forms[field_rows[r].form].layout, (unsigned)field_rows[r].k) == 'b',
+              "%s: opfacts.def field %s (operand %d) is not a ub field", form_name(field_rows[r].form),
+              field_rows[r].field, field_rows[r].k);
 }
 #undef POS
 
@@ -546,6 +766,7 @@ int main(int argc, char **argv) {
     test_codes();
     test_layouts();
     test_lsc_positions();
+    test_dp_positions(spec);
     test_mnemonics();
     test_typesets();
     test_spec_pages(spec);
