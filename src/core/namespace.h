@@ -147,6 +147,7 @@
 #define ir_string_add visa__ir_string_add
 #define ir_var_bytes visa__ir_var_bytes
 #define ir_var_type visa__ir_var_type
+#define isa_align_bytes visa__isa_align_bytes
 #define isa_enum_at visa__isa_enum_at
 #define isa_enum_attr visa__isa_enum_attr
 #define isa_enum_by_name visa__isa_enum_by_name
@@ -242,6 +243,7 @@
 #define vf_check_labels visa__vf_check_labels
 #define vf_check_module visa__vf_check_module
 #define vf_check_notes visa__vf_check_notes
+#define vf_form_igc_typeset visa__vf_form_igc_typeset
 #define vf_form_msg_field visa__vf_form_msg_field
 #define vf_form_ndst visa__vf_form_ndst
 #define vf_form_on_platform visa__vf_form_on_platform

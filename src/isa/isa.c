@@ -104,6 +104,13 @@ int isa_enum_attr(isa_enum_id en, uint32_t value) {
     return -1;
 }
 
+uint32_t isa_align_bytes(unsigned code, uint32_t grf) {
+    if (code == VISA_ALIGN_GRF) return grf;
+    if (code == VISA_ALIGN_2GRF) return 2 * grf;
+    int b = isa_enum_attr(VISA_EN_align, code);
+    return b > 0 ? (uint32_t)b : 1;
+}
+
 bool isa_enum_at(isa_enum_id en, unsigned i, uint32_t *value, const char **text) {
     unsigned k = 0;
     for (size_t j = 0; j < N_ENUM_VALS; j++) {

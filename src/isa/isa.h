@@ -115,6 +115,8 @@ bool isa_enum_at(isa_enum_id en, unsigned i, uint32_t *value, const char **text)
 /* The per-value fact of a VISA_ENUM_ID row (precision: element bits; atomic_op: data sources);
 ** -1 for a value without one. */
 int isa_enum_attr(isa_enum_id en, uint32_t value);
+/* Bytes of a variable alignment code (enums.def align) with `grf`-byte GRFs; 1 if unknown. */
+uint32_t isa_align_bytes(unsigned code, uint32_t grf);
 
 /* -- Instruction table ---------------------------------------------------------------------- */
 typedef enum isa_group {

@@ -128,8 +128,11 @@ void vf_check_decls(vf *v) {
         if (x->alias_id < ISA_NUM_PREDEF_VARS && !predef_aliasable(x->alias_id))
             vf_report(v, VR_ALIAS_PREDEF, line, col, 0, "predefined variable %s cannot be aliased", pname);
         uint32_t pbytes = vf_var_bytes(v, x->alias_id);
+        /* IGC (IsaVerification.cpp verifyVariableDecl) bounds-checks an alias only while its
+        ** parent is a declared variable, so an alias of a predefined one is only a warning */
+        vrule_id bounds = x->alias_id < ISA_NUM_PREDEF_VARS ? VR_ALIAS_PREDEF_BOUNDS : VR_ALIAS_BOUNDS;
         if (bytes && pbytes && (uint64_t)x->alias_off + bytes > pbytes)
-            vf_report(v, VR_ALIAS_BOUNDS, line, col, 0,
+            vf_report(v, bounds, line, col, 0,
                       "alias '%s' covers bytes %u..%u of '%s', which has %u bytes", name, x->alias_off,
                       x->alias_off + bytes - 1, pname, pbytes);
         if (t < VISA_TYPE__COUNT && x->alias_off % isa_types[t].bytes)

@@ -179,9 +179,13 @@ static void check_general_extent(vf *v, const ir_inst *inst, int k, const ir_vec
     uint32_t root, roff;
     if (!vf_var_root(v, x->id, &root, &roff) || vf_var_bytes(v, root) < v->grf) return;
     uint64_t s = roff + first, e = roff + last;
+    /* IGC (IsaVerification.cpp verifyRegion) skips both 2-GRF checks for the Mov, Logic,
+    ** Compare and Arith classes: vISA splits them (InstSplit.cpp), so there it is a warning */
+    unsigned g = isa_form_group(inst->form);
+    bool split = g == G_MOV || g == G_LOGIC || g == G_COMPARE || g == G_ARITH;
     if (e / v->grf - s / v->grf + 1 > 2)
-        AT(VR_REGION_GRF_SPAN, k, "%s spans %llu GRFs of %u bytes (at most 2)", what,
-           (unsigned long long)(e / v->grf - s / v->grf + 1), v->grf);
+        AT(split ? VR_REGION_GRF_SPAN_SPLIT : VR_REGION_GRF_SPAN, k, "%s spans %llu GRFs of %u bytes (at most 2%s)",
+           what, (unsigned long long)(e / v->grf - s / v->grf + 1), v->grf, split ? "; vISA splits it" : "");
 }
 
 /* -- One instruction ---------------------------------------------------------------------------
@@ -214,6 +218,7 @@ typedef struct itypes {
     int dst_type;
     int src_k[8], src_t[8];
     unsigned nsrc;
+    bool spec_warned; /* an operand type got V-TYPE-SPEC: check the maps against IGC's set only */
 } itypes;
 
 static void check_platform(vf *v, const ir_inst *inst, const ictx *c) {
@@ -271,8 +276,16 @@ static void check_raw(vf *v, const ir_inst *inst, int k, const ir_raw *rw) {
            vf_var_name(v, rw->id, nb, sizeof nb), bytes);
         return;
     }
-    uint32_t root, roff;
-    if (vf_var_root(v, rw->id, &root, &roff) && vf_var_bytes(v, root) >= v->grf && (roff + rw->offset) % v->grf)
+    /* IGC (IsaVerification.cpp verifyRawOperand): the offset summed along the alias chain is a
+    ** multiple of the GRF when the chain's last declared variable (the root, or the alias of a
+    ** predefined variable) is at least one GRF; predefined variables themselves are not checked */
+    if (rw->id < ISA_NUM_PREDEF_VARS) return;
+    uint32_t root, roff, sized = rw->id;
+    if (!vf_var_root(v, rw->id, &root, &roff)) return;
+    while (sized >= ISA_NUM_PREDEF_VARS && v->r->vars.data[sized - ISA_NUM_PREDEF_VARS].has_alias &&
+           v->r->vars.data[sized - ISA_NUM_PREDEF_VARS].alias_id >= ISA_NUM_PREDEF_VARS)
+        sized = v->r->vars.data[sized - ISA_NUM_PREDEF_VARS].alias_id;
+    if (vf_var_bytes(v, sized) >= v->grf && (roff + rw->offset) % v->grf)
         AT(VR_RAW_ALIGN, k, "raw operand '%s.%u' is not GRF-aligned (byte %u of a GRF)",
            vf_var_name(v, rw->id, nb, sizeof nb), rw->offset, (roff + rw->offset) % v->grf);
 }
@@ -377,17 +390,25 @@ static void check_opnd_type(vf *v, const ir_inst *inst, const ictx *c, int k, co
     if (!c->typed) return;
     int t = vec_type(v, x);
     if (t < 0) return;
+    /* a type outside the page's set that IGC's verifier accepts is a warning (V-TYPE-SPEC) */
+    const unsigned igc = vf_form_igc_typeset(c->form);
     if (vk == 0 && (c->alu ? c->ndst > 0 : false)) {
         if (x->cls == VC_GENERAL && x->id == VISA_PREDEF_NULL) return; /* %null takes any type */
         ty->dst_type = t;
-        if (!isa_type_legal(c->F->typeset, v->plat, true, (unsigned)t))
-            AT(VR_TYPE_SUPPORTED, k, "'%s' does not support destination type %s on %s", c->mn, isa_types[t].name,
-               plat_names[v->plat]);
+        if (!isa_type_legal(c->F->typeset, v->plat, true, (unsigned)t)) {
+            bool igc_ok = igc != TM_NONE && isa_type_legal(igc, v->plat, true, (unsigned)t);
+            AT(igc_ok ? VR_TYPE_SPEC : VR_TYPE_SUPPORTED, k, "'%s' does not support destination type %s on %s%s",
+               c->mn, isa_types[t].name, plat_names[v->plat], igc_ok ? " (IGC accepts it)" : "");
+            ty->spec_warned = ty->spec_warned || igc_ok;
+        }
     } else if (vk >= c->ndst && ty->nsrc < 8) {
         ty->src_k[ty->nsrc] = k, ty->src_t[ty->nsrc++] = t;
-        if (!isa_type_legal(c->F->typeset, v->plat, false, (unsigned)t))
-            AT(VR_TYPE_SUPPORTED, k, "'%s' does not support source type %s on %s", c->mn, isa_types[t].name,
-               plat_names[v->plat]);
+        if (!isa_type_legal(c->F->typeset, v->plat, false, (unsigned)t)) {
+            bool igc_ok = igc != TM_NONE && isa_type_legal(igc, v->plat, false, (unsigned)t);
+            AT(igc_ok ? VR_TYPE_SPEC : VR_TYPE_SUPPORTED, k, "'%s' does not support source type %s on %s%s", c->mn,
+               isa_types[t].name, plat_names[v->plat], igc_ok ? " (IGC accepts it)" : "");
+            ty->spec_warned = ty->spec_warned || igc_ok;
+        }
     }
 }
 
@@ -431,25 +452,29 @@ static void check_type_maps(vf *v, const ir_inst *inst, const ictx *c, const ity
     const int dst_type = ty->dst_type;
     const unsigned nsrc = ty->nsrc;
     if (!c->typed || (dst_type < 0 && !nsrc)) return;
+    /* IGC's wider set (opfacts.def VISA_IGC_TYPESET): the page's maps become a warning */
+    const unsigned igc = vf_form_igc_typeset(c->form);
+    const unsigned set = ty->spec_warned ? igc : F->typeset;
     uint32_t mask = 0;
     bool each = true;
     for (unsigned i = 0; i < nsrc; i++) {
         mask |= 1u << ty->src_t[i];
-        each = each && isa_type_legal(F->typeset, v->plat, false, (unsigned)ty->src_t[i]);
+        each = each && isa_type_legal(set, v->plat, false, (unsigned)ty->src_t[i]);
     }
-    if (each && (dst_type < 0 || isa_type_legal(F->typeset, v->plat, true, (unsigned)dst_type)) &&
-        !isa_types_legal(F->typeset, v->plat, dst_type, mask)) {
+    if (each && (dst_type < 0 || isa_type_legal(set, v->plat, true, (unsigned)dst_type)) &&
+        !isa_types_legal(set, v->plat, dst_type, mask)) {
+        bool igc_ok = set != igc && igc != TM_NONE && isa_types_legal(igc, v->plat, dst_type, mask);
         int at = -1;
         for (unsigned i = 0; i < nsrc && at < 0; i++)
-            if (!isa_types_legal(F->typeset, v->plat, dst_type, 1u << ty->src_t[i])) at = ty->src_k[i];
+            if (!isa_types_legal(set, v->plat, dst_type, 1u << ty->src_t[i])) at = ty->src_k[i];
         if (at < 0) at = nsrc ? ty->src_k[nsrc - 1] : -1;
         char types[96] = "";
         size_t len = 0;
         for (unsigned i = 0; i < nsrc && len < sizeof types - 8; i++)
             len += (size_t)snprintf(types + len, sizeof types - len, "%s%s", i ? ", " : "",
                                     isa_types[ty->src_t[i]].name);
-        AT(VR_TYPE_MAP, at, "no type map of '%s' has destination %s with sources %s", c->mn,
-           dst_type >= 0 ? isa_types[dst_type].name : "(none)", types);
+        AT(igc_ok ? VR_TYPE_SPEC : VR_TYPE_MAP, at, "no type map of '%s' has destination %s with sources %s%s", c->mn,
+           dst_type >= 0 ? isa_types[dst_type].name : "(none)", types, igc_ok ? " (IGC accepts it)" : "");
     }
 }
 
@@ -480,6 +505,11 @@ static void check_mov_from_pred(vf *v, const ir_inst *inst, const ictx *c) {
            "least %u bits", pn, pn);
 }
 
+/* srnd is NoMask (its page's notes; IGC verifyInstructionSrnd: "srnd must use noMask") */
+static void check_srnd_nomask(vf *v, const ir_inst *inst, const ictx *c) {
+    if (c->form == VISA_FORM_SRND && !c->nomask) AT(VR_SRND_NOMASK, -1, "'%s' must be NoMask", c->mn);
+}
+
 static void check_inst(vf *v, const ir_inst *inst) {
     char mb[48], lbuf[64];
     ictx c;
@@ -501,13 +531,14 @@ static void check_inst(vf *v, const ir_inst *inst) {
     check_exec(v, inst, &c);
     check_predicate(v, inst, &c);
     check_surface_id(v, inst, &c);
-    itypes ty = {.dst_type = -1, .nsrc = 0};
+    itypes ty = {.dst_type = -1, .nsrc = 0, .spec_warned = false};
     bool any_pred = false, all_pred = true;
     int first_nonpred = -1;
     check_operands(v, inst, &c, &ty, &any_pred, &all_pred, &first_nonpred);
     check_type_maps(v, inst, &c, &ty);
     check_pred_opnds(v, inst, &c, any_pred, all_pred, first_nonpred);
     check_mov_from_pred(v, inst, &c);
+    check_srnd_nomask(v, inst, &c);
     /* per-page notes of the message, systolic and control-flow instructions (msgs.c) */
     vf_check_notes(v, inst);
 }

@@ -6,6 +6,7 @@
 */
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "dp_layout.h"
@@ -104,6 +105,32 @@ static uint32_t raw_room(vf *v, const ir_raw *r) {
     return b > (uint64_t)roff + r->offset ? (uint32_t)(b - roff - r->offset) : 0;
 }
 
+/* A DPAS operand at byte `off` of variable `id`: its base (the last declared variable of the
+** alias chain) must be declared with at least `align` alignment (an input: its offset must be
+** a multiple) and the offset within the base a multiple of `align`. */
+static void dpas_align(vf *v, const ir_inst *inst, int k, const char *mn, const char *what, uint32_t id, uint64_t off,
+                       unsigned align) {
+    if (id < ISA_NUM_PREDEF_VARS || !vf_var_exists(v, id)) return; /* %null, predefined: offset 0 */
+    uint32_t base = id;
+    for (unsigned steps = 0; steps <= v->r->vars.len; steps++) {
+        const ir_var *x = &v->r->vars.data[base - ISA_NUM_PREDEF_VARS];
+        if (!x->has_alias || x->alias_id == 0) break;
+        off += x->alias_off;
+        if (x->alias_id < ISA_NUM_PREDEF_VARS || !vf_var_exists(v, x->alias_id)) break;
+        base = x->alias_id;
+    }
+    uint32_t base_align = isa_align_bytes(v->r->vars.data[base - ISA_NUM_PREDEF_VARS].align, v->grf);
+    for (uint32_t i = 0; i < v->r->inputs.len; i++) /* an input: its offset is its alignment */
+        if (v->r->inputs.data[i].id == base && (v->r->inputs.data[i].kind & 3) == IN_GENERAL) base_align = v->r->inputs.data[i].offset;
+    char nb[32];
+    if (base_align % align)
+        at(v, VR_DPAS_ALIGN, inst, k, "'%s': %s's variable '%s' is %u-byte aligned; it must be %u-byte aligned", mn,
+           what, vf_var_name(v, base, nb, sizeof nb), base_align, align);
+    else if (off % align)
+        at(v, VR_DPAS_ALIGN, inst, k, "'%s': %s starts at byte %llu of '%s'; it must be %u-byte aligned", mn, what,
+           (unsigned long long)off, vf_var_name(v, base, nb, sizeof nb), align);
+}
+
 static void check_dpas(vf *v, const ir_inst *inst) {
     const bool wide = inst->form == VISA_FORM_DPASW;
     int kraw[3], k2 = -1, kinfo = -1;
@@ -175,17 +202,23 @@ static void check_dpas(vf *v, const ir_inst *inst) {
                isa_types[opt[i]].name, wide ? "" : " or df");
     if (!ok) return;
 
-    /* src2 alignment: SD / (32 / (bitsA * OPS_PER_CHAN)) dwords */
+    /* alignment (IGC IsaVerification.cpp verifyInstructionDpas, checkDpasOperandAlignment): dst
+    ** and src0 to exec size * type size, src1 to a GRF, src2 to SD * bits(A) * OPS_PER_CHAN / 8
+    ** bytes (the page's SD/(32/(bits*OPS)) dwords); both the offset in the base variable and
+    ** the base's own alignment count */
     unsigned ops = ops_per_chan(&w, &a);
-    unsigned per = a.bits * ops >= 32 ? 1 : 32 / (a.bits * ops);
-    unsigned align = (sd / per ? sd / per : 1) * 4;
-    uint32_t root, roff;
+    unsigned align = sd * a.bits * ops / 8;
     uint64_t s2off = 0;
     if (s2->cls == VC_GENERAL && s2->id && vf_var_type(v, s2->id) >= 0) {
         s2off = (uint64_t)s2->row * v->grf + (uint64_t)s2->col * isa_types[vf_var_type(v, s2->id)].bytes;
-        if (vf_var_root(v, s2->id, &root, &roff) && vf_var_bytes(v, root) >= v->grf && (roff + s2off) % align)
-            at(v, VR_DPAS_ALIGN, inst, k2, "'%s': src2 starts at byte %llu of a GRF; it must be %u-byte aligned", mn,
-               (unsigned long long)((roff + s2off) % v->grf), align);
+        if (align) dpas_align(v, inst, k2, mn, "src2", s2->id, s2off, align);
+    }
+    const unsigned ralign[3] = {dt >= 0 ? exec * isa_types[dt].bytes : 0, s0t >= 0 ? exec * isa_types[s0t].bytes : 0,
+                                v->grf};
+    const char *rnames[3] = {"the destination", "src0", "src1"};
+    for (int i = 0; i < 3; i++) {
+        const ir_raw *r = &inst->opnd[kraw[i]].u.raw;
+        if (ralign[i]) dpas_align(v, inst, kraw[i], mn, rnames[i], r->id, r->offset, ralign[i]);
     }
 
     /* footprints (Semantics): Dst/Src0 one row of exec elements per repeat; Src1 SD depths packed
@@ -247,6 +280,52 @@ static void check_cache(vf *v, const ir_inst *inst, int ksfid, int kl1, int kl3)
     }
 }
 
+/* Channel masks of the quad forms (IGC IsaVerification.cpp LscInstVerifier::verifyDataShape):
+** not 0, four bits; lsc_store_quad only x, xy, xyz or xyzw (a contiguous run from x). */
+static void check_lsc_chmask(vf *v, const ir_inst *inst, const char *mn) {
+    int64_t m = num(inst, U_CHM);
+    if (m <= 0 || m > 0xF)
+        at(v, VR_LSC_CHMASK, inst, U_CHM, "'%s': channel mask %#llx enables none of x, y, z, w or more", mn,
+           (unsigned long long)m);
+    else if (inst->form == VISA_FORM_LSC_STORE_QUAD && num(inst, U_ORD) != VISA_LSC_ORDER_TRANSPOSE && (m & (m + 1)))
+        at(v, VR_LSC_CHMASK, inst, U_CHM, "'%s': channel mask %#llx is not x, xy, xyz or xyzw", mn,
+           (unsigned long long)m);
+}
+
+/* Register footprint of an LSC_U_GEN data payload against its variable (a warning: IGC's
+** LscInstVerifier only limits the payload to 8 GRFs).  Non-transposed: each vector element
+** takes max(1, exec size * data bytes / GRF) GRFs; transposed: vector size * data bytes. */
+static void check_lsc_bounds(vf *v, const ir_inst *inst, const char *mn) {
+    const uint32_t flags = isa_forms[inst->form].flags;
+    int k = flags & VF_STORE ? U_SRC1 : U_DST;
+    if (k >= inst->nopnd || inst->opnd[k].kind != 'R') return;
+    unsigned vec = 0;
+    if (flags & VF_CHMASK) {
+        for (int64_t m = num(inst, U_CHM) & 0xF; m; m &= m - 1) vec++;
+    } else {
+        const char *t = isa_enum_text(VISA_EN_lsc_elems, (uint32_t)num(inst, U_ELEMS));
+        vec = t ? (unsigned)atoi(t) : 0;
+    }
+    /* data bytes from the data size's spelling: d8 d16 d32 d64, the d8u32/d16u32(h) forms 4 */
+    const char *ds = isa_enum_text(VISA_EN_lsc_data_size, (uint32_t)num(inst, U_DS));
+    unsigned bytes = ds && strchr(ds + 1, 'u') ? 4 : ds ? (unsigned)atoi(ds + 1) / 8 : 0;
+    if (!vec || !bytes) return;
+    uint64_t need;
+    if (num(inst, U_ORD) == VISA_LSC_ORDER_TRANSPOSE) {
+        need = (uint64_t)vec * bytes;
+    } else {
+        uint64_t per = (uint64_t)exec_of(inst) * bytes / v->grf;
+        need = (uint64_t)vec * (per ? per : 1) * v->grf;
+    }
+    const ir_raw *r = &inst->opnd[k].u.raw;
+    uint32_t room = raw_room(v, r);
+    char nb[32];
+    if (room && need > room)
+        at(v, VR_LSC_BOUNDS, inst, k, "'%s': the %s takes %llu bytes; '%s' has %u from the offset", mn,
+           flags & VF_STORE ? "store data" : "destination", (unsigned long long)need,
+           vf_var_name(v, r->id, nb, sizeof nb), room);
+}
+
 static void check_lsc(vf *v, const ir_inst *inst) {
     const isa_form *F = &isa_forms[inst->form];
     char mb[48];
@@ -288,6 +367,8 @@ static void check_lsc(vf *v, const ir_inst *inst) {
             at(v, VR_LSC_TRANSPOSE, inst, -1, "'%s': a transposed access has execution size 1, not %u", mn,
                exec_of(inst));
     }
+    if (gen && (F->flags & VF_CHMASK)) check_lsc_chmask(v, inst, mn);
+    if (gen && !strcmp(lay, LSC_U_GEN)) check_lsc_bounds(v, inst, mn);
     if (apc) {
         int64_t t = num(inst, A_AT);
         if (t != VISA_LSC_AT_BTI && t != VISA_LSC_AT_SS && t != VISA_LSC_AT_BSS)
@@ -367,6 +448,35 @@ static void check_dataport(vf *v, const ir_inst *inst) {
             at(v, VR_MEDIA_BLOCK, inst, kh, "'%s': a %lld-byte wide block is at most %lld rows high, not %lld", mn,
                (long long)w, (long long)(256 / pitch), (long long)h);
     }
+}
+
+/* dword_atomic (DWORD_ATOMIC page; IGC IsaVerification.cpp verifyInstructionDataport): src0 is
+** V0 for the operations without data (inc, dec, predec: atomic_op attr 0), src1 is V0 unless
+** the operation takes two (cmpxchg, fcmpwr).  Layout "bEPbRRRR": op, surface, then the raw
+** operands offsets, src0, src1, dst. */
+static void check_dword_atomic(vf *v, const ir_inst *inst) {
+    int kr[4];
+    unsigned nr = 0;
+    for (int i = 0; i < inst->nopnd && nr < 4; i++)
+        if (inst->opnd[i].kind == 'R') kr[nr++] = i;
+    if (nr != 4 || inst->opnd[0].kind != 'b') return;
+    uint32_t op = (uint32_t)num(inst, 0) & 0x1F; /* bits 0-4: the operation (enums.def atomic_op) */
+    int srcs = isa_enum_attr(VISA_EN_atomic_op, op);
+    const char *on = isa_enum_text(VISA_EN_atomic_op, op);
+    if (srcs < 0) return;
+    for (int i = 1; i <= 2; i++)
+        if (srcs < i && inst->opnd[kr[i]].u.raw.id != VISA_PREDEF_NULL)
+            at(v, VR_DP_ATOMIC_SRC, inst, kr[i], "'dword_atomic.%s': src%d must be %%null (V0)", on ? on : "?", i - 1);
+}
+
+/* gather_scaled/scatter_scaled: IGC lowers both through its byte gather/scatter
+** (TranslateSendLdStLegacy.cpp translateByteGatherInst/translateByteScatterInst), which
+** asserts SIMD1..SIMD16 and aborts the compile otherwise. */
+static void check_scaled_exec(vf *v, const ir_inst *inst) {
+    char mb[48];
+    if (ir_exec_code_valid(inst->exec) && exec_of(inst) > 16)
+        at(v, VR_DP_SCALED_EXEC, inst, -1, "'%s' at execution size %u: IGC supports 1..16",
+           mnem_of(inst->form, mb, sizeof mb), exec_of(inst));
 }
 
 /* -- Raw sends, calls, switchjmp -------------------------------------------------------------- */

@@ -75,6 +75,9 @@ uint32_t vf_var_bytes(const vf *v, uint32_t id) {
     if (!vf_var_exists(v, id)) return 0;
     if (id == VISA_PREDEF_ARG) return 32 * v->grf;  /* %arg: 32 GRFs (256 dwords before PVC, 512 from PVC) */
     if (id == VISA_PREDEF_RETVAL) return 12 * v->grf;  /* %retval: 12 GRFs */
+    /* %r0 is the thread's r0, one GRF (IGC's builtinR0: one GRF of ud, BuildIRImpl.cpp
+    ** createBuiltinDecls), though the predefined table declares it 8 x ud */
+    if (id == VISA_PREDEF_R0) return v->grf;
     int t = vf_var_type(v, id);
     if (t < 0 || t >= VISA_TYPE__COUNT) return 0;
     uint32_t n = id < ISA_NUM_PREDEF_VARS ? isa_predef_vars[id].num_elts
@@ -153,7 +156,18 @@ static const plat_gap gap_rows[] = {
 #include "opfacts.def"
 };
 
+static const form_num igc_typeset_rows[] = {
+#define VISA_IGC_TYPESET(N, set) {VISA_FORM_##N, set},
+#include "opfacts.def"
+};
+
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
+
+unsigned vf_form_igc_typeset(int form) {
+    for (size_t i = 0; i < COUNT(igc_typeset_rows); i++)
+        if (igc_typeset_rows[i].form == form) return (unsigned)igc_typeset_rows[i].n;
+    return TM_NONE;
+}
 
 static bool alu_group(int form) {
     unsigned g = isa_form_group(form);

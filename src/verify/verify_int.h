@@ -62,6 +62,9 @@ unsigned vf_opnd_classes(int form, unsigned vk);
 unsigned vf_form_ndst(int form);
 int vf_form_surface_opnd(int form); /* -1 if none */
 bool vf_form_on_platform(int form, unsigned plat);
+/* The wider type set IGC's verifier accepts for a form (opfacts.def VISA_IGC_TYPESET); TM_NONE
+** when it follows the page. */
+unsigned vf_form_igc_typeset(int form);
 /* Limited fields of the legacy data-port and SVM messages (opfacts.def VISA_MSG_FIELD). */
 enum {
     MF_OWORDS, MF_SVM_OWORDS, MF_ELT_SIZE, MF_NUM_ELTS, MF_NUM_BLOCKS, MF_QW_BLOCKS, MF_SVM_BLOCK_SIZE,
