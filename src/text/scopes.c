@@ -197,8 +197,9 @@ bool txt_scope_plan_build(visa_ctx *ctx, const ir_routine *r, txt_scope_plan *p)
         p->refs[v] = p->first[v] != UINT32_MAX;
         if (!p->refs[v]) p->first[v] = p->end[v] = 0;
     }
-    /* an alias's scope lies within its parent's: widen the parent over its aliases */
-    for (uint32_t pass = 0; pass < 8; pass++) {
+    /* an alias's scope lies within its parent's: widen the parent over its aliases; and scopes
+    ** that partly overlap widen to their union (below), until nothing changes */
+    for (uint32_t pass = 0; pass < 16; pass++) {
         bool changed = false;
         for (uint32_t v = n; v-- > 0;) {
             const ir_var *x = &r->vars.data[v];
@@ -208,6 +209,23 @@ bool txt_scope_plan_build(visa_ctx *ctx, const ir_routine *r, txt_scope_plan *p)
             if (p->first[q] == p->end[q]) p->first[q] = p->first[v], p->end[q] = p->end[v], changed = true;
             if (p->first[v] < p->first[q]) p->first[q] = p->first[v], changed = true;
             if (p->end[v] > p->end[q]) p->end[q] = p->end[v], changed = true;
+        }
+        /* declarations print in id order, so of two overlapping scopes the lower id's must contain
+        ** the other; when it does not (they partly overlap, or the later one is wider), widen both
+        ** to their union, which prints as scopes opening and closing together (tvisa's regmap:
+        ** alias_0f, alias_0w, aw).  Same-named variables are left apart; scopes_work decides. */
+        for (uint32_t a = 0; a < n; a++) {
+            if (!p->scoped[a] || p->first[a] == p->end[a]) continue;
+            for (uint32_t b = a + 1; b < n; b++) {
+                if (!p->scoped[b] || p->first[b] == p->end[b] || name_eq(r, a, b)) continue;
+                bool apart = p->end[a] <= p->first[b] || p->end[b] <= p->first[a];
+                if (apart || contains(p, a, b)) continue;
+                uint32_t f = p->first[a] < p->first[b] ? p->first[a] : p->first[b];
+                uint32_t e = p->end[a] > p->end[b] ? p->end[a] : p->end[b];
+                p->first[a] = p->first[b] = f;
+                p->end[a] = p->end[b] = e;
+                changed = true;
+            }
         }
         if (!changed) break;
     }
