@@ -4,8 +4,8 @@ Every struct, enum value and function prototype the package uses is declared her
 else; the rest of the package goes through `lib()`.  The library is found (first hit wins):
 
 1. $VISA_LIBRARY: the file, or a directory holding libvisa.so.0 (an in-tree build dir);
-2. next to the package: its own directory, then each parent up to the install prefix
-   (pip --prefix=P puts the package in P/lib/pythonX.Y/site-packages, the library is in P/lib);
+2. next to the package: its own directory, then each parent up to the install prefix, and their
+   lib/ and lib64/ (`pip install --prefix=P` next to `make install PREFIX=P`);
 3. ctypes.util.find_library("visa") (the dynamic linker's cache);
 4. pkg-config's libdir for visa (honours PKG_CONFIG_PATH).
 """
@@ -189,10 +189,12 @@ def _candidates():
     if env:
         yield os.path.join(env, SONAME) if os.path.isdir(env) else env
         return  # an explicit choice: do not silently fall back to another library
-    here = os.path.dirname(os.path.abspath(__file__))
-    d = here
-    for _ in range(5):
-        yield os.path.join(d, SONAME)
+    # from the package's directory up to the prefix: P/lib/pythonX.Y/site-packages/visa, or
+    # Debian's P/local/lib/pythonX.Y/dist-packages/visa, is six levels below P
+    d = os.path.dirname(os.path.abspath(__file__))
+    for _ in range(7):
+        for sub in ("", "lib", "lib64"):
+            yield os.path.join(d, sub, SONAME)
         d = os.path.dirname(d)
     found = ctypes.util.find_library("visa")
     if found:
