@@ -140,3 +140,28 @@ def test_local_size_needs_the_launch_api(example):
     with pytest.raises(NotImplementedError, match="local_size"):
         m.run(args=[], local_size=(16, 1, 1))
     assert _capi.RUN_OPTS_LAUNCH_SIZE == _capi.RunOptsLaunch.local_size.offset + 12
+
+
+def test_local_size_reaches_the_library(example, monkeypatch):
+    # the plumbing, whatever this libvisa is: with the launch API present, run() passes the
+    # struct through local_size, with struct_size covering it
+    import ctypes
+    from visa import _capi
+    lib = _capi.lib()
+    seen = []
+    real = lib.visa_module_run
+
+    def spy(mod, opts, *rest):
+        o = ctypes.cast(opts, ctypes.POINTER(_capi.RunOptsLaunch)).contents
+        seen.append((o.struct_size, list(o.local_size), list(o.groups)))
+        return real(mod, opts, *rest)
+
+    monkeypatch.setattr(lib, "has_launch", True)
+    monkeypatch.setattr(lib, "visa_module_run", spy)
+    m = visa.load(example("saxpy.visaasm"))
+    x = np.arange(16, dtype=np.float32)
+    y = np.zeros(16, dtype=np.float32)
+    m.run(args=[x, y, 1.0, 16], local_size=(16, 2), groups=(1, 1, 1))
+    assert seen == [(_capi.RUN_OPTS_LAUNCH_SIZE, [16, 2, 1], [1, 1, 1])]
+    # struct_size covers exactly the released fields, then local_size's 12 bytes
+    assert _capi.RUN_OPTS_LAUNCH_SIZE == ctypes.sizeof(_capi.RunOpts) + 12
