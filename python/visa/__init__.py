@@ -91,8 +91,8 @@ class Diagnostic:
 
 class VisaError(Exception):
     """A call into libvisa failed.  status: the visa_status number, status_name its name
-    ("syntax error", ...); diagnostics: every Diagnostic the call reported (errors first come
-    in the library's order; warnings are included)."""
+    ("syntax error", ...); diagnostics: every Diagnostic the call reported, warnings too, in the
+    library's order; errors: only the errors."""
 
     def __init__(self, status, diagnostics=(), what=""):
         self.status = status
@@ -161,7 +161,8 @@ class Module:
 
     name: the input name diagnostics carry; platform: the one it was read for (the default for
     verify, encode and run); source: the text it was parsed from (None for an object);
-    diagnostics: the warnings reading it gave."""
+    diagnostics: the warnings reading it gave.  One module's calls collect their diagnostics in
+    one list: do not call into the same Module from several Python threads at once."""
 
     def __init__(self, ctx, ptr, name, platform, source, diagnostics):
         self._ctx, self._ptr = ctx, ptr
