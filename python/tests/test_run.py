@@ -165,3 +165,42 @@ def test_local_size_reaches_the_library(example, monkeypatch):
     assert seen == [(_capi.RUN_OPTS_LAUNCH_SIZE, [16, 2, 1], [1, 1, 1])]
     # struct_size covers exactly the released fields, then local_size's 12 bytes
     assert _capi.RUN_OPTS_LAUNCH_SIZE == ctypes.sizeof(_capi.RunOpts) + 12
+
+
+# An OpenCL-style kernel (Target="3d", SIMD16, Xe2): local id x in the per-thread payload, the
+# output pointer and K in the inline window; out[gid] = gid with gid = group id x * K + local id x.
+OCL = """.version 4.1
+.kernel "ocl"
+.decl LX v_type=G type=uw num_elts=16 align=hword
+.decl OUT v_type=G type=uq num_elts=1 align=qword
+.decl K v_type=G type=d num_elts=1 align=dword
+.decl R0 v_type=G type=ud num_elts=8 align=GRF alias=<%r0, 0>
+.decl BASE v_type=G type=d num_elts=1 align=dword
+.decl GID v_type=G type=d num_elts=16 align=GRF
+.decl ADDR v_type=G type=uq num_elts=16 align=GRF
+.input LX offset=64 size=32
+.input OUT offset=128 size=8
+.input K offset=136 size=4
+.kernel_attr Target="3d"
+.kernel_attr SimdSize=16
+.kernel_attr PerThreadInputSize=64
+    mul (M1_NM, 1) BASE(0,0)<1> K(0,0)<0;1,0> R0(0,1)<0;1,0>
+    add (M1, 16) GID(0,0)<1> LX(0,0)<1;1,0> BASE(0,0)<0;1,0>
+    shl (M1, 16) ADDR(0,0)<1> GID(0,0)<1;1,0> 0x2:uq
+    add (M1, 16) ADDR(0,0)<1> ADDR(0,0)<1;1,0> OUT(0,0)<0;1,0>
+    lsc_store.ugm (M1, 16)  flat[ADDR]:a64  GID:d32
+    ret (M1, 1)
+"""
+
+
+def test_opencl_local_size():
+    if not visa._capi.lib().has_launch:
+        pytest.skip("this libvisa has no OpenCL launch API")
+    m = visa.parse(OCL, name="ocl.visaasm")
+    # two groups of 20 work-items: two SIMD16 threads each, the second with 4 lanes on
+    out = np.full(48, 99, dtype=np.int32)
+    r = m.run(args=[out, 20], groups=2, local_size=20)
+    want = np.full(48, 99, dtype=np.int32)
+    want[:40] = np.arange(40)
+    assert np.array_equal(out, want)
+    assert r.threads == 4

@@ -244,7 +244,7 @@ class Module:
         st = lib().visa_module_verify(self._handle(), ctypes.byref(opts), ctypes.byref(stats))
         return self._check(st, "verify")
 
-    def run(self, kernel=None, args=(), groups=1, group_size=1, threads=1, platform=None,
+    def run(self, kernel=None, args=(), groups=None, group_size=None, threads=1, platform=None,
             max_steps=0, cr0=None, local_size=None):
         """Run a kernel on the emulator over an ND-range.
 
@@ -254,8 +254,9 @@ class Module:
         arrays become buffers reached by binding-table index).  Arrays are run on in place: the
         kernel's stores are in them afterwards (a non-contiguous or read-only array is copied and
         copied back).  The same array object given twice is one buffer.
-        groups, group_size, local_size: an int or up to three (x, y, z); local_size is the OpenCL
-        launch's work-items per group (needs a library with the launch API).  cr0: the initial
+        groups, group_size, local_size: an int or up to three (x, y, z), None for not given (a
+        group size of one thread; one group); local_size is the OpenCL launch's work-items per
+        group, given instead of group_size (needs a library with the launch API).  cr0: the initial
         %cr0 (None: the library's default).  max_steps: instructions per thread before giving up
         (0: the library's default).  Returns a RunResult; raises VisaError on run-time errors."""
         import numpy as np
@@ -315,6 +316,8 @@ class Module:
 
 
 def _dims(v, what):
+    if v is None:
+        return [0, 0, 0]  # the C API's "not given"
     t = (v,) if isinstance(v, int) else tuple(v)
     if not 1 <= len(t) <= 3 or any(int(x) < 0 for x in t):
         raise ValueError(f"{what}: an int or up to three non-negative ints, not {v!r}")
