@@ -478,8 +478,8 @@ typedef uint32_t v8u __attribute__((vector_size(32)));
 
 enum { FK_MAX = 32, IK_MAX = 64, LN_MAX = 16 }; /* float / integer K, lanes of the fast paths */
 
-/* A[r][k] at A[r * K + k]; B[k][ln] at B[k * LN_MAX + ln]; acc, bad: [r * LN_MAX + ln] */
-typedef void (*dpas_fk)(const double *A, const double *B, unsigned rc, unsigned sd, double *acc, int64_t *bad);
+/* A[r][k] at A[r * K + k]; B[k][ln] at B[k * N + ln] (N: the kernel's lanes); acc, bad: [r * LN_MAX + ln] */
+typedef void (*dpas_fk)(const float *A, const float *B, unsigned rc, unsigned sd, double *acc, int64_t *bad);
 typedef void (*dpas_ik)(const uint32_t *A, const uint32_t *B, unsigned rc, unsigned k, uint32_t *acc);
 
 struct dpas_fast {
@@ -487,7 +487,7 @@ struct dpas_fast {
     dpas_ik ik; /* integer, or NULL */
 };
 
-static inline __attribute__((always_inline)) void fk_body(const double *A, const double *B, unsigned rc, unsigned sd,
+static inline __attribute__((always_inline)) void fk_body(const float *A, const float *B, unsigned rc, unsigned sd,
                                                           double *acc, int64_t *bad, unsigned ops, unsigned n) {
     unsigned kk = sd * ops;
     for (unsigned r = 0; r < rc; r++) {
@@ -500,9 +500,9 @@ static inline __attribute__((always_inline)) void fk_body(const double *A, const
                 for (unsigned j = 0; j < ops; j++) {
                     unsigned k = d * ops + j;
                     double x = A[r * kk + k];
-                    v4d b, t;
-                    memcpy(&b, B + k * LN_MAX + c, sizeof b);
-                    v4d p = (v4d){x, x, x, x} * b;
+                    v4f bf;
+                    memcpy(&bf, B + k * n + c, sizeof bf);
+                    v4d t, p = (v4d){x, x, x, x} * __builtin_convertvector(bf, v4d);
                     t = s + p;
                     flag |= (v4l)((t - s) != p) | (v4l)((t - p) != s);
                     s = t;
@@ -524,7 +524,7 @@ static inline __attribute__((always_inline)) void ik_body(const uint32_t *A, con
             for (unsigned k = 0; k < kk; k++) {
                 uint32_t x = A[r * kk + k];
                 v8u b;
-                memcpy(&b, B + k * LN_MAX + c, sizeof b);
+                memcpy(&b, B + k * n + c, sizeof b);
                 a += (v8u){x, x, x, x, x, x, x, x} * b;
             }
             memcpy(acc + r * LN_MAX + c, &a, sizeof a);
@@ -534,7 +534,7 @@ static inline __attribute__((always_inline)) void ik_body(const uint32_t *A, con
 
 /* One kernel per class, OPS and lane count; again for AVX2 hosts (picked at lowering). */
 #define FK(name, attr, ops, n)                                                                                 \
-    attr static void name(const double *A, const double *B, unsigned rc, unsigned sd, double *acc, int64_t *bad) { \
+    attr static void name(const float *A, const float *B, unsigned rc, unsigned sd, double *acc, int64_t *bad) { \
         fk_body(A, B, rc, sd, acc, bad, ops, n);                                                               \
     }
 #define IK(name, attr, n)                                                                                      \
@@ -570,37 +570,44 @@ static const dpas_fast *fast_pick(unsigned wp, unsigned ap, unsigned n) {
     return &fast_rows[n == 16][col];
 }
 
-/* Element i of a packed `bits`-bit array at byte off of file (bits 1, 2, 4, 8, 16 or 32). */
-static uint32_t packed_at(const uint8_t *file, uint32_t off, uint32_t i, unsigned bits) {
-    uint32_t pos = i * bits;
-    const uint8_t *b = file + off + pos / 8;
-    if (bits == 32) {
-        uint32_t v;
-        memcpy(&v, b, 4);
-        return v;
+/* `count` elements of a packed `bits`-bit array (1, 2, 4, 8, 16 or 32) at src, from element 0. */
+static void unpack(const uint8_t *src, uint32_t count, unsigned bits, uint32_t *out) {
+    if (bits == 32) memcpy(out, src, (size_t)count * 4);
+    else if (bits == 16)
+        for (uint32_t i = 0; i < count; i++) out[i] = (uint32_t)src[2 * i] | (uint32_t)src[2 * i + 1] << 8;
+    else if (bits == 8)
+        for (uint32_t i = 0; i < count; i++) out[i] = src[i];
+    else {
+        unsigned per = 8 / bits, mask = (1u << bits) - 1;
+        for (uint32_t i = 0; i < count; i++) out[i] = (uint32_t)(src[i / per] >> (i % per * bits)) & mask;
     }
-    if (bits == 16) {
-        uint16_t v;
-        memcpy(&v, b, 2);
-        return v;
-    }
-    return (uint32_t)(*b >> (pos % 8)) & ((1u << bits) - 1);
 }
 
-/* Host values of raw elements of precision p: integers sign- or zero-extended; floats exactly. */
-static uint32_t int_value(const prec_info *p, uint32_t raw) {
-    return p->sgn && (raw >> (p->bits - 1) & 1) ? raw - (uint32_t)(1ull << p->bits) : raw;
+/* Integers of precision p, sign- or zero-extended, in place. */
+static void int_values(const prec_info *p, uint32_t *v, uint32_t count) {
+    if (!p->sgn) return;
+    uint32_t top = 1u << (p->bits - 1);
+    for (uint32_t i = 0; i < count; i++) v[i] = (v[i] ^ top) - top;
 }
-static double flt_value(const prec_info *p, uint32_t raw) {
-    fterm ft;
-    int cls = fdecode(p, raw, &ft);
-    if (cls == 2) return __builtin_nan("");
-    if (cls == 1) return ft.neg ? -__builtin_inf() : __builtin_inf();
-    uint64_t pw2 = (uint64_t)(ft.e + 1023) << 52; /* 2^e: e is within -136 .. 15 */
-    double scale;
-    memcpy(&scale, &pw2, 8);
-    double v = (double)ft.m * scale;
-    return ft.neg ? -v : v;
+
+/* Floats of precision p as their exact float values.  The magnitude's exponent and fraction
+** fields, placed at the top of a binary32's, read as binary32 are the value times 2^(bias - 127)
+** (normal and subnormal alike), so one exact multiplication by 2^(127 - bias) gives the value;
+** all-ones exponents (hf8: only with an all-ones fraction) are inf or NaN. */
+static void flt_values(const prec_info *p, const uint32_t *raw, uint32_t count, float *out) {
+    unsigned nb = p->ebits + p->mbits, sh = 23 - p->mbits;
+    uint32_t signbit = 1u << nb, mmask = (1u << p->mbits) - 1, e_all = (1u << p->ebits) - 1;
+    uint32_t bias = e_all >> 1, sbits = (254u - bias) << 23;
+    float scale, inf = __builtin_inff(), nan = __builtin_nanf("");
+    memcpy(&scale, &sbits, 4);
+    for (uint32_t i = 0; i < count; i++) {
+        uint32_t v = raw[i] >> p->mshift, mag = v & (signbit - 1), fb = mag << sh;
+        float x;
+        memcpy(&x, &fb, 4);
+        x *= scale;
+        if (p->noinf ? mag == signbit - 1 : mag >> p->mbits == e_all) x = p->noinf || (mag & mmask) ? nan : inf;
+        out[i] = v & signbit ? -x : x;
+    }
 }
 
 static bool dpas_compute_fast(emu_thread *t, const emu_op *op, const uint8_t *eu0, const uint8_t *eu1,
@@ -615,35 +622,37 @@ static bool dpas_compute_fast(emu_thread *t, const emu_op *op, const uint8_t *eu
     const uint8_t *file = t->file;
     const emu_opnd *o = op->src;
     /* B[k][ln]: element k % epd of dword (k / epd) * n + ln of src1 */
-    uint32_t braw[IK_MAX * LN_MAX], araw[8 * IK_MAX];
-    for (unsigned k = 0; k < kk; k++)
-        for (unsigned ln = 0; ln < n; ln++)
-            braw[k * LN_MAX + ln] = packed_at(file, o[O_SRC1].off + ((k / epd) * n + ln) * 4, k % epd, pw->bits);
-    /* A[r][k]: element r * K + k of the virtual src2; DPASW: past EU0's GRFs from EU1's */
+    uint32_t braw[IK_MAX * LN_MAX], araw[8 * IK_MAX], word[IK_MAX];
+    for (unsigned q = 0; q * epd < kk; q++)
+        for (unsigned ln = 0; ln < n; ln++) {
+            unsigned cnt = kk - q * epd < epd ? kk - q * epd : epd;
+            unpack(file + o[O_SRC1].off + (q * n + ln) * 4, cnt, pw->bits, word);
+            for (unsigned e = 0; e < cnt; e++) braw[(q * epd + e) * n + ln] = word[e];
+        }
+    /* A[r][k]: element r * K + k of the virtual src2; DPASW: past EU0's GRFs from EU1's (an EU's
+    ** share is whole GRFs, so it holds whole bytes of elements) */
     uint32_t na = rc * kk, eu0_elems = na;
     if (IMM_W(op->imm)) {
         uint32_t e0 = dpasw_eu0_grfs(src2_vbytes(rc, sd, ops, pa->bits)) * 32 * 8 / pa->bits;
         if (e0 < na) eu0_elems = e0;
     }
-    for (uint32_t i = 0; i < na; i++)
-        araw[i] = i < eu0_elems ? packed_at(eu0, o[O_SRC2].off, i, pa->bits)
-                                : packed_at(eu1, o[O_SRC2].off, i - eu0_elems, pa->bits);
+    unpack(eu0 + o[O_SRC2].off, eu0_elems, pa->bits, araw);
+    if (eu0_elems < na) unpack(eu1 + o[O_SRC2].off, na - eu0_elems, pa->bits, araw + eu0_elems);
     if (fast->ik) {
         uint32_t acc[8 * LN_MAX];
-        for (unsigned k = 0; k < kk; k++)
-            for (unsigned ln = 0; ln < n; ln++) braw[k * LN_MAX + ln] = int_value(pw, braw[k * LN_MAX + ln]);
-        for (uint32_t i = 0; i < na; i++) araw[i] = int_value(pa, araw[i]);
+        int_values(pw, braw, kk * n);
+        int_values(pa, araw, na);
         for (unsigned r = 0; r < rc; r++)
             for (unsigned ln = 0; ln < n; ln++) acc[r * LN_MAX + ln] = src0_acc(file, op, r, ln);
         fast->ik(araw, braw, rc, kk, acc);
         for (unsigned r = 0; r < rc; r++) memcpy(res[r], acc + r * LN_MAX, n * 4);
         return true;
     }
-    double A[8 * FK_MAX], B[FK_MAX * LN_MAX], acc[8 * LN_MAX];
+    float A[8 * FK_MAX], B[FK_MAX * LN_MAX];
+    double acc[8 * LN_MAX];
     int64_t bad[8 * LN_MAX];
-    for (unsigned k = 0; k < kk; k++)
-        for (unsigned ln = 0; ln < n; ln++) B[k * LN_MAX + ln] = flt_value(pw, braw[k * LN_MAX + ln]);
-    for (uint32_t i = 0; i < na; i++) A[i] = flt_value(pa, araw[i]);
+    flt_values(pw, braw, kk * n, B);
+    flt_values(pa, araw, na, A);
     for (unsigned r = 0; r < rc; r++)
         for (unsigned ln = 0; ln < n; ln++) {
             uint32_t a = src0_acc(file, op, r, ln);
