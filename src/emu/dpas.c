@@ -475,6 +475,7 @@ typedef double v4d __attribute__((vector_size(32)));
 typedef float v4f __attribute__((vector_size(16)));
 typedef int64_t v4l __attribute__((vector_size(32)));
 typedef uint32_t v8u __attribute__((vector_size(32)));
+typedef float v8f __attribute__((vector_size(32)));
 
 enum { FK_MAX = 32, IK_MAX = 64, LN_MAX = 16 }; /* float / integer K, lanes of the fast paths */
 
@@ -595,17 +596,34 @@ static void int_values(const prec_info *p, uint32_t *v, uint32_t count) {
 ** (normal and subnormal alike), so one exact multiplication by 2^(127 - bias) gives the value;
 ** all-ones exponents (hf8: only with an all-ones fraction) are inf or NaN. */
 static void flt_values(const prec_info *p, const uint32_t *raw, uint32_t count, float *out) {
-    unsigned nb = p->ebits + p->mbits, sh = 23 - p->mbits;
-    uint32_t signbit = 1u << nb, mmask = (1u << p->mbits) - 1, e_all = (1u << p->ebits) - 1;
-    uint32_t bias = e_all >> 1, sbits = (254u - bias) << 23;
+    unsigned nb = p->ebits + p->mbits, sh = 23 - p->mbits, ms = p->mshift, mb = p->mbits;
+    uint32_t signbit = 1u << nb, mmask = (1u << mb) - 1, e_all = (1u << p->ebits) - 1, noinf = p->noinf;
+    uint32_t bias = e_all >> 1, sbits = (254u - bias) << 23, ibits, nbits;
     float scale, inf = __builtin_inff(), nan = __builtin_nanf("");
     memcpy(&scale, &sbits, 4);
-    for (uint32_t i = 0; i < count; i++) {
-        uint32_t v = raw[i] >> p->mshift, mag = v & (signbit - 1), fb = mag << sh;
+    memcpy(&ibits, &inf, 4);
+    memcpy(&nbits, &nan, 4);
+    uint32_t i = 0;
+    /* eight at a time, without branches: special (inf / NaN) lanes are selected by masks */
+    for (; i + 8 <= count; i += 8) {
+        v8u v, one = {1, 1, 1, 1, 1, 1, 1, 1};
+        memcpy(&v, raw + i, sizeof v);
+        v >>= ms;
+        v8u mag = v & (signbit - 1);
+        v8f x = (v8f)(mag << sh) * scale;
+        v8u xb = (v8u)x;
+        v8u special = noinf ? (v8u)(mag == signbit - 1) : (v8u)((mag >> mb) == e_all);
+        v8u isnan = special & (noinf ? ~(v8u){0} : (v8u)((mag & mmask) != 0));
+        xb = (xb & ~special) | (isnan & nbits) | (special & ~isnan & ibits);
+        xb |= ((v >> nb) & one) << 31;
+        memcpy(out + i, &xb, sizeof xb);
+    }
+    for (; i < count; i++) {
+        uint32_t v = raw[i] >> ms, mag = v & (signbit - 1), fb = mag << sh;
         float x;
         memcpy(&x, &fb, 4);
         x *= scale;
-        if (p->noinf ? mag == signbit - 1 : mag >> p->mbits == e_all) x = p->noinf || (mag & mmask) ? nan : inf;
+        if (noinf ? mag == signbit - 1 : mag >> mb == e_all) x = noinf || (mag & mmask) ? nan : inf;
         out[i] = v & signbit ? -x : x;
     }
 }
