@@ -471,9 +471,8 @@ static bool dpas_compute_generic(emu_thread *t, const emu_op *op, const uint8_t 
 ** denormals kept, overflow to inf, as fstage does; the sign of an exactly zero sum follows IEEE
 ** addition in round to nearest: -0 only when every term is -0, fstage's rule.  A flagged lane
 ** (a rounded addition, inf, NaN) is recomputed by the generic path. */
-typedef double v4d __attribute__((vector_size(32)));
-typedef float v4f __attribute__((vector_size(16)));
-typedef int64_t v4l __attribute__((vector_size(32)));
+typedef double v8d __attribute__((vector_size(64)));
+typedef int64_t v8l __attribute__((vector_size(64)));
 typedef uint32_t v8u __attribute__((vector_size(32)));
 typedef float v8f __attribute__((vector_size(32)));
 
@@ -492,23 +491,23 @@ static inline __attribute__((always_inline)) void fk_body(const float *A, const 
                                                           double *acc, int64_t *bad, unsigned ops, unsigned n) {
     unsigned kk = sd * ops;
     for (unsigned r = 0; r < rc; r++) {
-        for (unsigned c = 0; c < n; c += 4) {
-            v4d a;
-            v4l flag = {0, 0, 0, 0};
+        for (unsigned c = 0; c < n; c += 8) {
+            v8d a;
+            v8l flag = {0, 0, 0, 0, 0, 0, 0, 0};
             memcpy(&a, acc + r * LN_MAX + c, sizeof a);
             for (unsigned d = 0; d < sd; d++) {
-                v4d s = a;
+                v8d s = a;
                 for (unsigned j = 0; j < ops; j++) {
                     unsigned k = d * ops + j;
                     double x = A[r * kk + k];
-                    v4f bf;
+                    v8f bf;
                     memcpy(&bf, B + k * n + c, sizeof bf);
-                    v4d t, p = (v4d){x, x, x, x} * __builtin_convertvector(bf, v4d);
+                    v8d t, p = (v8d){x, x, x, x, x, x, x, x} * __builtin_convertvector(bf, v8d);
                     t = s + p;
-                    flag |= (v4l)((t - s) != p) | (v4l)((t - p) != s);
+                    flag |= (v8l)((t - s) != p) | (v8l)((t - p) != s);
                     s = t;
                 }
-                a = __builtin_convertvector(__builtin_convertvector(s, v4f), v4d);
+                a = __builtin_convertvector(__builtin_convertvector(s, v8f), v8d);
             }
             memcpy(acc + r * LN_MAX + c, &a, sizeof a);
             memcpy(bad + r * LN_MAX + c, &flag, sizeof flag);
@@ -533,7 +532,7 @@ static inline __attribute__((always_inline)) void ik_body(const uint32_t *A, con
     }
 }
 
-/* One kernel per class, OPS and lane count; again for AVX2 hosts (picked at lowering). */
+/* One kernel per class, OPS and lane count; again for AVX2 and AVX-512 hosts (picked at lowering). */
 #define FK(name, attr, ops, n)                                                                                 \
     attr static void name(const float *A, const float *B, unsigned rc, unsigned sd, double *acc, int64_t *bad) { \
         fk_body(A, B, rc, sd, acc, bad, ops, n);                                                               \
@@ -554,6 +553,7 @@ KERNELS(, )
 #if defined(__x86_64__) && defined(__GNUC__)
 #define DPAS_AVX2 1
 KERNELS(_avx2, __attribute__((target("avx2"))))
+KERNELS(_avx512, __attribute__((target("avx512f"))))
 #else
 #define DPAS_AVX2 0
 #endif
@@ -566,6 +566,7 @@ static const dpas_fast *fast_pick(unsigned wp, unsigned ap, unsigned n) {
     if ((n != 8 && n != 16) || (pw->fl && ops > 4) || sizeof(double) != 8) return NULL;
     (void)pa;
 #if DPAS_AVX2
+    if (__builtin_cpu_supports("avx512f")) return &fast_rows_avx512[n == 16][col];
     if (__builtin_cpu_supports("avx2")) return &fast_rows_avx2[n == 16][col];
 #endif
     return &fast_rows[n == 16][col];
