@@ -62,6 +62,7 @@ bench: build
 	@$(BUILD)/bench/bench_text $(SHARED)/corpus/igc-dumps tests/text/ops
 	@$(BUILD)/bench/bench_emu
 	@$(BUILD)/bench/bench_scale
+	@$(BUILD)/bench/bench_gemm
 
 PREFIX ?= /usr/local
 install: build

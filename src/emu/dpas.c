@@ -129,6 +129,9 @@ static bool acc_type_ok(unsigned wp, isa_type t) {
     return false;
 }
 
+typedef struct dpas_fast dpas_fast;
+static const dpas_fast *fast_pick(unsigned wp, unsigned ap, unsigned n);
+
 bool emu_dpas_lower(emu_program *p, const ir_inst *in, emu_op *op, diag_sink *ds) {
     const char *name = isa_forms[in->form].name;
     bool w = in->form == VISA_FORM_DPASW;
@@ -204,6 +207,7 @@ bool emu_dpas_lower(emu_program *p, const ir_inst *in, emu_op *op, diag_sink *ds
     op->info = info;
     op->imm = (int32_t)((unsigned)dt | (unsigned)st << 8 | (w ? 1u : 0u) << 16);
     op->cond = 0;
+    op->aux = p->generic ? NULL : fast_pick(wp, ap, n);
     return true;
 }
 
@@ -358,71 +362,340 @@ static uint32_t fstage(uint32_t acc, const prec_info *pa, const uint32_t *av, co
     return acc_to_f(r, c < 0);
 }
 
-/* One thread's results.  eu0 / eu1: the register files whose src2 GRFs give the first
-** NGrf_EU0 and the remaining 32-byte GRFs of a DPASW's virtual src2 (both t->file for DPAS);
-** src0, src1 and everything else come from t.  False after a fault. */
-static bool dpas_compute(emu_thread *t, const emu_op *op, const uint8_t *eu0, const uint8_t *eu1,
-                         uint32_t res[8][EMU_MAX_LANES]) {
+/* The operand bounds every path checks before reading (the layout may have been lowered for a
+** thread whose file is the same size, so this cannot fail after lowering; kept as a guard). */
+static bool dpas_bounds(emu_thread *t, const emu_op *op) {
+    uint32_t info = op->info;
+    unsigned wp = F_W(info), ap = F_A(info), sd = F_SD(info), rc = F_RC(info), n = op->exec;
+    prec_info bw, ba;
+    const prec_info *pw = prec_of(wp, &bw), *pa = prec_of(ap, &ba);
+    unsigned ops = ops_per_chan(wp, ap);
+    unsigned dsz = isa_types[IMM_DST(op->imm)].bytes, ssz = isa_types[IMM_SRC0(op->imm)].bytes;
+    const emu_opnd *o = op->src;
+    uint64_t fb = t->prog->lay.file_bytes;
+    uint32_t vbytes = src2_vbytes(rc, sd, ops, pa->bits);
+    if (o[O_DST].off + (uint64_t)rc * n * dsz > fb ||
+        (o[O_SRC0].shape != EO_NONE && o[O_SRC0].off + (uint64_t)rc * n * ssz > fb) ||
+        o[O_SRC1].off + (uint64_t)src1_bytes(n, sd, ops, pw->bits) > fb ||
+        o[O_SRC2].off + (uint64_t)src2_pbytes(IMM_W(op->imm), vbytes) > fb) {
+        emu_fault(t, 0, "dpas operand outside the register file");
+        return false;
+    }
+    return true;
+}
+
+/* src0 element (r, ln) as the F / D accumulator's bits (0 for %null). */
+static uint32_t src0_acc(const uint8_t *file, const emu_op *op, unsigned r, unsigned ln) {
+    const emu_opnd *o = &op->src[O_SRC0];
+    if (o->shape == EO_NONE) return 0;
+    isa_type st = (isa_type)IMM_SRC0(op->imm);
+    unsigned ssz = isa_types[st].bytes;
+    const uint8_t *p = file + o->off + ((size_t)r * op->exec + ln) * ssz;
+    uint32_t acc;
+    if (ssz == 4) memcpy(&acc, p, 4);
+    else {
+        uint16_t h;
+        memcpy(&h, p, 2);
+        acc = st == VISA_TYPE_HF ? emu_hf_to_f(h, EMU_RNE) : emu_bf_to_f(h, EMU_RNE);
+    }
+    return acc;
+}
+
+/* The generic path: result (r, ln) element by element, each stage decoded from the registers.
+** eu0 / eu1: the register files whose src2 GRFs give the first NGrf_EU0 and the remaining 32-byte
+** GRFs of a DPASW's virtual src2 (both the thread's file for DPAS). */
+static uint32_t dpas_cell(const uint8_t *file, const emu_op *op, const uint8_t *eu0, const uint8_t *eu1,
+                          unsigned r, unsigned ln) {
     uint32_t info = op->info;
     unsigned wp = F_W(info), ap = F_A(info), sd = F_SD(info), rc = F_RC(info), n = op->exec;
     prec_info bw, ba;
     const prec_info *pw = prec_of(wp, &bw), *pa = prec_of(ap, &ba);
     unsigned ops = ops_per_chan(wp, ap), s = 32 / (ops * pw->bits);
-    isa_type dt = (isa_type)IMM_DST(op->imm), st = (isa_type)IMM_SRC0(op->imm);
-    bool wide = IMM_W(op->imm);
-    unsigned dsz = isa_types[dt].bytes, ssz = isa_types[st].bytes;
     const emu_opnd *o = op->src;
-    bool has_src0 = o[O_SRC0].shape != EO_NONE;
-    uint64_t fb = t->prog->lay.file_bytes;
-    uint32_t vbytes = src2_vbytes(rc, sd, ops, pa->bits);
-    if (o[O_DST].off + (uint64_t)rc * n * dsz > fb || (has_src0 && o[O_SRC0].off + (uint64_t)rc * n * ssz > fb) ||
-        o[O_SRC1].off + (uint64_t)src1_bytes(n, sd, ops, pw->bits) > fb ||
-        o[O_SRC2].off + (uint64_t)src2_pbytes(wide, vbytes) > fb) {
-        emu_fault(t, 0, "dpas operand outside the register file");
-        return false;
-    }
     /* an element never straddles the EU0/EU1 boundary: it is a multiple of 256 bits */
-    uint32_t eu0_bits = wide ? dpasw_eu0_grfs(vbytes) * 32 * 8 : UINT32_MAX;
-    const uint8_t *file = t->file;
-    for (unsigned r = 0; r < rc; r++) {
-        for (unsigned ln = 0; ln < n; ln++) {
-            uint32_t acc = 0;
-            if (has_src0) {
-                const uint8_t *p = file + o[O_SRC0].off + ((size_t)r * n + ln) * ssz;
-                if (ssz == 4) memcpy(&acc, p, 4);
-                else {
-                    uint16_t h;
-                    memcpy(&h, p, 2);
-                    acc = st == VISA_TYPE_HF ? emu_hf_to_f(h, EMU_RNE) : emu_bf_to_f(h, EMU_RNE);
-                }
+    uint32_t eu0_bits = IMM_W(op->imm) ? dpasw_eu0_grfs(src2_vbytes(rc, sd, ops, pa->bits)) * 32 * 8 : UINT32_MAX;
+    uint32_t acc = src0_acc(file, op, r, ln);
+    for (unsigned d = 0; d < sd; d++) {
+        uint32_t boff = o[O_SRC1].off + (uint32_t)((d / s) * n + ln) * 4;
+        uint32_t bpos = (d % s) * ops * pw->bits;
+        uint32_t kbase = (r * sd + d) * ops;
+        uint32_t av[8], bv[8];
+        for (unsigned j = 0; j < ops; j++) {
+            uint32_t vpos = (kbase + j) * pa->bits;
+            bv[j] = get_bits(file, boff, bpos + j * pw->bits, pw->bits);
+            av[j] = vpos < eu0_bits ? get_bits(eu0, o[O_SRC2].off, vpos, pa->bits)
+                                    : get_bits(eu1, o[O_SRC2].off, vpos - eu0_bits, pa->bits);
+        }
+        if (pw->fl) acc = fstage(acc, pa, av, pw, bv, ops);
+        else {
+            int64_t dot = 0;
+            for (unsigned j = 0; j < ops; j++) {
+                int64_t a = av[j], b = bv[j];
+                if (pa->sgn && (av[j] >> (pa->bits - 1) & 1)) a -= (int64_t)1 << pa->bits;
+                if (pw->sgn && (bv[j] >> (pw->bits - 1) & 1)) b -= (int64_t)1 << pw->bits;
+                dot += a * b;
             }
-            for (unsigned d = 0; d < sd; d++) {
-                uint32_t boff = o[O_SRC1].off + (uint32_t)((d / s) * n + ln) * 4;
-                uint32_t bpos = (d % s) * ops * pw->bits;
-                uint32_t kbase = (r * sd + d) * ops;
-                uint32_t av[8], bv[8];
-                for (unsigned j = 0; j < ops; j++) {
-                    uint32_t vpos = (kbase + j) * pa->bits;
-                    bv[j] = get_bits(file, boff, bpos + j * pw->bits, pw->bits);
-                    av[j] = vpos < eu0_bits ? get_bits(eu0, o[O_SRC2].off, vpos, pa->bits)
-                                            : get_bits(eu1, o[O_SRC2].off, vpos - eu0_bits, pa->bits);
-                }
-                if (pw->fl) acc = fstage(acc, pa, av, pw, bv, ops);
-                else {
-                    int64_t dot = 0;
-                    for (unsigned j = 0; j < ops; j++) {
-                        int64_t a = av[j], b = bv[j];
-                        if (pa->sgn && (av[j] >> (pa->bits - 1) & 1)) a -= (int64_t)1 << pa->bits;
-                        if (pw->sgn && (bv[j] >> (pw->bits - 1) & 1)) b -= (int64_t)1 << pw->bits;
-                        dot += a * b;
-                    }
-                    acc += (uint32_t)dot; /* 32-bit wrap */
-                }
-            }
-            res[r][ln] = acc;
+            acc += (uint32_t)dot; /* 32-bit wrap */
         }
     }
+    return acc;
+}
+
+static bool dpas_compute_generic(emu_thread *t, const emu_op *op, const uint8_t *eu0, const uint8_t *eu1,
+                                 uint32_t res[8][EMU_MAX_LANES]) {
+    if (!dpas_bounds(t, op)) return false;
+    unsigned rc = F_RC(op->info), n = op->exec;
+    for (unsigned r = 0; r < rc; r++)
+        for (unsigned ln = 0; ln < n; ln++) res[r][ln] = dpas_cell(t->file, op, eu0, eu1, r, ln);
     return true;
+}
+
+/* -- Fast paths -----------------------------------------------------------------------------------
+** Chosen at lowering by class (integer / float), OPS and lane count (op->aux, a dpas_fast row),
+** unless the program was lowered with the generic path forced (VISA_EMU_GENERIC).  They decode
+** src1 (B, K x N) and src2 (A, RC x K) once per instruction into host numbers, then accumulate
+** column blocks of lanes with vector arithmetic.  Both give the generic path's bits:
+**
+** Integer: every element is exact in int32 and the generic accumulator is a sum modulo 2^32 of
+** the products (each stage's exact dot truncated to 32 bits, added with wrap), so the order does
+** not matter: acc = src0 + sum over k of A[r][k] * B[k][n] in uint32 arithmetic is the same.
+**
+** Float: every element is a double exactly (at most 11 significant bits, exponents within
+** 2^-136 .. 2^15 for tf32/bf, less for the others); a product has at most 22 significant bits and
+** lies within 2^-272 .. 2^256, so it is exact in double.  A stage adds acc and its OPS products
+** one after another in double, and flags the lane when an addition t = s + p is not exact:
+** (t - s) == p and (t - p) == s both hold iff t = s + p exactly (Fast2Sum: for the operand of
+** larger magnitude, x, t - x is computed exactly, so it equals the other operand iff no rounding
+** happened; an inf or NaN anywhere fails a comparison).  When every addition of a stage is exact,
+** the double is the exact stage sum and one conversion to float rounds it to nearest even,
+** denormals kept, overflow to inf, as fstage does; the sign of an exactly zero sum follows IEEE
+** addition in round to nearest: -0 only when every term is -0, fstage's rule.  A flagged lane
+** (a rounded addition, inf, NaN) is recomputed by the generic path. */
+typedef double v8d __attribute__((vector_size(64)));
+typedef int64_t v8l __attribute__((vector_size(64)));
+typedef uint32_t v8u __attribute__((vector_size(32)));
+typedef float v8f __attribute__((vector_size(32)));
+
+enum { FK_MAX = 32, IK_MAX = 64, LN_MAX = 16 }; /* float / integer K, lanes of the fast paths */
+
+/* A[r][k] at A[r * K + k]; B[k][ln] at B[k * N + ln] (N: the kernel's lanes); acc, bad: [r * LN_MAX + ln] */
+typedef void (*dpas_fk)(const float *A, const float *B, unsigned rc, unsigned sd, double *acc, int64_t *bad);
+typedef void (*dpas_ik)(const uint32_t *A, const uint32_t *B, unsigned rc, unsigned k, uint32_t *acc);
+
+struct dpas_fast {
+    dpas_fk fk; /* float, or NULL */
+    dpas_ik ik; /* integer, or NULL */
+};
+
+static inline __attribute__((always_inline)) void fk_body(const float *A, const float *B, unsigned rc, unsigned sd,
+                                                          double *acc, int64_t *bad, unsigned ops, unsigned n) {
+    unsigned kk = sd * ops;
+    for (unsigned r = 0; r < rc; r++) {
+        for (unsigned c = 0; c < n; c += 8) {
+            v8d a;
+            v8l flag = {0, 0, 0, 0, 0, 0, 0, 0};
+            memcpy(&a, acc + r * LN_MAX + c, sizeof a);
+            for (unsigned d = 0; d < sd; d++) {
+                v8d s = a;
+                for (unsigned j = 0; j < ops; j++) {
+                    unsigned k = d * ops + j;
+                    double x = A[r * kk + k];
+                    v8f bf;
+                    memcpy(&bf, B + k * n + c, sizeof bf);
+                    v8d t, p = (v8d){x, x, x, x, x, x, x, x} * __builtin_convertvector(bf, v8d);
+                    t = s + p;
+                    flag |= (v8l)((t - s) != p) | (v8l)((t - p) != s);
+                    s = t;
+                }
+                a = __builtin_convertvector(__builtin_convertvector(s, v8f), v8d);
+            }
+            memcpy(acc + r * LN_MAX + c, &a, sizeof a);
+            memcpy(bad + r * LN_MAX + c, &flag, sizeof flag);
+        }
+    }
+}
+
+static inline __attribute__((always_inline)) void ik_body(const uint32_t *A, const uint32_t *B, unsigned rc, unsigned kk,
+                                                          uint32_t *acc, unsigned n) {
+    for (unsigned r = 0; r < rc; r++) {
+        for (unsigned c = 0; c < n; c += 8) {
+            v8u a;
+            memcpy(&a, acc + r * LN_MAX + c, sizeof a);
+            for (unsigned k = 0; k < kk; k++) {
+                uint32_t x = A[r * kk + k];
+                v8u b;
+                memcpy(&b, B + k * n + c, sizeof b);
+                a += (v8u){x, x, x, x, x, x, x, x} * b;
+            }
+            memcpy(acc + r * LN_MAX + c, &a, sizeof a);
+        }
+    }
+}
+
+/* One kernel per class, OPS and lane count; again for AVX2 and AVX-512 hosts (picked at lowering). */
+#define FK(name, attr, ops, n)                                                                                 \
+    attr static void name(const float *A, const float *B, unsigned rc, unsigned sd, double *acc, int64_t *bad) { \
+        fk_body(A, B, rc, sd, acc, bad, ops, n);                                                               \
+    }
+#define IK(name, attr, n)                                                                                      \
+    attr static void name(const uint32_t *A, const uint32_t *B, unsigned rc, unsigned k, uint32_t *acc) {       \
+        ik_body(A, B, rc, k, acc, n);                                                                          \
+    }
+#define KERNELS(sfx, attr)                                                                                     \
+    FK(fk1_8##sfx, attr, 1, 8) FK(fk2_8##sfx, attr, 2, 8) FK(fk4_8##sfx, attr, 4, 8)                          \
+    FK(fk1_16##sfx, attr, 1, 16) FK(fk2_16##sfx, attr, 2, 16) FK(fk4_16##sfx, attr, 4, 16)                    \
+    IK(ik_8##sfx, attr, 8) IK(ik_16##sfx, attr, 16)                                                            \
+    static const dpas_fast fast_rows##sfx[2][4] = {                                                            \
+        {{fk1_8##sfx, NULL}, {fk2_8##sfx, NULL}, {fk4_8##sfx, NULL}, {NULL, ik_8##sfx}},                       \
+        {{fk1_16##sfx, NULL}, {fk2_16##sfx, NULL}, {fk4_16##sfx, NULL}, {NULL, ik_16##sfx}},                   \
+    };
+KERNELS(, )
+#if defined(__x86_64__) && defined(__GNUC__)
+#define DPAS_AVX2 1
+KERNELS(_avx2, __attribute__((target("avx2"))))
+KERNELS(_avx512, __attribute__((target("avx512f"))))
+#else
+#define DPAS_AVX2 0
+#endif
+
+/* The fast kernels for a lowered dpas, NULL for the generic path. */
+static const dpas_fast *fast_pick(unsigned wp, unsigned ap, unsigned n) {
+    prec_info bw, ba;
+    const prec_info *pw = prec_of(wp, &bw), *pa = prec_of(ap, &ba);
+    unsigned ops = ops_per_chan(wp, ap), col = pw->fl ? (ops == 1 ? 0 : ops == 2 ? 1 : 2) : 3;
+    if ((n != 8 && n != 16) || (pw->fl && ops > 4) || sizeof(double) != 8) return NULL;
+    (void)pa;
+#if DPAS_AVX2
+    if (__builtin_cpu_supports("avx512f")) return &fast_rows_avx512[n == 16][col];
+    if (__builtin_cpu_supports("avx2")) return &fast_rows_avx2[n == 16][col];
+#endif
+    return &fast_rows[n == 16][col];
+}
+
+/* `count` elements of a packed `bits`-bit array (1, 2, 4, 8, 16 or 32) at src, from element 0. */
+static void unpack(const uint8_t *src, uint32_t count, unsigned bits, uint32_t *out) {
+    if (bits == 32) memcpy(out, src, (size_t)count * 4);
+    else if (bits == 16)
+        for (uint32_t i = 0; i < count; i++) out[i] = (uint32_t)src[2 * i] | (uint32_t)src[2 * i + 1] << 8;
+    else if (bits == 8)
+        for (uint32_t i = 0; i < count; i++) out[i] = src[i];
+    else {
+        unsigned per = 8 / bits, mask = (1u << bits) - 1;
+        for (uint32_t i = 0; i < count; i++) out[i] = (uint32_t)(src[i / per] >> (i % per * bits)) & mask;
+    }
+}
+
+/* Integers of precision p, sign- or zero-extended, in place. */
+static void int_values(const prec_info *p, uint32_t *v, uint32_t count) {
+    if (!p->sgn) return;
+    uint32_t top = 1u << (p->bits - 1);
+    for (uint32_t i = 0; i < count; i++) v[i] = (v[i] ^ top) - top;
+}
+
+/* Floats of precision p as their exact float values.  The magnitude's exponent and fraction
+** fields, placed at the top of a binary32's, read as binary32 are the value times 2^(bias - 127)
+** (normal and subnormal alike), so one exact multiplication by 2^(127 - bias) gives the value;
+** all-ones exponents (hf8: only with an all-ones fraction) are inf or NaN. */
+static void flt_values(const prec_info *p, const uint32_t *raw, uint32_t count, float *out) {
+    unsigned nb = p->ebits + p->mbits, sh = 23 - p->mbits, ms = p->mshift, mb = p->mbits;
+    uint32_t signbit = 1u << nb, mmask = (1u << mb) - 1, e_all = (1u << p->ebits) - 1, noinf = p->noinf;
+    uint32_t bias = e_all >> 1, sbits = (254u - bias) << 23, ibits, nbits;
+    float scale, inf = __builtin_inff(), nan = __builtin_nanf("");
+    memcpy(&scale, &sbits, 4);
+    memcpy(&ibits, &inf, 4);
+    memcpy(&nbits, &nan, 4);
+    uint32_t i = 0;
+    /* eight at a time, without branches: special (inf / NaN) lanes are selected by masks */
+    for (; i + 8 <= count; i += 8) {
+        v8u v, one = {1, 1, 1, 1, 1, 1, 1, 1};
+        memcpy(&v, raw + i, sizeof v);
+        v >>= ms;
+        v8u mag = v & (signbit - 1);
+        v8f x = (v8f)(mag << sh) * scale;
+        v8u xb = (v8u)x;
+        v8u special = noinf ? (v8u)(mag == signbit - 1) : (v8u)((mag >> mb) == e_all);
+        v8u isnan = special & (noinf ? ~(v8u){0} : (v8u)((mag & mmask) != 0));
+        xb = (xb & ~special) | (isnan & nbits) | (special & ~isnan & ibits);
+        xb |= ((v >> nb) & one) << 31;
+        memcpy(out + i, &xb, sizeof xb);
+    }
+    for (; i < count; i++) {
+        uint32_t v = raw[i] >> ms, mag = v & (signbit - 1), fb = mag << sh;
+        float x;
+        memcpy(&x, &fb, 4);
+        x *= scale;
+        if (noinf ? mag == signbit - 1 : mag >> mb == e_all) x = noinf || (mag & mmask) ? nan : inf;
+        out[i] = v & signbit ? -x : x;
+    }
+}
+
+static bool dpas_compute_fast(emu_thread *t, const emu_op *op, const uint8_t *eu0, const uint8_t *eu1,
+                              uint32_t res[8][EMU_MAX_LANES]) {
+    if (!dpas_bounds(t, op)) return false;
+    const dpas_fast *fast = op->aux;
+    uint32_t info = op->info;
+    unsigned wp = F_W(info), ap = F_A(info), sd = F_SD(info), rc = F_RC(info), n = op->exec;
+    prec_info bw, ba;
+    const prec_info *pw = prec_of(wp, &bw), *pa = prec_of(ap, &ba);
+    unsigned ops = ops_per_chan(wp, ap), kk = sd * ops, epd = 32 / pw->bits;
+    const uint8_t *file = t->file;
+    const emu_opnd *o = op->src;
+    /* B[k][ln]: element k % epd of dword (k / epd) * n + ln of src1 */
+    uint32_t braw[IK_MAX * LN_MAX], araw[8 * IK_MAX], word[IK_MAX];
+    for (unsigned q = 0; q * epd < kk; q++)
+        for (unsigned ln = 0; ln < n; ln++) {
+            unsigned cnt = kk - q * epd < epd ? kk - q * epd : epd;
+            unpack(file + o[O_SRC1].off + (q * n + ln) * 4, cnt, pw->bits, word);
+            for (unsigned e = 0; e < cnt; e++) braw[(q * epd + e) * n + ln] = word[e];
+        }
+    /* A[r][k]: element r * K + k of the virtual src2; DPASW: past EU0's GRFs from EU1's (an EU's
+    ** share is whole GRFs, so it holds whole bytes of elements) */
+    uint32_t na = rc * kk, eu0_elems = na;
+    if (IMM_W(op->imm)) {
+        uint32_t e0 = dpasw_eu0_grfs(src2_vbytes(rc, sd, ops, pa->bits)) * 32 * 8 / pa->bits;
+        if (e0 < na) eu0_elems = e0;
+    }
+    unpack(eu0 + o[O_SRC2].off, eu0_elems, pa->bits, araw);
+    if (eu0_elems < na) unpack(eu1 + o[O_SRC2].off, na - eu0_elems, pa->bits, araw + eu0_elems);
+    if (fast->ik) {
+        uint32_t acc[8 * LN_MAX];
+        int_values(pw, braw, kk * n);
+        int_values(pa, araw, na);
+        for (unsigned r = 0; r < rc; r++)
+            for (unsigned ln = 0; ln < n; ln++) acc[r * LN_MAX + ln] = src0_acc(file, op, r, ln);
+        fast->ik(araw, braw, rc, kk, acc);
+        for (unsigned r = 0; r < rc; r++) memcpy(res[r], acc + r * LN_MAX, n * 4);
+        return true;
+    }
+    float A[8 * FK_MAX], B[FK_MAX * LN_MAX];
+    double acc[8 * LN_MAX];
+    int64_t bad[8 * LN_MAX];
+    flt_values(pw, braw, kk * n, B);
+    flt_values(pa, araw, na, A);
+    for (unsigned r = 0; r < rc; r++)
+        for (unsigned ln = 0; ln < n; ln++) {
+            uint32_t a = src0_acc(file, op, r, ln);
+            float f;
+            memcpy(&f, &a, 4);
+            acc[r * LN_MAX + ln] = f;
+        }
+    fast->fk(A, B, rc, sd, acc, bad);
+    for (unsigned r = 0; r < rc; r++)
+        for (unsigned ln = 0; ln < n; ln++) {
+            if (bad[r * LN_MAX + ln]) {
+                res[r][ln] = dpas_cell(file, op, eu0, eu1, r, ln);
+                continue;
+            }
+            float f = (float)acc[r * LN_MAX + ln];
+            memcpy(&res[r][ln], &f, 4);
+        }
+    return true;
+}
+
+/* One thread's results (the path chosen at lowering).  False after a fault. */
+static bool dpas_compute(emu_thread *t, const emu_op *op, const uint8_t *eu0, const uint8_t *eu1,
+                         uint32_t res[8][EMU_MAX_LANES]) {
+    return op->aux ? dpas_compute_fast(t, op, eu0, eu1, res) : dpas_compute_generic(t, op, eu0, eu1, res);
 }
 
 /* Write one thread's results to its enabled lanes. */

@@ -118,6 +118,8 @@ typedef struct emu_program {
     uint32_t cr0_off;       /* byte offset of %cr0 in the thread's file */
     uint32_t nstate;        /* state variable slots of all routines */
     visa_platform plat;
+    bool generic;           /* VISA_EMU_GENERIC set at lowering: no fast paths for dpas and 2D
+                            ** blocks (the reference the fast paths are checked against) */
     bool global_atomics;    /* set by message lowering: groups then run one after another, in
                             ** order, so atomics' returned values are the same for any --threads */
     uint32_t *func_op;      /* per module routine: op index of its first op, UINT32_MAX if not lowered */

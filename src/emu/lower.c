@@ -4,6 +4,7 @@
 ** chosen from its opcode family and operand types.  Unsupported instructions are reported here,
 ** with their source position, before anything runs.
 */
+#include <stdlib.h>
 #include <string.h>
 
 #include "emu.h"
@@ -327,6 +328,8 @@ visa_status emu_lower(visa_ctx *ctx, const visa_module *m, const ir_routine *r, 
     p->m = m;
     p->r = r;
     p->plat = plat;
+    const char *generic = getenv("VISA_EMU_GENERIC"); /* read here once, kept in the program */
+    p->generic = generic && *generic && strcmp(generic, "0") != 0;
     uint32_t nr = m->routines.len;
     p->nroutines = nr;
     p->func_op = vx_alloc(ctx, sizeof(uint32_t) * nr);

@@ -526,84 +526,210 @@ static uint8_t *b2d_elem(emu_thread *t, const b2d *g, int64_t row, int64_t col, 
     return m;
 }
 
-static void h_block2d_load(emu_thread *t, const emu_op *op) {
+/* Where element (x, y) of block b goes in the register block, in elements (plain, VNNI: epd
+** consecutive rows per dword, transposed, transposed VNNI). */
+static uint64_t b2d_index(bool tr, bool vn, unsigned P, unsigned epd, uint64_t bpitch, unsigned b, unsigned y,
+                          unsigned x) {
+    uint64_t idx;
+    if (!tr && !vn) idx = (uint64_t)y * P + x;
+    else if (!tr && vn) idx = (uint64_t)(y / epd) * P * epd + (uint64_t)x * epd + y % epd;
+    else if (tr && !vn) idx = (uint64_t)x * P + y;
+    else idx = (uint64_t)(x / epd) * P * epd + (uint64_t)y * epd + x % epd;
+    return idx + b * bpitch;
+}
+
+/* Columns [*x0, *x1) of a block row starting at surface column col0, w wide, that lie inside the
+** surface (an element is inside when all its e bytes are within the width). */
+static void b2d_clip(const b2d *g, int64_t col0, unsigned w, unsigned e, unsigned *x0, unsigned *x1) {
+    int64_t cols = (int64_t)(g->width / e), lo = col0 < 0 ? -col0 : 0, hi = cols - col0;
+    if (lo > (int64_t)w) lo = w;
+    if (hi > (int64_t)w) hi = w;
+    if (hi < lo) hi = lo;
+    *x0 = (unsigned)lo;
+    *x1 = (unsigned)hi;
+}
+
+/* Host pointer of a row's in-surface columns [x0, x1), or NULL when the row is outside the
+** surface or not wholly inside one buffer (then the element loop decides, and reports a fault at
+** the first element in no buffer, as it always does). */
+static uint8_t *b2d_row(emu_thread *t, const b2d *g, int64_t row, int64_t col0, unsigned x0, unsigned x1,
+                              unsigned e) {
+    if (row < 0 || (uint64_t)row >= g->height || x0 >= x1) return NULL;
+    return emu_global(t->mem, g->base + (uint64_t)row * g->pitch + (uint64_t)(col0 + x0) * e, (x1 - x0) * e);
+}
+
+/* Copy n elements of e bytes (1, 2, 4 or 8) from src into dst at element stride step (e bytes). */
+static void b2d_scatter(uint8_t *dst, const uint8_t *src, unsigned n, unsigned e, uint64_t step) {
+#define SCATTER(E)                                                                                 \
+    for (unsigned i = 0; i < n; i++) memcpy(dst + i * step * (E), src + (size_t)i * (E), (E));     \
+    break;
+    switch (e) {
+    case 1: SCATTER(1)
+    case 2: SCATTER(2)
+    case 4: SCATTER(4)
+    default: SCATTER(8)
+    }
+#undef SCATTER
+}
+
+/* The register block a 2D block load fills: its bytes (the raw response may be shorter) and
+** geometry; false after a fault. */
+typedef struct b2d_reg {
+    uint8_t *r;
+    uint64_t limit, bpitch;
+    unsigned e, epd, P, W, H, B;
+    bool tr, vn;
+} b2d_reg;
+
+static bool b2d_reg_of(emu_thread *t, const emu_op *op, const b2d *g, b2d_reg *k) {
     unsigned info = op->info;
-    const emu_opnd *data = &op->src[0];
-    if (data->shape == EO_NONE || !(emu_chen(t, op) & 1)) { /* prefetch */
-        lsc_next(t, op);
-        return;
+    unsigned e = mem_bytes[I_DSIZE(info)], grf = t->prog->lay.grf_bytes, epr = grf / e;
+    k->e = e;
+    k->epd = e < 4 ? 4 / e : 1;
+    k->tr = I_TRANSPOSE(info);
+    k->vn = I_VNNI(info);
+    k->W = g->w, k->H = g->h, k->B = g->blocks;
+    k->P = pow2ceil(k->tr ? k->H : k->W);
+    uint64_t bsize = (uint64_t)k->P * (k->tr ? k->W : k->H);
+    k->bpitch = (bsize + epr - 1) / epr * epr;
+    uint64_t total = k->B * k->bpitch * e; /* bytes */
+    k->limit = I_RAW(info) ? op->target : total;
+    if (k->limit > total) k->limit = total;
+    if (op->src[0].off + k->limit > t->prog->lay.file_bytes) {
+        emu_fault(t, 0, "2D block of %llu bytes reaches outside the register file", (unsigned long long)k->limit);
+        return false;
     }
-    b2d g;
-    if (!b2d_params(t, op, &g)) return;
-    unsigned e = mem_bytes[I_DSIZE(info)], grf = t->prog->lay.grf_bytes, epr = grf / e, epd = e < 4 ? 4 / e : 1;
-    bool tr = I_TRANSPOSE(info), vn = I_VNNI(info);
-    unsigned W = g.w, H = g.h, B = g.blocks;
-    unsigned P = pow2ceil(tr ? H : W);
-    uint64_t bsize = (uint64_t)P * (tr ? W : H);
-    uint64_t bpitch = (bsize + epr - 1) / epr * epr;
-    uint64_t total = B * bpitch * e; /* bytes */
-    uint64_t limit = I_RAW(info) ? op->target : total;
-    if (limit > total) limit = total;
-    if (data->off + limit > t->prog->lay.file_bytes) {
-        emu_fault(t, 0, "2D block of %llu bytes reaches outside the register file", (unsigned long long)limit);
-        return;
-    }
-    uint8_t *r = t->file + data->off;
-    memset(r, 0, limit);
+    k->r = t->file + op->src[0].off;
+    memset(k->r, 0, k->limit);
+    return true;
+}
+
+/* Element by element: row y of block b (the generic path, and the fast path's rows that are not
+** wholly in one buffer).  False after a fault. */
+static bool b2d_load_row_elems(emu_thread *t, const b2d *g, const b2d_reg *k, unsigned b, unsigned y) {
     bool fault = false;
-    for (unsigned b = 0; b < B; b++) {
-        for (unsigned y = 0; y < H; y++) {
-            for (unsigned x = 0; x < W; x++) {
-                uint64_t idx; /* element index in the register block */
-                if (!tr && !vn) idx = (uint64_t)y * P + x;
-                else if (!tr && vn) idx = (uint64_t)(y / epd) * P * epd + (uint64_t)x * epd + y % epd;
-                else if (tr && !vn) idx = (uint64_t)x * P + y;
-                else idx = (uint64_t)(x / epd) * P * epd + (uint64_t)y * epd + x % epd;
-                idx += b * bpitch;
-                if ((idx + 1) * e > limit) continue;
-                const uint8_t *m = b2d_elem(t, &g, g.y + y, g.x + (int64_t)b * W + x, e, &fault);
-                if (fault) return;
-                if (m) memcpy(r + idx * e, m, e);
+    for (unsigned x = 0; x < k->W; x++) {
+        uint64_t idx = b2d_index(k->tr, k->vn, k->P, k->epd, k->bpitch, b, y, x);
+        if ((idx + 1) * k->e > k->limit) continue;
+        const uint8_t *m = b2d_elem(t, g, g->y + y, g->x + (int64_t)b * k->W + x, k->e, &fault);
+        if (fault) return false;
+        if (m) memcpy(k->r + idx * k->e, m, k->e);
+    }
+    return true;
+}
+
+static bool b2d_prefetch(emu_thread *t, const emu_op *op) {
+    if (op->src[0].shape != EO_NONE && (emu_chen(t, op) & 1)) return false;
+    lsc_next(t, op);
+    return true;
+}
+
+/* The generic path: every element on its own. */
+static void h_block2d_load_elems(emu_thread *t, const emu_op *op) {
+    b2d g;
+    b2d_reg k;
+    if (b2d_prefetch(t, op) || !b2d_params(t, op, &g) || !b2d_reg_of(t, op, &g, &k)) return;
+    for (unsigned b = 0; b < k.B; b++)
+        for (unsigned y = 0; y < k.H; y++)
+            if (!b2d_load_row_elems(t, &g, &k, b, y)) return;
+    lsc_next(t, op);
+}
+
+/* By rows: a row's in-surface columns are one range of memory; clipped columns stay zero.  A
+** plain row is one memcpy; VNNI and transposed rows go to the register at a fixed stride (VNNI:
+** epd elements; transposed: P; transposed VNNI: within and across groups of epd columns). */
+static void h_block2d_load(emu_thread *t, const emu_op *op) {
+    b2d g;
+    b2d_reg k;
+    if (b2d_prefetch(t, op) || !b2d_params(t, op, &g) || !b2d_reg_of(t, op, &g, &k)) return;
+    unsigned e = k.e;
+    for (unsigned b = 0; b < k.B; b++) {
+        int64_t col0 = g.x + (int64_t)b * k.W;
+        unsigned x0, x1;
+        b2d_clip(&g, col0, k.W, e, &x0, &x1);
+        for (unsigned y = 0; y < k.H; y++) {
+            const uint8_t *m = b2d_row(t, &g, g.y + y, col0, x0, x1, e);
+            if (!m) {
+                if (!b2d_load_row_elems(t, &g, &k, b, y)) return;
+                continue;
+            }
+            /* elements whose register bytes are past a raw response's length are not written */
+            uint64_t fit = k.limit / e, i0 = b2d_index(k.tr, k.vn, k.P, k.epd, k.bpitch, b, y, x0);
+            if (!k.tr && !k.vn) {
+                unsigned xe = i0 >= fit ? x0 : (uint64_t)(x1 - x0) > fit - i0 ? x0 + (unsigned)(fit - i0) : x1;
+                memcpy(k.r + i0 * e, m, (size_t)(xe - x0) * e);
+            } else if (!k.tr || k.epd == 1) {
+                uint64_t step = k.tr ? k.P : k.epd; /* transposed (d32, d64: VNNI changes nothing), or VNNI */
+                unsigned n = x1 - x0;
+                if (i0 >= fit) n = 0;
+                else if (n && i0 + (uint64_t)(n - 1) * step >= fit) n = (unsigned)((fit - 1 - i0) / step + 1);
+                b2d_scatter(k.r + i0 * e, m, n, e, step);
+            } else {
+                for (unsigned x = x0; x < x1; x++) {
+                    uint64_t idx = b2d_index(true, true, k.P, k.epd, k.bpitch, b, y, x);
+                    if (idx < fit) memcpy(k.r + idx * e, m + (size_t)(x - x0) * e, e);
+                }
             }
         }
     }
     lsc_next(t, op);
 }
 
-static void h_block2d_store(emu_thread *t, const emu_op *op) {
-    unsigned info = op->info;
-    const emu_opnd *data = &op->src[0];
-    if (data->shape == EO_NONE || !(emu_chen(t, op) & 1)) {
-        lsc_next(t, op);
-        return;
+/* A store's checks; the data's bytes, false after a fault. */
+static const uint8_t *b2d_store_data(emu_thread *t, const emu_op *op, const b2d *g, unsigned *P) {
+    if (g->blocks != 1) {
+        emu_fault(t, 0, "store_block2d of %u blocks: only one block can be stored", g->blocks);
+        return NULL;
     }
-    b2d g;
-    if (!b2d_params(t, op, &g)) return;
-    if (g.blocks != 1) {
-        emu_fault(t, 0, "store_block2d of %u blocks: only one block can be stored", g.blocks);
-        return;
-    }
-    unsigned e = mem_bytes[I_DSIZE(info)];
-    unsigned P = pow2ceil(g.w);
-    uint64_t need = ((uint64_t)(g.h - 1) * P + g.w) * e;
-    if (I_RAW(info) && need > op->target) {
-        emu_fault(t, 0, "store_block2d of %ux%u elements needs %llu bytes of data, src1 has %u", g.w, g.h,
+    unsigned e = mem_bytes[I_DSIZE(op->info)];
+    *P = pow2ceil(g->w);
+    uint64_t need = ((uint64_t)(g->h - 1) * *P + g->w) * e;
+    if (I_RAW(op->info) && need > op->target) {
+        emu_fault(t, 0, "store_block2d of %ux%u elements needs %llu bytes of data, src1 has %u", g->w, g->h,
                   (unsigned long long)need, op->target);
-        return;
+        return NULL;
     }
-    if (data->off + need > t->prog->lay.file_bytes) {
+    if (op->src[0].off + need > t->prog->lay.file_bytes) {
         emu_fault(t, 0, "2D block data reaches outside the register file");
-        return;
+        return NULL;
     }
-    const uint8_t *r = t->file + data->off;
+    return t->file + op->src[0].off;
+}
+
+static bool b2d_store_row_elems(emu_thread *t, const b2d *g, const uint8_t *r, unsigned P, unsigned e, unsigned y) {
     bool fault = false;
-    for (unsigned y = 0; y < g.h; y++)
-        for (unsigned x = 0; x < g.w; x++) {
-            uint8_t *m = b2d_elem(t, &g, g.y + y, g.x + x, e, &fault);
-            if (fault) return;
-            if (m) memcpy(m, r + ((uint64_t)y * P + x) * e, e);
-        }
+    for (unsigned x = 0; x < g->w; x++) {
+        uint8_t *m = b2d_elem(t, g, g->y + y, g->x + x, e, &fault);
+        if (fault) return false;
+        if (m) memcpy(m, r + ((uint64_t)y * P + x) * e, e);
+    }
+    return true;
+}
+
+/* generic: element by element; fast (by_rows): one memcpy per row's in-surface columns */
+static void block2d_store(emu_thread *t, const emu_op *op, bool by_rows) {
+    b2d g;
+    unsigned P;
+    if (b2d_prefetch(t, op) || !b2d_params(t, op, &g)) return;
+    const uint8_t *r = b2d_store_data(t, op, &g, &P);
+    if (!r) return;
+    unsigned e = mem_bytes[I_DSIZE(op->info)], x0, x1;
+    b2d_clip(&g, g.x, g.w, e, &x0, &x1);
+    for (unsigned y = 0; y < g.h; y++) {
+        uint8_t *m = by_rows ? b2d_row(t, &g, g.y + y, g.x, x0, x1, e) : NULL;
+        if (m) memcpy(m, r + ((uint64_t)y * P + x0) * e, (size_t)(x1 - x0) * e);
+        else if (!b2d_store_row_elems(t, &g, r, P, e, y)) return;
+    }
     lsc_next(t, op);
+}
+static void h_block2d_store(emu_thread *t, const emu_op *op) { block2d_store(t, op, true); }
+static void h_block2d_store_elems(emu_thread *t, const emu_op *op) { block2d_store(t, op, false); }
+
+/* The handler of a 2D block message: by rows, or element by element when the program was lowered
+** with the generic paths forced (VISA_EMU_GENERIC). */
+static emu_handler b2d_handler(const emu_program *p, bool store) {
+    if (p->generic) return store ? h_block2d_store_elems : h_block2d_load_elems;
+    return store ? h_block2d_store : h_block2d_load;
 }
 
 void emu_lsc_nothing(emu_thread *t, const emu_op *op) { lsc_next(t, op); }
@@ -699,7 +825,7 @@ bool emu_lsc_lower_untyped(emu_program *p, const ir_inst *in, emu_op *op, diag_s
         } else if (op->src[1].shape == EO_NONE) {
             return lsc_err(in, ds, "the 2D block surface base is %null");
         }
-        op->fn = store ? h_block2d_store : h_block2d_load;
+        op->fn = b2d_handler(p, store);
         return true;
     }
     if (opc == VISA_LSC_OP_APNDCTR_ATOMIC_ADD || opc == VISA_LSC_OP_APNDCTR_ATOMIC_SUB) {
@@ -839,7 +965,7 @@ bool emu_lsc_lower_send(emu_program *p, const ir_inst *in, emu_op *op, const emu
         op->src[1] = src0;
         /* response (load) or data (store) bytes; a 32-GRF response is encoded as 31 */
         op->target = store ? d->nsrc1 * grf : (rlen == 31 ? 32 : rlen) * grf;
-        op->fn = store ? h_block2d_store : h_block2d_load;
+        op->fn = b2d_handler(p, store);
         return true;
     }
     bool quad = is_quad(opc);
