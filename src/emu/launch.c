@@ -68,6 +68,7 @@ typedef struct launch {
     char fault_msg[256];
     bool oom;
     uint64_t steps, threads_run;
+    emu_obs_run *obs;     /* the observer's prepared run, NULL when nobody observes */
 } launch;
 
 static uint32_t attr_u32(const ir_routine *r, const char *name, uint32_t dflt) {
@@ -231,6 +232,8 @@ static bool run_group(launch *L, uint64_t gi, group_mem *gm) {
     emu_mem mem = {L->bufs, L->nbufs, gm->slm, L->slm_bytes};
     if (gm->slm) memset(gm->slm, 0, L->slm_bytes);
     uint32_t n = gm->nthreads;
+    emu_obs_group og;
+    emu_observe_group_begin(L->obs, &og, gi, g);
     memset(&gm->sync, 0, sizeof gm->sync);
     gm->sync.nthreads = n;
     gm->sync.threads = gm->t;
@@ -252,6 +255,7 @@ static bool run_group(launch *L, uint64_t gi, group_mem *gm) {
         t->mem = &mem;
         t->sync = &gm->sync;
         t->index = ti;
+        t->obs = L->obs ? &og : NULL;
         t->em = L->simd >= 32 ? 0xFFFFFFFFu : (1u << L->simd) - 1;
         t->dispatch = t->em;
         t->max_steps = L->max_steps;
@@ -297,6 +301,7 @@ static bool run_group(launch *L, uint64_t gi, group_mem *gm) {
             break;
         }
     }
+    emu_observe_group_end(&og);
     uint64_t steps = 0;
     for (uint32_t ti = 0; ti < n; ti++) steps += gm->t[ti].steps;
     pthread_mutex_lock(&L->lock);
@@ -422,6 +427,9 @@ visa_status visa_module_run(const visa_module *m, const visa_run_opts *opts, con
         L->max_steps = opts->max_steps ? opts->max_steps : DEFAULT_MAX_STEPS;
         L->cr0 = opts->set_cr0 ? opts->cr0 : EMU_CR0_FAST;
         L->fault_group = UINT64_MAX;
+        st = emu_observe_prepare(prog, opts->observer, L->groups, &L->obs);
+    }
+    if (st == VISA_OK) {
         pthread_mutex_init(&L->lock, NULL);
         unsigned nt = opts->threads ? opts->threads : 1;
         if (prog->global_atomics) nt = 1; /* see emu_program.global_atomics */
@@ -454,6 +462,7 @@ visa_status visa_module_run(const visa_module *m, const visa_run_opts *opts, con
         for (size_t i = nbufs; i < L->nbufs; i++) vx_free(ctx, all_bufs[i].data, all_bufs[i].size);
         vx_free(ctx, all_bufs, sizeof(visa_buffer) * L->nbufs);
     }
+    emu_observe_free(prog, L->obs);
     emu_program_free(prog);
     vx_free(ctx, prog, sizeof *prog);
     vx_free(ctx, L, sizeof *L);
