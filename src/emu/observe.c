@@ -29,6 +29,8 @@ static void form_mnemonic(unsigned form, char *out, size_t cap) {
     size_t n = strcspn(mn, "|");
     if (mn[0] == '%') mn = isa_forms[form].name, n = strlen(mn);
     snprintf(out, cap, "%.*s", (int)n, mn);
+    for (char *c = out; *c; c++) /* names are upper case (CMP): print them as mnemonics */
+        if (*c >= 'A' && *c <= 'Z') *c = (char)(*c - 'A' + 'a');
 }
 
 static void var_name(const ir_routine *r, uint32_t id, char *out, size_t cap) {
