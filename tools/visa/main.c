@@ -650,7 +650,7 @@ static int cmd_run(int argc, char **argv) {
                 return usage_error("bad --trace-thread '%s' (G,T: group index, thread index)", argv[i]);
             obs.thread_filter = obs.trace = true;
         } else if (!strcmp(a, "--trace-lanes") || !strcmp(a, "--trace-lines")) {
-            bool lanes = a[10] == 'a';
+            bool lanes = !strcmp(a, "--trace-lanes");
             if (obs_parse_range(argv[++i], lanes ? &obs.lane_lo : &obs.line_lo, lanes ? &obs.lane_hi : &obs.line_hi))
                 return usage_error(lanes ? "bad --trace-lanes '%s' (A-B)" : "bad --trace-lines '%s' (A-B)", argv[i]);
             obs.trace = true;
