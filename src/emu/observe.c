@@ -175,6 +175,11 @@ static uint64_t now_ns(void) {
 /* Element i of a destination region (zero when it leaves the file: the handler faults then). */
 static void gather_dst(const emu_thread *t, const emu_op *op, uint8_t *out) {
     const emu_opnd *d = &op->dst;
+    uint32_t n = (uint32_t)op->exec * d->size;
+    if (d->shape == EO_CONTIG && d->off + n <= t->prog->lay.file_bytes) { /* the common case: one copy */
+        memcpy(out, t->file + d->off, n);
+        return;
+    }
     for (unsigned i = 0; i < op->exec; i++) {
         uint32_t b = emu_region_byte(t, d, i);
         if (b == UINT32_MAX) memset(out + i * d->size, 0, d->size);
