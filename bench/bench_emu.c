@@ -345,7 +345,12 @@ typedef struct result {
     double emu_s, native_s, hw_s;      /* seconds per run (hw_s: native on the FMA unit, or 0) */
     int emu_runs, native_runs, hw_runs;
     int ok;
+    double obs_s;                      /* seconds per run with a no-op observer (docs/observe.md) */
 } result;
+
+/* A no-op observer: what observation itself costs (every instruction event built, nothing done). */
+static void noop_inst(void *ud, const visa_inst_event *e) { (void)ud, (void)e; }
+static void noop_mem(void *ud, const visa_mem_event *e) { (void)ud, (void)e; }
 
 static double g_min_seconds = 0.5;
 static volatile uint32_t g_sink; /* keeps every native result observable */
@@ -483,6 +488,23 @@ static int bench_kernel(visa_ctx *ctx, int k, int hw, result *res) {
     res->native_s = res->native_runs ? nat_total / res->native_runs : 1e30;
     res->hw_s = res->hw_runs ? hw_total / res->hw_runs : 0;
     g_sink ^= h;
+    /* the same kernel under a no-op observer, for a third of the time (its cost, not a target) */
+    visa_observer ob;
+    memset(&ob, 0, sizeof ob);
+    ob.struct_size = sizeof ob;
+    ob.on_inst = noop_inst;
+    ob.on_mem = noop_mem;
+    opts.observer = &ob;
+    int obs_runs = 0;
+    double t0 = now(), t1 = t0;
+    do {
+        s = visa_module_run(m, &opts, args, nargs, bufs, k == K_REDUCE ? 2 : 1, &st);
+        obs_runs++;
+        t1 = now();
+    } while (s == VISA_OK && t1 - t0 < g_min_seconds / 3);
+    if (s != VISA_OK || st.instructions != res->instr) res->ok = 0;
+    res->obs_s = (t1 - t0) / obs_runs;
+    opts.observer = NULL;
     /* and once more: the outputs after timing still agree */
     if (res->ok && !same(kd, emu_out, nat_out, bytes)) res->ok = 0;
 
@@ -546,6 +568,8 @@ int main(int argc, char **argv) {
         printf("%-7s %-24s %8u %12llu %10.3f %9.1f %11.3f %8.2fx %9s %9s  %s%s%s\n", kd->name, kd->what,
                kd->groups, (unsigned long long)r.instr, r.emu_s * 1e3, mips, r.native_s * 1e3, ratio, hwms, hwratio,
                r.ok ? "agree" : "DIFFER", slow ? ", MISS instr/s" : "", far ? ", MISS ratio" : "");
+        printf("%-7s   with a no-op observer: %.3f ms per run, %.1f M instr/s (%.2fx the unobserved time)\n",
+               kd->name, r.obs_s * 1e3, (double)r.instr / r.obs_s / 1e6, r.obs_s / r.emu_s);
         if (!r.ok) failed++;
         if (slow || far) {
             size_t l = strlen(missing);

@@ -256,7 +256,90 @@ typedef struct visa_run_opts {
                                        arguments past those can only be buffers. */
     const visa_arg *vector_elems; /**< the elements VISA_ARG_VECTOR arguments refer to */
     size_t nvector_elems;
+    const struct visa_observer *observer; /**< NULL: no observation (and no cost); see below */
 } visa_run_opts;
+
+/* -- Observing a run (docs/observe.md) ---------------------------------------------------------
+** An observer sees every executed instruction and every memory access of a run.  The events of
+** one thread group are delivered on one host thread, between its group_begin and group_end, in
+** execution order (threads take turns at barriers, see docs/emulator.md); different groups may
+** be observed on different host threads at the same time (--threads), so a consumer that wants
+** one ordered stream buffers per group (group_begin's result is passed to that group's events).
+** Without an observer the emulator runs its unobserved loop: observation costs nothing then. */
+
+/** Where memory lives. */
+typedef enum visa_mem_space {
+    VISA_MEM_GLOBAL = 0, /**< flat (A64 / stateless) global memory: the caller's buffers */
+    VISA_MEM_SLM,        /**< the group's shared local memory */
+    VISA_MEM_SCRATCH,    /**< private scratch memory (no message of the emulator uses it yet) */
+    VISA_MEM_SURFACE     /**< a surface (binding-table / surface-state access) bound to a buffer */
+} visa_mem_space;
+
+typedef enum visa_mem_kind { VISA_MEM_READ = 0, VISA_MEM_WRITE, VISA_MEM_ATOMIC } visa_mem_kind;
+
+/** Who executes: one emulated thread at one instruction. */
+typedef struct visa_exec_point {
+    uint64_t group_index; /**< linear group index: x + X * (y + Y * z) */
+    uint32_t group[3];    /**< group id x, y, z */
+    uint32_t thread;      /**< thread index in the group */
+    uint64_t step;        /**< the thread's executed instructions before this one */
+    uint32_t op;          /**< instruction index: the kernel's instructions (labels count) in order,
+                               then one end op, then each called function's the same way */
+    const char *mnemonic; /**< e.g. "add", "lsc_load", "label" */
+    uint32_t line, col;   /**< source position (text input; 0 when unknown) */
+} visa_exec_point;
+
+/** One executed instruction (reported after it executed; an instruction that waits at a barrier
+**  is reported once, when it completes). */
+typedef struct visa_inst_event {
+    visa_exec_point at;
+    uint32_t exec_size;   /**< channels */
+    uint32_t mask_offset; /**< first channel (M1 = 0, M5 = 4, ...) */
+    uint32_t enabled;     /**< channel enables at execution (execution mask and predicate): bit n = channel n */
+    uint64_t host_ns;     /**< host time spent executing it, when the observer asks (VISA_OBSERVE_TIME) */
+    /* The destination (dst_bytes 0 when the instruction has no register destination, e.g. a
+    ** branch or a message: messages report their memory accesses instead).  dst_before and
+    ** dst_after hold exec_size elements gathered from the destination region, element i (channel
+    ** i) at i * dst_elem_bytes; disabled channels hold their unchanged bytes. */
+    const char *dst_name;     /**< variable name as printed (V35, %null, ...) */
+    const char *dst_type;     /**< element type as printed (d, f, hf, ...) */
+    uint32_t dst_elem_bytes;
+    uint32_t dst_row, dst_col; /**< the operand's (row, column) in the variable */
+    uint32_t dst_bytes;        /**< exec_size * dst_elem_bytes, or 0 */
+    const uint8_t *dst_before, *dst_after;
+} visa_inst_event;
+
+/** One memory access of one lane (each lane of a message reports its own; a block message
+**  reports its contiguous runs, lane 0). */
+typedef struct visa_mem_event {
+    visa_exec_point at;
+    visa_mem_space space;
+    visa_mem_kind kind;
+    uint64_t address; /**< global: the emulated address; SLM: byte offset; surface: byte offset
+                           in the surface */
+    uint32_t buffer;  /**< global / surface: the buffer index, UINT32_MAX when none holds the
+                           address; SLM: UINT32_MAX */
+    uint64_t offset;  /**< byte offset in the buffer (or SLM) */
+    uint32_t size;    /**< bytes */
+    uint32_t lane;    /**< the message's lane (channel) */
+    bool in_bounds;   /**< false: the access faults, reads a default or is dropped (reported first) */
+} visa_mem_event;
+
+enum {
+    VISA_OBSERVE_TIME = 1u << 0 /**< measure visa_inst_event.host_ns (a clock read per instruction) */
+};
+
+typedef struct visa_observer {
+    uint32_t struct_size; /**< sizeof(visa_observer) */
+    uint32_t flags;       /**< VISA_OBSERVE_* */
+    void *ud;
+    /** A group starts; returns the user pointer its events receive (NULL callback: ud). */
+    void *(*group_begin)(void *ud, uint64_t group_index);
+    /** The group ended (every thread ended, or one faulted). */
+    void (*group_end)(void *ud, void *group_ud, uint64_t group_index);
+    void (*on_inst)(void *group_ud, const visa_inst_event *e); /**< may be NULL */
+    void (*on_mem)(void *group_ud, const visa_mem_event *e);   /**< may be NULL */
+} visa_observer;
 
 /** Run a kernel over an ND-range.  Results are bit-identical for any host thread count.
 **  Run-time errors (unsupported instruction, out-of-bounds access, step limit) are reported

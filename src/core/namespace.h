@@ -96,8 +96,14 @@
 #define emu_msg_scalar visa__emu_msg_scalar
 #define emu_msg_scalar_value visa__emu_msg_scalar_value
 #define emu_not_emulated visa__emu_not_emulated
+#define emu_observe_free visa__emu_observe_free
+#define emu_observe_group_begin visa__emu_observe_group_begin
+#define emu_observe_group_end visa__emu_observe_group_end
+#define emu_observe_mem_report visa__emu_observe_mem_report
+#define emu_observe_prepare visa__emu_observe_prepare
 #define emu_program_free visa__emu_program_free
 #define emu_run_thread visa__emu_run_thread
+#define emu_run_thread_observed visa__emu_run_thread_observed
 #define emu_s64_to_float visa__emu_s64_to_float
 #define emu_sat_f32 visa__emu_sat_f32
 #define emu_sat_f64 visa__emu_sat_f64

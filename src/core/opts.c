@@ -22,7 +22,8 @@
 #define CTX_DESC_V1 END_OF(visa_ctx_desc, max_errors)
 #define PRINT_OPTS_V1 END_OF(visa_print_opts, flags)
 #define VERIFY_OPTS_V1 END_OF(visa_verify_opts, source_len)
-#define RUN_OPTS_V1 END_OF(visa_run_opts, max_steps) /* set_cr0 and cr0 came in version 2 */
+#define RUN_OPTS_V1 END_OF(visa_run_opts, max_steps) /* set_cr0 and cr0 came in version 2, observer in 3 */
+#define OBSERVER_V1 END_OF(visa_observer, on_mem)
 
 /* Start a reader: reject a too-small struct, then zero the copy. */
 #define OPTS_BEGIN(in, out, v1)                              \
@@ -82,5 +83,17 @@ visa_status visa__run_opts_read(const visa_run_opts *in, visa_run_opts *out) {
     TAKE(in, out, arg_names);
     TAKE(in, out, vector_elems);
     TAKE(in, out, nvector_elems);
+    TAKE(in, out, observer); /* version 3 */
+    return VISA_OK;
+}
+
+visa_status visa__observer_read(const visa_observer *in, visa_observer *out) {
+    OPTS_BEGIN(in, out, OBSERVER_V1);
+    TAKE(in, out, flags);
+    TAKE(in, out, ud);
+    TAKE(in, out, group_begin);
+    TAKE(in, out, group_end);
+    TAKE(in, out, on_inst);
+    TAKE(in, out, on_mem);
     return VISA_OK;
 }

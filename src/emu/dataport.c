@@ -184,7 +184,14 @@ static void geometry(const emu_op *op, uint64_t size, unsigned chans, geom *g) {
 typedef struct dp_mem {
     uint8_t *base;
     uint64_t size;
+    unsigned space;  /* VISA_MEM_SLM or VISA_MEM_SURFACE (observation) */
+    uint32_t index;  /* the surface's buffer */
 } dp_mem;
+
+/* Report an access at byte `off` of the surface to the observer (exec.h's emu_observe_mem). */
+static inline void dp_observe(emu_thread *t, const dp_mem *m, uint64_t off, uint32_t size, unsigned lane, unsigned kind) {
+    emu_observe_mem(t, m->space, m->index, off, size, lane, kind);
+}
 
 static bool surface_mem(emu_thread *t, const emu_op *op, dp_mem *m) {
     emu_mem *mem = t->mem;
@@ -195,6 +202,8 @@ static bool surface_mem(emu_thread *t, const emu_op *op, dp_mem *m) {
         }
         m->base = mem->slm;
         m->size = mem->slm_size;
+        m->space = VISA_MEM_SLM;
+        m->index = 0;
         return true;
     }
     uint32_t idx = F_SURF(op->info) == SK_BTI ? op->target : t->state[op->target];
@@ -208,6 +217,8 @@ static bool surface_mem(emu_thread *t, const emu_op *op, dp_mem *m) {
     uint64_t bytes = 0;
     m->base = emu_surface(mem, idx, 0, 0, &bytes);
     m->size = bytes;
+    m->space = VISA_MEM_SURFACE;
+    m->index = idx;
     return true;
 }
 
@@ -270,6 +281,7 @@ void emu_dp_oword(emu_thread *t, const emu_op *op) {
     uint8_t *r = regs(t, &op->src[1], (uint64_t)n * 16);
     if (!r) return;
     for (unsigned k = 0; k < n; k++) {
+        dp_observe(t, &m, off + 16u * k, 16, 0, fl & 2 ? VISA_MEM_WRITE : VISA_MEM_READ);
         uint8_t *q = at(&m, off + 16u * k, 16);
         if (fl & 2) {
             if (q) memcpy(q, r + 16 * k, 16);
@@ -354,6 +366,7 @@ void emu_dp_media(emu_thread *t, const emu_op *op) {
                 else if (bx >= wb) bx = wb - pb + bx % pb;
             }
             int64_t row = field == 0 ? fy : field == 1 ? 2 * fy : 2 * fy + 1;
+            dp_observe(t, &m, (uint64_t)row * g.pitch + (uint64_t)bx, 1, 0, st ? VISA_MEM_WRITE : VISA_MEM_READ);
             uint8_t *q = m.base + (uint64_t)row * g.pitch + (uint64_t)bx;
             if (st) *q = *reg;
             else *reg = *q;
@@ -432,6 +445,7 @@ void emu_dp_scattered(emu_thread *t, const emu_op *op) {
         uint32_t e = (uint32_t)(go + rd32(ro + 4 * i)); /* UD arithmetic */
         uint64_t byte = (fl & 2) ? (uint64_t)e * es : e;
         for (unsigned j = 0; j < blocks; j++) {
+            dp_observe(t, &m, byte + (uint64_t)j * es, es, i, st ? VISA_MEM_WRITE : VISA_MEM_READ);
             uint8_t *q = at(&m, byte + (uint64_t)j * es, es);
             uint8_t *reg = qw ? rd + ((size_t)j * n + i) * 8 : rd + (size_t)i * 4;
             if (st) {
@@ -490,12 +504,14 @@ void emu_dp_4scaled(emu_thread *t, const emu_op *op) {
             a += 4u * c;
             uint8_t *q;
             if (svm) {
+                emu_observe_mem(t, VISA_MEM_GLOBAL, 0, a, 4, i, st ? VISA_MEM_WRITE : VISA_MEM_READ);
                 q = emu_global(t->mem, a, 4);
                 if (!q) {
                     emu_fault(t, i, "%s of 4 bytes at 0x%llx is out of bounds", st ? "store" : "load", (unsigned long long)a);
                     return;
                 }
             } else {
+                dp_observe(t, &m, a, 4, i, st ? VISA_MEM_WRITE : VISA_MEM_READ);
                 q = at(&m, a, 4);
             }
             if (st) {
@@ -576,6 +592,7 @@ void emu_dp_typed(emu_thread *t, const emu_op *op) {
             if (!(chm >> c & 1)) continue;
             uint8_t *reg = rd + ((size_t)pos++ * cp + i) * 4;
             bool have = px >= 0 && c < chans;
+            if (have) dp_observe(t, &m, (uint64_t)px + 4 * c, 4, i, st ? VISA_MEM_WRITE : VISA_MEM_READ);
             if (st) {
                 if (have) memcpy(m.base + px + 4 * c, reg, 4);
             } else {
@@ -745,6 +762,7 @@ void emu_dp_atomic(emu_thread *t, const emu_op *op) {
                                   lane_u32(c4[3], i));
             if (px == -2) return;
             q = px >= 0 ? m.base + px : NULL; /* channel R, low 16 bits for .16 */
+            if (q) dp_observe(t, &m, (uint64_t)px, mb, i, VISA_MEM_ATOMIC);
         } else {
             uint64_t addr = svm ? rd64(ra + 8 * i) : rd32(ra + 4 * i);
             if (addr % mb) {
@@ -752,12 +770,14 @@ void emu_dp_atomic(emu_thread *t, const emu_op *op) {
                 return;
             }
             if (svm) {
+                emu_observe_mem(t, VISA_MEM_GLOBAL, 0, addr, mb, i, VISA_MEM_ATOMIC);
                 q = emu_global(t->mem, addr, mb);
                 if (!q) {
                     emu_fault(t, i, "atomic of %u bytes at 0x%llx is out of bounds", mb, (unsigned long long)addr);
                     return;
                 }
             } else {
+                dp_observe(t, &m, addr, mb, i, VISA_MEM_ATOMIC);
                 q = at(&m, addr, mb);
             }
         }
@@ -796,6 +816,7 @@ void emu_dp_svm_block(emu_thread *t, const emu_op *op) {
     }
     uint8_t *r = regs(t, &op->src[1], (uint64_t)n * 16);
     if (!r) return;
+    emu_observe_mem(t, VISA_MEM_GLOBAL, 0, a, n * 16, 0, fl & 1 ? VISA_MEM_WRITE : VISA_MEM_READ);
     uint8_t *q = emu_global(t->mem, a, n * 16);
     if (!q) {
         emu_fault(t, 0, "%s of %u bytes at 0x%llx is out of bounds", fl & 1 ? "store" : "load", n * 16,
@@ -841,6 +862,7 @@ void emu_dp_svm_gs(emu_thread *t, const emu_op *op) {
         uint32_t span = bs == 1 ? nb : bs;
         for (unsigned j = 0; j < (bs == 1 ? 1u : nb); j++) {
             uint64_t aj = a + (uint64_t)j * bs;
+            emu_observe_mem(t, VISA_MEM_GLOBAL, 0, aj, span, i, st ? VISA_MEM_WRITE : VISA_MEM_READ);
             uint8_t *q = emu_global(t->mem, aj, span);
             if (!q) {
                 emu_fault(t, i, "%s of %u bytes at 0x%llx is out of bounds", st ? "store" : "load", span,

@@ -107,6 +107,12 @@ static inline void emu_op_set_exec(emu_op *op, uint8_t exec) {
     op->nomask = ir_exec_nomask(exec);
 }
 
+/* The instruction an op was lowered from (in NULL for a routine's end op). */
+typedef struct emu_origin {
+    const ir_routine *r;
+    const ir_inst *in;
+} emu_origin;
+
 typedef struct emu_program {
     visa_ctx *ctx;
     const visa_module *m;
@@ -123,6 +129,7 @@ typedef struct emu_program {
     bool global_atomics;    /* set by message lowering: groups then run one after another, in
                             ** order, so atomics' returned values are the same for any --threads */
     uint32_t *func_op;      /* per module routine: op index of its first op, UINT32_MAX if not lowered */
+    VEC(emu_origin) origin; /* per op: the instruction it came from (observation, diagnostics) */
     uint32_t nroutines;
     /* while lowering: the routine being lowered and its layout */
     const ir_routine *cur_r;
@@ -203,6 +210,7 @@ struct emu_thread {
     int fault;
     char fault_msg[256];
     uint32_t fault_lane;
+    struct emu_obs_group *obs; /* the observed group (observe.c), NULL when nobody observes */
 };
 
 /* Lowering and execution. */
@@ -216,6 +224,37 @@ visa_status emu_lower(visa_ctx *ctx, const visa_module *m, const ir_routine *r, 
                       emu_program *prog, diag_sink *ds);
 void emu_program_free(emu_program *prog);
 void emu_run_thread(emu_thread *t);
+
+/* -- Observation (observe.c, docs/observe.md) ------------------------------------------------------
+** A run with a visa_observer prepares one emu_obs_run (per-op names and destination facts); each
+** group gets an emu_obs_group that its threads point to (emu_thread.obs).  emu_run_thread then
+** takes the observed loop; the plain loop never tests for an observer. */
+typedef struct emu_obs_op emu_obs_op;
+typedef struct emu_obs_run {
+    visa_observer o;
+    uint32_t groups[3];
+    emu_obs_op *ops; /* per op of the program */
+    uint32_t nops;
+} emu_obs_run;
+typedef struct emu_obs_group {
+    const emu_obs_run *run;
+    void *ud;               /* group_begin's result */
+    uint64_t index;
+    uint32_t group[3];
+    uint32_t pc;            /* the op being executed (memory events name it) */
+    uint64_t step;
+} emu_obs_group;
+/* NULL (no observer) or a prepared run; VISA_E_NOMEM / VISA_E_ARG on failure. */
+visa_status emu_observe_prepare(const emu_program *p, const visa_observer *o, const uint32_t groups[3],
+                                emu_obs_run **out);
+void emu_observe_free(const emu_program *p, emu_obs_run *run);
+/* Start / end observing group gi (no-ops when run is NULL). */
+void emu_observe_group_begin(const emu_obs_run *run, emu_obs_group *g, uint64_t gi, const uint32_t group[3]);
+void emu_observe_group_end(emu_obs_group *g);
+void emu_run_thread_observed(emu_thread *t);
+/* A memory access of one lane (exec.h's emu_observe_mem calls it only when observed). */
+void emu_observe_mem_report(emu_thread *t, unsigned space, uint32_t buffer, uint64_t addr, uint32_t size,
+                            unsigned lane, unsigned kind);
 void emu_fault(emu_thread *t, unsigned lane, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 #endif

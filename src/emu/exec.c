@@ -190,26 +190,6 @@ static double int_to_float_value(emu_i128 v, unsigned dst) {
 FLOAT_TYPES(DEF_FLT_RW)
 
 /* -- Loaders and storers per (type, compute class) ------------------------------------------------ */
-static inline uint32_t addr_of(const emu_thread *t, uint32_t slot) { return t->addr[slot]; }
-
-/* Byte address of lane i of a region operand, or UINT32_MAX when it leaves the file. */
-static inline uint32_t region_byte(const emu_thread *t, const emu_opnd *o, unsigned i) {
-    uint64_t b;
-    switch (o->shape) {
-    case EO_CONTIG: b = o->off + (uint64_t)i * o->size; break;
-    case EO_GENERAL: b = o->off + t->prog->lane_off.data[o->lanes * EMU_MAX_LANES + i]; break;
-    case EO_INDIRECT:
-        b = (uint64_t)addr_of(t, o->off) + (int64_t)o->ind_off +
-            ((uint64_t)(i / o->w) * o->vs + (uint64_t)(i % o->w) * o->hs) * o->size;
-        break;
-    case EO_VXH:
-        b = (uint64_t)addr_of(t, o->off + i / o->w) + (int64_t)o->ind_off +
-            (uint64_t)(i % o->w) * o->hs * o->size;
-        break;
-    default: b = o->off; break;
-    }
-    return b + o->size <= t->prog->lay.file_bytes ? (uint32_t)b : UINT32_MAX;
-}
 
 #define DEF_LOAD(N, C)                                                                           \
     static void ld_##N##_##C(const emu_thread *t, const emu_opnd *o, unsigned n, emu_val *out) {  \
@@ -237,7 +217,7 @@ static inline uint32_t region_byte(const emu_thread *t, const emu_opnd *o, unsig
         }                                                                                        \
         default:                                                                                 \
             for (unsigned i = 0; i < n; i++) {                                                   \
-                uint32_t b = region_byte(t, o, i);                                               \
+                uint32_t b = emu_region_byte(t, o, i);                                               \
                 if (b == UINT32_MAX) {                                                           \
                     emu_fault((emu_thread *)t, i, "indirect operand outside the register file"); \
                     b = 0;                                                                       \
@@ -262,7 +242,7 @@ static inline uint32_t region_byte(const emu_thread *t, const emu_opnd *o, unsig
         }                                                                                        \
         for (unsigned i = 0; i < n; i++) {                                                       \
             if (!(mask >> i & 1)) continue;                                                      \
-            uint32_t b = o->shape == EO_SCALAR ? o->off : region_byte(t, o, i);                  \
+            uint32_t b = o->shape == EO_SCALAR ? o->off : emu_region_byte(t, o, i);                  \
             if (b == UINT32_MAX) {                                                               \
                 emu_fault(t, i, "indirect destination outside the register file");               \
                 return;                                                                          \
@@ -964,7 +944,7 @@ static void h_sad2(emu_thread *t, const emu_op *op) {
 
 /* First byte of an operand whose region the instruction ignores (PLANE, LINE src0). */
 static bool flat_floats(emu_thread *t, const emu_opnd *o, unsigned count, float *out) {
-    uint32_t b = (o->shape == EO_INDIRECT || o->shape == EO_VXH) ? region_byte(t, o, 0) : o->off;
+    uint32_t b = (o->shape == EO_INDIRECT || o->shape == EO_VXH) ? emu_region_byte(t, o, 0) : o->off;
     if (b == UINT32_MAX || (uint64_t)b + 4u * count > t->prog->lay.file_bytes) {
         emu_fault(t, 0, "operand reaches outside the register file");
         return false;
@@ -1342,6 +1322,10 @@ static bool lower_scalar_src(emu_program *p, const ir_inst *in, emu_op *op, diag
 
 /* -- The loop ------------------------------------------------------------------------------------ */
 void emu_run_thread(emu_thread *t) {
+    if (t->obs) { /* observed: observe.c's loop; this one stays free of observation */
+        emu_run_thread_observed(t);
+        return;
+    }
     const emu_op *ops = t->prog->ops.data;
     uint64_t steps = t->steps; /* in a register: handlers never read it */
     const uint64_t max = t->max_steps;

@@ -59,6 +59,37 @@ static inline bool emu_uniform_pred(const emu_thread *t, const emu_op *op) {
     return !op->pred_id || (emu_pred_bits(t, op) & 1);
 }
 
+/* The value of address slot `slot` (a byte offset into the file). */
+static inline uint32_t emu_addr_slot(const emu_thread *t, uint32_t slot) { return t->addr[slot]; }
+
+/* Byte address of lane i of a region operand, or UINT32_MAX when it leaves the file. */
+static inline uint32_t emu_region_byte(const emu_thread *t, const emu_opnd *o, unsigned i) {
+    uint64_t b;
+    switch (o->shape) {
+    case EO_CONTIG: b = o->off + (uint64_t)i * o->size; break;
+    case EO_GENERAL: b = o->off + t->prog->lane_off.data[o->lanes * EMU_MAX_LANES + i]; break;
+    case EO_INDIRECT:
+        b = (uint64_t)emu_addr_slot(t, o->off) + (int64_t)o->ind_off +
+            ((uint64_t)(i / o->w) * o->vs + (uint64_t)(i % o->w) * o->hs) * o->size;
+        break;
+    case EO_VXH:
+        b = (uint64_t)emu_addr_slot(t, o->off + i / o->w) + (int64_t)o->ind_off +
+            (uint64_t)(i % o->w) * o->hs * o->size;
+        break;
+    default: b = o->off; break;
+    }
+    return b + o->size <= t->prog->lay.file_bytes ? (uint32_t)b : UINT32_MAX;
+}
+
+/* Report a memory access to the observer (visa_mem_event): space VISA_MEM_*, kind VISA_MEM_READ /
+** WRITE / ATOMIC; addr is the emulated global address (GLOBAL), or the byte offset in the surface
+** bound to buffer `buffer` (SURFACE) or in SLM (SLM; buffer unused).  Called before the access,
+** so an access that faults is reported too.  Unobserved, this is one predictable branch. */
+static inline void emu_observe_mem(emu_thread *t, unsigned space, uint32_t buffer, uint64_t addr, uint32_t size,
+                                   unsigned lane, unsigned kind) {
+    if (__builtin_expect(t->obs != NULL, 0)) emu_observe_mem_report(t, space, buffer, addr, size, lane, kind);
+}
+
 /* A raw operand (message payload): shape EO_CONTIG at the variable's byte offset plus the raw
 ** offset (EO_NONE for %null), size UB; false with a diagnostic if it is outside the file. */
 bool emu_lower_raw(emu_program *p, const ir_inst *in, const ir_raw *raw, emu_opnd *o, diag_sink *ds);

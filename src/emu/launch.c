@@ -76,6 +76,7 @@ typedef struct launch {
     char fault_msg[256];
     bool oom;
     uint64_t steps, threads_run;
+    emu_obs_run *obs;     /* the observer's prepared run, NULL when nobody observes */
 } launch;
 
 static void put(uint8_t *p, uint64_t v, unsigned bytes) {
@@ -299,6 +300,8 @@ static bool run_group(launch *L, uint64_t gi, group_mem *gm) {
     emu_mem mem = {L->bufs, L->nbufs, gm->slm, L->slm_bytes};
     if (gm->slm) memset(gm->slm, 0, L->slm_bytes);
     uint32_t n = gm->nthreads;
+    emu_obs_group og;
+    emu_observe_group_begin(L->obs, &og, gi, g);
     memset(&gm->sync, 0, sizeof gm->sync);
     gm->sync.nthreads = n;
     gm->sync.threads = gm->t;
@@ -320,6 +323,7 @@ static bool run_group(launch *L, uint64_t gi, group_mem *gm) {
         t->mem = &mem;
         t->sync = &gm->sync;
         t->index = ti;
+        t->obs = L->obs ? &og : NULL;
         t->em = L->simd >= 32 ? 0xFFFFFFFFu : (1u << L->simd) - 1;
         /* OpenCL model: the last thread's lanes past the group's work-items are off from the
         ** start (the walker's right execution mask; docs/launch.md) */
@@ -369,6 +373,7 @@ static bool run_group(launch *L, uint64_t gi, group_mem *gm) {
             break;
         }
     }
+    emu_observe_group_end(&og);
     uint64_t steps = 0;
     for (uint32_t ti = 0; ti < n; ti++) steps += gm->t[ti].steps;
     pthread_mutex_lock(&L->lock);
@@ -703,6 +708,9 @@ visa_status visa_module_run(const visa_module *m, const visa_run_opts *opts_in, 
         L->max_steps = opts->max_steps ? opts->max_steps : DEFAULT_MAX_STEPS;
         L->cr0 = opts->set_cr0 ? opts->cr0 : EMU_CR0_FAST;
         L->fault_group = UINT64_MAX;
+        st = emu_observe_prepare(prog, opts->observer, L->groups, &L->obs);
+    }
+    if (st == VISA_OK) {
         pthread_mutex_init(&L->lock, NULL);
         unsigned nt = opts->threads ? opts->threads : 1;
         if (prog->global_atomics) nt = 1; /* see emu_program.global_atomics */
@@ -735,6 +743,7 @@ visa_status visa_module_run(const visa_module *m, const visa_run_opts *opts_in, 
         for (size_t i = nbufs; i < L->nbufs; i++) vx_free(ctx, all_bufs[i].data, all_bufs[i].size);
         vx_free(ctx, all_bufs, sizeof(visa_buffer) * L->nbufs);
     }
+    emu_observe_free(prog, L->obs);
     if (lowered) emu_program_free(prog);
     vx_free(ctx, L->bound, bound_bytes);
     vx_free(ctx, prog, sizeof *prog);

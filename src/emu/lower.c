@@ -255,7 +255,8 @@ static visa_status lower_inst(emu_program *p, const ir_inst *in, uint32_t *label
     for (unsigned k = 0; k < sizeof all / sizeof all[0]; k++)
         if (all[k]->shape == EO_PRED) all[k]->bitoff = op.mask_off;
     if (sem->lower && !sem->lower(p, in, &op, ds)) return VISA_E_UNSUPPORTED;
-    return vec_push(p->ctx, &p->ops, op) ? VISA_OK : VISA_E_NOMEM;
+    emu_origin from = {p->cur_r, in};
+    return vec_push(p->ctx, &p->ops, op) && vec_push(p->ctx, &p->origin, from) ? VISA_OK : VISA_E_NOMEM;
 }
 
 /* Index of the function routine called `name` in the module, -1 if none. */
@@ -316,7 +317,8 @@ static visa_status lower_routine(emu_program *p, uint32_t base, diag_sink *ds) {
         end.fn = r->is_kernel ? emu_end_handler : emu_sem_of(VISA_FORM_FRET)->fn;
         end.form = r->is_kernel ? VISA_FORM_RET : VISA_FORM_FRET;
         end.line = r->line;
-        if (!vec_push(ctx, &p->ops, end)) st = VISA_E_NOMEM;
+        emu_origin from = {r, NULL};
+        if (!vec_push(ctx, &p->ops, end) || !vec_push(ctx, &p->origin, from)) st = VISA_E_NOMEM;
     }
     return st;
 }
@@ -392,6 +394,7 @@ void emu_program_free(emu_program *p) {
     vec_free(p->ctx, &p->ops);
     vec_free(p->ctx, &p->lane_off);
     vec_free(p->ctx, &p->targets);
+    vec_free(p->ctx, &p->origin);
     vx_free(p->ctx, p->func_op, sizeof(uint32_t) * p->nroutines);
     p->func_op = NULL;
 }

@@ -161,6 +161,12 @@ static uint8_t *space_ptr(emu_thread *t, const lsc_space *s, uint64_t addr, uint
     }
 }
 
+/* Report an access to the observer (exec.h: one predictable branch when unobserved). */
+static inline void observe(emu_thread *t, const lsc_space *s, uint64_t a, uint32_t size, unsigned lane, unsigned kind) {
+    static const unsigned space[] = {[SP_GLOBAL] = VISA_MEM_GLOBAL, [SP_SLM] = VISA_MEM_SLM, [SP_SURFACE] = VISA_MEM_SURFACE};
+    emu_observe_mem(t, space[s->kind], s->index, a, size, lane, kind);
+}
+
 static void oob_fault(emu_thread *t, unsigned lane, const lsc_space *s, const char *what, uint32_t bytes, uint64_t a) {
     uint64_t bytes_bound = 0;
     if (s->kind == SP_SURFACE) emu_surface(t->mem, s->index, 0, 0, &bytes_bound);
@@ -255,6 +261,7 @@ static void h_simt(emu_thread *t, const emu_op *op) {
         if (!(mask >> i & 1)) continue;
         uint64_t a = strided ? base + i * pitch : lane_addr(file + adr->off + i * asz, asize, op->target, op->imm);
         if (strided && asize != VISA_LSC_AS_A64 && asize != VISA_LSC_AS_A32S) a = (uint32_t)a;
+        observe(t, &sp, a, span, i, store ? VISA_MEM_WRITE : VISA_MEM_READ);
         uint8_t *m = space_ptr(t, &sp, a, span);
         if (!m) {
             oob_fault(t, i, &sp, store ? "store" : "load", span, a);
@@ -290,6 +297,7 @@ static void h_transposed(emu_thread *t, const emu_op *op) {
     }
     uint64_t a = lane_addr(t->file + op->src[1].off, I_ASIZE(info), op->target, op->imm);
     uint32_t bytes = elems * mb;
+    observe(t, &sp, a, bytes, 0, store ? VISA_MEM_WRITE : VISA_MEM_READ);
     uint8_t *m = space_ptr(t, &sp, a, bytes);
     if (!m) {
         oob_fault(t, 0, &sp, store ? "store" : "load", bytes, a);
@@ -418,6 +426,7 @@ static void h_atomic(emu_thread *t, const emu_op *op) {
     for (unsigned i = 0; i < n; i++) {
         if (!(mask >> i & 1)) continue;
         uint64_t a = lane_addr(t->file + op->src[1].off + i * asz, asize, op->target, op->imm);
+        observe(t, &sp, a, mb, i, VISA_MEM_ATOMIC);
         uint8_t *m = space_ptr(t, &sp, a, mb);
         if (!m) {
             oob_fault(t, i, &sp, "atomic", mb, a);
@@ -453,6 +462,7 @@ static void h_apndctr(emu_thread *t, const emu_op *op) {
     }
     for (unsigned i = 0; i < n; i++) {
         if (!(mask >> i & 1)) continue;
+        observe(t, &sp, 0, mb, i, VISA_MEM_ATOMIC);
         uint64_t v = src->shape != EO_NONE ? load_reg(t->file + src->off + i * rb, ds) : 0;
         uint64_t old = load_mem(m, mb);
         uint64_t nv = opc == VISA_LSC_OP_APNDCTR_ATOMIC_ADD ? old + v : opc == VISA_LSC_OP_APNDCTR_ATOMIC_SUB ? old - v : v;
@@ -625,10 +635,27 @@ static bool b2d_prefetch(emu_thread *t, const emu_op *op) {
 }
 
 /* The generic path: every element on its own. */
+/* The observer's view of a 2D block message: per block and row, the run of elements inside the
+** surface (elements outside it are not accessed), as one access of lane 0. */
+static void b2d_observe(emu_thread *t, const b2d *g, unsigned e, unsigned blocks, unsigned kind) {
+    lsc_space sp = {SP_GLOBAL, 0};
+    for (unsigned b = 0; b < blocks; b++)
+        for (unsigned y = 0; y < g->h; y++) {
+            int64_t row = g->y + y, c0 = g->x + (int64_t)b * g->w, c1 = c0 + g->w; /* [c0, c1) */
+            int64_t cols = (int64_t)(g->width / e);
+            if (row < 0 || (uint64_t)row >= g->height) continue;
+            if (c0 < 0) c0 = 0;
+            if (c1 > cols) c1 = cols;
+            if (c0 < c1)
+                observe(t, &sp, g->base + (uint64_t)row * g->pitch + (uint64_t)c0 * e, (uint32_t)((c1 - c0) * e), 0, kind);
+        }
+}
+
 static void h_block2d_load_elems(emu_thread *t, const emu_op *op) {
     b2d g;
     b2d_reg k;
     if (b2d_prefetch(t, op) || !b2d_params(t, op, &g) || !b2d_reg_of(t, op, &g, &k)) return;
+    if (t->obs) b2d_observe(t, &g, k.e, k.B, VISA_MEM_READ);
     for (unsigned b = 0; b < k.B; b++)
         for (unsigned y = 0; y < k.H; y++)
             if (!b2d_load_row_elems(t, &g, &k, b, y)) return;
@@ -642,6 +669,7 @@ static void h_block2d_load(emu_thread *t, const emu_op *op) {
     b2d g;
     b2d_reg k;
     if (b2d_prefetch(t, op) || !b2d_params(t, op, &g) || !b2d_reg_of(t, op, &g, &k)) return;
+    if (t->obs) b2d_observe(t, &g, k.e, k.B, VISA_MEM_READ);
     unsigned e = k.e;
     for (unsigned b = 0; b < k.B; b++) {
         int64_t col0 = g.x + (int64_t)b * k.W;
@@ -715,6 +743,7 @@ static void block2d_store(emu_thread *t, const emu_op *op, bool by_rows) {
     if (!r) return;
     unsigned e = mem_bytes[I_DSIZE(op->info)], x0, x1;
     b2d_clip(&g, g.x, g.w, e, &x0, &x1);
+    if (t->obs) b2d_observe(t, &g, e, 1, VISA_MEM_WRITE);
     for (unsigned y = 0; y < g.h; y++) {
         uint8_t *m = by_rows ? b2d_row(t, &g, g.y + y, g.x, x0, x1, e) : NULL;
         if (m) memcpy(m, r + ((uint64_t)y * P + x0) * e, (size_t)(x1 - x0) * e);

@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "visa/visa.h"
+#include "observe.h"
 
 #define EXIT_DIAG 1
 #define EXIT_USAGE 2
@@ -333,6 +334,25 @@ static const char run_help[] =
     "  --cr0 VALUE          initial %cr0 of every thread (default 0x4c0: IEEE, round to nearest\n"
     "                       even, denormals kept; bits 5:4 rounding mode, 6/7/10 DF/F/HF denorms)\n"
     "  --platform P         Gen9 Gen11 XeLP XeHP XeHPG XeHPC Xe2 Xe3 (default Xe2)\n"
+    "\n"
+    "Seeing what the kernel did (docs/observe.md):\n"
+    "  --trace            one line per executed instruction, in group, thread, step order:\n"
+    "                     G<x,y,z>.T<t> FILE:LINE mnemonic exec=<channel enables, hex>, then\n"
+    "                     the destination's new value per channel, '_' for a disabled channel:\n"
+    "                     V35.d = [3 5 _ 9]\n"
+    "  --trace-thread G,T only group G (linear index x + X*(y + Y*z)) thread T (index in group)\n"
+    "  --trace-lanes A-B  only channels A..B of destination values\n"
+    "  --trace-lines A-B  only instructions on source lines A..B\n"
+    "  --trace-format F   text (default) or json (one object per line, the same fields;\n"
+    "                     null for a disabled channel)\n"
+    "  --trace-out PATH   write the trace to PATH instead of stdout\n"
+    "  --profile          the executed instructions annotated with executions, average active\n"
+    "                     lanes, SIMD efficiency (active lanes / exec size), bytes moved by\n"
+    "                     messages and time share (measured host time per instruction); then\n"
+    "                     the hottest lines and the divergence (share of SIMD executions with a\n"
+    "                     partial mask)\n"
+    "  --profile-format F text (default) or json\n"
+    "  --profile-svg PATH active lanes over executed instructions, one row per thread\n"
     "\n"
     "Exit status: 0 ok, 1 errors in the input, the launch or at run time, 2 usage error.\n";
 
@@ -723,6 +743,10 @@ static int cmd_run(int argc, char **argv) {
     const char *outs[256], *prints[256];
     size_t nouts = 0, nprints = 0;
     bool want_stats = false;
+    obs_opts obs;
+    memset(&obs, 0, sizeof obs);
+    obs.lane_hi = 31;
+    obs.line_hi = UINT32_MAX;
     int rc = 0;
     for (int i = 0; i < argc && !rc; i++) {
         const char *a = argv[i];
@@ -733,12 +757,18 @@ static int cmd_run(int argc, char **argv) {
         }
         static const char *const with_value[] = {"--kernel", "--platform", "--groups", "--group-size",
                                                  "--threads", "--max-steps", "--arg", "--out", "--print",
-                                                 "--cr0", "--local-size", "--global-offset"};
+                                                 "--cr0", "--local-size", "--global-offset", "--trace-thread",
+                                                 "--trace-lanes", "--trace-lines", "--trace-format", "--trace-out",
+                                                 "--profile-format", "--profile-svg"};
         bool takes = false;
         for (size_t k = 0; k < sizeof with_value / sizeof with_value[0]; k++) takes |= !strcmp(a, with_value[k]);
         if (!strcmp(a, "--stats") || !strcmp(a, "--list-inputs")) {
             if (a[2] == 's') want_stats = true;
             else list = true;
+            continue;
+        }
+        if (!strcmp(a, "--trace") || !strcmp(a, "--profile")) {
+            *(a[2] == 't' ? &obs.trace : &obs.profile) = true;
             continue;
         }
         if (!takes && a[0] == '-' && a[1]) RUN_USAGE_ERROR("unknown option '%s'", a);
@@ -835,6 +865,26 @@ static int cmd_run(int argc, char **argv) {
                              "enqueued_local_size, work_dim, payload_header)", v);
             }
             nargs++;
+        } else if (!strcmp(a, "--trace-thread")) {
+            if (obs_parse_thread(argv[++i], &obs.filter_group, &obs.filter_thread))
+                return usage_error("bad --trace-thread '%s' (G,T: group index, thread index)", argv[i]);
+            obs.thread_filter = obs.trace = true;
+        } else if (!strcmp(a, "--trace-lanes") || !strcmp(a, "--trace-lines")) {
+            bool lanes = !strcmp(a, "--trace-lanes");
+            if (obs_parse_range(argv[++i], lanes ? &obs.lane_lo : &obs.line_lo, lanes ? &obs.lane_hi : &obs.line_hi))
+                return usage_error(lanes ? "bad --trace-lanes '%s' (A-B)" : "bad --trace-lines '%s' (A-B)", argv[i]);
+            obs.trace = true;
+        } else if (!strcmp(a, "--trace-format") || !strcmp(a, "--profile-format")) {
+            const char *f = argv[++i];
+            if (strcmp(f, "json") && strcmp(f, "text")) return usage_error("bad format '%s' (text or json)", f);
+            if (a[2] == 't') obs.trace_json = obs.trace = !strcmp(f, "json") || obs.trace;
+            else obs.profile_json = obs.profile = !strcmp(f, "json") || obs.profile;
+        } else if (!strcmp(a, "--trace-out")) {
+            obs.trace_out = argv[++i];
+            obs.trace = true;
+        } else if (!strcmp(a, "--profile-svg")) {
+            obs.profile_svg = argv[++i];
+            obs.profile = true;
         } else if (!strcmp(a, "--out")) {
             if (nouts == 256) RUN_USAGE_ERROR("%s", "too many --out");
             outs[nouts++] = argv[++i];
@@ -887,10 +937,27 @@ static int cmd_run(int argc, char **argv) {
             vb[k].size = bufs[k].size;
         }
         visa_run_stats stats;
+        visa_observer observer;
+        obs_state *os = NULL;
+        char *src_text = NULL;
+        if (obs.trace || obs.profile) {
+            size_t len = 0;
+            obs.file = in;
+            if (strcmp(in, "-") && !read_file(in, &src_text, &len) && len && memchr(src_text, 0, len) == NULL) {
+                obs.source = src_text;
+                obs.source_len = len;
+            }
+            uint64_t ngroups = 1;
+            for (int k = 0; k < 3; k++) ngroups *= ro.groups[k] ? ro.groups[k] : 1;
+            if (!(os = obs_start(&obs, ngroups, &observer))) rc = EXIT_DIAG;
+            ro.observer = os ? &observer : NULL;
+        }
         struct timespec t0, t1;
         clock_gettime(CLOCK_MONOTONIC, &t0);
         visa_status st = visa_module_run(m, &ro, args, nargs, vb, nbufs, &stats);
         clock_gettime(CLOCK_MONOTONIC, &t1);
+        if (os && obs_finish(os)) rc = EXIT_DIAG;
+        free(src_text);
         if (want_stats) {
             double secs = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
             fprintf(stderr, "%s: %llu vISA instructions in %llu threads, %.3f s (%.1f M instructions/s)\n", prog,

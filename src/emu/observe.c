@@ -1,0 +1,241 @@
+/* observe.c -- a run's observer (visa_observer, docs/observe.md): the observed run loop, which
+** reports every completed instruction with its channel enables and its destination before and
+** after, and the memory accesses message handlers report through emu_observe_mem.
+**
+** Nothing here runs without an observer: emu_run_thread takes this loop only when the thread's
+** group is observed (one test per scheduling slice, not per instruction), and message handlers
+** test emu_thread.obs once per access (exec.h).  Per-op facts an event needs (mnemonic,
+** destination variable name and type) are worked out once, when the run is prepared.
+*/
+#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "exec.h"
+
+struct emu_obs_op {
+    char mnemonic[32];
+    char dst_name[48];
+    const char *dst_type;
+    uint32_t dst_row, dst_col;
+    uint8_t has_dst; /* a register destination the trace can show */
+};
+
+/* The mnemonic as printed: the first spelling of the form, or its name for forms printed by a
+** hook (spelled from '%'). */
+static void form_mnemonic(unsigned form, char *out, size_t cap) {
+    const char *mn = isa_forms[form].mnem;
+    size_t n = strcspn(mn, "|");
+    if (mn[0] == '%') mn = isa_forms[form].name, n = strlen(mn);
+    snprintf(out, cap, "%.*s", (int)n, mn);
+    for (char *c = out; *c; c++) /* names are upper case (CMP): print them as mnemonics */
+        if (*c >= 'A' && *c <= 'Z') *c = (char)(*c - 'A' + 'a');
+}
+
+static void var_name(const ir_routine *r, uint32_t id, char *out, size_t cap) {
+    if (id < isa_predef_var_count) {
+        snprintf(out, cap, "%s", isa_predef_vars[id].name);
+        return;
+    }
+    if (id >= ISA_NUM_PREDEF_VARS && id - ISA_NUM_PREDEF_VARS < r->vars.len) {
+        uint32_t n = r->vars.data[id - ISA_NUM_PREDEF_VARS].name;
+        if (n < r->strings.len) {
+            snprintf(out, cap, "%.*s", (int)r->strings.data[n].len, r->strings.data[n].s);
+            return;
+        }
+    }
+    snprintf(out, cap, "V%u", id);
+}
+
+static bool region_shape(unsigned s) {
+    return s == EO_CONTIG || s == EO_SCALAR || s == EO_GENERAL || s == EO_INDIRECT || s == EO_VXH;
+}
+
+static void describe_op(const emu_program *p, uint32_t i, emu_obs_op *d) {
+    const emu_op *op = &p->ops.data[i];
+    const emu_origin *from = &p->origin.data[i];
+    form_mnemonic(op->form, d->mnemonic, sizeof d->mnemonic);
+    const emu_sem *sem = emu_sem_of(op->form);
+    if (!from->in || !sem || sem->ndst < 1 || !op->dst.store || !region_shape(op->dst.shape)) return;
+    const ir_inst *in = from->in;
+    for (unsigned k = 0; k < in->nopnd; k++) {
+        const ir_opnd *o = &in->opnd[k];
+        if (o->kind != 'V' && o->kind != 'v' && o->kind != '&') continue;
+        const ir_vec *v = &o->u.vec;
+        if (v->cls != VC_GENERAL && v->cls != VC_INDIRECT) return;
+        if (v->cls == VC_GENERAL) var_name(from->r, v->id, d->dst_name, sizeof d->dst_name);
+        else snprintf(d->dst_name, sizeof d->dst_name, "r[A%u]", v->id); /* indirect: the address variable */
+        d->dst_type = isa_types[op->dst.type].name;
+        d->dst_row = v->row;
+        d->dst_col = v->col;
+        d->has_dst = 1;
+        return;
+    }
+}
+
+visa_status emu_observe_prepare(const emu_program *p, const visa_observer *o, const uint32_t groups[3],
+                                emu_obs_run **out) {
+    *out = NULL;
+    if (!o) return VISA_OK;
+    emu_obs_run *run = vx_alloc(p->ctx, sizeof *run);
+    if (!run) return VISA_E_NOMEM;
+    memset(run, 0, sizeof *run);
+    if (visa__observer_read(o, &run->o) != VISA_OK) {
+        vx_free(p->ctx, run, sizeof *run);
+        return VISA_E_ARG;
+    }
+    memcpy(run->groups, groups, sizeof run->groups);
+    run->nops = p->ops.len;
+    run->ops = vx_alloc(p->ctx, sizeof(emu_obs_op) * (run->nops + 1));
+    if (!run->ops) {
+        vx_free(p->ctx, run, sizeof *run);
+        return VISA_E_NOMEM;
+    }
+    memset(run->ops, 0, sizeof(emu_obs_op) * (run->nops + 1));
+    for (uint32_t i = 0; i < run->nops; i++) describe_op(p, i, &run->ops[i]);
+    *out = run;
+    return VISA_OK;
+}
+
+void emu_observe_free(const emu_program *p, emu_obs_run *run) {
+    if (!run) return;
+    vx_free(p->ctx, run->ops, sizeof(emu_obs_op) * (run->nops + 1));
+    vx_free(p->ctx, run, sizeof *run);
+}
+
+void emu_observe_group_begin(const emu_obs_run *run, emu_obs_group *g, uint64_t gi, const uint32_t group[3]) {
+    memset(g, 0, sizeof *g);
+    if (!run) return;
+    g->run = run;
+    g->index = gi;
+    memcpy(g->group, group, sizeof g->group);
+    g->ud = run->o.group_begin ? run->o.group_begin(run->o.ud, gi) : run->o.ud;
+}
+
+void emu_observe_group_end(emu_obs_group *g) {
+    if (g->run && g->run->o.group_end) g->run->o.group_end(g->run->o.ud, g->ud, g->index);
+}
+
+static void exec_point(const emu_thread *t, const emu_obs_group *g, visa_exec_point *at) {
+    const emu_op *op = &t->prog->ops.data[g->pc];
+    at->group_index = g->index;
+    memcpy(at->group, g->group, sizeof at->group);
+    at->thread = t->index;
+    at->step = g->step;
+    at->op = g->pc;
+    at->mnemonic = g->run->ops[g->pc].mnemonic;
+    at->line = op->line;
+    at->col = op->col;
+}
+
+void emu_observe_mem_report(emu_thread *t, unsigned space, uint32_t buffer, uint64_t addr, uint32_t size,
+                            unsigned lane, unsigned kind) {
+    emu_obs_group *g = t->obs;
+    if (!g->run->o.on_mem) return;
+    visa_mem_event e;
+    memset(&e, 0, sizeof e);
+    exec_point(t, g, &e.at);
+    e.space = (visa_mem_space)space;
+    e.kind = (visa_mem_kind)kind;
+    e.address = addr;
+    e.size = size;
+    e.lane = lane;
+    const emu_mem *m = t->mem;
+    uint64_t limit = 0;
+    switch (space) {
+    case VISA_MEM_GLOBAL: {
+        uint64_t i = addr >> 32;
+        e.buffer = i >= 1 && i <= m->nbufs ? (uint32_t)(i - 1) : UINT32_MAX;
+        e.offset = addr & 0xFFFFFFFFu;
+        limit = e.buffer != UINT32_MAX ? m->bufs[e.buffer].size : 0;
+        break;
+    }
+    case VISA_MEM_SURFACE:
+        e.buffer = buffer < m->nbufs ? buffer : UINT32_MAX;
+        e.offset = addr;
+        limit = e.buffer != UINT32_MAX ? m->bufs[e.buffer].size : 0;
+        break;
+    default: /* SLM */
+        e.buffer = UINT32_MAX;
+        e.offset = addr;
+        limit = m->slm ? m->slm_size : 0;
+        break;
+    }
+    e.in_bounds = e.offset <= limit && size <= limit - e.offset;
+    g->run->o.on_mem(g->ud, &e);
+}
+
+static uint64_t now_ns(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* Element i of a destination region (zero when it leaves the file: the handler faults then). */
+static void gather_dst(const emu_thread *t, const emu_op *op, uint8_t *out) {
+    const emu_opnd *d = &op->dst;
+    uint32_t n = (uint32_t)op->exec * d->size;
+    if (d->shape == EO_CONTIG && d->off + n <= t->prog->lay.file_bytes) { /* the common case: one copy */
+        memcpy(out, t->file + d->off, n);
+        return;
+    }
+    for (unsigned i = 0; i < op->exec; i++) {
+        uint32_t b = emu_region_byte(t, d, i);
+        if (b == UINT32_MAX) memset(out + i * d->size, 0, d->size);
+        else memcpy(out + i * d->size, t->file + b, d->size);
+    }
+}
+
+/* emu_run_thread's loop with an event per completed instruction. */
+void emu_run_thread_observed(emu_thread *t) {
+    emu_obs_group *g = t->obs;
+    const emu_obs_run *run = g->run;
+    const emu_op *ops = t->prog->ops.data;
+    bool timed = run->o.flags & VISA_OBSERVE_TIME;
+    uint8_t before[EMU_MAX_LANES * 8], after[EMU_MAX_LANES * 8];
+    while (!t->done) {
+        if (t->steps + 1 > t->max_steps) {
+            t->steps++;
+            emu_fault(t, 0, "step limit of %llu instructions reached", (unsigned long long)t->max_steps);
+            break;
+        }
+        uint32_t pc = t->pc;
+        const emu_op *op = &ops[pc];
+        if (op->join && t->wait_mask[pc]) {
+            t->em |= t->wait_mask[pc];
+            t->wait_mask[pc] = 0;
+        }
+        const emu_obs_op *d = &run->ops[pc];
+        /* the channel enables as the handler sees them, before it changes the mask or predicate */
+        uint32_t enabled = emu_chen(t, op);
+        bool show_dst = d->has_dst && run->o.on_inst;
+        if (show_dst) gather_dst(t, op, before);
+        g->pc = pc;
+        g->step = t->steps;
+        uint64_t t0 = timed ? now_ns() : 0;
+        t->steps++;
+        op->fn(t, op);
+        uint64_t t1 = timed ? now_ns() : 0;
+        if (t->blocked || t->fault || !run->o.on_inst) continue; /* waits: reported when it completes */
+        visa_inst_event e;
+        memset(&e, 0, sizeof e);
+        exec_point(t, g, &e.at);
+        e.exec_size = op->exec;
+        e.mask_offset = op->mask_off;
+        e.enabled = enabled;
+        e.host_ns = t1 - t0;
+        if (show_dst) {
+            gather_dst(t, op, after);
+            e.dst_name = d->dst_name;
+            e.dst_type = d->dst_type;
+            e.dst_elem_bytes = op->dst.size;
+            e.dst_row = d->dst_row;
+            e.dst_col = d->dst_col;
+            e.dst_bytes = op->exec * op->dst.size;
+            e.dst_before = before;
+            e.dst_after = after;
+        }
+        run->o.on_inst(g->ud, &e);
+    }
+}
