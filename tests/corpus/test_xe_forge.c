@@ -125,7 +125,7 @@ static void math_range(double ref, float *lo, float *hi) {
     }
     double tol = fmax(0x1p-149, MATH_ULPS * ldexp(1.0, ilogb(ref) - 23));
     *lo = float_at_least(ref - tol);
-    *hi = float_at_most(ref + tol);
+    *hi = ref + tol >= 0x1p128 ? INFINITY : float_at_most(ref + tol); /* rounds to inf there */
     if (ref > 0 && *lo < 0) *lo = 0; /* exp, sqrt, rsqrt of these inputs are not negative */
 }
 
