@@ -26,6 +26,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "cli.h"
+
 /* ---- known failures ---------------------------------------------------------------------
 ** Checks that fail today for a reason tracked elsewhere: reported as "expected failure" and
 ** counted apart.  A check listed here that passes is reported (XPASS) so the entry is removed.
@@ -170,85 +172,6 @@ static jval *jget(const jval *obj, const char *key) {
 static const char *jstr(const jval *obj, const char *key) {
     jval *v = jget(obj, key);
     return v && v->t == J_STR ? v->s : NULL;
-}
-
-/* ---- files and commands ------------------------------------------------------------------ */
-static char *read_file(const char *path, size_t *len) {
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    size_t cap = 4096, n = 0, got;
-    char *buf = malloc(cap + 1);
-    while ((got = fread(buf + n, 1, cap - n, f)) > 0) {
-        n += got;
-        if (n == cap) buf = realloc(buf, (cap *= 2) + 1);
-    }
-    fclose(f);
-    buf[n] = 0;
-    if (len) *len = n;
-    return buf;
-}
-
-static int same_files(const char *a, const char *b) {
-    size_t la, lb;
-    char *x = read_file(a, &la), *y = read_file(b, &lb);
-    int same = x && y && la == lb && !memcmp(x, y, la);
-    free(x);
-    free(y);
-    return same;
-}
-
-/* Appends s to cmd single-quoted for sh. */
-static void add_arg(char *cmd, size_t cap, const char *s) {
-    size_t n = strlen(cmd);
-    if (n + 4 >= cap) return;
-    cmd[n++] = ' ';
-    cmd[n++] = '\'';
-    for (; *s && n + 6 < cap; s++) {
-        if (*s == '\'') { memcpy(cmd + n, "'\\''", 4); n += 4; }
-        else cmd[n++] = *s;
-    }
-    cmd[n++] = '\'';
-    cmd[n] = 0;
-}
-
-static char tmpdir[256];
-static const char *visa_bin;
-
-/* Runs `visa ARGS...` (NULL-terminated) with stdout to OUT (or the scratch file) and stderr to
-** the scratch file ERR; returns the exit status, or -1 if it did not exit normally. */
-static int visa(const char *out, const char *const *args) {
-    char cmd[8192] = "";
-    add_arg(cmd, sizeof cmd, visa_bin);
-    for (; *args; args++) add_arg(cmd, sizeof cmd, *args);
-    char o[512], e[512];
-    snprintf(o, sizeof o, "%s/stdout", tmpdir);
-    snprintf(e, sizeof e, "%s/stderr", tmpdir);
-    strncat(cmd, " >", sizeof cmd - strlen(cmd) - 1);
-    add_arg(cmd, sizeof cmd, out ? out : o);
-    strncat(cmd, " 2>", sizeof cmd - strlen(cmd) - 1);
-    add_arg(cmd, sizeof cmd, e);
-    int st = system(cmd);
-    return st != -1 && WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
-
-static char *scratch(const char *name) {
-    static char paths[8][512];
-    static int next;
-    char *p = paths[next++ & 7];
-    snprintf(p, 512, "%s/%s", tmpdir, name);
-    return p;
-}
-
-static void show_stderr(void) {
-    char *e = read_file(scratch("stderr"), NULL);
-    if (e && *e) {
-        int lines = 0;
-        for (char *p = e; *p && lines < 6; p++) {
-            fputc(*p, stdout);
-            if (*p == '\n') lines++;
-        }
-    }
-    free(e);
 }
 
 /* ---- bookkeeping ------------------------------------------------------------------------- */
