@@ -119,6 +119,12 @@ typedef visa_status (*visa_write_fn)(void *ud, const char *data, size_t len);
 
 enum {
     VISA_PRINT_STRIP_COMMENTS = 1u << 0, /**< IGC's canonical form: drop the user's comments */
+    VISA_PRINT_ASM_TEXT = 1u << 1,       /**< IGC's asm-text print (what its vISA_IsaAssembly dumps,
+                                              e.g. IGC 2.x's OpenCL/SYCL .visaasm files, look like):
+                                              no predefined-variable block, no blank header lines.
+                                              Without STRIP_COMMENTS a module parsed from text in
+                                              that style prints in it anyway (a formatter keeps the
+                                              file's style). */
 };
 
 typedef struct visa_print_opts {

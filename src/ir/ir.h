@@ -170,6 +170,9 @@ struct visa_module {
     ir_trivia version_trivia;
     ir_trivia tail_trivia;   /* comments after the last statement */
     uint8_t no_final_newline; /* source ended without a newline after the tail comments */
+    uint8_t asm_text_style;   /* text: written as IGC's asm-text print (vISA_IsaAssembly: no blank
+                              ** lines around the header, no predefined-variable block), which
+                              ** `visa fmt` keeps; IGC's disassembly print has both */
 };
 
 visa_module *ir_module_new(visa_ctx *ctx);

@@ -23,13 +23,14 @@ static void label_print(txt_printer *pr, const ir_inst *inst) {
     uint32_t id = inst->opnd[0].u.label;
     strbuf *o = pr->out;
     if (inst->form == VISA_FORM_LABEL) {
-        sb_putc(o, '\n');
+        /* the disassembly print leaves a blank line before a label; the asm-text print does not */
+        if (!pr->asm_text || !o->len || o->data[o->len - 1] != '\n') sb_putc(o, '\n');
         pr_own_comments(pr, &inst->trivia);
         pr_label(pr, id);
         sb_putc(o, ':');
         return;
     }
-    sb_puts(o, "\n\n");
+    sb_puts(o, pr->asm_text ? "\n" : "\n\n");
     pr_own_comments(pr, &inst->trivia);
     sb_puts(o, ".function ");
     size_t at = o->len;

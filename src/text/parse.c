@@ -109,6 +109,8 @@ static bool next_line(txt_parser *tp, bool *blank) {
                 while (cs > line_start && (s[cs - 1] == ' ' || s[cs - 1] == '\t')) cs--;
             }
             bool gen = cs == n || is_generated_comment(s + i, n - i, content);
+            if (!content && n - i == 29 && memcmp(s + i, "/// VISA Predefined Variables", 29) == 0)
+                tp->saw_predef_block = true;
             if (!gen) {
                 int32_t k = add_comment(tp, s + cs, n - cs, false);
                 if (k >= 0) {
@@ -1775,6 +1777,8 @@ visa_status visa_module_parse_text(visa_ctx *ctx, const char *name, const char *
         }
         attach_trivia(tp, &tp->m->tail_trivia);
         tp->m->no_final_newline = len > 0 && text[len - 1] != '\n';
+        /* IGC's asm-text print has .version and no predefined-variable block */
+        tp->m->asm_text_style = tp->m->has_version && !tp->saw_predef_block;
         if (!tp->m->routines.len && !tp->ds.errors)
             diag_at(&tp->ds, VISA_SEV_ERROR, "E-SYNTAX", tp->line_no > 1 ? tp->line_no - 1 : 1, 1,
                     "no .kernel or .global_function in input");

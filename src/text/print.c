@@ -431,7 +431,8 @@ static void pr_routine(txt_printer *pr, bool print_version) {
             if (i + 1 < r->trivia.count) sb_putc(o, '\n');
         }
     }
-    sb_puts(o, r->is_kernel ? "\n.kernel " : "\n.global_function ");
+    if (!pr->asm_text) sb_putc(o, '\n'); /* the disassembly print's blank line before a routine */
+    sb_puts(o, r->is_kernel ? ".kernel " : ".global_function ");
     const ir_string *name = &r->strings.data[r->name < r->strings.len ? r->name : 0];
     /* IGC prints the routine name with every '.' replaced by a space */
     char *tmp = vx_strndup(o->ctx, name->s, name->len);
@@ -453,12 +454,16 @@ static void pr_routine(txt_printer *pr, bool print_version) {
             sb_putc(o, '\n');
         }
     }
-    sb_puts(o, "\n/// VISA Predefined Variables");
-    for (unsigned i = 0; i < isa_predef_var_count; i++)
-        sb_printf(o, "\n// .decl V%u v_type=G v_name=%s", i, isa_predef_vars[i].name);
-    for (unsigned i = 0; i < ISA_NUM_PREDEF_SURFS; i++)
-        sb_printf(o, "\n// .decl T%u v_type=T v_name=%s", i, isa_predef_surf_names[i]);
-    sb_putc(o, '\n');
+    if (!pr->asm_text) {
+        sb_puts(o, "\n/// VISA Predefined Variables");
+        for (unsigned i = 0; i < isa_predef_var_count; i++)
+            sb_printf(o, "\n// .decl V%u v_type=G v_name=%s", i, isa_predef_vars[i].name);
+        for (unsigned i = 0; i < ISA_NUM_PREDEF_SURFS; i++)
+            sb_printf(o, "\n// .decl T%u v_type=T v_name=%s", i, isa_predef_surf_names[i]);
+        sb_putc(o, '\n');
+    } else if (o->len && o->data[o->len - 1] == '\n') {
+        o->len--; /* each header line starts its own line */
+    }
     pr_decls(pr);
     bool target = false;
     for (uint32_t i = 0; i < r->attrs.len; i++) {
@@ -526,6 +531,7 @@ visa_status visa_module_print(const visa_module *m, const visa_print_opts *opts,
     pr.m = m;
     pr.out = &sb;
     pr.keep_comments = !(opts && (o.flags & VISA_PRINT_STRIP_COMMENTS));
+    pr.asm_text = (opts && (o.flags & VISA_PRINT_ASM_TEXT)) || (pr.keep_comments && m->asm_text_style);
     for (uint32_t i = 0; i < m->routines.len; i++) pr.nfuncs += !m->routines.data[i].is_kernel;
     bool ok = true;
     for (uint32_t i = 0; i < m->routines.len && ok; i++) {

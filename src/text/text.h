@@ -52,6 +52,7 @@ typedef struct txt_parser {
     uint32_t stmt_index;
     VEC(uint32_t) pending_comments; /* own-line comments waiting for the next statement */
     bool blank_pending;
+    bool saw_predef_block; /* the "/// VISA Predefined Variables" block IGC's disassembly prints */
     int32_t pending_eol;
 } txt_parser;
 
@@ -116,6 +117,7 @@ typedef struct txt_printer {
     const ir_routine *r;
     strbuf *out;
     bool keep_comments;
+    bool asm_text;          /* IGC's asm-text print (VISA_PRINT_ASM_TEXT) */
     char **label_names;     /* printed name of every label of the routine (pr_label) */
     uint8_t *label_renamed; /* the name had bytes rewritten (IGC's "Original Name" comment) */
     txt_scope_plan plan;    /* where declarations go (scopes.c) */

@@ -24,6 +24,8 @@
 **   fmt        fmt(fmt(x)) == fmt(x)                       (fmt-strip: with --strip-comments)
 **   canonical  (xe-forge) fmt --strip-comments x == x without Xe-Forge's 4-line // header, modulo
 **              IGC's print mode (see canonical_form())
+**   identical  (xe-forge) fmt x == x byte for byte: the formatter keeps IGC's asm-text style
+**   asm-text   (xe-forge) fmt --strip-comments --asm-text x == x without the 4-line header
 **   dis        dis(asm(x)) == fmt --strip-comments x       (on Xe2)
 **   reasm      asm(dis(asm(x))) is byte-identical to asm(x)
 **   verify     visa verify --platform Xe2 reports no errors
@@ -703,6 +705,17 @@ static void text_checks(const char *dir, const char *name, int xe_forge) {
             snprintf(why + strlen(why), sizeof why - strlen(why), " (first at line %ld of the file)", line);
         }
         report(name, "canonical", same, why);
+        /* IGC's asm-text print itself: the formatter keeps the file's style, so fmt(x) is x (its
+        ** header comments included); --strip-comments --asm-text is x without them */
+        char *kept = scratch("fmt_keep"), *asmt = scratch("fmt_asmtext");
+        const char *ak[] = {"fmt", path, "--platform", pf, NULL};
+        const char *at[] = {"fmt", path, "--platform", pf, "--strip-comments", "--asm-text", NULL};
+        char *k = visa(kept, ak) == 0 ? read_file(kept, NULL) : NULL;
+        char *t = visa(asmt, at) == 0 ? read_file(asmt, NULL) : NULL;
+        report(name, "identical", k && src && !strcmp(k, src), "visa fmt x differs from x (IGC's asm-text print)");
+        report(name, "asm-text", t && src && !strcmp(t, body),
+               "visa fmt --strip-comments --asm-text x differs from x without its 4-line header");
+        free(k), free(t);
         free(src), free(printed), free(canon);
     }
     char *obj1 = scratch("x1.isa"), *dis = scratch("dis.visaasm"), *obj2 = scratch("x2.isa");
@@ -791,7 +804,7 @@ int main(int argc, char **argv) {
     visa_ctx_destroy(ctx);
 
     /* part 2: fmt, asm/dis, verify */
-    printf("text: %zu xe-forge files: fmt, fmt-strip, canonical, dis, reasm, verify\n", nfiles);
+    printf("text: %zu xe-forge files: fmt, fmt-strip, canonical, identical, asm-text, dis, reasm, verify\n", nfiles);
     for (size_t f = 0; f < nfiles; f++) text_checks(xf, names[f], 1);
     for (size_t f = 0; f < nfiles; f++) free(names[f]);
     free(names);

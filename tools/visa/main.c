@@ -167,13 +167,17 @@ static int write_text(const visa_module *m, const char *out, unsigned flags) {
 
 /* -- visa fmt ---------------------------------------------------------------------------------- */
 static const char fmt_help[] =
-    "usage: visa fmt FILE [-o OUT] [--strip-comments] [--platform P]\n"
+    "usage: visa fmt FILE [-o OUT] [--strip-comments] [--asm-text] [--platform P]\n"
     "\n"
     "Parse vISA assembly and print it exactly as IGC prints it. Your comments are kept where\n"
     "they stood; instruction ids (/// $N) and the predefined-variable block are regenerated.\n"
+    "A file in IGC's asm-text style (no predefined-variable block, as IGC 2.x dumps OpenCL and\n"
+    "SYCL kernels) keeps that style.\n"
     "\n"
     "  -o OUT              write to OUT instead of standard output\n"
-    "  --strip-comments    print IGC's canonical form (no user comments)\n"
+    "  --strip-comments    print IGC's canonical form (no user comments): its disassembly print\n"
+    "  --asm-text          print as IGC's asm-text mode (vISA_IsaAssembly): no predefined-\n"
+    "                      variable block, no blank header lines\n"
     "  --platform P        target platform (GRF size for %sizeof GRF); default Xe2\n"
     "\n"
     "Exit status: 0 ok, 1 input has errors, 2 usage error.\n";
@@ -220,13 +224,13 @@ static int parse_cmd_opts(int argc, char **argv, const char *name, const char *h
 }
 
 static int cmd_fmt(int argc, char **argv) {
-    static const char *const flags[] = {"--strip-comments", NULL};
+    static const char *const flags[] = {"--strip-comments", "--asm-text", NULL};
     cmd_opts o;
     int early = parse_cmd_opts(argc, argv, "fmt", fmt_help, true, flags, 0, &o);
     if (early >= 0) return early;
     const char *in = o.in, *out = o.out;
     visa_platform platform = o.platform;
-    unsigned flags_out = o.set & 1 ? VISA_PRINT_STRIP_COMMENTS : 0;
+    unsigned flags_out = (o.set & 1 ? VISA_PRINT_STRIP_COMMENTS : 0) | (o.set & 2 ? VISA_PRINT_ASM_TEXT : 0);
     visa_ctx *ctx;
     visa_module *m;
     int rc = load_module(in, platform, &ctx, &m);
