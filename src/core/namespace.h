@@ -255,6 +255,10 @@
 #define vf_form_on_platform visa__vf_form_on_platform
 #define vf_form_surface_opnd visa__vf_form_surface_opnd
 #define vf_opnd_classes visa__vf_opnd_classes
+#define vf_region_col visa__vf_region_col
+#define vf_region_last_index visa__vf_region_last_index
+#define vf_region_shape visa__vf_region_shape
+#define vf_region_span visa__vf_region_span
 #define vf_report visa__vf_report
 #define vf_var_bytes visa__vf_var_bytes
 #define vf_var_exists visa__vf_var_exists
