@@ -238,6 +238,7 @@
 #define txt_hook_send visa__txt_hook_send
 #define txt_hook_sync visa__txt_hook_sync
 #define txt_hooks visa__txt_hooks
+#define txt_parse_lone_operand visa__txt_parse_lone_operand
 #define txt_scope_plan_build visa__txt_scope_plan_build
 #define txt_scope_plan_free visa__txt_scope_plan_free
 #define vec_grow_ visa__vec_grow_
