@@ -38,6 +38,16 @@ ok "3 GRFs: rule" 'grep -q "^V-REGION-GRF-SPAN error: the source spans 3 GRFs of
 "$visa" region 'V2(1,0)<0;1,0>' --type ub --exec 16 --platform XeHPG > "$tmp/out"
 ok "broadcast cell" 'grep -q "^row 1   +00  \.  \." "$tmp/out"'
 
+# rows 32 dwords (4 GRFs of 32 bytes) apart: rows 0 and 4 drawn, one "..." line between
+"$visa" region 'V(0,1)<32;1,0>' --type d --exec 2 --platform XeHPG > "$tmp/out"
+cat > "$tmp/want" <<'EOT'
+row 0     . 00  .  .  .  .  .  .
+...
+row 4     . 01  .  .  .  .  .  .
+EOT
+sed -n '3,5p' "$tmp/out" > "$tmp/got"
+check "skipped GRFs" "$tmp/want" "$tmp/got"
+
 # a warning rule alone keeps exit 0; a destination with HorzStride 0 is an error
 "$visa" region 'V(0,9)<1;1,0>' --type d --exec 1 --platform Gen9 > "$tmp/out"; rc=$?
 ok "column warning: exit 0" '[ $rc = 0 ] && grep -q "^V-REGION-COL warning:" "$tmp/out"'

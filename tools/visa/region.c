@@ -151,7 +151,15 @@ static int write_svg(const grid *g, const char *operand, const char *path) {
     }
     unsigned lines = 0;
     for (int64_t grf = g->lo; grf <= g->hi; grf++) lines += grf_touched(g, grf) || grf_touched(g, grf - 1);
+    /* wide enough for the grid and for the longest line of text (monospace, about 8 px a
+    ** character at 13 px) */
+    size_t chars = strlen(operand) + 48;
+    for (uint32_t i = 0; i < r->nbroken; i++) {
+        size_t n = strlen(r->broken[i].id) + 2 + strlen(r->broken[i].message);
+        if (n > chars) chars = n;
+    }
     unsigned width = LEFT + g->cells * CELL + 16, height = TOP + lines * CELL + 24 + (r->nbroken + 1) * LINE;
+    if (width < 16 + 8 * chars) width = (unsigned)(16 + 8 * chars);
     fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
                "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%u\" height=\"%u\" viewBox=\"0 0 %u %u\" "
                "font-family=\"monospace\" font-size=\"11\">\n", width, height, width, height);
