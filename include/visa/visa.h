@@ -205,6 +205,55 @@ VISA_API size_t visa_verify_rule_count(void);
 /** The i-th rule, NULL past the end. */
 VISA_API const visa_verify_rule *visa_verify_rule_at(size_t i);
 
+/* -- Operand regions (5_operands: Region-based Addressing; docs/text-syntax/regions.md) ------- */
+/** Lanes of a region: at most the largest execution size. */
+#define VISA_REGION_MAX_LANES 32
+/** Region rules one operand can break at once (the verifier's V-REGION-* and V-INDIRECT-MULTI-DST). */
+#define VISA_REGION_MAX_BROKEN 6
+typedef struct visa_region_opts {
+    uint32_t struct_size;   /**< sizeof(visa_region_opts) */
+    const char *type;       /**< element type ("w", "f"); NULL: the operand's own ":type" */
+    uint32_t exec_size;     /**< 1, 2, 4, 8, 16 or 32 */
+    visa_platform platform; /**< the GRF size (32 bytes up to XeHPG, 64 from XeHPC) */
+    const uint32_t *addrs;  /**< indirect: the values of the address elements AN(k), AN(k+1), ...
+                                 (byte offsets into the register file); NULL: AN(k) is 0.  A
+                                 multi-address operand needs one per row. */
+    size_t naddrs;
+} visa_region_opts;
+/** One broken rule. */
+typedef struct visa_region_break {
+    const char *id;         /**< the verifier's rule id ("V-REGION-EXEC"), static */
+    visa_severity severity; /**< the rule's severity (visa_verify_rule_at) */
+    char message[160];      /**< e.g. "src has region width 8 above the execution size 4" */
+} visa_region_break;
+/** Where each lane's element lies, and the rules the region breaks. */
+typedef struct visa_region {
+    uint32_t struct_size;  /**< sizeof(visa_region), set by the caller */
+    uint32_t exec_size;
+    uint32_t type_bytes;   /**< element size */
+    uint32_t grf_bytes;
+    char type[8];          /**< the element type's name */
+    bool destination;      /**< written <HorzStride> (the destination form) */
+    bool indirect;         /**< r[A(k),off]: offsets count from register byte 0, through the addresses */
+    bool multi_address;    /**< indirect <Width,HorzStride>: one address per row */
+    uint32_t row, col;     /**< a general operand's origin (GRFs, elements) */
+    /** Byte offset of lane i's element: from the start of the variable (a general operand; the
+    **  variable starts on a GRF, as the JIT places every variable of a GRF or more), or from
+    **  register byte 0 (an indirect operand: AN(k) + offset + ...). */
+    int64_t lane_byte[VISA_REGION_MAX_LANES];
+    uint32_t nbroken;
+    visa_region_break broken[VISA_REGION_MAX_BROKEN];
+} visa_region;
+/** Lay out one operand written as in vISA text: "V(1,2)<8;4,2>" (a source), "V(0,0)<2>" (a
+**  destination), "r[A0(0),16]<8;8,1>:w" (indirect).  Its name is not looked up: any name is the
+**  variable.  Computes each lane's element (the spec's pseudo-code) and checks the region rules the
+**  verifier checks (V-REGION-WIDTH, -VSTRIDE, -HSTRIDE, -EXEC, -DST-HSTRIDE, -COL, -GRF-SPAN,
+**  V-INDIRECT-MULTI-DST); broken rules are data in *out, not diagnostics, and not a failure.
+**  Text the operand parser rejects is VISA_E_SYNTAX with an E-SYNTAX diagnostic at its column
+**  (file "<operand>", line 1); a bad type, execution size or platform, or a missing address, is
+**  VISA_E_ARG with a diagnostic. */
+VISA_API visa_status visa_region_layout(visa_ctx *ctx, const char *operand, const visa_region_opts *opts,
+                                        visa_region *out);
 /* -- Emulator ------------------------------------------------------------------------------------ */
 
 typedef enum visa_arg_kind {

@@ -53,6 +53,7 @@ visa_status visa__print_opts_read(const visa_print_opts *in, visa_print_opts *ou
 visa_status visa__verify_opts_read(const visa_verify_opts *in, visa_verify_opts *out);
 visa_status visa__run_opts_read(const visa_run_opts *in, visa_run_opts *out);
 visa_status visa__observer_read(const visa_observer *in, visa_observer *out);
+visa_status visa__region_opts_read(const visa_region_opts *in, visa_region_opts *out);
 
 /* -- Growable array: VEC(T) v; vec_push(ctx, &v, x) --------------------------------------- */
 #define VEC(T) struct { T *data; uint32_t len, cap; }

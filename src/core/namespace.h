@@ -238,6 +238,7 @@
 #define txt_hook_send visa__txt_hook_send
 #define txt_hook_sync visa__txt_hook_sync
 #define txt_hooks visa__txt_hooks
+#define txt_parse_lone_operand visa__txt_parse_lone_operand
 #define txt_scope_plan_build visa__txt_scope_plan_build
 #define txt_scope_plan_free visa__txt_scope_plan_free
 #define vec_grow_ visa__vec_grow_
@@ -255,6 +256,10 @@
 #define vf_form_on_platform visa__vf_form_on_platform
 #define vf_form_surface_opnd visa__vf_form_surface_opnd
 #define vf_opnd_classes visa__vf_opnd_classes
+#define vf_region_col visa__vf_region_col
+#define vf_region_last_index visa__vf_region_last_index
+#define vf_region_shape visa__vf_region_shape
+#define vf_region_span visa__vf_region_span
 #define vf_report visa__vf_report
 #define vf_var_bytes visa__vf_var_bytes
 #define vf_var_exists visa__vf_var_exists

@@ -24,6 +24,7 @@
 #define VERIFY_OPTS_V1 END_OF(visa_verify_opts, source_len)
 #define RUN_OPTS_V1 END_OF(visa_run_opts, max_steps) /* set_cr0 and cr0 came in version 2, observer in 3 */
 #define OBSERVER_V1 END_OF(visa_observer, on_mem)
+#define REGION_OPTS_V1 END_OF(visa_region_opts, naddrs)
 
 /* Start a reader: reject a too-small struct, then zero the copy. */
 #define OPTS_BEGIN(in, out, v1)                              \
@@ -95,5 +96,15 @@ visa_status visa__observer_read(const visa_observer *in, visa_observer *out) {
     TAKE(in, out, group_end);
     TAKE(in, out, on_inst);
     TAKE(in, out, on_mem);
+    return VISA_OK;
+}
+
+visa_status visa__region_opts_read(const visa_region_opts *in, visa_region_opts *out) {
+    OPTS_BEGIN(in, out, REGION_OPTS_V1);
+    TAKE(in, out, type);
+    TAKE(in, out, exec_size);
+    TAKE(in, out, platform);
+    TAKE(in, out, addrs);
+    TAKE(in, out, naddrs);
     return VISA_OK;
 }

@@ -89,6 +89,13 @@ bool tp_exec(txt_parser *tp, uint8_t *exec);
 bool tp_general_var(txt_parser *tp, uint32_t *id); /* general variable name -> full id */
 bool tp_state_var(txt_parser *tp, uint8_t *cls, uint32_t *id); /* surface/sampler name */
 
+/* One vector operand written alone (`visa region`): general V(row,col)<region>[:type] or
+** indirect r[A(k),off]<region>:type, its leading name taken as the variable.  *type: the type
+** written (-1 if none).  Errors (E-SYNTAX, at columns of `text`) go to ctx's diagnostics:
+** VISA_E_SYNTAX, or VISA_E_NOMEM. */
+visa_status txt_parse_lone_operand(visa_ctx *ctx, const char *file, const char *text, size_t len, visa_platform platform,
+                            ir_vec *out, int *type);
+
 /* Parse operand k of kind `kind` (layout code) into inst->opnd[k]; fmt/en as in templates. */
 bool tp_parse_opnd(txt_parser *tp, ir_inst *inst, unsigned k, char kind, char fmt, int en);
 /* Generic template-driven parse of the instruction text after the predicate. */

@@ -122,26 +122,9 @@ void vf_at_opnd(vf *v, vrule_id rule, const ir_inst *inst, int k, const char *ms
 
 static void check_general_region(vf *v, const ir_inst *inst, int k, const ir_vec *x, bool is_dst,
                                  unsigned exec, const char *what) {
-    unsigned vc = IR_REGION_V(x->region), wc = IR_REGION_W(x->region), hc = IR_REGION_H(x->region);
-    bool ind = x->cls == VC_INDIRECT;
-    int h = rval(hc);
-    if (is_dst) {
-        if (ind && wc && !vc)
-            AT(VR_INDIRECT_MULTI_DST, k, "%s is a multi-address indirect operand", what);
-        if (h < 0 || h > 4) AT(VR_REGION_HSTRIDE, k, "%s has an invalid horizontal stride", what);
-        else if (h == 0) AT(VR_REGION_DST_HSTRIDE, k, "%s has horizontal stride 0", what);
-        return;
-    }
-    if (ind && !vc && !wc) return; /* an indirect source written <HorzStride> (IGC's 1D form) */
-    int w = rval(wc);
-    if (w < 1 || w > 16) AT(VR_REGION_WIDTH, k, "%s has region width %s", what,
-                            w < 0 ? "null or invalid" : w == 0 ? "0" : "32");
-    else if ((unsigned)w > exec) AT(VR_REGION_EXEC, k, "%s has region width %d above the execution size %u",
-                                    what, w, exec);
-    if (vc > 7 || (vc == 0 && !ind))
-        AT(VR_REGION_VSTRIDE, k, "%s has %s vertical stride", what, vc ? "an invalid" : "a null");
-    if (h < 0 || h > 4) AT(VR_REGION_HSTRIDE, k, "%s has horizontal stride %s", what,
-                           h < 0 ? "null or invalid" : h == 8 ? "8" : h == 16 ? "16" : "32");
+    vf_issue is[VF_REGION_MAX_ISSUES];
+    unsigned n = vf_region_shape(x->region, is_dst, x->cls == VC_INDIRECT, exec, is);
+    for (unsigned i = 0; i < n; i++) AT(is[i].rule, k, "%s %s", what, is[i].msg);
 }
 
 /* Elements of a direct general operand: bounds, column offset, GRF span (5_operands rule 6). */
@@ -154,21 +137,10 @@ static void check_general_extent(vf *v, const ir_inst *inst, int k, const ir_vec
     unsigned ts = isa_types[t].bytes;
     char nb[32];
     const char *name = vf_var_name(v, x->id, nb, sizeof nb);
-    if ((unsigned)x->col * ts >= v->grf)
-        AT(VR_REGION_COL, k, "%s: column offset %u of '%s' (%u bytes) crosses the %u-byte GRF", what,
-           x->col, name, x->col * ts, v->grf);
+    vf_issue is;
+    if (vf_region_col(x->col, ts, v->grf, name, &is)) AT(is.rule, k, "%s: %s", what, is.msg);
     uint64_t first = (uint64_t)x->row * v->grf + (uint64_t)x->col * ts, last_idx;
-    if (is_dst) {
-        int h = rval(IR_REGION_H(x->region));
-        if (h < 0) return;
-        last_idx = (uint64_t)(exec - 1) * (unsigned)h;
-    } else {
-        int vs = rval(IR_REGION_V(x->region)), w = rval(IR_REGION_W(x->region)),
-            h = rval(IR_REGION_H(x->region));
-        if (vs < 0 || w < 1 || h < 0) return;
-        unsigned width = (unsigned)w < exec ? (unsigned)w : exec, rows = exec / width;
-        last_idx = (uint64_t)(rows - 1) * (unsigned)vs + (uint64_t)(width - 1) * (unsigned)h;
-    }
+    if (!vf_region_last_index(x->region, is_dst, exec, &last_idx)) return;
     uint64_t last = first + last_idx * ts + ts - 1;
     if (last >= bytes) {
         AT(VR_OPND_BOUNDS, k, "%s reaches byte %llu of '%s', which has %u bytes", what,
@@ -178,14 +150,11 @@ static void check_general_extent(vf *v, const ir_inst *inst, int k, const ir_vec
     if (inst->form == VISA_FORM_MADW && is_dst) return; /* its page defines a two-part result */
     uint32_t root, roff;
     if (!vf_var_root(v, x->id, &root, &roff) || vf_var_bytes(v, root) < v->grf) return;
-    uint64_t s = roff + first, e = roff + last;
     /* IGC (IsaVerification.cpp verifyRegion) skips both 2-GRF checks for the Mov, Logic,
     ** Compare and Arith classes: vISA splits them (InstSplit.cpp), so there it is a warning */
     unsigned g = isa_form_group(inst->form);
     bool split = g == G_MOV || g == G_LOGIC || g == G_COMPARE || g == G_ARITH;
-    if (e / v->grf - s / v->grf + 1 > 2)
-        AT(split ? VR_REGION_GRF_SPAN_SPLIT : VR_REGION_GRF_SPAN, k, "%s spans %llu GRFs of %u bytes (at most 2%s)",
-           what, (unsigned long long)(e / v->grf - s / v->grf + 1), v->grf, split ? "; vISA splits it" : "");
+    if (vf_region_span(roff + first, roff + last, v->grf, split, &is)) AT(is.rule, k, "%s %s", what, is.msg);
 }
 
 /* -- One instruction ---------------------------------------------------------------------------

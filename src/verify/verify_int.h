@@ -54,6 +54,25 @@ void vf_check_insts(vf *v);
 ** checks and which instructions each applies to are listed in notes.def. */
 void vf_check_notes(vf *v, const ir_inst *inst);
 
+/* Region rules (region.c), as data: a broken rule and a phrase that follows the operand's label
+** ("has region width 0"). */
+typedef struct vf_issue {
+    vrule_id rule;
+    char msg[120];
+} vf_issue;
+enum { VF_REGION_MAX_ISSUES = 4 };
+/* Restrictions 1-5, and indirect restriction 1, of one region (IR_REGION codes) at execution size
+** exec; fills out[] (at most VF_REGION_MAX_ISSUES) and returns the count. */
+unsigned vf_region_shape(unsigned region, bool is_dst, bool indirect, unsigned exec, vf_issue *out);
+/* The element index, counted from the first, of the furthest element the region reaches; false
+** when a stride or the width is null or invalid. */
+bool vf_region_last_index(unsigned region, bool is_dst, unsigned exec, uint64_t *last);
+/* The column offset crosses the GRF (name: the variable, or NULL). */
+bool vf_region_col(unsigned col, unsigned type_bytes, unsigned grf, const char *name, vf_issue *out);
+/* Restriction 6: bytes first..last (from a GRF-aligned root) span more than two GRFs.  split: the
+** instruction is one vISA splits (the rule is then V-REGION-GRF-SPAN-SPLIT, a warning). */
+bool vf_region_span(uint64_t first, uint64_t last, unsigned grf, bool split, vf_issue *out);
+
 /* Operand facts (opfacts.def), shared with the tests. */
 enum { OC_G = 1, OC_I = 2, OC_M = 4, OC_P = 8, OC_A = 16, OC_S = 32 };
 /* Classes allowed for vector operand number vk (counting V v & operands only) of a form; 0 when

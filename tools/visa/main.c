@@ -10,6 +10,7 @@
 
 #include "visa/visa.h"
 #include "observe.h"
+#include "region.h"
 
 #define EXIT_DIAG 1
 #define EXIT_USAGE 2
@@ -1195,6 +1196,7 @@ static const char main_help[] =
     "  run FILE [ARGS]     run a kernel on the CPU ('visa run --help')\n"
     "  verify FILE         check a program against the spec's rules ('visa verify --help')\n"
     "  info MNEMONIC       describe an instruction from the instruction table\n"
+    "  region OPERAND      draw an operand's region over the GRFs ('visa region --help')\n"
     "\n"
     "Every command that reads a program accepts text (.visaasm) or an object (.isa).\n"
     "\n"
@@ -1223,5 +1225,6 @@ int main(int argc, char **argv) {
     if (!strcmp(cmd, "run")) return cmd_run(argc - 2, argv + 2);
     if (!strcmp(cmd, "dis")) return cmd_asm_dis(argc - 2, argv + 2, false);
     if (!strcmp(cmd, "verify")) return cmd_verify(argc - 2, argv + 2);
+    if (!strcmp(cmd, "region")) return cmd_region(argc - 2, argv + 2);
     return usage_error("unknown command '%s'", cmd);
 }
