@@ -9,6 +9,10 @@
 
 #define EMU_MAX_LANES 32
 
+/* The largest per-thread variable array the emulator lays out (every variable of the kernel and
+** the functions it calls); a module needing more is refused at lowering. */
+#define EMU_MAX_FILE_BYTES (256u << 20)
+
 /* -- Machine layout --------------------------------------------------------------------------- */
 typedef struct emu_layout {
     uint32_t grf_bytes;     /* 32 or 64 */
