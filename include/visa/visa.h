@@ -296,7 +296,8 @@ typedef struct visa_run_opts {
     uint32_t groups[3];     /**< thread groups in x, y, z (0 counts as 1) */
     uint32_t group_size[3]; /**< threads per group in x, y, z (0 counts as 1) */
     uint32_t threads;       /**< host threads running groups in parallel (0 counts as 1) */
-    uint64_t max_steps;     /**< instructions per emulated thread before giving up; 0 = 100 million */
+    uint64_t max_steps;     /**< instructions per emulated thread before giving up; 0 = 100 million,
+                                 VISA_UNLIMITED = no limit (checked at back-edges, docs/launch.md) */
     bool set_cr0;           /**< start every thread with %cr0 = cr0 instead of the default */
     uint32_t cr0;           /**< initial %cr0 when set_cr0; the default is 0x4C0: IEEE mode, round
                                  to nearest even, F/DF/HF denormals kept (what IGC kernels set) */
@@ -312,7 +313,15 @@ typedef struct visa_run_opts {
     const visa_arg *vector_elems; /**< the elements VISA_ARG_VECTOR arguments refer to */
     size_t nvector_elems;
     const struct visa_observer *observer; /**< NULL: no observation (and no cost); see below */
+    double timeout_seconds;   /**< stop the launch with an error after this much wall time; 0 = none
+                                   (version 4) */
+    uint64_t max_total_steps; /**< instructions of all threads of the launch together; 0 = 100 x the
+                                   per-thread limit (unlimited when that is), VISA_UNLIMITED = none
+                                   (version 4) */
 } visa_run_opts;
+
+/** visa_run_opts.max_steps / max_total_steps: no limit. */
+#define VISA_UNLIMITED UINT64_MAX
 
 /* -- Observing a run (docs/observe.md) ---------------------------------------------------------
 ** An observer sees every executed instruction and every memory access of a run.  The events of

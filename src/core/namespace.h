@@ -87,6 +87,7 @@
 #define emu_load_bits visa__emu_load_bits
 #define emu_lower visa__emu_lower
 #define emu_lower_raw visa__emu_lower_raw
+#define emu_limits_check visa__emu_limits_check
 #define emu_lsc_fence visa__emu_lsc_fence
 #define emu_lsc_lower_send visa__emu_lsc_lower_send
 #define emu_lsc_lower_typed visa__emu_lsc_lower_typed

@@ -9,7 +9,7 @@ static const struct {
     unsigned grf;
     const char *aliases;
 } platforms[VISA_PLATFORM__COUNT] = {
-#define VISA_PLAT(N, text, grf, aliases) {text, grf, aliases},
+#define VISA_PLAT(N, text, grf, slm_kb, aliases) {text, grf, aliases},
 #include "isa/platforms.def"
 #undef VISA_PLAT
 };

@@ -9,6 +9,10 @@
 
 #define EMU_MAX_LANES 32
 
+/* The largest per-thread variable array the emulator lays out (every variable of the kernel and
+** the functions it calls); a module needing more is refused at lowering. */
+#define EMU_MAX_FILE_BYTES (256u << 20)
+
 /* -- Machine layout --------------------------------------------------------------------------- */
 typedef struct emu_layout {
     uint32_t grf_bytes;     /* 32 or 64 */
@@ -179,6 +183,20 @@ typedef struct emu_group_sync {
     struct emu_thread *threads; /* the group's threads by index (DPASW pairs 2k and 2k + 1) */
 } emu_group_sync;
 
+/* -- Launch limits ------------------------------------------------------------------------------
+** A run loop checks the limits only at back-edges (an op after which pc did not advance: every
+** endless run passes one again and again), and only once every EMU_CHECK_STEPS instructions of
+** the thread, so the loop costs one compare per taken backward branch.  A limit is reported at
+** the back-edge that reached it. */
+#define EMU_CHECK_STEPS 65536u
+typedef struct emu_budget {
+    uint64_t max_total;       /* instructions of the whole launch, UINT64_MAX: unlimited */
+    uint64_t deadline_ns;     /* CLOCK_MONOTONIC deadline, 0: none */
+    double timeout_s;         /* what the deadline came from (for the message) */
+    _Atomic uint64_t total;   /* instructions reported so far by every thread */
+} emu_budget;
+enum { EMU_FAULT = 1, EMU_FAULT_LIMIT = 2 }; /* emu_thread.fault: a limit, not the kernel's error */
+
 /* -- Per-thread state -------------------------------------------------------------------------- */
 
 struct emu_thread {
@@ -194,6 +212,8 @@ struct emu_thread {
     struct { uint32_t ret_pc, em, func; } call_stack[64]; /* return op, the caller's mask, callee start (fcall) */
     uint32_t call_depth;
     uint64_t steps, max_steps;
+    emu_budget *budget;   /* the launch's limits (NULL: only max_steps) */
+    uint64_t reported;    /* steps already added to budget->total */
     emu_mem *mem;
     uint32_t group_id[3], local_id[3];
     bool done;
@@ -208,7 +228,7 @@ struct emu_thread {
     uint32_t pair_done;       /* DPASW: pc + 1 of the dpasw the partner executed for this thread too */
     /* fault: set by a handler, stops the thread */
     int fault;
-    char fault_msg[256];
+    char fault_msg[512];
     uint32_t fault_lane;
     struct emu_obs_group *obs; /* the observed group (observe.c), NULL when nobody observes */
 };
@@ -256,5 +276,13 @@ void emu_run_thread_observed(emu_thread *t);
 void emu_observe_mem_report(emu_thread *t, unsigned space, uint32_t buffer, uint64_t addr, uint32_t size,
                             unsigned lane, unsigned kind);
 void emu_fault(emu_thread *t, unsigned lane, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* The next step count at which a run loop checks the limits again. */
+static inline uint64_t emu_next_check(const emu_thread *t, uint64_t steps) {
+    uint64_t next = steps + EMU_CHECK_STEPS;
+    return next < t->max_steps && next > steps ? next : t->max_steps;
+}
+/* At a back-edge past the check point: the thread's step limit, the launch's total and its
+** deadline (launch.c).  Returns the next check point, or 0 after a fault (EMU_FAULT_LIMIT). */
+uint64_t emu_limits_check(emu_thread *t, uint64_t steps);
 
 #endif

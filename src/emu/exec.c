@@ -1328,19 +1328,28 @@ void emu_run_thread(emu_thread *t) {
     }
     const emu_op *ops = t->prog->ops.data;
     uint64_t steps = t->steps; /* in a register: handlers never read it */
-    const uint64_t max = t->max_steps;
+    uint64_t check = emu_next_check(t, steps);
     while (!t->done) {
-        if (++steps > max) {
-            emu_fault(t, 0, "step limit of %llu instructions reached", (unsigned long long)max);
+        const uint32_t at = t->pc;
+        const emu_op *op = &ops[at];
+        if (op->join && t->wait_mask[at]) {
+            /* lanes that branched here (goto) are enabled again */
+            t->em |= t->wait_mask[at];
+            t->wait_mask[at] = 0;
+        }
+        steps++;
+        op->fn(t, op);
+        if (__builtin_expect(t->done, 0)) {
+            /* a thread past its step limit without a back-edge since (straight-line code) ends in error */
+            if (!t->fault && !t->blocked && steps > t->max_steps) emu_limits_check(t, steps);
+            if (t->fault) t->pc = at; /* the op that faulted, whether or not its handler moved on */
             break;
         }
-        const emu_op *op = &ops[t->pc];
-        if (op->join && t->wait_mask[t->pc]) {
-            /* lanes that branched here (goto) are enabled again */
-            t->em |= t->wait_mask[t->pc];
-            t->wait_mask[t->pc] = 0;
+        /* limits only at a back-edge, and only now and then (emu.h) */
+        if (__builtin_expect(t->pc <= at && steps > check, 0) && !(check = emu_limits_check(t, steps))) {
+            t->pc = at; /* named at the branch that jumped back */
+            break;
         }
-        op->fn(t, op);
     }
     t->steps = steps;
 }

@@ -3,15 +3,59 @@
 ** over host threads, and reports the first run-time fault deterministically (lowest group, then
 ** lowest thread), so the outcome never depends on the host thread count.
 */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime */
+#include <fenv.h>
+#include <math.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "abi.h"
 #include "convert.h"
 #include "exec.h"
 
 #define DEFAULT_MAX_STEPS 100000000ull
+/* Limits of a launch (docs/launch.md, "Limits"). */
+#define DEFAULT_TOTAL_FACTOR 100u             /* the launch's instructions: 100 x the per-thread limit */
+#define MAX_LAUNCH_THREADS (1ull << 40)       /* groups x threads per group that a launch may start */
+#define MAX_GROUP_BYTES (1ull << 30)          /* one group's emulated state: registers, SLM, tables */
+#define MAX_LAUNCH_BYTES (4ull << 30)         /* all host threads' group state together */
+
+static uint64_t now_ns(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+uint64_t emu_limits_check(emu_thread *t, uint64_t steps) {
+    if (steps > t->max_steps) {
+        emu_fault(t, 0, "step limit of %llu instructions per thread reached (--max-steps; 0 lifts it)",
+                  (unsigned long long)t->max_steps);
+        t->fault = EMU_FAULT_LIMIT;
+        return 0;
+    }
+    emu_budget *b = t->budget;
+    if (b) {
+        uint64_t add = steps > t->reported ? steps - t->reported : 0;
+        t->reported = steps;
+        uint64_t total = atomic_fetch_add_explicit(&b->total, add, memory_order_relaxed) + add;
+        if (total > b->max_total) {
+            emu_fault(t, 0, "the launch's threads have executed more than %llu instructions together, its bound "
+                      "on total work (%u x --max-steps; raise --max-steps, or lift both with --max-steps 0 and "
+                      "bound the run with --timeout)", (unsigned long long)b->max_total, DEFAULT_TOTAL_FACTOR);
+            t->fault = EMU_FAULT_LIMIT;
+            return 0;
+        }
+        if (b->deadline_ns && now_ns() >= b->deadline_ns) {
+            emu_fault(t, 0, "timeout: the launch ran for more than %g s (--timeout)", b->timeout_s);
+            t->fault = EMU_FAULT_LIMIT;
+            return 0;
+        }
+    }
+    return emu_next_check(t, steps);
+}
 
 uint64_t visa_buffer_address(size_t index) { return (uint64_t)(index + 1) << 32; }
 
@@ -65,6 +109,8 @@ typedef struct launch {
     uint32_t simd;        /* dispatch width: initial execution mask */
     uint32_t slm_bytes;
     uint64_t max_steps;
+    emu_budget budget;    /* the launch-wide limits every thread checks (emu_limits_check) */
+    unsigned host_threads;
     uint32_t cr0;         /* initial %cr0 */
     /* work distribution and the first fault */
     pthread_mutex_t lock;
@@ -73,7 +119,7 @@ typedef struct launch {
     uint32_t fault_thread;
     uint32_t fault_op;
     uint32_t fault_lane;
-    char fault_msg[256];
+    char fault_msg[512];
     bool oom;
     uint64_t steps, threads_run;
     emu_obs_run *obs;     /* the observer's prepared run, NULL when nobody observes */
@@ -290,6 +336,25 @@ static void record_fault(launch *L, uint64_t gi, uint32_t ti, const emu_thread *
     pthread_mutex_unlock(&L->lock);
 }
 
+/* A limit stopped thread ti: add where the group's other unfinished threads were. */
+static void note_other_threads(const launch *L, const group_mem *gm, uint32_t ti, emu_thread *t) {
+    size_t len = strlen(t->fault_msg), shown = 0, more = 0;
+    for (uint32_t k = 0; k < gm->nthreads; k++) {
+        const emu_thread *o = &gm->t[k];
+        if (k == ti || (o->done && !o->blocked) || !o->steps) continue; /* ended, or not started */
+        if (shown == 4 || len + 40 >= sizeof t->fault_msg) {
+            more++;
+            continue;
+        }
+        const emu_op *op = &L->prog->ops.data[o->pc < L->prog->ops.len ? o->pc : 0];
+        len += (size_t)snprintf(t->fault_msg + len, sizeof t->fault_msg - len, "%s thread %u at %u:%u%s",
+                                shown++ ? "," : "; other threads of the group:", k, op->line, op->col,
+                                o->blocked ? " (waiting)" : "");
+    }
+    if (more && len + 24 < sizeof t->fault_msg)
+        snprintf(t->fault_msg + len, sizeof t->fault_msg - len, " and %zu more", more);
+}
+
 /* Run one group: its threads take turns in index order, each until it ends or waits at a barrier,
 ** until all have ended.  A round in which no thread gets past its barrier is a deadlock.  The
 ** order is fixed, so the result never depends on the host.  Returns false on a fault. */
@@ -331,6 +396,7 @@ static bool run_group(launch *L, uint64_t gi, group_mem *gm) {
         if (L->abi.opencl && ti == n - 1 && tail) t->em = (1u << tail) - 1;
         t->dispatch = t->em;
         t->max_steps = L->max_steps;
+        t->budget = &L->budget;
         memcpy(t->group_id, g, sizeof g);
         memcpy(t->local_id, l, sizeof l);
         init_thread(L, t, g, l);
@@ -346,7 +412,10 @@ static bool run_group(launch *L, uint64_t gi, group_mem *gm) {
             t->blocked = false;
             t->done = false;
             emu_run_thread(t);
+            /* the launch's total counts every slice (a thread's loop only checks now and then) */
+            if (!t->fault) emu_limits_check(t, t->steps);
             if (t->fault) {
+                if (t->fault == EMU_FAULT_LIMIT) note_other_threads(L, gm, ti, t);
                 record_fault(L, gi, ti, t);
                 ok = false;
                 break;
@@ -386,6 +455,11 @@ static bool run_group(launch *L, uint64_t gi, group_mem *gm) {
 static void *worker(void *arg) {
     launch *L = arg;
     visa_ctx *ctx = L->prog->ctx;
+    /* The emulator's float arithmetic assumes the default environment (round to nearest, no
+    ** flush-to-zero or denormals-are-zero: x86's MXCSR is part of it); the caller's is put back. */
+    fenv_t host_env;
+    fegetenv(&host_env);
+    fesetenv(FE_DFL_ENV);
     group_mem gm;
     memset(&gm, 0, sizeof gm);
     if (!group_mem_alloc(ctx, L, &gm)) {
@@ -405,6 +479,7 @@ static void *worker(void *arg) {
         }
     }
     group_mem_free(ctx, L, &gm);
+    fesetenv(&host_env);
     return NULL;
 }
 
@@ -436,6 +511,53 @@ static bool input_named(const ir_routine *r, const ir_input *in, const char *nam
     if ((in->kind & 7) == IN_GENERAL) return false;
     snprintf(buf, sizeof buf, "%c%u", (in->kind & 7) == IN_SURFACE ? 'T' : 'S', in->id);
     return !strcmp(buf, name);
+}
+
+/* A number or buffer for an input of type ty whose argument fills `bytes` bytes (a single number
+** fills the input's low bytes, up to 8; a vector element its element): NaN, infinities and values
+** outside the bytes' integer range (signed or unsigned) are refused for integer inputs, raw bits
+** wider than the bytes for any input, and a buffer's 64-bit address for an input that cannot hold
+** it (a float type, or under 8 bytes).  False after a diagnostic; `what` names the argument. */
+static bool check_arg_value(diag_sink *ds, const char *what, int ty, unsigned bytes, const visa_arg *a) {
+    bool flt = ty >= 0 && isa_types[ty].cls == TC_FLOAT;
+    const char *tn = ty >= 0 ? isa_types[ty].name : "?";
+    if (bytes > 8) bytes = 8;
+    if (a->kind == VISA_ARG_BUFFER) {
+        if (flt || bytes < 8) {
+            diag_at_offset(ds, VISA_SEV_ERROR, "E-RUN", VISA_DIAG_NO_OFFSET,
+                           "%s is %s (%u bytes): a buffer's address needs an 8-byte integer input", what, tn, bytes);
+            return false;
+        }
+        return true;
+    }
+    unsigned bits = 8 * bytes;
+    if (a->kind == VISA_ARG_SCALAR) {
+        if (bits < 64 && a->value >> bits) {
+            diag_at_offset(ds, VISA_SEV_ERROR, "E-RUN", VISA_DIAG_NO_OFFSET,
+                           "%s is %s: 0x%llx has more than %u bits", what, tn, (unsigned long long)a->value, bits);
+            return false;
+        }
+        return true;
+    }
+    if (flt) return true; /* a float input takes any number (rounded to nearest even) */
+    /* an integer input: the range of its bytes, read as signed or as unsigned */
+    double lo = -ldexp(1.0, (int)bits - 1), hi = ldexp(1.0, (int)bits); /* [lo, hi) */
+    if (a->kind == VISA_ARG_FLOAT) {
+        double v = trunc(a->fvalue);
+        if (v != v || v < lo || v >= hi) {
+            diag_at_offset(ds, VISA_SEV_ERROR, "E-RUN", VISA_DIAG_NO_OFFSET,
+                           "%s is %s: %g is not an integer in [%.0f, %.0f]", what, tn, a->fvalue, lo, hi - 1);
+            return false;
+        }
+        return true;
+    }
+    int64_t v = (int64_t)a->value; /* VISA_ARG_INT */
+    if (bits < 64 && (v < (int64_t)lo || v >= (int64_t)hi)) {
+        diag_at_offset(ds, VISA_SEV_ERROR, "E-RUN", VISA_DIAG_NO_OFFSET, "%s is %s: %lld is not in [%.0f, %.0f]", what,
+                       tn, (long long)v, lo, hi - 1);
+        return false;
+    }
+    return true;
 }
 
 /* Give every input that takes an argument its argument (visa_arg's binding rule), and check that
@@ -523,6 +645,9 @@ static bool bind_args(diag_sink *ds, const ir_routine *r, const emu_abi *abi, co
                            (unsigned)a->kind);
             return false;
         }
+        char what[48];
+        snprintf(what, sizeof what, "input %s", name);
+        if (general && a->kind <= VISA_ARG_INT && !check_arg_value(ds, what, ty, in->size, a)) return false;
         if (a->kind <= VISA_ARG_INT) continue;
         if (!general) {
             diag_at_offset(ds, VISA_SEV_ERROR, "E-RUN", VISA_DIAG_NO_OFFSET,
@@ -543,12 +668,15 @@ static bool bind_args(diag_sink *ds, const ir_routine *r, const emu_abi *abi, co
                 return false;
             }
             const visa_arg *el = o->vector_elems + a->value;
-            for (uint32_t k = 0; k < a->buffer; k++)
+            for (uint32_t k = 0; k < a->buffer; k++) {
                 if (el[k].kind > VISA_ARG_INT || el[k].kind == VISA_ARG_BUFFER) {
                     diag_at_offset(ds, VISA_SEV_ERROR, "E-RUN", VISA_DIAG_NO_OFFSET,
                                    "input %s: element %u of its vector is not a number", name, k + 1);
                     return false;
                 }
+                snprintf(what, sizeof what, "input %s element %u", name, k + 1);
+                if (!check_arg_value(ds, what, ty, eb, &el[k])) return false;
+            }
             continue;
         }
         /* a value the runtime supplies: 3 x ud, 1 x ud (work_dim) or 8 x ud (payload header) */
@@ -565,7 +693,7 @@ static bool bind_args(diag_sink *ds, const ir_routine *r, const emu_abi *abi, co
 
 /* The launch's shape: the model, work-items and threads per group, and the checks a runtime
 ** makes against the kernel's attributes.  False after a diagnostic. */
-static bool launch_shape(diag_sink *ds, const ir_routine *r, const visa_run_opts *o, launch *L) {
+static bool launch_shape_of(diag_sink *ds, const ir_routine *r, const visa_run_opts *o, launch *L) {
     const char *kname = ir_str(r, r->name);
     const emu_abi *abi = &L->abi;
     bool local_given = o->local_size[0] || o->local_size[1] || o->local_size[2];
@@ -584,7 +712,8 @@ static bool launch_shape(diag_sink *ds, const ir_routine *r, const visa_run_opts
     L->ngroups = 1;
     for (int k = 0; k < 3; k++) {
         L->groups[k] = o->groups[k] ? o->groups[k] : 1;
-        L->ngroups *= L->groups[k];
+        /* saturates: three 32-bit counts can exceed 64 bits, and the bound below is far lower */
+        L->ngroups = L->ngroups > UINT64_MAX / L->groups[k] ? UINT64_MAX : L->ngroups * L->groups[k];
         L->global_offset[k] = o->global_offset[k];
     }
     if (!abi->opencl) {
@@ -634,6 +763,69 @@ static bool launch_shape(diag_sink *ds, const ir_routine *r, const visa_run_opts
     L->nthreads = (uint32_t)threads;
     L->gsize[0] = L->nthreads;
     L->gsize[1] = L->gsize[2] = 1;
+    return true;
+}
+
+/* The shape, and the bound on the threads a launch starts: a launch past it could never finish. */
+static bool launch_shape(diag_sink *ds, const ir_routine *r, const visa_run_opts *o, launch *L) {
+    if (!launch_shape_of(ds, r, o, L)) return false;
+    if (L->ngroups > MAX_LAUNCH_THREADS / L->nthreads) {
+        diag_at_offset(ds, VISA_SEV_ERROR, "E-RUN", VISA_DIAG_NO_OFFSET,
+                       "%u x %u x %u groups of %u thread%s: more than %llu threads in all, which no emulated launch "
+                       "could finish", L->groups[0], L->groups[1], L->groups[2], L->nthreads, L->nthreads == 1 ? "" : "s",
+                       (unsigned long long)MAX_LAUNCH_THREADS);
+        return false;
+    }
+    return true;
+}
+
+static const uint32_t max_slm_kb[VISA_PLATFORM__COUNT] = {
+#define VISA_PLAT(N, text, grf, slm_kb, aliases) slm_kb,
+#include "isa/platforms.def"
+#undef VISA_PLAT
+};
+
+/* The launch's memory and step limits (docs/launch.md, "Limits").  False after a diagnostic. */
+static bool launch_limits(diag_sink *ds, const ir_routine *r, const visa_run_opts *o, launch *L) {
+    const emu_program *p = L->prog;
+    uint32_t slm_kb = emu_attr_u32(r, "SLMSize", 0);
+    if (slm_kb > max_slm_kb[o->platform]) {
+        diag_at_offset(ds, VISA_SEV_ERROR, "E-RUN", VISA_DIAG_NO_OFFSET,
+                       "SLMSize=%u: a thread group has at most %u KiB of shared local memory on %s", slm_kb,
+                       max_slm_kb[o->platform], visa_platform_name(o->platform));
+        return false;
+    }
+    L->slm_bytes = slm_kb * 1024u;
+    /* one group's state: every thread's registers and tables, and its SLM */
+    uint64_t per_thread = sizeof(emu_thread) + (uint64_t)p->lay.file_bytes +
+                          sizeof(uint32_t) * ((uint64_t)n_addr(p) + n_pred(p) + n_state(p) + p->ops.len);
+    uint64_t group = per_thread * L->nthreads + L->slm_bytes;
+    if (group > MAX_GROUP_BYTES) {
+        diag_at_offset(ds, VISA_SEV_ERROR, "E-RUN", VISA_DIAG_NO_OFFSET,
+                       "a group of %u threads needs %llu MiB of emulated state (%llu bytes a thread, %u KiB SLM); "
+                       "the limit is %llu MiB", L->nthreads, (unsigned long long)(group >> 20),
+                       (unsigned long long)per_thread, slm_kb, (unsigned long long)(MAX_GROUP_BYTES >> 20));
+        return false;
+    }
+    /* each host thread holds one group's state: fewer host threads rather than more memory */
+    unsigned nt = o->threads ? o->threads : 1;
+    if (nt > MAX_LAUNCH_BYTES / group) nt = (unsigned)(MAX_LAUNCH_BYTES / group);
+    L->host_threads = nt ? nt : 1;
+    L->max_steps = o->max_steps ? o->max_steps : DEFAULT_MAX_STEPS;
+    L->budget.max_total = o->max_total_steps ? o->max_total_steps
+                          : L->max_steps > UINT64_MAX / DEFAULT_TOTAL_FACTOR ? UINT64_MAX
+                                                                             : L->max_steps * DEFAULT_TOTAL_FACTOR;
+    if (o->timeout_seconds != 0) {
+        if (!(o->timeout_seconds > 0) || !isfinite(o->timeout_seconds)) {
+            diag_at_offset(ds, VISA_SEV_ERROR, "E-RUN", VISA_DIAG_NO_OFFSET,
+                           "timeout %g s: give a positive number of seconds", o->timeout_seconds);
+            return false;
+        }
+        double ns = o->timeout_seconds * 1e9;
+        uint64_t start = now_ns();
+        L->budget.timeout_s = o->timeout_seconds;
+        L->budget.deadline_ns = ns >= (double)(UINT64_MAX - start) ? UINT64_MAX : start + (uint64_t)ns;
+    }
     return true;
 }
 
@@ -703,16 +895,15 @@ visa_status visa_module_run(const visa_module *m, const visa_run_opts *opts_in, 
             L->nbufs = nbufs + nscratch;
         }
     }
+    if (st == VISA_OK && !launch_limits(&ds, r, opts, L)) st = VISA_E_ARG;
     if (st == VISA_OK) {
-        L->slm_bytes = emu_attr_u32(r, "SLMSize", 0) * 1024u;
-        L->max_steps = opts->max_steps ? opts->max_steps : DEFAULT_MAX_STEPS;
         L->cr0 = opts->set_cr0 ? opts->cr0 : EMU_CR0_FAST;
         L->fault_group = UINT64_MAX;
         st = emu_observe_prepare(prog, opts->observer, L->groups, &L->obs);
     }
     if (st == VISA_OK) {
         pthread_mutex_init(&L->lock, NULL);
-        unsigned nt = opts->threads ? opts->threads : 1;
+        unsigned nt = L->host_threads;
         if (prog->global_atomics) nt = 1; /* see emu_program.global_atomics */
         if (nt > 256) nt = 256;
         if (nt > L->ngroups) nt = (unsigned)L->ngroups;

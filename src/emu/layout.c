@@ -99,6 +99,12 @@ visa_status emu_layout_build(visa_ctx *ctx, const ir_routine *r, visa_platform p
         if (size <= grf && off / grf != (off + size - 1) / grf) off = round_up(off, grf);
         if (size > grf) off = round_up(off, grf);
         while (overlaps(used, nused, off, off + size)) off += al;
+        if ((uint64_t)off + size > EMU_MAX_FILE_BYTES) {
+            diag_at(ds, VISA_SEV_ERROR, "E-RUN", v->line, v->col,
+                    "variable ends past the emulator's %u-byte register file limit", EMU_MAX_FILE_BYTES);
+            st = VISA_E_UNSUPPORTED;
+            break;
+        }
         lay->var_off[id] = off;
         placed[id] = true;
         next = off + size;
@@ -119,11 +125,25 @@ visa_status emu_layout_build(visa_ctx *ctx, const ir_routine *r, visa_platform p
         if (!v->has_alias) continue;
         uint32_t id = ISA_NUM_PREDEF_VARS + i;
         uint32_t parent = v->alias_id < lay->nvars ? v->alias_id : 0;
-        lay->var_off[id] = lay->var_off[parent] + v->alias_off;
-        uint32_t hi = lay->var_off[id] + (uint32_t)v->num_elts * isa_types[v->type].bytes;
-        if (hi > file) file = hi;
+        uint64_t lo = (uint64_t)lay->var_off[parent] + v->alias_off,
+                 hi = lo + (uint64_t)v->num_elts * isa_types[v->type].bytes;
+        if (hi > EMU_MAX_FILE_BYTES) {
+            diag_at(ds, VISA_SEV_ERROR, "E-RUN", v->line, v->col,
+                    "alias at byte %llu of its parent ends past the emulator's %u-byte register file limit",
+                    (unsigned long long)v->alias_off, EMU_MAX_FILE_BYTES);
+            st = VISA_E_UNSUPPORTED;
+            break;
+        }
+        lay->var_off[id] = (uint32_t)lo;
+        if (hi > file) file = (uint32_t)hi;
     }
     lay->file_bytes = round_up(file, 64);
+    if (st == VISA_OK && lay->file_bytes > EMU_MAX_FILE_BYTES) {
+        diag_at(ds, VISA_SEV_ERROR, "E-RUN", r->line, 0,
+                "the routine's variables take %u bytes per thread; the emulator's limit is %u",
+                lay->file_bytes, EMU_MAX_FILE_BYTES);
+        st = VISA_E_UNSUPPORTED;
+    }
     /* address variables */
     lay->naddrs = r->addrs.len + 1;
     lay->addr_base = vx_alloc(ctx, sizeof(uint32_t) * lay->naddrs);

@@ -10,6 +10,23 @@
 #include "emu.h"
 #include "exec.h"
 
+/* Every index an operand takes from the input (variable, address, predicate and state ids,
+** element offsets) is checked here, where it is decoded into a byte offset or a slot, so the
+** handlers never need to and the emulator never depends on the verifier having run. */
+static bool bad_index(const ir_inst *in, diag_sink *ds, const char *what, unsigned v, unsigned count) {
+    diag_at(ds, VISA_SEV_ERROR, "E-RUN", in->line, in->col, "%s%u does not exist (the routine declares %u)", what, v,
+            count);
+    return false;
+}
+
+static bool bad_addr_elems(const ir_inst *in, diag_sink *ds, const char *what, unsigned id, unsigned first,
+                           unsigned used, unsigned elems) {
+    diag_at(ds, VISA_SEV_ERROR, "E-RUN", in->line, in->col,
+            "%s A%u(%u) uses element%s %u..%u, past the end of A%u (%u element%s)", what, id, first,
+            used == 1 ? "" : "s", first, first + used - 1, id, elems, elems == 1 ? "" : "s");
+    return false;
+}
+
 static bool check_span(emu_program *p, const ir_inst *in, diag_sink *ds, uint64_t lo, uint64_t hi) {
     if (hi <= p->cur->file_bytes && lo <= hi) return true;
     diag_at(ds, VISA_SEV_ERROR, "E-RUN", in->line, in->col,
@@ -23,7 +40,12 @@ static bool lower_vec(emu_program *p, const ir_inst *in, const ir_vec *v, unsign
                       emu_opnd *o, diag_sink *ds) {
     memset(o, 0, sizeof *o);
     const emu_layout *lay = p->cur;
+    const ir_routine *r = p->cur_r;
     o->mod = v->mod == VM_SAT ? VM_NONE : v->mod;
+    if ((v->cls == VC_IMMEDIATE || v->cls == VC_INDIRECT) && v->type >= VISA_TYPE__COUNT) {
+        diag_at(ds, VISA_SEV_ERROR, "E-RUN", in->line, in->col, "operand type %u is not a vISA type", v->type);
+        return false;
+    }
     switch (v->cls) {
     case VC_IMMEDIATE:
         o->shape = EO_IMM;
@@ -32,18 +54,26 @@ static bool lower_vec(emu_program *p, const ir_inst *in, const ir_vec *v, unsign
         o->imm = v->imm;
         return true;
     case VC_PREDICATE:
+        if (v->id > lay->npreds) return bad_index(in, ds, "predicate P", v->id, lay->npreds);
         o->shape = EO_PRED;
         o->type = VISA_TYPE_BOOL;
         o->size = 1;
         o->off = lay->pred_base + v->id;
         return true;
-    case VC_ADDRESS:
+    case VC_ADDRESS: {
+        if (v->id >= r->addrs.len) return bad_index(in, ds, "address variable A", v->id, r->addrs.len);
         o->shape = EO_ADDR;
         o->type = VISA_TYPE_UW;
         o->size = 2;
         o->off = lay->addr_base[v->id] + v->row;
         o->hs = is_dst ? 1 : (uint16_t)(1u << v->col) > 1 ? 1 : 0;
+        /* a destination writes exec consecutive elements, a source reads exec or one */
+        unsigned elems = r->addrs.data[v->id].num_elts, used = o->hs ? exec : 1;
+        if ((unsigned)v->row + used > elems) {
+            return bad_addr_elems(in, ds, "address operand", v->id, v->row, used, elems);
+        }
         return true;
+    }
     case VC_STATE: {
         bool surf = v->state_cls == VS_SURFACE;
         if (v->id >= (surf ? lay->nsurfs : lay->nsamps)) {
@@ -63,6 +93,8 @@ static bool lower_vec(emu_program *p, const ir_inst *in, const ir_vec *v, unsign
         return true;
     }
     case VC_ADDROF: {
+        if (v->id >= lay->nvars || ir_var_type(r, v->id) < 0)
+            return bad_index(in, ds, "general variable #", v->id, lay->nvars);
         o->shape = EO_IMM;
         o->type = VISA_TYPE_UD;
         o->size = 4;
@@ -72,6 +104,8 @@ static bool lower_vec(emu_program *p, const ir_inst *in, const ir_vec *v, unsign
     case VC_INDIRECT: {
         unsigned vs = ir_region_value(IR_REGION_V(v->region)), w = ir_region_value(IR_REGION_W(v->region)),
                  hs = ir_region_value(IR_REGION_H(v->region));
+        if (v->id >= r->addrs.len) return bad_index(in, ds, "address variable A", v->id, r->addrs.len);
+        unsigned elems = r->addrs.data[v->id].num_elts;
         o->type = v->type;
         o->size = isa_types[v->type].bytes;
         o->off = lay->addr_base[v->id] + v->addr_elem;
@@ -95,6 +129,11 @@ static bool lower_vec(emu_program *p, const ir_inst *in, const ir_vec *v, unsign
             o->vs = (uint16_t)vs;
             o->w = (uint16_t)(w ? w : 1);
             o->hs = (uint16_t)hs;
+        }
+        /* Vx1 / VxH read one address element per row of w lanes, the others one */
+        unsigned used = o->shape == EO_VXH ? (exec + o->w - 1) / o->w : 1;
+        if ((unsigned)v->addr_elem + used > elems) {
+            return bad_addr_elems(in, ds, "indirect operand's address", v->id, v->addr_elem, used, elems);
         }
         return true;
     }
@@ -141,7 +180,13 @@ static bool lower_vec(emu_program *p, const ir_inst *in, const ir_vec *v, unsign
             uint64_t b = base + e * o->size;
             if (b + o->size > last) last = b + o->size;
             if (e != i) contig = false;
-            lanes[i] = (uint16_t)(e * o->size <= 0xFFFF ? e * o->size : 0xFFFF);
+            if (e * o->size > 0xFFFF) {
+                diag_at(ds, VISA_SEV_ERROR, "E-RUN", in->line, in->col,
+                        "region spans more than 64 KiB (lane %u at byte %llu)", i,
+                        (unsigned long long)(e * o->size));
+                return false;
+            }
+            lanes[i] = (uint16_t)(e * o->size);
         }
         if (!check_span(p, in, ds, base, last)) return false;
         if (contig) {
@@ -167,15 +212,17 @@ static bool lower_vec(emu_program *p, const ir_inst *in, const ir_vec *v, unsign
 
 bool emu_lower_raw(emu_program *p, const ir_inst *in, const ir_raw *raw, emu_opnd *o, diag_sink *ds) {
     memset(o, 0, sizeof *o);
-    if (raw->id >= p->cur->nvars) {
+    if (raw->id >= p->cur->nvars || (raw->id != VISA_PREDEF_NULL && ir_var_type(p->cur_r, raw->id) < 0)) {
         diag_at(ds, VISA_SEV_ERROR, "E-RUN", in->line, in->col, "raw operand refers to an unknown variable");
         return false;
     }
     o->shape = raw->id == VISA_PREDEF_NULL ? EO_NONE : EO_CONTIG;
     o->type = VISA_TYPE_UB;
     o->size = 1;
-    o->off = p->cur->var_off[raw->id] + raw->offset;
-    return check_span(p, in, ds, o->off, o->off);
+    uint64_t off = (uint64_t)p->cur->var_off[raw->id] + raw->offset;
+    if (!check_span(p, in, ds, off, off)) return false;
+    o->off = (uint32_t)off;
+    return true;
 }
 
 static visa_status lower_inst(emu_program *p, const ir_inst *in, uint32_t *label_op, diag_sink *ds) {
@@ -187,6 +234,11 @@ static visa_status lower_inst(emu_program *p, const ir_inst *in, uint32_t *label
     emu_op_set_exec(&op, in->exec);
     if (ir_pred_id(in->pred)) {
         /* predicates of a function follow the kernel's */
+        if (ir_pred_id(in->pred) > p->cur->npreds) {
+            diag_at(ds, VISA_SEV_ERROR, "E-RUN", in->line, in->col, "predicate P%u is out of range (the routine has %u)",
+                    ir_pred_id(in->pred), p->cur->npreds);
+            return VISA_E_UNSUPPORTED;
+        }
         uint32_t id = ir_pred_id(in->pred) + p->cur->pred_base;
         if (id > UINT16_MAX) {
             diag_at(ds, VISA_SEV_ERROR, "E-RUN", in->line, in->col, "too many predicate variables in the module");

@@ -194,12 +194,8 @@ void emu_run_thread_observed(emu_thread *t) {
     const emu_op *ops = t->prog->ops.data;
     bool timed = run->o.flags & VISA_OBSERVE_TIME;
     uint8_t before[EMU_MAX_LANES * 8], after[EMU_MAX_LANES * 8];
+    uint64_t check = emu_next_check(t, t->steps);
     while (!t->done) {
-        if (t->steps + 1 > t->max_steps) {
-            t->steps++;
-            emu_fault(t, 0, "step limit of %llu instructions reached", (unsigned long long)t->max_steps);
-            break;
-        }
         uint32_t pc = t->pc;
         const emu_op *op = &ops[pc];
         if (op->join && t->wait_mask[pc]) {
@@ -217,6 +213,12 @@ void emu_run_thread_observed(emu_thread *t) {
         t->steps++;
         op->fn(t, op);
         uint64_t t1 = timed ? now_ns() : 0;
+        if (t->done && !t->fault && !t->blocked && t->steps > t->max_steps) emu_limits_check(t, t->steps);
+        if (t->fault) t->pc = pc; /* the op that faulted (as in emu_run_thread) */
+        else if (!t->done && t->pc <= pc && t->steps > check && !(check = emu_limits_check(t, t->steps))) {
+            t->pc = pc;
+            break;
+        }
         if (t->blocked || t->fault || !run->o.on_inst) continue; /* waits: reported when it completes */
         visa_inst_event e;
         memset(&e, 0, sizeof e);

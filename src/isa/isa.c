@@ -154,7 +154,7 @@ static const char *const typeset_whats[TM__COUNT] = {
 #undef VISA_TM
 };
 static const char *const plat_texts[P__COUNT] = {
-#define VISA_PLAT(N, text, grf, aliases) text,
+#define VISA_PLAT(N, text, grf, slm_kb, aliases) text,
 #include "platforms.def"
 #undef VISA_PLAT
 };

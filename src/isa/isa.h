@@ -50,7 +50,7 @@ int isa_type_from_name(const char *s, size_t len);
 
 /* -- Platforms ------------------------------------------------------------------------------ */
 enum {
-#define VISA_PLAT(N, text, grf, aliases) P_##N,
+#define VISA_PLAT(N, text, grf, slm_kb, aliases) P_##N,
 #include "platforms.def"
 #undef VISA_PLAT
     P__COUNT,

@@ -161,7 +161,7 @@ static void check_general_extent(vf *v, const ir_inst *inst, int k, const ir_vec
 ** What every rule of an instruction reads, computed once; then one function per topic, called in
 ** the order the diagnostics are reported. */
 static const char *const plat_names[] = {
-#define VISA_PLAT(N, text, grf, aliases) text,
+#define VISA_PLAT(N, text, grf, slm_kb, aliases) text,
 #include "platforms.def"
 #undef VISA_PLAT
 };

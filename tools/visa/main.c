@@ -301,7 +301,7 @@ static const char run_help[] =
     "usage: visa run FILE [--kernel NAME] [--platform P] [--groups X[,Y[,Z]]]\n"
     "                [--local-size X[,Y[,Z]] | --group-size X[,Y[,Z]]] [--global-offset X,Y,Z]\n"
     "                [--arg [NAME=]VALUE]... [--out N=PATH]... [--print N:TYPE]...\n"
-    "                [--threads N] [--max-steps N] [--cr0 VALUE] [--stats]\n"
+    "                [--threads N] [--max-steps N] [--timeout SECONDS] [--cr0 VALUE] [--stats]\n"
     "       visa run FILE --list-inputs [--kernel NAME] [--platform P]\n"
     "\n"
     "Run a kernel on the CPU (the launch model: docs/launch.md).\n"
@@ -334,7 +334,9 @@ static const char run_help[] =
     "  --out N=PATH         write buffer N's final bytes (buffers count from 0 in --arg order)\n"
     "  --print N:TYPE       print buffer N as TYPE elements (ub b uw w ud d uq q hf bf f df)\n"
     "  --threads N          host threads (results are identical for any N)\n"
-    "  --max-steps N        instructions per thread before stopping with an error\n"
+    "  --max-steps N        instructions per thread before stopping with an error (default 100\n"
+    "                       million; the launch's total is bounded by 100 x N); 0: no limit\n"
+    "  --timeout SECONDS    stop the launch with an error after this much wall time\n"
     "  --stats              print the instructions executed, threads and time to stderr\n"
     "  --cr0 VALUE          initial %cr0 of every thread (default 0x4c0: IEEE, round to nearest\n"
     "                       even, denormals kept; bits 5:4 rounding mode, 6/7/10 DF/F/HF denorms)\n"
@@ -761,7 +763,7 @@ static int cmd_run(int argc, char **argv) {
             return 0;
         }
         static const char *const with_value[] = {"--kernel", "--platform", "--groups", "--group-size",
-                                                 "--threads", "--max-steps", "--arg", "--out", "--print",
+                                                 "--threads", "--max-steps", "--timeout", "--arg", "--out", "--print",
                                                  "--cr0", "--local-size", "--global-offset", "--trace-thread",
                                                  "--trace-lanes", "--trace-lines", "--trace-format", "--trace-out",
                                                  "--profile-format", "--profile-svg"};
@@ -796,13 +798,21 @@ static int cmd_run(int argc, char **argv) {
             char *end;
             errno = 0;
             unsigned long long v = strtoull(argv[++i], &end, 10);
-            if (*end || errno || !v) RUN_USAGE_ERROR("bad number '%s'", argv[i]);
+            if (*end || errno || (!v && a[2] == 't')) RUN_USAGE_ERROR("bad number '%s'", argv[i]);
             if (a[2] == 't') {
                 if (v > 256) RUN_USAGE_ERROR("--threads %s: at most 256", argv[i]);
                 ro.threads = (uint32_t)v;
             } else {
-                ro.max_steps = v;
+                /* 0: unlimited, per thread and in total (bound the run with --timeout) */
+                ro.max_steps = v ? v : VISA_UNLIMITED;
+                ro.max_total_steps = v ? 0 : VISA_UNLIMITED;
             }
+        } else if (!strcmp(a, "--timeout")) {
+            char *end;
+            errno = 0;
+            double v = strtod(argv[++i], &end);
+            if (*end || errno || !(v > 0) || v > 1e9) RUN_USAGE_ERROR("bad --timeout '%s' (seconds, > 0)", argv[i]);
+            ro.timeout_seconds = v;
         } else if (!strcmp(a, "--cr0")) {
             char *end;
             errno = 0;
