@@ -257,7 +257,28 @@ typedef struct visa_run_opts {
     const visa_arg *vector_elems; /**< the elements VISA_ARG_VECTOR arguments refer to */
     size_t nvector_elems;
     const struct visa_observer *observer; /**< NULL: no observation (and no cost); see below */
+    uint32_t checks;        /**< VISA_CHECK_* run checks (docs/observe.md); 0: none (and no cost) */
+    const uint32_t *buffer_flags; /**< NULL, or one VISA_BUFFER_* word per buffer */
 } visa_run_opts;
+
+/* Run checks (visa_run_opts.checks, docs/observe.md "Run checks").  Each finding is an error
+** diagnostic with a C-<CHECK>-<RULE> code at the instruction's source position, naming group,
+** thread, lane and the address or register bytes; the run goes on after a finding (an
+** out-of-bounds access reads 0 and drops writes) and visa_module_run returns VISA_E_RUNTIME when
+** there was any.  At most 100 are reported, then a note "and N more".  Groups run one after
+** another on one host thread while checking. */
+enum {
+    VISA_CHECK_MEMCHECK = 1u << 0,  /**< out-of-bounds and misaligned accesses, bad indirect/address registers */
+    VISA_CHECK_INITCHECK = 1u << 1, /**< undefined register / SLM / global bytes that matter */
+    VISA_CHECK_RACECHECK = 1u << 2, /**< conflicting SLM / global accesses without a barrier between */
+    VISA_CHECK_SYNCCHECK = 1u << 3, /**< barrier misuse and deadlocks */
+    VISA_CHECK_ALL = 0xFu
+};
+
+/* visa_run_opts.buffer_flags: per buffer. */
+enum {
+    VISA_BUFFER_UNDEF = 1u << 0 /**< initcheck: the buffer's bytes are undefined until written */
+};
 
 /* -- Observing a run (docs/observe.md) ---------------------------------------------------------
 ** An observer sees every executed instruction and every memory access of a run.  The events of
