@@ -50,8 +50,9 @@
 #include "check.h"
 #include "exec.h"
 
-#define CHECK_LIMIT 100      /* findings reported; the rest are counted ("and N more") */
+#define CHECK_LIMIT 100      /* findings reported (or the context's max_errors if lower); the rest are counted */
 #define OOB_SINK_BYTES 4096u /* the largest single access of any message (a 2D block row, a block) */
+#define SHADOW_PAGE 4096u    /* global shadow: bytes per page */
 
 /* The last write or read of one byte (racecheck). */
 typedef struct race_acc {
@@ -74,9 +75,10 @@ struct emu_check_run {
     uint32_t checks;
     diag_sink *ds;
     uint64_t found;
-    const visa_buffer *bufs;
+    uint64_t limit;       /* CHECK_LIMIT or the context's max_errors */
+    size_t *buf_size;     /* the caller's buffers' sizes (the emulator's scratch buffers are not checked) */
     size_t nbufs;
-    race_cell **gshadow; /* per buffer, allocated at its first access */
+    race_cell ***gshadow; /* per buffer, pages of SHADOW_PAGE cells allocated at their first access */
     uint64_t *pairs;     /* reported race pairs (op << 32 | other op), a small set */
     size_t npairs, cap_pairs;
     var_range *vars;     /* the kernel's non-alias variables */
@@ -105,7 +107,7 @@ struct emu_check_group {
 static void finding(emu_check_run *R, uint32_t pc, const char *code, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 static void finding(emu_check_run *R, uint32_t pc, const char *code, const char *fmt, ...) {
-    if (++R->found > CHECK_LIMIT) return;
+    if (++R->found > R->limit) return;
     char msg[512];
     va_list ap;
     va_start(ap, fmt);
@@ -139,7 +141,6 @@ static int range_cmp(const void *a, const void *b) {
 visa_status emu_check_prepare(const emu_program *p, uint32_t checks, diag_sink *ds, const visa_buffer *bufs,
                               size_t nbufs, const uint32_t *buffer_flags, size_t nuser_bufs, emu_check_run **out) {
     (void)buffer_flags;
-    (void)nuser_bufs;
     *out = NULL;
     checks &= VISA_CHECK_ALL;
     if (!checks) return VISA_OK;
@@ -149,12 +150,15 @@ visa_status emu_check_prepare(const emu_program *p, uint32_t checks, diag_sink *
     R->p = p;
     R->checks = checks;
     R->ds = ds;
-    R->bufs = bufs;
-    R->nbufs = nbufs;
-    if (nbufs) {
-        R->gshadow = vx_alloc(p->ctx, sizeof(race_cell *) * nbufs);
-        if (!R->gshadow) goto oom;
-        memset(R->gshadow, 0, sizeof(race_cell *) * nbufs);
+    R->limit = p->ctx->max_errors && p->ctx->max_errors < CHECK_LIMIT ? p->ctx->max_errors : CHECK_LIMIT;
+    (void)nbufs;
+    R->nbufs = nuser_bufs; /* past them: zeroed stand-ins for IGC's printf / assert buffers */
+    if (R->nbufs) {
+        R->gshadow = vx_alloc(p->ctx, sizeof(race_cell **) * R->nbufs);
+        R->buf_size = vx_alloc(p->ctx, sizeof(size_t) * R->nbufs);
+        if (!R->gshadow || !R->buf_size) goto oom;
+        memset(R->gshadow, 0, sizeof(race_cell **) * R->nbufs);
+        for (size_t i = 0; i < R->nbufs; i++) R->buf_size[i] = bufs[i].size;
     }
     const ir_routine *r = p->r;
     if (r->vars.len) {
@@ -176,16 +180,24 @@ oom:
     return VISA_E_NOMEM;
 }
 
+static size_t npages(size_t bytes) { return (bytes + SHADOW_PAGE - 1) / SHADOW_PAGE; }
+
 bool emu_check_finish(emu_check_run *R) {
     if (!R) return false;
     visa_ctx *ctx = R->p->ctx;
-    if (R->found > CHECK_LIMIT)
+    if (R->found > R->limit)
         diag_at_offset(R->ds, VISA_SEV_NOTE, "C-MORE", VISA_DIAG_NO_OFFSET, "and %llu more findings",
-                       (unsigned long long)(R->found - CHECK_LIMIT));
+                       (unsigned long long)(R->found - R->limit));
     bool found = R->found > 0;
-    for (size_t i = 0; R->gshadow && i < R->nbufs; i++)
-        if (R->gshadow[i]) vx_free(ctx, R->gshadow[i], sizeof(race_cell) * R->bufs[i].size);
-    if (R->gshadow) vx_free(ctx, R->gshadow, sizeof(race_cell *) * R->nbufs);
+    for (size_t i = 0; R->gshadow && i < R->nbufs; i++) {
+        if (!R->gshadow[i]) continue;
+        size_t np = npages(R->buf_size[i]);
+        for (size_t k = 0; k < np; k++)
+            if (R->gshadow[i][k]) vx_free(ctx, R->gshadow[i][k], sizeof(race_cell) * SHADOW_PAGE);
+        vx_free(ctx, R->gshadow[i], sizeof(race_cell *) * np);
+    }
+    if (R->gshadow) vx_free(ctx, R->gshadow, sizeof(race_cell **) * R->nbufs);
+    if (R->buf_size) vx_free(ctx, R->buf_size, sizeof(size_t) * R->nbufs);
     if (R->vars) vx_free(ctx, R->vars, sizeof(var_range) * R->p->r->vars.len);
     if (R->pairs) vx_free(ctx, R->pairs, sizeof(uint64_t) * R->cap_pairs);
     vx_free(ctx, R, sizeof *R);
@@ -406,6 +418,8 @@ static void report_oob(emu_thread *t, emu_check_group *g, unsigned space, uint32
 
 /* -- racecheck ----------------------------------------------------------------------------------- */
 
+static race_cell *global_cell(emu_check_run *R, uint32_t buf, uint64_t off);
+
 static bool pair_new(emu_check_run *R, uint32_t a, uint32_t b) {
     uint64_t key = (uint64_t)a << 32 | b;
     for (size_t i = 0; i < R->npairs; i++)
@@ -450,13 +464,14 @@ static void report_race(emu_thread *t, emu_check_group *g, unsigned space, uint6
             prev_write && prev->atomic ? "atomic " : "", prev_write ? "write" : "read", other, pos);
 }
 
-static void race_access(emu_thread *t, emu_check_group *g, race_cell *cells, uint64_t off, uint64_t n, unsigned space,
-                        uint32_t buf, unsigned kind, unsigned lane) {
+static void race_access(emu_thread *t, emu_check_group *g, uint64_t off, uint64_t n, unsigned space, uint32_t buf,
+                        unsigned kind, unsigned lane) {
     race_acc me = {(uint32_t)(g->gi + 1), g->vc[(size_t)t->index * g->n + t->index], cur_pc(t), (uint16_t)t->index,
                    kind == VISA_MEM_ATOMIC};
     bool reported = false;
     for (uint64_t k = 0; k < n; k++) {
-        race_cell *c = &cells[off + k];
+        race_cell *c = space == VISA_MEM_SLM ? &g->slm[off + k] : global_cell(g->run, buf, off + k);
+        if (!c) return;
         if (kind == VISA_MEM_READ) {
             if (!reported && c->w.group && !c->w.atomic && !ordered(g, t, &c->w)) {
                 report_race(t, g, space, off + k, buf, kind, lane, &c->w, true);
@@ -478,14 +493,23 @@ static void race_access(emu_thread *t, emu_check_group *g, race_cell *cells, uin
     }
 }
 
-static race_cell *global_cells(emu_check_run *R, uint32_t buf) {
-    if (buf >= R->nbufs || !R->bufs[buf].size) return NULL;
-    if (!R->gshadow[buf] && !R->oom) {
-        R->gshadow[buf] = vx_alloc(R->p->ctx, sizeof(race_cell) * R->bufs[buf].size);
-        if (R->gshadow[buf]) memset(R->gshadow[buf], 0, sizeof(race_cell) * R->bufs[buf].size);
-        else R->oom = true; /* racecheck of global memory stops; nothing false is reported */
+/* The shadow cell of byte `off` of buffer `buf`, NULL when it cannot be had (out of memory:
+** racecheck of global memory stops there; nothing false is reported). */
+static race_cell *global_cell(emu_check_run *R, uint32_t buf, uint64_t off) {
+    if (buf >= R->nbufs || off >= R->buf_size[buf] || R->oom) return NULL;
+    size_t np = npages(R->buf_size[buf]);
+    if (!R->gshadow[buf]) {
+        R->gshadow[buf] = vx_alloc(R->p->ctx, sizeof(race_cell *) * np);
+        if (!R->gshadow[buf]) return R->oom = true, NULL;
+        memset(R->gshadow[buf], 0, sizeof(race_cell *) * np);
     }
-    return R->gshadow[buf];
+    race_cell **pg = &R->gshadow[buf][off / SHADOW_PAGE];
+    if (!*pg) {
+        *pg = vx_alloc(R->p->ctx, sizeof(race_cell) * SHADOW_PAGE);
+        if (!*pg) return R->oom = true, NULL;
+        memset(*pg, 0, sizeof(race_cell) * SHADOW_PAGE);
+    }
+    return &(*pg)[off % SHADOW_PAGE];
 }
 
 void emu_check_mem(emu_thread *t, unsigned space, uint32_t buffer, uint64_t addr, uint32_t size, unsigned lane,
@@ -500,8 +524,7 @@ void emu_check_mem(emu_thread *t, unsigned space, uint32_t buffer, uint64_t addr
         return;
     }
     if (!(g->run->checks & VISA_CHECK_RACECHECK) || !size) return;
-    race_cell *cells = space == VISA_MEM_SLM ? g->slm : global_cells(g->run, buf);
-    if (cells) race_access(t, g, cells, off, size, space, buf, kind, lane);
+    if (space != VISA_MEM_SLM || g->slm) race_access(t, g, off, size, space, buf, kind, lane);
 }
 
 void emu_check_misaligned(emu_thread *t, uint64_t addr, uint32_t align, unsigned lane) {
@@ -509,7 +532,7 @@ void emu_check_misaligned(emu_thread *t, uint64_t addr, uint32_t align, unsigned
     if (!(g->run->checks & VISA_CHECK_MEMCHECK)) return;
     char w[96];
     who(g, t->index, w, sizeof w);
-    finding(g->run, cur_pc(t), "C-MEMCHECK-ALIGN", "address 0x%llx is not aligned to the %u-byte data size [%s, lane %u]",
+    finding(g->run, cur_pc(t), "C-MEMCHECK-ALIGN", "address 0x%llx is not aligned to %u bytes [%s, lane %u]",
             (unsigned long long)addr, align, w, lane);
 }
 

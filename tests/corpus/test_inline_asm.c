@@ -213,6 +213,7 @@ static void add_arg(char *cmd, size_t cap, const char *s) {
 
 static char tmpdir[256];
 static const char *visa_bin;
+static const char *run_extra; /* one more `visa run` option (main's third argument) */
 
 /* Runs `visa ARGS...` (NULL-terminated) with stdout to OUT (or the scratch file) and stderr to
 ** the scratch file ERR; returns the exit status, or -1 if it did not exit normally. */
@@ -745,6 +746,7 @@ static void test_file(const char *corpus, const char *folder, const char *name, 
         args[n++] = "--print";
         args[n++] = prints_buf[k];
     }
+    if (run_extra) args[n++] = run_extra;
     args[n] = NULL;
     char *out = scratch("run.out");
     rc = visa(out, args);
@@ -764,10 +766,11 @@ static void test_file(const char *corpus, const char *folder, const char *name, 
 }
 
 int main(int argc, char **argv) {
-    if (argc != 3) {
-        fprintf(stderr, "usage: test_inline_asm VISA_BINARY CORPUS_DIR\n");
+    if (argc != 3 && argc != 4) {
+        fprintf(stderr, "usage: test_inline_asm VISA_BINARY CORPUS_DIR [RUN_OPTION]\n");
         return 2;
     }
+    run_extra = argc == 4 ? argv[3] : NULL; /* --check=all: the runs must find nothing */
     visa_bin = argv[1];
     const char *corpus = argv[2];
     static const char *const folders[] = {"tvisa", "compute-samples-visa-injection", "intel-llvm-inlineasm"};
