@@ -258,7 +258,6 @@ typedef struct visa_run_opts {
     size_t nvector_elems;
     const struct visa_observer *observer; /**< NULL: no observation (and no cost); see below */
     uint32_t checks;        /**< VISA_CHECK_* run checks (docs/observe.md); 0: none (and no cost) */
-    const uint32_t *buffer_flags; /**< NULL, or one VISA_BUFFER_* word per buffer */
 } visa_run_opts;
 
 /* Run checks (visa_run_opts.checks, docs/observe.md "Run checks").  Each finding is an error
@@ -269,16 +268,12 @@ typedef struct visa_run_opts {
 ** another on one host thread while checking. */
 enum {
     VISA_CHECK_MEMCHECK = 1u << 0,  /**< out-of-bounds and misaligned accesses, bad indirect/address registers */
-    VISA_CHECK_INITCHECK = 1u << 1, /**< undefined register / SLM / global bytes that matter */
+    VISA_CHECK_INITCHECK = 1u << 1, /**< reserved: undefined bytes that matter (not implemented yet; accepted, finds nothing) */
     VISA_CHECK_RACECHECK = 1u << 2, /**< conflicting SLM / global accesses without a barrier between */
     VISA_CHECK_SYNCCHECK = 1u << 3, /**< barrier misuse and deadlocks */
     VISA_CHECK_ALL = 0xFu
 };
 
-/* visa_run_opts.buffer_flags: per buffer. */
-enum {
-    VISA_BUFFER_UNDEF = 1u << 0 /**< initcheck: the buffer's bytes are undefined until written */
-};
 
 /* -- Observing a run (docs/observe.md) ---------------------------------------------------------
 ** An observer sees every executed instruction and every memory access of a run.  The events of

@@ -23,7 +23,7 @@
 #define PRINT_OPTS_V1 END_OF(visa_print_opts, flags)
 #define VERIFY_OPTS_V1 END_OF(visa_verify_opts, source_len)
 #define RUN_OPTS_V1 END_OF(visa_run_opts, max_steps) /* set_cr0 and cr0 came in version 2, observer in 3,
-                                                      checks and buffer_flags in 4 */
+                                                      checks in 4 */
 #define OBSERVER_V1 END_OF(visa_observer, on_mem)
 
 /* Start a reader: reject a too-small struct, then zero the copy. */
@@ -86,7 +86,6 @@ visa_status visa__run_opts_read(const visa_run_opts *in, visa_run_opts *out) {
     TAKE(in, out, nvector_elems);
     TAKE(in, out, observer); /* version 3 */
     TAKE(in, out, checks);   /* version 4 */
-    TAKE(in, out, buffer_flags);
     return VISA_OK;
 }
 

@@ -36,6 +36,8 @@
 ** race with an earlier reader can go unreported (never the reverse).  Each pair of instructions
 ** is reported once.
 **
+** initcheck is reserved (VISA_CHECK_INITCHECK is accepted and finds nothing yet).
+**
 ** synccheck.  The named-barrier faults of sync.c (counts that disagree with the phase's, more
 ** signals than producers and consumers) and a group in which no thread can make progress become
 ** findings: C-SYNCCHECK-EXIT when some threads of the group ended while others wait at a barrier,
@@ -139,8 +141,7 @@ static int range_cmp(const void *a, const void *b) {
 }
 
 visa_status emu_check_prepare(const emu_program *p, uint32_t checks, diag_sink *ds, const visa_buffer *bufs,
-                              size_t nbufs, const uint32_t *buffer_flags, size_t nuser_bufs, emu_check_run **out) {
-    (void)buffer_flags;
+                              size_t nbufs, emu_check_run **out) {
     *out = NULL;
     checks &= VISA_CHECK_ALL;
     if (!checks) return VISA_OK;
@@ -151,8 +152,7 @@ visa_status emu_check_prepare(const emu_program *p, uint32_t checks, diag_sink *
     R->checks = checks;
     R->ds = ds;
     R->limit = p->ctx->max_errors && p->ctx->max_errors < CHECK_LIMIT ? p->ctx->max_errors : CHECK_LIMIT;
-    (void)nbufs;
-    R->nbufs = nuser_bufs; /* past them: zeroed stand-ins for IGC's printf / assert buffers */
+    R->nbufs = nbufs; /* past them: zeroed stand-ins for IGC's printf / assert buffers */
     if (R->nbufs) {
         R->gshadow = vx_alloc(p->ctx, sizeof(race_cell **) * R->nbufs);
         R->buf_size = vx_alloc(p->ctx, sizeof(size_t) * R->nbufs);

@@ -10,8 +10,9 @@ typedef struct emu_check_run emu_check_run;
 typedef struct emu_check_group emu_check_group;
 
 /* NULL when checks is 0.  Findings go to ds.  VISA_E_NOMEM on failure. */
+/* bufs: the caller's nbufs buffers (the emulator's own scratch buffers after them are not checked). */
 visa_status emu_check_prepare(const emu_program *p, uint32_t checks, diag_sink *ds, const visa_buffer *bufs,
-                              size_t nbufs, const uint32_t *buffer_flags, size_t nuser_bufs, emu_check_run **out);
+                              size_t nbufs, emu_check_run **out);
 /* Report "and N more" past the limit; true when anything was found.  Frees the run. */
 bool emu_check_finish(emu_check_run *run);
 /* The check state of one group (NULL when run is NULL); false on allocation failure. */
