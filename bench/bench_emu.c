@@ -346,6 +346,7 @@ typedef struct result {
     int emu_runs, native_runs, hw_runs;
     int ok;
     double obs_s;                      /* seconds per run with a no-op observer (docs/observe.md) */
+    double chk_s[4];                   /* seconds per run under each check (VISA_CHECK_* bit k); < 0: it found something */
 } result;
 
 /* A no-op observer: what observation itself costs (every instruction event built, nothing done). */
@@ -505,6 +506,19 @@ static int bench_kernel(visa_ctx *ctx, int k, int hw, result *res) {
     if (s != VISA_OK || st.instructions != res->instr) res->ok = 0;
     res->obs_s = (t1 - t0) / obs_runs;
     opts.observer = NULL;
+    /* each run check on its own (docs/observe.md, "Run checks"): its cost, not a target */
+    for (int c = 0; c < 4; c++) {
+        opts.checks = 1u << c;
+        int runs = 0;
+        t0 = now();
+        do {
+            s = visa_module_run(m, &opts, args, nargs, bufs, k == K_REDUCE ? 2 : 1, &st);
+            runs++;
+            t1 = now();
+        } while (s == VISA_OK && t1 - t0 < g_min_seconds / 6);
+        res->chk_s[c] = s == VISA_OK ? (t1 - t0) / runs : -1;
+    }
+    opts.checks = 0;
     /* and once more: the outputs after timing still agree */
     if (res->ok && !same(kd, emu_out, nat_out, bytes)) res->ok = 0;
 
@@ -570,6 +584,13 @@ int main(int argc, char **argv) {
                r.ok ? "agree" : "DIFFER", slow ? ", MISS instr/s" : "", far ? ", MISS ratio" : "");
         printf("%-7s   with a no-op observer: %.3f ms per run, %.1f M instr/s (%.2fx the unobserved time)\n",
                kd->name, r.obs_s * 1e3, (double)r.instr / r.obs_s / 1e6, r.obs_s / r.emu_s);
+        static const char *const check_names[4] = {"memcheck", "initcheck", "racecheck", "synccheck"};
+        printf("%-7s   --check:", kd->name);
+        for (int c = 0; c < 4; c++) {
+            if (r.chk_s[c] < 0) printf(" %s FOUND SOMETHING", check_names[c]);
+            else printf(" %s %.2fx", check_names[c], r.chk_s[c] / r.emu_s);
+        }
+        printf(" (the unchecked time)\n");
         if (!r.ok) failed++;
         if (slow || far) {
             size_t l = strlen(missing);

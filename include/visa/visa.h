@@ -318,10 +318,27 @@ typedef struct visa_run_opts {
     uint64_t max_total_steps; /**< instructions of all threads of the launch together; 0 = 100 x the
                                    per-thread limit (unlimited when that is), VISA_UNLIMITED = none
                                    (version 4) */
+    uint32_t checks;          /**< VISA_CHECK_* run checks (docs/observe.md); 0: none (and no cost)
+                                   (version 4) */
 } visa_run_opts;
 
 /** visa_run_opts.max_steps / max_total_steps: no limit. */
 #define VISA_UNLIMITED UINT64_MAX
+
+/* Run checks (visa_run_opts.checks, docs/observe.md "Run checks").  Each finding is an error
+** diagnostic with a C-<CHECK>-<RULE> code at the instruction's source position, naming group,
+** thread, lane and the address or register bytes; the run goes on after a finding (an
+** out-of-bounds access reads 0 and drops writes) and visa_module_run returns VISA_E_RUNTIME when
+** there was any.  At most 100 are reported, then a note "and N more".  Groups run one after
+** another on one host thread while checking. */
+enum {
+    VISA_CHECK_MEMCHECK = 1u << 0,  /**< out-of-bounds and misaligned accesses, bad indirect/address registers */
+    VISA_CHECK_INITCHECK = 1u << 1, /**< reserved: undefined bytes that matter (not implemented yet; accepted, finds nothing) */
+    VISA_CHECK_RACECHECK = 1u << 2, /**< conflicting SLM / global accesses without a barrier between */
+    VISA_CHECK_SYNCCHECK = 1u << 3, /**< barrier misuse and deadlocks */
+    VISA_CHECK_ALL = 0xFu
+};
+
 
 /* -- Observing a run (docs/observe.md) ---------------------------------------------------------
 ** An observer sees every executed instruction and every memory access of a run.  The events of

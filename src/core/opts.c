@@ -23,7 +23,8 @@
 #define PRINT_OPTS_V1 END_OF(visa_print_opts, flags)
 #define VERIFY_OPTS_V1 END_OF(visa_verify_opts, source_len)
 #define RUN_OPTS_V1 END_OF(visa_run_opts, max_steps) /* set_cr0 and cr0 came in version 2, observer in 3,
-                                                        ** timeout_seconds and max_total_steps in 4 */
+                                                        ** timeout_seconds, max_total_steps
+                                                        ** and checks in 4 */
 #define OBSERVER_V1 END_OF(visa_observer, on_mem)
 #define REGION_OPTS_V1 END_OF(visa_region_opts, naddrs)
 
@@ -88,6 +89,7 @@ visa_status visa__run_opts_read(const visa_run_opts *in, visa_run_opts *out) {
     TAKE(in, out, observer); /* version 3 */
     TAKE(in, out, timeout_seconds); /* version 4 */
     TAKE(in, out, max_total_steps);
+    TAKE(in, out, checks);
     return VISA_OK;
 }
 

@@ -186,6 +186,7 @@ typedef struct dp_mem {
     uint64_t size;
     unsigned space;  /* VISA_MEM_SLM or VISA_MEM_SURFACE (observation) */
     uint32_t index;  /* the surface's buffer */
+    const emu_mem *mem;
 } dp_mem;
 
 /* Report an access at byte `off` of the surface to the observer (exec.h's emu_observe_mem). */
@@ -195,6 +196,7 @@ static inline void dp_observe(emu_thread *t, const dp_mem *m, uint64_t off, uint
 
 static bool surface_mem(emu_thread *t, const emu_op *op, dp_mem *m) {
     emu_mem *mem = t->mem;
+    m->mem = mem;
     if (F_SURF(op->info) == SK_SLM) {
         if (!mem->slm || !mem->slm_size) {
             emu_fault(t, 0, "T0 (SLM) is accessed but the kernel has no shared local memory (SLMSize)");
@@ -223,7 +225,7 @@ static bool surface_mem(emu_thread *t, const emu_op *op, dp_mem *m) {
 }
 
 static inline uint8_t *at(const dp_mem *m, uint64_t off, uint64_t n) {
-    return off <= m->size && n <= m->size - off ? m->base + off : NULL;
+    return off <= m->size && n <= m->size - off ? m->base + off : emu_oob_sink(m->mem, n);
 }
 
 /* The register bytes [0, bytes) of a raw slot; NULL (and a fault) when they leave the file. */
@@ -273,6 +275,7 @@ void emu_dp_oword(emu_thread *t, const emu_op *op) {
     if (fl & 1) {
         if (off & 3) {
             emu_fault(t, 0, "unaligned oword read at byte offset 0x%llx is not dword-aligned", (unsigned long long)off);
+            t->fault_rule = "C-MEMCHECK-ALIGN";
             return;
         }
     } else {
@@ -334,6 +337,7 @@ void emu_dp_media(emu_thread *t, const emu_op *op) {
     int64_t x = (int32_t)(uint32_t)scalar(t, &op->src[0]), y = (int32_t)(uint32_t)scalar(t, &op->src[1]);
     if (st && (x & 3)) {
         emu_fault(t, 0, "media block write X offset %lld is not dword-aligned", (long long)x);
+        t->fault_rule = "C-MEMCHECK-ALIGN";
         return;
     }
     unsigned rp = bw <= 4 ? 4 : bw <= 8 ? 8 : bw <= 16 ? 16 : bw <= 32 ? 32 : 64;
@@ -499,6 +503,7 @@ void emu_dp_4scaled(emu_thread *t, const emu_op *op) {
             uint64_t a = svm ? base + rd64(ro + 8 * i) : (uint32_t)(base + rd32(ro + 4 * i));
             if (a & 3) {
                 emu_fault(t, i, "address 0x%llx is not dword-aligned", (unsigned long long)a);
+                t->fault_rule = "C-MEMCHECK-ALIGN";
                 return;
             }
             a += 4u * c;
@@ -767,6 +772,7 @@ void emu_dp_atomic(emu_thread *t, const emu_op *op) {
             uint64_t addr = svm ? rd64(ra + 8 * i) : rd32(ra + 4 * i);
             if (addr % mb) {
                 emu_fault(t, i, "atomic address 0x%llx is not aligned to %u bytes", (unsigned long long)addr, mb);
+                t->fault_rule = "C-MEMCHECK-ALIGN";
                 return;
             }
             if (svm) {
@@ -812,6 +818,7 @@ void emu_dp_svm_block(emu_thread *t, const emu_op *op) {
     unsigned al = fl & 2 ? 4 : 16;
     if (a % al) {
         emu_fault(t, 0, "block address 0x%llx is not %s-aligned", (unsigned long long)a, al == 4 ? "dword" : "oword");
+        t->fault_rule = "C-MEMCHECK-ALIGN";
         return;
     }
     uint8_t *r = regs(t, &op->src[1], (uint64_t)n * 16);
@@ -857,6 +864,7 @@ void emu_dp_svm_gs(emu_thread *t, const emu_op *op) {
         uint64_t a = rd64(ra + 8 * i);
         if (a % bs) {
             emu_fault(t, i, "address 0x%llx is not aligned to the %u-byte block size", (unsigned long long)a, bs);
+            t->fault_rule = "C-MEMCHECK-ALIGN";
             return;
         }
         uint32_t span = bs == 1 ? nb : bs;

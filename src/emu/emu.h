@@ -5,6 +5,8 @@
 #ifndef VISA_EMU_H
 #define VISA_EMU_H
 
+#include <string.h>
+
 #include "ir/ir.h"
 
 #define EMU_MAX_LANES 32
@@ -155,7 +157,18 @@ typedef struct emu_mem {
     size_t nbufs;
     uint8_t *slm;      /* shared local memory of the thread's group */
     uint32_t slm_size;
+    /* memcheck (check.c): an out-of-bounds access gets these zeroed bytes instead of faulting, so
+    ** reads return 0 and writes are dropped; NULL otherwise */
+    uint8_t *oob_sink;
+    uint32_t oob_sink_bytes;
 } emu_mem;
+
+/* The zeroed sink for an out-of-bounds access of `size` bytes under memcheck, else NULL. */
+static inline uint8_t *emu_oob_sink(const emu_mem *mem, uint64_t size) {
+    if (!mem->oob_sink || size > mem->oob_sink_bytes) return NULL;
+    memset(mem->oob_sink, 0, (size_t)size);
+    return mem->oob_sink;
+}
 
 /* Host pointer for an emulated global access of `size` bytes, NULL if it is out of bounds. */
 uint8_t *emu_global(emu_mem *mem, uint64_t addr, uint32_t size);
@@ -230,6 +243,7 @@ struct emu_thread {
     int fault;
     char fault_msg[512];
     uint32_t fault_lane;
+    const char *fault_rule;    /* a fault a --check turns into a finding (C-SYNCCHECK-..., C-MEMCHECK-...) */
     struct emu_obs_group *obs; /* the observed group (observe.c), NULL when nobody observes */
 };
 
@@ -263,6 +277,7 @@ typedef struct emu_obs_group {
     uint32_t group[3];
     uint32_t pc;            /* the op being executed (memory events name it) */
     uint64_t step;
+    struct emu_check_group *chk; /* run checks (check.c), NULL when none; run is NULL when only checking */
 } emu_obs_group;
 /* NULL (no observer) or a prepared run; VISA_E_NOMEM / VISA_E_ARG on failure. */
 visa_status emu_observe_prepare(const emu_program *p, const visa_observer *o, const uint32_t groups[3],

@@ -14,6 +14,7 @@
 
 #include "abi.h"
 #include "convert.h"
+#include "check.h"
 #include "exec.h"
 
 #define DEFAULT_MAX_STEPS 100000000ull
@@ -61,10 +62,10 @@ uint64_t visa_buffer_address(size_t index) { return (uint64_t)(index + 1) << 32;
 
 uint8_t *emu_global(emu_mem *mem, uint64_t addr, uint32_t size) {
     uint64_t i = (addr >> 32);
-    if (i == 0 || i > mem->nbufs) return NULL;
+    if (i == 0 || i > mem->nbufs) return emu_oob_sink(mem, size);
     const visa_buffer *b = &mem->bufs[i - 1];
     uint64_t off = addr & 0xFFFFFFFFu;
-    if (off > b->size || size > b->size - off) return NULL;
+    if (off > b->size || size > b->size - off) return emu_oob_sink(mem, size);
     return b->data + off;
 }
 
@@ -75,7 +76,7 @@ uint8_t *emu_surface(emu_mem *mem, uint32_t index, uint64_t off, uint32_t size, 
     }
     const visa_buffer *b = &mem->bufs[index];
     if (bytes) *bytes = b->size;
-    if (off > b->size || size > b->size - off) return NULL;
+    if (off > b->size || size > b->size - off) return size ? emu_oob_sink(mem, size) : NULL;
     return b->data + off;
 }
 
@@ -123,6 +124,7 @@ typedef struct launch {
     bool oom;
     uint64_t steps, threads_run;
     emu_obs_run *obs;     /* the observer's prepared run, NULL when nobody observes */
+    emu_check_run *chk;   /* run checks (check.c), NULL when none */
 } launch;
 
 static void put(uint8_t *p, uint64_t v, unsigned bytes) {
@@ -362,11 +364,12 @@ static bool run_group(launch *L, uint64_t gi, group_mem *gm) {
     const emu_program *p = L->prog;
     uint32_t g[3] = {(uint32_t)(gi % L->groups[0]), (uint32_t)(gi / L->groups[0] % L->groups[1]),
                      (uint32_t)(gi / L->groups[0] / L->groups[1])};
-    emu_mem mem = {L->bufs, L->nbufs, gm->slm, L->slm_bytes};
+    emu_mem mem = {L->bufs, L->nbufs, gm->slm, L->slm_bytes, NULL, 0}; /* the sink: emu_check_group_begin */
     if (gm->slm) memset(gm->slm, 0, L->slm_bytes);
     uint32_t n = gm->nthreads;
     emu_obs_group og;
     emu_observe_group_begin(L->obs, &og, gi, g);
+    emu_check_group *cg = NULL;
     memset(&gm->sync, 0, sizeof gm->sync);
     gm->sync.nthreads = n;
     gm->sync.threads = gm->t;
@@ -388,7 +391,7 @@ static bool run_group(launch *L, uint64_t gi, group_mem *gm) {
         t->mem = &mem;
         t->sync = &gm->sync;
         t->index = ti;
-        t->obs = L->obs ? &og : NULL;
+        t->obs = L->obs || L->chk ? &og : NULL;
         t->em = L->simd >= 32 ? 0xFFFFFFFFu : (1u << L->simd) - 1;
         /* OpenCL model: the last thread's lanes past the group's work-items are off from the
         ** start (the walker's right execution mask; docs/launch.md) */
@@ -401,8 +404,14 @@ static bool run_group(launch *L, uint64_t gi, group_mem *gm) {
         memcpy(t->local_id, l, sizeof l);
         init_thread(L, t, g, l);
     }
-    bool ok = true;
-    for (;;) {
+    bool ok = emu_check_group_begin(L->chk, &cg, gi, g, gm->t, n, L->slm_bytes);
+    og.chk = cg;
+    if (!ok) {
+        pthread_mutex_lock(&L->lock);
+        L->oom = true;
+        pthread_mutex_unlock(&L->lock);
+    }
+    while (ok) {
         bool progress = false;
         uint32_t live = 0, first_blocked = UINT32_MAX;
         for (uint32_t ti = 0; ti < n && ok; ti++) {
@@ -416,7 +425,7 @@ static bool run_group(launch *L, uint64_t gi, group_mem *gm) {
             if (!t->fault) emu_limits_check(t, t->steps);
             if (t->fault) {
                 if (t->fault == EMU_FAULT_LIMIT) note_other_threads(L, gm, ti, t);
-                record_fault(L, gi, ti, t);
+                if (!emu_check_fault(cg, t)) record_fault(L, gi, ti, t);
                 ok = false;
                 break;
             }
@@ -428,6 +437,7 @@ static bool run_group(launch *L, uint64_t gi, group_mem *gm) {
             if (t->blocked) live++;
         }
         if (!ok || !live) break;
+        if (!progress && emu_check_deadlock(cg)) break;
         if (!progress) {
             emu_thread *t = &gm->t[first_blocked];
             uint32_t ended = 0;
@@ -443,6 +453,7 @@ static bool run_group(launch *L, uint64_t gi, group_mem *gm) {
         }
     }
     emu_observe_group_end(&og);
+    emu_check_group_end(cg);
     uint64_t steps = 0;
     for (uint32_t ti = 0; ti < n; ti++) steps += gm->t[ti].steps;
     pthread_mutex_lock(&L->lock);
@@ -901,10 +912,12 @@ visa_status visa_module_run(const visa_module *m, const visa_run_opts *opts_in, 
         L->fault_group = UINT64_MAX;
         st = emu_observe_prepare(prog, opts->observer, L->groups, &L->obs);
     }
+    if (st == VISA_OK)
+        st = emu_check_prepare(prog, opts->checks, &ds, L->bufs, nbufs, &L->chk);
     if (st == VISA_OK) {
         pthread_mutex_init(&L->lock, NULL);
         unsigned nt = L->host_threads;
-        if (prog->global_atomics) nt = 1; /* see emu_program.global_atomics */
+        if (prog->global_atomics || L->chk) nt = 1; /* see emu_program.global_atomics; checks: check.c */
         if (nt > 256) nt = 256;
         if (nt > L->ngroups) nt = (unsigned)L->ngroups;
         pthread_t tids[256];
@@ -934,6 +947,7 @@ visa_status visa_module_run(const visa_module *m, const visa_run_opts *opts_in, 
         for (size_t i = nbufs; i < L->nbufs; i++) vx_free(ctx, all_bufs[i].data, all_bufs[i].size);
         vx_free(ctx, all_bufs, sizeof(visa_buffer) * L->nbufs);
     }
+    if (emu_check_finish(L->chk) && st == VISA_OK) st = VISA_E_RUNTIME; /* findings were reported */
     emu_observe_free(prog, L->obs);
     if (lowered) emu_program_free(prog);
     vx_free(ctx, L->bound, bound_bytes);

@@ -46,6 +46,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "check.h"
 #include "convert.h"
 #include "lsc_layout.h"
 #include "send.h"
@@ -153,7 +154,7 @@ static uint8_t *space_ptr(emu_thread *t, const lsc_space *s, uint64_t addr, uint
     switch (s->kind) {
     case SP_SLM: {
         emu_mem *m = t->mem;
-        if (!m->slm || addr > m->slm_size || size > m->slm_size - addr) return NULL;
+        if (!m->slm || addr > m->slm_size || size > m->slm_size - addr) return emu_oob_sink(m, size);
         return m->slm + addr;
     }
     case SP_SURFACE: return emu_surface(t->mem, s->index, addr, size, NULL);
@@ -262,6 +263,7 @@ static void h_simt(emu_thread *t, const emu_op *op) {
         uint64_t a = strided ? base + i * pitch : lane_addr(file + adr->off + i * asz, asize, op->target, op->imm);
         if (strided && asize != VISA_LSC_AS_A64 && asize != VISA_LSC_AS_A32S) a = (uint32_t)a;
         observe(t, &sp, a, span, i, store ? VISA_MEM_WRITE : VISA_MEM_READ);
+        emu_check_align(t, a, mb < 4 ? mb : 4, i); /* memcheck: loads and stores, dword (check.c) */
         uint8_t *m = space_ptr(t, &sp, a, span);
         if (!m) {
             oob_fault(t, i, &sp, store ? "store" : "load", span, a);
@@ -298,6 +300,7 @@ static void h_transposed(emu_thread *t, const emu_op *op) {
     uint64_t a = lane_addr(t->file + op->src[1].off, I_ASIZE(info), op->target, op->imm);
     uint32_t bytes = elems * mb;
     observe(t, &sp, a, bytes, 0, store ? VISA_MEM_WRITE : VISA_MEM_READ);
+    emu_check_align(t, a, mb < 4 ? mb : 4, 0);
     uint8_t *m = space_ptr(t, &sp, a, bytes);
     if (!m) {
         oob_fault(t, 0, &sp, store ? "store" : "load", bytes, a);
@@ -427,6 +430,7 @@ static void h_atomic(emu_thread *t, const emu_op *op) {
         if (!(mask >> i & 1)) continue;
         uint64_t a = lane_addr(t->file + op->src[1].off + i * asz, asize, op->target, op->imm);
         observe(t, &sp, a, mb, i, VISA_MEM_ATOMIC);
+        emu_check_align(t, a, mb, i);
         uint8_t *m = space_ptr(t, &sp, a, mb);
         if (!m) {
             oob_fault(t, i, &sp, "atomic", mb, a);

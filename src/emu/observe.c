@@ -12,6 +12,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "check.h"
 #include "exec.h"
 
 struct emu_obs_op {
@@ -132,7 +133,8 @@ static void exec_point(const emu_thread *t, const emu_obs_group *g, visa_exec_po
 void emu_observe_mem_report(emu_thread *t, unsigned space, uint32_t buffer, uint64_t addr, uint32_t size,
                             unsigned lane, unsigned kind) {
     emu_obs_group *g = t->obs;
-    if (!g->run->o.on_mem) return;
+    if (g->chk) emu_check_mem(t, space, buffer, addr, size, lane, kind);
+    if (!g->run || !g->run->o.on_mem) return;
     visa_mem_event e;
     memset(&e, 0, sizeof e);
     exec_point(t, g, &e.at);
@@ -190,9 +192,11 @@ static void gather_dst(const emu_thread *t, const emu_op *op, uint8_t *out) {
 /* emu_run_thread's loop with an event per completed instruction. */
 void emu_run_thread_observed(emu_thread *t) {
     emu_obs_group *g = t->obs;
-    const emu_obs_run *run = g->run;
+    const emu_obs_run *run = g->run; /* NULL when the group is only checked */
+    emu_check_group *chk = g->chk;
     const emu_op *ops = t->prog->ops.data;
-    bool timed = run->o.flags & VISA_OBSERVE_TIME;
+    bool timed = run && (run->o.flags & VISA_OBSERVE_TIME);
+    bool inst_events = run && run->o.on_inst;
     uint8_t before[EMU_MAX_LANES * 8], after[EMU_MAX_LANES * 8];
     uint64_t check = emu_next_check(t, t->steps);
     while (!t->done) {
@@ -202,16 +206,18 @@ void emu_run_thread_observed(emu_thread *t) {
             t->em |= t->wait_mask[pc];
             t->wait_mask[pc] = 0;
         }
-        const emu_obs_op *d = &run->ops[pc];
+        const emu_obs_op *d = run ? &run->ops[pc] : NULL;
         /* the channel enables as the handler sees them, before it changes the mask or predicate */
         uint32_t enabled = emu_chen(t, op);
-        bool show_dst = d->has_dst && run->o.on_inst;
+        bool show_dst = inst_events && d->has_dst;
         if (show_dst) gather_dst(t, op, before);
         g->pc = pc;
         g->step = t->steps;
         uint64_t t0 = timed ? now_ns() : 0;
         t->steps++;
+        if (chk) emu_check_before(t, op);
         op->fn(t, op);
+        if (chk) emu_check_after(t, op);
         uint64_t t1 = timed ? now_ns() : 0;
         if (t->done && !t->fault && !t->blocked && t->steps > t->max_steps) emu_limits_check(t, t->steps);
         if (t->fault) t->pc = pc; /* the op that faulted (as in emu_run_thread) */
@@ -219,7 +225,7 @@ void emu_run_thread_observed(emu_thread *t) {
             t->pc = pc;
             break;
         }
-        if (t->blocked || t->fault || !run->o.on_inst) continue; /* waits: reported when it completes */
+        if (t->blocked || t->fault || !inst_events) continue; /* waits: reported when it completes */
         visa_inst_event e;
         memset(&e, 0, sizeof e);
         exec_point(t, g, &e.at);

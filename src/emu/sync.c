@@ -11,6 +11,7 @@
 */
 #include <stdio.h>
 
+#include "check.h"
 #include "exec.h"
 
 enum { ROLE_BOTH = 0, ROLE_PRODUCER = 1, ROLE_CONSUMER = 2 };
@@ -35,12 +36,14 @@ static bool nb_signal(emu_thread *t, unsigned id, unsigned role, unsigned np, un
     } else if (b->producers != np || b->consumers != nc) {
         emu_fault(t, 0, "named barrier %u: this signal says %u producers and %u consumers, the phase has %u and %u",
                   id, np, nc, b->producers, b->consumers);
+        t->fault_rule = "C-SYNCCHECK-NBARRIER";
         return false;
     }
     if (role != ROLE_CONSUMER) b->arrived++;
     if (role != ROLE_PRODUCER) {
         if (t->nb_phase[id]) {
             emu_fault(t, 0, "named barrier %u signalled again before this thread waited on it", id);
+            t->fault_rule = "C-SYNCCHECK-NBARRIER";
             return false;
         }
         t->nb_phase[id] = b->phase;
@@ -49,11 +52,14 @@ static bool nb_signal(emu_thread *t, unsigned id, unsigned role, unsigned np, un
     if (b->arrived > b->producers || b->passed > b->consumers) {
         emu_fault(t, 0, "named barrier %u: more threads signalled than its %u producers and %u consumers", id,
                   b->producers, b->consumers);
+        t->fault_rule = "C-SYNCCHECK-NBARRIER";
         return false;
     }
+    if (role != ROLE_CONSUMER && t->obs) emu_check_signal(t, id); /* racecheck's happens-before */
     if (b->arrived == b->producers && b->passed == b->consumers) {
         /* the phase is complete: its consumers may pass; the id is free for the next phase */
         b->completed = b->phase++;
+        if (t->obs) emu_check_complete(t, id);
         b->arrived = b->passed = 0;
         b->producers = b->consumers = 0;
     }
@@ -69,10 +75,12 @@ static bool nb_wait(emu_thread *t, const emu_op *op, unsigned id) {
     uint32_t ph = t->nb_phase[id];
     if (!ph) {
         emu_fault(t, 0, "wait on named barrier %u, which this thread has not signalled as a consumer", id);
+        t->fault_rule = "C-SYNCCHECK-NBARRIER";
         return false;
     }
     if (t->sync->bar[id].completed >= ph) {
         t->nb_phase[id] = 0;
+        if (t->obs) emu_check_pass(t, id);
         return true;
     }
     t->blocked = true;

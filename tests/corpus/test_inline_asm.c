@@ -174,6 +174,8 @@ static const char *jstr(const jval *obj, const char *key) {
     return v && v->t == J_STR ? v->s : NULL;
 }
 
+static const char *run_extra; /* one more `visa run` option (main's third argument) */
+
 /* ---- bookkeeping ------------------------------------------------------------------------- */
 enum { C_FMT, C_FMT_STRIP, C_DIS, C_REASM, C_VERIFY, C_RUN, C_PRINT, C_COUNT };
 static const char *check_names[C_COUNT] = {"fmt", "fmt-strip", "dis", "reasm", "verify", "run", "print"};
@@ -668,6 +670,7 @@ static void test_file(const char *corpus, const char *folder, const char *name, 
         args[n++] = "--print";
         args[n++] = prints_buf[k];
     }
+    if (run_extra) args[n++] = run_extra;
     args[n] = NULL;
     char *out = scratch("run.out");
     rc = visa(out, args);
@@ -687,10 +690,11 @@ static void test_file(const char *corpus, const char *folder, const char *name, 
 }
 
 int main(int argc, char **argv) {
-    if (argc != 3) {
-        fprintf(stderr, "usage: test_inline_asm VISA_BINARY CORPUS_DIR\n");
+    if (argc != 3 && argc != 4) {
+        fprintf(stderr, "usage: test_inline_asm VISA_BINARY CORPUS_DIR [RUN_OPTION]\n");
         return 2;
     }
+    run_extra = argc == 4 ? argv[3] : NULL; /* --check=all: the runs must find nothing */
     visa_bin = argv[1];
     const char *corpus = argv[2];
     static const char *const folders[] = {"tvisa", "compute-samples-visa-injection", "intel-llvm-inlineasm"};

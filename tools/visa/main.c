@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "visa/visa.h"
+#include "check.h"
 #include "observe.h"
 #include "region.h"
 
@@ -41,7 +42,7 @@ static void print_diag(void *ud, const visa_diag *d) {
     const char *sev = d->severity == VISA_SEV_ERROR ? "error" : d->severity == VISA_SEV_WARNING
                                                                     ? "warning" : "note";
     char tag[96];
-    if (ud) snprintf(tag, sizeof tag, "%s[%s]", sev, d->code);
+    if (ud || !strncmp(d->code, "C-", 2)) snprintf(tag, sizeof tag, "%s[%s]", sev, d->code); /* checks: visa run --check */
     else snprintf(tag, sizeof tag, "%s", sev);
     if (d->line) fprintf(stderr, "%s:%u:%u: %s: %s\n", d->file, d->line, d->col, tag, d->message);
     else if (d->offset == VISA_DIAG_NO_OFFSET) fprintf(stderr, "%s: %s: %s\n", d->file, tag, d->message);
@@ -360,6 +361,13 @@ static const char run_help[] =
     "                     partial mask)\n"
     "  --profile-format F text (default) or json\n"
     "  --profile-svg PATH active lanes over executed instructions, one row per thread\n"
+    "  --check=LIST       run checks, comma-separated (or all): memcheck (out-of-bounds and\n"
+    "                     misaligned accesses, bad indirect operands and address registers),\n"
+    "                     initcheck (not implemented yet), racecheck (SLM / global accesses\n"
+    "                     without a barrier\n"
+    "                     between), synccheck (barrier misuse, deadlocks).  Each finding is an\n"
+    "                     error[C-<CHECK>-<RULE>] at its instruction; the run goes on (at most\n"
+    "                     100 are shown) and exits 1 when anything was found\n"
     "\n"
     "Exit status: 0 ok, 1 errors in the input, the launch or at run time, 2 usage error.\n";
 
@@ -776,6 +784,11 @@ static int cmd_run(int argc, char **argv) {
         }
         if (!strcmp(a, "--trace") || !strcmp(a, "--profile")) {
             *(a[2] == 't' ? &obs.trace : &obs.profile) = true;
+            continue;
+        }
+        if (!strncmp(a, "--check=", 8)) {
+            if (check_parse(a + 8, &ro.checks))
+                RUN_USAGE_ERROR("bad --check '%s' (memcheck, initcheck, racecheck, synccheck or all, comma-separated)", a + 8);
             continue;
         }
         if (!takes && a[0] == '-' && a[1]) RUN_USAGE_ERROR("unknown option '%s'", a);

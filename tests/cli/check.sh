@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# visa run --check: each kernel with one planted defect reports it at the right line and lane
+# (expected lines worked out by hand from the kernels in tests/cli/check/ and examples/saxpy),
+# and the same kernel without the defect reports nothing.
+# Usage: check.sh VISA_BINARY SOURCE_DIR
+set -u
+visa=$1
+src=$2
+k=$src/tests/cli/check
+sx=$src/examples/saxpy.visaasm
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+pass=0
+fail=0
+# NAME EXIT ARGS...: the run's exit status; stderr in $tmp/err
+run() {
+  local name=$1 want=$2
+  shift 2
+  "$visa" run "$@" >"$tmp/out" 2>"$tmp/err"
+  local rc=$?
+  if [ "$rc" = "$want" ]; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL $name: exit $rc, want $want"; head -3 "$tmp/err"; fi
+}
+has() { # NAME LINE: stderr has exactly this line
+  if grep -qxF -- "$2" "$tmp/err"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL $1: no line '$2'"; head -3 "$tmp/err"; fi
+}
+count() { # NAME N: stderr has N findings
+  local n
+  n=$(grep -c 'error\[C-' "$tmp/err")
+  if [ "$n" = "$2" ]; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL $1: $n findings, want $2"; head -3 "$tmp/err"; fi
+}
+
+# memcheck, out of bounds: n = 16 over 32-byte buffers: lanes 8..15 of both loads (lines 63, 64)
+# and of the store (66) are outside; reads give 0, the store is dropped; 24 findings, of which the
+# CLI's context shows 20 (its max_errors), then "and 4 more"
+run oob 1 "$sx" --arg buf:32:iota:f --arg buf:32:fill:f:1 --arg 2.5 --arg 16 --check=memcheck
+count oob 20
+has oob-first "$sx:63:5: error[C-MEMCHECK-OOB]: out-of-bounds load of 4 bytes at address 0x100000020: offset 32 of buffer 0 (32 bytes) [group 0 (0,0,0), thread 0, lane 8]"
+has oob-store "$sx:66:5: error[C-MEMCHECK-OOB]: out-of-bounds store of 4 bytes at address 0x20000002c: offset 44 of buffer 1 (32 bytes) [group 0 (0,0,0), thread 0, lane 11]"
+has oob-more "$sx: note[C-MORE]: and 4 more findings"
+run oob-fixed 0 "$sx" --arg buf:32:iota:f --arg buf:32:fill:f:1 --arg 2.5 --arg 8 --check=memcheck
+count oob-fixed 0
+# without --check the same run faults at the first one
+run oob-nocheck 1 "$sx" --arg buf:32:iota:f --arg buf:32:fill:f:1 --arg 2.5 --arg 16
+count oob-nocheck 0
+# memcheck, alignment: x = buffer 0 + 2 bytes: each of the 10 enabled lanes of the d32 load on line 63
+run align 1 "$sx" --arg 0x100000002 --arg buf:64:fill:f:1 --arg 2.5 --arg 10 --arg buf:64 --check=memcheck
+count align 10
+has align-lane0 "$sx:63:5: error[C-MEMCHECK-ALIGN]: address 0x100000002 is not aligned to 4 bytes [group 0 (0,0,0), thread 0, lane 0]"
+# memcheck, indirect: V is the first variable after the inputs, at the second 64-byte GRF (bytes
+# 128..159); OFF 4 makes lane 7 read bytes 160..163
+run indirect 1 "$k/indirect.visaasm" --arg buf:32 --arg 4 --check=memcheck
+count indirect 1
+has indirect-line "$k/indirect.visaasm:19:5: error[C-MEMCHECK-INDIRECT]: indirect source through A0(0) reaches register bytes 160..163, outside the variable it points into (bytes 128..159) [group 0 (0,0,0), thread 0, lane 7]"
+run addr-unset 1 "$k/indirect.visaasm" --arg buf:32 --arg 0xffff --check=memcheck
+count addr-unset 1
+has addr-unset-line "$k/indirect.visaasm:19:5: error[C-MEMCHECK-ADDR-UNSET]: address register A0(0) is read before this thread set it [group 0 (0,0,0), thread 0]"
+run indirect-fixed 0 "$k/indirect.visaasm" --arg buf:32 --arg 0 --check=all
+count indirect-fixed 0
+
+# racecheck: without the barrier, thread 1's store to SLM[64..127] follows thread 0's load of
+# them, and thread 3's load of SLM[0..63] follows thread 0's store (each pair reported once)
+run race 1 "$k/race.visaasm" --group-size 4 --arg 1 --check=racecheck
+count race 2
+has race-store "$k/race.visaasm:16:5: error[C-RACECHECK-SLM]: write of SLM byte 0x40 [group 0 (0,0,0), thread 1, lane 0] races with the read by thread 0 at line 24:5: no barrier between them"
+has race-load "$k/race.visaasm:24:5: error[C-RACECHECK-SLM]: read of SLM byte 0x0 [group 0 (0,0,0), thread 3, lane 0] races with the write by thread 0 at line 16:5: no barrier between them"
+run race-fixed 0 "$k/race.visaasm" --group-size 4 --arg 0 --check=all
+count race-fixed 0
+
+# synccheck: thread 0 ends while thread 1 waits at the barrier (line 13)
+run exit 1 "$k/exit.visaasm" --group-size 2 --arg 1 --check=synccheck
+count exit 1
+has exit-line "$k/exit.visaasm:13:5: error[C-SYNCCHECK-EXIT]: 1 of the group's 2 threads ended while others wait at a barrier that can never complete [group 0 (0,0,0), thread 1]: thread 0 ended at line 15:5, thread 1 waits at line 13:5"
+run exit-fixed 0 "$k/exit.visaasm" --group-size 2 --arg 0 --check=all
+count exit-fixed 0
+
+# the option
+run bad-list 2 "$sx" --check=memcheck,bogus
+run all 0 "$sx" --arg buf:64:iota:f --arg buf:64:fill:f:1 --arg 2.5 --arg 10 --check=all
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
