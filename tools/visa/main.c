@@ -10,6 +10,7 @@
 
 #include "visa/visa.h"
 #include "observe.h"
+#include "outfile.h"
 
 #define EXIT_DIAG 1
 #define EXIT_USAGE 2
@@ -142,27 +143,24 @@ static int load_module(const char *path, visa_platform platform, visa_ctx **ctx_
     return 0;
 }
 
-static FILE *open_out(const char *out) {
-    FILE *f = out ? fopen(out, "wb") : stdout;
-    if (!f) fprintf(stderr, "%s: cannot write '%s': %s\n", prog, out, strerror(errno));
-    return f;
+static visa_status write_out(void *ud, const char *data, size_t len) {
+    return out_write(ud, data, len) ? VISA_OK : VISA_E_IO;
 }
 
-static int close_out(FILE *f, const char *out, visa_status st) {
-    if (out && fclose(f) != 0) st = VISA_E_IO;
-    if (st != VISA_OK) {
-        fprintf(stderr, "%s: %s\n", prog, visa_status_str(st));
-        return EXIT_DIAG;
-    }
-    return 0;
+/* A library failure other than the diagnostics it reported (and other than a failed write, which
+** out_close reports with the path). */
+static void report_status(visa_status st) {
+    if (st != VISA_OK && st != VISA_E_IO) fprintf(stderr, "%s: %s\n", prog, visa_status_str(st));
 }
 
 /* Print m as text to out (standard output when NULL); the exit code of fmt and dis. */
 static int write_text(const visa_module *m, const char *out, unsigned flags) {
-    FILE *f = open_out(out);
-    if (!f) return EXIT_DIAG;
+    out_file of;
+    if (out_open(&of, out)) return EXIT_DIAG;
     visa_print_opts po = {sizeof po, flags};
-    return close_out(f, out, visa_module_print(m, &po, write_stream, f));
+    visa_status st = visa_module_print(m, &po, write_out, &of);
+    report_status(st);
+    return out_close(&of, st == VISA_OK || st == VISA_E_IO) ? EXIT_DIAG : 0;
 }
 
 /* -- visa fmt ---------------------------------------------------------------------------------- */
@@ -266,24 +264,28 @@ static int cmd_asm_dis(int argc, char **argv, bool is_asm) {
         }
     }
     if (out && !strcmp(out, "-")) out = NULL;
+    /* the output would be something else than the input: never write it over the input */
+    if (out_is_input(out, in)) return EXIT_DIAG;
     visa_ctx *ctx;
     visa_module *m;
     int rc = load_module(in, platform, &ctx, &m);
     if (!rc) {
         if (!is_asm) rc = write_text(m, out, VISA_PRINT_STRIP_COMMENTS);
         else {
-            FILE *f = open_out(out);
-            if (!f) rc = EXIT_DIAG;
-            else {
-                uint8_t *bytes;
-                size_t len;
-                visa_status st = visa_module_encode(m, platform, &bytes, &len);
-                if (st == VISA_OK) {
-                    if (fwrite(bytes, 1, len, f) != len) st = VISA_E_IO;
-                    visa_free(ctx, bytes, len);
-                }
-                rc = close_out(f, out, st);
+            uint8_t *bytes;
+            size_t len;
+            visa_status st = visa_module_encode(m, platform, &bytes, &len);
+            out_file of;
+            if (st != VISA_OK) {
+                report_status(st);
+                rc = EXIT_DIAG;
+            } else if (out_open(&of, out)) {
+                rc = EXIT_DIAG;
+            } else {
+                out_write(&of, bytes, len); /* a failure is reported by out_close */
+                rc = out_close(&of, true) ? EXIT_DIAG : 0;
             }
+            if (st == VISA_OK) visa_free(ctx, bytes, len);
         }
     }
     visa_module_destroy(m);
@@ -920,7 +922,9 @@ static int cmd_run(int argc, char **argv) {
         int flt, sgn;
         if (!rc && k >= nouts && elem_type(end + 1, strlen(end + 1), &size, &flt, &sgn) < 0)
             rc = usage_error("unknown element type in --print '%s'", s);
+        if (!rc && k < nouts && out_is_input(end + 1, in)) rc = EXIT_DIAG;
     }
+    if (!rc && (out_is_input(obs.trace_out, in) || out_is_input(obs.profile_svg, in))) rc = EXIT_DIAG;
     visa_ctx *ctx = NULL;
     visa_module *m = NULL;
     if (!rc) rc = load_module(in, platform, &ctx, &m);
@@ -972,12 +976,13 @@ static int cmd_run(int argc, char **argv) {
             for (size_t k = 0; k < nouts && !rc; k++) {
                 char *end;
                 unsigned long n = strtoul(outs[k], &end, 10);
-                FILE *f = fopen(end + 1, "wb");
-                if (!f || fwrite(bufs[n].data, 1, bufs[n].size, f) != bufs[n].size) {
-                    fprintf(stderr, "%s: cannot write '%s'\n", prog, end + 1);
+                out_file of;
+                if (out_open(&of, end + 1)) {
                     rc = EXIT_DIAG;
+                } else {
+                    out_write(&of, bufs[n].data, bufs[n].size); /* a failure is reported by out_close */
+                    if (out_close(&of, true)) rc = EXIT_DIAG;
                 }
-                if (f && fclose(f)) rc = EXIT_DIAG;
             }
             for (size_t k = 0; k < nprints; k++) {
                 char *end;
@@ -1199,7 +1204,7 @@ static const char main_help[] =
     "\n"
     "Exit status: 0 ok, 1 diagnostics (errors in the input), 2 usage error.\n";
 
-int main(int argc, char **argv) {
+static int dispatch(int argc, char **argv) {
     if (argc < 2) {
         fputs(main_help, stderr);
         return EXIT_USAGE;
@@ -1220,4 +1225,11 @@ int main(int argc, char **argv) {
     if (!strcmp(cmd, "dis")) return cmd_asm_dis(argc - 2, argv + 2, false);
     if (!strcmp(cmd, "verify")) return cmd_verify(argc - 2, argv + 2);
     return usage_error("unknown command '%s'", cmd);
+}
+
+int main(int argc, char **argv) {
+    int rc = dispatch(argc, argv);
+    /* what went to standard output must have arrived (a full disk, a closed pipe) */
+    if (out_close_stdout() && !rc) rc = EXIT_DIAG;
+    return rc;
 }
