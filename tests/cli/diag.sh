@@ -119,6 +119,10 @@ check info-typed-suffix 0 "$visa" info lsc_load_quad.tgm
 grep_in info-typed-row "^LSC_T_LOAD_QUAD$" "$tmp/out"
 grep_not info-typed-only "^LSC_LOAD_QUAD$" "$tmp/out"
 check info-cmp 0 "$visa" info cmp.lt
+# what --list names, info describes (every 7th line, to keep the test quick)
+bad=0
+for m in $("$visa" info --list | awk 'NR % 7 == 1 {print $1}'); do "$visa" info "$m" >/dev/null 2>&1 || bad=$((bad + 1)); done
+if [ "$bad" -eq 0 ]; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL info-list-described: $bad" >&2; fi
 
 # -- did you mean ----------------------------------------------------------------------------------
 check mean-info 1 "$visa" info lsc_lod.ugm
