@@ -191,7 +191,7 @@ static void diag_out_finish(const diag_out *o, const char *file) {
 
 /* --json: one object with the counts and the diagnostics. */
 static void json_report(FILE *f, const char *command, const char *file, visa_platform platform, bool binary,
-                        int rc, const diag_out *o) {
+                        int rc, diag_out *o) {
     json_diags hd = {NULL, 0, 0, 0};
     jstr(&hd, file, strlen(file));
     fprintf(f,
@@ -200,6 +200,8 @@ static void json_report(FILE *f, const char *command, const char *file, visa_pla
             command, hd.buf ? hd.buf : "\"\"", visa_platform_name(platform), binary ? "binary" : "text",
             rc ? "invalid" : "ok", o->errors, o->warnings, o->j.buf ? o->j.buf : "", o->j.n ? "\n  " : "");
     free(hd.buf);
+    free(o->j.buf);
+    memset(&o->j, 0, sizeof o->j);
 }
 
 /* Inputs are read whole; larger ones are refused, and endless input (a pipe) is read only up to
