@@ -497,6 +497,15 @@ VISA_API const char *visa_arg_keyword(visa_arg_kind kind);
 **  layout, types, exec sizes, platforms, text syntax).  Returns VISA_E_ARG if unknown. */
 VISA_API visa_status visa_describe_instruction(const char *mnemonic, visa_write_fn write, void *ud);
 
+/** Write one line per mnemonic the text syntax accepts, with its sub-operation suffix where it
+**  takes one (cmp.lt, lsc_load.ugm): the mnemonic, the table row's name and a one-line summary.
+**  visa_describe_instruction accepts each of these mnemonics. */
+VISA_API visa_status visa_list_instructions(visa_write_fn write, void *ud);
+
+/** The name of routine `index` (kernels and functions in module order) and whether it is a
+**  kernel (is_kernel may be NULL); NULL past the end.  Valid while the module lives. */
+VISA_API const char *visa_module_routine_name(const visa_module *module, size_t index, bool *is_kernel);
+
 #ifdef __cplusplus
 }
 #endif

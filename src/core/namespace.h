@@ -82,6 +82,7 @@
 #define emu_float_sat visa__emu_float_sat
 #define emu_float_to_int visa__emu_float_to_int
 #define emu_global visa__emu_global
+#define emu_global_where visa__emu_global_where
 #define emu_hf8_to_hf visa__emu_hf8_to_hf
 #define emu_hf_to_bf8 visa__emu_hf_to_bf8
 #define emu_hf_to_df visa__emu_hf_to_df

@@ -512,7 +512,9 @@ void emu_dp_4scaled(emu_thread *t, const emu_op *op) {
                 emu_observe_mem(t, VISA_MEM_GLOBAL, 0, a, 4, i, st ? VISA_MEM_WRITE : VISA_MEM_READ);
                 q = emu_global(t->mem, a, 4);
                 if (!q) {
-                    emu_fault(t, i, "%s of 4 bytes at 0x%llx is out of bounds", st ? "store" : "load", (unsigned long long)a);
+                    char w[80];
+                    emu_fault(t, i, "%s of 4 bytes at %s is out of bounds", st ? "store" : "load",
+                              emu_global_where(t->mem, a, w, sizeof w));
                     return;
                 }
             } else {
@@ -779,7 +781,8 @@ void emu_dp_atomic(emu_thread *t, const emu_op *op) {
                 emu_observe_mem(t, VISA_MEM_GLOBAL, 0, addr, mb, i, VISA_MEM_ATOMIC);
                 q = emu_global(t->mem, addr, mb);
                 if (!q) {
-                    emu_fault(t, i, "atomic of %u bytes at 0x%llx is out of bounds", mb, (unsigned long long)addr);
+                    char w[80];
+                    emu_fault(t, i, "atomic of %u bytes at %s is out of bounds", mb, emu_global_where(t->mem, addr, w, sizeof w));
                     return;
                 }
             } else {
@@ -826,8 +829,9 @@ void emu_dp_svm_block(emu_thread *t, const emu_op *op) {
     emu_observe_mem(t, VISA_MEM_GLOBAL, 0, a, n * 16, 0, fl & 1 ? VISA_MEM_WRITE : VISA_MEM_READ);
     uint8_t *q = emu_global(t->mem, a, n * 16);
     if (!q) {
-        emu_fault(t, 0, "%s of %u bytes at 0x%llx is out of bounds", fl & 1 ? "store" : "load", n * 16,
-                  (unsigned long long)a);
+        char w[80];
+        emu_fault(t, 0, "%s of %u bytes at %s is out of bounds", fl & 1 ? "store" : "load", n * 16,
+                  emu_global_where(t->mem, a, w, sizeof w));
         return;
     }
     if (fl & 1) memcpy(q, r, (size_t)n * 16);
@@ -873,8 +877,9 @@ void emu_dp_svm_gs(emu_thread *t, const emu_op *op) {
             emu_observe_mem(t, VISA_MEM_GLOBAL, 0, aj, span, i, st ? VISA_MEM_WRITE : VISA_MEM_READ);
             uint8_t *q = emu_global(t->mem, aj, span);
             if (!q) {
-                emu_fault(t, i, "%s of %u bytes at 0x%llx is out of bounds", st ? "store" : "load", span,
-                          (unsigned long long)aj);
+                char w[80];
+                emu_fault(t, i, "%s of %u bytes at %s is out of bounds", st ? "store" : "load", span,
+                          emu_global_where(t->mem, aj, w, sizeof w));
                 return;
             }
             uint8_t *reg = bs == 1 ? rd + (size_t)i * mbs : rd + ((size_t)j * n + i) * bs;

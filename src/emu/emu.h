@@ -172,6 +172,9 @@ static inline uint8_t *emu_oob_sink(const emu_mem *mem, uint64_t size) {
 
 /* Host pointer for an emulated global access of `size` bytes, NULL if it is out of bounds. */
 uint8_t *emu_global(emu_mem *mem, uint64_t addr, uint32_t size);
+/* An emulated global address as a message says it: "buffer N (SIZE bytes) + OFFSET" (N counts
+** the caller's buffers from 0), or "0xADDR (in no buffer)"; written into buf, which is returned. */
+const char *emu_global_where(const emu_mem *mem, uint64_t addr, char *buf, size_t cap);
 /* Host pointer for `size` bytes at byte `off` of the surface bound to buffer `index` (a surface
 ** variable's state value), NULL if out of bounds or unbound; *bytes (may be NULL) receives the
 ** surface's size, 0 when unbound. */

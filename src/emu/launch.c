@@ -69,6 +69,16 @@ uint8_t *emu_global(emu_mem *mem, uint64_t addr, uint32_t size) {
     return b->data + off;
 }
 
+const char *emu_global_where(const emu_mem *mem, uint64_t addr, char *buf, size_t cap) {
+    uint64_t i = addr >> 32;
+    if (i == 0 || i > mem->nbufs)
+        snprintf(buf, cap, "0x%llx (in no buffer)", (unsigned long long)addr);
+    else
+        snprintf(buf, cap, "buffer %llu (%zu bytes) + %llu", (unsigned long long)(i - 1), mem->bufs[i - 1].size,
+                 (unsigned long long)(addr & 0xFFFFFFFFu));
+    return buf;
+}
+
 uint8_t *emu_surface(emu_mem *mem, uint32_t index, uint64_t off, uint32_t size, uint64_t *bytes) {
     if (index >= mem->nbufs) {
         if (bytes) *bytes = 0;

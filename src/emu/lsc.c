@@ -176,9 +176,12 @@ static void oob_fault(emu_thread *t, unsigned lane, const lsc_space *s, const ch
     else if (s->kind == SP_SURFACE)
         emu_fault(t, lane, "%s of %u bytes at offset 0x%llx of the surface bound to buffer %u is out of bounds", what,
                   bytes, (unsigned long long)a, s->index);
-    else
-        emu_fault(t, lane, "%s of %u bytes at %s0x%llx is out of bounds", what, bytes, s->kind == SP_SLM ? "SLM " : "",
-                  (unsigned long long)a);
+    else if (s->kind == SP_SLM)
+        emu_fault(t, lane, "%s of %u bytes at SLM 0x%llx is out of bounds", what, bytes, (unsigned long long)a);
+    else {
+        char w[80];
+        emu_fault(t, lane, "%s of %u bytes at %s is out of bounds", what, bytes, emu_global_where(t->mem, a, w, sizeof w));
+    }
 }
 
 /* Lane n's address: Base + Scale * addr + ImmOffset at the address size. */
@@ -534,8 +537,9 @@ static uint8_t *b2d_elem(emu_thread *t, const b2d *g, int64_t row, int64_t col, 
     uint8_t *m = emu_global(t->mem, a, e);
     if (!m) {
         *fault = true;
-        emu_fault(t, 0, "2D block element (x %lld, y %lld) at 0x%llx lies in no buffer", (long long)col, (long long)row,
-                  (unsigned long long)a);
+        char w[80];
+        emu_fault(t, 0, "2D block element (x %lld, y %lld) at %s is outside the buffers", (long long)col, (long long)row,
+                  emu_global_where(t->mem, a, w, sizeof w));
     }
     return m;
 }

@@ -67,6 +67,13 @@ void visa_module_destroy(visa_module *m) {
 
 size_t visa_module_routine_count(const visa_module *m) { return m ? m->routines.len : 0; }
 
+const char *visa_module_routine_name(const visa_module *m, size_t index, bool *is_kernel) {
+    if (!m || index >= m->routines.len) return NULL;
+    const ir_routine *r = &m->routines.data[index];
+    if (is_kernel) *is_kernel = r->is_kernel;
+    return ir_str(r, r->name);
+}
+
 uint32_t ir_string_add(visa_ctx *ctx, ir_routine *r, const char *s, size_t len) {
     ir_string str;
     str.s = vx_strndup(ctx, s, len);

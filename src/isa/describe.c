@@ -60,13 +60,101 @@ static bool mnem_matches(const isa_form *f, const char *mn) {
     return false;
 }
 
+/* Does LSC row f take the SFID suffix .sfid?  The text syntax's rule (hooks_lsc.c, p_sfid): typed
+** rows .tgm, untyped rows .ugm .ugml .slm, the fence any of them; URB has no token. */
+static bool lsc_takes_sfid(int f, const char *sfid) {
+    if (!strcmp(sfid, "urb")) return false;
+    if (isa_forms[f].parent == VISA_FORM_LSC_TYPED) return !strcmp(sfid, "tgm");
+    if (isa_forms[f].parent == VISA_FORM_LSC_UNTYPED) return strcmp(sfid, "tgm") != 0;
+    return true;
+}
+
+/* mnemonic.sfid names an LSC row: *base_len is the mnemonic's length, *sfid the suffix. */
+static bool split_sfid(const char *mn, size_t *base_len, const char **sfid) {
+    const char *dot = strrchr(mn, '.');
+    if (!dot || dot == mn) return false;
+    uint32_t v;
+    const char *t;
+    for (unsigned i = 0; isa_enum_at(VISA_EN_lsc_sfid, i, &v, &t); i++)
+        if (!strcmp(t, dot + 1)) {
+            *base_len = (size_t)(dot - mn);
+            *sfid = t;
+            return true;
+        }
+    return false;
+}
+
+static bool is_parent_row(int f) {
+    for (int g = 0; g < VISA_FORM__COUNT; g++)
+        if (isa_forms[g].parent == f) return true;
+    return false;
+}
+
+/* Does form f answer to mnemonic (with an LSC row's SFID suffix: lsc_load.ugm)? */
+static bool form_matches(int f, const char *mnemonic) {
+    if (mnem_matches(&isa_forms[f], mnemonic)) return true;
+    size_t n;
+    const char *sfid;
+    char base[64];
+    if (isa_forms[f].hook != TH_LSC || !split_sfid(mnemonic, &n, &sfid) || n >= sizeof base) return false;
+    memcpy(base, mnemonic, n);
+    base[n] = 0;
+    return lsc_takes_sfid(f, sfid) && mnem_matches(&isa_forms[f], base);
+}
+
+static visa_status list_line(visa_write_fn write, void *ud, const char *mn, size_t n, const char *sfid, int f) {
+    char buf[256];
+    char name[96];
+    snprintf(name, sizeof name, "%.*s%s%s", (int)n, mn, sfid ? "." : "", sfid ? sfid : "");
+    int k = snprintf(buf, sizeof buf, "%-32s %-26s %s\n", name, isa_forms[f].name, isa_forms[f].sem);
+    return write(ud, buf, k > 0 && (size_t)k < sizeof buf ? (size_t)k : sizeof buf - 1);
+}
+
+visa_status visa_list_instructions(visa_write_fn write, void *ud) {
+    if (!write) return VISA_E_ARG;
+    for (int f = 0; f < VISA_FORM__COUNT; f++) {
+        const isa_form *F = &isa_forms[f];
+        if (is_parent_row(f)) continue; /* a sub-opcode dispatcher: its rows are listed */
+        /* every spelling: "a|b", or each name of "%enum" (cmp.lt) */
+        const char *names[64];
+        size_t lens[64], count = 0;
+        if (F->mnem[0] == '%') {
+            int en = isa_enum_by_name(F->mnem + 1, strlen(F->mnem + 1));
+            uint32_t v;
+            const char *t;
+            for (unsigned i = 0; en >= 0 && count < 64 && isa_enum_at((isa_enum_id)en, i, &v, &t); i++)
+                names[count] = t, lens[count++] = strlen(t);
+        } else {
+            for (const char *s = F->mnem; *s && count < 64;) {
+                const char *e = strchr(s, '|');
+                size_t len = e ? (size_t)(e - s) : strlen(s);
+                names[count] = s, lens[count++] = len;
+                s += len + (e ? 1 : 0);
+            }
+        }
+        for (size_t k = 0; k < count; k++) {
+            visa_status st = VISA_OK;
+            if (F->hook == TH_LSC) {
+                uint32_t v;
+                const char *t;
+                for (unsigned i = 0; st == VISA_OK && isa_enum_at(VISA_EN_lsc_sfid, i, &v, &t); i++)
+                    if (lsc_takes_sfid(f, t)) st = list_line(write, ud, names[k], lens[k], t, f);
+            } else {
+                st = list_line(write, ud, names[k], lens[k], NULL, f);
+            }
+            if (st != VISA_OK) return st;
+        }
+    }
+    return VISA_OK;
+}
+
 visa_status visa_describe_instruction(const char *mnemonic, visa_write_fn write, void *ud) {
     if (!mnemonic || !write) return VISA_E_ARG;
     char buf[4096];
     bool found = false;
     for (int f = 0; f < VISA_FORM__COUNT; f++) {
         const isa_form *F = &isa_forms[f];
-        if (!mnem_matches(F, mnemonic)) continue;
+        if (!form_matches(f, mnemonic)) continue;
         found = true;
         char full[64];
         const char *layout = isa_form_layout(f, full);

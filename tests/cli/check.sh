@@ -36,7 +36,7 @@ run oob 1 "$sx" --arg buf:32:iota:f --arg buf:32:fill:f:1 --arg 2.5 --arg 16 --c
 count oob 20
 has oob-first "$sx:63:5: error[C-MEMCHECK-OOB]: out-of-bounds load of 4 bytes at address 0x100000020: offset 32 of buffer 0 (32 bytes) [group 0 (0,0,0), thread 0, lane 8]"
 has oob-store "$sx:66:5: error[C-MEMCHECK-OOB]: out-of-bounds store of 4 bytes at address 0x20000002c: offset 44 of buffer 1 (32 bytes) [group 0 (0,0,0), thread 0, lane 11]"
-has oob-more "$sx: note[C-MORE]: and 4 more findings"
+has oob-more "$sx: ... and 4 more errors"
 run oob-fixed 0 "$sx" --arg buf:32:iota:f --arg buf:32:fill:f:1 --arg 2.5 --arg 8 --check=memcheck
 count oob-fixed 0
 # without --check the same run faults at the first one

@@ -648,6 +648,7 @@ static void test_file(const char *corpus, const char *folder, const char *name, 
     char prints_buf[16][32];
     args[n++] = "run";
     args[n++] = path;
+    args[n++] = "--no-verify"; /* the verify check judges verification; this one execution */
     args[n++] = "--platform";
     args[n++] = platform;
     const char *kernel = jstr(e, "kernel");

@@ -7,11 +7,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <pthread.h>
+#include <unistd.h>
 
 #include "visa/visa.h"
 #include "check.h"
 #include "observe.h"
 #include "region.h"
+#include "outfile.h"
 
 #define EXIT_DIAG 1
 #define EXIT_USAGE 2
@@ -49,6 +52,158 @@ static void print_diag(void *ud, const visa_diag *d) {
     else fprintf(stderr, "%s:+0x%llx: %s: %s\n", d->file, (unsigned long long)d->offset, tag,
                  d->message);
     if (d->source_line) print_source_caret(d);
+}
+
+typedef struct json_diags {
+    char *buf;
+    size_t len, cap;
+    unsigned n;
+} json_diags;
+
+static void jputs(json_diags *j, const char *s, size_t n) {
+    if (j->len + n + 1 > j->cap) {
+        size_t cap = j->cap ? j->cap : 4096;
+        while (cap < j->len + n + 1) cap *= 2;
+        char *nb = realloc(j->buf, cap);
+        if (!nb) return;
+        j->buf = nb;
+        j->cap = cap;
+    }
+    memcpy(j->buf + j->len, s, n);
+    j->len += n;
+    j->buf[j->len] = 0;
+}
+
+static void jstr(json_diags *j, const char *s, size_t n) {
+    jputs(j, "\"", 1);
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        char esc[8];
+        if (c == '"' || c == '\\') {
+            esc[0] = '\\', esc[1] = (char)c;
+            jputs(j, esc, 2);
+        } else if (c < 0x20 || c == 0x7f) {
+            snprintf(esc, sizeof esc, "\\u%04x", c);
+            jputs(j, esc, 6);
+        } else {
+            jputs(j, (const char *)&s[i], 1);
+        }
+    }
+    jputs(j, "\"", 1);
+}
+
+static const char *sev_name(visa_severity s) {
+    return s == VISA_SEV_ERROR ? "error" : s == VISA_SEV_WARNING ? "warning" : "note";
+}
+
+static void json_diag(void *ud, const visa_diag *d) {
+    json_diags *j = ud;
+    char num[96];
+    const char *open = j->n++ ? ",\n    {" : "\n    {";
+    jputs(j, open, strlen(open));
+    jputs(j, "\"severity\": ", 12);
+    jstr(j, sev_name(d->severity), strlen(sev_name(d->severity)));
+    jputs(j, ", \"rule\": ", 10);
+    jstr(j, d->code, strlen(d->code));
+    jputs(j, ", \"file\": ", 10);
+    jstr(j, d->file, strlen(d->file));
+    if (d->line) snprintf(num, sizeof num, ", \"line\": %u, \"col\": %u", d->line, d->col);
+    else if (d->offset == VISA_DIAG_NO_OFFSET) num[0] = 0;
+    else snprintf(num, sizeof num, ", \"offset\": %llu", (unsigned long long)d->offset);
+    jputs(j, num, strlen(num));
+    jputs(j, ", \"message\": ", 13);
+    jstr(j, d->message, strlen(d->message));
+    if (d->source_line) {
+        jputs(j, ", \"source\": ", 12);
+        jstr(j, d->source_line, d->source_line_len);
+    }
+    jputs(j, "}", 1);
+}
+
+/* -- Where diagnostics go -----------------------------------------------------------------------
+** Every command's context reports into a diag_out: it counts errors and warnings (what --json and
+** the summaries say), prints the first `limit` errors as text (file:line:col, the source line, a
+** caret) or collects them all as JSON, and says how many more there were. */
+#define LIB_MAX_ERRORS 100000u /* what the library reports at most; the tool prints fewer */
+#define TEXT_MAX_ERRORS 20u    /* errors printed as text by fmt, asm, dis and run */
+
+typedef struct diag_out {
+    bool rule_ids;      /* error[RULE] (verify, and run's verification) */
+    bool json;          /* collect as JSON instead of printing */
+    bool drop_warnings; /* run's verification: warnings neither shown nor counted */
+    unsigned limit;     /* errors printed as text; 0: all */
+    unsigned errors, warnings, hidden_errors, hidden_warnings;
+    const char *src_file, *src; /* the text input, for run-time diagnostics that lack their line */
+    size_t src_len;
+    json_diags j;
+} diag_out;
+
+static void diag_out_init(diag_out *o, unsigned limit, bool json) {
+    memset(o, 0, sizeof *o);
+    o->limit = limit;
+    o->json = json;
+}
+
+/* The source line `line` of the text input, for a diagnostic the library gave without it. */
+static void add_source_line(const diag_out *o, visa_diag *d) {
+    if (d->source_line || !d->line || !o->src || !o->src_file || strcmp(d->file, o->src_file)) return;
+    const char *p = o->src, *end = o->src + o->src_len;
+    for (uint32_t l = 1; l < d->line; l++) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        if (!nl) return;
+        p = nl + 1;
+    }
+    const char *nl = memchr(p, '\n', (size_t)(end - p));
+    size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
+    if (n && p[n - 1] == '\r') n--;
+    d->source_line = p;
+    d->source_line_len = n;
+}
+
+static void progress_clear(void);
+
+static void sink_diag(void *ud, const visa_diag *in) {
+    diag_out *o = ud;
+    bool err = in->severity == VISA_SEV_ERROR;
+    if (!err && o->drop_warnings) return;
+    if (err) o->errors++;
+    else if (in->severity == VISA_SEV_WARNING) o->warnings++;
+    visa_diag d = *in;
+    add_source_line(o, &d);
+    if (o->json) {
+        json_diag(&o->j, &d);
+    } else if (o->limit && o->errors > o->limit) { /* past the limit: counted, not shown */
+        if (err) o->hidden_errors++;
+        else o->hidden_warnings++;
+    } else {
+        progress_clear();
+        print_diag(o->rule_ids ? (void *)o : NULL, &d);
+    }
+}
+
+/* After a command: how many diagnostics were not shown. */
+static void diag_out_finish(const diag_out *o, const char *file) {
+    if (o->json || !(o->hidden_errors + o->hidden_warnings)) return;
+    fprintf(stderr, "%s: ... and %s%u more error%s", file, o->errors >= LIB_MAX_ERRORS ? "at least " : "",
+            o->hidden_errors, o->hidden_errors == 1 ? "" : "s");
+    if (o->hidden_warnings)
+        fprintf(stderr, " and %u more warning%s", o->hidden_warnings, o->hidden_warnings == 1 ? "" : "s");
+    fputs("\n", stderr);
+}
+
+/* --json: one object with the counts and the diagnostics. */
+static void json_report(FILE *f, const char *command, const char *file, visa_platform platform, bool binary,
+                        int rc, diag_out *o) {
+    json_diags hd = {NULL, 0, 0, 0};
+    jstr(&hd, file, strlen(file));
+    fprintf(f,
+            "{\n  \"command\": \"%s\",\n  \"file\": %s,\n  \"platform\": \"%s\",\n  \"input\": \"%s\",\n"
+            "  \"status\": \"%s\",\n  \"errors\": %u,\n  \"warnings\": %u,\n  \"diagnostics\": [%s%s]\n}\n",
+            command, hd.buf ? hd.buf : "\"\"", visa_platform_name(platform), binary ? "binary" : "text",
+            rc ? "invalid" : "ok", o->errors, o->warnings, o->j.buf ? o->j.buf : "", o->j.n ? "\n  " : "");
+    free(hd.buf);
+    free(o->j.buf);
+    memset(&o->j, 0, sizeof o->j);
 }
 
 /* Inputs are read whole; larger ones are refused, and endless input (a pipe) is read only up to
@@ -117,70 +272,139 @@ static int usage_error(const char *fmt, const char *arg) {
     return EXIT_USAGE;
 }
 
-/* Load a module from text or a binary object (recognised by its "CISA" magic). */
-static int load_module(const char *path, visa_platform platform, visa_ctx **ctx_out,
-                       visa_module **out) {
+/* A program read and loaded: its context, module and, for text, the text (diagnostics quote it). */
+typedef struct loaded {
+    visa_ctx *ctx;
+    visa_module *m;
     char *data;
     size_t len;
-    *out = NULL;
-    *ctx_out = NULL;
-    if (read_file(path, &data, &len)) return EXIT_DIAG;
-    visa_ctx_desc desc = {sizeof desc, NULL, NULL, print_diag, NULL, 0};
-    if (visa_ctx_create(&desc, ctx_out) != VISA_OK) {
-        free(data);
+    bool binary;
+} loaded;
+
+static bool is_object(const char *data, size_t len) { return len >= 4 && !memcmp(data, "CISA", 4); }
+
+static void unload(loaded *L) {
+    visa_module_destroy(L->m);
+    visa_ctx_destroy(L->ctx);
+    free(L->data);
+    memset(L, 0, sizeof *L);
+}
+
+/* Load a module from text or a binary object (recognised by its "CISA" magic); want_object: the
+** input must be an object (dis).  Diagnostics go to o; the text stays in L->data. */
+static int load_module(const char *path, visa_platform platform, diag_out *o, bool want_object, loaded *L) {
+    memset(L, 0, sizeof *L);
+    if (read_file(path, &L->data, &L->len)) return EXIT_DIAG;
+    L->binary = is_object(L->data, L->len);
+    if (want_object && !L->binary) { /* a diagnostic (not the text echoed back as if binary) */
+        visa_diag d = {VISA_SEV_ERROR, "E-NOT-OBJECT", path, 0, 0, VISA_DIAG_NO_OFFSET,
+                       "not a vISA object (it does not start with \"CISA\"); 'visa fmt' prints text", NULL, 0};
+        sink_diag(o, &d);
         return EXIT_DIAG;
     }
-    visa_status st;
-    if (len >= 4 && !memcmp(data, "CISA", 4))
-        st = visa_module_decode(*ctx_out, path, data, len, platform, out);
-    else
-        st = visa_module_parse_text(*ctx_out, path, data, len, platform, out);
-    free(data);
+    visa_ctx_desc desc = {sizeof desc, NULL, NULL, sink_diag, o, LIB_MAX_ERRORS};
+    if (visa_ctx_create(&desc, &L->ctx) != VISA_OK) return EXIT_DIAG;
+    o->src_file = path;
+    o->src = L->binary ? NULL : L->data;
+    o->src_len = L->binary ? 0 : L->len;
+    visa_status st = L->binary ? visa_module_decode(L->ctx, path, L->data, L->len, platform, &L->m)
+                               : visa_module_parse_text(L->ctx, path, L->data, L->len, platform, &L->m);
     if (st != VISA_OK) {
-        if (st != VISA_E_SYNTAX && st != VISA_E_BINARY)
-            fprintf(stderr, "%s: %s\n", prog, visa_status_str(st));
+        if (st != VISA_E_SYNTAX && st != VISA_E_BINARY) fprintf(stderr, "%s: %s\n", prog, visa_status_str(st));
         return EXIT_DIAG;
     }
     return 0;
 }
 
-static FILE *open_out(const char *out) {
-    FILE *f = out ? fopen(out, "wb") : stdout;
-    if (!f) fprintf(stderr, "%s: cannot write '%s': %s\n", prog, out, strerror(errno));
-    return f;
+static visa_status write_out(void *ud, const char *data, size_t len) {
+    return out_write(ud, data, len) ? VISA_OK : VISA_E_IO;
 }
 
-static int close_out(FILE *f, const char *out, visa_status st) {
-    if (out && fclose(f) != 0) st = VISA_E_IO;
-    if (st != VISA_OK) {
-        fprintf(stderr, "%s: %s\n", prog, visa_status_str(st));
-        return EXIT_DIAG;
-    }
-    return 0;
+/* A library failure other than the diagnostics it reported (and other than a failed write, which
+** out_close reports with the path). */
+static void report_status(visa_status st) {
+    if (st != VISA_OK && st != VISA_E_IO) fprintf(stderr, "%s: %s\n", prog, visa_status_str(st));
 }
 
 /* Print m as text to out (standard output when NULL); the exit code of fmt and dis. */
 static int write_text(const visa_module *m, const char *out, unsigned flags) {
-    FILE *f = open_out(out);
-    if (!f) return EXIT_DIAG;
+    out_file of;
+    if (out_open(&of, out)) return EXIT_DIAG;
     visa_print_opts po = {sizeof po, flags};
-    return close_out(f, out, visa_module_print(m, &po, write_stream, f));
+    visa_status st = visa_module_print(m, &po, write_out, &of);
+    report_status(st);
+    return out_close(&of, st == VISA_OK || st == VISA_E_IO) ? EXIT_DIAG : 0;
+}
+
+/* -- "did you mean" ------------------------------------------------------------------------------ */
+/* Edit distance (insertions, deletions, substitutions, transpositions) of two short strings. */
+static size_t edit_distance(const char *a, const char *b) {
+    size_t n = strlen(a), m = strlen(b);
+    if (n > 63 || m > 63) return SIZE_MAX;
+    size_t d[64][64];
+    for (size_t i = 0; i <= n; i++) d[i][0] = i;
+    for (size_t j = 0; j <= m; j++) d[0][j] = j;
+    for (size_t i = 1; i <= n; i++)
+        for (size_t j = 1; j <= m; j++) {
+            size_t c = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+            if (d[i - 1][j] + 1 < c) c = d[i - 1][j] + 1;
+            if (d[i][j - 1] + 1 < c) c = d[i][j - 1] + 1;
+            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] && d[i - 2][j - 2] + 1 < c)
+                c = d[i - 2][j - 2] + 1;
+            d[i][j] = c;
+        }
+    return d[n][m];
+}
+
+/* The candidate closest to word, if it is close enough to be a likely typo (NULL otherwise). */
+typedef struct suggester {
+    const char *word, *best;
+    size_t dist;
+} suggester;
+
+static void suggest_init(suggester *g, const char *word) {
+    g->word = word;
+    g->best = NULL;
+    size_t n = strlen(word);
+    g->dist = n <= 4 ? 2 : n / 3 + 1; /* strictly below this */
+}
+
+static void suggest_try(suggester *g, const char *cand) {
+    size_t d = edit_distance(g->word, cand);
+    if (d < g->dist) {
+        g->dist = d;
+        g->best = cand;
+    }
+}
+
+/* "unknown option '--jsn' (did you mean '--json'?)" */
+static int unknown_option(const char *a, const char *const *known, size_t n) {
+    suggester g;
+    suggest_init(&g, a);
+    for (size_t k = 0; k < n; k++)
+        if (known[k]) suggest_try(&g, known[k]);
+    fprintf(stderr, "%s: unknown option '%s'", prog, a);
+    if (g.best) fprintf(stderr, " (did you mean '%s'?)", g.best);
+    fprintf(stderr, "\nTry '%s --help'.\n", prog);
+    return EXIT_USAGE;
 }
 
 /* -- visa fmt ---------------------------------------------------------------------------------- */
 static const char fmt_help[] =
-    "usage: visa fmt FILE [-o OUT] [--strip-comments] [--asm-text] [--platform P]\n"
+    "usage: visa fmt FILE [-o OUT] [--strip-comments] [--asm-text] [--platform P] [--json]\n"
     "\n"
     "Parse vISA assembly and print it exactly as IGC prints it. Your comments are kept where\n"
     "they stood; instruction ids (/// $N) and the predefined-variable block are regenerated.\n"
     "A file in IGC's asm-text style (no predefined-variable block, as IGC 2.x dumps OpenCL and\n"
     "SYCL kernels) keeps that style.\n"
     "\n"
-    "  -o OUT              write to OUT instead of standard output\n"
+    "  -o OUT              write to OUT instead of standard output (-o FILE formats FILE in place)\n"
     "  --strip-comments    print IGC's canonical form (no user comments): its disassembly print\n"
     "  --asm-text          print as IGC's asm-text mode (vISA_IsaAssembly): no predefined-\n"
     "                      variable block, no blank header lines\n"
     "  --platform P        target platform (GRF size for %sizeof GRF); default Xe2\n"
+    "  --json              diagnostics as one JSON object on standard error (counts and all of\n"
+    "                      them; as text, the first 20 errors are shown)\n"
     "\n"
     "Exit status: 0 ok, 1 input has errors, 2 usage error.\n";
 
@@ -213,7 +437,10 @@ static int parse_cmd_opts(int argc, char **argv, const char *name, const char *h
             if (a[1] == 'o') o->out = argv[i];
             else plat = argv[i];
         } else if (a[0] == '-' && a[1]) {
-            return usage_error("unknown option '%s'", a);
+            const char *known[16] = {"--help", "--platform", takes_out ? "-o" : NULL};
+            size_t n = 3;
+            for (int k = 0; flags && flags[k] && n < 16; k++) known[n++] = flags[k];
+            return unknown_option(a, known, n);
         } else if (o->in) {
             return usage_error("unexpected argument '%s'", a);
         } else {
@@ -225,38 +452,48 @@ static int parse_cmd_opts(int argc, char **argv, const char *name, const char *h
     return -1;
 }
 
+/* The end of fmt, asm and dis: the summary or the JSON report. */
+static int finish_cmd(const char *command, const cmd_opts *o, const loaded *L, diag_out *d, int rc) {
+    if (d->json) json_report(stderr, command, o->in, o->platform, L->binary, rc, d);
+    else diag_out_finish(d, o->in);
+    return rc;
+}
+
 static int cmd_fmt(int argc, char **argv) {
-    static const char *const flags[] = {"--strip-comments", "--asm-text", NULL};
+    static const char *const flags[] = {"--strip-comments", "--json", "--asm-text", NULL};
     cmd_opts o;
     int early = parse_cmd_opts(argc, argv, "fmt", fmt_help, true, flags, 0, &o);
     if (early >= 0) return early;
-    const char *in = o.in, *out = o.out;
-    visa_platform platform = o.platform;
-    unsigned flags_out = (o.set & 1 ? VISA_PRINT_STRIP_COMMENTS : 0) | (o.set & 2 ? VISA_PRINT_ASM_TEXT : 0);
-    visa_ctx *ctx;
-    visa_module *m;
-    int rc = load_module(in, platform, &ctx, &m);
-    if (!rc) rc = write_text(m, out, flags_out);
-    visa_module_destroy(m);
-    visa_ctx_destroy(ctx);
+    diag_out d;
+    diag_out_init(&d, TEXT_MAX_ERRORS, o.set & 2);
+    loaded L;
+    int rc = load_module(o.in, o.platform, &d, false, &L);
+    if (!rc) rc = write_text(L.m, o.out, (o.set & 1 ? VISA_PRINT_STRIP_COMMENTS : 0) | (o.set & 4 ? VISA_PRINT_ASM_TEXT : 0));
+    rc = finish_cmd("fmt", &o, &L, &d, rc);
+    unload(&L);
     return rc;
 }
 
 /* -- visa asm / visa dis ------------------------------------------------------------------------ */
 static const char asm_help[] =
-    "usage: visa asm FILE [-o OUT.isa] [--platform P]\n"
+    "usage: visa asm FILE [-o OUT.isa] [--platform P] [--json]\n"
     "\n"
     "Assemble vISA text (or re-encode an object) into a version 4.1 vISA object, byte for byte\n"
     "what IGC's writer produced. --platform (default Xe2) decides the GRF size used for\n"
-    "address-of offsets. Without -o the object goes to FILE with its extension replaced by .isa.\n";
+    "address-of offsets. Without -o the object goes to FILE with its extension replaced by .isa;\n"
+    "an output that is the input file itself is refused. --json: diagnostics as one JSON object\n"
+    "on standard error.\n";
 static const char dis_help[] =
-    "usage: visa dis FILE.isa [-o OUT.visaasm] [--platform P]\n"
+    "usage: visa dis FILE.isa [-o OUT.visaasm] [--platform P] [--json]\n"
     "\n"
-    "Disassemble a vISA object into text exactly as IGC prints it (standard output by default).\n";
+    "Disassemble a vISA object into text exactly as IGC prints it (standard output by default).\n"
+    "FILE must be an object (it starts with \"CISA\"); an output that is the input file itself is\n"
+    "refused. --json: diagnostics as one JSON object on standard error.\n";
 
 static int cmd_asm_dis(int argc, char **argv, bool is_asm) {
+    static const char *const flags[] = {"--json", NULL};
     cmd_opts o;
-    int early = parse_cmd_opts(argc, argv, is_asm ? "asm" : "dis", is_asm ? asm_help : dis_help, true, NULL, 0, &o);
+    int early = parse_cmd_opts(argc, argv, is_asm ? "asm" : "dis", is_asm ? asm_help : dis_help, true, flags, 0, &o);
     if (early >= 0) return early;
     const char *in = o.in, *out = o.out;
     visa_platform platform = o.platform;
@@ -272,28 +509,33 @@ static int cmd_asm_dis(int argc, char **argv, bool is_asm) {
         }
     }
     if (out && !strcmp(out, "-")) out = NULL;
-    visa_ctx *ctx;
-    visa_module *m;
-    int rc = load_module(in, platform, &ctx, &m);
+    /* the output would be something else than the input: never write it over the input */
+    if (out_is_input(out, in)) return EXIT_DIAG;
+    diag_out d;
+    diag_out_init(&d, TEXT_MAX_ERRORS, o.set & 1);
+    loaded L;
+    int rc = load_module(in, platform, &d, !is_asm, &L);
     if (!rc) {
-        if (!is_asm) rc = write_text(m, out, VISA_PRINT_STRIP_COMMENTS);
+        if (!is_asm) rc = write_text(L.m, out, VISA_PRINT_STRIP_COMMENTS);
         else {
-            FILE *f = open_out(out);
-            if (!f) rc = EXIT_DIAG;
-            else {
-                uint8_t *bytes;
-                size_t len;
-                visa_status st = visa_module_encode(m, platform, &bytes, &len);
-                if (st == VISA_OK) {
-                    if (fwrite(bytes, 1, len, f) != len) st = VISA_E_IO;
-                    visa_free(ctx, bytes, len);
-                }
-                rc = close_out(f, out, st);
+            uint8_t *bytes;
+            size_t len;
+            visa_status st = visa_module_encode(L.m, platform, &bytes, &len);
+            out_file of;
+            if (st != VISA_OK) {
+                report_status(st);
+                rc = EXIT_DIAG;
+            } else if (out_open(&of, out)) {
+                rc = EXIT_DIAG;
+            } else {
+                out_write(&of, bytes, len); /* a failure is reported by out_close */
+                rc = out_close(&of, true) ? EXIT_DIAG : 0;
             }
+            if (st == VISA_OK) visa_free(L.ctx, bytes, len);
         }
     }
-    visa_module_destroy(m);
-    visa_ctx_destroy(ctx);
+    rc = finish_cmd(is_asm ? "asm" : "dis", &o, &L, &d, rc);
+    unload(&L);
     return rc;
 }
 
@@ -303,6 +545,7 @@ static const char run_help[] =
     "                [--local-size X[,Y[,Z]] | --group-size X[,Y[,Z]]] [--global-offset X,Y,Z]\n"
     "                [--arg [NAME=]VALUE]... [--out N=PATH]... [--print N:TYPE]...\n"
     "                [--threads N] [--max-steps N] [--timeout SECONDS] [--cr0 VALUE] [--stats]\n"
+    "                [--no-verify] [--json] [--progress]\n"
     "       visa run FILE --list-inputs [--kernel NAME] [--platform P]\n"
     "\n"
     "Run a kernel on the CPU (the launch model: docs/launch.md).\n"
@@ -339,6 +582,11 @@ static const char run_help[] =
     "                       million; the launch's total is bounded by 100 x N); 0: no limit\n"
     "  --timeout SECONDS    stop the launch with an error after this much wall time\n"
     "  --stats              print the instructions executed, threads and time to stderr\n"
+    "  --no-verify          run without verifying first (by default the verifier's errors for\n"
+    "                       the platform stop the run; its warnings do not, 'visa verify' shows them)\n"
+    "  --json               diagnostics as one JSON object on standard error\n"
+    "  --progress           the progress line even when standard error is no terminal (on a\n"
+    "                       terminal it shows by itself once a run takes more than a second)\n"
     "  --cr0 VALUE          initial %cr0 of every thread (default 0x4c0: IEEE, round to nearest\n"
     "                       even, denormals kept; bits 5:4 rounding mode, 6/7/10 DF/F/HF denorms)\n"
     "  --platform P         Gen9 Gen11 XeLP XeHP XeHPG XeHPC Xe2 Xe3 (default Xe2)\n"
@@ -734,6 +982,117 @@ static int list_inputs(const visa_module *m, const char *kernel, visa_platform p
     return 0;
 }
 
+/* --kernel NAME must name a kernel of the module; the error lists them (and the likely one). */
+static int check_kernel(const visa_module *m, const char *file, const char *name) {
+    if (!name) return 0;
+    bool is_kernel;
+    const char *n;
+    suggester g;
+    suggest_init(&g, name);
+    for (size_t i = 0; (n = visa_module_routine_name(m, i, &is_kernel)); i++) {
+        if (is_kernel && !strcmp(n, name)) return 0;
+        if (is_kernel) suggest_try(&g, n);
+    }
+    fprintf(stderr, "%s: error: no kernel named '%s'", file, name);
+    if (g.best) fprintf(stderr, " (did you mean '%s'?)", g.best);
+    const char *sep = "; its kernels: ";
+    for (size_t i = 0; (n = visa_module_routine_name(m, i, &is_kernel)); i++)
+        if (is_kernel) {
+            fprintf(stderr, "%s%s", sep, n);
+            sep = ", ";
+        }
+    fputs(*sep == ';' ? "; it has no kernel\n" : "\n", stderr);
+    return EXIT_DIAG;
+}
+
+/* The progress line of a long run: after VISA_PROGRESS_DELAY_MS (default 1000; a test hook) the
+** elapsed time, redrawn in place on a terminal; elsewhere (--progress) one line per second and a
+** last line when the run ends. */
+typedef struct progress_line {
+    pthread_t thread;
+    pthread_mutex_t lock;
+    pthread_cond_t wake;
+    bool done, tty, shown;
+    const char *kernel;
+    struct timespec t0;
+    double delay;
+} progress_line;
+
+static progress_line *active_progress; /* the line on the terminal, if any */
+
+/* Before a diagnostic is printed: take the progress line off the terminal. */
+static void progress_clear(void) {
+    progress_line *p = active_progress;
+    if (!p || !p->tty) return;
+    pthread_mutex_lock(&p->lock);
+    if (p->shown) fputs("\r\033[K", stderr);
+    p->shown = false;
+    pthread_mutex_unlock(&p->lock);
+}
+
+static double seconds_since(const struct timespec *t0) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)(t.tv_sec - t0->tv_sec) + (double)(t.tv_nsec - t0->tv_nsec) * 1e-9;
+}
+
+static void *progress_main(void *ud) {
+    progress_line *p = ud;
+    pthread_mutex_lock(&p->lock);
+    double next = p->delay;
+    while (!p->done) {
+        struct timespec until = p->t0;
+        until.tv_sec += (time_t)next;
+        until.tv_nsec += (long)((next - (double)(time_t)next) * 1e9);
+        if (until.tv_nsec >= 1000000000L) until.tv_sec++, until.tv_nsec -= 1000000000L;
+        pthread_cond_timedwait(&p->wake, &p->lock, &until);
+        if (p->done) break;
+        double t = seconds_since(&p->t0);
+        if (t < next) continue;
+        fprintf(stderr, p->tty ? "\r%s: running kernel '%s': %.0f s " : "%s: running kernel '%s': %.0f s\n", prog,
+                p->kernel, t);
+        fflush(stderr);
+        p->shown = true;
+        next = t + (p->tty ? 0.5 : 1.0);
+    }
+    pthread_mutex_unlock(&p->lock);
+    return NULL;
+}
+
+static void progress_start(progress_line *p, const char *kernel, bool tty) {
+    memset(p, 0, sizeof *p);
+    p->kernel = kernel;
+    p->tty = tty;
+    const char *e = getenv("VISA_PROGRESS_DELAY_MS");
+    char *end;
+    unsigned long ms = e && *e ? strtoul(e, &end, 10) : 1000;
+    p->delay = e && *e && !*end ? (double)ms / 1000 : 1.0;
+    clock_gettime(CLOCK_MONOTONIC, &p->t0);
+    pthread_mutex_init(&p->lock, NULL);
+    pthread_condattr_t ca;
+    pthread_condattr_init(&ca);
+    pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+    pthread_cond_init(&p->wake, &ca);
+    pthread_condattr_destroy(&ca);
+    if (pthread_create(&p->thread, NULL, progress_main, p) != 0) p->done = true;
+    active_progress = p;
+}
+
+static void progress_stop(progress_line *p) {
+    pthread_mutex_lock(&p->lock);
+    bool started = !p->done;
+    p->done = true;
+    pthread_cond_signal(&p->wake);
+    pthread_mutex_unlock(&p->lock);
+    if (started) pthread_join(p->thread, NULL);
+    active_progress = NULL;
+    double t = seconds_since(&p->t0);
+    if (p->tty && p->shown) fputs("\r\033[K", stderr); /* the line goes away */
+    else if (!p->tty && t >= p->delay) fprintf(stderr, "%s: kernel '%s' ran for %.1f s\n", prog, p->kernel, t);
+    pthread_cond_destroy(&p->wake);
+    pthread_mutex_destroy(&p->lock);
+}
+
 /* A usage error inside cmd_run's option loop: leave the loop so the buffers made so far are freed. */
 #define RUN_USAGE_ERROR(...)              \
     {                                     \
@@ -757,7 +1116,7 @@ static int cmd_run(int argc, char **argv) {
     bool list = false;
     const char *outs[256], *prints[256];
     size_t nouts = 0, nprints = 0;
-    bool want_stats = false;
+    bool want_stats = false, no_verify = false, json = false, progress = false;
     obs_opts obs;
     memset(&obs, 0, sizeof obs);
     obs.lane_hi = 31;
@@ -791,7 +1150,23 @@ static int cmd_run(int argc, char **argv) {
                 RUN_USAGE_ERROR("bad --check '%s' (memcheck, initcheck, racecheck, synccheck or all, comma-separated)", a + 8);
             continue;
         }
-        if (!takes && a[0] == '-' && a[1]) RUN_USAGE_ERROR("unknown option '%s'", a);
+        static const char *const switches[] = {"--stats", "--list-inputs", "--trace", "--profile", "--no-verify",
+                                               "--json", "--progress", "--help"};
+        int sw = -1;
+        for (int k = 4; k < 7; k++)
+            if (!strcmp(a, switches[k])) sw = k;
+        if (sw >= 0) {
+            *(sw == 4 ? &no_verify : sw == 5 ? &json : &progress) = true;
+            continue;
+        }
+        if (!takes && a[0] == '-' && a[1]) {
+            const char *known[64];
+            size_t n = 0;
+            for (size_t k = 0; k < sizeof with_value / sizeof with_value[0] && n < 56; k++) known[n++] = with_value[k];
+            for (size_t k = 0; k < sizeof switches / sizeof switches[0]; k++) known[n++] = switches[k];
+            rc = unknown_option(a, known, n);
+            break;
+        }
         if (takes && !val) RUN_USAGE_ERROR("option '%s' needs an argument", a);
         if (!strcmp(a, "--kernel")) ro.kernel = argv[++i];
         else if (!strcmp(a, "--platform")) plat = argv[++i];
@@ -948,13 +1323,37 @@ static int cmd_run(int argc, char **argv) {
         int flt, sgn;
         if (!rc && k >= nouts && elem_type(end + 1, strlen(end + 1), &size, &flt, &sgn) < 0)
             rc = usage_error("unknown element type in --print '%s'", s);
+        if (!rc && k < nouts && out_is_input(end + 1, in)) rc = EXIT_DIAG;
     }
-    visa_ctx *ctx = NULL;
-    visa_module *m = NULL;
-    if (!rc) rc = load_module(in, platform, &ctx, &m);
+    if (!rc && (out_is_input(obs.trace_out, in) || out_is_input(obs.profile_svg, in))) rc = EXIT_DIAG;
+    diag_out d;
+    diag_out_init(&d, TEXT_MAX_ERRORS, json);
+    loaded L;
+    memset(&L, 0, sizeof L);
+    if (!rc) {
+        rc = load_module(in, platform, &d, false, &L);
+        if (rc && !json) diag_out_finish(&d, in);
+    }
+    if (!rc) rc = check_kernel(L.m, in, ro.kernel);
     if (!rc && list) {
-        rc = list_inputs(m, ro.kernel, platform);
-    } else if (!rc) {
+        rc = list_inputs(L.m, ro.kernel, platform);
+    } else if (!rc && !no_verify) {
+        /* what the verifier rejects is not run (its warnings do not stop it: 'visa verify' shows them) */
+        d.rule_ids = d.drop_warnings = true;
+        visa_verify_opts vo = {sizeof vo, platform, 0, L.binary ? NULL : L.data, L.binary ? 0 : L.len};
+        visa_status vs = visa_module_verify(L.m, &vo, NULL);
+        d.rule_ids = d.drop_warnings = false;
+        if (vs != VISA_OK) {
+            if (vs != VISA_E_VERIFY) fprintf(stderr, "%s: %s\n", prog, visa_status_str(vs));
+            else if (!json) {
+                diag_out_finish(&d, in);
+                fprintf(stderr, "%s: %u error%s on %s: not run (--no-verify runs it anyway)\n", in, d.errors,
+                        d.errors == 1 ? "" : "s", visa_platform_name(platform));
+            }
+            rc = EXIT_DIAG;
+        }
+    }
+    if (!rc && !list) {
         ro.platform = platform;
         ro.arg_names = any_named ? arg_names : NULL;
         ro.vector_elems = elems;
@@ -967,25 +1366,31 @@ static int cmd_run(int argc, char **argv) {
         visa_run_stats stats;
         visa_observer observer;
         obs_state *os = NULL;
-        char *src_text = NULL;
         if (obs.trace || obs.profile) {
-            size_t len = 0;
             obs.file = in;
-            if (strcmp(in, "-") && !read_file(in, &src_text, &len) && len && memchr(src_text, 0, len) == NULL) {
-                obs.source = src_text;
-                obs.source_len = len;
+            if (!L.binary && L.len && memchr(L.data, 0, L.len) == NULL) {
+                obs.source = L.data;
+                obs.source_len = L.len;
             }
             uint64_t ngroups = 1;
             for (int k = 0; k < 3; k++) ngroups *= ro.groups[k] ? ro.groups[k] : 1;
             if (!(os = obs_start(&obs, ngroups, &observer))) rc = EXIT_DIAG;
             ro.observer = os ? &observer : NULL;
         }
+        /* the progress line: on a terminal (unless the trace goes there too), or when asked */
+        bool show = progress || (isatty(2) && !(obs.trace && !obs.trace_out && isatty(1)));
+        visa_kernel_info ki;
+        memset(&ki, 0, sizeof ki);
+        ki.struct_size = sizeof ki;
+        if (visa_kernel_get_info(L.m, ro.kernel, platform, &ki) != VISA_OK) ki.name = ro.kernel ? ro.kernel : "?";
+        progress_line pl;
+        if (show) progress_start(&pl, ki.name, isatty(2));
         struct timespec t0, t1;
         clock_gettime(CLOCK_MONOTONIC, &t0);
-        visa_status st = visa_module_run(m, &ro, args, nargs, vb, nbufs, &stats);
+        visa_status st = visa_module_run(L.m, &ro, args, nargs, vb, nbufs, &stats);
         clock_gettime(CLOCK_MONOTONIC, &t1);
+        if (show) progress_stop(&pl);
         if (os && obs_finish(os)) rc = EXIT_DIAG;
-        free(src_text);
         if (want_stats) {
             double secs = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
             fprintf(stderr, "%s: %llu vISA instructions in %llu threads, %.3f s (%.1f M instructions/s)\n", prog,
@@ -1000,12 +1405,13 @@ static int cmd_run(int argc, char **argv) {
             for (size_t k = 0; k < nouts && !rc; k++) {
                 char *end;
                 unsigned long n = strtoul(outs[k], &end, 10);
-                FILE *f = fopen(end + 1, "wb");
-                if (!f || fwrite(bufs[n].data, 1, bufs[n].size, f) != bufs[n].size) {
-                    fprintf(stderr, "%s: cannot write '%s'\n", prog, end + 1);
+                out_file of;
+                if (out_open(&of, end + 1)) {
                     rc = EXIT_DIAG;
+                } else {
+                    out_write(&of, bufs[n].data, bufs[n].size); /* a failure is reported by out_close */
+                    if (out_close(&of, true)) rc = EXIT_DIAG;
                 }
-                if (f && fclose(f)) rc = EXIT_DIAG;
             }
             for (size_t k = 0; k < nprints; k++) {
                 char *end;
@@ -1016,9 +1422,10 @@ static int cmd_run(int argc, char **argv) {
                 print_buffer(&bufs[n], end + 1, size, flt, sgn);
             }
         }
+        if (!json) diag_out_finish(&d, in);
     }
-    visa_module_destroy(m);
-    visa_ctx_destroy(ctx);
+    if (json && in && L.data) json_report(stderr, "run", in, platform, L.binary, rc, &d);
+    unload(&L);
     for (size_t k = 0; k < nbufs; k++) free(bufs[k].data);
     return rc;
 }
@@ -1026,33 +1433,93 @@ static int cmd_run(int argc, char **argv) {
 /* -- visa info --------------------------------------------------------------------------------- */
 static const char info_help[] =
     "usage: visa info MNEMONIC\n"
+    "       visa info --list\n"
     "\n"
     "Describe what the instruction table knows about an instruction: opcode, sub-opcode,\n"
-    "binary operand layout, legal types, exec sizes, platforms and text syntax.\n";
+    "binary operand layout, legal types, exec sizes, platforms and text syntax.  MNEMONIC may\n"
+    "carry its sub-operation suffix (cmp.lt, lsc_load.ugm) or be the table row's name (LSC_LOAD).\n"
+    "\n"
+    "  --list    every mnemonic (with its sub-operation suffixes), its table row and a summary\n";
+
+typedef struct text_buf {
+    char *s;
+    size_t len, cap;
+} text_buf;
+
+static visa_status append_text(void *ud, const char *data, size_t len) {
+    text_buf *b = ud;
+    if (b->len + len + 1 > b->cap) {
+        size_t cap = b->cap ? b->cap * 2 : 16384;
+        while (cap < b->len + len + 1) cap *= 2;
+        char *ns = realloc(b->s, cap);
+        if (!ns) return VISA_E_NOMEM;
+        b->s = ns;
+        b->cap = cap;
+    }
+    memcpy(b->s + b->len, data, len);
+    b->len += len;
+    b->s[b->len] = 0;
+    return VISA_OK;
+}
+
+/* "unknown instruction 'ad' (did you mean 'add'?)": the candidates are visa_list_instructions'
+** first column. */
+static void unknown_instruction(const char *mn) {
+    text_buf b = {NULL, 0, 0};
+    suggester g;
+    suggest_init(&g, mn);
+    char best[96] = "";
+    if (visa_list_instructions(append_text, &b) == VISA_OK && b.s) {
+        for (char *line = b.s; *line;) {
+            char *nl = strchr(line, '\n');
+            size_t n = strcspn(line, " \n");
+            char word[96];
+            if (n < sizeof word) {
+                memcpy(word, line, n);
+                word[n] = 0;
+                suggest_try(&g, word);
+                if (g.best == word) {
+                    memcpy(best, word, n + 1);
+                    g.best = best;
+                }
+            }
+            if (!nl) break;
+            line = nl + 1;
+        }
+    }
+    fprintf(stderr, "%s: unknown instruction '%s'", prog, mn);
+    if (g.best) fprintf(stderr, " (did you mean '%s'?)", g.best);
+    fprintf(stderr, "; 'visa info --list' lists them\n");
+    free(b.s);
+}
 
 static int cmd_info(int argc, char **argv) {
     const char *mn = NULL;
+    bool list = false;
     for (int i = 0; i < argc; i++) {
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
             fputs(info_help, stdout);
             return 0;
+        } else if (!strcmp(argv[i], "--list")) {
+            list = true;
         } else if (argv[i][0] == '-' && argv[i][1]) {
-            return usage_error("unknown option '%s'", argv[i]);
+            static const char *const known[] = {"--list", "--help"};
+            return unknown_option(argv[i], known, 2);
         } else if (mn) {
             return usage_error("unexpected argument '%s'", argv[i]);
         } else {
             mn = argv[i];
         }
     }
-    if (!mn) return usage_error("%s", "info needs a mnemonic");
+    if (list) return mn ? usage_error("%s", "--list takes no mnemonic") : visa_list_instructions(write_stream, stdout) == VISA_OK ? 0 : EXIT_DIAG;
+    if (!mn) return usage_error("%s", "info needs a mnemonic (or --list)");
     visa_status st = visa_describe_instruction(mn, write_stream, stdout);
     if (st == VISA_E_ARG) {
-        fprintf(stderr, "%s: unknown instruction '%s'\n", prog, mn);
+        unknown_instruction(mn);
         return EXIT_DIAG;
     }
     return st == VISA_OK ? 0 : EXIT_DIAG;
 }
-
 
 /* -- visa verify ------------------------------------------------------------------------------- */
 static const char verify_help[] =
@@ -1072,74 +1539,6 @@ static const char verify_help[] =
     "\n"
     "Exit status: 0 no errors, 1 errors (or unreadable input), 2 usage error.\n";
 
-typedef struct json_diags {
-    char *buf;
-    size_t len, cap;
-    unsigned n;
-} json_diags;
-
-static void jputs(json_diags *j, const char *s, size_t n) {
-    if (j->len + n + 1 > j->cap) {
-        size_t cap = j->cap ? j->cap : 4096;
-        while (cap < j->len + n + 1) cap *= 2;
-        char *nb = realloc(j->buf, cap);
-        if (!nb) return;
-        j->buf = nb;
-        j->cap = cap;
-    }
-    memcpy(j->buf + j->len, s, n);
-    j->len += n;
-    j->buf[j->len] = 0;
-}
-
-static void jstr(json_diags *j, const char *s, size_t n) {
-    jputs(j, "\"", 1);
-    for (size_t i = 0; i < n; i++) {
-        unsigned char c = (unsigned char)s[i];
-        char esc[8];
-        if (c == '"' || c == '\\') {
-            esc[0] = '\\', esc[1] = (char)c;
-            jputs(j, esc, 2);
-        } else if (c < 0x20 || c == 0x7f) {
-            snprintf(esc, sizeof esc, "\\u%04x", c);
-            jputs(j, esc, 6);
-        } else {
-            jputs(j, (const char *)&s[i], 1);
-        }
-    }
-    jputs(j, "\"", 1);
-}
-
-static const char *sev_name(visa_severity s) {
-    return s == VISA_SEV_ERROR ? "error" : s == VISA_SEV_WARNING ? "warning" : "note";
-}
-
-static void json_diag(void *ud, const visa_diag *d) {
-    json_diags *j = ud;
-    char num[96];
-    const char *open = j->n++ ? ",\n    {" : "\n    {";
-    jputs(j, open, strlen(open));
-    jputs(j, "\"severity\": ", 12);
-    jstr(j, sev_name(d->severity), strlen(sev_name(d->severity)));
-    jputs(j, ", \"rule\": ", 10);
-    jstr(j, d->code, strlen(d->code));
-    jputs(j, ", \"file\": ", 10);
-    jstr(j, d->file, strlen(d->file));
-    if (d->line) snprintf(num, sizeof num, ", \"line\": %u, \"col\": %u", d->line, d->col);
-    else if (d->offset == VISA_DIAG_NO_OFFSET) num[0] = 0;
-    else snprintf(num, sizeof num, ", \"offset\": %llu", (unsigned long long)d->offset);
-    jputs(j, num, strlen(num));
-    jputs(j, ", \"message\": ", 13);
-    jstr(j, d->message, strlen(d->message));
-    if (d->source_line) {
-        jputs(j, ", \"source\": ", 12);
-        jstr(j, d->source_line, d->source_line_len);
-    }
-    jputs(j, "}", 1);
-}
-
-static int with_rule_ids; /* print_diag's marker: print error[RULE] (its address is all that matters) */
-
 static int cmd_verify(int argc, char **argv) {
     static const char *const flags[] = {"--json", "--werror", "--list-rules", NULL};
     cmd_opts o;
@@ -1155,55 +1554,28 @@ static int cmd_verify(int argc, char **argv) {
     const char *in = o.in;
     bool json = o.set & 1, werror = o.set & 2;
     visa_platform platform = o.platform;
-    char *data;
-    size_t len;
-    if (read_file(in, &data, &len)) return EXIT_DIAG;
-    json_diags jd = {NULL, 0, 0, 0};
-    visa_ctx_desc desc = {sizeof desc, NULL, NULL, json ? json_diag : print_diag, json ? (void *)&jd : (void *)&with_rule_ids, 0};
-    desc.max_errors = 1000;
-    visa_ctx *ctx;
-    if (visa_ctx_create(&desc, &ctx) != VISA_OK) {
-        free(data);
-        return EXIT_DIAG;
-    }
-    bool binary = len >= 4 && !memcmp(data, "CISA", 4);
-    visa_module *m = NULL;
-    visa_status st = binary ? visa_module_decode(ctx, in, data, len, platform, &m)
-                            : visa_module_parse_text(ctx, in, data, len, platform, &m);
-    visa_verify_stats stats = {0, 0};
-    int rc = 0;
-    if (st != VISA_OK) {
-        if (st != VISA_E_SYNTAX && st != VISA_E_BINARY && !json)
-            fprintf(stderr, "%s: %s\n", prog, visa_status_str(st));
-        rc = EXIT_DIAG;
-    } else {
-        visa_verify_opts vo = {sizeof vo, platform, werror ? VISA_VERIFY_WERROR : 0u,
-                               binary ? NULL : data, binary ? 0 : len};
-        st = visa_module_verify(m, &vo, &stats);
+    diag_out d;
+    diag_out_init(&d, 0, json);
+    d.rule_ids = true;
+    loaded L;
+    int rc = load_module(in, platform, &d, false, &L);
+    visa_status st = VISA_OK;
+    if (!rc) {
+        visa_verify_opts vo = {sizeof vo, platform, werror ? VISA_VERIFY_WERROR : 0u, L.binary ? NULL : L.data,
+                               L.binary ? 0 : L.len};
+        st = visa_module_verify(L.m, &vo, NULL);
         rc = st == VISA_OK ? 0 : EXIT_DIAG;
-        if (st != VISA_OK && st != VISA_E_VERIFY && !json)
-            fprintf(stderr, "%s: %s\n", prog, visa_status_str(st));
+        if (st != VISA_OK && st != VISA_E_VERIFY) fprintf(stderr, "%s: %s\n", prog, visa_status_str(st));
     }
     if (json) {
-        printf("{\n  \"file\": ");
-        json_diags hd = {NULL, 0, 0, 0};
-        jstr(&hd, in, strlen(in));
-        printf("%s,\n  \"platform\": \"%s\",\n  \"input\": \"%s\",\n  \"status\": \"%s\",\n"
-               "  \"errors\": %u,\n  \"warnings\": %u,\n  \"diagnostics\": [%s%s]\n}\n",
-               hd.buf ? hd.buf : "\"\"", visa_platform_name(platform), binary ? "binary" : "text",
-               rc ? "invalid" : "ok", stats.errors, stats.warnings, jd.buf ? jd.buf : "",
-               jd.n ? "\n  " : "");
-        free(hd.buf);
-    } else if (rc == 0 && stats.warnings) {
-        fprintf(stderr, "%s: %u warning%s\n", in, stats.warnings, stats.warnings == 1 ? "" : "s");
-    } else if (rc && st == VISA_E_VERIFY) {
-        fprintf(stderr, "%s: %u error%s, %u warning%s\n", in, stats.errors, stats.errors == 1 ? "" : "s",
-                stats.warnings, stats.warnings == 1 ? "" : "s");
+        if (L.data || !rc) json_report(stdout, "verify", in, platform, L.binary, rc, &d);
+    } else {
+        diag_out_finish(&d, in);
+        if (d.errors || d.warnings)
+            fprintf(stderr, "%s: %u error%s, %u warning%s\n", in, d.errors, d.errors == 1 ? "" : "s", d.warnings,
+                    d.warnings == 1 ? "" : "s");
     }
-    free(jd.buf);
-    free(data);
-    visa_module_destroy(m);
-    visa_ctx_destroy(ctx);
+    unload(&L);
     return rc;
 }
 
@@ -1218,17 +1590,18 @@ static const char main_help[] =
     "  dis FILE [-o OUT]   disassemble a vISA object into text\n"
     "  run FILE [ARGS]     run a kernel on the CPU ('visa run --help')\n"
     "  verify FILE         check a program against the spec's rules ('visa verify --help')\n"
-    "  info MNEMONIC       describe an instruction from the instruction table\n"
+    "  info MNEMONIC       describe an instruction from the instruction table ('info --list')\n"
     "  region OPERAND      draw an operand's region over the GRFs ('visa region --help')\n"
     "\n"
-    "Every command that reads a program accepts text (.visaasm) or an object (.isa).\n"
+    "Every command that reads a program accepts text (.visaasm) or an object (.isa), and\n"
+    "--json for its diagnostics.  Outputs are written whole or not at all ('man visa').\n"
     "\n"
     "  --version           print the version\n"
     "  --help              this help; 'visa COMMAND --help' for a command\n"
     "\n"
     "Exit status: 0 ok, 1 diagnostics (errors in the input), 2 usage error.\n";
 
-int main(int argc, char **argv) {
+static int dispatch(int argc, char **argv) {
     if (argc < 2) {
         fputs(main_help, stderr);
         return EXIT_USAGE;
@@ -1250,4 +1623,11 @@ int main(int argc, char **argv) {
     if (!strcmp(cmd, "verify")) return cmd_verify(argc - 2, argv + 2);
     if (!strcmp(cmd, "region")) return cmd_region(argc - 2, argv + 2);
     return usage_error("unknown command '%s'", cmd);
+}
+
+int main(int argc, char **argv) {
+    int rc = dispatch(argc, argv);
+    /* what went to standard output must have arrived (a full disk, a closed pipe) */
+    if (out_close_stdout() && !rc) rc = EXIT_DIAG;
+    return rc;
 }

@@ -7,6 +7,7 @@
 */
 #define _POSIX_C_SOURCE 200809L
 #include "observe.h"
+#include "outfile.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -93,7 +94,8 @@ typedef struct group_buf {
 
 struct obs_state {
     obs_opts o;
-    FILE *trace;
+    FILE *trace;      /* trace_of.f when tracing */
+    out_file trace_of;
     pthread_mutex_t lock;
     uint64_t ngroups, next_emit;
     group_buf **done; /* per group: finished, waiting for the groups before it */
@@ -290,7 +292,7 @@ static void cb_mem(void *gud, const visa_mem_event *e) {
 static void emit_ready(obs_state *s) {
     while (s->next_emit < s->ngroups && s->done[s->next_emit]) {
         group_buf *g = s->done[s->next_emit];
-        if (s->trace && g->out.len) fwrite(g->out.s, 1, g->out.len, s->trace);
+        if (s->trace && g->out.len) out_write(&s->trace_of, g->out.s, g->out.len);
         free(g->out.s);
         free(g);
         s->done[s->next_emit] = NULL;
@@ -379,13 +381,12 @@ obs_state *obs_start(const obs_opts *opts, uint64_t ngroups, visa_observer *o) {
         return NULL;
     }
     if (opts->trace) {
-        s->trace = opts->trace_out ? fopen(opts->trace_out, "w") : stdout;
-        if (!s->trace) {
-            fprintf(stderr, "visa: cannot write '%s'\n", opts->trace_out);
+        if (out_open(&s->trace_of, opts->trace_out)) {
             free(s->done);
             free(s);
             return NULL;
         }
+        s->trace = s->trace_of.f;
     }
     pthread_mutex_init(&s->lock, NULL);
     memset(o, 0, sizeof *o);
@@ -488,11 +489,9 @@ static int cmp_row(const void *a, const void *b) {
 /* One row per thread: x = executed instruction (binned to at most 1000 columns), bar height and
 ** colour = average active lanes / exec size in the bin. */
 static int write_svg(obs_state *s) {
-    FILE *f = fopen(s->o.profile_svg, "w");
-    if (!f) {
-        fprintf(stderr, "visa: cannot write '%s'\n", s->o.profile_svg);
-        return 1;
-    }
+    out_file of;
+    if (out_open(&of, s->o.profile_svg)) return 1;
+    FILE *f = of.f;
     qsort(s->rows, s->nrows, sizeof *s->rows, cmp_row);
     size_t maxn = 1;
     for (size_t k = 0; k < s->nrows; k++) maxn = s->rows[k].n > maxn ? s->rows[k].n : maxn;
@@ -522,7 +521,7 @@ static int write_svg(obs_state *s) {
         fprintf(f, "</g>\n");
     }
     fprintf(f, "</svg>\n");
-    return fclose(f) ? 1 : 0;
+    return out_close(&of, true);
 }
 
 int obs_finish(obs_state *s) {
@@ -536,8 +535,7 @@ int obs_finish(obs_state *s) {
         }
     }
     pthread_mutex_unlock(&s->lock);
-    if (s->trace && s->trace != stdout && fclose(s->trace)) rc = 1;
-    else if (s->trace == stdout) fflush(stdout);
+    if (s->trace && out_close(&s->trace_of, true)) rc = 1;
     if (s->o.profile) print_profile(s, stdout);
     if (s->o.profile_svg && write_svg(s)) rc = 1;
     if (s->oom) {
