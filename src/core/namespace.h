@@ -96,6 +96,7 @@
 #define emu_int_sat_s64 visa__emu_int_sat_s64
 #define emu_int_sat_u64 visa__emu_int_sat_u64
 #define emu_int_wrap visa__emu_int_wrap
+#define emu_isa_select visa__emu_isa_select
 #define emu_layout_build visa__emu_layout_build
 #define emu_layout_free visa__emu_layout_free
 #define emu_load_bits visa__emu_load_bits

@@ -130,8 +130,10 @@ typedef struct emu_program {
     uint32_t cr0_off;       /* byte offset of %cr0 in the thread's file */
     uint32_t nstate;        /* state variable slots of all routines */
     visa_platform plat;
-    bool generic;           /* VISA_EMU_GENERIC set at lowering: no fast paths for dpas and 2D
-                            ** blocks (the reference the fast paths are checked against) */
+    bool generic;           /* VISA_EMU_GENERIC set at lowering: no fast paths for ALU ops, dpas
+                            ** and 2D blocks (the reference the fast paths are checked against) */
+    uint8_t isa;            /* EMU_ISA_*: the host vector units the fast ALU handlers use, picked once
+                            ** at lowering (emu_isa_select; VISA_EMU_ISA forces a level) */
     bool global_atomics;    /* set by message lowering: groups then run one after another, in
                             ** order, so atomics' returned values are the same for any --threads */
     uint32_t *func_op;      /* per module routine: op index of its first op, UINT32_MAX if not lowered */
@@ -141,6 +143,9 @@ typedef struct emu_program {
     const ir_routine *cur_r;
     const emu_layout *cur;
 } emu_program;
+
+/* Host ISA levels the fast ALU handlers are built for (fast.c). */
+enum { EMU_ISA_BASELINE = 0, EMU_ISA_AVX2 = 1, EMU_ISA_AVX512 = 2 };
 
 /* Index of the function routine called `name` in the module, -1 if none.  A function's address
 ** (faddr, ifcall) is its routine index plus one. */

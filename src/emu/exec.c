@@ -1154,7 +1154,6 @@ const char *emu_not_emulated(unsigned form) {
 }
 
 static bool lower_alu(emu_program *p, const ir_inst *in, emu_op *op, diag_sink *ds) {
-    (void)p;
     const sem_row *a = &sem_table[in->form];
     /* compute class: the execution type comes from the sources (float if any source is a float,
     ** integer otherwise; an integer result is then converted to a float destination, rounding
@@ -1199,7 +1198,7 @@ static bool lower_alu(emu_program *p, const ir_inst *in, emu_op *op, diag_sink *
         op->dst.type = same_size_uint[op->dst.size];
         op->dst.store = rw_of_type[op->dst.type].st[EC_INT];
     }
-    emu_handler fast = op->fn == h_alu ? emu_fast_handler(op) : op->fn == h_cmp ? emu_fast_cmp(op) : NULL;
+    emu_handler fast = op->fn == h_alu ? emu_fast_handler(p, op) : op->fn == h_cmp ? emu_fast_cmp(p, op) : NULL;
     if (fast) op->fn = fast;
     return true;
 }

@@ -104,10 +104,14 @@ static inline uint32_t emu_cr0_modes(const emu_thread *t) {
     return v & EMU_CR0_MODE_BITS;
 }
 
-/* A specialised handler for a lowered ALU op, or NULL for the generic path (fast.c). */
-emu_handler emu_fast_handler(const emu_op *op);
+/* A specialised handler for a lowered ALU op, or NULL for the generic path (fast.c); built for
+** the program's ISA level (p->isa). */
+emu_handler emu_fast_handler(const emu_program *p, const emu_op *op);
 /* A specialised CMP into a predicate, or NULL (fast.c). */
-emu_handler emu_fast_cmp(const emu_op *op);
+emu_handler emu_fast_cmp(const emu_program *p, const emu_op *op);
+/* The best EMU_ISA_* level the host has, or the one VISA_EMU_ISA=baseline|avx2|avx512 asks for
+** (never above the host's).  Read once when a program is lowered. */
+unsigned emu_isa_select(void);
 
 /* Handlers and lowering hooks that sem.def names from the families in their own files.  lsc.c:
 ** LSC untyped/typed messages and fences; dataport.c: the legacy data-port and SVM messages;

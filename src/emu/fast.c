@@ -1,16 +1,29 @@
-/* fast.c -- specialised handlers for the common case: one element type (f, d or ud) on every
-** operand, contiguous, broadcast or immediate sources, a contiguous (or scalar) destination, no
-** source modifier and no saturation.  They compute exactly what the generic path computes (same
-** rounding: single-precision ops are exact in double before the final rounding, mad is fused),
-** without widening lanes into arrays.  Chosen at lowering; everything else takes the generic path.
+/* fast.c -- specialised handlers for the common case: one element type on every operand (every
+** integer width, f, df, hf, bf), contiguous, broadcast, immediate or strided sources, a contiguous
+** (or scalar) destination, source modifiers and float saturation folded in.  They compute exactly
+** what the generic path computes, without widening lanes into arrays:
+**  - integers run modulo 2^32 (b..ud) or 2^64 (q, uq); b, ub, w, uw widen to 32 bits first, so
+**    their modifiers, compares and shifts see the exact value; on d..uq, modifiers are taken only
+**    by operations whose low bits do not depend on the lost carry (mov add mul mad and or xor shl);
+**  - f computes in float (one rounding; mad is fmaf), df in double (fma);
+**  - hf and bf widen to float by bit tricks (exact) and round back to nearest even by bit tricks
+**    (vectorisable, no call per lane).  add and mul round once in float, then to hf / bf: for
+**    + - * a rounding to p' >= 2p + 2 bits followed by one to p bits is one rounding (24 >= 2*11+2;
+**    bf products and sums are exact or out of range in float).  mad rounds the exact sum to odd
+**    (TwoSum), in float for hf (the product is exact there) and in double for bf, then to nearest.
+** Chosen at lowering, and the host's vector units too: each handler is built for baseline x86-64,
+** AVX2+FMA and AVX-512, and the level is picked once per program (emu_isa_select: the best the CPU
+** has, or VISA_EMU_ISA).  Everything else takes the generic path.
 */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "exec.h"
 
 /* Pointer and stride (elements) of a source: contiguous, broadcast or immediate; a direct
-** strided region (lowering proved it inside the file) is gathered into buf_ first. */
+** strided region (lowering proved it inside the file) is read as a stride, any other general
+** region is gathered into buf_ first. */
 #define SRC(T, k, p, s)                                                                    \
     const T *p;                                                                            \
     unsigned s;                                                                            \
@@ -35,183 +48,266 @@
         }                                                                                  \
     } while (0)
 
-/* Hosts with an FMA unit run the fused multiply-add in hardware; the others call fmaf.  Both
-** round once, so the results are the same bits. */
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__SANITIZE_ADDRESS__)
-#define FMA_CLONES __attribute__((target_clones("fma", "default")))
-#else
-#define FMA_CLONES
-#endif
+#define AI static inline __attribute__((always_inline))
 
-#define LOOP_CC(N, T, EXPR)                                                                \
-    for (unsigned i = 0; i < (N); i++) {                                                   \
-        T a = s0[i], b = s1[i], c = s2[i];                                                 \
-        (void)b, (void)c;                                                                  \
-        d[i] = (EXPR);                                                                     \
-    }
-#define LOOP_CB(N, T, EXPR)                                                                \
-    {                                                                                      \
-        const T b = s1[0];                                                                 \
-        (void)b;                                                                           \
-        for (unsigned i = 0; i < (N); i++) {                                               \
-            T a = s0[i], c = s2[i];                                                        \
-            (void)c;                                                                       \
-            d[i] = (EXPR);                                                                 \
-        }                                                                                  \
-    }
+/* -- Integer type traits: storage, 32/64-bit unsigned compute value, signed / unsigned order ---- */
+AI uint32_t imod32(uint32_t x, unsigned m) { /* VM_ABS 1, VM_NEG 2, VM_NEG_ABS 3 on the exact value */
+    uint32_t s = (m & 1) ? (uint32_t)((int32_t)x >> 31) : 0, n = (m & 2) ? 0xFFFFFFFFu : 0;
+    x = (x ^ s) - s;
+    return (x ^ n) - n;
+}
+AI uint64_t imod64(uint64_t x, unsigned m) {
+    uint64_t s = (m & 1) ? (uint64_t)((int64_t)x >> 63) : 0, n = (m & 2) ? ~(uint64_t)0 : 0;
+    x = (x ^ s) - s;
+    return (x ^ n) - n;
+}
+/* unsigned types: abs is the identity (their values are not negative) */
+AI uint32_t umod32(uint32_t x, unsigned m) { return (m & 2) ? 0u - x : x; }
+AI uint64_t umod64(uint64_t x, unsigned m) { return (m & 2) ? 0u - x : x; }
 
-#define FAST(NAME, T, NSRC, EXPR) FAST_ATTR(NAME, T, NSRC, EXPR, )
-#define FAST_ATTR(NAME, T, NSRC, EXPR, ATTR)                                               \
-    ATTR static void NAME(emu_thread *t, const emu_op *op) {                               \
-        if (op->fenv && emu_cr0_modes(t) != EMU_CR0_FAST) {                                \
-            emu_alu_generic(t, op); /* rounding / denormal modes: the %cr0-aware path */   \
-            return;                                                                        \
-        }                                                                                  \
-        uint32_t mask = emu_chen(t, op);                                                   \
-        unsigned n = op->exec;                                                             \
-        T *d = (T *)(void *)(t->file + op->dst.off);                                       \
-        SRC(T, 0, s0, k0);                                                                 \
-        SRC(T, NSRC > 1 ? 1 : 0, s1, k1);                                                  \
-        SRC(T, NSRC > 2 ? 2 : 0, s2, k2);                                                  \
-        (void)s1, (void)k1, (void)s2, (void)k2;                                            \
-        if (mask == (n >= 32 ? 0xFFFFFFFFu : (1u << n) - 1)) {                             \
-            /* SIMD16 gets a constant trip count: the compiler vectorises it whole */      \
-            if (k0 == 1 && k1 == 1 && k2 == 1) { /* all contiguous (unused ones alias src0) */ \
-                if (n == 16) LOOP_CC(16, T, EXPR) else LOOP_CC(n, T, EXPR)                 \
-            } else if (k0 == 1 && k1 == 0 && k2 == 1) { /* src1 broadcast (an immediate) */ \
-                if (n == 16) LOOP_CB(16, T, EXPR) else LOOP_CB(n, T, EXPR)                 \
-            } else if (k0 == 2 && k1 == 2 && k2 == 2 && n == 16) { /* pairwise <2;1,0>, <16;8,2> */ \
-                for (unsigned i = 0; i < 16; i++) {                                        \
-                    T a = s0[2 * i], b = s1[2 * i], c = s2[2 * i];                         \
-                    (void)b, (void)c;                                                      \
-                    d[i] = (EXPR);                                                         \
-                }                                                                          \
-            } else                                                                         \
-            for (unsigned i = 0; i < n; i++) {                                             \
-                T a = s0[i * k0], b = s1[i * k1], c = s2[i * k2];                          \
-                (void)b, (void)c;                                                          \
-                d[i] = (EXPR);                                                             \
-            }                                                                              \
-        } else {                                                                           \
-            for (unsigned i = 0; i < n; i++) {                                             \
-                if (!(mask >> i & 1)) continue;                                            \
-                T a = s0[i * k0], b = s1[i * k1], c = s2[i * k2];                          \
-                (void)b, (void)c;                                                          \
-                d[i] = (EXPR);                                                             \
-            }                                                                              \
-        }                                                                                  \
-        t->pc++;                                                                           \
-    }
+#define INT_TRAITS(TY, ST, CT, SCT, LDX, KEEP, SHM, MOD, SIGNED_ORDER)                     \
+    typedef ST TY##_ST;                                                                    \
+    typedef CT TY##_CT;                                                                    \
+    AI CT TY##_LD(ST x) { return (CT)(LDX); }                                              \
+    AI ST TY##_SV(CT x) { return (ST)x; }                                                  \
+    AI CT TY##_MOD(CT x, unsigned m) { return MOD(x, m); }                                 \
+    AI int TY##_LT(CT a, CT b) { return SIGNED_ORDER ? (SCT)a < (SCT)b : a < b; }          \
+    AI int TY##_LE(CT a, CT b) { return SIGNED_ORDER ? (SCT)a <= (SCT)b : a <= b; }        \
+    AI CT TY##_ASR(CT a, unsigned c) { return SIGNED_ORDER ? (CT)((SCT)a >> c) : a >> c; } \
+    AI CT TY##_SAT(CT x) { return x; }                                                     \
+    static const CT TY##_KEEP = KEEP, TY##_SHM = SHM;
+/* b..uw widen to 32 bits exactly, so even their unsigned values order as signed ones */
+INT_TRAITS(B, int8_t, uint32_t, int32_t, (int32_t)x, 0xFFu, 31, imod32, 1)
+INT_TRAITS(UB, uint8_t, uint32_t, int32_t, x, 0xFFu, 31, imod32, 1)
+INT_TRAITS(W, int16_t, uint32_t, int32_t, (int32_t)x, 0xFFFFu, 31, imod32, 1)
+INT_TRAITS(UW, uint16_t, uint32_t, int32_t, x, 0xFFFFu, 31, imod32, 1)
+INT_TRAITS(D, int32_t, uint32_t, int32_t, (uint32_t)x, 0xFFFFFFFFu, 31, imod32, 1)
+INT_TRAITS(UD, uint32_t, uint32_t, int32_t, x, 0xFFFFFFFFu, 31, umod32, 0)
+INT_TRAITS(Q, int64_t, uint64_t, int64_t, (uint64_t)x, ~(uint64_t)0, 63, imod64, 1)
+INT_TRAITS(UQ, uint64_t, uint64_t, int64_t, x, ~(uint64_t)0, 63, umod64, 0)
 
-typedef uint32_t u32;
-typedef int32_t i32;
-FAST(f_mov, float, 1, a)
-FAST(f_add, float, 2, a + b)
-FAST(f_mul, float, 2, a * b)
-FAST_ATTR(f_mad, float, 3, fmaf(a, b, c), FMA_CLONES) /* one rounding, like the hardware */
-/* MIN_MAX.md: a NaN operand (signalling too) gives the other one; fminf may not */
-FAST(f_min, float, 2, isnan(b) ? a : isnan(a) ? b : fminf(a, b))
-FAST(f_max, float, 2, isnan(b) ? a : isnan(a) ? b : fmaxf(a, b))
-FAST(d_mov, i32, 1, a)
-FAST(d_add, i32, 2, (i32)((u32)a + (u32)b))
-FAST(d_mul, i32, 2, (i32)((u32)a * (u32)b))
-FAST(d_mad, i32, 3, (i32)((u32)a * (u32)b + (u32)c))
-FAST(d_min, i32, 2, a < b ? a : b)
-FAST(d_max, i32, 2, a > b ? a : b)
-FAST(d_and, i32, 2, a & b)
-FAST(d_or, i32, 2, a | b)
-FAST(d_xor, i32, 2, a ^ b)
-FAST(d_shl, i32, 2, (i32)((u32)a << (b & 31)))
-FAST(d_shr, i32, 2, (i32)((u32)a >> (b & 31)))
-FAST(d_asr, i32, 2, a >> (b & 31))
-FAST(ud_mov, u32, 1, a)
-FAST(ud_add, u32, 2, a + b)
-FAST(ud_mul, u32, 2, a * b)
-FAST(ud_mad, u32, 3, a * b + c)
-FAST(ud_min, u32, 2, a < b ? a : b)
-FAST(ud_max, u32, 2, a > b ? a : b)
-FAST(ud_and, u32, 2, a & b)
-FAST(ud_or, u32, 2, a | b)
-FAST(ud_xor, u32, 2, a ^ b)
-FAST(ud_shl, u32, 2, a << (b & 31))
-FAST(ud_shr, u32, 2, a >> (b & 31))
+/* -- Float type traits -------------------------------------------------------------------------- */
+AI uint32_t fbits(float f) {
+    uint32_t b;
+    memcpy(&b, &f, 4);
+    return b;
+}
+AI float bitsf(uint32_t b) {
+    float f;
+    memcpy(&f, &b, 4);
+    return f;
+}
+AI uint64_t dbits(double f) {
+    uint64_t b;
+    memcpy(&b, &f, 8);
+    return b;
+}
+AI double bitsd(uint64_t b) {
+    double f;
+    memcpy(&f, &b, 8);
+    return f;
+}
+/* VM_ABS clears the sign, VM_NEG flips it, VM_NEG_ABS sets it */
+AI float fmodf_(float x, unsigned m) {
+    return bitsf((fbits(x) & ((m & 1) ? 0x7FFFFFFFu : ~0u)) ^ ((m & 2) ? 0x80000000u : 0));
+}
+AI double fmodd_(double x, unsigned m) {
+    return bitsd((dbits(x) & ((m & 1) ? ~(1ull << 63) : ~0ull)) ^ ((m & 2) ? 1ull << 63 : 0));
+}
+/* .sat: [0.0, 1.0], NaN gives 0 (as the generic path's sat01) */
+AI float fsat(float x) { return x != x ? 0.0f : x < 0.0f ? 0.0f : x > 1.0f ? 1.0f : x; }
+AI double dsat(double x) { return x != x ? 0.0 : x < 0.0 ? 0.0 : x > 1.0 ? 1.0 : x; }
 
-/* CMP into a predicate: the relation's C operator per lane (IEEE: with a NaN only ne holds),
-** the bits merged into the predicate at the op's mask offset. */
-#define FAST_CMP(NAME, T)                                                                  \
-    static void NAME(emu_thread *t, const emu_op *op) {                                    \
-        if (op->fenv && emu_cr0_modes(t) != EMU_CR0_FAST) {                                \
-            emu_cmp_generic(t, op); /* denormal flushing */                                \
-            return;                                                                        \
-        }                                                                                  \
-        uint32_t mask = emu_chen(t, op), bits = 0;                                         \
-        unsigned n = op->exec;                                                             \
-        SRC(T, 0, s0, k0);                                                                 \
-        SRC(T, 1, s1, k1);                                                                 \
-        switch (op->cond & 7) {                                                            \
-        case 0: for (unsigned i = 0; i < n; i++) bits |= (uint32_t)(s0[i * k0] == s1[i * k1]) << i; break; \
-        case 1: for (unsigned i = 0; i < n; i++) bits |= (uint32_t)(s0[i * k0] != s1[i * k1]) << i; break; \
-        case 2: for (unsigned i = 0; i < n; i++) bits |= (uint32_t)(s0[i * k0] > s1[i * k1]) << i; break;  \
-        case 3: for (unsigned i = 0; i < n; i++) bits |= (uint32_t)(s0[i * k0] >= s1[i * k1]) << i; break; \
-        case 4: for (unsigned i = 0; i < n; i++) bits |= (uint32_t)(s0[i * k0] < s1[i * k1]) << i; break;  \
-        default: for (unsigned i = 0; i < n; i++) bits |= (uint32_t)(s0[i * k0] <= s1[i * k1]) << i; break; \
-        }                                                                                  \
-        unsigned b = op->dst.bitoff;                                                       \
-        uint32_t m = b < 32 ? mask << b : 0;                                               \
-        t->pred[op->dst.off] = (t->pred[op->dst.off] & ~m) | ((b < 32 ? bits << b : 0) & m); \
-        t->pc++;                                                                           \
-    }
-FAST_CMP(cmp_f, float)
-FAST_CMP(cmp_d, i32)
-FAST_CMP(cmp_ud, u32)
-
-emu_handler emu_fast_cmp(const emu_op *op) {
-    unsigned ty = op->src[0].type;
-    emu_handler h = ty == VISA_TYPE_F ? cmp_f : ty == VISA_TYPE_D ? cmp_d : ty == VISA_TYPE_UD ? cmp_ud : NULL;
-    if (!h || op->dst.shape != EO_PRED || (op->cond & 0x80) || op->nsrc != 2) return NULL;
-    for (unsigned k = 0; k < 2; k++) {
-        const emu_opnd *s = &op->src[k];
-        if (s->type != ty || s->mod || (s->shape != EO_IMM && s->off % s->size)) return NULL;
-        if (s->shape != EO_CONTIG && s->shape != EO_SCALAR && s->shape != EO_IMM && s->shape != EO_GENERAL)
-            return NULL;
-    }
-    return h;
+/* hf <-> float: exact widening; narrowing rounds to nearest even, a NaN is quieted keeping its
+** sign and high payload bits (convert.h's NaN rule). */
+AI float hf_to_f(uint16_t h) {
+    uint32_t s = (uint32_t)(h & 0x8000) << 16, e = (h >> 10) & 31, m = h & 0x3FFu;
+    uint32_t norm = s | (e == 31 ? 0x7F800000u : (e + 112) << 23) | m << 13;
+    float sub = (float)m * 0x1p-24f; /* exact */
+    return e ? bitsf(norm) : bitsf(s | fbits(sub));
+}
+AI uint16_t f_to_hf(float f) {
+    uint32_t b = fbits(f), s = (b >> 16) & 0x8000, a = b & 0x7FFFFFFFu;
+    /* below 2^-14 the sum with 0.5 rounds |f| to a multiple of 2^-24, nearest even */
+    uint32_t sub = fbits(bitsf(a) + 0.5f) - 0x3F000000u;
+    uint32_t norm = (a + 0xFFFu + (a >> 13 & 1) - 0x38000000u) >> 13;
+    uint32_t r = a > 0x7F800000u ? (0x7E00u | (a >> 13 & 0x3FFu)) : a >= 0x477FF000u ? 0x7C00u
+                 : a < 0x38800000u ? sub : norm;
+    return (uint16_t)(s | r);
+}
+AI float bf_to_f(uint16_t h) { return bitsf((uint32_t)h << 16); }
+AI uint16_t f_to_bf(float f) {
+    uint32_t b = fbits(f);
+    return (uint16_t)((b & 0x7FFFFFFFu) > 0x7F800000u ? (b >> 16) | 0x40 : (b + 0x7FFFu + (b >> 16 & 1)) >> 16);
+}
+/* hf mad: a*b is exact in float; the sum rounded to odd (TwoSum gives its error), so the rounding
+** to hf afterwards is the one rounding of the exact a*b + c */
+AI float hf_mad_odd(float a, float b, float c) {
+    float p = a * b, r = p + c, bb = r - p, err = (p - (r - bb)) + (c - bb);
+    uint32_t u = fbits(r);
+    bool adj = err != 0 && !(u & 1) && (u & 0x7F800000u) != 0x7F800000u;
+    /* to the odd neighbour on err's side: away from zero when err has r's sign */
+    u += adj ? (((err > 0) == !(u >> 31)) ? 1u : 0xFFFFFFFFu) : 0;
+    return bitsf(u);
+}
+/* bf mad: a*b exact in double, the sum rounded to odd in double, then to odd in float */
+AI float bf_mad_odd(float a, float b, float c) {
+    double p = (double)a * b, q = c, r = p + q, bb = r - p, err = (p - (r - bb)) + (q - bb);
+    uint64_t u = dbits(r);
+    bool adj = err != 0 && !(u & 1) && (u & 0x7FF0000000000000ull) != 0x7FF0000000000000ull;
+    u += adj ? (((err > 0) == !(u >> 63)) ? 1u : ~(uint64_t)0) : 0;
+    r = bitsd(u);
+    float f = (float)r;
+    uint32_t w = fbits(f);
+    bool adj2 = (double)f != r && !(w & 1) && (w & 0x7F800000u) != 0x7F800000u;
+    w += adj2 ? (fabs(r) > fabs((double)f) ? 1u : 0xFFFFFFFFu) : 0;
+    return bitsf(w);
 }
 
-typedef struct fast_row {
-    emu_handler f, d, ud;
-} fast_row;
+#define FLT_TRAITS(TY, ST, CT, LDX, SVX, MOD, SAT)                                         \
+    typedef ST TY##_ST;                                                                    \
+    typedef CT TY##_CT;                                                                    \
+    AI CT TY##_LD(ST x) { return LDX; }                                                    \
+    AI ST TY##_SV(CT x) { return SVX; }                                                    \
+    AI CT TY##_MOD(CT x, unsigned m) { return MOD(x, m); }                                 \
+    AI CT TY##_SAT(CT x) { return SAT(x); }                                                \
+    AI int TY##_LT(CT a, CT b) { return a < b; }                                           \
+    AI int TY##_LE(CT a, CT b) { return a <= b; }
+FLT_TRAITS(F, float, float, x, x, fmodf_, fsat)
+FLT_TRAITS(DF, double, double, x, x, fmodd_, dsat)
+FLT_TRAITS(HF, uint16_t, float, hf_to_f(x), f_to_hf(x), fmodf_, fsat)
+FLT_TRAITS(BF, uint16_t, float, bf_to_f(x), f_to_bf(x), fmodf_, fsat)
 
-static const fast_row fast_rows[VISA_FORM__COUNT] = {
-    [VISA_FORM_MOV] = {f_mov, d_mov, ud_mov}, [VISA_FORM_ADD] = {f_add, d_add, ud_add},
-    [VISA_FORM_MUL] = {f_mul, d_mul, ud_mul}, [VISA_FORM_MAD] = {f_mad, d_mad, ud_mad},
-    [VISA_FORM_MIN] = {f_min, d_min, ud_min}, [VISA_FORM_MAX] = {f_max, d_max, ud_max},
-    [VISA_FORM_AND] = {NULL, d_and, ud_and},  [VISA_FORM_OR] = {NULL, d_or, ud_or},
-    [VISA_FORM_XOR] = {NULL, d_xor, ud_xor},  [VISA_FORM_SHL] = {NULL, d_shl, ud_shl},
-    [VISA_FORM_SHR] = {NULL, d_shr, ud_shr},  [VISA_FORM_ASR] = {NULL, d_asr, NULL},
-};
+/* -- The handler sets, one per ISA level --------------------------------------------------------- */
+enum { FO_MOV, FO_ADD, FO_MUL, FO_MAD, FO_MIN, FO_MAX, FO_AND, FO_OR, FO_XOR, FO_SHL, FO_SHR, FO_ASR, FO__COUNT };
+enum { FT_B, FT_UB, FT_W, FT_UW, FT_D, FT_UD, FT_Q, FT_UQ, FT__INT };
+enum { FF_F, FF_DF, FF_HF, FF_BF, FF__COUNT };
+enum { FC_F, FC_D, FC_UD, FC_W, FC_UW, FC_HF, FC__COUNT };
 
-emu_handler emu_fast_handler(const emu_op *op) {
-    const fast_row *row = &fast_rows[op->form];
+typedef struct fast_set {
+    const emu_handler (*ints[FT__INT])[FO__COUNT]; /* [plain, modifiers][op] */
+    const emu_handler (*flts[FF__COUNT])[4];       /* [op][plain, mods, sat, mods + sat] */
+    emu_handler cmp[FC__COUNT];
+} fast_set;
+
+#define FB_SFX _base
+#define FB_ATTR
+#include "fast_body.h"
+#undef FB_SFX
+#undef FB_ATTR
+#if defined(__x86_64__) && defined(__GNUC__)
+#define FAST_X86 1
+#define FB_SFX _avx2
+#define FB_ATTR __attribute__((target("avx2,fma")))
+#include "fast_body.h"
+#undef FB_SFX
+#undef FB_ATTR
+#define FB_SFX _avx512
+#define FB_ATTR __attribute__((target("avx512f,avx512bw,avx512vl,avx512dq,avx2,fma,prefer-vector-width=512")))
+#include "fast_body.h"
+#undef FB_SFX
+#undef FB_ATTR
+#else
+#define FAST_X86 0
+#endif
+
+static const fast_set *set_of(unsigned isa) {
+#if FAST_X86
+    if (isa == EMU_ISA_AVX512) return &fast_set__avx512;
+    if (isa == EMU_ISA_AVX2) return &fast_set__avx2;
+#endif
+    (void)isa;
+    return &fast_set__base;
+}
+
+unsigned emu_isa_select(void) {
+    unsigned best = EMU_ISA_BASELINE;
+#if FAST_X86
+    __builtin_cpu_init();
+    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) best = EMU_ISA_AVX2;
+    if (best == EMU_ISA_AVX2 && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+        __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512dq"))
+        best = EMU_ISA_AVX512;
+#endif
+    /* VISA_EMU_ISA=baseline|avx2|avx512 forces a level (never one the host lacks) */
+    const char *want = getenv("VISA_EMU_ISA");
+    if (want && !strcmp(want, "baseline")) return EMU_ISA_BASELINE;
+    if (want && !strcmp(want, "avx2") && best >= EMU_ISA_AVX2) return EMU_ISA_AVX2;
+    return best;
+}
+
+static int int_index(unsigned ty) {
+    switch (ty) {
+    case VISA_TYPE_B: return FT_B;
+    case VISA_TYPE_UB: return FT_UB;
+    case VISA_TYPE_W: return FT_W;
+    case VISA_TYPE_UW: return FT_UW;
+    case VISA_TYPE_D: return FT_D;
+    case VISA_TYPE_UD: return FT_UD;
+    case VISA_TYPE_Q: return FT_Q;
+    case VISA_TYPE_UQ: return FT_UQ;
+    default: return -1;
+    }
+}
+static int flt_index(unsigned ty) {
+    return ty == VISA_TYPE_F ? FF_F : ty == VISA_TYPE_DF ? FF_DF : ty == VISA_TYPE_HF ? FF_HF : ty == VISA_TYPE_BF ? FF_BF : -1;
+}
+
+/* Source shapes the loops read: contiguous, broadcast, immediate, direct general region. */
+static bool fast_src_shape(const emu_opnd *s) {
+    if (s->shape != EO_CONTIG && s->shape != EO_SCALAR && s->shape != EO_IMM && s->shape != EO_GENERAL) return false;
+    return s->shape == EO_IMM || s->off % s->size == 0; /* typed pointers: aligned elements only */
+}
+
+emu_handler emu_fast_cmp(const emu_program *p, const emu_op *op) {
+    unsigned ty = op->src[0].type;
+    int c = ty == VISA_TYPE_F ? FC_F : ty == VISA_TYPE_D ? FC_D : ty == VISA_TYPE_UD ? FC_UD : ty == VISA_TYPE_W ? FC_W
+            : ty == VISA_TYPE_UW ? FC_UW : ty == VISA_TYPE_HF ? FC_HF : -1;
+    if (p->generic || c < 0 || op->dst.shape != EO_PRED || (op->cond & 0x80) || op->nsrc != 2) return NULL;
+    for (unsigned k = 0; k < 2; k++) {
+        const emu_opnd *s = &op->src[k];
+        if (s->type != ty || s->mod || !fast_src_shape(s)) return NULL;
+    }
+    return set_of(p->isa)->cmp[c];
+}
+
+emu_handler emu_fast_handler(const emu_program *p, const emu_op *op) {
+    static const int8_t fo_of[VISA_FORM__COUNT] = {
+        [VISA_FORM_MOV] = FO_MOV + 1, [VISA_FORM_ADD] = FO_ADD + 1, [VISA_FORM_MUL] = FO_MUL + 1,
+        [VISA_FORM_MAD] = FO_MAD + 1, [VISA_FORM_MIN] = FO_MIN + 1, [VISA_FORM_MAX] = FO_MAX + 1,
+        [VISA_FORM_AND] = FO_AND + 1, [VISA_FORM_OR] = FO_OR + 1,   [VISA_FORM_XOR] = FO_XOR + 1,
+        [VISA_FORM_SHL] = FO_SHL + 1, [VISA_FORM_SHR] = FO_SHR + 1, [VISA_FORM_ASR] = FO_ASR + 1,
+    };
+    int fo = fo_of[op->form] - 1;
     unsigned ty = op->dst.type;
-    emu_handler h = ty == VISA_TYPE_F ? row->f : ty == VISA_TYPE_D ? row->d : ty == VISA_TYPE_UD ? row->ud : NULL;
-    if (!h || op->sat || op->pred_selects) return NULL;
+    int ii = int_index(ty), fi = flt_index(ty);
+    if (p->generic || fo < 0 || (ii < 0 && fi < 0) || (fi >= 0 && fo > FO_MAX) || op->pred_selects) return NULL;
     if (op->dst.shape != EO_CONTIG && op->dst.shape != EO_SCALAR) return NULL;
     if (op->dst.shape == EO_SCALAR && op->exec != 1) return NULL;
+    if (op->dst.off % op->dst.size) return NULL;
+    if (op->sat && ii >= 0) return NULL; /* integer saturation: the generic path */
+    /* the compute class must be the type's own (a float op on integers converts) */
+    if (op->cls != (fi >= 0 ? EC_FLT : EC_INT)) return NULL;
+    bool mods = false;
     uint32_t dlo = op->dst.off, dhi = dlo + (uint32_t)op->exec * op->dst.size;
-    if (dlo % op->dst.size) return NULL; /* the loops use typed pointers: aligned elements only */
     for (unsigned k = 0; k < op->nsrc; k++) {
         const emu_opnd *s = &op->src[k];
-        if (s->type != ty || s->mod) return NULL;
-        if (s->shape != EO_IMM && s->off % s->size) return NULL;
+        if (s->type != ty || s->mod > VM_NEG_ABS || !fast_src_shape(s)) return NULL;
+        mods |= s->mod != VM_NONE;
         /* the loops write lane i before reading lane i + 1: a source the destination overlaps
         ** (other than lane for lane) must be read whole first, as the generic path does */
-        if (op->exec > 1 && (s->shape == EO_CONTIG || s->shape == EO_SCALAR)) {
-            uint32_t slo = s->off, shi = slo + (s->shape == EO_CONTIG ? (uint32_t)op->exec * s->size : s->size);
+        if (op->exec > 1 && (s->shape == EO_CONTIG || s->shape == EO_SCALAR || s->shape == EO_GENERAL)) {
+            uint32_t span = s->shape == EO_CONTIG ? (uint32_t)op->exec * s->size
+                            : s->shape == EO_SCALAR ? s->size
+                                                    : p->lane_off.data[(size_t)s->lanes * EMU_MAX_LANES + op->exec - 1] + s->size;
+            uint32_t slo = s->off, shi = slo + span;
             if (slo < dhi && dlo < shi && !(s->shape == EO_CONTIG && slo == dlo)) return NULL;
         }
-        if (s->shape != EO_CONTIG && s->shape != EO_SCALAR && s->shape != EO_IMM && s->shape != EO_GENERAL)
-            return NULL;
     }
-    return h;
+    const fast_set *set = set_of(p->isa);
+    if (fi >= 0) return set->flts[fi][fo][(mods ? 1 : 0) + (op->sat ? 2 : 0)];
+    /* 32- and 64-bit integers wrap: a modifier's exact value (-INT_MIN) only survives operations
+    ** whose low bits do not depend on it */
+    if (mods && ii >= FT_D && (fo == FO_MIN || fo == FO_MAX || fo == FO_SHR || fo == FO_ASR)) return NULL;
+    return set->ints[ii][mods][fo];
 }

@@ -384,6 +384,7 @@ visa_status emu_lower(visa_ctx *ctx, const visa_module *m, const ir_routine *r, 
     p->plat = plat;
     const char *generic = getenv("VISA_EMU_GENERIC"); /* read here once, kept in the program */
     p->generic = generic && *generic && strcmp(generic, "0") != 0;
+    p->isa = (uint8_t)emu_isa_select();
     uint32_t nr = m->routines.len;
     p->nroutines = nr;
     p->func_op = vx_alloc(ctx, sizeof(uint32_t) * nr);
