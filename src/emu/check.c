@@ -603,7 +603,7 @@ static bool init_prepare(emu_check_run *R, const visa_buffer *bufs, const uint8_
         case VISA_FORM_SBARRIER: case VISA_FORM_NBARRIER: case VISA_FORM_WAIT: case VISA_FORM_SAMPLR_CACHE_FLUSH:
         case VISA_FORM_FENCE: case VISA_FORM_LSC_FENCE: c = IC_NONE; break;
         default:
-            if (op->calc) c = IC_ALU;
+            if (op->calc || (emu_sem_of(op->form) && emu_sem_of(op->form)->ndst >= 1)) c = IC_ALU;
             else if (!p->origin.data[i].in) c = IC_NONE; /* a routine's end */
             break;
         }
@@ -721,7 +721,7 @@ void emu_check_xfer_report(emu_thread *t, uint8_t *reg, unsigned rn, const uint8
     if (!g->ireg || reg < t->file || reg + rn > t->file + g->file_bytes) return;
     g->hooked = true;
     uint32_t off = (uint32_t)(reg - t->file), *rs = reg_shadow(t, g) + off, pc = cur_pc(t);
-    uint32_t *ms = mem_shadow(t, g, mem);
+    uint32_t *ms = mem ? mem_shadow(t, g, mem) : NULL; /* NULL: no memory (a constant, an out-of-bounds read) */
     if (ms && !mem_shadow(t, g, mem + mn - 1)) ms = NULL;
     if (store) {
         uint32_t org = 0;

@@ -456,6 +456,7 @@ static void h_atomic(emu_thread *t, const emu_op *op) {
         uint64_t nv = atomic_apply(opc, old, v1, v2, mb);
         memcpy(m, &nv, mb);
         if (dst->shape != EO_NONE) mem_to_reg(t->file + dst->off + i * rb, (const uint8_t *)&old, ds);
+        if (dst->shape != EO_NONE) emu_check_xfer(t, t->file + dst->off + i * rb, rb, NULL, mb, i, false);
     }
     lsc_next(t, op);
 }
@@ -486,6 +487,7 @@ static void h_apndctr(emu_thread *t, const emu_op *op) {
         uint64_t nv = opc == VISA_LSC_OP_APNDCTR_ATOMIC_ADD ? old + v : opc == VISA_LSC_OP_APNDCTR_ATOMIC_SUB ? old - v : v;
         memcpy(m, &nv, mb);
         if (dst->shape != EO_NONE) mem_to_reg(t->file + dst->off + i * rb, (const uint8_t *)&old, ds);
+        if (dst->shape != EO_NONE) emu_check_xfer(t, t->file + dst->off + i * rb, rb, NULL, mb, i, false);
     }
     lsc_next(t, op);
 }
