@@ -320,6 +320,10 @@ typedef struct visa_run_opts {
                                    (version 4) */
     uint32_t checks;          /**< VISA_CHECK_* run checks (docs/observe.md); 0: none (and no cost)
                                    (version 4) */
+    const uint8_t *undef_buffers; /**< NULL, or one flag per buffer of the run: nonzero means the
+                                       buffer's bytes start undefined for VISA_CHECK_INITCHECK
+                                       (memory the host never wrote); ignored without initcheck
+                                       (version 5) */
 } visa_run_opts;
 
 /** visa_run_opts.max_steps / max_total_steps: no limit. */
@@ -333,7 +337,7 @@ typedef struct visa_run_opts {
 ** another on one host thread while checking. */
 enum {
     VISA_CHECK_MEMCHECK = 1u << 0,  /**< out-of-bounds and misaligned accesses, bad indirect/address registers */
-    VISA_CHECK_INITCHECK = 1u << 1, /**< reserved: undefined bytes that matter (not implemented yet; accepted, finds nothing) */
+    VISA_CHECK_INITCHECK = 1u << 1, /**< undefined register / SLM / global bytes stored, used as addresses or deciding branches */
     VISA_CHECK_RACECHECK = 1u << 2, /**< conflicting SLM / global accesses without a barrier between */
     VISA_CHECK_SYNCCHECK = 1u << 3, /**< barrier misuse and deadlocks */
     VISA_CHECK_ALL = 0xFu

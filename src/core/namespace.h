@@ -26,6 +26,7 @@
 #define emu_bf_to_df visa__emu_bf_to_df
 #define emu_bf_to_f visa__emu_bf_to_f
 #define emu_bind_opnd visa__emu_bind_opnd
+#define emu_check_addr_report visa__emu_check_addr_report
 #define emu_check_after visa__emu_check_after
 #define emu_check_before visa__emu_check_before
 #define emu_check_complete visa__emu_check_complete
@@ -39,6 +40,7 @@
 #define emu_check_pass visa__emu_check_pass
 #define emu_check_prepare visa__emu_check_prepare
 #define emu_check_signal visa__emu_check_signal
+#define emu_check_xfer_report visa__emu_check_xfer_report
 #define emu_cmp_generic visa__emu_cmp_generic
 #define emu_convert visa__emu_convert
 #define emu_convert_select visa__emu_convert_select

@@ -24,7 +24,7 @@
 #define VERIFY_OPTS_V1 END_OF(visa_verify_opts, source_len)
 #define RUN_OPTS_V1 END_OF(visa_run_opts, max_steps) /* set_cr0 and cr0 came in version 2, observer in 3,
                                                         ** timeout_seconds, max_total_steps
-                                                        ** and checks in 4 */
+                                                        ** and checks in 4, undef_buffers in 5 */
 #define OBSERVER_V1 END_OF(visa_observer, on_mem)
 #define REGION_OPTS_V1 END_OF(visa_region_opts, naddrs)
 
@@ -90,6 +90,7 @@ visa_status visa__run_opts_read(const visa_run_opts *in, visa_run_opts *out) {
     TAKE(in, out, timeout_seconds); /* version 4 */
     TAKE(in, out, max_total_steps);
     TAKE(in, out, checks);
+    TAKE(in, out, undef_buffers); /* version 5 */
     return VISA_OK;
 }
 

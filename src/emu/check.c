@@ -36,7 +36,7 @@
 ** race with an earlier reader can go unreported (never the reverse).  Each pair of instructions
 ** is reported once.
 **
-** initcheck is reserved (VISA_CHECK_INITCHECK is accepted and finds nothing yet).
+** initcheck: see the section below (init_*).
 **
 ** synccheck.  The named-barrier faults of sync.c (counts that disagree with the phase's, more
 ** signals than producers and consumers) and a group in which no thread can make progress become
@@ -70,7 +70,15 @@ typedef struct race_cell {
 
 typedef struct var_range {
     uint32_t lo, hi;
+    uint32_t id; /* the variable's id (initcheck names it) */
 } var_range;
+
+/* initcheck's shadow of one byte (register, SLM or global) or predicate bit: 0 defined;
+** INIT_RAW undefined and not yet read by any instruction; else undefined, first read undefined by
+** op (value - 1), the origin a finding names. */
+#define INIT_RAW UINT32_MAX
+/* What initcheck does around an op (emu_check_run.iclass). */
+enum { IC_NONE, IC_ALU, IC_BRANCH, IC_OTHER };
 
 struct emu_check_run {
     const emu_program *p;
@@ -86,6 +94,10 @@ struct emu_check_run {
     var_range *vars;     /* the kernel's non-alias variables */
     size_t nvars;
     bool oom;
+    /* initcheck */
+    uint32_t **ginit;    /* per caller's buffer: a shadow word per byte */
+    uint8_t *iclass;     /* per op: IC_* */
+    uint32_t npred;      /* predicate ids per thread (launch.c's n_pred) */
 };
 
 struct emu_check_group {
@@ -101,6 +113,13 @@ struct emu_check_group {
     uint32_t *bar_acc, *bar_done;    /* 32 x n per barrier: the current phase's, the completed one's */
     race_cell *slm;
     uint32_t slm_bytes;
+    /* initcheck: shadows of each thread's register file and predicates, of the group's SLM */
+    uint32_t *ireg, *ipred, *islm;
+    uint32_t file_bytes, islm_bytes;
+    uint8_t *snap;                        /* the file before an IC_OTHER op */
+    uint32_t lane_org[EMU_MAX_LANES];     /* the current op's per-lane origin of undefined sources */
+    uint32_t enabled;                     /* its channel enables before it ran */
+    bool hooked;                          /* a message handler reported its transfers (emu_check_xfer) */
     uint8_t sink[OOB_SINK_BYTES];
 };
 
@@ -140,8 +159,10 @@ static int range_cmp(const void *a, const void *b) {
     return x->lo < y->lo ? -1 : x->lo > y->lo;
 }
 
+static bool init_prepare(emu_check_run *R, const visa_buffer *bufs, const uint8_t *undef);
+
 visa_status emu_check_prepare(const emu_program *p, uint32_t checks, diag_sink *ds, const visa_buffer *bufs,
-                              size_t nbufs, emu_check_run **out) {
+                              size_t nbufs, const uint8_t *undef, emu_check_run **out) {
     *out = NULL;
     checks &= VISA_CHECK_ALL;
     if (!checks) return VISA_OK;
@@ -169,10 +190,11 @@ visa_status emu_check_prepare(const emu_program *p, uint32_t checks, diag_sink *
             uint32_t id = ISA_NUM_PREDEF_VARS + k;
             if (v->has_alias || id >= p->lay.nvars) continue;
             uint32_t lo = p->lay.var_off[id];
-            R->vars[R->nvars++] = (var_range){lo, lo + (uint32_t)v->num_elts * isa_types[v->type].bytes};
+            R->vars[R->nvars++] = (var_range){lo, lo + (uint32_t)v->num_elts * isa_types[v->type].bytes, id};
         }
         qsort(R->vars, R->nvars, sizeof *R->vars, range_cmp);
     }
+    if ((checks & VISA_CHECK_INITCHECK) && !init_prepare(R, bufs, undef)) goto oom;
     *out = R;
     return VISA_OK;
 oom:
@@ -197,6 +219,10 @@ bool emu_check_finish(emu_check_run *R) {
         vx_free(ctx, R->gshadow[i], sizeof(race_cell *) * np);
     }
     if (R->gshadow) vx_free(ctx, R->gshadow, sizeof(race_cell **) * R->nbufs);
+    for (size_t i = 0; R->ginit && i < R->nbufs; i++)
+        if (R->ginit[i]) vx_free(ctx, R->ginit[i], sizeof(uint32_t) * R->buf_size[i]);
+    if (R->ginit) vx_free(ctx, R->ginit, sizeof(uint32_t *) * R->nbufs);
+    if (R->iclass) vx_free(ctx, R->iclass, R->p->ops.len);
     if (R->buf_size) vx_free(ctx, R->buf_size, sizeof(size_t) * R->nbufs);
     if (R->vars) vx_free(ctx, R->vars, sizeof(var_range) * R->p->r->vars.len);
     if (R->pairs) vx_free(ctx, R->pairs, sizeof(uint64_t) * R->cap_pairs);
@@ -213,8 +239,14 @@ static void group_free(emu_check_group *g) {
     if (g->bar_acc) vx_free(ctx, g->bar_acc, sizeof(uint32_t) * 32 * n);
     if (g->bar_done) vx_free(ctx, g->bar_done, sizeof(uint32_t) * 32 * n);
     if (g->slm) vx_free(ctx, g->slm, sizeof(race_cell) * g->slm_bytes);
+    if (g->ireg) vx_free(ctx, g->ireg, sizeof(uint32_t) * n * g->file_bytes);
+    if (g->ipred) vx_free(ctx, g->ipred, sizeof(uint32_t) * n * g->run->npred * 32);
+    if (g->islm) vx_free(ctx, g->islm, sizeof(uint32_t) * g->islm_bytes);
+    if (g->snap) vx_free(ctx, g->snap, g->file_bytes);
     vx_free(ctx, g, sizeof *g);
 }
+
+static bool init_group(emu_check_group *g, uint32_t slm_bytes);
 
 bool emu_check_group_begin(emu_check_run *R, emu_check_group **out, uint64_t gi, const uint32_t group[3],
                            emu_thread *threads, uint32_t n, uint32_t slm_bytes) {
@@ -256,6 +288,7 @@ bool emu_check_group_begin(emu_check_run *R, emu_check_group **out, uint64_t gi,
             if (g->slm) memset(g->slm, 0, sizeof(race_cell) * slm_bytes);
         }
     }
+    if (ok && (R->checks & VISA_CHECK_INITCHECK)) ok = init_group(g, slm_bytes);
     if (!ok) {
         group_free(g);
         return false;
@@ -271,6 +304,10 @@ bool emu_check_group_begin(emu_check_run *R, emu_check_group **out, uint64_t gi,
 
 void emu_check_group_end(emu_check_group *g) {
     if (g) group_free(g);
+}
+
+static void set_defined(uint32_t *sh, uint32_t size, uint32_t off, uint32_t n) {
+    if (off < size) memset(sh + off, 0, sizeof(uint32_t) * (n < size - off ? n : size - off));
 }
 
 /* -- memcheck: address registers and indirect operands -------------------------------------------- */
@@ -295,7 +332,7 @@ static var_range var_at(const emu_check_run *R, uint32_t byte) {
         else hi = mid;
     }
     if (lo && byte < R->vars[lo - 1].hi) return R->vars[lo - 1];
-    return (var_range){0, 0};
+    return (var_range){0, 0, 0};
 }
 
 static bool addr_slot_ok(emu_thread *t, const emu_check_group *g, uint32_t slot) {
@@ -350,9 +387,14 @@ static void check_opnd(emu_thread *t, emu_check_group *g, const emu_op *op, cons
     }
 }
 
+static void init_before(emu_thread *t, emu_check_group *g, const emu_op *op);
+static void init_after(emu_thread *t, emu_check_group *g, const emu_op *op);
+
 void emu_check_before(emu_thread *t, const emu_op *op) {
     emu_check_group *g = t->obs->chk;
-    if (!(g->run->checks & VISA_CHECK_MEMCHECK) || t->blocked_at == t->pc + 1) return;
+    if (t->blocked_at == t->pc + 1) return;
+    if (g->ireg) init_before(t, g, op);
+    if (!(g->run->checks & VISA_CHECK_MEMCHECK)) return;
     uint32_t lanes = emu_chen(t, op);
     check_opnd(t, g, op, &op->dst, lanes, true);
     for (unsigned k = 0; k < 5; k++) check_opnd(t, g, op, &op->src[k], lanes, false);
@@ -360,6 +402,7 @@ void emu_check_before(emu_thread *t, const emu_op *op) {
 
 void emu_check_after(emu_thread *t, const emu_op *op) {
     emu_check_group *g = t->obs->chk;
+    if (g->ireg && !t->fault && !t->blocked) init_after(t, g, op);
     if (!(g->run->checks & VISA_CHECK_MEMCHECK) || op->dst.shape != EO_ADDR || t->fault || t->blocked) return;
     for (unsigned i = 0; i < op->exec; i++) {
         uint32_t slot = op->dst.off + i * (op->dst.hs ? op->dst.hs : 1);
@@ -523,6 +566,11 @@ void emu_check_mem(emu_thread *t, unsigned space, uint32_t buffer, uint64_t addr
         if (g->run->checks & VISA_CHECK_MEMCHECK) report_oob(t, g, space, buf, addr, off, limit, size, lane, kind);
         return;
     }
+    if (g->ireg && kind != VISA_MEM_READ) { /* written bytes are defined (an LSC store's hook refines it) */
+        if (space == VISA_MEM_SLM && g->islm) set_defined(g->islm, g->islm_bytes, (uint32_t)off, size);
+        else if (space != VISA_MEM_SLM && buf < g->run->nbufs && g->run->ginit)
+            memset(g->run->ginit[buf] + off, 0, sizeof(uint32_t) * size);
+    }
     if (!(g->run->checks & VISA_CHECK_RACECHECK) || !size) return;
     if (space != VISA_MEM_SLM || g->slm) race_access(t, g, off, size, space, buf, kind, lane);
 }
@@ -534,6 +582,266 @@ void emu_check_misaligned(emu_thread *t, uint64_t addr, uint32_t align, unsigned
     who(g, t->index, w, sizeof w);
     finding(g->run, cur_pc(t), "C-MEMCHECK-ALIGN", "address 0x%llx is not aligned to %u bytes [%s, lane %u]",
             (unsigned long long)addr, align, w, lane);
+}
+
+/* -- initcheck ------------------------------------------------------------------------------------ */
+
+static bool init_prepare(emu_check_run *R, const visa_buffer *bufs, const uint8_t *undef) {
+    const emu_program *p = R->p;
+    visa_ctx *ctx = p->ctx;
+    R->npred = p->lay.npreds + 1;
+    R->iclass = vx_alloc(ctx, p->ops.len ? p->ops.len : 1);
+    if (!R->iclass) return false;
+    for (uint32_t i = 0; i < p->ops.len; i++) {
+        const emu_op *op = &p->ops.data[i];
+        uint8_t c = IC_OTHER;
+        switch (op->form) {
+        case VISA_FORM_JMP: case VISA_FORM_GOTO: case VISA_FORM_CALL: case VISA_FORM_RET: case VISA_FORM_FRET:
+        case VISA_FORM_FCALL: case VISA_FORM_IFCALL: case VISA_FORM_SWITCHJMP: c = IC_BRANCH; break;
+        case VISA_FORM_SUBROUTINE: case VISA_FORM_LABEL: case VISA_FORM_LIFETIME: case VISA_FORM_FILE:
+        case VISA_FORM_LOC: case VISA_FORM_YIELD: case VISA_FORM_BREAKPOINT: case VISA_FORM_BARRIER:
+        case VISA_FORM_SBARRIER: case VISA_FORM_NBARRIER: case VISA_FORM_WAIT: case VISA_FORM_SAMPLR_CACHE_FLUSH:
+        case VISA_FORM_FENCE: case VISA_FORM_LSC_FENCE: c = IC_NONE; break;
+        default:
+            if (op->calc || (emu_sem_of(op->form) && emu_sem_of(op->form)->ndst >= 1)) c = IC_ALU;
+            else if (!p->origin.data[i].in) c = IC_NONE; /* a routine's end */
+            break;
+        }
+        R->iclass[i] = c;
+    }
+    if (!R->nbufs) return true;
+    R->ginit = vx_alloc(ctx, sizeof(uint32_t *) * R->nbufs);
+    if (!R->ginit) return false;
+    memset(R->ginit, 0, sizeof(uint32_t *) * R->nbufs);
+    for (size_t i = 0; i < R->nbufs; i++) {
+        R->ginit[i] = vx_alloc(ctx, sizeof(uint32_t) * (bufs[i].size ? bufs[i].size : 1));
+        if (!R->ginit[i]) return false;
+        uint32_t v = undef && undef[i] ? INIT_RAW : 0;
+        for (size_t k = 0; k < bufs[i].size; k++) R->ginit[i][k] = v;
+    }
+    return true;
+}
+
+
+/* Every register byte starts undefined but the payload the launch writes: r0, the predefined
+** variables, the inputs, %cr0.  SLM starts undefined. */
+static bool init_group(emu_check_group *g, uint32_t slm_bytes) {
+    const emu_program *p = g->run->p;
+    visa_ctx *ctx = p->ctx;
+    size_t fb = g->file_bytes = p->lay.file_bytes;
+    g->ireg = vx_alloc(ctx, sizeof(uint32_t) * g->n * (fb ? fb : 1));
+    g->ipred = vx_alloc(ctx, sizeof(uint32_t) * g->n * g->run->npred * 32);
+    g->islm_bytes = slm_bytes;
+    g->islm = slm_bytes ? vx_alloc(ctx, sizeof(uint32_t) * slm_bytes) : NULL;
+    g->snap = vx_alloc(ctx, fb ? fb : 1);
+    if (!g->ireg || !g->ipred || (slm_bytes && !g->islm) || !g->snap) return false;
+    for (uint32_t k = 0; k < slm_bytes; k++) g->islm[k] = INIT_RAW;
+    for (size_t k = 0; k < (size_t)g->run->npred * 32 * g->n; k++) g->ipred[k] = INIT_RAW;
+    const ir_routine *r = p->r;
+    uint32_t *sh = g->ireg;
+    for (size_t k = 0; k < fb; k++) sh[k] = INIT_RAW;
+    set_defined(sh, (uint32_t)fb, 0, p->lay.grf_bytes); /* r0 */
+    for (unsigned id = 0; id < isa_predef_var_count && id < p->lay.nvars; id++)
+        set_defined(sh, (uint32_t)fb, p->lay.var_off[id],
+                    isa_predef_vars[id].num_elts * isa_types[isa_predef_vars[id].type].bytes);
+    for (uint32_t i = 0; i < r->inputs.len; i++) {
+        const ir_input *in = &r->inputs.data[i];
+        if ((in->kind & 7) == IN_GENERAL && in->offset >= 0) set_defined(sh, (uint32_t)fb, (uint32_t)in->offset, in->size);
+    }
+    set_defined(sh, (uint32_t)fb, p->cr0_off, 4);
+    for (uint32_t i = 1; i < g->n; i++) memcpy(sh + i * fb, sh, sizeof(uint32_t) * fb);
+    return true;
+}
+
+static uint32_t *reg_shadow(const emu_thread *t, const emu_check_group *g) {
+    return g->ireg + (size_t)t->index * g->file_bytes;
+}
+static uint32_t *pred_shadow(const emu_thread *t, const emu_check_group *g, uint32_t id) {
+    return g->ipred + ((size_t)t->index * g->run->npred + id) * 32;
+}
+/* An undefined byte's origin as the current op reads it: a byte nobody read yet is first read here. */
+static uint32_t org_of(uint32_t s, uint32_t pc) { return s == INIT_RAW ? pc + 1 : s; }
+
+/* The shadow word of a host byte of SLM or a caller's buffer; NULL for anything else (scratch
+** buffers, the out-of-bounds sink: defined). */
+static uint32_t *mem_shadow(const emu_thread *t, emu_check_group *g, const uint8_t *m) {
+    const emu_mem *mem = t->mem;
+    if (mem->slm && g->islm && m >= mem->slm && m < mem->slm + g->islm_bytes) return g->islm + (m - mem->slm);
+    for (size_t i = 0; g->run->ginit && i < g->run->nbufs; i++)
+        if (mem->bufs[i].data && m >= mem->bufs[i].data && m < mem->bufs[i].data + g->run->buf_size[i])
+            return g->run->ginit[i] + (m - mem->bufs[i].data);
+    return NULL;
+}
+
+/* "V35 bytes 12..15" for register bytes lo..lo+n-1 */
+static void reg_name(const emu_check_run *R, uint32_t lo, uint32_t n, char *out, size_t cap) {
+    var_range v = var_at(R, lo);
+    const ir_routine *r = R->p->r;
+    if (v.hi > v.lo && v.id >= ISA_NUM_PREDEF_VARS && v.id - ISA_NUM_PREDEF_VARS < r->vars.len)
+        snprintf(out, cap, "%s bytes %u..%u", ir_str(r, r->vars.data[v.id - ISA_NUM_PREDEF_VARS].name), lo - v.lo,
+                 lo - v.lo + n - 1);
+    else snprintf(out, cap, "register bytes %u..%u", lo, lo + n - 1);
+}
+
+/* Once per instruction and rule: a loop storing the same undefined lanes is one finding. */
+static bool init_first(emu_check_run *R, uint32_t pc, uint32_t rule) { return pair_new(R, pc, 0xFFFFFF00u | rule); }
+
+static void report_undef(emu_thread *t, emu_check_group *g, const char *code, uint32_t rule, const char *what,
+                         uint32_t lo, uint32_t n, uint32_t origin, unsigned lane) {
+    emu_check_run *R = g->run;
+    uint32_t pc = cur_pc(t);
+    if (!init_first(R, pc, rule)) return;
+    char w[96], reg[96], pos[48];
+    who(g, t->index, w, sizeof w);
+    reg_name(R, lo, n, reg, sizeof reg);
+    op_pos(R, origin - 1, pos, sizeof pos);
+    finding(R, pc, code, "%s %u undefined bytes (%s), first read undefined at %s [%s, lane %u]", what, n, reg, pos, w,
+            lane);
+}
+
+/* Register bytes reg..reg+n-1 used as a message address: a finding when any is undefined. */
+void emu_check_addr_report(emu_thread *t, const uint8_t *reg, unsigned n, unsigned lane) {
+    emu_check_group *g = t->obs->chk;
+    if (!g->ireg || reg < t->file || reg + n > t->file + g->file_bytes) return;
+    uint32_t off = (uint32_t)(reg - t->file), *sh = reg_shadow(t, g) + off;
+    for (unsigned k = 0; k < n; k++)
+        if (sh[k]) {
+            report_undef(t, g, "C-INITCHECK-ADDR", 1, "address made of", off, n, org_of(sh[k], cur_pc(t)), lane);
+            return;
+        }
+}
+
+/* A message moved n bytes between register bytes `reg` and memory `mem` for lane `lane`: a load
+** gives the register bytes the memory's definedness (an undefined one first read here), a store
+** of undefined bytes is a finding and passes their definedness on to memory.  Element sizes
+** that differ (d8u32: one memory byte, four register bytes) take the element's as a whole. */
+void emu_check_xfer_report(emu_thread *t, uint8_t *reg, unsigned rn, const uint8_t *mem, unsigned mn, unsigned lane,
+                           bool store) {
+    emu_check_group *g = t->obs->chk;
+    if (!g->ireg || reg < t->file || reg + rn > t->file + g->file_bytes) return;
+    g->hooked = true;
+    uint32_t off = (uint32_t)(reg - t->file), *rs = reg_shadow(t, g) + off, pc = cur_pc(t);
+    uint32_t *ms = mem ? mem_shadow(t, g, mem) : NULL; /* NULL: no memory (a constant, an out-of-bounds read) */
+    if (ms && !mem_shadow(t, g, mem + mn - 1)) ms = NULL;
+    if (store) {
+        uint32_t org = 0;
+        for (unsigned k = 0; k < rn && !org; k++) org = rs[k] ? org_of(rs[k], pc) : 0;
+        if (org) report_undef(t, g, "C-INITCHECK-STORE", 2, "store of", off, rn, org, lane);
+        if (ms)
+            for (unsigned k = 0; k < mn; k++) ms[k] = rn == mn ? (rs[k] ? org_of(rs[k], pc) : 0) : org;
+        return;
+    }
+    uint32_t org = 0;
+    for (unsigned k = 0; ms && k < mn && !org; k++) org = ms[k] ? org_of(ms[k], pc) : 0;
+    for (unsigned k = 0; k < rn; k++) rs[k] = ms && rn == mn ? (ms[k] ? org_of(ms[k], pc) : 0) : org;
+}
+
+/* The origin of lane i's undefined source bytes (0: all defined). */
+static uint32_t src_origin(const emu_thread *t, const emu_check_group *g, const emu_opnd *o, unsigned i,
+                           uint32_t pc) {
+    switch (o->shape) {
+    case EO_CONTIG: case EO_SCALAR: case EO_GENERAL: case EO_INDIRECT: case EO_VXH: {
+        uint32_t b = emu_region_byte(t, o, i);
+        if (b == UINT32_MAX) return 0;
+        const uint32_t *sh = reg_shadow(t, g) + b;
+        for (unsigned k = 0; k < o->size; k++)
+            if (sh[k]) return org_of(sh[k], pc);
+        return 0;
+    }
+    case EO_PRED: {
+        unsigned bit = o->bitoff + i;
+        if (o->off >= g->run->npred || bit >= 32) return 0;
+        uint32_t s = pred_shadow(t, g, o->off)[bit];
+        return s ? org_of(s, pc) : 0;
+    }
+    default: return 0; /* immediates, address and state registers: defined */
+    }
+}
+
+static void dst_set(emu_thread *t, emu_check_group *g, const emu_opnd *o, unsigned i, uint32_t org) {
+    switch (o->shape) {
+    case EO_CONTIG: case EO_SCALAR: case EO_GENERAL: case EO_INDIRECT: case EO_VXH: {
+        uint32_t b = emu_region_byte(t, o, i);
+        if (b == UINT32_MAX) return;
+        uint32_t *sh = reg_shadow(t, g) + b;
+        for (unsigned k = 0; k < o->size; k++) sh[k] = org;
+        return;
+    }
+    case EO_PRED: {
+        unsigned bit = o->bitoff + i;
+        if (o->off < g->run->npred && bit < 32) pred_shadow(t, g, o->off)[bit] = org;
+        return;
+    }
+    default: return;
+    }
+}
+
+/* A branch whose decision reads predicate bits of enabled lanes (or a scalar index) that are
+** undefined. */
+static void check_branch(emu_thread *t, emu_check_group *g, const emu_op *op, uint32_t pc) {
+    uint32_t org = 0;
+    unsigned lane = 0;
+    if (op->pred_id && op->pred_id < g->run->npred) {
+        uint32_t en = emu_exec_enables(t, op);
+        const uint32_t *ps = pred_shadow(t, g, op->pred_id);
+        for (unsigned i = 0; i < op->exec && !org; i++)
+            if ((en >> i & 1) && op->mask_off + i < 32 && ps[op->mask_off + i]) org = org_of(ps[op->mask_off + i], pc), lane = i;
+    }
+    if (!org && (op->form == VISA_FORM_IFCALL || op->form == VISA_FORM_SWITCHJMP)) org = src_origin(t, g, &op->src[0], 0, pc);
+    if (!org || !init_first(g->run, pc, 3)) return;
+    char w[96], pos[48];
+    who(g, t->index, w, sizeof w);
+    op_pos(g->run, org - 1, pos, sizeof pos);
+    finding(g->run, pc, "C-INITCHECK-BRANCH", "the branch depends on an undefined %s, first read undefined at %s [%s, lane %u]",
+            op->pred_id ? "predicate" : "index", pos, w, lane);
+}
+
+static void init_before(emu_thread *t, emu_check_group *g, const emu_op *op) {
+    uint32_t pc = t->pc;
+    switch (g->run->iclass[pc]) {
+    case IC_ALU: {
+        g->enabled = op->pred_selects ? emu_exec_enables(t, op) : emu_chen(t, op);
+        const uint32_t *ps = op->pred_selects && op->pred_id < g->run->npred ? pred_shadow(t, g, op->pred_id) : NULL;
+        for (unsigned i = 0; i < op->exec; i++) {
+            uint32_t org = 0;
+            if (g->enabled >> i & 1) {
+                for (unsigned k = 0; k < op->nsrc && k < 5 && !org; k++) org = src_origin(t, g, &op->src[k], i, pc);
+                if (!org && ps && op->mask_off + i < 32 && ps[op->mask_off + i]) org = org_of(ps[op->mask_off + i], pc);
+            }
+            g->lane_org[i] = org;
+        }
+        return;
+    }
+    case IC_BRANCH: check_branch(t, g, op, pc); return;
+    case IC_OTHER:
+        memcpy(g->snap, t->file, g->file_bytes);
+        g->hooked = false;
+        return;
+    default: return;
+    }
+}
+
+static void init_after(emu_thread *t, emu_check_group *g, const emu_op *op) {
+    uint32_t pc = cur_pc(t);
+    switch (g->run->iclass[pc]) {
+    case IC_ALU:
+        for (unsigned i = 0; i < op->exec; i++) {
+            if (!(g->enabled >> i & 1)) continue;
+            dst_set(t, g, &op->dst, i, g->lane_org[i]);
+            dst_set(t, g, &op->dst2, i, g->lane_org[i]);
+        }
+        return;
+    case IC_OTHER:
+        if (g->hooked) return;
+        /* a message or op whose transfers are not reported: the bytes it changed are defined */
+        {
+            uint32_t *sh = reg_shadow(t, g);
+            for (uint32_t b = 0; b < g->file_bytes; b++)
+                if (t->file[b] != g->snap[b]) sh[b] = 0;
+        }
+        return;
+    default: return;
+    }
 }
 
 /* -- racecheck: barriers ------------------------------------------------------------------------- */

@@ -10,9 +10,10 @@ typedef struct emu_check_run emu_check_run;
 typedef struct emu_check_group emu_check_group;
 
 /* NULL when checks is 0.  Findings go to ds.  VISA_E_NOMEM on failure. */
-/* bufs: the caller's nbufs buffers (the emulator's own scratch buffers after them are not checked). */
+/* bufs: the caller's nbufs buffers (the emulator's own scratch buffers after them are not checked);
+** undef: NULL or a flag per buffer, nonzero when its bytes start undefined (initcheck). */
 visa_status emu_check_prepare(const emu_program *p, uint32_t checks, diag_sink *ds, const visa_buffer *bufs,
-                              size_t nbufs, emu_check_run **out);
+                              size_t nbufs, const uint8_t *undef, emu_check_run **out);
 /* Report "and N more" past the limit; true when anything was found.  Frees the run. */
 bool emu_check_finish(emu_check_run *run);
 /* The check state of one group (NULL when run is NULL); false on allocation failure. */
@@ -42,6 +43,20 @@ static inline emu_check_group *emu_chk(const emu_thread *t) { return t->obs ? t-
 static inline void emu_check_align(emu_thread *t, uint64_t addr, uint32_t align, unsigned lane) {
     if (__builtin_expect(t->obs != NULL, 0) && t->obs->chk && align > 1 && (addr & (align - 1)))
         emu_check_misaligned(t, addr, align, lane);
+}
+
+/* initcheck (check.c): a message handler's register <-> memory transfer of one element for lane
+** `lane` (reg: rn bytes in the thread's file; mem: mn host bytes of SLM or a buffer), and register
+** bytes it uses as an address.  One predictable branch when unchecked. */
+void emu_check_xfer_report(emu_thread *t, uint8_t *reg, unsigned rn, const uint8_t *mem, unsigned mn, unsigned lane,
+                           bool store);
+void emu_check_addr_report(emu_thread *t, const uint8_t *reg, unsigned n, unsigned lane);
+static inline void emu_check_xfer(emu_thread *t, uint8_t *reg, unsigned rn, const uint8_t *mem, unsigned mn,
+                                  unsigned lane, bool store) {
+    if (__builtin_expect(t->obs != NULL, 0) && t->obs->chk) emu_check_xfer_report(t, reg, rn, mem, mn, lane, store);
+}
+static inline void emu_check_addr(emu_thread *t, const uint8_t *reg, unsigned n, unsigned lane) {
+    if (__builtin_expect(t->obs != NULL, 0) && t->obs->chk) emu_check_addr_report(t, reg, n, lane);
 }
 
 #endif

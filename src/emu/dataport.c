@@ -37,6 +37,7 @@
 
 #include "convert.h"
 #include "dp_layout.h"
+#include "check.h"
 #include "exec.h"
 
 /* -- Packed op fields ----------------------------------------------------------------------------
@@ -286,6 +287,7 @@ void emu_dp_oword(emu_thread *t, const emu_op *op) {
     for (unsigned k = 0; k < n; k++) {
         dp_observe(t, &m, off + 16u * k, 16, 0, fl & 2 ? VISA_MEM_WRITE : VISA_MEM_READ);
         uint8_t *q = at(&m, off + 16u * k, 16);
+        emu_check_xfer(t, r + 16 * k, 16, q, 16, 0, fl & 2); /* initcheck (check.h) */
         if (fl & 2) {
             if (q) memcpy(q, r + 16 * k, 16);
         } else if (q) {
@@ -521,6 +523,7 @@ void emu_dp_4scaled(emu_thread *t, const emu_op *op) {
                 dp_observe(t, &m, a, 4, i, st ? VISA_MEM_WRITE : VISA_MEM_READ);
                 q = at(&m, a, 4);
             }
+            emu_check_xfer(t, reg, 4, q, 4, i, st);
             if (st) {
                 if (q) memcpy(q, reg, 4);
             } else {
@@ -600,6 +603,7 @@ void emu_dp_typed(emu_thread *t, const emu_op *op) {
             uint8_t *reg = rd + ((size_t)pos++ * cp + i) * 4;
             bool have = px >= 0 && c < chans;
             if (have) dp_observe(t, &m, (uint64_t)px + 4 * c, 4, i, st ? VISA_MEM_WRITE : VISA_MEM_READ);
+            emu_check_xfer(t, reg, 4, have ? m.base + px + 4 * c : NULL, 4, i, st);
             if (st) {
                 if (have) memcpy(m.base + px + 4 * c, reg, 4);
             } else {
@@ -834,6 +838,7 @@ void emu_dp_svm_block(emu_thread *t, const emu_op *op) {
                   emu_global_where(t->mem, a, w, sizeof w));
         return;
     }
+    emu_check_xfer(t, r, n * 16, q, n * 16, 0, fl & 1);
     if (fl & 1) memcpy(q, r, (size_t)n * 16);
     else memcpy(r, q, (size_t)n * 16);
     t->pc++;
@@ -883,6 +888,7 @@ void emu_dp_svm_gs(emu_thread *t, const emu_op *op) {
                 return;
             }
             uint8_t *reg = bs == 1 ? rd + (size_t)i * mbs : rd + ((size_t)j * n + i) * bs;
+            emu_check_xfer(t, reg, span, q, span, i, st);
             if (st) {
                 memcpy(q, reg, span);
             } else {

@@ -923,7 +923,7 @@ visa_status visa_module_run(const visa_module *m, const visa_run_opts *opts_in, 
         st = emu_observe_prepare(prog, opts->observer, L->groups, &L->obs);
     }
     if (st == VISA_OK)
-        st = emu_check_prepare(prog, opts->checks, &ds, L->bufs, nbufs, &L->chk);
+        st = emu_check_prepare(prog, opts->checks, &ds, L->bufs, nbufs, opts->undef_buffers, &L->chk);
     if (st == VISA_OK) {
         pthread_mutex_init(&L->lock, NULL);
         unsigned nt = L->host_threads;

@@ -224,6 +224,13 @@ static inline void reg_to_mem(uint8_t *m, const uint8_t *r, unsigned ds) {
     else memcpy(m, r, mem_bytes[ds]);
 }
 
+/* initcheck's view of one element's transfer (check.h): a store reads only the register bytes
+** reg_to_mem takes. */
+static inline void xfer(emu_thread *t, uint8_t *r, const uint8_t *m, unsigned ds, unsigned lane, bool store) {
+    if (store) emu_check_xfer(t, r + (ds == VISA_LSC_DS_D16U32H ? 2 : 0), mem_bytes[ds], m, mem_bytes[ds], lane, true);
+    else emu_check_xfer(t, r, reg_bytes[ds], m, mem_bytes[ds], lane, false);
+}
+
 /* -- SIMT load / store (plain, quad, strided) ---------------------------------------------------- */
 static void h_simt(emu_thread *t, const emu_op *op) {
     unsigned info = op->info, opc = I_OP(info), ds = I_DSIZE(info), asize = I_ASIZE(info);
@@ -267,6 +274,7 @@ static void h_simt(emu_thread *t, const emu_op *op) {
         if (strided && asize != VISA_LSC_AS_A64 && asize != VISA_LSC_AS_A32S) a = (uint32_t)a;
         observe(t, &sp, a, span, i, store ? VISA_MEM_WRITE : VISA_MEM_READ);
         emu_check_align(t, a, mb < 4 ? mb : 4, i); /* memcheck: loads and stores, dword (check.c) */
+        emu_check_addr(t, file + adr->off + (strided ? 0 : i * asz), asz, i); /* initcheck */
         uint8_t *m = space_ptr(t, &sp, a, span);
         if (!m) {
             oob_fault(t, i, &sp, store ? "store" : "load", span, a);
@@ -278,6 +286,7 @@ static void h_simt(emu_thread *t, const emu_op *op) {
             uint8_t *r = file + data->off + k * stride + i * rb;
             if (store) reg_to_mem(m + c * mb, r, ds);
             else mem_to_reg(r, m + c * mb, ds);
+            xfer(t, r, m + c * mb, ds, i, store);
         }
     }
     lsc_next(t, op);
@@ -304,6 +313,7 @@ static void h_transposed(emu_thread *t, const emu_op *op) {
     uint32_t bytes = elems * mb;
     observe(t, &sp, a, bytes, 0, store ? VISA_MEM_WRITE : VISA_MEM_READ);
     emu_check_align(t, a, mb < 4 ? mb : 4, 0);
+    emu_check_addr(t, t->file + op->src[1].off, addr_bytes[I_ASIZE(info)], 0);
     uint8_t *m = space_ptr(t, &sp, a, bytes);
     if (!m) {
         oob_fault(t, 0, &sp, store ? "store" : "load", bytes, a);
@@ -313,6 +323,7 @@ static void h_transposed(emu_thread *t, const emu_op *op) {
     for (unsigned k = 0; k < elems; k++) {
         if (store) reg_to_mem(m + k * mb, r + k * rb, ds);
         else mem_to_reg(r + k * rb, m + k * mb, ds);
+        xfer(t, r + k * rb, m + k * mb, ds, 0, store);
     }
     lsc_next(t, op);
 }
@@ -445,6 +456,7 @@ static void h_atomic(emu_thread *t, const emu_op *op) {
         uint64_t nv = atomic_apply(opc, old, v1, v2, mb);
         memcpy(m, &nv, mb);
         if (dst->shape != EO_NONE) mem_to_reg(t->file + dst->off + i * rb, (const uint8_t *)&old, ds);
+        if (dst->shape != EO_NONE) emu_check_xfer(t, t->file + dst->off + i * rb, rb, NULL, mb, i, false);
     }
     lsc_next(t, op);
 }
@@ -475,6 +487,7 @@ static void h_apndctr(emu_thread *t, const emu_op *op) {
         uint64_t nv = opc == VISA_LSC_OP_APNDCTR_ATOMIC_ADD ? old + v : opc == VISA_LSC_OP_APNDCTR_ATOMIC_SUB ? old - v : v;
         memcpy(m, &nv, mb);
         if (dst->shape != EO_NONE) mem_to_reg(t->file + dst->off + i * rb, (const uint8_t *)&old, ds);
+        if (dst->shape != EO_NONE) emu_check_xfer(t, t->file + dst->off + i * rb, rb, NULL, mb, i, false);
     }
     lsc_next(t, op);
 }

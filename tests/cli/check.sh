@@ -73,6 +73,16 @@ has exit-line "$k/exit.visaasm:13:5: error[C-SYNCCHECK-EXIT]: 1 of the group's 2
 run exit-fixed 0 "$k/exit.visaasm" --group-size 2 --arg 0 --check=all
 count exit-fixed 0
 
+# initcheck: x is buf:64:undef; line 63 loads it into V38 (the first read of the undefined bytes),
+# the mad on line 65 makes V39 from it, the store on line 66 stores it: one finding per
+# instruction, at the first enabled lane (0); the tail lanes 10..15 compute on undefined V40 bytes
+# but nothing of them is stored
+run init-undef 1 "$sx" --arg buf:64:undef --arg buf:64:fill:f:1 --arg 2.5 --arg 10 --check=initcheck
+count init-undef 1
+has init-undef-line "$sx:66:5: error[C-INITCHECK-STORE]: store of 4 undefined bytes (V39 bytes 0..3), first read undefined at line 63:5 [group 0 (0,0,0), thread 0, lane 0]"
+run init-fixed 0 "$sx" --arg buf:64:iota:f --arg buf:64:fill:f:1 --arg 2.5 --arg 10 --check=initcheck
+count init-fixed 0
+
 # the option
 run bad-list 2 "$sx" --check=memcheck,bogus
 run all 0 "$sx" --arg buf:64:iota:f --arg buf:64:fill:f:1 --arg 2.5 --arg 10 --check=all

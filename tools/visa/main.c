@@ -565,7 +565,8 @@ static const char run_help[] =
     "                       type; 0x hex gives raw bits); A,B,C: one number per element of the\n"
     "                       input (12 bytes of d: 3 values); buf:SIZE[:INIT]: a new buffer, the\n"
     "                       input receives its address (INIT: zero (default), file=PATH,\n"
-    "                       iota:TYPE or fill:TYPE:VALUE); @N: the address of buffer N again;\n"
+    "                       iota:TYPE, fill:TYPE:VALUE, or undef: zeroed but undefined to\n"
+    "                       --check=initcheck); @N: the address of buffer N again;\n"
     "                       or a keyword for a value a runtime supplies, computed from the\n"
     "                       launch: local_size, global_size, group_count, global_offset,\n"
     "                       enqueued_local_size (3 x ud), work_dim (1 x ud), payload_header\n"
@@ -611,7 +612,8 @@ static const char run_help[] =
     "  --profile-svg PATH active lanes over executed instructions, one row per thread\n"
     "  --check=LIST       run checks, comma-separated (or all): memcheck (out-of-bounds and\n"
     "                     misaligned accesses, bad indirect operands and address registers),\n"
-    "                     initcheck (not implemented yet), racecheck (SLM / global accesses\n"
+    "                     initcheck (undefined bytes stored, used as addresses or deciding\n"
+    "                     branches), racecheck (SLM / global accesses\n"
     "                     without a barrier\n"
     "                     between), synccheck (barrier misuse, deadlocks).  Each finding is an\n"
     "                     error[C-<CHECK>-<RULE>] at its instruction; the run goes on (at most\n"
@@ -622,6 +624,7 @@ static const char run_help[] =
 typedef struct run_buf {
     uint8_t *data;
     size_t size;
+    uint8_t undef; /* buf:SIZE:undef: its bytes start undefined for --check=initcheck */
 } run_buf;
 
 /* X[,Y[,Z]]; missing dimensions are `fill`; zero allowed when allow_zero. */
@@ -766,6 +769,10 @@ static int make_buffer(const char *spec, run_buf *b) {
         return EXIT_DIAG;
     }
     if (!*end || !strcmp(end, ":zero")) return 0;
+    if (!strcmp(end, ":undef")) { /* zeroed, but undefined to initcheck */
+        b->undef = 1;
+        return 0;
+    }
     if (*end != ':') return usage_error("bad buffer specification '%s'", spec);
     const char *init = end + 1;
     if (!strncmp(init, "file=", 5)) {
@@ -1359,10 +1366,15 @@ static int cmd_run(int argc, char **argv) {
         ro.vector_elems = elems;
         ro.nvector_elems = nelems;
         visa_buffer vb[256];
+        uint8_t undef[256];
+        bool any_undef = false;
         for (size_t k = 0; k < nbufs; k++) {
             vb[k].data = bufs[k].data;
             vb[k].size = bufs[k].size;
+            undef[k] = bufs[k].undef;
+            any_undef |= bufs[k].undef != 0;
         }
+        ro.undef_buffers = any_undef ? undef : NULL;
         visa_run_stats stats;
         visa_observer observer;
         obs_state *os = NULL;
