@@ -210,6 +210,7 @@ struct emu_thread {
     int fault;
     char fault_msg[256];
     uint32_t fault_lane;
+    uint32_t fault_pc; /* the op that faulted (handlers may advance pc after reporting) */
     struct emu_obs_group *obs; /* the observed group (observe.c), NULL when nobody observes */
 };
 

@@ -20,6 +20,7 @@ void emu_fault(emu_thread *t, unsigned lane, const char *fmt, ...) {
     if (t->fault) return;
     t->fault = 1;
     t->fault_lane = lane;
+    t->fault_pc = t->pc;
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(t->fault_msg, sizeof t->fault_msg, fmt, ap);

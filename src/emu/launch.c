@@ -283,7 +283,7 @@ static void record_fault(launch *L, uint64_t gi, uint32_t ti, const emu_thread *
     if (gi < L->fault_group || (gi == L->fault_group && ti < L->fault_thread)) {
         L->fault_group = gi;
         L->fault_thread = ti;
-        L->fault_op = t->pc;
+        L->fault_op = t->fault_pc;
         L->fault_lane = t->fault_lane;
         snprintf(L->fault_msg, sizeof L->fault_msg, "%s", t->fault_msg);
     }
@@ -365,6 +365,7 @@ static bool run_group(launch *L, uint64_t gi, group_mem *gm) {
             for (uint32_t ti = 0; ti < n; ti++) ended += gm->t[ti].done && !gm->t[ti].blocked;
             t->fault = 1;
             t->fault_lane = 0;
+            t->fault_pc = t->pc;
             snprintf(t->fault_msg, sizeof t->fault_msg,
                      "deadlock: %u threads wait at barriers that can never complete; %u of the group's %u "
                      "threads have ended", live, ended, n);
