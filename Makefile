@@ -5,10 +5,11 @@
 # pkg-config and CMake files and the man page (cmake --install).
 BUILD ?= build
 ASAN_BUILD ?= build-asan
+TSAN_BUILD ?= build-tsan
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 SHARED ?= $(abspath ../shared)
 
-.PHONY: all build demo check test check-asan fuzz bench install clean
+.PHONY: all build demo check test check-asan check-tsan fuzz bench install clean
 
 all: build
 
@@ -43,6 +44,14 @@ check-asan:
 
 check: test check-asan
 
+# The multi-threaded emulator tests (ctest label "threads": runs on 2, 4 and 8 host threads)
+# under ThreadSanitizer.  Not part of `check`: the tests take seconds, but a third build of the
+# library does not, and the launch's threading changes rarely; run it when touching launch.c.
+check-tsan:
+	@cmake -S . -B $(TSAN_BUILD) -DVISA_WERROR=ON -DVISA_TSAN=ON -DVISA_SHARED=$(SHARED) >/dev/null
+	@cmake --build $(TSAN_BUILD) -j$(JOBS) --target visa-cli test_gemm test_corpus_attention
+	@cd $(TSAN_BUILD) && TSAN_OPTIONS=halt_on_error=1 ctest -L threads --output-on-failure -j$(JOBS)
+
 FUZZ_SECONDS ?= 60
 FUZZ_RUN = nice -n 19 build-fuzz/tests/fuzz/$(1) -max_total_time=$(FUZZ_SECONDS) -timeout=20 \
   -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix=build-fuzz/$(1)- build-fuzz/corpus-$(1)
@@ -72,4 +81,4 @@ install: build
 	@cmake --install $(BUILD) --prefix $(PREFIX)
 
 clean:
-	rm -rf $(BUILD) $(ASAN_BUILD) build-fuzz
+	rm -rf $(BUILD) $(ASAN_BUILD) $(TSAN_BUILD) build-fuzz

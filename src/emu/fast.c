@@ -36,8 +36,9 @@
     } while (0)
 
 /* Hosts with an FMA unit run the fused multiply-add in hardware; the others call fmaf.  Both
-** round once, so the results are the same bits. */
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__SANITIZE_ADDRESS__)
+** round once, so the results are the same bits.  Not under TSan: the clones' resolver (an ifunc,
+** run while the program is relocated) would be instrumented and crash before TSan starts. */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)
 #define FMA_CLONES __attribute__((target_clones("fma", "default")))
 #else
 #define FMA_CLONES
