@@ -5,10 +5,11 @@
 # pkg-config and CMake files and the man page (cmake --install).
 BUILD ?= build
 ASAN_BUILD ?= build-asan
+TSAN_BUILD ?= build-tsan
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 SHARED ?= $(abspath ../shared)
 
-.PHONY: all build demo check test check-asan fuzz bench install clean
+.PHONY: all build demo check test check-asan check-tsan fuzz bench install clean
 
 all: build
 
@@ -43,20 +44,31 @@ check-asan:
 
 check: test check-asan
 
+# The multi-threaded emulator tests (ctest label "threads": runs on 2, 4 and 8 host threads)
+# under ThreadSanitizer.  Not part of `check`: the tests take seconds, but a third build of the
+# library does not, and the launch's threading changes rarely; run it when touching launch.c.
+check-tsan:
+	@cmake -S . -B $(TSAN_BUILD) -DVISA_WERROR=ON -DVISA_TSAN=ON -DVISA_SHARED=$(SHARED) >/dev/null
+	@cmake --build $(TSAN_BUILD) -j$(JOBS) --target visa-cli test_gemm test_corpus_attention
+	@cd $(TSAN_BUILD) && TSAN_OPTIONS=halt_on_error=1 ctest -L threads --output-on-failure -j$(JOBS)
+
 FUZZ_SECONDS ?= 60
-# Text parser, binary decoder and emulator fuzzers, FUZZ_SECONDS each; seeds are the test
-# kernels and their objects (written by `visa asm`).  New corpus entries stay in build-fuzz/corpus-*.
+FUZZ_RUN = nice -n 19 build-fuzz/tests/fuzz/$(1) -max_total_time=$(FUZZ_SECONDS) -timeout=20 \
+  -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix=build-fuzz/$(1)- build-fuzz/corpus-$(1)
+# Text parser, binary decoder, emulator and verify-then-run fuzzers, FUZZ_SECONDS each.  Seeds
+# (tests/fuzz/seeds.sh): the test kernels and, when $(SHARED)/corpus exists, IGC's dumps,
+# xe-forge and the inline-asm kernels, as text and as `visa asm` objects.  New corpus entries
+# and crash files stay in build-fuzz/.
 fuzz: build
 	@cmake -S . -B build-fuzz -DCMAKE_C_COMPILER=clang -DVISA_FUZZ=ON -DVISA_SHARED=$(SHARED) >/dev/null
-	@cmake --build build-fuzz -j$(JOBS) --target fuzz_parse fuzz_decode fuzz_run
-	@mkdir -p build-fuzz/corpus-parse build-fuzz/corpus-decode build-fuzz/seeds-decode build-fuzz/corpus-run
-	@for f in tests/text/ops/*.visaasm; do $(BUILD)/visa asm $$f -o build-fuzz/seeds-decode/$$(basename $$f .visaasm).isa 2>/dev/null || true; done
-	build-fuzz/tests/fuzz/fuzz_parse -max_total_time=$(FUZZ_SECONDS) -max_len=65536 -timeout=10 \
-	  -rss_limit_mb=2048 -print_final_stats=1 build-fuzz/corpus-parse tests/text/ops tests/text/fmt tests/text/malformed
-	build-fuzz/tests/fuzz/fuzz_decode -max_total_time=$(FUZZ_SECONDS) -max_len=65536 -timeout=10 \
-	  -rss_limit_mb=2048 -print_final_stats=1 build-fuzz/corpus-decode build-fuzz/seeds-decode
-	build-fuzz/tests/fuzz/fuzz_run -max_total_time=$(FUZZ_SECONDS) -max_len=16384 -timeout=20 \
-	  -rss_limit_mb=2048 -print_final_stats=1 build-fuzz/corpus-run tests/emu
+	@cmake --build build-fuzz -j$(JOBS) --target fuzz_parse fuzz_decode fuzz_run fuzz_verify
+	@mkdir -p build-fuzz/corpus-fuzz_parse build-fuzz/corpus-fuzz_decode build-fuzz/corpus-fuzz_run \
+	  build-fuzz/corpus-fuzz_verify
+	@tests/fuzz/seeds.sh $(BUILD)/visa . $(SHARED) build-fuzz/seeds
+	$(call FUZZ_RUN,fuzz_parse) -max_len=262144 build-fuzz/seeds/text
+	$(call FUZZ_RUN,fuzz_decode) -max_len=65536 build-fuzz/seeds/obj
+	$(call FUZZ_RUN,fuzz_run) -max_len=65536 build-fuzz/seeds/text
+	$(call FUZZ_RUN,fuzz_verify) -max_len=65536 build-fuzz/seeds/text build-fuzz/seeds/obj
 
 bench: build
 	@$(BUILD)/bench/bench_text $(SHARED)/corpus/igc-dumps tests/text/ops
@@ -69,4 +81,4 @@ install: build
 	@cmake --install $(BUILD) --prefix $(PREFIX)
 
 clean:
-	rm -rf $(BUILD) $(ASAN_BUILD) build-fuzz
+	rm -rf $(BUILD) $(ASAN_BUILD) $(TSAN_BUILD) build-fuzz

@@ -78,7 +78,9 @@ static inline uint32_t emu_region_byte(const emu_thread *t, const emu_opnd *o, u
         break;
     default: b = o->off; break;
     }
-    return b + o->size <= t->prog->lay.file_bytes ? (uint32_t)b : UINT32_MAX;
+    /* b wraps when an indirect offset goes below r0: compare without adding to it */
+    uint32_t file = t->prog->lay.file_bytes;
+    return b < file && o->size <= file - b ? (uint32_t)b : UINT32_MAX;
 }
 
 /* Report a memory access to the observer (visa_mem_event): space VISA_MEM_*, kind VISA_MEM_READ /

@@ -341,7 +341,7 @@ static void record_fault(launch *L, uint64_t gi, uint32_t ti, const emu_thread *
     if (gi < L->fault_group || (gi == L->fault_group && ti < L->fault_thread)) {
         L->fault_group = gi;
         L->fault_thread = ti;
-        L->fault_op = t->pc;
+        L->fault_op = t->pc; /* the run loops put pc back to the faulting op (or the back-edge) */
         L->fault_lane = t->fault_lane;
         snprintf(L->fault_msg, sizeof L->fault_msg, "%s", t->fault_msg);
     }

@@ -6,7 +6,25 @@
 #include <string.h>
 
 #include "ir/ir.h"
+#include "isa/isa.h"
+#include "isa/lsc_layout.h"
 #include "visa/visa.h"
+
+/* IGC's printer leaves out a strided LSC access's pitch when the address base's variable id is a
+** multiple of 8 (docs/text-syntax/memory.md H3), and the parser then takes the natural stride: a
+** loss by design, so such modules may print to a different module the first time. */
+static bool igc_drops_pitch(const visa_module *m) {
+    for (uint32_t r = 0; r < m->routines.len; r++) {
+        const ir_routine *rt = &m->routines.data[r];
+        for (uint32_t i = 0; i < rt->insts.len; i++) {
+            const ir_inst *in = &rt->insts.data[i];
+            if ((in->form == VISA_FORM_LSC_LOAD_STRIDED || in->form == VISA_FORM_LSC_STORE_STRIDED) &&
+                (in->opnd[U_SRC0].u.raw.id & 7) == 0)
+                return true;
+        }
+    }
+    return false;
+}
 
 static char *print(visa_module *m, unsigned flags, size_t *len) {
     visa_print_opts po = {sizeof po, flags};
@@ -31,7 +49,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             visa_module *m2 = NULL, *m3 = NULL;
             if (visa_module_parse_text(ctx, "printed", p1, l1, VISA_PLATFORM_XE2, &m2) != VISA_OK)
                 abort(); /* printed text must parse */
-            if (!ir_module_equal(m, m2)) abort();
+            if (!ir_module_equal(m, m2) && !igc_drops_pitch(m)) abort();
             char *p2 = print(m2, flags, &l2);
             if (visa_module_parse_text(ctx, "printed2", p2, l2, VISA_PLATFORM_XE2, &m3) != VISA_OK)
                 abort();

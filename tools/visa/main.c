@@ -728,7 +728,7 @@ static int parse_number(const char *s, int *is_float, double *dv, long long *iv)
         (s[0] == '-' && s[1] == '0' && (s[2] == 'x' || s[2] == 'X'))) {
         unsigned long long u = strtoull(s[0] == '-' ? s + 1 : s, &end, 16);
         if (*end || errno) return -1;
-        *iv = s[0] == '-' ? -(long long)u : (long long)u;
+        *iv = (long long)(s[0] == '-' ? 0 - u : u); /* -(long long)u overflows for 2^63 */
         *dv = (double)*iv;
         *is_float = 0;
         return 0;
@@ -736,7 +736,8 @@ static int parse_number(const char *s, int *is_float, double *dv, long long *iv)
     if (strpbrk(s, ".eEnN")) {
         *dv = strtod(s, &end);
         if (*end || end == s) return -1;
-        *iv = (long long)*dv;
+        /* converting a double outside long long's range (inf, nan, 1e30) is undefined */
+        *iv = *dv >= -0x1p63 && *dv < 0x1p63 ? (long long)*dv : 0;
         *is_float = 1;
         return 0;
     }
