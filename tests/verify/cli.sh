@@ -6,22 +6,8 @@
 set -u
 visa=$1
 dir=$2
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0
-fail=0
-check() { # NAME EXPECTED_STATUS COMMAND...
-  local name=$1 want=$2
-  shift 2
-  "$@" >"$tmp/out" 2>"$tmp/err"
-  local got=$?
-  if [ "$got" -eq "$want" ]; then pass=$((pass + 1)); else
-    fail=$((fail + 1)); echo "FAIL $name: exit $got, expected $want" >&2; head -3 "$tmp/err" >&2; fi
-}
-grep_in() { # NAME PATTERN FILE
-  if grep -q -- "$2" "$3"; then pass=$((pass + 1)); else
-    fail=$((fail + 1)); echo "FAIL $1: '$2' not in output" >&2; head -5 "$3" >&2; fi
-}
+. "$(dirname "$0")/../cli/lib.sh"
+grep_in() { grep_out "$@"; }
 bad=$dir/cases/pending_sat_on_mulh.visaasm
 check help 0 "$visa" verify --help
 grep_in help-text "usage: visa verify FILE" "$tmp/out"
