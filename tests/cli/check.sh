@@ -116,6 +116,21 @@ has init-slm-line "$k/init_slm.visaasm:31:5: error[C-INITCHECK-STORE]: store of 
 run init-slm-fixed 0 "$k/init_slm.visaasm" --group-size 2 --arg buf:128 --arg 0 --check=all
 count init-slm-fixed 0
 
+# initcheck through 2D block loads and dpas (examples/gemm, K = 16: one step): A undefined makes
+# the 2D load on line 56 the first read of its bytes; the dpas on line 58 then writes every ACC
+# element undefined (its src2 AT is), and the 2D store on line 62 reports its first element,
+# ACC bytes 0..3, as lane 0.  B undefined: the same through dpas's src1, first read on line 57
+gm=$src/examples/gemm.visaasm
+gargs=(--groups 2,1 --arg buf:1024 --arg 8 --arg 32 --arg 16 --check=initcheck)
+run init-2d-a 1 "$gm" --arg buf:256:undef --arg buf:1024:fill:hf:0.5 "${gargs[@]}"
+count init-2d-a 1
+has init-2d-a-line "$gm:62:5: error[C-INITCHECK-STORE]: store of 4 undefined bytes (ACC bytes 0..3), first read undefined at line 56:5 [group 0 (0,0,0), thread 0, lane 0]"
+run init-2d-b 1 "$gm" --arg buf:256:fill:hf:1 --arg buf:1024:undef "${gargs[@]}"
+count init-2d-b 1
+has init-2d-b-line "$gm:62:5: error[C-INITCHECK-STORE]: store of 4 undefined bytes (ACC bytes 0..3), first read undefined at line 57:5 [group 0 (0,0,0), thread 0, lane 0]"
+run init-2d-fixed 0 "$gm" --arg buf:256 --arg buf:1024 "${gargs[@]}"
+count init-2d-fixed 0
+
 # the option
 run bad-list 2 "$sx" --check=memcheck,bogus
 run all 0 "$sx" --arg buf:64:iota:f --arg buf:64:fill:f:1 --arg 2.5 --arg 10 --check=all
