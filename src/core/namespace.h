@@ -31,12 +31,14 @@
 #define emu_check_before visa__emu_check_before
 #define emu_check_complete visa__emu_check_complete
 #define emu_check_deadlock visa__emu_check_deadlock
+#define emu_check_define_report visa__emu_check_define_report
 #define emu_check_fault visa__emu_check_fault
 #define emu_check_finish visa__emu_check_finish
 #define emu_check_group_begin visa__emu_check_group_begin
 #define emu_check_group_end visa__emu_check_group_end
 #define emu_check_mem visa__emu_check_mem
 #define emu_check_misaligned visa__emu_check_misaligned
+#define emu_check_origin_report visa__emu_check_origin_report
 #define emu_check_pass visa__emu_check_pass
 #define emu_check_prepare visa__emu_check_prepare
 #define emu_check_signal visa__emu_check_signal

@@ -736,6 +736,24 @@ void emu_check_xfer_report(emu_thread *t, uint8_t *reg, unsigned rn, const uint8
     for (unsigned k = 0; k < rn; k++) rs[k] = ms && rn == mn ? (ms[k] ? org_of(ms[k], pc) : 0) : org;
 }
 
+/* Ops with no per-element transfer hook (DPAS): the origin of the first undefined byte among
+** register bytes reg..reg+n-1 (0: all defined), and setting written bytes' definedness. */
+uint32_t emu_check_origin_report(emu_thread *t, const uint8_t *reg, unsigned n) {
+    emu_check_group *g = t->obs->chk;
+    if (!g->ireg || reg < t->file || reg + n > t->file + g->file_bytes) return 0;
+    const uint32_t *sh = reg_shadow(t, g) + (reg - t->file);
+    for (unsigned k = 0; k < n; k++)
+        if (sh[k]) return org_of(sh[k], cur_pc(t));
+    return 0;
+}
+void emu_check_define_report(emu_thread *t, uint8_t *reg, unsigned n, uint32_t origin) {
+    emu_check_group *g = t->obs->chk;
+    if (!g->ireg || reg < t->file || reg + n > t->file + g->file_bytes) return;
+    g->hooked = true;
+    uint32_t *sh = reg_shadow(t, g) + (reg - t->file);
+    for (unsigned k = 0; k < n; k++) sh[k] = origin;
+}
+
 /* The origin of lane i's undefined source bytes (0: all defined). */
 static uint32_t src_origin(const emu_thread *t, const emu_check_group *g, const emu_opnd *o, unsigned i,
                            uint32_t pc) {

@@ -59,4 +59,9 @@ static inline void emu_check_addr(emu_thread *t, const uint8_t *reg, unsigned n,
     if (__builtin_expect(t->obs != NULL, 0) && t->obs->chk) emu_check_addr_report(t, reg, n, lane);
 }
 
+/* initcheck for ops without per-element transfers (DPAS): the origin of register bytes' first
+** undefined byte (0: all defined), and the definedness (origin 0: defined) of bytes an op wrote. */
+uint32_t emu_check_origin_report(emu_thread *t, const uint8_t *reg, unsigned n);
+void emu_check_define_report(emu_thread *t, uint8_t *reg, unsigned n, uint32_t origin);
+
 #endif

@@ -44,6 +44,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "check.h"
 #include "convert.h"
 #include "exec.h"
 
@@ -698,6 +699,25 @@ static bool dpas_compute(emu_thread *t, const emu_op *op, const uint8_t *eu0, co
     return op->aux ? dpas_compute_fast(t, op, eu0, eu1, res) : dpas_compute_generic(t, op, eu0, eu1, res);
 }
 
+/* initcheck: the origin of the first undefined byte of the thread's sources (their footprints
+** as dpas_bounds has them; a DPASW's src2 only its own share), 0 when all are defined.  The
+** destination is judged as a whole: defined when every source byte is. */
+static uint32_t dpas_src_origin(emu_thread *t, const emu_op *op) {
+    uint32_t info = op->info;
+    unsigned wp = F_W(info), ap = F_A(info), sd = F_SD(info), rc = F_RC(info), n = op->exec;
+    prec_info bw, ba;
+    const prec_info *pw = prec_of(wp, &bw), *pa = prec_of(ap, &ba);
+    unsigned ops = ops_per_chan(wp, ap), ssz = isa_types[IMM_SRC0(op->imm)].bytes;
+    const emu_opnd *o = op->src;
+    uint32_t org = 0;
+    if (o[O_SRC0].shape != EO_NONE) org = emu_check_origin_report(t, t->file + o[O_SRC0].off, rc * n * ssz);
+    if (!org) org = emu_check_origin_report(t, t->file + o[O_SRC1].off, src1_bytes(n, sd, ops, pw->bits));
+    if (!org)
+        org = emu_check_origin_report(t, t->file + o[O_SRC2].off,
+                                      src2_pbytes(IMM_W(op->imm), src2_vbytes(rc, sd, ops, pa->bits)));
+    return org;
+}
+
 /* Write one thread's results to its enabled lanes. */
 static void dpas_store(emu_thread *t, const emu_op *op, uint32_t res[8][EMU_MAX_LANES]) {
     unsigned rc = F_RC(op->info), n = op->exec;
@@ -705,10 +725,13 @@ static void dpas_store(emu_thread *t, const emu_op *op, uint32_t res[8][EMU_MAX_
     unsigned dsz = isa_types[dt].bytes;
     uint32_t mask = emu_chen(t, op);
     uint8_t *dst = t->file + op->src[O_DST].off;
+    bool chk = emu_chk(t) != NULL;
+    uint32_t org = chk ? dpas_src_origin(t, op) : 0; /* before the destination (maybe src0) is written */
     for (unsigned r = 0; r < rc; r++)
         for (unsigned ln = 0; ln < n; ln++) {
             if (!(mask >> ln & 1)) continue;
             uint8_t *p = dst + ((size_t)r * n + ln) * dsz;
+            if (chk) emu_check_define_report(t, p, dsz, org);
             if (dsz == 4) memcpy(p, &res[r][ln], 4);
             else {
                 uint16_t h = dt == VISA_TYPE_HF ? emu_f_to_hf(res[r][ln], EMU_RNE) : emu_f_to_bf(res[r][ln], EMU_RNE);

@@ -632,6 +632,9 @@ static bool b2d_reg_of(emu_thread *t, const emu_op *op, const b2d *g, b2d_reg *k
     }
     k->r = t->file + op->src[0].off;
     memset(k->r, 0, k->limit);
+    /* initcheck: every byte of the block is written (clipped elements with zeros: defined); the
+    ** elements read from memory then take the memory's definedness, element by element */
+    emu_check_xfer(t, k->r, (unsigned)k->limit, NULL, (unsigned)k->limit, 0, false);
     return true;
 }
 
@@ -645,6 +648,7 @@ static bool b2d_load_row_elems(emu_thread *t, const b2d *g, const b2d_reg *k, un
         const uint8_t *m = b2d_elem(t, g, g->y + y, g->x + (int64_t)b * k->W + x, k->e, &fault);
         if (fault) return false;
         if (m) memcpy(k->r + idx * k->e, m, k->e);
+        if (m) emu_check_xfer(t, k->r + idx * k->e, k->e, m, k->e, 0, false);
     }
     return true;
 }
@@ -683,6 +687,16 @@ static void h_block2d_load_elems(emu_thread *t, const emu_op *op) {
     lsc_next(t, op);
 }
 
+/* initcheck: the register elements of row y of block b that came from memory row m (columns
+** x0..x1 - 1) take its bytes' definedness. */
+static void b2d_init_row(emu_thread *t, const b2d_reg *k, unsigned b, unsigned y, unsigned x0, unsigned x1,
+                         const uint8_t *m, uint64_t fit) {
+    for (unsigned x = x0; x < x1; x++) {
+        uint64_t idx = b2d_index(k->tr, k->vn, k->P, k->epd, k->bpitch, b, y, x);
+        if (idx < fit) emu_check_xfer(t, k->r + idx * k->e, k->e, m + (size_t)(x - x0) * k->e, k->e, 0, false);
+    }
+}
+
 /* By rows: a row's in-surface columns are one range of memory; clipped columns stay zero.  A
 ** plain row is one memcpy; VNNI and transposed rows go to the register at a fixed stride (VNNI:
 ** epd elements; transposed: P; transposed VNNI: within and across groups of epd columns). */
@@ -719,6 +733,7 @@ static void h_block2d_load(emu_thread *t, const emu_op *op) {
                     if (idx < fit) memcpy(k.r + idx * e, m + (size_t)(x - x0) * e, e);
                 }
             }
+            if (t->obs) b2d_init_row(t, &k, b, y, x0, x1, m, fit);
         }
     }
     lsc_next(t, op);
@@ -751,6 +766,7 @@ static bool b2d_store_row_elems(emu_thread *t, const b2d *g, const uint8_t *r, u
         uint8_t *m = b2d_elem(t, g, g->y + y, g->x + x, e, &fault);
         if (fault) return false;
         if (m) memcpy(m, r + ((uint64_t)y * P + x) * e, e);
+        if (m) emu_check_xfer(t, (uint8_t *)r + ((uint64_t)y * P + x) * e, e, m, e, 0, true);
     }
     return true;
 }
@@ -767,8 +783,11 @@ static void block2d_store(emu_thread *t, const emu_op *op, bool by_rows) {
     if (t->obs) b2d_observe(t, &g, e, 1, VISA_MEM_WRITE);
     for (unsigned y = 0; y < g.h; y++) {
         uint8_t *m = by_rows ? b2d_row(t, &g, g.y + y, g.x, x0, x1, e) : NULL;
-        if (m) memcpy(m, r + ((uint64_t)y * P + x0) * e, (size_t)(x1 - x0) * e);
-        else if (!b2d_store_row_elems(t, &g, r, P, e, y)) return;
+        if (m) {
+            memcpy(m, r + ((uint64_t)y * P + x0) * e, (size_t)(x1 - x0) * e);
+            for (unsigned x = x0; t->obs && x < x1; x++) /* initcheck */
+                emu_check_xfer(t, (uint8_t *)r + ((uint64_t)y * P + x) * e, e, m + (size_t)(x - x0) * e, e, 0, true);
+        } else if (!b2d_store_row_elems(t, &g, r, P, e, y)) return;
     }
     lsc_next(t, op);
 }

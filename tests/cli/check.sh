@@ -83,6 +83,54 @@ has init-undef-line "$sx:66:5: error[C-INITCHECK-STORE]: store of 4 undefined by
 run init-fixed 0 "$sx" --arg buf:64:iota:f --arg buf:64:fill:f:1 --arg 2.5 --arg 10 --check=initcheck
 count init-fixed 0
 
+# initcheck (a), a register lane nothing wrote: FIX 0 jumps over line 21, so V's lanes 8..15 (bytes
+# 32..63) are never written; the store on line 23 is their first read; lane 8 is the first enabled
+# lane storing them
+run init-store 1 "$k/init_store.visaasm" --arg buf:64 --arg 0 --check=initcheck
+count init-store 1
+has init-store-line "$k/init_store.visaasm:23:5: error[C-INITCHECK-STORE]: store of 4 undefined bytes (V bytes 32..35), first read undefined at line 23:5 [group 0 (0,0,0), thread 0, lane 8]"
+run init-store-fixed 0 "$k/init_store.visaasm" --arg buf:64 --arg 1 --check=all
+count init-store-fixed 0
+# (b) an address made of undefined bytes: FIX 0 jumps over line 18, so L's lanes 8..15 are never
+# written; the shl on line 20 reads them first and makes A's lanes 8..15 (uq: A bytes 64..127)
+# undefined; the store's address payload on line 22 is reported at lane 8; its data V is defined
+run init-addr 1 "$k/init_addr.visaasm" --arg buf:64 --arg 0 --check=initcheck
+count init-addr 1
+has init-addr-line "$k/init_addr.visaasm:22:5: error[C-INITCHECK-ADDR]: address made of 8 undefined bytes (A bytes 64..71), first read undefined at line 20:5 [group 0 (0,0,0), thread 0, lane 8]"
+run init-addr-fixed 0 "$k/init_addr.visaasm" --arg buf:64 --arg 1 --check=all
+count init-addr-fixed 0
+# (c) a branch on a predicate computed from undefined data: IN is buf:64:undef, the load on line
+# 20 reads it first; the cmp on line 22 makes every bit of P2 undefined; the goto on line 23
+# reads them, lane 0 first.  The store on line 24 stores the defined V
+run init-branch 1 "$k/init_branch.visaasm" --arg buf:64:undef --arg buf:64 --check=initcheck
+count init-branch 1
+has init-branch-line "$k/init_branch.visaasm:23:5: error[C-INITCHECK-BRANCH]: the branch depends on an undefined predicate, first read undefined at line 20:5 [group 0 (0,0,0), thread 0, lane 0]"
+run init-branch-fixed 0 "$k/init_branch.visaasm" --arg buf:64:iota:ud --arg buf:64 --check=all
+count init-branch-fixed 0
+# (d) SLM nobody wrote: with OFF 64 thread 0 loads (line 30) SLM[64..127], which thread 1 stored
+# (line 27) before the barrier: defined; thread 1 loads SLM[128..191], which no thread stored: W
+# is undefined from line 30 on, and the global store on line 31 reports thread 1, lane 0
+run init-slm 1 "$k/init_slm.visaasm" --group-size 2 --arg buf:128 --arg 64 --check=initcheck
+count init-slm 1
+has init-slm-line "$k/init_slm.visaasm:31:5: error[C-INITCHECK-STORE]: store of 4 undefined bytes (W bytes 0..3), first read undefined at line 30:5 [group 0 (0,0,0), thread 1, lane 0]"
+run init-slm-fixed 0 "$k/init_slm.visaasm" --group-size 2 --arg buf:128 --arg 0 --check=all
+count init-slm-fixed 0
+
+# initcheck through 2D block loads and dpas (examples/gemm, K = 16: one step): A undefined makes
+# the 2D load on line 56 the first read of its bytes; the dpas on line 58 then writes every ACC
+# element undefined (its src2 AT is), and the 2D store on line 62 reports its first element,
+# ACC bytes 0..3, as lane 0.  B undefined: the same through dpas's src1, first read on line 57
+gm=$src/examples/gemm.visaasm
+gargs=(--groups 2,1 --arg buf:1024 --arg 8 --arg 32 --arg 16 --check=initcheck)
+run init-2d-a 1 "$gm" --arg buf:256:undef --arg buf:1024:fill:hf:0.5 "${gargs[@]}"
+count init-2d-a 1
+has init-2d-a-line "$gm:62:5: error[C-INITCHECK-STORE]: store of 4 undefined bytes (ACC bytes 0..3), first read undefined at line 56:5 [group 0 (0,0,0), thread 0, lane 0]"
+run init-2d-b 1 "$gm" --arg buf:256:fill:hf:1 --arg buf:1024:undef "${gargs[@]}"
+count init-2d-b 1
+has init-2d-b-line "$gm:62:5: error[C-INITCHECK-STORE]: store of 4 undefined bytes (ACC bytes 0..3), first read undefined at line 57:5 [group 0 (0,0,0), thread 0, lane 0]"
+run init-2d-fixed 0 "$gm" --arg buf:256 --arg buf:1024 "${gargs[@]}"
+count init-2d-fixed 0
+
 # the option
 run bad-list 2 "$sx" --check=memcheck,bogus
 run all 0 "$sx" --arg buf:64:iota:f --arg buf:64:fill:f:1 --arg 2.5 --arg 10 --check=all
