@@ -422,13 +422,14 @@ static void pr_routine(txt_printer *pr, bool print_version) {
         pr_eol_comment(pr, &m->version_trivia);
         sb_putc(o, '\n');
     }
-    /* the routine's own-line comments go before its blank line */
+    /* the routine's own-line comments go before its blank line; the asm-text style has no
+    ** blank line, so the last comment ends its own line there */
     if (pr->keep_comments && r->trivia.count) {
-        sb_putc(o, '\n');
+        if (!pr->asm_text) sb_putc(o, '\n');
         for (uint32_t i = 0; i < r->trivia.count; i++) {
             const ir_comment *c = &m->comments.data[r->trivia.first + i];
             sb_putn(o, c->text, c->len);
-            if (i + 1 < r->trivia.count) sb_putc(o, '\n');
+            if (i + 1 < r->trivia.count || pr->asm_text) sb_putc(o, '\n');
         }
     }
     if (!pr->asm_text) sb_putc(o, '\n'); /* the disassembly print's blank line before a routine */
