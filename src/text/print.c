@@ -424,15 +424,18 @@ static void pr_routine(txt_printer *pr, bool print_version) {
     }
     /* the routine's own-line comments go before its blank line; the asm-text style has no
     ** blank line, so the last comment ends its own line there */
-    if (pr->keep_comments && r->trivia.count) {
+    bool comments = pr->keep_comments && r->trivia.count;
+    if (comments) {
+        /* the previous routine may end inside a header line (no instructions) */
+        if (o->len && o->data[o->len - 1] != '\n') sb_putc(o, '\n');
         if (!pr->asm_text) sb_putc(o, '\n');
         for (uint32_t i = 0; i < r->trivia.count; i++) {
             const ir_comment *c = &m->comments.data[r->trivia.first + i];
             sb_putn(o, c->text, c->len);
-            if (i + 1 < r->trivia.count || pr->asm_text) sb_putc(o, '\n');
+            sb_putc(o, '\n');
         }
     }
-    if (!pr->asm_text) sb_putc(o, '\n'); /* the disassembly print's blank line before a routine */
+    if (!pr->asm_text && !comments) sb_putc(o, '\n'); /* the disassembly print's blank line before a routine */
     sb_puts(o, r->is_kernel ? ".kernel " : ".global_function ");
     const ir_string *name = &r->strings.data[r->name < r->strings.len ? r->name : 0];
     /* IGC prints the routine name with every '.' replaced by a space */
