@@ -175,6 +175,7 @@
 #define ir_var_type visa__ir_var_type
 #define isa_align_bytes visa__isa_align_bytes
 #define isa_enum_at visa__isa_enum_at
+#define isa_enum_table_sorted visa__isa_enum_table_sorted
 #define isa_enum_attr visa__isa_enum_attr
 #define isa_enum_by_name visa__isa_enum_by_name
 #define isa_enum_parse visa__isa_enum_parse

@@ -12,7 +12,7 @@
 **    bf products and sums are exact or out of range in float).  mad rounds the exact sum to odd
 **    (TwoSum), in float for hf (the product is exact there) and in double for bf, then to nearest.
 ** Chosen at lowering, and the host's vector units too: each handler is built for baseline x86-64,
-** AVX2+FMA and AVX-512, and the level is picked once per program (emu_isa_select: the best the CPU
+** AVX2+FMA+F16C and AVX-512, and the level is picked once per program (emu_isa_select: the best the CPU
 ** has, or VISA_EMU_ISA).  Everything else takes the generic path.
 */
 #include <math.h>
@@ -20,6 +20,10 @@
 #include <string.h>
 
 #include "exec.h"
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <cpuid.h>
+#include <immintrin.h>
+#endif
 
 /* Pointer and stride (elements) of a source: contiguous, broadcast or immediate; a direct
 ** strided region (lowering proved it inside the file) is read as a stride, any other general
@@ -68,6 +72,7 @@ AI uint64_t umod64(uint64_t x, unsigned m) { return (m & 2) ? 0u - x : x; }
 #define INT_TRAITS(TY, ST, CT, SCT, LDX, KEEP, SHM, MOD, SIGNED_ORDER)                     \
     typedef ST TY##_ST;                                                                    \
     typedef CT TY##_CT;                                                                    \
+    enum { TY##_IS_HF = 0, TY##_IS_BF = 0 };                                               \
     AI CT TY##_LD(ST x) { return (CT)(LDX); }                                              \
     AI ST TY##_SV(CT x) { return (ST)x; }                                                  \
     AI CT TY##_MOD(CT x, unsigned m) { return MOD(x, m); }                                 \
@@ -118,65 +123,89 @@ AI double fmodd_(double x, unsigned m) {
 AI float fsat(float x) { return x != x ? 0.0f : x < 0.0f ? 0.0f : x > 1.0f ? 1.0f : x; }
 AI double dsat(double x) { return x != x ? 0.0 : x < 0.0 ? 0.0 : x > 1.0 ? 1.0 : x; }
 
+/* All-ones when C holds.  Selects are written as masks so that a lane loop stays one basic
+** block: a chain of ?: becomes a many-way PHI that GCC's if-conversion refuses, and the loop
+** then runs scalar (7x slower on hf). */
+AI uint32_t mask32(bool c) { return 0u - (uint32_t)c; }
+AI uint64_t mask64(bool c) { return 0u - (uint64_t)c; }
+AI uint32_t sel32(bool c, uint32_t x, uint32_t y) { return (x & mask32(c)) | (y & ~mask32(c)); }
+
 /* hf <-> float: exact widening; narrowing rounds to nearest even, a NaN is quieted keeping its
 ** sign and high payload bits (convert.h's NaN rule). */
 AI float hf_to_f(uint16_t h) {
     uint32_t s = (uint32_t)(h & 0x8000) << 16, e = (h >> 10) & 31, m = h & 0x3FFu;
-    uint32_t norm = s | (e == 31 ? 0x7F800000u : (e + 112) << 23) | m << 13;
-    float sub = (float)m * 0x1p-24f; /* exact */
-    return e ? bitsf(norm) : bitsf(s | fbits(sub));
+    uint32_t norm = s | sel32(e == 31, 0x7F800000u, (e + 112) << 23) | m << 13;
+    uint32_t sub = s | fbits((float)m * 0x1p-24f); /* exact */
+    return bitsf(sel32(e != 0, norm, sub));
 }
 AI uint16_t f_to_hf(float f) {
     uint32_t b = fbits(f), s = (b >> 16) & 0x8000, a = b & 0x7FFFFFFFu;
     /* below 2^-14 the sum with 0.5 rounds |f| to a multiple of 2^-24, nearest even */
     uint32_t sub = fbits(bitsf(a) + 0.5f) - 0x3F000000u;
     uint32_t norm = (a + 0xFFFu + (a >> 13 & 1) - 0x38000000u) >> 13;
-    uint32_t r = a > 0x7F800000u ? (0x7E00u | (a >> 13 & 0x3FFu)) : a >= 0x477FF000u ? 0x7C00u
-                 : a < 0x38800000u ? sub : norm;
+    uint32_t r = sel32(a < 0x38800000u, sub, norm);
+    r = sel32(a >= 0x477FF000u, 0x7C00u, r);
+    r = sel32(a > 0x7F800000u, 0x7E00u | (a >> 13 & 0x3FFu), r);
     return (uint16_t)(s | r);
 }
 AI float bf_to_f(uint16_t h) { return bitsf((uint32_t)h << 16); }
 AI uint16_t f_to_bf(float f) {
     uint32_t b = fbits(f);
-    return (uint16_t)((b & 0x7FFFFFFFu) > 0x7F800000u ? (b >> 16) | 0x40 : (b + 0x7FFFu + (b >> 16 & 1)) >> 16);
+    return (uint16_t)sel32((b & 0x7FFFFFFFu) > 0x7F800000u, (b >> 16) | 0x40, (b + 0x7FFFu + (b >> 16 & 1)) >> 16);
 }
-/* hf mad: a*b is exact in float; the sum rounded to odd (TwoSum gives its error), so the rounding
-** to hf afterwards is the one rounding of the exact a*b + c */
-AI float hf_mad_odd(float a, float b, float c) {
+/* a*b + c rounded to odd in float, for a product exact in float: TwoSum gives the sum's error
+** exactly, and a lane with an error and an even result moves to its odd neighbour on the error's
+** side.  Rounding that to a format of p <= 22 bits is the one rounding of the exact a*b + c. */
+AI float f_mad_odd(float a, float b, float c) {
     float p = a * b, r = p + c, bb = r - p, err = (p - (r - bb)) + (c - bb);
     uint32_t u = fbits(r);
     bool adj = err != 0 && !(u & 1) && (u & 0x7F800000u) != 0x7F800000u;
-    /* to the odd neighbour on err's side: away from zero when err has r's sign */
-    u += adj ? (((err > 0) == !(u >> 31)) ? 1u : 0xFFFFFFFFu) : 0;
+    /* to the odd neighbour on err's side: away from zero (+1) when err has r's sign */
+    uint32_t away = (uint32_t)(err > 0) ^ (u >> 31);
+    u += mask32(adj) & (away ? 1u : 0xFFFFFFFFu);
     return bitsf(u);
 }
-/* bf mad: a*b exact in double, the sum rounded to odd in double, then to odd in float */
+/* hf mad: an hf product (22 bits, 2^-48 .. 2^32) is always exact in float */
+AI float hf_mad_odd(float a, float b, float c) { return f_mad_odd(a, b, c); }
+AI bool always_exact(float a, float b) { (void)a, (void)b; return true; }
+/* a bf product (16 bits) is exact in float unless it leaves float's normal range (bf has float's
+** exponents); zero, infinite and NaN factors give the same product in float as in double */
+AI bool bf_product_exact(float a, float b) {
+    float p = a * b;
+    /* & and |, not && and ||: no branch, so the lane loop stays vectorisable */
+    bool finite = (fabsf(a) <= 0x1.fffffep127f) & (fabsf(b) <= 0x1.fffffep127f);
+    bool out = (fabsf(p) < 0x1p-126f) | (fabsf(p) > 0x1.fffffep127f);
+    return !(finite & (a != 0) & (b != 0) & out);
+}
+/* bf mad in general: a*b exact in double, the sum rounded to odd in double, then to odd in float */
 AI float bf_mad_odd(float a, float b, float c) {
     double p = (double)a * b, q = c, r = p + q, bb = r - p, err = (p - (r - bb)) + (q - bb);
     uint64_t u = dbits(r);
     bool adj = err != 0 && !(u & 1) && (u & 0x7FF0000000000000ull) != 0x7FF0000000000000ull;
-    u += adj ? (((err > 0) == !(u >> 63)) ? 1u : ~(uint64_t)0) : 0;
+    uint64_t away = (uint64_t)(err > 0) ^ (u >> 63);
+    u += mask64(adj) & (away ? 1u : ~(uint64_t)0);
     r = bitsd(u);
     float f = (float)r;
     uint32_t w = fbits(f);
     bool adj2 = (double)f != r && !(w & 1) && (w & 0x7F800000u) != 0x7F800000u;
-    w += adj2 ? (fabs(r) > fabs((double)f) ? 1u : 0xFFFFFFFFu) : 0;
+    w += mask32(adj2) & (fabs(r) > fabs((double)f) ? 1u : 0xFFFFFFFFu);
     return bitsf(w);
 }
 
-#define FLT_TRAITS(TY, ST, CT, LDX, SVX, MOD, SAT)                                         \
+#define FLT_TRAITS(TY, ST, CT, LDX, SVX, MOD, SAT, IS_HF, IS_BF)                           \
     typedef ST TY##_ST;                                                                    \
     typedef CT TY##_CT;                                                                    \
+    enum { TY##_IS_HF = IS_HF, TY##_IS_BF = IS_BF };                                       \
     AI CT TY##_LD(ST x) { return LDX; }                                                    \
     AI ST TY##_SV(CT x) { return SVX; }                                                    \
     AI CT TY##_MOD(CT x, unsigned m) { return MOD(x, m); }                                 \
     AI CT TY##_SAT(CT x) { return SAT(x); }                                                \
     AI int TY##_LT(CT a, CT b) { return a < b; }                                           \
     AI int TY##_LE(CT a, CT b) { return a <= b; }
-FLT_TRAITS(F, float, float, x, x, fmodf_, fsat)
-FLT_TRAITS(DF, double, double, x, x, fmodd_, dsat)
-FLT_TRAITS(HF, uint16_t, float, hf_to_f(x), f_to_hf(x), fmodf_, fsat)
-FLT_TRAITS(BF, uint16_t, float, bf_to_f(x), f_to_bf(x), fmodf_, fsat)
+FLT_TRAITS(F, float, float, x, x, fmodf_, fsat, 0, 0)
+FLT_TRAITS(DF, double, double, x, x, fmodd_, dsat, 0, 0)
+FLT_TRAITS(HF, uint16_t, float, hf_to_f(x), f_to_hf(x), fmodf_, fsat, 1, 0)
+FLT_TRAITS(BF, uint16_t, float, bf_to_f(x), f_to_bf(x), fmodf_, fsat, 0, 1)
 
 /* -- The handler sets, one per ISA level --------------------------------------------------------- */
 enum { FO_MOV, FO_ADD, FO_MUL, FO_MAD, FO_MIN, FO_MAX, FO_AND, FO_OR, FO_XOR, FO_SHL, FO_SHR, FO_ASR, FO__COUNT };
@@ -192,21 +221,31 @@ typedef struct fast_set {
 
 #define FB_SFX _base
 #define FB_ATTR
+#define FB_F16C 0
+#define FB_VEC512 0
 #include "fast_body.h"
 #undef FB_SFX
 #undef FB_ATTR
+#undef FB_F16C
+#undef FB_VEC512
 #if defined(__x86_64__) && defined(__GNUC__)
 #define FAST_X86 1
 #define FB_SFX _avx2
-#define FB_ATTR __attribute__((target("avx2,fma")))
+#define FB_ATTR __attribute__((target("avx2,fma,f16c")))
+#define FB_F16C 1
+#define FB_VEC512 0
 #include "fast_body.h"
 #undef FB_SFX
 #undef FB_ATTR
+#undef FB_VEC512
 #define FB_SFX _avx512
-#define FB_ATTR __attribute__((target("avx512f,avx512bw,avx512vl,avx512dq,avx2,fma,prefer-vector-width=512")))
+#define FB_ATTR __attribute__((target("avx512f,avx512bw,avx512vl,avx512dq,avx2,fma,f16c,prefer-vector-width=512")))
+#define FB_VEC512 1
 #include "fast_body.h"
 #undef FB_SFX
 #undef FB_ATTR
+#undef FB_F16C
+#undef FB_VEC512
 #else
 #define FAST_X86 0
 #endif
@@ -224,7 +263,10 @@ unsigned emu_isa_select(void) {
     unsigned best = EMU_ISA_BASELINE;
 #if FAST_X86
     __builtin_cpu_init();
-    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) best = EMU_ISA_AVX2;
+    /* F16C: CPUID leaf 1, ECX bit 29 (clang's __builtin_cpu_supports does not know it) */
+    unsigned eax, ebx, ecx = 0, edx;
+    bool f16c = __get_cpuid(1, &eax, &ebx, &ecx, &edx) && (ecx & bit_F16C);
+    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") && f16c) best = EMU_ISA_AVX2;
     if (best == EMU_ISA_AVX2 && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
         __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512dq"))
         best = EMU_ISA_AVX512;

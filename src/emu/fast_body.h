@@ -7,10 +7,69 @@
 #define FB_CAT(a, b) FB_CAT2(a, b)
 #define FB_NAME(n) FB_CAT(n, FB_SFX)
 
+/* 16 hf lanes to float and back: the host's F16C converters where the level has them (exact
+** widening; narrowing to nearest even with the NaN rule of f_to_hf: checked over every float),
+** else the bit tricks.  A signalling NaN comes in quieted, which no result can tell: every
+** operation quiets it on the way out as the generic path does. */
+FB_ATTR static inline void FB_NAME(hf_ld16)(float *o, const uint16_t *p) {
+#if FB_F16C && FB_VEC512 /* one 512-bit store: the loop's 512-bit load then forwards from it */
+    _mm512_storeu_ps(o, _mm512_cvtph_ps(_mm256_loadu_si256((const __m256i *)(const void *)p)));
+#elif FB_F16C
+    _mm256_storeu_ps(o, _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)(const void *)p)));
+    _mm256_storeu_ps(o + 8, _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)(const void *)(p + 8))));
+#else
+    for (unsigned i = 0; i < 16; i++) o[i] = hf_to_f(p[i]);
+#endif
+}
+FB_ATTR static inline void FB_NAME(hf_sv16)(uint16_t *p, const float *o) {
+#if FB_F16C && FB_VEC512
+    _mm256_storeu_si256((__m256i *)(void *)p, _mm512_cvtps_ph(_mm512_loadu_ps(o), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
+#elif FB_F16C
+    _mm_storeu_si128((__m128i *)(void *)p, _mm256_cvtps_ph(_mm256_loadu_ps(o), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
+    _mm_storeu_si128((__m128i *)(void *)(p + 8), _mm256_cvtps_ph(_mm256_loadu_ps(o + 8), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
+#else
+    for (unsigned i = 0; i < 16; i++) p[i] = f_to_hf(o[i]);
+#endif
+}
+
+/* 16 bf lanes to float (exact: the bits shifted up); at 512 bits one store, as for hf. */
+FB_ATTR static inline void FB_NAME(bf_ld16)(float *o, const uint16_t *p) {
+#if FB_VEC512
+    __m512i w = _mm512_cvtepu16_epi32(_mm256_loadu_si256((const __m256i *)(const void *)p));
+    _mm512_storeu_ps(o, _mm512_castsi512_ps(_mm512_slli_epi32(w, 16)));
+#else
+    for (unsigned i = 0; i < 16; i++) o[i] = bf_to_f(p[i]);
+#endif
+}
+
+FB_ATTR static inline void FB_NAME(bf_sv16)(uint16_t *p, const float *o) {
+#if FB_VEC512 /* f_to_bf on 16 lanes at once */
+    __m512i b = _mm512_castps_si512(_mm512_loadu_ps(o));
+    __mmask16 nan = _mm512_cmpgt_epu32_mask(_mm512_and_si512(b, _mm512_set1_epi32(0x7FFFFFFF)), _mm512_set1_epi32(0x7F800000));
+    __m512i odd = _mm512_and_si512(_mm512_srli_epi32(b, 16), _mm512_set1_epi32(1));
+    __m512i rne = _mm512_srli_epi32(_mm512_add_epi32(_mm512_add_epi32(b, _mm512_set1_epi32(0x7FFF)), odd), 16);
+    __m512i quiet = _mm512_or_si512(_mm512_srli_epi32(b, 16), _mm512_set1_epi32(0x40));
+    _mm256_storeu_si256((__m256i *)(void *)p, _mm512_cvtepi32_epi16(_mm512_mask_blend_epi32(nan, rne, quiet)));
+#else
+    for (unsigned i = 0; i < 16; i++) p[i] = f_to_bf(o[i]);
+#endif
+}
+
 /* One handler: operation EXPR over compute values a, b, c of type TY (fast.c's type traits:
 ** TY_ST storage, TY_CT compute, TY_LD / TY_SV convert, TY_MOD modifiers, TY_SAT saturation).
-** MODS: sources carry modifiers (applied per lane); SAT: the destination saturates. */
-#define FB_HANDLER(NAME, TY, NSRC, EXPR, MODS, SAT)                                            \
+** MODS: sources carry modifiers (applied per lane); SAT: the destination saturates.
+** hf (where the level has F16C) and bf run 16 contiguous lanes as a block: sources widened to
+** float arrays, the lanes computed there, the results narrowed at once; FAST may stand for EXPR
+** in the block where SAFE holds (a lane where it does not is computed again by EXPR). */
+#define FB_HANDLER(NAME, TY, NSRC, EXPR, MODS, SAT) FB_HANDLER_FS(NAME, TY, NSRC, EXPR, EXPR, 1, MODS, SAT)
+#define FB_BLOCK(TY) (TY##_IS_HF ? FB_F16C : TY##_IS_BF)
+#define FB_LD16(TY, o, p)                                                                      \
+    do {                                                                                       \
+        if (TY##_IS_HF) FB_NAME(hf_ld16)(o, (const uint16_t *)(const void *)(p));              \
+        else if (TY##_IS_BF) FB_NAME(bf_ld16)(o, (const uint16_t *)(const void *)(p));         \
+        else for (unsigned i_ = 0; i_ < 16; i_++) o[i_] = (float)TY##_LD((p)[i_]);             \
+    } while (0)
+#define FB_HANDLER_FS(NAME, TY, NSRC, EXPR, FAST, SAFE, MODS, SAT)                             \
     FB_ATTR static void FB_NAME(NAME)(emu_thread *t, const emu_op *op) {                       \
         if (op->fenv && emu_cr0_modes(t) != EMU_CR0_FAST) {                                    \
             emu_alu_generic(t, op); /* rounding / denormal modes: the %cr0-aware path */       \
@@ -30,7 +89,35 @@
         _Pragma("GCC diagnostic push") _Pragma("GCC diagnostic ignored \"-Wunused-variable\"") \
         _Pragma("GCC diagnostic ignored \"-Wunused-but-set-variable\"")                        \
         if (mask == emu_lanes_mask(n) && n == 16 && k0 == 1 && k1 == 1 && k2 == 1) {           \
-            for (unsigned i = 0; i < 16; i++) FB_LANE(TY, EXPR, MODS, SAT, i, i, i, i)         \
+            if (FB_BLOCK(TY)) {                                                                \
+                float A_[16], B_[16], C_[16], R_[16];                                          \
+                FB_LD16(TY, A_, s0);                                                           \
+                if (NSRC > 1) FB_LD16(TY, B_, s1);                                             \
+                if (NSRC > 2) FB_LD16(TY, C_, s2);                                             \
+                const float *pb_ = NSRC > 1 ? B_ : A_, *pc_ = NSRC > 2 ? C_ : A_;              \
+                unsigned unsafe_ = 0;                                                          \
+                for (unsigned i = 0; i < 16; i++) {                                            \
+                    ct_t a = (ct_t)A_[i], b = (ct_t)pb_[i], c = (ct_t)pc_[i];                  \
+                    if (MODS) a = TY##_MOD(a, m0), b = TY##_MOD(b, m1), c = TY##_MOD(c, m2);   \
+                    ct_t r_ = (FAST);                                                          \
+                    unsafe_ |= !(SAFE);                                                        \
+                    if (SAT) r_ = TY##_SAT(r_);                                                \
+                    R_[i] = (float)r_;                                                         \
+                }                                                                              \
+                if (unsafe_)                                                                   \
+                    for (unsigned i = 0; i < 16; i++) {                                        \
+                        ct_t a = (ct_t)A_[i], b = (ct_t)pb_[i], c = (ct_t)pc_[i];              \
+                        if (MODS) a = TY##_MOD(a, m0), b = TY##_MOD(b, m1), c = TY##_MOD(c, m2); \
+                        if (SAFE) continue;                                                    \
+                        ct_t r_ = (EXPR);                                                      \
+                        if (SAT) r_ = TY##_SAT(r_);                                            \
+                        R_[i] = (float)r_;                                                     \
+                    }                                                                          \
+                if (TY##_IS_HF) FB_NAME(hf_sv16)((uint16_t *)(void *)d, R_);                   \
+                else if (TY##_IS_BF) FB_NAME(bf_sv16)((uint16_t *)(void *)d, R_);              \
+                else for (unsigned i = 0; i < 16; i++) d[i] = TY##_SV((ct_t)R_[i]);            \
+            } else                                                                             \
+                for (unsigned i = 0; i < 16; i++) FB_LANE(TY, EXPR, MODS, SAT, i, i, i, i)     \
         } else if (!MODS && mask == emu_lanes_mask(n) && n == 16 && k0 == 1 && k1 == 0 && k2 == 1) { \
             for (unsigned i = 0; i < 16; i++) FB_LANE(TY, EXPR, MODS, SAT, i, i, 0, i)         \
         } else if (!MODS && mask == emu_lanes_mask(n) && n == 16 && k0 == 2 && k1 == 2 && k2 == 2) { \
@@ -82,16 +169,19 @@
          FB_NAME(TY##_xor_m), FB_NAME(TY##_shl_m), FB_NAME(TY##_shr_m), FB_NAME(TY##_asr_m)},  \
     };
 
-#define FB_FLT_VARIANTS(TY, OP, NSRC, EXPR)                                                    \
-    FB_HANDLER(TY##_##OP, TY, NSRC, EXPR, 0, 0) FB_HANDLER(TY##_##OP##_m, TY, NSRC, EXPR, 1, 0) \
-    FB_HANDLER(TY##_##OP##_s, TY, NSRC, EXPR, 0, 1) FB_HANDLER(TY##_##OP##_ms, TY, NSRC, EXPR, 1, 1)
+#define FB_FLT_VARIANTS(TY, OP, NSRC, EXPR) FB_FLT_VARIANTS_FS(TY, OP, NSRC, EXPR, EXPR, 1)
+#define FB_FLT_VARIANTS_FS(TY, OP, NSRC, EXPR, FAST, SAFE)                                     \
+    FB_HANDLER_FS(TY##_##OP, TY, NSRC, EXPR, FAST, SAFE, 0, 0)                                 \
+    FB_HANDLER_FS(TY##_##OP##_m, TY, NSRC, EXPR, FAST, SAFE, 1, 0)                             \
+    FB_HANDLER_FS(TY##_##OP##_s, TY, NSRC, EXPR, FAST, SAFE, 0, 1)                             \
+    FB_HANDLER_FS(TY##_##OP##_ms, TY, NSRC, EXPR, FAST, SAFE, 1, 1)
 #define FB_FLT_ROW(TY, OP)                                                                     \
     {FB_NAME(TY##_##OP), FB_NAME(TY##_##OP##_m), FB_NAME(TY##_##OP##_s), FB_NAME(TY##_##OP##_ms)}
-#define FB_OPS_FLT(TY, MAD)                                                                    \
+#define FB_OPS_FLT(TY, MAD, MADFAST, MADSAFE)                                                  \
     FB_FLT_VARIANTS(TY, mov, 1, a)                                                             \
     FB_FLT_VARIANTS(TY, add, 2, (ct_t)(a + b))                                                 \
     FB_FLT_VARIANTS(TY, mul, 2, (ct_t)(a * b))                                                 \
-    FB_FLT_VARIANTS(TY, mad, 3, MAD(a, b, c))                                                  \
+    FB_FLT_VARIANTS_FS(TY, mad, 3, MAD(a, b, c), MADFAST(a, b, c), MADSAFE(a, b))              \
     /* MIN_MAX.md: a NaN operand (signalling too) gives the other one; equal operands (+0, -0)   \
     ** give src0, as C's fmin / fmax (the generic path) do */                                 \
     FB_FLT_VARIANTS(TY, min, 2, isnan(b) ? a : isnan(a) ? b : b < a ? b : a)                   \
@@ -109,10 +199,10 @@ FB_OPS_INT(D)
 FB_OPS_INT(UD)
 FB_OPS_INT(Q)
 FB_OPS_INT(UQ)
-FB_OPS_FLT(F, fmaf)
-FB_OPS_FLT(DF, fma)
-FB_OPS_FLT(HF, hf_mad_odd)
-FB_OPS_FLT(BF, bf_mad_odd)
+FB_OPS_FLT(F, fmaf, fmaf, always_exact)
+FB_OPS_FLT(DF, fma, fma, always_exact)
+FB_OPS_FLT(HF, hf_mad_odd, hf_mad_odd, always_exact)
+FB_OPS_FLT(BF, bf_mad_odd, f_mad_odd, bf_product_exact)
 
 /* CMP into a predicate: the relation's C operator per lane (IEEE: with a NaN only ne holds),
 ** the bits merged into the predicate at the op's mask offset. */

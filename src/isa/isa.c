@@ -74,15 +74,32 @@ static const char *const enum_names[] = {
 };
 #define N_ENUM_VALS (sizeof enum_vals / sizeof enum_vals[0])
 
+/* enums.def lists each enum's rows together, in the enums' order (isa_enum_table_sorted checks
+** it), so an enum's rows start where a binary search on en finds them. */
+static size_t enum_first(isa_enum_id en) {
+    size_t lo = 0, hi = N_ENUM_VALS;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (enum_vals[mid].en < en) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo;
+}
+
+bool isa_enum_table_sorted(void) {
+    for (size_t i = 1; i < N_ENUM_VALS; i++)
+        if (enum_vals[i].en < enum_vals[i - 1].en) return false;
+    return true;
+}
+
 const char *isa_enum_text(isa_enum_id en, uint32_t value) {
-    for (size_t i = 0; i < N_ENUM_VALS; i++)
-        if (enum_vals[i].en == en && enum_vals[i].value == value) return enum_vals[i].text;
+    for (size_t i = enum_first(en); i < N_ENUM_VALS && enum_vals[i].en == en; i++)
+        if (enum_vals[i].value == value) return enum_vals[i].text;
     return NULL;
 }
 
 bool isa_enum_parse(isa_enum_id en, const char *s, size_t len, uint32_t *value) {
-    for (size_t i = 0; i < N_ENUM_VALS; i++) {
-        if (enum_vals[i].en != en) continue;
+    for (size_t i = enum_first(en); i < N_ENUM_VALS && enum_vals[i].en == en; i++) {
         const char *t = enum_vals[i].text;
         if (strlen(t) == len && memcmp(t, s, len) == 0) {
             *value = enum_vals[i].value;
@@ -99,8 +116,8 @@ int isa_enum_by_name(const char *s, size_t len) {
 }
 
 int isa_enum_attr(isa_enum_id en, uint32_t value) {
-    for (size_t i = 0; i < N_ENUM_VALS; i++)
-        if (enum_vals[i].en == en && enum_vals[i].value == value && enum_vals[i].has_attr) return enum_vals[i].attr;
+    for (size_t i = enum_first(en); i < N_ENUM_VALS && enum_vals[i].en == en; i++)
+        if (enum_vals[i].value == value && enum_vals[i].has_attr) return enum_vals[i].attr;
     return -1;
 }
 
@@ -112,16 +129,11 @@ uint32_t isa_align_bytes(unsigned code, uint32_t grf) {
 }
 
 bool isa_enum_at(isa_enum_id en, unsigned i, uint32_t *value, const char **text) {
-    unsigned k = 0;
-    for (size_t j = 0; j < N_ENUM_VALS; j++) {
-        if (enum_vals[j].en != en) continue;
-        if (k++ == i) {
-            *value = enum_vals[j].value;
-            *text = enum_vals[j].text;
-            return true;
-        }
-    }
-    return false;
+    size_t j = enum_first(en) + i;
+    if (j >= N_ENUM_VALS || enum_vals[j].en != en) return false;
+    *value = enum_vals[j].value;
+    *text = enum_vals[j].text;
+    return true;
 }
 
 /* -- Type sets (typemaps.def) ------------------------------------------------------------------ */

@@ -112,6 +112,8 @@ bool isa_enum_parse(isa_enum_id en, const char *s, size_t len, uint32_t *value);
 int isa_enum_by_name(const char *s, size_t len);
 /* Iterate the spellings of an enum: returns the i-th (value, text) pair, false when done. */
 bool isa_enum_at(isa_enum_id en, unsigned i, uint32_t *value, const char **text);
+/* enums.def keeps each enum's rows together, in the enums' order (the lookups rely on it) */
+bool isa_enum_table_sorted(void);
 /* The per-value fact of a VISA_ENUM_ID row (precision: element bits; atomic_op: data sources);
 ** -1 for a value without one. */
 int isa_enum_attr(isa_enum_id en, uint32_t value);

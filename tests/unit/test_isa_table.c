@@ -59,6 +59,8 @@ static const raw_row raw_rows[] = {
 
 /* -- 1. Opcodes and sub-opcodes --------------------------------------------------------------- */
 static void test_codes(void) {
+    /* the enum lookups find an enum's rows by binary search: enums.def must keep them grouped */
+    check(isa_enum_table_sorted(), "enums.def: an enum's value rows are not together, in VISA_ENUM order");
     check(N_RAW_ROWS == VISA_FORM__COUNT, "raw row count %zu != VISA_FORM__COUNT %d", N_RAW_ROWS,
           VISA_FORM__COUNT);
     for (size_t i = 0; i < N_RAW_ROWS; i++) {
