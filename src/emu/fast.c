@@ -52,7 +52,7 @@
         }                                                                                  \
     } while (0)
 
-#define AI static inline __attribute__((always_inline))
+#define AI static inline __attribute__((always_inline, unused)) /* unused: clang warns of unused static inline */
 
 /* -- Integer type traits: storage, 32/64-bit unsigned compute value, signed / unsigned order ---- */
 AI uint32_t imod32(uint32_t x, unsigned m) { /* VM_ABS 1, VM_NEG 2, VM_NEG_ABS 3 on the exact value */
@@ -239,7 +239,11 @@ typedef struct fast_set {
 #undef FB_ATTR
 #undef FB_VEC512
 #define FB_SFX _avx512
+#if defined(__clang__) /* clang has no prefer-vector-width target string (it would drop the attribute) */
+#define FB_ATTR __attribute__((target("avx512f,avx512bw,avx512vl,avx512dq,avx2,fma,f16c"), min_vector_width(512)))
+#else
 #define FB_ATTR __attribute__((target("avx512f,avx512bw,avx512vl,avx512dq,avx2,fma,f16c,prefer-vector-width=512")))
+#endif
 #define FB_VEC512 1
 #include "fast_body.h"
 #undef FB_SFX
