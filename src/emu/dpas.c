@@ -131,7 +131,7 @@ static bool acc_type_ok(unsigned wp, isa_type t) {
 }
 
 typedef struct dpas_fast dpas_fast;
-static const dpas_fast *fast_pick(unsigned wp, unsigned ap, unsigned n);
+static const dpas_fast *fast_pick(unsigned isa, unsigned wp, unsigned ap, unsigned n);
 
 bool emu_dpas_lower(emu_program *p, const ir_inst *in, emu_op *op, diag_sink *ds) {
     const char *name = isa_forms[in->form].name;
@@ -208,7 +208,7 @@ bool emu_dpas_lower(emu_program *p, const ir_inst *in, emu_op *op, diag_sink *ds
     op->info = info;
     op->imm = (int32_t)((unsigned)dt | (unsigned)st << 8 | (w ? 1u : 0u) << 16);
     op->cond = 0;
-    op->aux = p->generic ? NULL : fast_pick(wp, ap, n);
+    op->aux = p->generic ? NULL : fast_pick(p->isa, wp, ap, n);
     return true;
 }
 
@@ -467,7 +467,10 @@ static bool dpas_compute_generic(emu_thread *t, const emu_op *op, const uint8_t 
 ** one after another in double, and flags the lane when an addition t = s + p is not exact:
 ** (t - s) == p and (t - p) == s both hold iff t = s + p exactly (Fast2Sum: for the operand of
 ** larger magnitude, x, t - x is computed exactly, so it equals the other operand iff no rounding
-** happened; an inf or NaN anywhere fails a comparison).  When every addition of a stage is exact,
+** happened; an inf or NaN anywhere fails a comparison).  The kernels test (t - s) - p and
+** (t - p) - s for +0 bits instead: x - y is +0 exactly when x == y (gradual underflow: a difference
+** of unequal finite doubles is never 0), NaN when an inf or NaN is involved, and -0 only for
+** -0 - +0, a false alarm the generic path settles.  When every addition of a stage is exact,
 ** the double is the exact stage sum and one conversion to float rounds it to nearest even,
 ** denormals kept, overflow to inf, as fstage does; the sign of an exactly zero sum follows IEEE
 ** addition in round to nearest: -0 only when every term is -0, fstage's rule.  A flagged lane
@@ -480,40 +483,70 @@ typedef float v8f __attribute__((vector_size(32)));
 enum { FK_MAX = 32, IK_MAX = 64, LN_MAX = 16 }; /* float / integer K, lanes of the fast paths */
 
 /* A[r][k] at A[r * K + k]; B[k][ln] at B[k * N + ln] (N: the kernel's lanes); acc, bad: [r * LN_MAX + ln] */
-typedef void (*dpas_fk)(const float *A, const float *B, unsigned rc, unsigned sd, double *acc, int64_t *bad);
+typedef void (*dpas_fk)(const float *A, const double *B, unsigned rc, unsigned sd, double *acc, int64_t *bad);
 typedef void (*dpas_ik)(const uint32_t *A, const uint32_t *B, unsigned rc, unsigned k, uint32_t *acc);
 
-struct dpas_fast {
-    dpas_fk fk; /* float, or NULL */
-    dpas_ik ik; /* integer, or NULL */
-};
+typedef void (*dpas_flt)(const prec_info *p, const uint32_t *raw, uint32_t count, float *out);
 
-static inline __attribute__((always_inline)) void fk_body(const float *A, const float *B, unsigned rc, unsigned sd,
-                                                          double *acc, int64_t *bad, unsigned ops, unsigned n) {
-    unsigned kk = sd * ops;
-    for (unsigned r = 0; r < rc; r++) {
-        for (unsigned c = 0; c < n; c += 8) {
-            v8d a;
-            v8l flag = {0, 0, 0, 0, 0, 0, 0, 0};
-            memcpy(&a, acc + r * LN_MAX + c, sizeof a);
-            for (unsigned d = 0; d < sd; d++) {
-                v8d s = a;
-                for (unsigned j = 0; j < ops; j++) {
-                    unsigned k = d * ops + j;
-                    double x = A[r * kk + k];
-                    v8f bf;
-                    memcpy(&bf, B + k * n + c, sizeof bf);
-                    v8d t, p = (v8d){x, x, x, x, x, x, x, x} * __builtin_convertvector(bf, v8d);
-                    t = s + p;
-                    flag |= (v8l)((t - s) != p) | (v8l)((t - p) != s);
-                    s = t;
-                }
-                a = __builtin_convertvector(__builtin_convertvector(s, v8f), v8d);
-            }
-            memcpy(acc + r * LN_MAX + c, &a, sizeof a);
-            memcpy(bad + r * LN_MAX + c, &flag, sizeof flag);
+struct dpas_fast {
+    dpas_fk fk;   /* float, or NULL */
+    dpas_ik ik;   /* integer, or NULL */
+    dpas_flt flt; /* flt_values_body for this ISA level */
+};
+static inline __attribute__((always_inline)) void flt_values_body(const prec_info *p, const uint32_t *raw,
+                                                                  uint32_t count, float *out);
+
+/* One stage chain: rows r0 .. r0 + RB - 1, all column blocks of 8 lanes, interleaved so that the
+** RB x n/8 independent dependency chains (each stage's additions are sequential) overlap. */
+static inline __attribute__((always_inline)) void fk_rows(const float *A, const double *B, unsigned r0, unsigned sd,
+                                                          double *acc, int64_t *bad, unsigned ops, unsigned n,
+                                                          unsigned RB) {
+    enum { NBMAX = LN_MAX / 8, RBMAX = 2 };
+    unsigned kk = sd * ops, nb = n / 8;
+    v8d a[RBMAX][NBMAX];
+    v8l flag[RBMAX][NBMAX];
+    for (unsigned rr = 0; rr < RB; rr++)
+        for (unsigned cb = 0; cb < nb; cb++) {
+            memcpy(&a[rr][cb], acc + (r0 + rr) * LN_MAX + cb * 8, sizeof a[rr][cb]);
+            flag[rr][cb] = (v8l){0, 0, 0, 0, 0, 0, 0, 0};
         }
+    for (unsigned d = 0; d < sd; d++) {
+        v8d s[RBMAX][NBMAX];
+        for (unsigned rr = 0; rr < RB; rr++)
+            for (unsigned cb = 0; cb < nb; cb++) s[rr][cb] = a[rr][cb];
+        for (unsigned j = 0; j < ops; j++) {
+            unsigned k = d * ops + j;
+            v8d b[NBMAX];
+            for (unsigned cb = 0; cb < nb; cb++) memcpy(&b[cb], B + k * n + cb * 8, sizeof b[cb]);
+            for (unsigned rr = 0; rr < RB; rr++) {
+                double x = A[(r0 + rr) * kk + k];
+                for (unsigned cb = 0; cb < nb; cb++) {
+                    v8d p = b[cb] * x, t = s[rr][cb] + p; /* x: broadcast */
+                    /* exact iff both differences are +0; as bits, OR-ed, so no vector compare
+                    ** (GCC lowers a v8d != to scalar code) */
+                    flag[rr][cb] |= (v8l)((t - s[rr][cb]) - p) | (v8l)((t - p) - s[rr][cb]);
+                    s[rr][cb] = t;
+                }
+            }
+        }
+        for (unsigned rr = 0; rr < RB; rr++)
+            for (unsigned cb = 0; cb < nb; cb++)
+                a[rr][cb] = __builtin_convertvector(__builtin_convertvector(s[rr][cb], v8f), v8d);
     }
+    for (unsigned rr = 0; rr < RB; rr++)
+        for (unsigned cb = 0; cb < nb; cb++) {
+            memcpy(acc + (r0 + rr) * LN_MAX + cb * 8, &a[rr][cb], sizeof a[rr][cb]);
+            memcpy(bad + (r0 + rr) * LN_MAX + cb * 8, &flag[rr][cb], sizeof flag[rr][cb]);
+        }
+}
+
+/* RB rows at a time: 2 where 32 vector registers hold the chains (AVX-512), else 1 */
+static inline __attribute__((always_inline)) void fk_body(const float *A, const double *B, unsigned rc, unsigned sd,
+                                                          double *acc, int64_t *bad, unsigned ops, unsigned n,
+                                                          unsigned RB) {
+    unsigned r = 0;
+    for (; RB == 2 && r + 2 <= rc; r += 2) fk_rows(A, B, r, sd, acc, bad, ops, n, 2);
+    for (; r < rc; r++) fk_rows(A, B, r, sd, acc, bad, ops, n, 1);
 }
 
 static inline __attribute__((always_inline)) void ik_body(const uint32_t *A, const uint32_t *B, unsigned rc, unsigned kk,
@@ -534,41 +567,49 @@ static inline __attribute__((always_inline)) void ik_body(const uint32_t *A, con
 }
 
 /* One kernel per class, OPS and lane count; again for AVX2 and AVX-512 hosts (picked at lowering). */
-#define FK(name, attr, ops, n)                                                                                 \
-    attr static void name(const float *A, const float *B, unsigned rc, unsigned sd, double *acc, int64_t *bad) { \
-        fk_body(A, B, rc, sd, acc, bad, ops, n);                                                               \
+#define FK(name, attr, ops, n, rb)                                                                             \
+    attr static void name(const float *A, const double *B, unsigned rc, unsigned sd, double *acc, int64_t *bad) { \
+        fk_body(A, B, rc, sd, acc, bad, ops, n, rb);                                                           \
     }
 #define IK(name, attr, n)                                                                                      \
     attr static void name(const uint32_t *A, const uint32_t *B, unsigned rc, unsigned k, uint32_t *acc) {       \
         ik_body(A, B, rc, k, acc, n);                                                                          \
     }
-#define KERNELS(sfx, attr)                                                                                     \
-    FK(fk1_8##sfx, attr, 1, 8) FK(fk2_8##sfx, attr, 2, 8) FK(fk4_8##sfx, attr, 4, 8)                          \
-    FK(fk1_16##sfx, attr, 1, 16) FK(fk2_16##sfx, attr, 2, 16) FK(fk4_16##sfx, attr, 4, 16)                    \
+#define KERNELS(sfx, attr, rb)                                                                                 \
+    attr static void flt##sfx(const prec_info *p, const uint32_t *raw, uint32_t count, float *out) {           \
+        flt_values_body(p, raw, count, out);                                                                   \
+    }                                                                                                          \
+    FK(fk1_8##sfx, attr, 1, 8, rb) FK(fk2_8##sfx, attr, 2, 8, rb) FK(fk4_8##sfx, attr, 4, 8, rb)              \
+    FK(fk1_16##sfx, attr, 1, 16, rb) FK(fk2_16##sfx, attr, 2, 16, rb) FK(fk4_16##sfx, attr, 4, 16, rb)        \
     IK(ik_8##sfx, attr, 8) IK(ik_16##sfx, attr, 16)                                                            \
     static const dpas_fast fast_rows##sfx[2][4] = {                                                            \
-        {{fk1_8##sfx, NULL}, {fk2_8##sfx, NULL}, {fk4_8##sfx, NULL}, {NULL, ik_8##sfx}},                       \
-        {{fk1_16##sfx, NULL}, {fk2_16##sfx, NULL}, {fk4_16##sfx, NULL}, {NULL, ik_16##sfx}},                   \
+        {{fk1_8##sfx, NULL, flt##sfx}, {fk2_8##sfx, NULL, flt##sfx}, {fk4_8##sfx, NULL, flt##sfx},             \
+         {NULL, ik_8##sfx, flt##sfx}},                                                                         \
+        {{fk1_16##sfx, NULL, flt##sfx}, {fk2_16##sfx, NULL, flt##sfx}, {fk4_16##sfx, NULL, flt##sfx},          \
+         {NULL, ik_16##sfx, flt##sfx}},                                                                        \
     };
-KERNELS(, )
+KERNELS(, , 1)
 #if defined(__x86_64__) && defined(__GNUC__)
 #define DPAS_AVX2 1
-KERNELS(_avx2, __attribute__((target("avx2"))))
-KERNELS(_avx512, __attribute__((target("avx512f"))))
+KERNELS(_avx2, __attribute__((target("avx2"))), 1)
+KERNELS(_avx512, __attribute__((target("avx512f"))), 2)
 #else
 #define DPAS_AVX2 0
 #endif
 
-/* The fast kernels for a lowered dpas, NULL for the generic path. */
-static const dpas_fast *fast_pick(unsigned wp, unsigned ap, unsigned n) {
+/* The fast kernels for a lowered dpas at the program's ISA level (emu_isa_select: the host's best or
+** VISA_EMU_ISA's), NULL for the generic path. */
+static const dpas_fast *fast_pick(unsigned isa, unsigned wp, unsigned ap, unsigned n) {
     prec_info bw, ba;
     const prec_info *pw = prec_of(wp, &bw), *pa = prec_of(ap, &ba);
     unsigned ops = ops_per_chan(wp, ap), col = pw->fl ? (ops == 1 ? 0 : ops == 2 ? 1 : 2) : 3;
     if ((n != 8 && n != 16) || (pw->fl && ops > 4) || sizeof(double) != 8) return NULL;
     (void)pa;
 #if DPAS_AVX2
-    if (__builtin_cpu_supports("avx512f")) return &fast_rows_avx512[n == 16][col];
-    if (__builtin_cpu_supports("avx2")) return &fast_rows_avx2[n == 16][col];
+    if (isa == EMU_ISA_AVX512) return &fast_rows_avx512[n == 16][col];
+    if (isa == EMU_ISA_AVX2) return &fast_rows_avx2[n == 16][col];
+#else
+    (void)isa;
 #endif
     return &fast_rows[n == 16][col];
 }
@@ -597,7 +638,8 @@ static void int_values(const prec_info *p, uint32_t *v, uint32_t count) {
 ** fields, placed at the top of a binary32's, read as binary32 are the value times 2^(bias - 127)
 ** (normal and subnormal alike), so one exact multiplication by 2^(127 - bias) gives the value;
 ** all-ones exponents (hf8: only with an all-ones fraction) are inf or NaN. */
-static void flt_values(const prec_info *p, const uint32_t *raw, uint32_t count, float *out) {
+static inline __attribute__((always_inline)) void flt_values_body(const prec_info *p, const uint32_t *raw,
+                                                                  uint32_t count, float *out) {
     unsigned nb = p->ebits + p->mbits, sh = 23 - p->mbits, ms = p->mshift, mb = p->mbits;
     uint32_t signbit = 1u << nb, mmask = (1u << mb) - 1, e_all = (1u << p->ebits) - 1, noinf = p->noinf;
     uint32_t bias = e_all >> 1, sbits = (254u - bias) << 23, ibits, nbits;
@@ -606,6 +648,13 @@ static void flt_values(const prec_info *p, const uint32_t *raw, uint32_t count, 
     memcpy(&ibits, &inf, 4);
     memcpy(&nbits, &nan, 4);
     uint32_t i = 0;
+    if (p->ebits == 8 && p->mbits == 7 && ms == 0) { /* bf: the top half of a binary32, inf and NaN included */
+        for (; i < count; i++) {
+            uint32_t b = raw[i] << 16;
+            memcpy(&out[i], &b, 4);
+        }
+        return;
+    }
     /* eight at a time, without branches: special (inf / NaN) lanes are selected by masks */
     for (; i + 8 <= count; i += 8) {
         v8u v, one = {1, 1, 1, 1, 1, 1, 1, 1};
@@ -669,10 +718,11 @@ static bool dpas_compute_fast(emu_thread *t, const emu_op *op, const uint8_t *eu
         return true;
     }
     float A[8 * FK_MAX], B[FK_MAX * LN_MAX];
-    double acc[8 * LN_MAX];
+    double acc[8 * LN_MAX], Bd[FK_MAX * LN_MAX]; /* B in double once, not once per row */
     int64_t bad[8 * LN_MAX];
-    flt_values(pw, braw, kk * n, B);
-    flt_values(pa, araw, na, A);
+    fast->flt(pw, braw, kk * n, B);
+    for (unsigned i = 0; i < kk * n; i++) Bd[i] = B[i];
+    fast->flt(pa, araw, na, A);
     for (unsigned r = 0; r < rc; r++)
         for (unsigned ln = 0; ln < n; ln++) {
             uint32_t a = src0_acc(file, op, r, ln);
@@ -680,7 +730,7 @@ static bool dpas_compute_fast(emu_thread *t, const emu_op *op, const uint8_t *eu
             memcpy(&f, &a, 4);
             acc[r * LN_MAX + ln] = f;
         }
-    fast->fk(A, B, rc, sd, acc, bad);
+    fast->fk(A, Bd, rc, sd, acc, bad);
     for (unsigned r = 0; r < rc; r++)
         for (unsigned ln = 0; ln < n; ln++) {
             if (bad[r * LN_MAX + ln]) {

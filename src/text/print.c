@@ -425,9 +425,9 @@ static void pr_routine(txt_printer *pr, bool print_version) {
     /* the routine's own-line comments go before its blank line; the asm-text style has no
     ** blank line, so the last comment ends its own line there */
     bool comments = pr->keep_comments && r->trivia.count;
+    /* the previous routine may end inside a header line (it has no instructions) */
+    if ((comments || pr->asm_text) && o->len && o->data[o->len - 1] != '\n') sb_putc(o, '\n');
     if (comments) {
-        /* the previous routine may end inside a header line (no instructions) */
-        if (o->len && o->data[o->len - 1] != '\n') sb_putc(o, '\n');
         if (!pr->asm_text) sb_putc(o, '\n');
         for (uint32_t i = 0; i < r->trivia.count; i++) {
             const ir_comment *c = &m->comments.data[r->trivia.first + i];
