@@ -158,8 +158,9 @@ typedef struct timer {
 
 static double g_min_seconds = 1.0;
 
-/* One GEMM; prints its row; returns 1 if the results agree. */
-static int bench_one(visa_ctx *ctx, const gemm_def *gd, int hw) {
+/* One GEMM on `threads` host threads; prints its row; returns 1 if the results agree (bit for
+** bit with the native GEMM); *mmacs: the emulated M MAC/s. */
+static int bench_one(visa_ctx *ctx, const gemm_def *gd, int hw, unsigned threads, double *mmacs) {
     unsigned n = gd->size;
     size_t nn = (size_t)n * n;
     char text[sizeof k_gemm + 16];
@@ -197,7 +198,7 @@ static int bench_one(visa_ctx *ctx, const gemm_def *gd, int hw) {
     opts.platform = VISA_PLATFORM_XE2;
     opts.groups[0] = n / 16;
     opts.groups[1] = n / 8;
-    opts.threads = 1;
+    opts.threads = threads;
     opts.max_steps = 1000000000ull;
 
     /* alternate slices of emulated and native runs so both see the same machine load */
@@ -236,7 +237,9 @@ static int bench_one(visa_ctx *ctx, const gemm_def *gd, int hw) {
     char hwcol[64] = "-              -";
     if (hs > 0) snprintf(hwcol, sizeof hwcol, "%9.1f %8.2fx", macs / hs / 1e6, es / hs);
     printf("%-6s %5u %10.1f %10.1f %8.2fx %s  %s%s\n", gd->name, n, macs / es / 1e6, macs / ns / 1e6, es / ns,
-           hwcol, s != VISA_OK ? "RUN FAILED" : ok ? "agree" : "DIFFER", es / ns > TARGET_RATIO ? ", MISS ratio" : "");
+           hwcol, s != VISA_OK ? "RUN FAILED" : ok ? "agree" : "DIFFER",
+           threads == 1 && es / ns > TARGET_RATIO ? ", MISS ratio" : "");
+    *mmacs = macs / es / 1e6;
     free(a16), free(b16), free(af), free(bf), free(cn), free(ce);
     visa_module_destroy(m);
     return ok;
@@ -270,9 +273,18 @@ int main(int argc, char **argv) {
     printf("native: f32 i-k-j, plain -O2%s\n", hw ? "; hw: -O2 with target(\"avx2,fma\")" : "; no AVX2 (hw column empty)");
     printf("%-6s %5s %10s %10s %9s %9s %9s  %s\n", "gemm", "size", "emu MMAC/s", "nat MMAC/s", "emu/nat",
            "hw MMAC/s", "emu/hw", "check");
-    int failed = 0;
+    int failed = 0, last = -1;
+    double mm1 = 0, mm2 = 0;
     for (int k = 0; k < NGEMM; k++)
-        if (!any || want[k]) failed += !bench_one(ctx, &gemms[k], hw);
+        if (!any || want[k]) failed += !bench_one(ctx, &gemms[k], hw, 1, &mm1), last = k;
+    /* scaling: the last GEMM again on two host threads (groups spread over them); its results must
+    ** still be the native bits, so the same as on one thread */
+    if (last >= 0) {
+        printf("scaling: %s with --threads 2 (the ratio columns are against one native thread)\n", gemms[last].name);
+        failed += !bench_one(ctx, &gemms[last], hw, 2, &mm2);
+        printf("scaling: %s %.1f -> %.1f M MAC/s from 1 to 2 host threads (x%.2f), bit-identical results\n",
+               gemms[last].name, mm1, mm2, mm1 > 0 ? mm2 / mm1 : 0);
+    }
     visa_ctx_destroy(ctx);
     return failed ? 1 : 0;
 }
