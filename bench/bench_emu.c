@@ -451,7 +451,7 @@ NATIVE_NARROW_FMA(native_bfma_body, f_bf, bf_f, bf_mad, 0x3f7f)
 ** (6, 7) Small integers: an LCG step and an xorshift on w (and on ub), with a running sum.
 **     h = group*16 + lane.  Output: h and the sum (64 bytes on w, 32 on ub).
 ** ------------------------------------------------------------------------------------------- */
-#define SMALL_INT(T, MUL, ADD, SH, MUL2)                                                       \
+#define SMALL_INT(T, MUL, ADD, SH, MUL2, ST)                                                     \
     ".version 4.1\n"                                                                           \
     ".kernel \"" T "_loop\"\n"                                                                 \
     ".decl OUT v_type=G type=uq num_elts=1 align=qword\n"                                      \
@@ -489,11 +489,12 @@ NATIVE_NARROW_FMA(native_bfma_body, f_bf, bf_f, bf_mad, 0x3f7f)
     "    (P1) jmp (M1, 1) LOOP\n"                                                              \
     "    mul (M1_NM, 1) ADDR(0,0)<1> %group_id_x(0,0)<0;1,0> 0x40:uq\n"                        \
     "    add (M1_NM, 1) ADDR(0,0)<1> ADDR(0,0)<0;1,0> OUT(0,0)<0;1,0>\n"                       \
-    "    lsc_store.ugm (M1_NM, 1)  flat[ADDR]:a64  H:d32x8t\n"                                 \
-    "    lsc_store.ugm (M1_NM, 1)  flat[ADDR+0x20]:a64  S:d32x8t\n"                            \
+    "    lsc_store.ugm (M1_NM, 1)  flat[ADDR]:a64  H:" ST "\n"                                 \
+    "    lsc_store.ugm (M1_NM, 1)  flat[ADDR+0x20]:a64  S:" ST "\n"                            \
     "    ret (M1, 1)\n"
-static const char k_int16[] = SMALL_INT("w", "0x6255", "0x3619", "0x5", "0x7");
-static const char k_int8[] = SMALL_INT("ub", "0x6d", "0x25", "0x3", "0x5");
+/* ST: H and S whole (16 lanes of 2 or 1 bytes), no byte past them (initcheck) */
+static const char k_int16[] = SMALL_INT("w", "0x6255", "0x3619", "0x5", "0x7", "d32x8t");
+static const char k_int8[] = SMALL_INT("ub", "0x6d", "0x25", "0x3", "0x5", "d32x4t");
 
 /* shr reads the source's own width: a logical shift of the 16 (8) bits */
 #define NATIVE_SMALL_INT(NAME, T, UT, MUL, ADD, SH, MUL2, OUTSTRIDE)                             \
