@@ -7,10 +7,13 @@
 **    by operations whose low bits do not depend on the lost carry (mov add mul mad and or xor shl);
 **  - f computes in float (one rounding; mad is fmaf), df in double (fma);
 **  - hf and bf widen to float by bit tricks (exact) and round back to nearest even by bit tricks
-**    (vectorisable, no call per lane).  add and mul round once in float, then to hf / bf: for
-**    + - * a rounding to p' >= 2p + 2 bits followed by one to p bits is one rounding (24 >= 2*11+2;
-**    bf products and sums are exact or out of range in float).  mad rounds the exact sum to odd
-**    (TwoSum), in float for hf (the product is exact there) and in double for bf, then to nearest.
+**    (branch-free, vectorisable, no call per lane); 16 contiguous lanes go as a block through
+**    float arrays, converted by F16C (hf) or AVX-512 shifts (bf) where the level has them.  add
+**    and mul round once in float, then to hf / bf: for + - * a rounding to p' >= 2p + 2 bits
+**    followed by one to p bits is one rounding (24 >= 2*11+2; bf products and sums are exact or
+**    out of range in float).  mad rounds the exact sum to odd (TwoSum) and then to nearest: in
+**    float for hf (the product is exact there) and for bf lanes whose product is exact in float,
+**    in double for the other bf lanes.
 ** Chosen at lowering, and the host's vector units too: each handler is built for baseline x86-64,
 ** AVX2+FMA+F16C and AVX-512, and the level is picked once per program (emu_isa_select: the best the CPU
 ** has, or VISA_EMU_ISA).  Everything else takes the generic path.
