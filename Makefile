@@ -75,6 +75,7 @@ bench: build
 	@$(BUILD)/bench/bench_emu
 	@$(BUILD)/bench/bench_scale
 	@$(BUILD)/bench/bench_gemm
+	@$(BUILD)/bench/bench_attention $(SHARED)/corpus/igc-dumps
 
 PREFIX ?= /usr/local
 install: build

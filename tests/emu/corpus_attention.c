@@ -41,66 +41,14 @@
 #include <string.h>
 
 #include "../harness.h"
+#include "attention_case.h"
 #include "visa/visa.h"
 
-enum {
-    D = 128,          /* head size */
-    BS = 64,          /* tokens per KV block */
-    PART = 512,       /* tokens per partition */
-    GROUP = 8,        /* query heads per KV head = threads per group */
-    NS = 2,           /* sequences */
-    NKV = 2,          /* KV heads */
-    NH = NKV * GROUP, /* query heads */
-    NP = 2,           /* max partitions */
-    MAXB = NP * PART / BS,
-    NBLK = 24 /* physical blocks: 16 for sequence 0 and 8 for sequence 1 */
-};
-static uint32_t ctx_len[NS] = {1024, 512};
-
-/* IEEE binary16 <-> float, round to nearest even (written from the format, not from the emulator) */
-static uint16_t to_hf(float f) {
-    uint32_t x;
-    memcpy(&x, &f, 4);
-    uint16_t sign = (uint16_t)(x >> 16 & 0x8000);
-    x &= 0x7fffffff;
-    if (x >= 0x7f800000) return (uint16_t)(sign | 0x7c00 | (x > 0x7f800000 ? 0x200 : 0));
-    if (x >= 0x477ff000) return (uint16_t)(sign | 0x7c00); /* rounds past 65504 */
-    if (x < 0x38800000) {                                  /* hf subnormal or zero */
-        double v = (double)fabsf(f) * 16777216.0;          /* units of 2^-24, exact */
-        return (uint16_t)(sign | (uint16_t)nearbyint(v));  /* default mode rounds to even */
-    }
-    uint32_t mant = x & 0x7fffff, e = (x >> 23) - 127 + 15;
-    uint32_t h = e << 10 | mant >> 13, rest = mant & 0x1fff;
-    if (rest > 0x1000 || (rest == 0x1000 && (h & 1))) h++;
-    return (uint16_t)(sign | h);
-}
-static float from_hf(uint16_t h) {
-    int e = h >> 10 & 31, m = h & 1023;
-    float v = e == 0 ? ldexpf((float)m, -24) : e == 31 ? (m ? NAN : INFINITY) : ldexpf((float)(m | 1024), e - 25);
-    return h & 0x8000 ? -v : v;
-}
-
-static uint32_t rng = 12345;
-static float rnd64(void) { /* a multiple of 1/64 in [-1, 1] */
-    rng = rng * 1103515245u + 12345u;
-    return (float)((int)(rng >> 16 & 127) - 64) / 64.0f;
-}
+enum { D = PA_D, BS = PA_BS, PART = PA_PART, GROUP = PA_GROUP, NS = PA_NS, NH = PA_NH, NP = PA_NP };
 
 static void on_diag(void *ud, const visa_diag *d) {
     (void)ud;
     fprintf(stderr, "%s:%u:%u: %s\n", d->file, d->line, d->col, d->message);
-}
-
-static visa_module *load(visa_ctx *ctx, const char *dir, const char *name) {
-    char path[4096];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    size_t len;
-    char *text = th_read_file(path, &len);
-    if (!text) return NULL;
-    visa_module *m = NULL;
-    if (visa_module_parse_text(ctx, path, text, len, VISA_PLATFORM_XE2, &m) != VISA_OK) m = NULL;
-    free(text);
-    return m;
 }
 
 /* Worst error over a case, reported whether or not it passes. */
@@ -127,66 +75,20 @@ int main(int argc, char **argv) {
     visa_ctx *ctx;
     visa_ctx_desc desc = {sizeof desc, NULL, NULL, on_diag, NULL, 0};
     if (visa_ctx_create(&desc, &ctx) != VISA_OK) return 1;
-    visa_module *mk = load(ctx, argv[1], "paged_attention_kernel.a.visaasm");
-    visa_module *mr = load(ctx, argv[1], "paged_attention_reduce.a.visaasm");
+    visa_module *mk = pa_load(ctx, argv[1], "paged_attention_kernel.a.visaasm");
+    visa_module *mr = pa_load(ctx, argv[1], "paged_attention_reduce.a.visaasm");
     CASE_BEGIN();
     CHECK(mk && mr);
     CASE_END("parse both kernels");
     if (!mk || !mr) return th_finish();
 
-    /* inputs */
-    static float q[NS][NH][D], k[NBLK][BS][NKV][D], v[NBLK][BS][NKV][D];
-    static uint16_t qh[NS][NH][D], kh[NBLK][BS][NKV][D], vh[NBLK][BS][NKV][D];
-    static uint32_t btab[NS][MAXB];
-    for (int s = 0; s < NS; s++)
-        for (int h = 0; h < NH; h++)
-            for (int d = 0; d < D; d++) qh[s][h][d] = to_hf(q[s][h][d] = rnd64());
-    for (int b = 0; b < NBLK; b++)
-        for (int t = 0; t < BS; t++)
-            for (int g = 0; g < NKV; g++)
-                for (int d = 0; d < D; d++) {
-                    kh[b][t][g][d] = to_hf(k[b][t][g][d] = rnd64());
-                    vh[b][t][g][d] = to_hf(v[b][t][g][d] = rnd64());
-                }
-    /* logical block j of sequence s -> a scattered physical block (5 is prime to 24) */
-    for (int s = 0, j = 0; s < NS; s++)
-        for (int i = 0; i < MAXB; i++) btab[s][i] = i * BS < (int)ctx_len[s] ? (uint32_t)((j++ * 5 + 7) % NBLK) : 0;
-
-    /* outputs, filled with values that would show up if a kernel used an unwritten element */
-    static float max_logits[NS][NH][NP], exp_sums[NS][NH][NP];
-    static uint16_t out_p[NS][NH][NP][D], tem[NS][NH][NP * PART], out[NS][NH][D];
-    for (int s = 0; s < NS; s++)
-        for (int h = 0; h < NH; h++) {
-            for (int p = 0; p < NP; p++) {
-                max_logits[s][h][p] = 1000, exp_sums[s][h][p] = 1000;
-                for (int d = 0; d < D; d++) out_p[s][h][p][d] = to_hf(100);
-            }
-            for (int i = 0; i < NP * PART; i++) tem[s][h][i] = to_hf(100);
-            for (int d = 0; d < D; d++) out[s][h][d] = to_hf(100);
-        }
-    float alibi[NH] = {0};
-
-    visa_buffer kb[10] = {{(uint8_t *)max_logits, sizeof max_logits}, {(uint8_t *)exp_sums, sizeof exp_sums},
-                          {(uint8_t *)out_p, sizeof out_p},           {(uint8_t *)tem, sizeof tem},
-                          {(uint8_t *)qh, sizeof qh},                 {(uint8_t *)kh, sizeof kh},
-                          {(uint8_t *)vh, sizeof vh},                 {(uint8_t *)alibi, sizeof alibi},
-                          {(uint8_t *)btab, sizeof btab},             {(uint8_t *)ctx_len, sizeof ctx_len}};
-    visa_arg ka[17];
-    memset(ka, 0, sizeof ka);
-    for (int i = 0; i < 10; i++) ka[i].kind = VISA_ARG_BUFFER, ka[i].buffer = (uint32_t)i;
-    static const uint32_t kscal[7] = {GROUP, 0, NS, NH, NKV, MAXB, 0};
-    for (int i = 0; i < 7; i++) ka[10 + i].kind = VISA_ARG_INT, ka[10 + i].value = kscal[i];
-    ka[11].kind = VISA_ARG_FLOAT, ka[11].fvalue = 1.0; /* sm_scale: unused by this build */
-    ka[16].kind = VISA_ARG_FLOAT, ka[16].fvalue = 0.0; /* softcap */
+    pa_case *c = malloc(sizeof *c);
+    if (!c) return 1;
+    pa_init(c);
     visa_run_opts ro;
-    memset(&ro, 0, sizeof ro);
-    ro.struct_size = sizeof ro;
-    ro.platform = VISA_PLATFORM_XE2;
-    ro.group_size[0] = GROUP;
-    ro.groups[0] = NP, ro.groups[1] = NS, ro.groups[2] = NKV;
-    ro.threads = 2;
+    pa_run_opts(&ro, 0, 2);
     CASE_BEGIN();
-    visa_status st = visa_module_run(mk, &ro, ka, 17, kb, 10, NULL);
+    visa_status st = visa_module_run(mk, &ro, c->ka, 17, c->kb, 10, NULL);
     CHECKF(st == VISA_OK, "attention kernel: %s", visa_status_str(st));
     CASE_END("attention kernel runs");
     if (st != VISA_OK) return th_finish();
@@ -199,33 +101,33 @@ int main(int argc, char **argv) {
         for (int h = 0; h < NH; h++) {
             int g = h / GROUP;
             for (int p = 0; p < NP; p++) {
-                if ((uint32_t)p * PART >= ctx_len[s]) continue; /* no such partition */
+                if ((uint32_t)p * PART >= c->ctx_len[s]) continue; /* no such partition */
                 double mx = -INFINITY, sum = 0;
                 for (int t = 0; t < PART; t++) {
-                    int tok = p * PART + t, blk = (int)btab[s][tok / BS];
+                    int tok = p * PART + t, blk = (int)c->btab[s][tok / BS];
                     double sc = 0;
-                    for (int d = 0; d < D; d++) sc += (double)q[s][h][d] * k[blk][tok % BS][g][d];
+                    for (int d = 0; d < D; d++) sc += (double)c->q[s][h][d] * c->k[blk][tok % BS][g][d];
                     m_p[t] = sc;
                     if (sc > mx) mx = sc;
                 }
                 for (int t = 0; t < PART; t++) sum += m_p[t] = exp(m_p[t] - mx);
                 for (int t = 0; t < PART; t++) m_p[t] /= sum;
                 m_max[s][h][p] = mx, m_sum[s][h][p] = sum;
-                check_val(&es_max, "max_logits", (s * NH + h) * NP + p, max_logits[s][h][p], mx, 0);
-                check_val(&es_sum, "exp_sums", (s * NH + h) * NP + p, exp_sums[s][h][p], sum, sum * 1e-5);
+                check_val(&es_max, "max_logits", (s * NH + h) * NP + p, c->max_logits[s][h][p], mx, 0);
+                check_val(&es_sum, "exp_sums", (s * NH + h) * NP + p, c->exp_sums[s][h][p], sum, sum * 1e-5);
                 for (int t = 0; t < PART; t++)
-                    check_val(&es_tem, "tem_out", ((s * NH + h) * NP + p) * PART + t, from_hf(tem[s][h][p * PART + t]),
+                    check_val(&es_tem, "tem_out", ((s * NH + h) * NP + p) * PART + t, pa_from_hf(c->tem[s][h][p * PART + t]),
                               m_p[t], m_p[t] / 1024 + ldexp(1, -24));
                 for (int d = 0; d < D; d++) {
                     double o = 0, mag = 0;
                     for (int t = 0; t < PART; t++) {
-                        int tok = p * PART + t, blk = (int)btab[s][tok / BS];
-                        o += m_p[t] * v[blk][tok % BS][g][d];
-                        mag += fabs(m_p[t] * v[blk][tok % BS][g][d]);
+                        int tok = p * PART + t, blk = (int)c->btab[s][tok / BS];
+                        o += m_p[t] * c->v[blk][tok % BS][g][d];
+                        mag += fabs(m_p[t] * c->v[blk][tok % BS][g][d]);
                     }
                     m_out[s][h][p][d] = o;
                     m_tol[s][h][p][d] = mag / 1024 + fabs(o) / 2048 + ldexp(1, -15);
-                    check_val(&es_out, "out", ((s * NH + h) * NP + p) * D + d, from_hf(out_p[s][h][p][d]), o,
+                    check_val(&es_out, "out", ((s * NH + h) * NP + p) * D + d, pa_from_hf(c->out_p[s][h][p][d]), o,
                               m_tol[s][h][p][d]);
                 }
             }
@@ -235,10 +137,10 @@ int main(int argc, char **argv) {
     for (int s = 0; s < NS; s++)
         for (int h = 0; h < NH; h++)
             for (int p = 0; p < NP; p++) {
-                if ((uint32_t)p * PART < ctx_len[s]) continue;
-                int kept = max_logits[s][h][p] == 1000 && exp_sums[s][h][p] == 1000;
-                for (int d = 0; d < D; d++) kept &= out_p[s][h][p][d] == to_hf(100);
-                for (int t = 0; t < PART; t++) kept &= tem[s][h][p * PART + t] == to_hf(100);
+                if ((uint32_t)p * PART < c->ctx_len[s]) continue;
+                int kept = c->max_logits[s][h][p] == 1000 && c->exp_sums[s][h][p] == 1000;
+                for (int d = 0; d < D; d++) kept &= c->out_p[s][h][p][d] == pa_to_hf(PA_SENTINEL);
+                for (int t = 0; t < PART; t++) kept &= c->tem[s][h][p * PART + t] == pa_to_hf(PA_SENTINEL);
                 CHECKF(kept, "sequence %d head %d partition %d was written", s, h, p);
             }
     CASE_END("no output for partitions past the context");
@@ -253,17 +155,9 @@ int main(int argc, char **argv) {
     }
 
     /* reduce kernel on the attention kernel's outputs */
-    visa_buffer rb[5] = {{(uint8_t *)out, sizeof out}, {(uint8_t *)out_p, sizeof out_p},
-                         {(uint8_t *)max_logits, sizeof max_logits}, {(uint8_t *)exp_sums, sizeof exp_sums},
-                         {(uint8_t *)ctx_len, sizeof ctx_len}};
-    visa_arg ra[8];
-    memset(ra, 0, sizeof ra);
-    for (int i = 0; i < 5; i++) ra[i].kind = VISA_ARG_BUFFER, ra[i].buffer = (uint32_t)i;
-    static const uint32_t rscal[3] = {NS, NH, NP};
-    for (int i = 0; i < 3; i++) ra[5 + i].kind = VISA_ARG_INT, ra[5 + i].value = rscal[i];
-    ro.groups[0] = 1, ro.groups[1] = NH, ro.groups[2] = NS;
+    pa_run_opts(&ro, 1, 2);
     CASE_BEGIN();
-    st = visa_module_run(mr, &ro, ra, 8, rb, 5, NULL);
+    st = visa_module_run(mr, &ro, c->ra, 8, c->rb, 5, NULL);
     CHECKF(st == VISA_OK, "reduce kernel: %s", visa_status_str(st));
     CASE_END("reduce kernel runs");
     if (st != VISA_OK) return th_finish();
@@ -271,25 +165,25 @@ int main(int argc, char **argv) {
     errstat es_fin = {0}, es_red = {0};
     for (int s = 0; s < NS; s++)
         for (int h = 0; h < NH; h++) {
-            int np = (int)((ctx_len[s] + PART - 1) / PART);
+            int np = (int)((c->ctx_len[s] + PART - 1) / PART);
             double gm = -INFINITY, gk = -INFINITY, tot = 0, totk = 0, w[NP], wk[NP];
             for (int p = 0; p < np; p++) {
                 if (m_max[s][h][p] > gm) gm = m_max[s][h][p];
-                if (max_logits[s][h][p] > gk) gk = max_logits[s][h][p];
+                if (c->max_logits[s][h][p] > gk) gk = c->max_logits[s][h][p];
             }
             for (int p = 0; p < np; p++) {
                 tot += w[p] = m_sum[s][h][p] * exp(m_max[s][h][p] - gm);
-                totk += wk[p] = exp_sums[s][h][p] * exp(max_logits[s][h][p] - gk);
+                totk += wk[p] = c->exp_sums[s][h][p] * exp(c->max_logits[s][h][p] - gk);
             }
             for (int d = 0; d < D; d++) {
                 double o = 0, tol = 0, ok = 0, mag = 0;
                 for (int p = 0; p < np; p++) {
                     o += w[p] / tot * m_out[s][h][p][d];
                     tol += w[p] / tot * m_tol[s][h][p][d];
-                    double t = wk[p] / totk * from_hf(out_p[s][h][p][d]);
+                    double t = wk[p] / totk * pa_from_hf(c->out_p[s][h][p][d]);
                     ok += t, mag += fabs(t);
                 }
-                double got = from_hf(out[s][h][d]);
+                double got = pa_from_hf(c->out[s][h][d]);
                 check_val(&es_fin, "out", (s * NH + h) * D + d, got, o, tol + fabs(o) / 2048 + 1e-5);
                 check_val(&es_red, "reduce", (s * NH + h) * D + d, got, ok, fabs(ok) / 2048 + mag * 1e-5 + 1e-6);
             }
@@ -303,6 +197,7 @@ int main(int argc, char **argv) {
     CASE_END("final attention output vs model");
     printf("%-32s max |error| %.3g (%.2f of tolerance)\n", "final out (end to end)", es_fin.worst, es_fin.worst_ratio);
 
+    free(c);
     visa_module_destroy(mk);
     visa_module_destroy(mr);
     visa_ctx_destroy(ctx);
