@@ -91,7 +91,7 @@ static bool next_line(txt_parser *tp, bool *blank) {
             size_t j = i;
             while (j < tp->len && s[j] != '\n') j++;
             size_t n = j;
-            if (n > i && s[n - 1] == '\r') n--;
+            while (n > i && s[n - 1] == '\r') n--; /* CRLF, and CRs before the end of input */
             size_t cs = i;
             if (content) {
                 /* "/// $N" is generated; anything after it on the line is the user's comment */
