@@ -1048,6 +1048,7 @@ bool emu_lsc_lower_send(emu_program *p, const ir_inst *in, emu_op *op, const emu
     unsigned asize = desc >> 7 & 3;
     if (!asize) RAW_ERR("LSC descriptor 0x%08x has an invalid address size (0)", desc);
     unsigned chm = quad ? desc >> 12 & 0xF : 0;
+    if (quad && !chm) RAW_ERR("LSC descriptor 0x%08x: a quad (channel-mask) message with no channel enabled", desc);
     unsigned elems = quad ? 1 : elems_of_code[(desc >> 12 & 7) + 1];
     bool tr = !quad && (desc >> 15 & 1);
     int32_t imm = 0;
