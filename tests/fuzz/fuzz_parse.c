@@ -26,6 +26,31 @@ static bool igc_drops_pitch(const visa_module *m) {
     return false;
 }
 
+/* IGC's printer writes an LSC surface's index (`bti(V37,0x3)`) only for an immediate surface or
+** a variable with (row,col) (IsaDisassembly.cpp formatAddrTypeArgs), though its grammar accepts the
+** index after a plain variable too; the index is then lost in the first print (hazard H1 of
+** docs/text-syntax/memory.md).  Operand positions per layout from lsc_layout.h. */
+static bool igc_drops_surface_index(const visa_module *m) {
+    for (uint32_t r = 0; r < m->routines.len; r++) {
+        const ir_routine *rt = &m->routines.data[r];
+        for (uint32_t i = 0; i < rt->insts.len; i++) {
+            const ir_inst *in = &rt->insts.data[i];
+            const char *layout = isa_forms[in->form].layout;
+            int surf = -1, sidx = -1;
+            if (!layout) continue;
+            if (!strcmp(layout, LSC_U_GEN) || !strcmp(layout, LSC_U_STRIDED)) surf = U_SURF, sidx = U_SIDX;
+            else if (!strcmp(layout, LSC_U_APNDCTR)) surf = A_SURF, sidx = A_SIDX;
+            else if (!strcmp(layout, LSC_T_GEN)) surf = T_SURF, sidx = T_SIDX;
+            else if (!strcmp(layout, LSC_T_BLOCK2D)) surf = TB_SURF, sidx = TB_SIDX;
+            if (surf < 0 || (unsigned)sidx >= in->nopnd) continue;
+            const ir_vec *v = &in->opnd[surf].u.vec;
+            if (v->cls == VC_GENERAL && v->row == 0 && v->col == 0 && in->opnd[sidx].u.num != 0)
+                return true;
+        }
+    }
+    return false;
+}
+
 static char *print(visa_module *m, unsigned flags, size_t *len) {
     visa_print_opts po = {sizeof po, flags};
     char *out = NULL;
@@ -49,7 +74,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             visa_module *m2 = NULL, *m3 = NULL;
             if (visa_module_parse_text(ctx, "printed", p1, l1, VISA_PLATFORM_XE2, &m2) != VISA_OK)
                 abort(); /* printed text must parse */
-            if (!ir_module_equal(m, m2) && !igc_drops_pitch(m)) abort();
+            if (!ir_module_equal(m, m2) && !igc_drops_pitch(m) && !igc_drops_surface_index(m))
+                abort();
             char *p2 = print(m2, flags, &l2);
             if (visa_module_parse_text(ctx, "printed2", p2, l2, VISA_PLATFORM_XE2, &m3) != VISA_OK)
                 abort();
