@@ -27,6 +27,7 @@ visa_status visa_ctx_create(const visa_ctx_desc *desc, visa_ctx **out) {
     visa_ctx *ctx = fn(ud, NULL, 0, sizeof *ctx);
     if (!ctx) return VISA_E_NOMEM;
     memset(ctx, 0, sizeof *ctx);
+    for (unsigned i = 0; i < VX_CACHE__COUNT; i++) atomic_init(&ctx->cache[i], NULL);
     ctx->alloc = fn;
     ctx->alloc_ud = ud;
     if (desc) {
@@ -40,7 +41,25 @@ visa_status visa_ctx_create(const visa_ctx_desc *desc, visa_ctx **out) {
 }
 
 void visa_ctx_destroy(visa_ctx *ctx) {
-    if (ctx) ctx->alloc(ctx->alloc_ud, ctx, sizeof *ctx, 0);
+    if (!ctx) return;
+    for (unsigned i = 0; i < VX_CACHE__COUNT; i++) {
+        vx_cached *c = atomic_load(&ctx->cache[i]);
+        if (c) c->release(ctx, c);
+    }
+    ctx->alloc(ctx->alloc_ud, ctx, sizeof *ctx, 0);
+}
+
+vx_cached *vx_cache_get(visa_ctx *ctx, unsigned slot) {
+    return atomic_load_explicit(&ctx->cache[slot], memory_order_acquire);
+}
+
+vx_cached *vx_cache_publish(visa_ctx *ctx, unsigned slot, vx_cached *c) {
+    vx_cached *expected = NULL;
+    if (atomic_compare_exchange_strong_explicit(&ctx->cache[slot], &expected, c, memory_order_acq_rel,
+                                                memory_order_acquire))
+        return c;
+    c->release(ctx, c);
+    return expected;
 }
 
 /* -- Version, status names -------------------------------------------------------------------- */
@@ -103,7 +122,12 @@ static void *guard_alloc(void *ud, void *ptr, size_t old_size, size_t new_size) 
 }
 
 void vx_guard_init(vx_guard *g, visa_ctx *outer, diag_sink *ds) {
-    g->ctx = *outer;
+    /* field by field: the caches stay with `outer` (the guard's copy has none) */
+    memset(&g->ctx, 0, sizeof g->ctx);
+    for (unsigned i = 0; i < VX_CACHE__COUNT; i++) atomic_init(&g->ctx.cache[i], NULL);
+    g->ctx.on_diag = outer->on_diag;
+    g->ctx.diag_ud = outer->diag_ud;
+    g->ctx.max_errors = outer->max_errors;
     g->ctx.alloc = guard_alloc;
     g->ctx.alloc_ud = g;
     g->outer = outer;
@@ -161,6 +185,26 @@ void sb_puts(strbuf *sb, const char *s) { sb_putn(sb, s, strlen(s)); }
 void sb_putc(strbuf *sb, char c) {
     if (!sb_reserve(sb, 1)) return;
     sb->data[sb->len++] = c;
+}
+
+void sb_putu(strbuf *sb, uint64_t v) {
+    char tmp[20];
+    size_t n = sizeof tmp;
+    do {
+        tmp[--n] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    sb_putn(sb, tmp + n, sizeof tmp - n);
+}
+
+void sb_putx(strbuf *sb, uint64_t v) {
+    char tmp[16];
+    size_t n = sizeof tmp;
+    do {
+        tmp[--n] = "0123456789abcdef"[v & 15];
+        v >>= 4;
+    } while (v);
+    sb_putn(sb, tmp + n, sizeof tmp - n);
 }
 
 void sb_printf(strbuf *sb, const char *fmt, ...) {

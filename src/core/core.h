@@ -7,11 +7,21 @@
 #include "namespace.h" /* first: the internal names become visa__* (see there) */
 
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "visa/visa.h"
+
+/* What a part derives from the static ISA tables once per context instead of once per call
+** (the text parser's mnemonic index): built on first use, published in the context with a
+** compare-and-swap (a context may be shared by threads), released with the context. */
+typedef struct vx_cached vx_cached;
+struct vx_cached {
+    void (*release)(visa_ctx *ctx, vx_cached *self);
+};
+enum { VX_CACHE_MNEMONICS, VX_CACHE__COUNT };
 
 struct visa_ctx {
     visa_realloc_fn alloc;
@@ -19,7 +29,14 @@ struct visa_ctx {
     visa_diag_fn on_diag;
     void *diag_ud;
     uint32_t max_errors;
+    vx_cached *_Atomic cache[VX_CACHE__COUNT];
 };
+
+/* The object in `slot`, or NULL if none was published yet. */
+vx_cached *vx_cache_get(visa_ctx *ctx, unsigned slot);
+/* Publish `c` in `slot` and return it; if another thread published first, release `c` and
+** return that one. */
+vx_cached *vx_cache_publish(visa_ctx *ctx, unsigned slot, vx_cached *c);
 
 void *vx_alloc(visa_ctx *ctx, size_t size);                    /* zeroed; NULL on failure */
 void *vx_realloc(visa_ctx *ctx, void *p, size_t old_size, size_t new_size);
@@ -82,6 +99,8 @@ void sb_free(strbuf *sb);
 void sb_putn(strbuf *sb, const char *s, size_t n);
 void sb_puts(strbuf *sb, const char *s);
 void sb_putc(strbuf *sb, char c);
+void sb_putu(strbuf *sb, uint64_t v); /* decimal, as %llu (the printer's hot path avoids printf) */
+void sb_putx(strbuf *sb, uint64_t v); /* lower-case hex without 0x, as %llx */
 void sb_printf(strbuf *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void sb_pad_to(strbuf *sb, size_t line_start, size_t column); /* pad the current line */
 const char *sb_cstr(strbuf *sb);                                /* NUL-terminated view */

@@ -178,6 +178,7 @@
 #define isa_enum_table_sorted visa__isa_enum_table_sorted
 #define isa_enum_attr visa__isa_enum_attr
 #define isa_enum_by_name visa__isa_enum_by_name
+#define isa_enum_longest_at visa__isa_enum_longest_at
 #define isa_enum_parse visa__isa_enum_parse
 #define isa_enum_text visa__isa_enum_text
 #define isa_form_by_opcode visa__isa_form_by_opcode
@@ -223,10 +224,11 @@
 #define sb_putc visa__sb_putc
 #define sb_putn visa__sb_putn
 #define sb_puts visa__sb_puts
-#define tp_accept visa__tp_accept
-#define tp_accept_nows visa__tp_accept_nows
+#define sb_putu visa__sb_putu
+#define sb_putx visa__sb_putx
 #define tp_accept_word visa__tp_accept_word
 #define tp_at_end visa__tp_at_end
+#define tp_buf_append visa__tp_buf_append
 #define tp_col_of visa__tp_col_of
 #define tp_error visa__tp_error
 #define tp_exec visa__tp_exec
@@ -243,7 +245,6 @@
 #define tp_parse_opnd visa__tp_parse_opnd
 #define tp_parse_template visa__tp_parse_template
 #define tp_raw_operand visa__tp_raw_operand
-#define tp_skip_ws visa__tp_skip_ws
 #define tp_state_var visa__tp_state_var
 #define tp_string visa__tp_string
 #define tp_uint_dec visa__tp_uint_dec
@@ -288,6 +289,8 @@
 #define vf_var_root visa__vf_var_root
 #define vf_var_type visa__vf_var_type
 #define vx_alloc visa__vx_alloc
+#define vx_cache_get visa__vx_cache_get
+#define vx_cache_publish visa__vx_cache_publish
 #define vx_free visa__vx_free
 #define vx_guard_init visa__vx_guard_init
 #define vx_realloc visa__vx_realloc

@@ -50,14 +50,15 @@ typedef struct enum_val {
     uint8_t en;
     bool has_attr; /* a VISA_ENUM_ID row */
     int16_t attr;
+    uint8_t len; /* of text: the lookups compare lengths first */
     uint32_t value;
     const char *text;
 } enum_val;
 
 static const enum_val enum_vals[] = {
 #define VISA_ENUM(name, desc)
-#define VISA_ENUM_VAL(name, value, text) {VISA_EN_##name, false, 0, value, text},
-#define VISA_ENUM_ID(name, id, value, text, attr) {VISA_EN_##name, true, attr, value, text},
+#define VISA_ENUM_VAL(name, value, text) {VISA_EN_##name, false, 0, sizeof(text) - 1, value, text},
+#define VISA_ENUM_ID(name, id, value, text, attr) {VISA_EN_##name, true, attr, sizeof(text) - 1, value, text},
 #include "enums.def"
 #undef VISA_ENUM
 #undef VISA_ENUM_VAL
@@ -100,13 +101,26 @@ const char *isa_enum_text(isa_enum_id en, uint32_t value) {
 
 bool isa_enum_parse(isa_enum_id en, const char *s, size_t len, uint32_t *value) {
     for (size_t i = enum_first(en); i < N_ENUM_VALS && enum_vals[i].en == en; i++) {
-        const char *t = enum_vals[i].text;
-        if (strlen(t) == len && memcmp(t, s, len) == 0) {
-            *value = enum_vals[i].value;
+        const enum_val *e = &enum_vals[i];
+        if (e->len == len && memcmp(e->text, s, len) == 0) {
+            *value = e->value;
             return true;
         }
     }
     return false;
+}
+
+size_t isa_enum_longest_at(isa_enum_id en, const char *p, bool (*stop)(char next), uint32_t *value) {
+    size_t best = 0;
+    for (size_t i = enum_first(en); i < N_ENUM_VALS && enum_vals[i].en == en; i++) {
+        const enum_val *e = &enum_vals[i];
+        if (e->len > best && e->text[0] == p[0] && strncmp(p, e->text, e->len) == 0 &&
+            (!stop || stop(p[e->len]))) {
+            best = e->len;
+            *value = e->value;
+        }
+    }
+    return best;
 }
 
 int isa_enum_by_name(const char *s, size_t len) {

@@ -108,6 +108,9 @@ enum isa_enum_value {
 const char *isa_enum_text(isa_enum_id en, uint32_t value);
 /* Parse an exact (case-sensitive) spelling; returns false if unknown. */
 bool isa_enum_parse(isa_enum_id en, const char *s, size_t len, uint32_t *value);
+/* The longest spelling of `en` that `p` (NUL-terminated) starts with and, if `stop` is given,
+** whose next character satisfies it: its length (*value set), 0 if none. */
+size_t isa_enum_longest_at(isa_enum_id en, const char *p, bool (*stop)(char next), uint32_t *value);
 /* Enum by name ("cmp_op"); -1 if none. */
 int isa_enum_by_name(const char *s, size_t len);
 /* Iterate the spellings of an enum: returns the i-th (value, text) pair, false when done. */

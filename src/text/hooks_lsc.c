@@ -577,18 +577,10 @@ static bool is_digit(char c) { return c >= '0' && c <= '9'; }
 
 /* Longest spelling of an enum at the cursor (no skipping); when `whole`, it must not be followed
 ** by a word character.  Returns the spelling length, 0 if none matches. */
+static bool not_word(char c) { return !is_word(c); }
+
 static size_t enum_at(const char *p, isa_enum_id en, bool whole, uint32_t *value) {
-    uint32_t v;
-    const char *t;
-    size_t best = 0;
-    for (unsigned i = 0; isa_enum_at(en, i, &v, &t); i++) {
-        size_t n = strlen(t);
-        if (n > best && strncmp(p, t, n) == 0 && (!whole || !is_word(p[n]))) {
-            best = n;
-            *value = v;
-        }
-    }
-    return best;
+    return isa_enum_longest_at(en, p, whole ? not_word : NULL, value);
 }
 
 /* ".name" of an enum; `what` names it in the error. */

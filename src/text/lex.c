@@ -8,18 +8,48 @@
 #include "text.h"
 
 /* -- Diagnostics ------------------------------------------------------------------------------ */
+bool tp_buf_append(txt_parser *tp, const char *c, size_t n, uint32_t line, uint32_t col) {
+    if (!n) return true;
+    const txt_seg *last = tp->segs.len ? &tp->segs.data[tp->segs.len - 1] : NULL;
+    if (!last || last->line != line || last->col + (tp->buf.len - last->off) != col) {
+        txt_seg g = {tp->buf.len, line, col};
+        if (!vec_push(tp->ctx, &tp->segs, g)) return false;
+    }
+    if (!vec_reserve(tp->ctx, &tp->buf, tp->buf.len + (uint32_t)n)) return false;
+    memcpy(tp->buf.data + tp->buf.len, c, n);
+    tp->buf.len += (uint32_t)n;
+    return true;
+}
+
+/* The segment holding buf[i] (the last one for i past the end), NULL if none. */
+static const txt_seg *seg_of(const txt_parser *tp, size_t i) {
+    if (!tp->segs.len) return NULL;
+    uint32_t lo = 0, hi = tp->segs.len; /* first segment with off > i */
+    while (lo < hi) {
+        uint32_t mid = (lo + hi) / 2;
+        if (tp->segs.data[mid].off <= i) lo = mid + 1;
+        else hi = mid;
+    }
+    return &tp->segs.data[lo ? lo - 1 : 0];
+}
+
+/* Characters pushed to the line, its NUL included (the NUL stays outside buf.len). */
+static size_t pos_count(const txt_parser *tp) { return tp->segs.len ? (size_t)tp->buf.len + 1 : 0; }
+
 uint32_t tp_line_of(txt_parser *tp, const char *at) {
-    size_t i = (size_t)(at - tp->buf.data);
-    if (tp->buf.len == 0) return tp->line_no;
-    if (i >= tp->pos_line.len) i = tp->pos_line.len ? tp->pos_line.len - 1 : 0;
-    return tp->pos_line.len ? tp->pos_line.data[i] : tp->line_no;
+    size_t i = (size_t)(at - tp->buf.data), n = pos_count(tp);
+    if (tp->buf.len == 0 || n == 0) return tp->line_no;
+    if (i >= n) i = n - 1;
+    return seg_of(tp, i)->line;
 }
 
 uint32_t tp_col_of(txt_parser *tp, const char *at) {
-    size_t i = (size_t)(at - tp->buf.data);
-    if (tp->pos_col.len == 0) return 1;
-    if (i >= tp->pos_col.len) return tp->pos_col.data[tp->pos_col.len - 1] + 1;
-    return tp->pos_col.data[i];
+    size_t i = (size_t)(at - tp->buf.data), n = pos_count(tp);
+    if (n == 0) return 1;
+    bool past = i >= n;
+    if (past) i = n - 1;
+    const txt_seg *g = seg_of(tp, i);
+    return g->col + (uint32_t)(i - g->off) + (past ? 1 : 0);
 }
 
 void tp_error(txt_parser *tp, const char *at, const char *fmt, ...) {
@@ -49,10 +79,6 @@ static bool is_word_char(int c) {
     return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || (c >= '0' && c <= '9');
 }
 
-void tp_skip_ws(txt_parser *tp) {
-    while (*tp->p == ' ' || *tp->p == '\t') tp->p++;
-}
-
 /* A '}' inside a scope also ends a statement: IGC's grammar lets the closing brace follow the
 ** last statement of a scope on the same line (CISA.y: Scope, NewlinesOpt). */
 bool tp_at_end(txt_parser *tp) {
@@ -60,20 +86,9 @@ bool tp_at_end(txt_parser *tp) {
     return *tp->p == 0 || (*tp->p == '}' && tp->scope_marks.len);
 }
 
-bool tp_accept_nows(txt_parser *tp, const char *lit) {
-    size_t n = strlen(lit);
-    if (strncmp(tp->p, lit, n) != 0) return false;
-    tp->p += n;
-    return true;
-}
-
-bool tp_accept(txt_parser *tp, const char *lit) {
-    tp_skip_ws(tp);
-    return tp_accept_nows(tp, lit);
-}
-
 bool tp_accept_word(txt_parser *tp, const char *word) {
     tp_skip_ws(tp);
+    if (*tp->p != *word) return false;
     size_t n = strlen(word);
     if (strncmp(tp->p, word, n) != 0 || is_ident_char((unsigned char)tp->p[n])) return false;
     tp->p += n;

@@ -40,8 +40,7 @@ visa_status txt_parse_lone_operand(visa_ctx *ctx, const char *file, const char *
     for (size_t i = 0; ok && i <= len; i++) {
         char c = i < len ? text[i] : 0;
         if (c == '\n' || c == '\r' || (i < len && c == 0)) c = 0x7f; /* reported below */
-        ok = vec_push(ctx, &tp.buf, c) && vec_push(ctx, &tp.pos_line, 1u) &&
-             vec_push(ctx, &tp.pos_col, (uint32_t)i + 1);
+        ok = tp_buf_append(&tp, &c, 1, 1, (uint32_t)i + 1);
     }
     if (!ok) {
         diag_oom(&tp.ds);
@@ -91,8 +90,7 @@ visa_status txt_parse_lone_operand(visa_ctx *ctx, const char *file, const char *
         }
     }
     vec_free(ctx, &tp.buf);
-    vec_free(ctx, &tp.pos_line);
-    vec_free(ctx, &tp.pos_col);
+    vec_free(ctx, &tp.segs);
     if (tp.buckets) vx_free(ctx, tp.buckets, sizeof(uint32_t) * (tp.bucket_mask + 1));
     vec_free(ctx, &tp.names);
     vec_free(ctx, &tp.name_store);

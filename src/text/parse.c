@@ -65,15 +65,21 @@ static void attach_trivia(txt_parser *tp, ir_trivia *t) {
 }
 
 /* -- Logical lines ---------------------------------------------------------------------------- */
+/* One character of the logical line; false when the line is too long or memory ran out. */
 static bool buf_push(txt_parser *tp, char c, uint32_t line, uint32_t col) {
     if (tp->buf.len >= MAX_LINE_CHARS) return false;
-    return vec_push(tp->ctx, &tp->buf, c) && vec_push(tp->ctx, &tp->pos_line, line) &&
-           vec_push(tp->ctx, &tp->pos_col, col);
+    return tp_buf_append(tp, &c, 1, line, col);
+}
+
+/* Characters copied as they are, a run at a time: all but comment starts, continuations,
+** strings, CRs and control or non-ASCII bytes (the cases next_line looks at one by one). */
+static bool plain_char(unsigned char c) {
+    return c >= 0x20 && c < 0x7F && c != '/' && c != '\\' && c != '"';
 }
 
 /* Read the next logical line into tp->buf.  Returns false at end of input. */
 static bool next_line(txt_parser *tp, bool *blank) {
-    tp->buf.len = tp->pos_line.len = tp->pos_col.len = 0;
+    tp->buf.len = tp->segs.len = 0;
     tp->failed = false;
     *blank = true;
     if (tp->pos >= tp->len) return false;
@@ -87,6 +93,23 @@ static bool next_line(txt_parser *tp, bool *blank) {
     while (i < tp->len && s[i] != '\n') {
         char c = s[i];
         col = (uint32_t)(i - line_start) + 1;
+        if (plain_char((unsigned char)c) || c == '\t') {
+            size_t j = i;
+            /* blanks until the first content, then a tighter loop */
+            while (!content && j < tp->len && (s[j] == ' ' || s[j] == '\t')) j++;
+            if (j < tp->len && plain_char((unsigned char)s[j]) && s[j] != ' ') content = true;
+            while (j < tp->len && (plain_char((unsigned char)s[j]) || s[j] == '\t')) j++;
+            size_t n = j - i;
+            if (tp->buf.len + n > MAX_LINE_CHARS) {
+                n = MAX_LINE_CHARS - tp->buf.len;
+                too_long = true;
+            }
+            if (!tp_buf_append(tp, s + i, n, line, col)) too_long = true;
+            if (content) *blank = false;
+            col = (uint32_t)(j - 1 - line_start) + 1;
+            i = j;
+            continue;
+        }
         if (c == '/' && i + 1 < tp->len && s[i + 1] == '/') {
             size_t j = i;
             while (j < tp->len && s[j] != '\n') j++;
@@ -217,14 +240,16 @@ static bool next_line(txt_parser *tp, bool *blank) {
             diag_at(&tp->ds, VISA_SEV_ERROR, "E-SYNTAX", line, 1,
                     "statement longer than %u characters", MAX_LINE_CHARS);
         tp->failed = true;
-        tp->buf.len = tp->pos_line.len = tp->pos_col.len = 0;
+        tp->buf.len = tp->segs.len = 0;
     }
-    if (!buf_push(tp, 0, line, col + 1)) {
-        tp->buf.len = 0;
-        (void)buf_push(tp, 0, line, 1);
+    bool nul = buf_push(tp, 0, line, col + 1);
+    if (!nul) {
+        tp->buf.len = tp->segs.len = 0;
+        nul = buf_push(tp, 0, line, 1);
     }
-    tp->buf.len--; /* keep the NUL outside len */
-    tp->p = tp->buf.data;
+    if (nul) tp->buf.len--; /* keep the NUL outside len */
+    else tp->failed = true; /* out of memory: the guard reports it */
+    tp->p = nul ? tp->buf.data : "";
     /* own-line comments: pending for the next statement, or standalone */
     for (uint32_t k = 0; k < own.len; k++) {
         if (tp->blank_pending && k == 0) tp->m->comments.data[own.data[k]].blank_before = 1;
@@ -1065,6 +1090,17 @@ static bool parse_kernel_attr(txt_parser *tp) {
 /* -- Routines --------------------------------------------------------------------------------- */
 /* String pool order follows IGC: routine name, predefined variable names V0..V20, predefined
 ** surface names, the bindless sampler S31, then user items in creation order. */
+/* "V12", "T3": a letter and a number below 1000 (snprintf costs more than the rest of a routine's
+** start) */
+static size_t letter_number(char *buf, char letter, unsigned i) {
+    size_t n = 0;
+    buf[n++] = letter;
+    if (i >= 100) buf[n++] = (char)('0' + i / 100 % 10);
+    if (i >= 10) buf[n++] = (char)('0' + i / 10 % 10);
+    buf[n++] = (char)('0' + i % 10);
+    return n;
+}
+
 static bool begin_routine(txt_parser *tp, bool is_kernel, const char *name, size_t n,
                           uint32_t line) {
     /* labels of the previous routine go out of scope */
@@ -1086,17 +1122,15 @@ static bool begin_routine(txt_parser *tp, bool is_kernel, const char *name, size
         if (i < 21 && ir_string_add(tp->ctx, tp->r, pn, strlen(pn)) == UINT32_MAX) return false;
         if (!tp_name_add(tp, pn, strlen(pn), TN_VAR, i)) return false;
         char vname[8];
-        int vn = snprintf(vname, sizeof vname, "V%u", i);
-        if (!tp_name_add(tp, vname, (size_t)vn, TN_VAR, i)) return false;
+        if (!tp_name_add(tp, vname, letter_number(vname, 'V', i), TN_VAR, i)) return false;
     }
     for (unsigned i = 0; i < ISA_NUM_PREDEF_SURFS; i++) {
         const char *sn = isa_predef_surf_names[i];
         if (ir_string_add(tp->ctx, tp->r, sn, strlen(sn)) == UINT32_MAX) return false;
         if (!tp_name_add(tp, sn, strlen(sn), TN_SURFACE, i)) return false;
         char tname[8];
-        int tn = snprintf(tname, sizeof tname, "T%u", i);
-        if (!tp_name_find(tp, tname, (size_t)tn) && !tp_name_add(tp, tname, (size_t)tn, TN_SURFACE, i))
-            return false;
+        size_t tn = letter_number(tname, 'T', i);
+        if (!tp_name_find(tp, tname, tn) && !tp_name_add(tp, tname, tn, TN_SURFACE, i)) return false;
     }
     if (ir_string_add(tp->ctx, tp->r, "S31", 3) == UINT32_MAX) return false;
     return tp->r->name != UINT32_MAX;
@@ -1124,7 +1158,8 @@ bool tp_inst_alloc(txt_parser *tp, ir_inst *inst, unsigned n) {
     return n == 0 || inst->opnd != NULL;
 }
 
-/* Mnemonic index: base word (up to the first '.') -> forms, built once per parse. */
+/* Mnemonic index: base word (up to the first '.') -> forms.  Derived from the static tables
+** once per context (vx_cache_get), not once per parse. */
 typedef struct mn_entry {
     const char *word;
     uint8_t len;
@@ -1141,8 +1176,15 @@ static int mn_cmp(const void *a, const void *b) {
 }
 
 typedef struct mn_index {
+    vx_cached base;
     VEC(mn_entry) e;
 } mn_index;
+
+static void mn_release(visa_ctx *ctx, vx_cached *self) {
+    mn_index *ix = (mn_index *)self;
+    vec_free(ctx, &ix->e);
+    vx_free(ctx, ix, sizeof *ix);
+}
 
 static bool mn_add(visa_ctx *ctx, mn_index *ix, const char *w, size_t n, int form) {
     size_t b = 0;
@@ -1178,6 +1220,21 @@ static bool mn_build(visa_ctx *ctx, mn_index *ix) {
         if (!k || mn_cmp(&ix->e.data[k - 1], &ix->e.data[i]) != 0) ix->e.data[k++] = ix->e.data[i];
     ix->e.len = k;
     return true;
+}
+
+/* The context's index, built on first use (allocations through `alloc`, the parse's guard; the
+** index belongs to `owner`, which releases it).  NULL when out of memory. */
+static const mn_index *mn_index_get(visa_ctx *owner, visa_ctx *alloc) {
+    vx_cached *c = vx_cache_get(owner, VX_CACHE_MNEMONICS);
+    if (c) return (const mn_index *)c;
+    mn_index *ix = vx_alloc(alloc, sizeof *ix);
+    if (!ix) return NULL;
+    ix->base.release = mn_release;
+    if (!mn_build(alloc, ix)) {
+        mn_release(owner, &ix->base);
+        return NULL;
+    }
+    return (const mn_index *)vx_cache_publish(owner, VX_CACHE_MNEMONICS, &ix->base);
 }
 
 static void mn_find(const mn_index *ix, const char *w, size_t n, uint32_t *first, uint32_t *count) {
@@ -1725,9 +1782,9 @@ visa_status visa_module_parse_text(visa_ctx *ctx, const char *name, const char *
     vx_guard_init(&guard, ctx, &tp->ds);
     tp->ctx = &guard.ctx;
     tp->m = ir_module_new(ctx);
-    mn_index ix = {0};
+    const mn_index *ix = tp->m ? mn_index_get(ctx, tp->ctx) : NULL;
     visa_status st = VISA_OK;
-    if (!tp->m || !mn_build(tp->ctx, &ix)) st = VISA_E_NOMEM;
+    if (!ix) st = VISA_E_NOMEM;
     if (st == VISA_OK) {
         tp->m->platform = platform;
         tp->m->name = vx_strndup(tp->ctx, tp->ds.file, strlen(tp->ds.file));
@@ -1755,7 +1812,7 @@ visa_status visa_module_parse_text(visa_ctx *ctx, const char *name, const char *
             tp->blank_pending = false;
             bool more = true;
             while (more && !tp->failed && !guard.failed) {
-                (void)parse_statement(tp, &ix, &more);
+                (void)parse_statement(tp, ix, &more);
                 /* a statement ended by the '}' of its scope: the brace is the next statement */
                 if (!more && !tp->failed && !guard.failed && tp_at_end(tp) && *tp->p == '}') more = true;
             }
@@ -1788,10 +1845,8 @@ visa_status visa_module_parse_text(visa_ctx *ctx, const char *name, const char *
         diag_oom(&tp->ds);
         st = VISA_E_NOMEM;
     }
-    vec_free(ctx, &ix.e);
     vec_free(ctx, &tp->buf);
-    vec_free(ctx, &tp->pos_line);
-    vec_free(ctx, &tp->pos_col);
+    vec_free(ctx, &tp->segs);
     if (tp->buckets) vx_free(ctx, tp->buckets, sizeof(uint32_t) * (tp->bucket_mask + 1));
     vec_free(ctx, &tp->names);
     vec_free(ctx, &tp->name_store);

@@ -9,7 +9,10 @@
 #include "text.h"
 
 /* -- Operands ---------------------------------------------------------------------------------- */
-void pr_hex(txt_printer *pr, uint64_t v) { sb_printf(pr->out, "0x%llx", (unsigned long long)v); }
+void pr_hex(txt_printer *pr, uint64_t v) {
+    sb_puts(pr->out, "0x");
+    sb_putx(pr->out, v);
+}
 
 void pr_string_lit(txt_printer *pr, const char *s, size_t len) {
     sb_putc(pr->out, '"');
@@ -47,10 +50,12 @@ void pr_var_name(txt_printer *pr, uint32_t id) {
             s = &pr->r->strings.data[n];
             sb_putn(pr->out, s->s, s->len);
         } else {
-            sb_printf(pr->out, "V%u", id);
+            sb_putc(pr->out, 'V');
+            sb_putu(pr->out, id);
         }
     } else {
-        sb_printf(pr->out, "V%u", id);
+        sb_putc(pr->out, 'V');
+        sb_putu(pr->out, id);
     }
 }
 
@@ -153,9 +158,18 @@ static const char *const modifier_str[8] = {"", "(abs)", "(-)", "(-abs)", "", "(
 
 static void pr_region(txt_printer *pr, uint16_t r) {
     unsigned v = IR_REGION_V(r), w = IR_REGION_W(r), h = IR_REGION_H(r);
-    if (w == 0) sb_printf(pr->out, "<%u>", ir_region_value(h));
-    else if (v == 0) sb_printf(pr->out, "<%u,%u>", ir_region_value(w), ir_region_value(h));
-    else sb_printf(pr->out, "<%u;%u,%u>", ir_region_value(v), ir_region_value(w), ir_region_value(h));
+    strbuf *o = pr->out;
+    sb_putc(o, '<');
+    if (w != 0 && v != 0) {
+        sb_putu(o, ir_region_value(v));
+        sb_putc(o, ';');
+    }
+    if (w != 0) {
+        sb_putu(o, ir_region_value(w));
+        sb_putc(o, ',');
+    }
+    sb_putu(o, ir_region_value(h));
+    sb_putc(o, '>');
 }
 
 void pr_vec(txt_printer *pr, const ir_vec *v, bool region) {
@@ -165,7 +179,11 @@ void pr_vec(txt_printer *pr, const ir_vec *v, bool region) {
     case VC_GENERAL:
         sb_puts(o, mod);
         pr_var_name(pr, v->id);
-        sb_printf(o, "(%u,%u)", v->row, v->col);
+        sb_putc(o, '(');
+        sb_putu(o, v->row);
+        sb_putc(o, ',');
+        sb_putu(o, v->col);
+        sb_putc(o, ')');
         if (region) pr_region(pr, v->region);
         break;
     case VC_ADDRESS:
@@ -177,7 +195,8 @@ void pr_vec(txt_printer *pr, const ir_vec *v, bool region) {
     case VC_INDIRECT:
         sb_printf(o, "%sr[A%u(%u),%d]", mod, v->id, v->addr_elem, v->ind_off);
         pr_region(pr, v->region);
-        sb_printf(o, ":%s", v->type < VISA_TYPE__COUNT ? isa_types[v->type].name : "?");
+        sb_putc(o, ':');
+        sb_puts(o, v->type < VISA_TYPE__COUNT ? isa_types[v->type].name : "?");
         break;
     case VC_ADDROF:
         sb_puts(o, mod);
@@ -192,8 +211,10 @@ void pr_vec(txt_printer *pr, const ir_vec *v, bool region) {
         uint64_t x = v->imm;
         if (v->type != VISA_TYPE_DF && v->type != VISA_TYPE_Q && v->type != VISA_TYPE_UQ)
             x &= 0xFFFFFFFFu;
-        sb_printf(o, "0x%llx:%s", (unsigned long long)x,
-                  v->type < VISA_TYPE__COUNT ? isa_types[v->type].name : "?");
+        sb_puts(o, "0x");
+        sb_putx(o, x);
+        sb_putc(o, ':');
+        sb_puts(o, v->type < VISA_TYPE__COUNT ? isa_types[v->type].name : "?");
         break;
     }
     case VC_STATE:
@@ -207,12 +228,17 @@ void pr_vec(txt_printer *pr, const ir_vec *v, bool region) {
 
 void pr_raw(txt_printer *pr, const ir_raw *raw) {
     pr_var_name(pr, raw->id);
-    sb_printf(pr->out, ".%u", raw->offset);
+    sb_putc(pr->out, '.');
+    sb_putu(pr->out, raw->offset);
 }
 
 void pr_exec(txt_printer *pr, uint8_t exec) {
     const char *m = isa_enum_text(VISA_EN_emask, ir_exec_emask(exec));
-    sb_printf(pr->out, "(%s, %u)", m ? m : "M?", ir_exec_lanes(exec));
+    sb_putc(pr->out, '(');
+    sb_puts(pr->out, m ? m : "M?");
+    sb_puts(pr->out, ", ");
+    sb_putu(pr->out, ir_exec_lanes(exec));
+    sb_putc(pr->out, ')');
 }
 
 void pr_pred(txt_printer *pr, uint16_t pred) {
@@ -296,11 +322,14 @@ static void pr_var_decl(txt_printer *pr, uint32_t i) {
         const ir_var *v = &r->vars.data[i];
         sb_puts(pr->out, ".decl ");
         pr_var_name(pr, ISA_NUM_PREDEF_VARS + i);
-        sb_printf(pr->out, " v_type=G type=%s num_elts=%u",
-                  v->type < VISA_TYPE__COUNT ? isa_types[v->type].name : "?", v->num_elts);
+        sb_puts(pr->out, " v_type=G type=");
+        sb_puts(pr->out, v->type < VISA_TYPE__COUNT ? isa_types[v->type].name : "?");
+        sb_puts(pr->out, " num_elts=");
+        sb_putu(pr->out, v->num_elts);
         if (v->align) {
             const char *a = isa_enum_text(VISA_EN_align, v->align);
-            sb_printf(pr->out, " align=%s", a ? a : "?");
+            sb_puts(pr->out, " align=");
+            sb_puts(pr->out, a ? a : "?");
         }
         if (v->has_alias) {
             sb_puts(pr->out, " alias=<");
@@ -406,7 +435,8 @@ static void pr_instruction(txt_printer *pr, const ir_inst *inst, uint32_t id) {
             }
         size_t start = nl ? (size_t)(nl - o->data) : line_start;
         sb_pad_to(o, start, 80);
-        sb_printf(o, " /// $%u", id);
+        sb_puts(o, " /// $");
+        sb_putu(o, id);
     }
     pr_eol_comment(pr, &inst->trivia);
     sb_putc(o, '\n');

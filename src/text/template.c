@@ -17,12 +17,22 @@
 #include "text.h"
 
 static const char *generic_template(const char *layout, char *buf, size_t size) {
+    /* built by hand, not with snprintf: this runs for most instructions parsed and printed */
     size_t n = 0;
-    n += (size_t)snprintf(buf + n, size - n, "%%M%%S");
-    if (strchr(layout, 'E')) n += (size_t)snprintf(buf + n, size - n, " %%E");
+    const char *head = strchr(layout, 'E') ? "%M%S %E" : "%M%S";
+    size_t hl = strlen(head);
+    if (hl + 1 > size) return "";
+    memcpy(buf, head, hl);
+    n = hl;
     unsigned count = isa_layout_opnds(layout);
-    for (unsigned k = 0; k < count && n + 6 < size; k++)
-        n += (size_t)snprintf(buf + n, size - n, " %%%u", k);
+    for (unsigned k = 0; k < count && n + 6 < size; k++) {
+        buf[n++] = ' ';
+        buf[n++] = '%';
+        if (k >= 100) buf[n++] = (char)('0' + k / 100);
+        if (k >= 10) buf[n++] = (char)('0' + k / 10 % 10);
+        buf[n++] = (char)('0' + k % 10);
+    }
+    buf[n] = 0;
     return buf;
 }
 

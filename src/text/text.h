@@ -5,6 +5,8 @@
 #ifndef VISA_TEXT_H
 #define VISA_TEXT_H
 
+#include <string.h>
+
 #include "ir/ir.h"
 
 /* -- Parser ---------------------------------------------------------------------------------- */
@@ -18,6 +20,12 @@ typedef struct txt_name {
 
 enum { TN_VAR = 1, TN_ADDR, TN_PRED, TN_SAMPLER, TN_SURFACE, TN_LABEL };
 
+/* Source positions of a logical line, a run at a time: buf[off + k] stood at line:col + k, up to
+** the next segment (a continuation, a block comment or a skipped CR starts a new one). */
+typedef struct txt_seg {
+    uint32_t off, line, col;
+} txt_seg;
+
 typedef struct txt_parser {
     visa_ctx *ctx;
     diag_sink ds;
@@ -30,8 +38,7 @@ typedef struct txt_parser {
 
     /* current logical line */
     VEC(char) buf;           /* characters, NUL-terminated */
-    VEC(uint32_t) pos_line;  /* source line of buf[i] */
-    VEC(uint32_t) pos_col;   /* source column of buf[i] */
+    VEC(txt_seg) segs;       /* where buf's characters (the NUL too) come from */
     const char *p;           /* cursor into buf.data */
     bool failed;             /* an error was reported on this line */
     bool quiet;              /* speculative parse: suppress diagnostics */
@@ -57,10 +64,26 @@ typedef struct txt_parser {
 } txt_parser;
 
 /* Cursor helpers over the current logical line. */
-void tp_skip_ws(txt_parser *tp);
+/* Inline: they are called for every operator an expression might continue with; the first
+** character rejects almost every attempt before any strlen or strncmp. */
+static inline void tp_skip_ws(txt_parser *tp) {
+    while (*tp->p == ' ' || *tp->p == '\t') tp->p++;
+}
+static inline bool tp_accept_nows(txt_parser *tp, const char *lit) { /* no leading ws */
+    if (*tp->p != *lit) return false;
+    size_t n = strlen(lit);
+    if (strncmp(tp->p, lit, n) != 0) return false;
+    tp->p += n;
+    return true;
+}
+static inline bool tp_accept(txt_parser *tp, const char *lit) { /* skips leading ws; exact match */
+    tp_skip_ws(tp);
+    return tp_accept_nows(tp, lit);
+}
 bool tp_at_end(txt_parser *tp); /* end of line, or a '}' closing an open scope */
-bool tp_accept(txt_parser *tp, const char *lit);         /* skips leading ws; exact match */
-bool tp_accept_nows(txt_parser *tp, const char *lit);    /* no leading ws */
+/* Append n characters that stood at line:col onwards to the logical line (false when out of
+** memory); the caller bounds the line's length. */
+bool tp_buf_append(txt_parser *tp, const char *c, size_t n, uint32_t line, uint32_t col);
 bool tp_expect(txt_parser *tp, const char *lit);         /* error if absent */
 bool tp_accept_word(txt_parser *tp, const char *word);   /* literal not followed by ident char */
 /* An identifier [A-Za-z_$@?%][A-Za-z0-9_$@?-]* (% only first); returns length, 0 if none. */
