@@ -558,6 +558,10 @@ bool tp_vec_operand(txt_parser *tp, ir_vec *v, bool allow_addrof) {
             return false;
         }
         if (e->kind != TN_VAR) {
+            if (v->mod) { /* stored nowhere in a state operand, so never printed (fuzz_parse) */
+                tp_error(tp, at, "a surface or sampler operand takes no source modifier");
+                return false;
+            }
             v->cls = VC_STATE;
             v->state_cls = e->kind == TN_SURFACE ? VS_SURFACE : VS_SAMPLER;
         } else {
@@ -650,6 +654,11 @@ bool tp_vec_operand(txt_parser *tp, ir_vec *v, bool allow_addrof) {
         return true;
     case TN_SURFACE:
     case TN_SAMPLER:
+        /* IGC's grammar (CISA.y SrcStateOperand, DstStateOperand: Var(IntExp)) has no modifier */
+        if (v->mod) {
+            tp_error(tp, at, "a surface or sampler operand takes no source modifier");
+            return false;
+        }
         v->cls = VC_STATE;
         v->state_cls = e->kind == TN_SURFACE ? VS_SURFACE : VS_SAMPLER;
         v->id = e->id;
