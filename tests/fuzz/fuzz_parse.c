@@ -26,29 +26,41 @@ static bool igc_drops_pitch(const visa_module *m) {
     return false;
 }
 
-/* IGC's printer writes an LSC surface's index (`bti(V37,0x3)`) only for an immediate surface or
-** a variable with (row,col) (IsaDisassembly.cpp formatAddrTypeArgs), though its grammar accepts the
-** index after a plain variable too; the index is then lost in the first print (hazard H1 of
-** docs/text-syntax/memory.md).  Operand positions per layout from lsc_layout.h. */
-static bool igc_drops_surface_index(const visa_module *m) {
+/* An LSC surface and its index, or false when the form has none (positions from lsc_layout.h). */
+static bool lsc_surface(const ir_inst *in, const ir_vec **surf, uint64_t *index) {
+    const char *layout = isa_forms[in->form].layout;
+    int s = -1, x = -1;
+    if (!layout) return false;
+    if (!strcmp(layout, LSC_U_GEN) || !strcmp(layout, LSC_U_STRIDED)) s = U_SURF, x = U_SIDX;
+    else if (!strcmp(layout, LSC_U_APNDCTR)) s = A_SURF, x = A_SIDX;
+    else if (!strcmp(layout, LSC_T_GEN)) s = T_SURF, x = T_SIDX;
+    else if (!strcmp(layout, LSC_T_BLOCK2D)) s = TB_SURF, x = TB_SIDX;
+    if (s < 0 || (unsigned)x >= in->nopnd) return false;
+    *surf = &in->opnd[s].u.vec;
+    *index = (uint64_t)in->opnd[x].u.num;
+    return true;
+}
+
+/* IGC's formatAddrTypeArgs (IsaDisassembly.cpp) writes an LSC surface's index (`bti(V37,0x3)`)
+** only for an immediate surface or a variable with (row,col), though its grammar accepts it after
+** a plain variable too: there the index is lost in the first print (hazard H1 of
+** docs/text-syntax/memory.md).  Where it is written, the stream stays in hex for the rest of the
+** operand, so later numbers (coordinate offsets >= 10) read back wrong or not at all (H2).  We
+** print as IGC does; such modules are left out of the round-trip checks.  *lost: only H1. */
+static bool igc_surface_index_hazard(const visa_module *m, bool *lost_only) {
+    bool h1 = false, h2 = false;
     for (uint32_t r = 0; r < m->routines.len; r++) {
         const ir_routine *rt = &m->routines.data[r];
         for (uint32_t i = 0; i < rt->insts.len; i++) {
-            const ir_inst *in = &rt->insts.data[i];
-            const char *layout = isa_forms[in->form].layout;
-            int surf = -1, sidx = -1;
-            if (!layout) continue;
-            if (!strcmp(layout, LSC_U_GEN) || !strcmp(layout, LSC_U_STRIDED)) surf = U_SURF, sidx = U_SIDX;
-            else if (!strcmp(layout, LSC_U_APNDCTR)) surf = A_SURF, sidx = A_SIDX;
-            else if (!strcmp(layout, LSC_T_GEN)) surf = T_SURF, sidx = T_SIDX;
-            else if (!strcmp(layout, LSC_T_BLOCK2D)) surf = TB_SURF, sidx = TB_SIDX;
-            if (surf < 0 || (unsigned)sidx >= in->nopnd) continue;
-            const ir_vec *v = &in->opnd[surf].u.vec;
-            if (v->cls == VC_GENERAL && v->row == 0 && v->col == 0 && in->opnd[sidx].u.num != 0)
-                return true;
+            const ir_vec *v;
+            uint64_t index;
+            if (!lsc_surface(&rt->insts.data[i], &v, &index) || index == 0) continue;
+            if (v->cls == VC_GENERAL && v->row == 0 && v->col == 0) h1 = true;
+            else h2 = true;
         }
     }
-    return false;
+    *lost_only = !h2;
+    return h1 || h2;
 }
 
 static char *print(visa_module *m, unsigned flags, size_t *len) {
@@ -64,17 +76,24 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     visa_ctx_desc desc = {sizeof desc, NULL, NULL, NULL, NULL, 0};
     if (visa_ctx_create(&desc, &ctx) != VISA_OK) abort();
     visa_module *m = NULL;
+    bool h1_only = true;
     if (visa_module_parse_text(ctx, "fuzz", (const char *)data, size, VISA_PLATFORM_XE2, &m) ==
         VISA_OK) {
+        /* H2 modules are printed (never a crash) but not read back */
+        bool read_back = !igc_surface_index_hazard(m, &h1_only) || h1_only;
         /* The first print may normalise what IGC's printer rewrites (label names, routine
         ** names); from then on text -> module -> text must be stable and lossless. */
         for (unsigned flags = 0; flags <= VISA_PRINT_STRIP_COMMENTS; flags++) {
             size_t l1, l2, l3;
             char *p1 = print(m, flags, &l1);
+            if (!read_back) {
+                visa_free(ctx, p1, l1 + 1);
+                continue;
+            }
             visa_module *m2 = NULL, *m3 = NULL;
             if (visa_module_parse_text(ctx, "printed", p1, l1, VISA_PLATFORM_XE2, &m2) != VISA_OK)
                 abort(); /* printed text must parse */
-            if (!ir_module_equal(m, m2) && !igc_drops_pitch(m) && !igc_drops_surface_index(m))
+            if (!ir_module_equal(m, m2) && !igc_drops_pitch(m) && !igc_surface_index_hazard(m, &h1_only))
                 abort();
             char *p2 = print(m2, flags, &l2);
             if (visa_module_parse_text(ctx, "printed2", p2, l2, VISA_PLATFORM_XE2, &m3) != VISA_OK)
