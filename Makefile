@@ -71,7 +71,12 @@ fuzz: build
 	$(call FUZZ_RUN,fuzz_verify) -max_len=65536 build-fuzz/seeds/text build-fuzz/seeds/obj
 
 bench: build
-	@$(BUILD)/bench/bench_text $(SHARED)/corpus/igc-dumps tests/text/ops
+	@echo "parse + print, IGC's and the inline-vISA corpus:"
+	@$(BUILD)/bench/bench_text $(SHARED)/corpus/igc-dumps $(SHARED)/corpus/xe-forge \
+	  $(SHARED)/corpus/inline-asm/compute-samples-visa-injection \
+	  $(SHARED)/corpus/inline-asm/intel-llvm-inlineasm $(SHARED)/corpus/inline-asm/tvisa
+	@echo "parse + print, the per-instruction tests (tests/text/ops):"
+	@$(BUILD)/bench/bench_text tests/text/ops
 	@$(BUILD)/bench/bench_emu
 	@$(BUILD)/bench/bench_scale
 	@$(BUILD)/bench/bench_gemm
