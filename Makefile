@@ -49,7 +49,7 @@ check: test check-asan
 # library does not, and the launch's threading changes rarely; run it when touching launch.c.
 check-tsan:
 	@cmake -S . -B $(TSAN_BUILD) -DVISA_WERROR=ON -DVISA_TSAN=ON -DVISA_SHARED=$(SHARED) >/dev/null
-	@cmake --build $(TSAN_BUILD) -j$(JOBS) --target visa-cli test_gemm test_corpus_attention
+	@cmake --build $(TSAN_BUILD) -j$(JOBS) --target visa-cli test_gemm test_corpus_attention test_api
 	@cd $(TSAN_BUILD) && TSAN_OPTIONS=halt_on_error=1 ctest -L threads --output-on-failure -j$(JOBS)
 
 FUZZ_SECONDS ?= 60

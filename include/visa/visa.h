@@ -88,6 +88,9 @@ typedef struct visa_ctx_desc {
 typedef struct visa_ctx visa_ctx;
 typedef struct visa_module visa_module;
 
+/** A context may serve several threads at once when its allocator and diagnostic callback are
+**  thread-safe (the default allocator is).  Tables it derives from the instruction set on first
+**  use (the parser's mnemonic index) stay with it until visa_ctx_destroy. */
 VISA_API visa_status visa_ctx_create(const visa_ctx_desc *desc, visa_ctx **out);
 VISA_API void visa_ctx_destroy(visa_ctx *ctx);
 

@@ -5,7 +5,9 @@
 ** values; a struct_size below the struct's first version is VISA_E_ARG; a newer caller (larger
 ** struct_size) is accepted.  The first-version ends are written here from the history of visa.h
 ** (visa_run_opts gained set_cr0 and cr0 after max_steps; the others are unchanged). */
+#include <pthread.h>
 #include <stddef.h>
+#include <string.h>
 
 #include "../harness.h"
 #include "visa/visa.h"
@@ -228,6 +230,50 @@ static void test_run_opts(visa_ctx *ctx) {
     visa_module_destroy(m);
 }
 
+/* One context, parsed and printed from four threads at once: the first parse of each races to
+** build and publish the context's mnemonic index (vx_cache_publish); every thread must print
+** what one thread alone prints.  Under make check-tsan, ThreadSanitizer checks the publication. */
+typedef struct shared_job {
+    visa_ctx *ctx;
+    char *out;
+    size_t len;
+    visa_status st;
+} shared_job;
+
+static void *shared_parse(void *arg) {
+    shared_job *j = arg;
+    visa_module *m = NULL;
+    j->st = visa_module_parse_text(j->ctx, "t", SMALL, strlen(SMALL), VISA_PLATFORM_XE2, &m);
+    if (j->st == VISA_OK) j->st = visa_module_print_to_buffer(m, NULL, &j->out, &j->len);
+    visa_module_destroy(m);
+    return NULL;
+}
+
+static void test_shared_ctx(void) {
+    visa_ctx *alone = NULL, *shared = NULL;
+    shared_job ref = {0}, jobs[4];
+    pthread_t t[4];
+    CASE_BEGIN();
+    CHECK(visa_ctx_create(NULL, &alone) == VISA_OK && visa_ctx_create(NULL, &shared) == VISA_OK);
+    ref.ctx = alone;
+    shared_parse(&ref);
+    CHECK(ref.st == VISA_OK);
+    for (int i = 0; i < 4; i++) {
+        jobs[i] = (shared_job){shared, NULL, 0, VISA_E_ARG};
+        CHECK(pthread_create(&t[i], NULL, shared_parse, &jobs[i]) == 0);
+    }
+    for (int i = 0; i < 4; i++) {
+        pthread_join(t[i], NULL);
+        CHECKF(jobs[i].st == VISA_OK && jobs[i].len == ref.len && !memcmp(jobs[i].out, ref.out, ref.len),
+               "thread %d: status %d, %zu bytes", i, (int)jobs[i].st, jobs[i].len);
+        visa_free(shared, jobs[i].out, jobs[i].len + 1);
+    }
+    visa_free(alone, ref.out, ref.len + 1);
+    visa_ctx_destroy(alone);
+    visa_ctx_destroy(shared);
+    CASE_END("one context shared by four threads");
+}
+
 int main(void) {
     test_version();
     test_ctx_desc();
@@ -237,5 +283,6 @@ int main(void) {
     test_verify_opts();
     test_run_opts(ctx);
     visa_ctx_destroy(ctx);
+    test_shared_ctx();
     return th_finish();
 }
