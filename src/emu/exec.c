@@ -261,8 +261,19 @@ DEF_LOADS(UQ) DEF_LOADS(F) DEF_LOADS(DF) DEF_LOADS(HF) DEF_LOADS(BF)
 /* Predicate operands: one bit per lane. */
 static void ld_pred(const emu_thread *t, const emu_opnd *o, unsigned n, emu_val *out) {
     uint32_t m = t->pred[o->off];
-    for (unsigned i = 0; i < n; i++) out[i].i = (m >> (i + o->bitoff)) & 1;
+    /* lanes past the predicate's 32 bits (a mask offset with a wide exec size) read 0, as
+    ** st_pred drops them (fuzz_run: the shift was undefined) */
+    for (unsigned i = 0; i < n; i++) {
+        unsigned b = i + o->bitoff;
+        out[i].i = b < 32 ? (m >> b) & 1 : 0;
+    }
 }
+/* MOV's predicate source: "the value of the predicate variable is interpreted as an unsigned
+** integer, with element 0 corresponding to the LSB, and copied to <dst>" (spec MOV). */
+static void ld_pred_value(const emu_thread *t, const emu_opnd *o, unsigned n, emu_val *out) {
+    for (unsigned i = 0; i < n; i++) out[i].i = t->pred[o->off];
+}
+
 static void st_pred(emu_thread *t, const emu_opnd *o, unsigned n, uint32_t mask, const emu_val *in) {
     uint32_t m = t->pred[o->off];
     for (unsigned i = 0; i < n && i + o->bitoff < 32; i++) {
@@ -1191,6 +1202,12 @@ static bool lower_alu(emu_program *p, const ir_inst *in, emu_op *op, diag_sink *
         diag_at(ds, VISA_SEV_ERROR, "E-RUN", in->line, in->col,
                 "operand types of '%s' are not supported by the emulator yet", isa_forms[in->form].name);
         return false;
+    }
+    if (in->form == VISA_FORM_MOV && op->nsrc == 1 && op->src[0].shape == EO_PRED && op->dst.shape != EO_PRED) {
+        /* a flag copy: the whole predicate as a ud value (it read lane 0's bit, 0 or 1) */
+        op->src[0].type = VISA_TYPE_UD;
+        op->src[0].size = 4;
+        op->src[0].load = ld_pred_value;
     }
     if (in->form == VISA_FORM_SEL) op->pred_selects = 1;
     if (in->form == VISA_FORM_CMP && op->dst.shape != EO_PRED && is_float_type(op->dst.type)) {
