@@ -7,7 +7,7 @@
 
 #include "text.h"
 
-/* -- Diagnostics ------------------------------------------------------------------------------ */
+/* -- The logical line and its source positions ------------------------------------------- */
 bool tp_buf_append(txt_parser *tp, const char *c, size_t n, uint32_t line, uint32_t col) {
     if (!n) return true;
     const txt_seg *last = tp->segs.len ? &tp->segs.data[tp->segs.len - 1] : NULL;
@@ -36,6 +36,7 @@ static const txt_seg *seg_of(const txt_parser *tp, size_t i) {
 /* Characters pushed to the line, its NUL included (the NUL stays outside buf.len). */
 static size_t pos_count(const txt_parser *tp) { return tp->segs.len ? (size_t)tp->buf.len + 1 : 0; }
 
+/* -- Diagnostics ------------------------------------------------------------------------------ */
 uint32_t tp_line_of(txt_parser *tp, const char *at) {
     size_t i = (size_t)(at - tp->buf.data), n = pos_count(tp);
     if (tp->buf.len == 0 || n == 0) return tp->line_no;
