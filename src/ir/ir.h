@@ -156,6 +156,7 @@ typedef struct ir_routine {
 typedef struct ir_comment {
     char *text;   /* the comment including its // or slash-star delimiters */
     uint32_t len;
+    uint32_t id_len; /* an end-of-line "/// $N " that an instruction's printed id replaces */
     uint8_t blank_before; /* an empty line preceded it */
 } ir_comment;
 

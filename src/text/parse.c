@@ -38,10 +38,11 @@ static bool is_generated_comment(const char *c, size_t n, bool eol) {
     return false;
 }
 
-static int32_t add_comment(txt_parser *tp, const char *c, size_t n, bool blank_before) {
+static int32_t add_comment(txt_parser *tp, const char *c, size_t n, size_t id_len, bool blank_before) {
     ir_comment cm;
     cm.text = vx_strndup(tp->ctx, c, n);
     cm.len = (uint32_t)n;
+    cm.id_len = (uint32_t)id_len;
     cm.blank_before = blank_before;
     if (!cm.text || !vec_push(tp->ctx, &tp->m->comments, cm)) {
         vx_free(tp->ctx, cm.text, n + 1);
@@ -135,7 +136,10 @@ static bool next_line(txt_parser *tp, bool *blank) {
             if (!content && n - i == 29 && memcmp(s + i, "/// VISA Predefined Variables", 29) == 0)
                 tp->saw_predef_block = true;
             if (!gen) {
-                int32_t k = add_comment(tp, s + cs, n - cs, false);
+                /* an end-of-line comment is kept whole: where no id is printed before it (a label,
+                ** a declaration) its "/// $N " prefix is what makes it a comment (fuzz_parse) */
+                size_t from = content ? i : cs;
+                int32_t k = add_comment(tp, s + from, n - from, cs > i ? cs - i : 0, false);
                 if (k >= 0) {
                     if (content) eol = k;
                     else (void)vec_push(tp->ctx, &own, (uint32_t)k);
@@ -166,7 +170,7 @@ static bool next_line(txt_parser *tp, bool *blank) {
             size_t cs = i;
             if (!content)
                 while (cs > line_start && (s[cs - 1] == ' ' || s[cs - 1] == '\t')) cs--;
-            int32_t k = add_comment(tp, s + cs, j - cs, false);
+            int32_t k = add_comment(tp, s + cs, j - cs, 0, false);
             if (k >= 0) {
                 if (content) eol = k;
                 else (void)vec_push(tp->ctx, &own, (uint32_t)k);

@@ -260,12 +260,17 @@ void pr_own_comments(txt_printer *pr, const ir_trivia *t) {
     }
 }
 
-static void pr_eol_comment(txt_printer *pr, const ir_trivia *t) {
+/* after_id: an instruction's "/// $id" was just printed, which stands for the comment's own
+** "/// $N " prefix (IGC's printed id, replaced by ours) */
+static void pr_eol_comment_at(txt_printer *pr, const ir_trivia *t, bool after_id) {
     if (!pr->keep_comments || t->eol < 0) return;
     const ir_comment *c = &pr->m->comments.data[t->eol];
+    uint32_t skip = after_id && c->id_len <= c->len ? c->id_len : 0;
     sb_putc(pr->out, ' ');
-    sb_putn(pr->out, c->text, c->len);
+    sb_putn(pr->out, c->text + skip, c->len - skip);
 }
+
+static void pr_eol_comment(txt_printer *pr, const ir_trivia *t) { pr_eol_comment_at(pr, t, false); }
 
 /* A statement line: "\n" + own-line comments + text; used for header lines, which IGC joins
 ** with leading newlines. */
@@ -438,7 +443,7 @@ static void pr_instruction(txt_printer *pr, const ir_inst *inst, uint32_t id) {
         sb_puts(o, " /// $");
         sb_putu(o, id);
     }
-    pr_eol_comment(pr, &inst->trivia);
+    pr_eol_comment_at(pr, &inst->trivia, !(F->flags & VF_NO_ID));
     sb_putc(o, '\n');
 }
 
