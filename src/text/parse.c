@@ -116,6 +116,11 @@ static bool next_line(txt_parser *tp, bool *blank) {
             while (j < tp->len && s[j] != '\n') j++;
             size_t n = j;
             while (n > i && s[n - 1] == '\r') n--; /* CRLF, and CRs before the end of input */
+            /* an end-of-line comment ends at its last non-blank: the printer may put text after
+            ** it (IGC's indent of a first .function on the last header line), which would
+            ** otherwise join the comment and grow it on every print (fuzz_parse) */
+            if (content)
+                while (n > i && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r')) n--;
             size_t cs = i;
             if (content) {
                 /* "/// $N" is generated; anything after it on the line is the user's comment */
