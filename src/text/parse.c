@@ -747,6 +747,10 @@ static bool parse_attr_value(txt_parser *tp, ir_attr *a, const char *name, size_
                                                          strcmp(s, "3d") == 0)) {
             a->size = 1;
             a->value[0] = s[0] == 'c' ? 0 : 1;
+        } else if (len == 0) {
+            /* IGC's printOneAttribute writes an empty string attribute as its bare name, and the
+            ** object does not tell them apart: stored as the bare name (fuzz_parse) */
+            a->size = 0;
         } else if (len > 255) {
             vx_free(tp->ctx, s, len + 1);
             tp_error(tp, tp->p, "attribute string longer than 255 bytes");
