@@ -101,12 +101,15 @@
 #define emu_int_sat_u64 visa__emu_int_sat_u64
 #define emu_int_wrap visa__emu_int_wrap
 #define emu_isa_select visa__emu_isa_select
+#define emu_jit_available visa__emu_jit_available
+#define emu_jit_build visa__emu_jit_build
+#define emu_jit_free visa__emu_jit_free
 #define emu_layout_build visa__emu_layout_build
 #define emu_layout_free visa__emu_layout_free
+#define emu_limits_check visa__emu_limits_check
 #define emu_load_bits visa__emu_load_bits
 #define emu_lower visa__emu_lower
 #define emu_lower_raw visa__emu_lower_raw
-#define emu_limits_check visa__emu_limits_check
 #define emu_lsc_fence visa__emu_lsc_fence
 #define emu_lsc_lower_send visa__emu_lsc_lower_send
 #define emu_lsc_lower_typed visa__emu_lsc_lower_typed
@@ -145,6 +148,7 @@
 #define emu_sync_nbarrier visa__emu_sync_nbarrier
 #define emu_sync_sbarrier visa__emu_sync_sbarrier
 #define emu_sync_wait visa__emu_sync_wait
+#define emu_tier_select visa__emu_tier_select
 #define emu_u64_to_float visa__emu_u64_to_float
 #define emu_uv_elem visa__emu_uv_elem
 #define emu_v_elem visa__emu_v_elem
@@ -175,11 +179,11 @@
 #define ir_var_type visa__ir_var_type
 #define isa_align_bytes visa__isa_align_bytes
 #define isa_enum_at visa__isa_enum_at
-#define isa_enum_table_sorted visa__isa_enum_table_sorted
 #define isa_enum_attr visa__isa_enum_attr
 #define isa_enum_by_name visa__isa_enum_by_name
 #define isa_enum_longest_at visa__isa_enum_longest_at
 #define isa_enum_parse visa__isa_enum_parse
+#define isa_enum_table_sorted visa__isa_enum_table_sorted
 #define isa_enum_text visa__isa_enum_text
 #define isa_form_by_opcode visa__isa_form_by_opcode
 #define isa_form_group visa__isa_form_group

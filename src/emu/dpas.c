@@ -797,7 +797,7 @@ static void dpas_store(emu_thread *t, const emu_op *op, uint32_t res[8][EMU_MAX_
 ** arrives at the same dpasw is reported as a deadlock by the scheduler. */
 static void h_dpasw_pair(emu_thread *t, const emu_op *op) {
     emu_group_sync *gs = t->sync;
-    uint32_t at = (uint32_t)(op - t->prog->ops.data) + 1, pi = t->index ^ 1u;
+    uint32_t at = t->pc + 1, pi = t->index ^ 1u;
     if (t->pair_done == at) { /* the partner executed this dpasw for both */
         t->pair_done = 0;
         t->pc++;

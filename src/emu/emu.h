@@ -134,6 +134,12 @@ typedef struct emu_program {
                             ** and 2D blocks (the reference the fast paths are checked against) */
     uint8_t isa;            /* EMU_ISA_*: the host vector units the fast ALU handlers use, picked once
                             ** at lowering (emu_isa_select; VISA_EMU_ISA forces a level) */
+    uint8_t tier;           /* EMU_TIER_* (jit.h): VISA_EMU_TIER, read once at lowering */
+    emu_op *jit_ops;        /* the compiled tier's op array (a copy of ops whose block starts run
+                            ** their block; jit.c), NULL when nothing is compiled */
+    struct emu_jit *jit;    /* compiled code and blocks, freed with the program */
+    uint32_t jit_blocks;    /* blocks compiled */
+    char jit_error[160];    /* why the compiled tier was not used, empty if it was or was not tried */
     bool global_atomics;    /* set by message lowering: groups then run one after another, in
                             ** order, so atomics' returned values are the same for any --threads */
     uint32_t *func_op;      /* per module routine: op index of its first op, UINT32_MAX if not lowered */
@@ -233,6 +239,7 @@ struct emu_thread {
     struct { uint32_t ret_pc, em, func; } call_stack[64]; /* return op, the caller's mask, callee start (fcall) */
     uint32_t call_depth;
     uint64_t steps, max_steps;
+    uint64_t check;       /* the run loop's next limit check, for compiled loops (jit.c) */
     emu_budget *budget;   /* the launch's limits (NULL: only max_steps) */
     uint64_t reported;    /* steps already added to budget->total */
     emu_mem *mem;

@@ -1336,14 +1336,12 @@ static bool lower_scalar_src(emu_program *p, const ir_inst *in, emu_op *op, diag
     return true;
 }
 
-/* -- The loop ------------------------------------------------------------------------------------ */
-void emu_run_thread(emu_thread *t) {
-    if (t->obs) { /* observed: observe.c's loop; this one stays free of observation */
-        emu_run_thread_observed(t);
-        return;
-    }
-    const emu_op *ops = t->prog->ops.data;
-    uint64_t steps = t->steps; /* in a register: handlers never read it */
+/* -- The loop ------------------------------------------------------------------------------------
+** One body, built twice: the interpreter's (the step count in a register) and the compiled tier's,
+** whose block handlers execute many ops per dispatch and so read and advance the count in the
+** thread (jit.c emu_jit_run), and read the next check point from it. */
+static inline __attribute__((always_inline)) void run_loop(emu_thread *t, const emu_op *ops, const bool compiled) {
+    uint64_t steps = t->steps; /* interpreted: in a register, handlers never read it */
     uint64_t check = emu_next_check(t, steps);
     while (!t->done) {
         const uint32_t at = t->pc;
@@ -1354,7 +1352,14 @@ void emu_run_thread(emu_thread *t) {
             t->wait_mask[at] = 0;
         }
         steps++;
-        op->fn(t, op);
+        if (compiled) {
+            t->steps = steps;
+            t->check = check;
+            op->fn(t, op);
+            steps = t->steps;
+        } else {
+            op->fn(t, op);
+        }
         if (__builtin_expect(t->done, 0)) {
             /* a thread past its step limit without a back-edge since (straight-line code) ends in error */
             if (!t->fault && !t->blocked && steps > t->max_steps) emu_limits_check(t, steps);
@@ -1368,4 +1373,13 @@ void emu_run_thread(emu_thread *t) {
         }
     }
     t->steps = steps;
+}
+
+void emu_run_thread(emu_thread *t) {
+    if (t->obs) { /* observed: observe.c's loop; this one stays free of observation */
+        emu_run_thread_observed(t);
+        return;
+    }
+    if (t->prog->jit_ops) run_loop(t, t->prog->jit_ops, true);
+    else run_loop(t, t->prog->ops.data, false);
 }

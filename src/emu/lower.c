@@ -9,6 +9,7 @@
 
 #include "emu.h"
 #include "exec.h"
+#include "jit.h"
 
 /* Every index an operand takes from the input (variable, address, predicate and state ids,
 ** element offsets) is checked here, where it is decoded into a byte offset or a slot, so the
@@ -385,6 +386,7 @@ visa_status emu_lower(visa_ctx *ctx, const visa_module *m, const ir_routine *r, 
     const char *generic = getenv("VISA_EMU_GENERIC"); /* read here once, kept in the program */
     p->generic = generic && *generic && strcmp(generic, "0") != 0;
     p->isa = (uint8_t)emu_isa_select();
+    p->tier = (uint8_t)emu_tier_select();
     uint32_t nr = m->routines.len;
     p->nroutines = nr;
     p->func_op = vx_alloc(ctx, sizeof(uint32_t) * nr);
@@ -437,12 +439,14 @@ visa_status emu_lower(visa_ctx *ctx, const visa_module *m, const ir_routine *r, 
     for (uint32_t k = 0; k < built; k++) emu_layout_free(ctx, &lays[k]);
     vx_free(ctx, order, sizeof(uint32_t) * nr);
     vx_free(ctx, lays, sizeof(emu_layout) * nr);
+    if (st == VISA_OK) st = emu_jit_build(p, ds);
     if (st != VISA_OK) emu_program_free(p);
     return st;
 }
 
 void emu_program_free(emu_program *p) {
     if (!p->ctx) return;
+    emu_jit_free(p);
     emu_layout_free(p->ctx, &p->lay);
     vec_free(p->ctx, &p->ops);
     vec_free(p->ctx, &p->lane_off);

@@ -85,7 +85,7 @@ static bool nb_wait(emu_thread *t, const emu_op *op, unsigned id) {
     }
     t->blocked = true;
     t->done = true; /* leaves the run loop; the scheduler resumes at this op */
-    t->blocked_at = (uint32_t)(op - t->prog->ops.data) + 1;
+    t->blocked_at = t->pc + 1; /* the op being executed (not op's place: the compiled tier runs a copy) */
     return false;
 }
 

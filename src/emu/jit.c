@@ -1,0 +1,813 @@
+/* jit.c -- the compiled tier (jit.h).
+**
+** What is compiled: a block is a maximal run of consecutive ops that the fast handlers take
+** (emu_fast_handler / emu_fast_cmp accept them) on integer, f or df elements with contiguous,
+** broadcast or immediate sources, optionally opened by a label; when the op after the run is a
+** jmp back to the run's first op, the block is the whole loop.  A run never continues past a
+** label or an op where goto lanes join, so control enters a block only at its first op.  Each
+** block becomes two LLVM functions over the thread's file and predicates: one that assumes every
+** op's execution-mask lanes are on (the common case: no select against the old destination) and
+** one that takes the enables from the mask.  Both compute what fast.c's handlers compute, op by op
+** and in order (the same widening, modifiers, wrap-around, IEEE operations, fma where fast.c uses
+** fmaf / fma), so the bits equal the interpreter's.
+**
+** How a block runs: the plain run loop dispatches the block's first op to emu_jit_run, which
+** calls the compiled function and accounts every op it executed as a step.  A loop block runs as
+** many trips as end at or before the run loop's next limit check; the trip that passes it runs
+** interpreted and leaves its jmp to the run loop, so limits are checked at the same step and named
+** at the same jmp as in the interpreter.  Under a non-default %cr0 a block with float ops runs
+** interpreted (the fast handlers fall back to the %cr0-aware path there too).  Observed and checked
+** runs use the interpreter's op array and never see a block.
+*/
+#include "jit.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "exec.h"
+
+unsigned emu_tier_select(void) {
+    const char *s = getenv("VISA_EMU_TIER");
+    if (s && !strcmp(s, "interp")) return EMU_TIER_INTERP;
+    if (s && !strcmp(s, "jit-all")) return EMU_TIER_JIT_ALL;
+    return EMU_TIER_JIT;
+}
+
+#if !VISA_HAVE_JIT
+bool emu_jit_available(void) { return false; }
+visa_status emu_jit_build(emu_program *p, diag_sink *ds) {
+    (void)p, (void)ds;
+    return VISA_OK;
+}
+void emu_jit_free(emu_program *p) { (void)p; }
+#else
+
+#include <pthread.h>
+#include <stdio.h>
+
+#include <llvm-c/Analysis.h>
+#include <llvm-c/Core.h>
+#include <llvm-c/Error.h>
+#include <llvm-c/LLJIT.h>
+#include <llvm-c/Orc.h>
+#include <llvm-c/Target.h>
+#include <llvm-c/TargetMachine.h>
+#include <llvm-c/Transforms/PassBuilder.h>
+
+bool emu_jit_available(void) { return true; }
+
+/* A compiled function: runs the block's body once, or (a loop) up to max_trips times while its
+** jmp is taken; returns the trips run, bit 63 set when the last jmp was taken. */
+typedef uint64_t (*jit_fn)(uint8_t *file, uint32_t *pred, uint32_t em, uint64_t max_trips);
+#define JIT_TAKEN (1ull << 63)
+
+typedef struct emu_jit_block {
+    jit_fn full;        /* every op's execution-mask lanes on: (em & need) == need */
+    jit_fn masked;      /* enables from the execution mask */
+    uint32_t need;      /* the em bits `full` assumes */
+    uint32_t first;     /* body: ops [first, body_end) */
+    uint32_t body_end;  /* a loop: the jmp back to first */
+    bool loop;
+    bool fenv;          /* a float op: %cr0 modes other than EMU_CR0_FAST run interpreted */
+} emu_jit_block;
+
+struct emu_jit {
+    LLVMOrcLLJITRef own; /* compiled code the program owns (the context's cache was full), or NULL */
+    emu_jit_block *blocks;
+    uint32_t nblocks, cap;
+};
+
+/* -- The context's code cache --------------------------------------------------------------------
+** visa_module_run lowers its kernel on every call; compiling its blocks again each time would cost
+** more than many runs take.  Compiled code is kept in the context, keyed by everything the code
+** generator reads from the blocks' ops (so an edited module or another ISA level compiles anew),
+** and released with the context.  A context may serve several threads: entries are pushed onto a
+** list with a compare-and-swap and never removed before the context goes. */
+#define JIT_CACHE_MAX 256 /* programs per context; past it a program owns its code */
+typedef struct jit_entry {
+    struct jit_entry *next;
+    uint8_t *key;
+    size_t key_len;
+    LLVMOrcLLJITRef jit;
+    jit_fn *fns; /* per block: full, masked */
+    uint32_t nfns;
+} jit_entry;
+typedef struct jit_cache {
+    vx_cached base;
+    jit_entry *_Atomic head;
+    _Atomic uint32_t count;
+} jit_cache;
+
+static void entry_free(visa_ctx *ctx, jit_entry *e) {
+    if (e->jit) LLVMOrcDisposeLLJIT(e->jit);
+    vx_free(ctx, e->key, e->key_len);
+    vx_free(ctx, e->fns, sizeof(jit_fn) * e->nfns);
+    vx_free(ctx, e, sizeof *e);
+}
+static void cache_release(visa_ctx *ctx, vx_cached *self) {
+    jit_cache *c = (jit_cache *)self;
+    for (jit_entry *e = atomic_load(&c->head), *next; e; e = next) {
+        next = e->next;
+        entry_free(ctx, e);
+    }
+    vx_free(ctx, c, sizeof *c);
+}
+static jit_cache *cache_of(visa_ctx *ctx) {
+    vx_cached *c = vx_cache_get(ctx, VX_CACHE_JIT);
+    if (c) return (jit_cache *)c;
+    jit_cache *n = vx_alloc(ctx, sizeof *n);
+    if (!n) return NULL;
+    n->base.release = cache_release;
+    return (jit_cache *)vx_cache_publish(ctx, VX_CACHE_JIT, &n->base);
+}
+static const jit_entry *cache_find(jit_cache *c, const uint8_t *key, size_t len) {
+    for (const jit_entry *e = atomic_load_explicit(&c->head, memory_order_acquire); e; e = e->next)
+        if (e->key_len == len && !memcmp(e->key, key, len)) return e;
+    return NULL;
+}
+/* Keep e in the cache; false when the cache is full (the caller keeps it). */
+static bool cache_add(jit_cache *c, jit_entry *e) {
+    if (atomic_fetch_add(&c->count, 1) >= JIT_CACHE_MAX) {
+        atomic_fetch_sub(&c->count, 1);
+        return false;
+    }
+    jit_entry *head = atomic_load_explicit(&c->head, memory_order_relaxed);
+    do e->next = head;
+    while (!atomic_compare_exchange_weak_explicit(&c->head, &head, e, memory_order_release, memory_order_relaxed));
+    return true;
+}
+
+/* The cache key: the ISA level, then per block its shape and, per op, every field the code
+** generator reads, padding zeroed. */
+typedef struct key_opnd {
+    uint8_t shape, type, mod, size, bitoff, pad[3];
+    uint32_t off, pad2;
+    uint64_t imm;
+} key_opnd;
+typedef struct key_op {
+    uint16_t form;
+    uint8_t exec, mask_off, nomask, sat, pred_ctrl, pred_inv, nsrc, cond, fenv, pad;
+    uint32_t pred_id;
+    key_opnd dst, src[3];
+} key_op;
+static void key_opnd_of(key_opnd *k, const emu_opnd *o) {
+    k->shape = o->shape, k->type = o->type, k->mod = o->mod, k->size = o->size, k->bitoff = o->bitoff;
+    k->off = o->off;
+    k->imm = o->imm;
+}
+static uint8_t *make_key(const emu_program *p, const emu_jit_block *b, uint32_t nb, size_t *len) {
+    size_t n = 2 * sizeof(uint32_t);
+    for (uint32_t i = 0; i < nb; i++) n += 2 * sizeof(uint32_t) + sizeof(key_op) * (b[i].body_end - b[i].first + b[i].loop);
+    uint8_t *key = vx_alloc(p->ctx, n), *w = key;
+    if (!key) return NULL;
+    uint32_t head[2] = {p->isa, nb};
+    memcpy(w, head, sizeof head), w += sizeof head;
+    for (uint32_t i = 0; i < nb; i++) {
+        uint32_t end = b[i].body_end + b[i].loop, bh[2] = {end - b[i].first, b[i].loop};
+        memcpy(w, bh, sizeof bh), w += sizeof bh;
+        for (uint32_t k = b[i].first; k < end; k++, w += sizeof(key_op)) {
+            const emu_op *op = &p->ops.data[k];
+            key_op ko;
+            memset(&ko, 0, sizeof ko);
+            ko.form = op->form, ko.exec = op->exec, ko.mask_off = op->mask_off, ko.nomask = op->nomask;
+            ko.sat = op->sat, ko.pred_ctrl = op->pred_ctrl, ko.pred_inv = op->pred_inv, ko.nsrc = op->nsrc;
+            ko.cond = op->cond, ko.fenv = op->fenv, ko.pred_id = op->pred_id;
+            key_opnd_of(&ko.dst, &op->dst);
+            for (unsigned s = 0; s < 3 && s < op->nsrc; s++) key_opnd_of(&ko.src[s], &op->src[s]);
+            memcpy(w, &ko, sizeof ko);
+        }
+    }
+    *len = n;
+    return key;
+}
+
+/* -- Running a block ---------------------------------------------------------------------------- */
+
+/* Ops [from, to) with their interpreter handlers; pc ends at `to`. */
+static void run_interpreted(emu_thread *t, uint32_t from, uint32_t to) {
+    const emu_op *ops = t->prog->ops.data;
+    for (uint32_t pc = from; pc < to; pc++) {
+        t->pc = pc;
+        ops[pc].fn(t, &ops[pc]);
+        if (t->done) return; /* a fault: the run loop names the block */
+    }
+    t->pc = to;
+}
+
+/* The handler of a block's first op in p->jit_ops.  The run loop has counted this op's step. */
+static void emu_jit_run(emu_thread *t, const emu_op *op) {
+    const emu_jit_block *b = op->aux;
+    uint64_t steps = t->steps - 1;
+    uint32_t body = b->body_end - b->first;
+    if (b->fenv && emu_cr0_modes(t) != EMU_CR0_FAST) {
+        run_interpreted(t, b->first, b->body_end); /* a loop's jmp is left to the run loop */
+        t->steps = steps + body;
+        return;
+    }
+    jit_fn fn = (t->em & b->need) == b->need ? b->full : b->masked;
+    if (!b->loop) {
+        fn(t->file, t->pred, t->em, 1);
+        t->steps = steps + body;
+        t->pc = b->body_end;
+        return;
+    }
+    /* trips that end at or before the check point: the run loop checks at a back-edge once the
+    ** steps pass it, so no compiled trip may end past it with its jmp taken */
+    uint64_t trip = (uint64_t)body + 1;
+    uint64_t max = t->check >= steps ? (t->check - steps) / trip : 0;
+    if (max) {
+        uint64_t r = fn(t->file, t->pred, t->em, max);
+        steps += (r & ~JIT_TAKEN) * trip;
+        if (!(r & JIT_TAKEN)) {
+            t->steps = steps;
+            t->pc = b->body_end + 1;
+            return;
+        }
+    }
+    /* the trip whose back-edge reaches the check point: its jmp runs in the run loop */
+    run_interpreted(t, b->first, b->body_end);
+    t->steps = steps + body;
+}
+
+/* -- Which ops compile ---------------------------------------------------------------------------- */
+
+static bool int_type(unsigned ty) {
+    switch (ty) {
+    case VISA_TYPE_B: case VISA_TYPE_UB: case VISA_TYPE_W: case VISA_TYPE_UW:
+    case VISA_TYPE_D: case VISA_TYPE_UD: case VISA_TYPE_Q: case VISA_TYPE_UQ: return true;
+    default: return false;
+    }
+}
+static bool jit_type(unsigned ty) { return int_type(ty) || ty == VISA_TYPE_F || ty == VISA_TYPE_DF; }
+
+/* An ALU op or compare the block compiler takes (a label and a jmp are handled by the caller). */
+static bool compilable(const emu_program *p, const emu_op *op) {
+    bool cmp = op->form == VISA_FORM_CMP;
+    if (cmp ? !emu_fast_cmp(p, op) : !emu_fast_handler(p, op)) return false;
+    if (!jit_type(cmp ? op->src[0].type : op->dst.type)) return false;
+    if (op->exec > EMU_MAX_LANES || op->exec == 0) return false;
+    for (unsigned k = 0; k < op->nsrc; k++) {
+        unsigned s = op->src[k].shape;
+        if (s != EO_CONTIG && s != EO_SCALAR && s != EO_IMM) return false;
+    }
+    /* a write to %cr0 would change the modes a later op of the block was entered with */
+    if (!cmp && op->dst.off < p->cr0_off + 4 && p->cr0_off < op->dst.off + (uint32_t)op->exec * op->dst.size)
+        return false;
+    return true;
+}
+
+/* -- Code generation ----------------------------------------------------------------------------- */
+
+typedef struct jit_gen {
+    LLVMContextRef c;
+    LLVMModuleRef m;
+    LLVMBuilderRef b;
+    LLVMValueRef file, pred, em;
+    LLVMTypeRef i1, i8, i16, i32, i64, f32, f64, ptr;
+    bool full;
+} jit_gen;
+
+static LLVMValueRef c32(jit_gen *g, uint32_t v) { return LLVMConstInt(g->i32, v, 0); }
+
+static LLVMValueRef at_file(jit_gen *g, uint32_t off) {
+    LLVMValueRef idx = LLVMConstInt(g->i64, off, 0);
+    return LLVMBuildGEP2(g->b, g->i8, g->file, &idx, 1, "");
+}
+static LLVMValueRef at_pred(jit_gen *g, uint32_t id) {
+    LLVMValueRef idx = LLVMConstInt(g->i64, id, 0);
+    return LLVMBuildGEP2(g->b, g->i32, g->pred, &idx, 1, "");
+}
+static LLVMValueRef load(jit_gen *g, LLVMTypeRef ty, LLVMValueRef ptr) {
+    LLVMValueRef v = LLVMBuildLoad2(g->b, ty, ptr, "");
+    LLVMSetAlignment(v, 1);
+    return v;
+}
+static void store(jit_gen *g, LLVMValueRef v, LLVMValueRef ptr) { LLVMSetAlignment(LLVMBuildStore(g->b, v, ptr), 1); }
+
+static LLVMValueRef splat(jit_gen *g, LLVMValueRef v, unsigned n) {
+    LLVMTypeRef vt = LLVMVectorType(LLVMTypeOf(v), n);
+    LLVMValueRef one = LLVMBuildInsertElement(g->b, LLVMGetPoison(vt), v, c32(g, 0), "");
+    return LLVMBuildShuffleVector(g->b, one, LLVMGetPoison(vt), LLVMConstNull(LLVMVectorType(g->i32, n)), "");
+}
+
+/* Storage type of an element type. */
+static LLVMTypeRef elem_type(jit_gen *g, unsigned ty) {
+    switch (ty) {
+    case VISA_TYPE_B: case VISA_TYPE_UB: return g->i8;
+    case VISA_TYPE_W: case VISA_TYPE_UW: return g->i16;
+    case VISA_TYPE_D: case VISA_TYPE_UD: return g->i32;
+    case VISA_TYPE_F: return g->f32;
+    case VISA_TYPE_DF: return g->f64;
+    default: return g->i64;
+    }
+}
+
+/* The exec lanes of source k as a vector of its storage type. */
+static LLVMValueRef load_src(jit_gen *g, const emu_op *op, unsigned k, LLVMTypeRef st) {
+    const emu_opnd *o = &op->src[k];
+    unsigned n = op->exec;
+    if (o->shape == EO_IMM) {
+        LLVMValueRef bits = LLVMConstInt(LLVMIntTypeInContext(g->c, o->size * 8), o->imm, 0);
+        return splat(g, LLVMConstBitCast(bits, st), n);
+    }
+    if (o->shape == EO_SCALAR) return splat(g, load(g, st, at_file(g, o->off)), n);
+    return load(g, LLVMVectorType(st, n), at_file(g, o->off));
+}
+
+/* PMask over the exec lanes (exec.h emu_pred_bits), an i32. */
+static LLVMValueRef pred_bits(jit_gen *g, const emu_op *op) {
+    uint32_t all = emu_lanes_mask(op->exec);
+    LLVMValueRef pm = LLVMBuildLoad2(g->b, g->i32, at_pred(g, op->pred_id), "");
+    pm = LLVMBuildAnd(g->b, LLVMBuildLShr(g->b, pm, c32(g, op->mask_off), ""), c32(g, all), "");
+    if (op->pred_ctrl == IR_PRED_ANY)
+        pm = LLVMBuildSelect(g->b, LLVMBuildICmp(g->b, LLVMIntNE, pm, c32(g, 0), ""), c32(g, all), c32(g, 0), "");
+    else if (op->pred_ctrl == IR_PRED_ALL)
+        pm = LLVMBuildSelect(g->b, LLVMBuildICmp(g->b, LLVMIntEQ, pm, c32(g, all), ""), c32(g, all), c32(g, 0), "");
+    if (op->pred_inv) pm = LLVMBuildXor(g->b, pm, c32(g, all), "");
+    return pm;
+}
+
+/* ChEn (exec.h emu_chen) as an i32; NULL when it is all exec lanes by construction. */
+static LLVMValueRef enables(jit_gen *g, const emu_op *op) {
+    uint32_t all = emu_lanes_mask(op->exec);
+    LLVMValueRef em = NULL;
+    if (!op->nomask && !g->full)
+        em = LLVMBuildAnd(g->b, LLVMBuildLShr(g->b, g->em, c32(g, op->mask_off), ""), c32(g, all), "");
+    if (!op->pred_id) return em;
+    LLVMValueRef pm = pred_bits(g, op);
+    return em ? LLVMBuildAnd(g->b, em, pm, "") : pm;
+}
+
+/* Write the enabled lanes of v (storage vector) to the destination. */
+static void store_dst(jit_gen *g, const emu_op *op, LLVMValueRef v, LLVMValueRef chen) {
+    LLVMValueRef ptr = at_file(g, op->dst.off);
+    if (chen) {
+        unsigned n = op->exec;
+        LLVMValueRef old = load(g, LLVMTypeOf(v), ptr);
+        LLVMValueRef bits = n < 32 ? LLVMBuildTrunc(g->b, chen, LLVMIntTypeInContext(g->c, n), "") : chen;
+        LLVMValueRef mask = LLVMBuildBitCast(g->b, bits, LLVMVectorType(g->i1, n), "");
+        v = LLVMBuildSelect(g->b, mask, v, old, "");
+    }
+    store(g, v, ptr);
+}
+
+static bool signed_order(unsigned ty) { return ty != VISA_TYPE_UD && ty != VISA_TYPE_UQ; } /* fast.c INT_TRAITS */
+static bool sign_extends(unsigned ty) { return ty == VISA_TYPE_B || ty == VISA_TYPE_W; }
+
+/* fast.c's TY_LD: b..uw widen to 32 bits (b, w with their sign), d..uq stay. */
+static LLVMValueRef int_widen(jit_gen *g, LLVMValueRef v, unsigned ty, LLVMTypeRef ct) {
+    if (LLVMTypeOf(v) == ct) return v;
+    return sign_extends(ty) ? LLVMBuildSExt(g->b, v, ct, "") : LLVMBuildZExt(g->b, v, ct, "");
+}
+/* fast.c imod32 / imod64 (abs, then negate) and umod (unsigned: negate only). */
+static LLVMValueRef int_mod(jit_gen *g, LLVMValueRef x, unsigned m, unsigned ty) {
+    LLVMValueRef zero = LLVMConstNull(LLVMTypeOf(x));
+    if ((m & 1) && signed_order(ty))
+        x = LLVMBuildSelect(g->b, LLVMBuildICmp(g->b, LLVMIntSLT, x, zero, ""), LLVMBuildSub(g->b, zero, x, ""), x, "");
+    if (m & 2) x = LLVMBuildSub(g->b, zero, x, "");
+    return x;
+}
+static LLVMValueRef int_lt(jit_gen *g, LLVMValueRef a, LLVMValueRef b, unsigned ty) {
+    return LLVMBuildICmp(g->b, signed_order(ty) ? LLVMIntSLT : LLVMIntULT, a, b, "");
+}
+static LLVMValueRef int_le(jit_gen *g, LLVMValueRef a, LLVMValueRef b, unsigned ty) {
+    return LLVMBuildICmp(g->b, signed_order(ty) ? LLVMIntSLE : LLVMIntULE, a, b, "");
+}
+
+/* fast.c fmodf_ / fmodd_: abs clears the sign bit, negate flips it, on the bits. */
+static LLVMValueRef flt_mod(jit_gen *g, LLVMValueRef x, unsigned m) {
+    if (!m) return x;
+    LLVMTypeRef vt = LLVMTypeOf(x);
+    LLVMTypeRef et = LLVMGetElementType(vt);
+    unsigned w = et == g->f32 ? 32 : 64;
+    LLVMTypeRef it = LLVMVectorType(LLVMIntTypeInContext(g->c, w), LLVMGetVectorSize(vt));
+    LLVMValueRef i = LLVMBuildBitCast(g->b, x, it, "");
+    uint64_t sign = 1ull << (w - 1);
+    if (m & 1) i = LLVMBuildAnd(g->b, i, splat(g, LLVMConstInt(LLVMIntTypeInContext(g->c, w), ~sign, 0), LLVMGetVectorSize(vt)), "");
+    if (m & 2) i = LLVMBuildXor(g->b, i, splat(g, LLVMConstInt(LLVMIntTypeInContext(g->c, w), sign, 0), LLVMGetVectorSize(vt)), "");
+    return LLVMBuildBitCast(g->b, i, vt, "");
+}
+static LLVMValueRef is_nan(jit_gen *g, LLVMValueRef x) { return LLVMBuildFCmp(g->b, LLVMRealUNO, x, x, ""); }
+
+static LLVMValueRef intrinsic(jit_gen *g, const char *name, LLVMTypeRef ty, LLVMValueRef *args, unsigned n) {
+    unsigned id = LLVMLookupIntrinsicID(name, strlen(name));
+    LLVMValueRef fn = LLVMGetIntrinsicDeclaration(g->m, id, &ty, 1);
+    return LLVMBuildCall2(g->b, LLVMIntrinsicGetType(g->c, id, &ty, 1), fn, args, n, "");
+}
+
+/* One ALU op (emu_fast_handler took it: every operand of the destination's type). */
+static void gen_alu(jit_gen *g, const emu_op *op) {
+    unsigned ty = op->dst.type, n = op->exec;
+    LLVMTypeRef st = elem_type(g, ty);
+    LLVMValueRef s[3];
+    for (unsigned k = 0; k < op->nsrc && k < 3; k++) s[k] = load_src(g, op, k, st);
+    LLVMValueRef r;
+    if (int_type(ty)) {
+        LLVMTypeRef ct = LLVMVectorType(op->dst.size == 8 ? g->i64 : g->i32, n);
+        LLVMTypeRef cs = LLVMGetElementType(ct);
+        for (unsigned k = 0; k < op->nsrc && k < 3; k++)
+            s[k] = int_mod(g, int_widen(g, s[k], ty, ct), op->src[k].mod, ty);
+        unsigned shm = op->dst.size == 8 ? 63 : 31;
+        uint64_t keep = op->dst.size == 8 ? ~0ull : op->dst.size == 4 ? 0xFFFFFFFFull : op->dst.size == 2 ? 0xFFFF : 0xFF;
+        LLVMValueRef cnt = NULL;
+        if (op->form == VISA_FORM_SHL || op->form == VISA_FORM_SHR || op->form == VISA_FORM_ASR)
+            cnt = LLVMBuildAnd(g->b, s[1], splat(g, LLVMConstInt(cs, shm, 0), n), "");
+        switch (op->form) {
+        case VISA_FORM_MOV: r = s[0]; break;
+        case VISA_FORM_ADD: r = LLVMBuildAdd(g->b, s[0], s[1], ""); break;
+        case VISA_FORM_MUL: r = LLVMBuildMul(g->b, s[0], s[1], ""); break;
+        case VISA_FORM_MAD: r = LLVMBuildAdd(g->b, LLVMBuildMul(g->b, s[0], s[1], ""), s[2], ""); break;
+        case VISA_FORM_MIN: r = LLVMBuildSelect(g->b, int_lt(g, s[0], s[1], ty), s[0], s[1], ""); break;
+        case VISA_FORM_MAX: r = LLVMBuildSelect(g->b, int_lt(g, s[1], s[0], ty), s[0], s[1], ""); break;
+        case VISA_FORM_AND: r = LLVMBuildAnd(g->b, s[0], s[1], ""); break;
+        case VISA_FORM_OR: r = LLVMBuildOr(g->b, s[0], s[1], ""); break;
+        case VISA_FORM_XOR: r = LLVMBuildXor(g->b, s[0], s[1], ""); break;
+        case VISA_FORM_SHL: r = LLVMBuildShl(g->b, s[0], cnt, ""); break;
+        case VISA_FORM_SHR:
+            r = LLVMBuildLShr(g->b, LLVMBuildAnd(g->b, s[0], splat(g, LLVMConstInt(cs, keep, 0), n), ""), cnt, "");
+            break;
+        default: /* ASR: arithmetic on the widened value where the type orders as signed */
+            r = signed_order(ty) ? LLVMBuildAShr(g->b, s[0], cnt, "") : LLVMBuildLShr(g->b, s[0], cnt, "");
+            break;
+        }
+        if (cs != st) r = LLVMBuildTrunc(g->b, r, LLVMVectorType(st, n), "");
+    } else {
+        for (unsigned k = 0; k < op->nsrc && k < 3; k++) s[k] = flt_mod(g, s[k], op->src[k].mod);
+        LLVMTypeRef vt = LLVMVectorType(st, n);
+        switch (op->form) {
+        case VISA_FORM_MOV: r = s[0]; break;
+        case VISA_FORM_ADD: r = LLVMBuildFAdd(g->b, s[0], s[1], ""); break;
+        case VISA_FORM_MUL: r = LLVMBuildFMul(g->b, s[0], s[1], ""); break;
+        case VISA_FORM_MAD: r = intrinsic(g, "llvm.fma", vt, s, 3); break;
+        case VISA_FORM_MIN: /* MIN_MAX.md as fast.c: a NaN gives the other operand, ties give src0 */
+            r = LLVMBuildSelect(g->b, LLVMBuildFCmp(g->b, LLVMRealOLT, s[1], s[0], ""), s[1], s[0], "");
+            r = LLVMBuildSelect(g->b, is_nan(g, s[0]), s[1], r, "");
+            r = LLVMBuildSelect(g->b, is_nan(g, s[1]), s[0], r, "");
+            break;
+        default: /* MAX */
+            r = LLVMBuildSelect(g->b, LLVMBuildFCmp(g->b, LLVMRealOGT, s[1], s[0], ""), s[1], s[0], "");
+            r = LLVMBuildSelect(g->b, is_nan(g, s[0]), s[1], r, "");
+            r = LLVMBuildSelect(g->b, is_nan(g, s[1]), s[0], r, "");
+            break;
+        }
+        if (op->sat) { /* fast.c fsat / dsat: [0, 1], NaN gives 0 */
+            LLVMValueRef zero = LLVMConstNull(vt), one = splat(g, LLVMConstReal(st, 1.0), n);
+            LLVMValueRef x = r;
+            r = LLVMBuildSelect(g->b, LLVMBuildFCmp(g->b, LLVMRealOGT, x, one, ""), one, x, "");
+            r = LLVMBuildSelect(g->b, LLVMBuildFCmp(g->b, LLVMRealOLT, x, zero, ""), zero, r, "");
+            r = LLVMBuildSelect(g->b, is_nan(g, x), zero, r, "");
+        }
+    }
+    store_dst(g, op, r, enables(g, op));
+}
+
+/* CMP into a predicate (emu_fast_cmp took it): fast.c FB_CMP. */
+static void gen_cmp(jit_gen *g, const emu_op *op) {
+    unsigned ty = op->src[0].type, n = op->exec;
+    LLVMTypeRef st = elem_type(g, ty);
+    LLVMValueRef a = load_src(g, op, 0, st), b = load_src(g, op, 1, st), c;
+    if (int_type(ty)) {
+        LLVMTypeRef ct = LLVMVectorType(op->src[0].size == 8 ? g->i64 : g->i32, n);
+        a = int_widen(g, a, ty, ct);
+        b = int_widen(g, b, ty, ct);
+        switch (op->cond & 7) {
+        case 0: c = LLVMBuildICmp(g->b, LLVMIntEQ, a, b, ""); break;
+        case 1: c = LLVMBuildICmp(g->b, LLVMIntNE, a, b, ""); break;
+        case 2: c = int_lt(g, b, a, ty); break;
+        case 3: c = int_le(g, b, a, ty); break;
+        case 4: c = int_lt(g, a, b, ty); break;
+        default: c = int_le(g, a, b, ty); break;
+        }
+    } else { /* IEEE: with a NaN only ne holds */
+        switch (op->cond & 7) {
+        case 0: c = LLVMBuildFCmp(g->b, LLVMRealOEQ, a, b, ""); break;
+        case 1: c = LLVMBuildFCmp(g->b, LLVMRealUNE, a, b, ""); break;
+        case 2: c = LLVMBuildFCmp(g->b, LLVMRealOLT, b, a, ""); break;
+        case 3: c = LLVMBuildFCmp(g->b, LLVMRealOLE, b, a, ""); break;
+        case 4: c = LLVMBuildFCmp(g->b, LLVMRealOLT, a, b, ""); break;
+        default: c = LLVMBuildFCmp(g->b, LLVMRealOLE, a, b, ""); break;
+        }
+    }
+    unsigned bo = op->dst.bitoff;
+    if (bo >= 32) return; /* bits past the predicate are dropped (fast.c) */
+    LLVMValueRef bits = LLVMBuildBitCast(g->b, c, LLVMIntTypeInContext(g->c, n), "");
+    if (n < 32) bits = LLVMBuildZExt(g->b, bits, g->i32, "");
+    LLVMValueRef chen = enables(g, op);
+    if (!chen) chen = c32(g, emu_lanes_mask(n));
+    LLVMValueRef m = LLVMBuildShl(g->b, chen, c32(g, bo), "");
+    LLVMValueRef ptr = at_pred(g, op->dst.off);
+    LLVMValueRef old = LLVMBuildLoad2(g->b, g->i32, ptr, "");
+    LLVMValueRef v = LLVMBuildOr(g->b, LLVMBuildAnd(g->b, old, LLVMBuildNot(g->b, m, ""), ""),
+                                 LLVMBuildAnd(g->b, LLVMBuildShl(g->b, bits, c32(g, bo), ""), m, ""), "");
+    LLVMBuildStore(g->b, v, ptr);
+}
+
+static void gen_body(jit_gen *g, const emu_program *p, const emu_jit_block *blk) {
+    for (uint32_t i = blk->first; i < blk->body_end; i++) {
+        const emu_op *op = &p->ops.data[i];
+        if (op->form == VISA_FORM_LABEL) continue;
+        if (op->form == VISA_FORM_CMP) gen_cmp(g, op);
+        else gen_alu(g, op);
+    }
+}
+
+/* One function for block blk: straight-line, or the loop closed by its jmp. */
+static void gen_function(jit_gen *g, const emu_program *p, const emu_jit_block *blk, const char *name, bool full) {
+    LLVMTypeRef params[4] = {g->ptr, g->ptr, g->i32, g->i64};
+    LLVMValueRef fn = LLVMAddFunction(g->m, name, LLVMFunctionType(g->i64, params, 4, 0));
+    /* file and predicates are separate arrays: nothing a store to one changes is read from the other */
+    unsigned noalias = LLVMGetEnumAttributeKindForName("noalias", 7);
+    LLVMAddAttributeAtIndex(fn, 1, LLVMCreateEnumAttribute(g->c, noalias, 0));
+    LLVMAddAttributeAtIndex(fn, 2, LLVMCreateEnumAttribute(g->c, noalias, 0));
+    LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex,
+                            LLVMCreateEnumAttribute(g->c, LLVMGetEnumAttributeKindForName("nounwind", 8), 0));
+    g->file = LLVMGetParam(fn, 0);
+    g->pred = LLVMGetParam(fn, 1);
+    g->em = LLVMGetParam(fn, 2);
+    g->full = full;
+    LLVMBasicBlockRef entry = LLVMAppendBasicBlockInContext(g->c, fn, "entry");
+    LLVMPositionBuilderAtEnd(g->b, entry);
+    if (!blk->loop) {
+        gen_body(g, p, blk);
+        LLVMBuildRet(g->b, LLVMConstInt(g->i64, 1, 0));
+        return;
+    }
+    LLVMBasicBlockRef body = LLVMAppendBasicBlockInContext(g->c, fn, "trip");
+    LLVMBasicBlockRef out = LLVMAppendBasicBlockInContext(g->c, fn, "out");
+    LLVMBuildBr(g->b, body);
+    LLVMPositionBuilderAtEnd(g->b, body);
+    LLVMValueRef trips = LLVMBuildPhi(g->b, g->i64, "trips");
+    gen_body(g, p, blk);
+    const emu_op *jmp = &p->ops.data[blk->body_end];
+    LLVMValueRef taken = LLVMConstInt(g->i1, 1, 0);
+    if (jmp->pred_id) /* emu_uniform_pred: PMask[0] */
+        taken = LLVMBuildTrunc(g->b, pred_bits(g, jmp), g->i1, "");
+    LLVMValueRef next = LLVMBuildAdd(g->b, trips, LLVMConstInt(g->i64, 1, 0), "");
+    LLVMValueRef more = LLVMBuildAnd(g->b, taken, LLVMBuildICmp(g->b, LLVMIntULT, next, LLVMGetParam(fn, 3), ""), "");
+    LLVMBasicBlockRef latch = LLVMGetInsertBlock(g->b);
+    LLVMBuildCondBr(g->b, more, body, out);
+    LLVMValueRef zero = LLVMConstInt(g->i64, 0, 0);
+    LLVMValueRef in_v[2] = {zero, next};
+    LLVMBasicBlockRef in_b[2] = {entry, latch};
+    LLVMAddIncoming(trips, in_v, in_b, 2);
+    LLVMPositionBuilderAtEnd(g->b, out);
+    LLVMValueRef flag = LLVMBuildShl(g->b, LLVMBuildZExt(g->b, taken, g->i64, ""), LLVMConstInt(g->i64, 63, 0), "");
+    LLVMBuildRet(g->b, LLVMBuildOr(g->b, next, flag, ""));
+}
+
+/* -- Building ------------------------------------------------------------------------------------ */
+
+static pthread_once_t llvm_once = PTHREAD_ONCE_INIT; /* LLVM's target registry: set up once per process */
+static int llvm_ready;
+static void llvm_init(void) {
+    llvm_ready = !LLVMInitializeNativeTarget() && !LLVMInitializeNativeAsmPrinter();
+}
+
+/* The host CPU for the program's ISA level: the host itself at its best level, else a generic CPU
+** with exactly the level's units (VISA_EMU_ISA), as the fast handlers are built. */
+static LLVMTargetMachineRef target_machine(const emu_program *p, const char *triple, char *err, size_t cap) {
+    LLVMTargetRef target;
+    char *msg = NULL;
+    if (LLVMGetTargetFromTriple(triple, &target, &msg)) {
+        snprintf(err, cap, "%s", msg ? msg : "no target");
+        LLVMDisposeMessage(msg);
+        return NULL;
+    }
+    char *cpu = NULL, *feat = NULL;
+    const char *c = "x86-64", *f = "";
+#if defined(__x86_64__)
+    if (p->isa == EMU_ISA_AVX512) c = cpu = LLVMGetHostCPUName(), f = feat = LLVMGetHostCPUFeatures();
+    else if (p->isa == EMU_ISA_AVX2) f = "+avx2,+fma,+f16c,+bmi,+bmi2,+popcnt";
+#else
+    c = cpu = LLVMGetHostCPUName(), f = feat = LLVMGetHostCPUFeatures();
+#endif
+    LLVMTargetMachineRef tm =
+        LLVMCreateTargetMachine(target, triple, c, f, LLVMCodeGenLevelAggressive, LLVMRelocDefault, LLVMCodeModelJITDefault);
+    LLVMDisposeMessage(cpu);
+    LLVMDisposeMessage(feat);
+    if (!tm) snprintf(err, cap, "no target machine for %s", triple);
+    return tm;
+}
+
+static void error_text(LLVMErrorRef e, char *err, size_t cap) {
+    char *msg = LLVMGetErrorMessage(e);
+    snprintf(err, cap, "%s", msg);
+    LLVMDisposeErrorMessage(msg);
+}
+
+/* Compile blocks[0..nb) into a new JIT; fns[2i], fns[2i + 1] receive block i's full and masked
+** functions.  NULL with a reason in err when LLVM refuses. */
+static LLVMOrcLLJITRef compile(const emu_program *p, const emu_jit_block *blocks, uint32_t nb, jit_fn *fns,
+                               char *err, size_t cap) {
+    pthread_once(&llvm_once, llvm_init);
+    if (!llvm_ready) {
+        snprintf(err, cap, "LLVM has no native target");
+        return NULL;
+    }
+    char *triple = LLVMGetDefaultTargetTriple();
+    LLVMTargetMachineRef tm = target_machine(p, triple, err, cap), tm_jit = tm ? target_machine(p, triple, err, cap) : NULL;
+    bool ok = false;
+    LLVMOrcLLJITRef jit = NULL;
+    LLVMOrcThreadSafeContextRef tsc = NULL;
+    LLVMModuleRef m = NULL;
+    LLVMBuilderRef b = NULL;
+    if (!tm || !tm_jit) goto done;
+    tsc = LLVMOrcCreateNewThreadSafeContext();
+    jit_gen g = {0};
+    g.c = LLVMOrcThreadSafeContextGetContext(tsc);
+    g.m = m = LLVMModuleCreateWithNameInContext("visa", g.c);
+    g.b = b = LLVMCreateBuilderInContext(g.c);
+    g.i1 = LLVMInt1TypeInContext(g.c), g.i8 = LLVMInt8TypeInContext(g.c), g.i16 = LLVMInt16TypeInContext(g.c);
+    g.i32 = LLVMInt32TypeInContext(g.c), g.i64 = LLVMInt64TypeInContext(g.c);
+    g.f32 = LLVMFloatTypeInContext(g.c), g.f64 = LLVMDoubleTypeInContext(g.c);
+    g.ptr = LLVMPointerTypeInContext(g.c, 0);
+    LLVMSetTarget(m, triple);
+    LLVMTargetDataRef dl = LLVMCreateTargetDataLayout(tm);
+    LLVMSetModuleDataLayout(m, dl);
+    LLVMDisposeTargetData(dl);
+    char name[32];
+    for (uint32_t i = 0; i < nb; i++) {
+        snprintf(name, sizeof name, "visa_b%u_full", i);
+        gen_function(&g, p, &blocks[i], name, true);
+        snprintf(name, sizeof name, "visa_b%u_mask", i);
+        gen_function(&g, p, &blocks[i], name, false);
+    }
+    char *msg = NULL;
+    if (LLVMVerifyModule(m, LLVMReturnStatusAction, &msg)) {
+        snprintf(err, cap, "generated code does not verify: %.200s", msg ? msg : "");
+        LLVMDisposeMessage(msg);
+        goto done;
+    }
+    LLVMDisposeMessage(msg);
+    LLVMPassBuilderOptionsRef po = LLVMCreatePassBuilderOptions();
+    LLVMErrorRef e = LLVMRunPasses(m, "default<O3>", tm, po);
+    LLVMDisposePassBuilderOptions(po);
+    if (e) {
+        error_text(e, err, cap);
+        goto done;
+    }
+    LLVMOrcLLJITBuilderRef jb = LLVMOrcCreateLLJITBuilder();
+    LLVMOrcLLJITBuilderSetJITTargetMachineBuilder(jb, LLVMOrcJITTargetMachineBuilderCreateFromTargetMachine(tm_jit));
+    tm_jit = NULL; /* owned by the builder now */
+    if ((e = LLVMOrcCreateLLJIT(&jit, jb))) {
+        error_text(e, err, cap);
+        jit = NULL;
+        goto done;
+    }
+    LLVMOrcThreadSafeModuleRef tsm = LLVMOrcCreateNewThreadSafeModule(m, tsc);
+    m = NULL; /* owned by tsm */
+    if ((e = LLVMOrcLLJITAddLLVMIRModule(jit, LLVMOrcLLJITGetMainJITDylib(jit), tsm))) {
+        LLVMOrcDisposeThreadSafeModule(tsm);
+        error_text(e, err, cap);
+        goto done;
+    }
+    for (uint32_t i = 0; i < 2 * nb; i++) {
+        LLVMOrcExecutorAddress a;
+        snprintf(name, sizeof name, i % 2 ? "visa_b%u_mask" : "visa_b%u_full", i / 2);
+        if ((e = LLVMOrcLLJITLookup(jit, &a, name))) {
+            error_text(e, err, cap);
+            goto done;
+        }
+        fns[i] = (jit_fn)(uintptr_t)a; /* an executor address is the host address of the function */
+    }
+    ok = true;
+done:
+    if (b) LLVMDisposeBuilder(b);
+    if (m) LLVMDisposeModule(m);
+    if (tsc) LLVMOrcDisposeThreadSafeContext(tsc);
+    if (tm) LLVMDisposeTargetMachine(tm);
+    if (tm_jit) LLVMDisposeTargetMachine(tm_jit);
+    LLVMDisposeMessage(triple);
+    if (!ok && jit) {
+        LLVMOrcDisposeLLJIT(jit);
+        jit = NULL;
+    }
+    return jit;
+}
+
+/* Ops inside a backward jmp or goto's range [target, branch]: loop bodies, where compiling pays. */
+static visa_status loop_cover(const emu_program *p, uint8_t **out) {
+    uint32_t n = p->ops.len;
+    int32_t *d = vx_alloc(p->ctx, sizeof(int32_t) * (n + 1));
+    uint8_t *in = vx_alloc(p->ctx, n ? n : 1);
+    if (!d || !in) {
+        vx_free(p->ctx, d, sizeof(int32_t) * (n + 1));
+        vx_free(p->ctx, in, n ? n : 1);
+        return VISA_E_NOMEM;
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        const emu_op *op = &p->ops.data[i];
+        if ((op->form == VISA_FORM_JMP || op->form == VISA_FORM_GOTO) && op->target <= i) {
+            d[op->target]++;
+            d[i + 1]--;
+        }
+    }
+    int32_t run = 0;
+    for (uint32_t i = 0; i < n; i++) in[i] = (run += d[i]) > 0;
+    vx_free(p->ctx, d, sizeof(int32_t) * (n + 1));
+    *out = in;
+    return VISA_OK;
+}
+
+visa_status emu_jit_build(emu_program *p, diag_sink *ds) {
+    if (p->tier == EMU_TIER_INTERP || p->generic || !p->ops.len) return VISA_OK;
+    uint32_t n = p->ops.len;
+    uint8_t *hot = NULL;
+    visa_status st = loop_cover(p, &hot);
+    if (st != VISA_OK) return st;
+    VEC(emu_jit_block) blocks = {0};
+    for (uint32_t i = 0; i < n;) {
+        const emu_op *op = &p->ops.data[i];
+        bool label = op->form == VISA_FORM_LABEL;
+        if (!label && !compilable(p, op)) {
+            i++;
+            continue;
+        }
+        /* a run: an optional label, then compilable ops none of which control can enter */
+        uint32_t end = i + 1, ops = !label;
+        while (end < n && !p->ops.data[end].join && p->ops.data[end].form != VISA_FORM_LABEL &&
+               compilable(p, &p->ops.data[end]))
+            end++, ops++;
+        emu_jit_block blk = {.first = i, .body_end = end};
+        const emu_op *next = end < n ? &p->ops.data[end] : NULL;
+        blk.loop = next && next->form == VISA_FORM_JMP && next->target == i && !next->join;
+        bool worth = p->tier == EMU_TIER_JIT_ALL ? ops >= 1 : hot[i] && (ops >= 2 || blk.loop);
+        if (ops && worth) {
+            for (uint32_t k = i; k < end; k++) {
+                const emu_op *o = &p->ops.data[k];
+                if (!o->nomask && o->form != VISA_FORM_LABEL) blk.need |= emu_lanes_mask(o->exec) << o->mask_off;
+                blk.fenv |= o->fenv != 0;
+            }
+            if (!vec_push(p->ctx, &blocks, blk)) {
+                vec_free(p->ctx, &blocks);
+                vx_free(p->ctx, hot, n);
+                return VISA_E_NOMEM;
+            }
+        }
+        i = end;
+    }
+    vx_free(p->ctx, hot, n);
+    if (!blocks.len) return VISA_OK;
+    struct emu_jit *j = vx_alloc(p->ctx, sizeof *j);
+    emu_op *jops = vx_alloc(p->ctx, sizeof(emu_op) * n);
+    size_t key_len = 0;
+    uint8_t *key = make_key(p, blocks.data, blocks.len, &key_len);
+    jit_cache *cache = cache_of(p->ctx);
+    jit_entry *made = vx_alloc(p->ctx, sizeof *made);
+    jit_fn *fns = made ? vx_alloc(p->ctx, sizeof(jit_fn) * 2 * blocks.len) : NULL;
+    if (!j || !jops || !key || !cache || !made || !fns) {
+        vx_free(p->ctx, j, sizeof *j);
+        vx_free(p->ctx, jops, sizeof(emu_op) * n);
+        vx_free(p->ctx, key, key_len);
+        vx_free(p->ctx, made, sizeof *made);
+        vx_free(p->ctx, fns, sizeof(jit_fn) * 2 * blocks.len);
+        vec_free(p->ctx, &blocks);
+        return VISA_E_NOMEM;
+    }
+    made->key = key, made->key_len = key_len, made->fns = fns, made->nfns = 2 * blocks.len;
+    j->blocks = blocks.data;
+    j->nblocks = blocks.len;
+    j->cap = blocks.cap;
+    p->jit = j;
+    const jit_entry *use = cache_find(cache, key, key_len);
+    if (use) {
+        entry_free(p->ctx, made);
+    } else if ((made->jit = compile(p, j->blocks, j->nblocks, fns, p->jit_error, sizeof p->jit_error))) {
+        if (!cache_add(cache, made)) { /* the cache is full: the program owns the code */
+            j->own = made->jit;
+            made->jit = NULL;
+            for (uint32_t i = 0; i < j->nblocks; i++) j->blocks[i].full = fns[2 * i], j->blocks[i].masked = fns[2 * i + 1];
+            entry_free(p->ctx, made);
+        } else {
+            use = made;
+        }
+    } else {
+        entry_free(p->ctx, made);
+        vx_free(p->ctx, jops, sizeof(emu_op) * n);
+        if (p->tier != EMU_TIER_JIT_ALL) return VISA_OK; /* interpreted; p->jit_error says why */
+        diag_at(ds, VISA_SEV_ERROR, "E-RUN", 0, 0, "the compiled tier (VISA_EMU_TIER=jit-all) failed: %s", p->jit_error);
+        return VISA_E_UNSUPPORTED;
+    }
+    if (use)
+        for (uint32_t i = 0; i < j->nblocks; i++) j->blocks[i].full = use->fns[2 * i], j->blocks[i].masked = use->fns[2 * i + 1];
+    memcpy(jops, p->ops.data, sizeof(emu_op) * n);
+    for (uint32_t i = 0; i < j->nblocks; i++) {
+        jops[j->blocks[i].first].fn = emu_jit_run;
+        jops[j->blocks[i].first].aux = &j->blocks[i];
+    }
+    p->jit_ops = jops;
+    p->jit_blocks = j->nblocks;
+    return VISA_OK;
+}
+
+void emu_jit_free(emu_program *p) {
+    struct emu_jit *j = p->jit;
+    if (!j) return;
+    if (j->own) LLVMOrcDisposeLLJIT(j->own);
+    vx_free(p->ctx, j->blocks, sizeof(emu_jit_block) * j->cap);
+    vx_free(p->ctx, j, sizeof *j);
+    if (p->jit_ops) vx_free(p->ctx, p->jit_ops, sizeof(emu_op) * p->ops.len);
+    p->jit = NULL;
+    p->jit_ops = NULL;
+}
+#endif

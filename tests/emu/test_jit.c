@@ -1,0 +1,253 @@
+/* test_jit.c -- the compiled tier (src/emu/jit.c) against C models written here, and against the
+** interpreter where the model is the interpreter's own contract (step counts).
+**  1. A w loop (mul, add, cmp into a predicate, predicated add and xor, asr, an M3 max on the upper
+**     half, a scalar counter, cmp + predicated jmp back): compiled as one loop block.  Run with
+**     every lane on and with 12 of 16 lanes waiting at a goto's target (the block's masked
+**     function), on both
+**     tiers; the results must equal the model, and the executed instruction counts must equal
+**     the count by hand.
+**  2. An f loop under %cr0 round-toward-+inf (set by the kernel): a block with float ops runs
+**     interpreted then, so each add of a tiny value steps one ulp up (by hand: 0x3f800000 + N).
+**  3. What gets compiled: the loop kernel has blocks under jit and jit-all; a loop-less kernel
+**     has none under jit (nothing worth compiling) and some under jit-all; interp compiles nothing.
+** Skipped (77) when the library was built without the compiled tier. */
+#define _POSIX_C_SOURCE 200809L /* setenv */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "emu/emu.h"
+#include "emu/jit.h"
+#include "visa/visa.h"
+
+static int pass, fail;
+#define CHECK(c, ...)                                                                              \
+    do {                                                                                           \
+        if (c) pass++;                                                                             \
+        else {                                                                                     \
+            fail++;                                                                                \
+            fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);                                   \
+            fprintf(stderr, __VA_ARGS__);                                                          \
+            fputc('\n', stderr);                                                                   \
+        }                                                                                          \
+    } while (0)
+
+static void on_diag(void *ud, const visa_diag *d) {
+    (void)ud;
+    fprintf(stderr, "%u:%u: %s\n", d->line, d->col, d->message);
+}
+
+/* ID = lane; lanes from LANES on wait at DONE (goto), so the loop runs with the others only
+** (the block's masked function); H = ID; loop N times. */
+static const char k_wloop[] =
+    ".version 4.1\n"
+    ".kernel \"wloop\"\n"
+    ".decl OUT v_type=G type=uq num_elts=1 align=qword\n"
+    ".decl N v_type=G type=d num_elts=1 align=dword\n"
+    ".decl ADDR v_type=G type=uq num_elts=1 align=qword\n"
+    ".decl ID v_type=G type=uw num_elts=16 align=GRF\n"
+    ".decl H v_type=G type=w num_elts=16 align=GRF\n"
+    ".decl S v_type=G type=w num_elts=16 align=GRF\n"
+    ".decl T v_type=G type=w num_elts=16 align=GRF\n"
+    ".decl CNT v_type=G type=d num_elts=1 align=dword\n"
+    ".decl P1 v_type=P num_elts=16\n"
+    ".decl P2 v_type=P num_elts=16\n"
+    ".decl P3 v_type=P num_elts=16\n"
+    ".decl LANES v_type=G type=uw num_elts=1 align=word\n"
+    ".input OUT offset=64 size=8\n"
+    ".input N offset=72 size=4\n"
+    ".input LANES offset=76 size=2\n"
+    ".kernel_attr SimdSize=16\n"
+    "    mov (M1, 8) ID(0,0)<1> 0x76543210:uv\n"
+    "    add (M1, 8) ID(0,8)<1> ID(0,0)<1;1,0> 0x8:uw\n"
+    "    cmp.lt (M1, 16) P3 ID(0,0)<1;1,0> LANES(0,0)<0;1,0>\n"
+    "    (!P3) goto (M1, 16) DONE\n"
+    "    mov (M1, 16) H(0,0)<1> ID(0,0)<1;1,0>\n"
+    "    mov (M1_NM, 1) CNT(0,0)<1> N(0,0)<0;1,0>\n"
+    "LOOP:\n"
+    "    mul (M1, 16) H(0,0)<1> H(0,0)<1;1,0> 0x6255:w\n"
+    "    add (M1, 16) H(0,0)<1> H(0,0)<1;1,0> 0x3619:w\n"
+    "    cmp.lt (M1, 16) P2 H(0,0)<1;1,0> 0x0:w\n"
+    "    (P2) add (M1, 16) S(0,0)<1> S(0,0)<1;1,0> 0x1:w\n"
+    "    (!P2) xor (M1, 16) T(0,0)<1> T(0,0)<1;1,0> H(0,0)<1;1,0>\n"
+    "    asr (M1, 16) T(0,0)<1> T(0,0)<1;1,0> 0x1:w\n"
+    "    max (M3, 8) T(0,8)<1> T(0,8)<1;1,0> (-)S(0,8)<1;1,0>\n"
+    "    add (M1_NM, 1) CNT(0,0)<1> CNT(0,0)<0;1,0> 0xffffffff:d\n"
+    "    cmp.gt (M1_NM, 1) P1 CNT(0,0)<0;1,0> 0x0:d\n"
+    "    (P1) jmp (M1, 1) LOOP\n"
+    "DONE:\n"
+    "    mul (M1_NM, 1) ADDR(0,0)<1> %group_id_x(0,0)<0;1,0> 0x60:uq\n"
+    "    add (M1_NM, 1) ADDR(0,0)<1> ADDR(0,0)<0;1,0> OUT(0,0)<0;1,0>\n"
+    "    lsc_store.ugm (M1_NM, 1)  flat[ADDR]:a64  H:d32x8t\n"
+    "    lsc_store.ugm (M1_NM, 1)  flat[ADDR+0x20]:a64  S:d32x8t\n"
+    "    lsc_store.ugm (M1_NM, 1)  flat[ADDR+0x40]:a64  T:d32x8t\n"
+    "    ret (M1, 1)\n";
+/* instructions per thread: 6 before the loop, 11 per trip (the label counts), 7 after */
+#define WLOOP_STEPS(n) (6u + 11u * (n) + 7u)
+
+/* The model: lanes below `lanes` run, the others keep the zeroed registers. */
+static void model_wloop(int n, unsigned lanes, int16_t h[16], int16_t s[16], int16_t t[16]) {
+    for (unsigned i = 0; i < 16; i++) {
+        h[i] = s[i] = t[i] = 0;
+        if (i >= lanes) continue;
+        h[i] = (int16_t)i;
+    }
+    for (int k = 0; k < n; k++)
+        for (unsigned i = 0; i < lanes; i++) {
+            h[i] = (int16_t)(uint16_t)((unsigned)(uint16_t)h[i] * 0x6255u);
+            h[i] = (int16_t)(uint16_t)((unsigned)(uint16_t)h[i] + 0x3619u);
+            if (h[i] < 0) s[i] = (int16_t)(s[i] + 1);
+            else t[i] = (int16_t)(t[i] ^ h[i]);
+            t[i] = (int16_t)(t[i] >> 1);
+            if (i >= 8) {
+                int neg = -(int)s[i]; /* the modifier on the widened value */
+                t[i] = (int16_t)(t[i] > neg ? t[i] : neg);
+            }
+        }
+}
+
+static visa_module *parse(visa_ctx *ctx, const char *name, const char *text) {
+    visa_module *m = NULL;
+    if (visa_module_parse_text(ctx, name, text, strlen(text), VISA_PLATFORM_XE2, &m) != VISA_OK) return NULL;
+    return m;
+}
+
+static int run(const visa_module *m, const char *tier, unsigned groups, unsigned lanes, uint8_t *out, size_t out_bytes,
+               int32_t n, visa_run_stats *stats) {
+    setenv("VISA_EMU_TIER", tier, 1);
+    visa_buffer buf = {out, out_bytes};
+    visa_arg args[3];
+    memset(args, 0, sizeof args);
+    args[0].kind = VISA_ARG_BUFFER;
+    args[1].kind = VISA_ARG_INT, args[1].value = n;
+    args[2].kind = VISA_ARG_INT, args[2].value = lanes;
+    visa_run_opts ro;
+    memset(&ro, 0, sizeof ro);
+    ro.struct_size = sizeof ro;
+    ro.platform = VISA_PLATFORM_XE2;
+    ro.groups[0] = groups;
+    return visa_module_run(m, &ro, args, 2 + (lanes != 0), &buf, 1, stats);
+}
+
+static void test_wloop(visa_ctx *ctx) {
+    visa_module *m = parse(ctx, "wloop", k_wloop);
+    CHECK(m != NULL, "wloop does not parse");
+    if (!m) return;
+    static const char *tiers[] = {"interp", "jit", "jit-all"};
+    static const int trips[] = {1, 7, 300};
+    for (unsigned ti = 0; ti < 3; ti++)
+        for (unsigned lanes = 4; lanes <= 16; lanes += 12)
+            for (unsigned k = 0; k < 3; k++) {
+                uint8_t out[2 * 0x60];
+                memset(out, 0, sizeof out);
+                visa_run_stats st = {0, 0};
+                int r = run(m, tiers[ti], 2, lanes, out, sizeof out, trips[k], &st);
+                CHECK(r == VISA_OK, "%s: run failed (%d)", tiers[ti], r);
+                CHECK(st.instructions == 2ull * WLOOP_STEPS((unsigned)trips[k]), "%s, %u lanes, %d trips: %llu instructions, expected %u",
+                      tiers[ti], lanes, trips[k], (unsigned long long)st.instructions, 2u * WLOOP_STEPS((unsigned)trips[k]));
+                int16_t h[16], s[16], t[16];
+                model_wloop(trips[k], lanes, h, s, t);
+                for (unsigned g = 0; g < 2; g++) {
+                    const uint8_t *o = out + g * 0x60;
+                    CHECK(!memcmp(o, h, 32) && !memcmp(o + 32, s, 32) && !memcmp(o + 64, t, 32),
+                          "%s, %u lanes, %d trips, group %u: H/S/T differ from the model", tiers[ti], lanes, trips[k], g);
+                }
+            }
+    visa_module_destroy(m);
+}
+
+/* %cr0 rounding toward +inf (bits 5:4 = 01 over the default 0x4C0): 1 + 2^-30 rounds up one ulp. */
+static const char k_cr0[] =
+    ".version 4.1\n"
+    ".kernel \"cr0loop\"\n"
+    ".decl OUT v_type=G type=uq num_elts=1 align=qword\n"
+    ".decl N v_type=G type=d num_elts=1 align=dword\n"
+    ".decl A v_type=G type=f num_elts=16 align=GRF\n"
+    ".decl CNT v_type=G type=d num_elts=1 align=dword\n"
+    ".decl P1 v_type=P num_elts=16\n"
+    ".input OUT offset=64 size=8\n"
+    ".input N offset=72 size=4\n"
+    ".kernel_attr SimdSize=16\n"
+    "    mov (M1, 16) A(0,0)<1> 0x3f800000:f\n"
+    "    mov (M1_NM, 1) CNT(0,0)<1> N(0,0)<0;1,0>\n"
+    "    mov (M1_NM, 1) %cr0(0,0)<1> 0x4d0:ud\n"
+    "LOOP:\n"
+    "    add (M1, 16) A(0,0)<1> A(0,0)<1;1,0> 0x30800000:f\n"
+    "    add (M1_NM, 1) CNT(0,0)<1> CNT(0,0)<0;1,0> 0xffffffff:d\n"
+    "    cmp.gt (M1_NM, 1) P1 CNT(0,0)<0;1,0> 0x0:d\n"
+    "    (P1) jmp (M1, 1) LOOP\n"
+    "    lsc_store.ugm (M1_NM, 1)  flat[OUT]:a64  A:d32x16t\n"
+    "    ret (M1, 1)\n";
+
+static void test_cr0(visa_ctx *ctx) {
+    visa_module *m = parse(ctx, "cr0loop", k_cr0);
+    CHECK(m != NULL, "cr0loop does not parse");
+    if (!m) return;
+    static const char *tiers[] = {"interp", "jit", "jit-all"};
+    for (unsigned ti = 0; ti < 3; ti++) {
+        uint32_t out[16];
+        memset(out, 0, sizeof out);
+        int r = run(m, tiers[ti], 1, 0, (uint8_t *)out, sizeof out, 50, NULL);
+        CHECK(r == VISA_OK, "%s: cr0 run failed (%d)", tiers[ti], r);
+        for (unsigned i = 0; i < 16; i++)
+            CHECK(out[i] == 0x3f800000u + 50, "%s: lane %u = 0x%08x, expected 0x%08x", tiers[ti], i, out[i], 0x3f800000u + 50);
+    }
+    visa_module_destroy(m);
+}
+
+/* Blocks compiled for the module's first kernel under `tier`. */
+static uint32_t blocks_of(visa_ctx *ctx, visa_module *m, const char *tier, char *err, size_t cap) {
+    setenv("VISA_EMU_TIER", tier, 1);
+    diag_sink ds;
+    diag_init(&ds, ctx, "test", NULL, 0);
+    emu_program p;
+    if (emu_lower(ctx, m, &m->routines.data[0], VISA_PLATFORM_XE2, &p, &ds) != VISA_OK) return UINT32_MAX;
+    uint32_t n = p.jit_blocks;
+    snprintf(err, cap, "%s", p.jit_error);
+    emu_program_free(&p);
+    return n;
+}
+
+static const char k_straight[] =
+    ".version 4.1\n"
+    ".kernel \"straight\"\n"
+    ".decl A v_type=G type=d num_elts=16 align=GRF\n"
+    ".kernel_attr SimdSize=16\n"
+    "    mov (M1, 16) A(0,0)<1> 0x5:d\n"
+    "    add (M1, 16) A(0,0)<1> A(0,0)<1;1,0> 0x7:d\n"
+    "    ret (M1, 1)\n";
+
+static void test_blocks(visa_ctx *ctx) {
+    visa_module *loop = parse(ctx, "wloop", k_wloop), *straight = parse(ctx, "straight", k_straight);
+    CHECK(loop && straight, "kernels do not parse");
+    if (!loop || !straight) return;
+    char err[200] = "";
+    uint32_t n = blocks_of(ctx, loop, "jit", err, sizeof err);
+    CHECK(n >= 1 && n != UINT32_MAX && !err[0], "wloop under jit: %u blocks (%s)", n, err);
+    n = blocks_of(ctx, loop, "jit-all", err, sizeof err);
+    CHECK(n >= 2 && n != UINT32_MAX && !err[0], "wloop under jit-all: %u blocks (%s)", n, err);
+    n = blocks_of(ctx, loop, "interp", err, sizeof err);
+    CHECK(n == 0, "wloop under interp: %u blocks", n);
+    n = blocks_of(ctx, straight, "jit", err, sizeof err);
+    CHECK(n == 0, "straight under jit: %u blocks (nothing in a loop)", n);
+    n = blocks_of(ctx, straight, "jit-all", err, sizeof err);
+    CHECK(n == 1 && !err[0], "straight under jit-all: %u blocks (%s)", n, err);
+    visa_module_destroy(loop);
+    visa_module_destroy(straight);
+}
+
+int main(void) {
+    if (!emu_jit_available()) {
+        printf("SKIPPED: built without the compiled tier (LLVM 19)\n");
+        return 77;
+    }
+    visa_ctx *ctx;
+    visa_ctx_desc desc = {sizeof desc, NULL, NULL, on_diag, NULL, 0};
+    if (visa_ctx_create(&desc, &ctx) != VISA_OK) return 2;
+    test_wloop(ctx);
+    test_cr0(ctx);
+    test_blocks(ctx);
+    visa_ctx_destroy(ctx);
+    printf("%d passed, %d failed\n", pass, fail);
+    return fail ? 1 : 0;
+}
