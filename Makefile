@@ -77,7 +77,10 @@ bench: build
 	  $(SHARED)/corpus/inline-asm/intel-llvm-inlineasm $(SHARED)/corpus/inline-asm/tvisa
 	@echo "parse + print, the per-instruction tests (tests/text/ops):"
 	@$(BUILD)/bench/bench_text tests/text/ops
+	@echo "the ALU kernels on the default tier (compiled loops when built with LLVM 19):"
 	@$(BUILD)/bench/bench_emu
+	@echo "the same on the interpreter alone (VISA_EMU_TIER=interp):"
+	@VISA_EMU_TIER=interp $(BUILD)/bench/bench_emu --seconds 0.3 | grep -v 'observer\|--check'
 	@$(BUILD)/bench/bench_scale
 	@$(BUILD)/bench/bench_gemm
 	@$(BUILD)/bench/bench_attention $(SHARED)/corpus/igc-dumps

@@ -102,7 +102,9 @@
 #define emu_int_wrap visa__emu_int_wrap
 #define emu_isa_select visa__emu_isa_select
 #define emu_jit_available visa__emu_jit_available
+#define emu_jit_block_op visa__emu_jit_block_op
 #define emu_jit_build visa__emu_jit_build
+#define emu_jit_exec visa__emu_jit_exec
 #define emu_jit_free visa__emu_jit_free
 #define emu_layout_build visa__emu_layout_build
 #define emu_layout_free visa__emu_layout_free

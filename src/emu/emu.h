@@ -239,7 +239,6 @@ struct emu_thread {
     struct { uint32_t ret_pc, em, func; } call_stack[64]; /* return op, the caller's mask, callee start (fcall) */
     uint32_t call_depth;
     uint64_t steps, max_steps;
-    uint64_t check;       /* the run loop's next limit check, for compiled loops (jit.c) */
     emu_budget *budget;   /* the launch's limits (NULL: only max_steps) */
     uint64_t reported;    /* steps already added to budget->total */
     emu_mem *mem;

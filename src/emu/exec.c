@@ -15,6 +15,7 @@
 
 #include "convert.h"
 #include "exec.h"
+#include "jit.h"
 
 void emu_fault(emu_thread *t, unsigned lane, const char *fmt, ...) {
     if (t->fault) return;
@@ -1337,11 +1338,10 @@ static bool lower_scalar_src(emu_program *p, const ir_inst *in, emu_op *op, diag
 }
 
 /* -- The loop ------------------------------------------------------------------------------------
-** One body, built twice: the interpreter's (the step count in a register) and the compiled tier's,
-** whose block handlers execute many ops per dispatch and so read and advance the count in the
-** thread (jit.c emu_jit_run), and read the next check point from it. */
+** One body, built twice: the interpreter's, and the compiled tier's, which hands a block's first
+** op to emu_jit_exec (jit.c): a block executes many ops and returns the step count after them. */
 static inline __attribute__((always_inline)) void run_loop(emu_thread *t, const emu_op *ops, const bool compiled) {
-    uint64_t steps = t->steps; /* interpreted: in a register, handlers never read it */
+    uint64_t steps = t->steps; /* in a register: handlers never read it */
     uint64_t check = emu_next_check(t, steps);
     while (!t->done) {
         const uint32_t at = t->pc;
@@ -1352,14 +1352,8 @@ static inline __attribute__((always_inline)) void run_loop(emu_thread *t, const 
             t->wait_mask[at] = 0;
         }
         steps++;
-        if (compiled) {
-            t->steps = steps;
-            t->check = check;
-            op->fn(t, op);
-            steps = t->steps;
-        } else {
-            op->fn(t, op);
-        }
+        if (compiled && op->fn == emu_jit_block_op) steps = emu_jit_exec(t, op, steps, check);
+        else op->fn(t, op);
         if (__builtin_expect(t->done, 0)) {
             /* a thread past its step limit without a back-edge since (straight-line code) ends in error */
             if (!t->fault && !t->blocked && steps > t->max_steps) emu_limits_check(t, steps);

@@ -3,7 +3,8 @@
 ** What is compiled: a block is a maximal run of consecutive ops that the fast handlers take
 ** (emu_fast_handler / emu_fast_cmp accept them) on integer, f or df elements with contiguous,
 ** broadcast or immediate sources, optionally opened by a label; when the op after the run is a
-** jmp back to the run's first op, the block is the whole loop.  A run never continues past a
+** jmp back to the run's first op, the block is the whole loop.  By default only such loops are
+** compiled; VISA_EMU_TIER=jit-all compiles every run (the tests).  A run never continues past a
 ** label or an op where goto lanes join, so control enters a block only at its first op.  Each
 ** block becomes two LLVM functions over the thread's file and predicates: one that assumes every
 ** op's execution-mask lanes are on (the common case: no select against the old destination) and
@@ -11,9 +12,10 @@
 ** and in order (the same widening, modifiers, wrap-around, IEEE operations, fma where fast.c uses
 ** fmaf / fma), so the bits equal the interpreter's.
 **
-** How a block runs: the plain run loop dispatches the block's first op to emu_jit_run, which
-** calls the compiled function and accounts every op it executed as a step.  A loop block runs as
-** many trips as end at or before the run loop's next limit check; the trip that passes it runs
+** How a block runs: the compiled run loop (exec.c) hands the block's first op to emu_jit_exec,
+** which calls the compiled function and returns the step count with every op it executed.  A
+** loop block runs as many trips as end at or before the run loop's next limit check; the trip
+** that passes it runs
 ** interpreted and leaves its jmp to the run loop, so limits are checked at the same step and named
 ** at the same jmp as in the interpreter.  Under a non-default %cr0 a block with float ops runs
 ** interpreted (the fast handlers fall back to the %cr0-aware path there too).  Observed and checked
@@ -40,6 +42,11 @@ visa_status emu_jit_build(emu_program *p, diag_sink *ds) {
     return VISA_OK;
 }
 void emu_jit_free(emu_program *p) { (void)p; }
+void emu_jit_block_op(emu_thread *t, const emu_op *op) { (void)t, (void)op; }
+uint64_t emu_jit_exec(emu_thread *t, const emu_op *op, uint64_t steps, uint64_t check) {
+    (void)t, (void)op, (void)check;
+    return steps;
+}
 #else
 
 #include <pthread.h>
@@ -194,39 +201,39 @@ static void run_interpreted(emu_thread *t, uint32_t from, uint32_t to) {
     t->pc = to;
 }
 
-/* The handler of a block's first op in p->jit_ops.  The run loop has counted this op's step. */
-static void emu_jit_run(emu_thread *t, const emu_op *op) {
+/* A block's first op in p->jit_ops: the compiled run loop calls emu_jit_exec for it (this
+** handler only marks it). */
+void emu_jit_block_op(emu_thread *t, const emu_op *op) { t->steps = emu_jit_exec(t, op, t->steps + 1, t->steps + 1); }
+
+uint64_t emu_jit_exec(emu_thread *t, const emu_op *op, uint64_t steps_in, uint64_t check) {
     const emu_jit_block *b = op->aux;
-    uint64_t steps = t->steps - 1;
+    uint64_t steps = steps_in - 1; /* before the block */
     uint32_t body = b->body_end - b->first;
     if (b->fenv && emu_cr0_modes(t) != EMU_CR0_FAST) {
         run_interpreted(t, b->first, b->body_end); /* a loop's jmp is left to the run loop */
-        t->steps = steps + body;
-        return;
+        return steps + body;
     }
     jit_fn fn = (t->em & b->need) == b->need ? b->full : b->masked;
     if (!b->loop) {
         fn(t->file, t->pred, t->em, 1);
-        t->steps = steps + body;
         t->pc = b->body_end;
-        return;
+        return steps + body;
     }
     /* trips that end at or before the check point: the run loop checks at a back-edge once the
     ** steps pass it, so no compiled trip may end past it with its jmp taken */
     uint64_t trip = (uint64_t)body + 1;
-    uint64_t max = t->check >= steps ? (t->check - steps) / trip : 0;
+    uint64_t max = check >= steps ? (check - steps) / trip : 0;
     if (max) {
         uint64_t r = fn(t->file, t->pred, t->em, max);
         steps += (r & ~JIT_TAKEN) * trip;
         if (!(r & JIT_TAKEN)) {
-            t->steps = steps;
             t->pc = b->body_end + 1;
-            return;
+            return steps;
         }
     }
     /* the trip whose back-edge reaches the check point: its jmp runs in the run loop */
     run_interpreted(t, b->first, b->body_end);
-    t->steps = steps + body;
+    return steps + body;
 }
 
 /* -- Which ops compile ---------------------------------------------------------------------------- */
@@ -685,36 +692,9 @@ done:
     return jit;
 }
 
-/* Ops inside a backward jmp or goto's range [target, branch]: loop bodies, where compiling pays. */
-static visa_status loop_cover(const emu_program *p, uint8_t **out) {
-    uint32_t n = p->ops.len;
-    int32_t *d = vx_alloc(p->ctx, sizeof(int32_t) * (n + 1));
-    uint8_t *in = vx_alloc(p->ctx, n ? n : 1);
-    if (!d || !in) {
-        vx_free(p->ctx, d, sizeof(int32_t) * (n + 1));
-        vx_free(p->ctx, in, n ? n : 1);
-        return VISA_E_NOMEM;
-    }
-    for (uint32_t i = 0; i < n; i++) {
-        const emu_op *op = &p->ops.data[i];
-        if ((op->form == VISA_FORM_JMP || op->form == VISA_FORM_GOTO) && op->target <= i) {
-            d[op->target]++;
-            d[i + 1]--;
-        }
-    }
-    int32_t run = 0;
-    for (uint32_t i = 0; i < n; i++) in[i] = (run += d[i]) > 0;
-    vx_free(p->ctx, d, sizeof(int32_t) * (n + 1));
-    *out = in;
-    return VISA_OK;
-}
-
 visa_status emu_jit_build(emu_program *p, diag_sink *ds) {
     if (p->tier == EMU_TIER_INTERP || p->generic || !p->ops.len) return VISA_OK;
     uint32_t n = p->ops.len;
-    uint8_t *hot = NULL;
-    visa_status st = loop_cover(p, &hot);
-    if (st != VISA_OK) return st;
     VEC(emu_jit_block) blocks = {0};
     for (uint32_t i = 0; i < n;) {
         const emu_op *op = &p->ops.data[i];
@@ -731,7 +711,9 @@ visa_status emu_jit_build(emu_program *p, diag_sink *ds) {
         emu_jit_block blk = {.first = i, .body_end = end};
         const emu_op *next = end < n ? &p->ops.data[end] : NULL;
         blk.loop = next && next->form == VISA_FORM_JMP && next->target == i && !next->join;
-        bool worth = p->tier == EMU_TIER_JIT_ALL ? ops >= 1 : hot[i] && (ops >= 2 || blk.loop);
+        /* By default only whole loops: a straight-line block costs a call and saves a few
+        ** dispatches, and measured slower than the fast handlers it replaces (docs/emulator.md) */
+        bool worth = p->tier == EMU_TIER_JIT_ALL ? ops >= 1 : blk.loop;
         if (ops && worth) {
             for (uint32_t k = i; k < end; k++) {
                 const emu_op *o = &p->ops.data[k];
@@ -740,13 +722,11 @@ visa_status emu_jit_build(emu_program *p, diag_sink *ds) {
             }
             if (!vec_push(p->ctx, &blocks, blk)) {
                 vec_free(p->ctx, &blocks);
-                vx_free(p->ctx, hot, n);
                 return VISA_E_NOMEM;
             }
         }
         i = end;
     }
-    vx_free(p->ctx, hot, n);
     if (!blocks.len) return VISA_OK;
     struct emu_jit *j = vx_alloc(p->ctx, sizeof *j);
     emu_op *jops = vx_alloc(p->ctx, sizeof(emu_op) * n);
@@ -792,7 +772,7 @@ visa_status emu_jit_build(emu_program *p, diag_sink *ds) {
         for (uint32_t i = 0; i < j->nblocks; i++) j->blocks[i].full = use->fns[2 * i], j->blocks[i].masked = use->fns[2 * i + 1];
     memcpy(jops, p->ops.data, sizeof(emu_op) * n);
     for (uint32_t i = 0; i < j->nblocks; i++) {
-        jops[j->blocks[i].first].fn = emu_jit_run;
+        jops[j->blocks[i].first].fn = emu_jit_block_op;
         jops[j->blocks[i].first].aux = &j->blocks[i];
     }
     p->jit_ops = jops;

@@ -8,8 +8,8 @@
 
 #include "emu.h"
 
-/* Which tier a program runs on: VISA_EMU_TIER=interp | jit (the default: runs inside loops) |
-** jit-all (every run of two or more compilable instructions, or one outside a loop: the tests). */
+/* Which tier a program runs on: VISA_EMU_TIER=interp | jit (the default: loops whose body is one
+** compilable run) | jit-all (every compilable run, loop or not: the tests). */
 enum { EMU_TIER_INTERP = 0, EMU_TIER_JIT = 1, EMU_TIER_JIT_ALL = 2 };
 unsigned emu_tier_select(void);
 
@@ -22,5 +22,11 @@ bool emu_jit_available(void);
 ** why), except under jit-all, which exists to test the compiled tier: that is an error then. */
 visa_status emu_jit_build(emu_program *p, diag_sink *ds);
 void emu_jit_free(emu_program *p);
+
+/* The handler that marks a block's first op in p->jit_ops, and what the run loop calls for it:
+** runs the block (steps: the count including the block's first op; check: the run loop's next
+** limit check), sets pc, returns the step count after it. */
+void emu_jit_block_op(emu_thread *t, const emu_op *op);
+uint64_t emu_jit_exec(emu_thread *t, const emu_op *op, uint64_t steps, uint64_t check);
 
 #endif
