@@ -26,6 +26,7 @@
 
 #define TARGET_MIPS 150.0
 #define TARGET_RATIO 3.0
+#define TARGET_NARROW 1.5 /* hf and bf kernels: at most this times the f kernel's time */
 
 static double now(void) {
     struct timespec ts;
@@ -905,6 +906,7 @@ int main(int argc, char **argv) {
     int failed = 0, n = 0;
     double min_mips = 1e30, max_mips = 0, min_ratio = 1e30, max_ratio = 0, max_hw = 0;
     char missing[256] = "";
+    double emu_s_of[K__COUNT] = {0};
     for (int k = 0; k < K__COUNT; k++) {
         if (!want[k]) continue;
         result r;
@@ -913,6 +915,7 @@ int main(int argc, char **argv) {
             continue;
         }
         const kernel_def *kd = &kernels[k];
+        emu_s_of[k] = r.emu_s;
         double mips = (double)r.instr / r.emu_s / 1e6, ratio = r.emu_s / r.native_s;
         int slow = mips < TARGET_MIPS, far = ratio > TARGET_RATIO;
         char hwms[32] = "-", hwratio[32] = "-";
@@ -944,6 +947,17 @@ int main(int argc, char **argv) {
         if (mips > max_mips) max_mips = mips;
         if (ratio < min_ratio) min_ratio = ratio;
         if (ratio > max_ratio) max_ratio = ratio;
+    }
+    /* hf and bf beside f: the same loop, so the time ratio is the cost of the narrow type */
+    for (int k = 0; k < K__COUNT; k++) {
+        if ((k != K_HFMA && k != K_BFMA) || !emu_s_of[k] || !emu_s_of[K_FMA]) continue;
+        double x = emu_s_of[k] / emu_s_of[K_FMA];
+        printf("%-7s   %.2fx the time of fma on f (target <= %.1fx)%s\n", kernels[k].name, x, TARGET_NARROW,
+               x > TARGET_NARROW ? ", MISS" : "");
+        if (x > TARGET_NARROW) {
+            size_t l = strlen(missing);
+            snprintf(missing + l, sizeof missing - l, "%s%s(vs f)", l ? " " : "", kernels[k].name);
+        }
     }
     if (n)
         printf("summary: %d kernels, %s; emulated %.1f..%.1f M vISA instr/s (target >= %.0f), "

@@ -245,7 +245,9 @@ static bool int_type(unsigned ty) {
     default: return false;
     }
 }
-static bool jit_type(unsigned ty) { return int_type(ty) || ty == VISA_TYPE_F || ty == VISA_TYPE_DF; }
+static bool jit_type(unsigned ty) {
+    return int_type(ty) || ty == VISA_TYPE_F || ty == VISA_TYPE_DF || ty == VISA_TYPE_HF || ty == VISA_TYPE_BF;
+}
 
 /* An ALU op or compare the block compiler takes (a label and a jmp are handled by the caller). */
 static bool compilable(const emu_program *p, const emu_op *op) {
@@ -270,8 +272,10 @@ typedef struct jit_gen {
     LLVMModuleRef m;
     LLVMBuilderRef b;
     LLVMValueRef file, pred, em;
-    LLVMTypeRef i1, i8, i16, i32, i64, f32, f64, ptr;
+    LLVMTypeRef i1, i8, i16, i32, i64, f16, f32, f64, ptr;
     bool full;
+    bool vec512; /* the ISA level is AVX-512 */
+    bool f16c; /* the ISA level has F16C: hf converts with vcvtph2ps / vcvtps2ph, as fast.c's blocks do */
 } jit_gen;
 
 static LLVMValueRef c32(jit_gen *g, uint32_t v) { return LLVMConstInt(g->i32, v, 0); }
@@ -301,7 +305,7 @@ static LLVMValueRef splat(jit_gen *g, LLVMValueRef v, unsigned n) {
 static LLVMTypeRef elem_type(jit_gen *g, unsigned ty) {
     switch (ty) {
     case VISA_TYPE_B: case VISA_TYPE_UB: return g->i8;
-    case VISA_TYPE_W: case VISA_TYPE_UW: return g->i16;
+    case VISA_TYPE_W: case VISA_TYPE_UW: case VISA_TYPE_HF: case VISA_TYPE_BF: return g->i16;
     case VISA_TYPE_D: case VISA_TYPE_UD: return g->i32;
     case VISA_TYPE_F: return g->f32;
     case VISA_TYPE_DF: return g->f64;
@@ -402,6 +406,141 @@ static LLVMValueRef intrinsic(jit_gen *g, const char *name, LLVMTypeRef ty, LLVM
     return LLVMBuildCall2(g->b, LLVMIntrinsicGetType(g->c, id, &ty, 1), fn, args, n, "");
 }
 
+/* -- hf and bf: fast.c's bit tricks, lane for lane (no fpext / fptrunc: their NaN handling and,
+** without F16C, their library calls are not fast.c's) -- */
+static LLVMValueRef vi32(jit_gen *g, uint32_t v, unsigned n) { return splat(g, c32(g, v), n); }
+static LLVMValueRef sel(jit_gen *g, LLVMValueRef c, LLVMValueRef a, LLVMValueRef b) { return LLVMBuildSelect(g->b, c, a, b, ""); }
+static LLVMValueRef ucmp(jit_gen *g, LLVMIntPredicate p, LLVMValueRef a, LLVMValueRef b) { return LLVMBuildICmp(g->b, p, a, b, ""); }
+static LLVMValueRef as_f32(jit_gen *g, LLVMValueRef v, unsigned n) { return LLVMBuildBitCast(g->b, v, LLVMVectorType(g->f32, n), ""); }
+static LLVMValueRef as_i32(jit_gen *g, LLVMValueRef v, unsigned n) { return LLVMBuildBitCast(g->b, v, LLVMVectorType(g->i32, n), ""); }
+
+/* fast.c hf_to_f: exact widening (with F16C the host's converter, as fast.c's blocks: a signalling
+** NaN comes in quieted, which no result can tell) */
+static LLVMValueRef hf_widen(jit_gen *g, LLVMValueRef h16, unsigned n) {
+    if (g->f16c)
+        return LLVMBuildFPExt(g->b, LLVMBuildBitCast(g->b, h16, LLVMVectorType(g->f16, n), ""), LLVMVectorType(g->f32, n), "");
+    LLVMValueRef h = LLVMBuildZExt(g->b, h16, LLVMVectorType(g->i32, n), "");
+    LLVMValueRef s = LLVMBuildShl(g->b, LLVMBuildAnd(g->b, h, vi32(g, 0x8000, n), ""), vi32(g, 16, n), "");
+    LLVMValueRef e = LLVMBuildAnd(g->b, LLVMBuildLShr(g->b, h, vi32(g, 10, n), ""), vi32(g, 31, n), "");
+    LLVMValueRef m = LLVMBuildAnd(g->b, h, vi32(g, 0x3FF, n), "");
+    LLVMValueRef ex = sel(g, ucmp(g, LLVMIntEQ, e, vi32(g, 31, n)), vi32(g, 0x7F800000, n),
+                          LLVMBuildShl(g->b, LLVMBuildAdd(g->b, e, vi32(g, 112, n), ""), vi32(g, 23, n), ""));
+    LLVMValueRef norm = LLVMBuildOr(g->b, LLVMBuildOr(g->b, s, ex, ""), LLVMBuildShl(g->b, m, vi32(g, 13, n), ""), "");
+    LLVMValueRef mf = LLVMBuildFMul(g->b, LLVMBuildUIToFP(g->b, m, LLVMVectorType(g->f32, n), ""),
+                                    splat(g, LLVMConstReal(g->f32, 0x1p-24), n), "");
+    LLVMValueRef sub = LLVMBuildOr(g->b, s, as_i32(g, mf, n), "");
+    return as_f32(g, sel(g, ucmp(g, LLVMIntNE, e, vi32(g, 0, n)), norm, sub), n);
+}
+/* fast.c f_to_hf: to nearest even, NaN quieted keeping sign and high payload (with F16C the host's
+** vcvtps2ph under the run's round-to-nearest MXCSR: fast.c checked it equal over every float) */
+static LLVMValueRef hf_narrow(jit_gen *g, LLVMValueRef f, unsigned n) {
+    if (g->f16c)
+        return LLVMBuildBitCast(g->b, LLVMBuildFPTrunc(g->b, f, LLVMVectorType(g->f16, n), ""), LLVMVectorType(g->i16, n), "");
+    LLVMValueRef b = as_i32(g, f, n);
+    LLVMValueRef s = LLVMBuildAnd(g->b, LLVMBuildLShr(g->b, b, vi32(g, 16, n), ""), vi32(g, 0x8000, n), "");
+    LLVMValueRef a = LLVMBuildAnd(g->b, b, vi32(g, 0x7FFFFFFF, n), "");
+    LLVMValueRef half = LLVMBuildFAdd(g->b, as_f32(g, a, n), splat(g, LLVMConstReal(g->f32, 0.5), n), "");
+    LLVMValueRef sub = LLVMBuildSub(g->b, as_i32(g, half, n), vi32(g, 0x3F000000, n), "");
+    LLVMValueRef odd = LLVMBuildAnd(g->b, LLVMBuildLShr(g->b, a, vi32(g, 13, n), ""), vi32(g, 1, n), "");
+    LLVMValueRef norm = LLVMBuildAdd(g->b, LLVMBuildAdd(g->b, a, vi32(g, 0xFFF, n), ""), odd, "");
+    norm = LLVMBuildLShr(g->b, LLVMBuildSub(g->b, norm, vi32(g, 0x38000000, n), ""), vi32(g, 13, n), "");
+    LLVMValueRef r = sel(g, ucmp(g, LLVMIntULT, a, vi32(g, 0x38800000, n)), sub, norm);
+    r = sel(g, ucmp(g, LLVMIntUGE, a, vi32(g, 0x477FF000, n)), vi32(g, 0x7C00, n), r);
+    LLVMValueRef qnan = LLVMBuildOr(g->b, vi32(g, 0x7E00, n),
+                                    LLVMBuildAnd(g->b, LLVMBuildLShr(g->b, a, vi32(g, 13, n), ""), vi32(g, 0x3FF, n), ""), "");
+    r = sel(g, ucmp(g, LLVMIntUGT, a, vi32(g, 0x7F800000, n)), qnan, r);
+    return LLVMBuildTrunc(g->b, LLVMBuildOr(g->b, s, r, ""), LLVMVectorType(g->i16, n), "");
+}
+/* fast.c bf_to_f / f_to_bf */
+static LLVMValueRef bf_widen(jit_gen *g, LLVMValueRef h16, unsigned n) {
+    LLVMValueRef h = LLVMBuildZExt(g->b, h16, LLVMVectorType(g->i32, n), "");
+    return as_f32(g, LLVMBuildShl(g->b, h, vi32(g, 16, n), ""), n);
+}
+static LLVMValueRef bf_narrow(jit_gen *g, LLVMValueRef f, unsigned n) {
+    LLVMValueRef b = as_i32(g, f, n), hi = LLVMBuildLShr(g->b, b, vi32(g, 16, n), "");
+    LLVMValueRef nan = ucmp(g, LLVMIntUGT, LLVMBuildAnd(g->b, b, vi32(g, 0x7FFFFFFF, n), ""), vi32(g, 0x7F800000, n));
+    LLVMValueRef rne = LLVMBuildAdd(g->b, LLVMBuildAdd(g->b, b, vi32(g, 0x7FFF, n), ""),
+                                    LLVMBuildAnd(g->b, hi, vi32(g, 1, n), ""), "");
+    rne = LLVMBuildLShr(g->b, rne, vi32(g, 16, n), "");
+    LLVMValueRef r = sel(g, nan, LLVMBuildOr(g->b, hi, vi32(g, 0x40, n), ""), rne);
+    return LLVMBuildTrunc(g->b, r, LLVMVectorType(g->i16, n), "");
+}
+/* fast.c f_mad_odd: a*b + c with the sum rounded to odd (TwoSum), for a product exact in float */
+static LLVMValueRef mad_odd_f(jit_gen *g, LLVMValueRef a, LLVMValueRef b, LLVMValueRef c, unsigned n) {
+    LLVMValueRef p = LLVMBuildFMul(g->b, a, b, ""), r = LLVMBuildFAdd(g->b, p, c, "");
+    LLVMValueRef bb = LLVMBuildFSub(g->b, r, p, "");
+    LLVMValueRef err = LLVMBuildFAdd(g->b, LLVMBuildFSub(g->b, p, LLVMBuildFSub(g->b, r, bb, ""), ""),
+                                     LLVMBuildFSub(g->b, c, bb, ""), "");
+    LLVMValueRef u = as_i32(g, r, n), zero = LLVMConstNull(LLVMVectorType(g->f32, n));
+    LLVMValueRef adj = LLVMBuildAnd(g->b, LLVMBuildFCmp(g->b, LLVMRealUNE, err, zero, ""),
+                                    ucmp(g, LLVMIntEQ, LLVMBuildAnd(g->b, u, vi32(g, 1, n), ""), vi32(g, 0, n)), "");
+    adj = LLVMBuildAnd(g->b, adj, ucmp(g, LLVMIntNE, LLVMBuildAnd(g->b, u, vi32(g, 0x7F800000, n), ""), vi32(g, 0x7F800000, n)), "");
+    /* toward err's side: away from zero (+1) when err has r's sign */
+    LLVMValueRef away = LLVMBuildXor(g->b, LLVMBuildFCmp(g->b, LLVMRealOGT, err, zero, ""),
+                                     LLVMBuildTrunc(g->b, LLVMBuildLShr(g->b, u, vi32(g, 31, n), ""), LLVMVectorType(g->i1, n), ""), "");
+    LLVMValueRef step = sel(g, adj, sel(g, away, vi32(g, 1, n), vi32(g, 0xFFFFFFFF, n)), vi32(g, 0, n));
+    return as_f32(g, LLVMBuildAdd(g->b, u, step, ""), n);
+}
+/* fast.c bf_product_exact: a bf product is exact in float unless it leaves float's normal range */
+static LLVMValueRef bf_exact(jit_gen *g, LLVMValueRef a, LLVMValueRef b, unsigned n) {
+    LLVMTypeRef vt = LLVMVectorType(g->f32, n);
+    LLVMValueRef p = LLVMBuildFMul(g->b, a, b, ""), zero = LLVMConstNull(vt);
+    LLVMValueRef mx = splat(g, LLVMConstReal(g->f32, 0x1.fffffep127), n), mn = splat(g, LLVMConstReal(g->f32, 0x1p-126), n);
+    LLVMValueRef fa = intrinsic(g, "llvm.fabs", vt, &a, 1), fb = intrinsic(g, "llvm.fabs", vt, &b, 1),
+                 fp = intrinsic(g, "llvm.fabs", vt, &p, 1);
+    LLVMValueRef finite = LLVMBuildAnd(g->b, LLVMBuildFCmp(g->b, LLVMRealOLE, fa, mx, ""), LLVMBuildFCmp(g->b, LLVMRealOLE, fb, mx, ""), "");
+    LLVMValueRef out = LLVMBuildOr(g->b, LLVMBuildFCmp(g->b, LLVMRealOLT, fp, mn, ""), LLVMBuildFCmp(g->b, LLVMRealOGT, fp, mx, ""), "");
+    LLVMValueRef nz = LLVMBuildAnd(g->b, LLVMBuildFCmp(g->b, LLVMRealUNE, a, zero, ""), LLVMBuildFCmp(g->b, LLVMRealUNE, b, zero, ""), "");
+    return LLVMBuildNot(g->b, LLVMBuildAnd(g->b, LLVMBuildAnd(g->b, finite, nz, ""), out, ""), "");
+}
+/* fast.c bf_mad_odd: the exact product in double, the sum rounded to odd in double, then to odd in float */
+static LLVMValueRef bf_mad_odd(jit_gen *g, LLVMValueRef a, LLVMValueRef b, LLVMValueRef c, unsigned n) {
+    LLVMTypeRef dt = LLVMVectorType(g->f64, n), it = LLVMVectorType(g->i64, n);
+    LLVMValueRef p = LLVMBuildFMul(g->b, LLVMBuildFPExt(g->b, a, dt, ""), LLVMBuildFPExt(g->b, b, dt, ""), "");
+    LLVMValueRef q = LLVMBuildFPExt(g->b, c, dt, ""), r = LLVMBuildFAdd(g->b, p, q, "");
+    LLVMValueRef bb = LLVMBuildFSub(g->b, r, p, "");
+    LLVMValueRef err = LLVMBuildFAdd(g->b, LLVMBuildFSub(g->b, p, LLVMBuildFSub(g->b, r, bb, ""), ""),
+                                     LLVMBuildFSub(g->b, q, bb, ""), "");
+    LLVMValueRef u = LLVMBuildBitCast(g->b, r, it, ""), dz = LLVMConstNull(dt);
+    LLVMValueRef one = splat(g, LLVMConstInt(g->i64, 1, 0), n), exp = splat(g, LLVMConstInt(g->i64, 0x7FF0000000000000ull, 0), n);
+    LLVMValueRef adj = LLVMBuildAnd(g->b, LLVMBuildFCmp(g->b, LLVMRealUNE, err, dz, ""),
+                                    ucmp(g, LLVMIntEQ, LLVMBuildAnd(g->b, u, one, ""), LLVMConstNull(it)), "");
+    adj = LLVMBuildAnd(g->b, adj, ucmp(g, LLVMIntNE, LLVMBuildAnd(g->b, u, exp, ""), exp), "");
+    LLVMValueRef away = LLVMBuildXor(g->b, LLVMBuildFCmp(g->b, LLVMRealOGT, err, dz, ""),
+                                     LLVMBuildTrunc(g->b, LLVMBuildLShr(g->b, u, splat(g, LLVMConstInt(g->i64, 63, 0), n), ""),
+                                                    LLVMVectorType(g->i1, n), ""), "");
+    LLVMValueRef step = sel(g, adj, sel(g, away, one, splat(g, LLVMConstInt(g->i64, ~0ull, 0), n)), LLVMConstNull(it));
+    r = LLVMBuildBitCast(g->b, LLVMBuildAdd(g->b, u, step, ""), dt, "");
+    LLVMValueRef f = LLVMBuildFPTrunc(g->b, r, LLVMVectorType(g->f32, n), ""), fd = LLVMBuildFPExt(g->b, f, dt, "");
+    LLVMValueRef w = as_i32(g, f, n);
+    LLVMValueRef adj2 = LLVMBuildAnd(g->b, LLVMBuildFCmp(g->b, LLVMRealUNE, fd, r, ""),
+                                     ucmp(g, LLVMIntEQ, LLVMBuildAnd(g->b, w, vi32(g, 1, n), ""), vi32(g, 0, n)), "");
+    adj2 = LLVMBuildAnd(g->b, adj2, ucmp(g, LLVMIntNE, LLVMBuildAnd(g->b, w, vi32(g, 0x7F800000, n), ""), vi32(g, 0x7F800000, n)), "");
+    LLVMValueRef up = LLVMBuildFCmp(g->b, LLVMRealOGT, intrinsic(g, "llvm.fabs", dt, &r, 1), intrinsic(g, "llvm.fabs", dt, &fd, 1), "");
+    LLVMValueRef step2 = sel(g, adj2, sel(g, up, vi32(g, 1, n), vi32(g, 0xFFFFFFFF, n)), vi32(g, 0, n));
+    return as_f32(g, LLVMBuildAdd(g->b, w, step2, ""), n);
+}
+
+/* bf mad as fast.c's blocks: in float where every lane's product is exact there (the common
+** case, one test of all lanes), else the other lanes in double. */
+static LLVMValueRef bf_mad(jit_gen *g, LLVMValueRef *s, unsigned n) {
+    LLVMValueRef fast = mad_odd_f(g, s[0], s[1], s[2], n), exact = bf_exact(g, s[0], s[1], n);
+    LLVMValueRef all = intrinsic(g, "llvm.vector.reduce.and", LLVMVectorType(g->i1, n), &exact, 1);
+    LLVMBasicBlockRef from = LLVMGetInsertBlock(g->b);
+    LLVMValueRef fn = LLVMGetBasicBlockParent(from);
+    LLVMBasicBlockRef slow = LLVMAppendBasicBlockInContext(g->c, fn, "bf_wide"), join = LLVMAppendBasicBlockInContext(g->c, fn, "bf_join");
+    LLVMBuildCondBr(g->b, all, join, slow);
+    LLVMPositionBuilderAtEnd(g->b, slow);
+    LLVMValueRef mixed = sel(g, exact, fast, bf_mad_odd(g, s[0], s[1], s[2], n));
+    LLVMBuildBr(g->b, join);
+    LLVMPositionBuilderAtEnd(g->b, join);
+    LLVMValueRef r = LLVMBuildPhi(g->b, LLVMTypeOf(fast), "");
+    LLVMValueRef vals[2] = {fast, mixed};
+    LLVMBasicBlockRef blocks[2] = {from, slow};
+    LLVMAddIncoming(r, vals, blocks, 2);
+    return r;
+}
+
 /* One ALU op (emu_fast_handler took it: every operand of the destination's type). */
 static void gen_alu(jit_gen *g, const emu_op *op) {
     unsigned ty = op->dst.type, n = op->exec;
@@ -439,13 +578,24 @@ static void gen_alu(jit_gen *g, const emu_op *op) {
         }
         if (cs != st) r = LLVMBuildTrunc(g->b, r, LLVMVectorType(st, n), "");
     } else {
-        for (unsigned k = 0; k < op->nsrc && k < 3; k++) s[k] = flt_mod(g, s[k], op->src[k].mod);
-        LLVMTypeRef vt = LLVMVectorType(st, n);
+        /* hf and bf compute in float (fast.c: widened exactly, rounded once back) */
+        bool hf = ty == VISA_TYPE_HF, bf = ty == VISA_TYPE_BF;
+        LLVMTypeRef ct = hf || bf ? g->f32 : st, vt = LLVMVectorType(ct, n);
+        for (unsigned k = 0; k < op->nsrc && k < 3; k++) {
+            if (hf) s[k] = hf_widen(g, s[k], n);
+            else if (bf) s[k] = bf_widen(g, s[k], n);
+            s[k] = flt_mod(g, s[k], op->src[k].mod);
+        }
+        st = ct;
         switch (op->form) {
         case VISA_FORM_MOV: r = s[0]; break;
         case VISA_FORM_ADD: r = LLVMBuildFAdd(g->b, s[0], s[1], ""); break;
         case VISA_FORM_MUL: r = LLVMBuildFMul(g->b, s[0], s[1], ""); break;
-        case VISA_FORM_MAD: r = intrinsic(g, "llvm.fma", vt, s, 3); break;
+        case VISA_FORM_MAD:
+            if (hf) r = mad_odd_f(g, s[0], s[1], s[2], n); /* an hf product is exact in float */
+            else if (bf) r = bf_mad(g, s, n);
+            else r = intrinsic(g, "llvm.fma", vt, s, 3);
+            break;
         case VISA_FORM_MIN: /* MIN_MAX.md as fast.c: a NaN gives the other operand, ties give src0 */
             r = LLVMBuildSelect(g->b, LLVMBuildFCmp(g->b, LLVMRealOLT, s[1], s[0], ""), s[1], s[0], "");
             r = LLVMBuildSelect(g->b, is_nan(g, s[0]), s[1], r, "");
@@ -464,6 +614,8 @@ static void gen_alu(jit_gen *g, const emu_op *op) {
             r = LLVMBuildSelect(g->b, LLVMBuildFCmp(g->b, LLVMRealOLT, x, zero, ""), zero, r, "");
             r = LLVMBuildSelect(g->b, is_nan(g, x), zero, r, "");
         }
+        if (hf) r = hf_narrow(g, r, n);
+        else if (bf) r = bf_narrow(g, r, n);
     }
     store_dst(g, op, r, enables(g, op));
 }
@@ -486,6 +638,7 @@ static void gen_cmp(jit_gen *g, const emu_op *op) {
         default: c = int_le(g, a, b, ty); break;
         }
     } else { /* IEEE: with a NaN only ne holds */
+        if (ty == VISA_TYPE_HF) a = hf_widen(g, a, n), b = hf_widen(g, b, n);
         switch (op->cond & 7) {
         case 0: c = LLVMBuildFCmp(g->b, LLVMRealOEQ, a, b, ""); break;
         case 1: c = LLVMBuildFCmp(g->b, LLVMRealUNE, a, b, ""); break;
@@ -528,6 +681,10 @@ static void gen_function(jit_gen *g, const emu_program *p, const emu_jit_block *
     LLVMAddAttributeAtIndex(fn, 2, LLVMCreateEnumAttribute(g->c, noalias, 0));
     LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex,
                             LLVMCreateEnumAttribute(g->c, LLVMGetEnumAttributeKindForName("nounwind", 8), 0));
+    if (g->vec512) { /* 16 f / 32 hf lanes per register: the width the AVX-512 handlers use (fast.c) */
+        LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex, LLVMCreateStringAttribute(g->c, "prefer-vector-width", 19, "512", 3));
+        LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex, LLVMCreateStringAttribute(g->c, "min-legal-vector-width", 22, "512", 3));
+    }
     g->file = LLVMGetParam(fn, 0);
     g->pred = LLVMGetParam(fn, 1);
     g->em = LLVMGetParam(fn, 2);
@@ -626,7 +783,11 @@ static LLVMOrcLLJITRef compile(const emu_program *p, const emu_jit_block *blocks
     g.b = b = LLVMCreateBuilderInContext(g.c);
     g.i1 = LLVMInt1TypeInContext(g.c), g.i8 = LLVMInt8TypeInContext(g.c), g.i16 = LLVMInt16TypeInContext(g.c);
     g.i32 = LLVMInt32TypeInContext(g.c), g.i64 = LLVMInt64TypeInContext(g.c);
-    g.f32 = LLVMFloatTypeInContext(g.c), g.f64 = LLVMDoubleTypeInContext(g.c);
+    g.f16 = LLVMHalfTypeInContext(g.c), g.f32 = LLVMFloatTypeInContext(g.c), g.f64 = LLVMDoubleTypeInContext(g.c);
+#if defined(__x86_64__)
+    g.f16c = p->isa >= EMU_ISA_AVX2;
+    g.vec512 = p->isa == EMU_ISA_AVX512;
+#endif
     g.ptr = LLVMPointerTypeInContext(g.c, 0);
     LLVMSetTarget(m, triple);
     LLVMTargetDataRef dl = LLVMCreateTargetDataLayout(tm);
