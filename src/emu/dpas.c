@@ -59,8 +59,9 @@ typedef struct prec_info {
     uint8_t noinf;  /* float: all-ones exponent is finite except all-ones fraction (hf8) */
 } prec_info;
 
-/* The format of a precision the emulator computes in (*buf, with the table's bits), or NULL. */
-static const prec_info *prec_of(unsigned code, prec_info *buf) {
+/* The format of a precision the emulator computes in (*buf, with `bits`: the table's, which
+** lowering looks up once and keeps in emu_op.prec_bits), or NULL. */
+static const prec_info *prec_of(unsigned code, int bits, prec_info *buf) {
     enum { KNOWN = 1 }; /* .bits marks a row here; the value used is the table's */
     static const prec_info fmt[16] = {
         [VISA_PRECISION_U1] = {KNOWN, 0, 0, 0, 0, 0, 0}, [VISA_PRECISION_S1] = {KNOWN, 0, 1, 0, 0, 0, 0},
@@ -71,16 +72,18 @@ static const prec_info *prec_of(unsigned code, prec_info *buf) {
         [VISA_PRECISION_BF8] = {KNOWN, 1, 0, 5, 2, 0, 0}, [VISA_PRECISION_TF32] = {KNOWN, 1, 0, 8, 10, 13, 0},
         [VISA_PRECISION_HF8] = {KNOWN, 1, 0, 4, 3, 0, 1},
     };
-    int bits = isa_enum_attr(VISA_EN_precision, code);
     if (code >= 16 || !fmt[code].bits || bits <= 0) return NULL;
     *buf = fmt[code];
     buf->bits = (uint8_t)bits;
     return buf;
 }
 
-static unsigned ops_per_chan(unsigned wp, unsigned ap) {
-    prec_info bw, ba;
-    const prec_info *pw = prec_of(wp, &bw), *pa = prec_of(ap, &ba);
+/* At lowering: the precision's format with the table's bits. */
+static const prec_info *prec_lookup(unsigned code, prec_info *buf) {
+    return prec_of(code, isa_enum_attr(VISA_EN_precision, code), buf);
+}
+
+static unsigned ops_per_chan(unsigned wp, const prec_info *pw, const prec_info *pa) {
     if (wp == VISA_PRECISION_TF32) return 1;
     if (wp == VISA_PRECISION_BF || wp == VISA_PRECISION_HF) return 2;
     if (pw->bits == 8 || pa->bits == 8) return 4;
@@ -122,7 +125,7 @@ static uint32_t src2_pbytes(bool w, uint32_t vbytes) {
 
 static bool acc_type_ok(unsigned wp, isa_type t) {
     prec_info buf;
-    const prec_info *p = prec_of(wp, &buf);
+    const prec_info *p = prec_lookup(wp, &buf);
     if (!p->fl) return t == VISA_TYPE_D || t == VISA_TYPE_UD;
     if (t == VISA_TYPE_F) return true;
     if (wp == VISA_PRECISION_BF) return t == VISA_TYPE_BF;
@@ -145,7 +148,7 @@ bool emu_dpas_lower(emu_program *p, const ir_inst *in, emu_op *op, diag_sink *ds
     }
     unsigned wp = F_W(info), ap = F_A(info), sd = F_SD(info), rc = F_RC(info);
     prec_info bw, ba;
-    const prec_info *pw = prec_of(wp, &bw), *pa = prec_of(ap, &ba);
+    const prec_info *pw = prec_lookup(wp, &bw), *pa = prec_lookup(ap, &ba);
     const emu_layout *lay = p->cur;
     unsigned grf = lay->grf_bytes, n = op->exec;
     char why[160];
@@ -180,7 +183,8 @@ bool emu_dpas_lower(emu_program *p, const ir_inst *in, emu_op *op, diag_sink *ds
                 isa_enum_text(VISA_EN_precision, wp));
         return false;
     }
-    unsigned ops = ops_per_chan(wp, ap);
+    op->prec_bits[0] = pw->bits, op->prec_bits[1] = pa->bits;
+    unsigned ops = ops_per_chan(wp, pw, pa);
     if (32 % (ops * pw->bits) || ops * pw->bits > 32 || ops * pa->bits > 32) {
         diag_at(ds, VISA_SEV_ERROR, "E-RUN", in->line, in->col, "'%s': unsupported precision mix", name);
         return false;
@@ -369,8 +373,8 @@ static bool dpas_bounds(emu_thread *t, const emu_op *op) {
     uint32_t info = op->info;
     unsigned wp = F_W(info), ap = F_A(info), sd = F_SD(info), rc = F_RC(info), n = op->exec;
     prec_info bw, ba;
-    const prec_info *pw = prec_of(wp, &bw), *pa = prec_of(ap, &ba);
-    unsigned ops = ops_per_chan(wp, ap);
+    const prec_info *pw = prec_of(wp, op->prec_bits[0], &bw), *pa = prec_of(ap, op->prec_bits[1], &ba);
+    unsigned ops = ops_per_chan(wp, pw, pa);
     unsigned dsz = isa_types[IMM_DST(op->imm)].bytes, ssz = isa_types[IMM_SRC0(op->imm)].bytes;
     const emu_opnd *o = op->src;
     uint64_t fb = t->prog->lay.file_bytes;
@@ -410,8 +414,8 @@ static uint32_t dpas_cell(const uint8_t *file, const emu_op *op, const uint8_t *
     uint32_t info = op->info;
     unsigned wp = F_W(info), ap = F_A(info), sd = F_SD(info), rc = F_RC(info), n = op->exec;
     prec_info bw, ba;
-    const prec_info *pw = prec_of(wp, &bw), *pa = prec_of(ap, &ba);
-    unsigned ops = ops_per_chan(wp, ap), s = 32 / (ops * pw->bits);
+    const prec_info *pw = prec_of(wp, op->prec_bits[0], &bw), *pa = prec_of(ap, op->prec_bits[1], &ba);
+    unsigned ops = ops_per_chan(wp, pw, pa), s = 32 / (ops * pw->bits);
     const emu_opnd *o = op->src;
     /* an element never straddles the EU0/EU1 boundary: it is a multiple of 256 bits */
     uint32_t eu0_bits = IMM_W(op->imm) ? dpasw_eu0_grfs(src2_vbytes(rc, sd, ops, pa->bits)) * 32 * 8 : UINT32_MAX;
@@ -601,8 +605,8 @@ KERNELS(_avx512, __attribute__((target("avx512f"))), 2)
 ** VISA_EMU_ISA's), NULL for the generic path. */
 static const dpas_fast *fast_pick(unsigned isa, unsigned wp, unsigned ap, unsigned n) {
     prec_info bw, ba;
-    const prec_info *pw = prec_of(wp, &bw), *pa = prec_of(ap, &ba);
-    unsigned ops = ops_per_chan(wp, ap), col = pw->fl ? (ops == 1 ? 0 : ops == 2 ? 1 : 2) : 3;
+    const prec_info *pw = prec_lookup(wp, &bw), *pa = prec_lookup(ap, &ba);
+    unsigned ops = ops_per_chan(wp, pw, pa), col = pw->fl ? (ops == 1 ? 0 : ops == 2 ? 1 : 2) : 3;
     if ((n != 8 && n != 16) || (pw->fl && ops > 4) || sizeof(double) != 8) return NULL;
     (void)pa;
 #if DPAS_AVX2
@@ -686,8 +690,8 @@ static bool dpas_compute_fast(emu_thread *t, const emu_op *op, const uint8_t *eu
     uint32_t info = op->info;
     unsigned wp = F_W(info), ap = F_A(info), sd = F_SD(info), rc = F_RC(info), n = op->exec;
     prec_info bw, ba;
-    const prec_info *pw = prec_of(wp, &bw), *pa = prec_of(ap, &ba);
-    unsigned ops = ops_per_chan(wp, ap), kk = sd * ops, epd = 32 / pw->bits;
+    const prec_info *pw = prec_of(wp, op->prec_bits[0], &bw), *pa = prec_of(ap, op->prec_bits[1], &ba);
+    unsigned ops = ops_per_chan(wp, pw, pa), kk = sd * ops, epd = 32 / pw->bits;
     const uint8_t *file = t->file;
     const emu_opnd *o = op->src;
     /* B[k][ln]: element k % epd of dword (k / epd) * n + ln of src1 */
@@ -756,8 +760,8 @@ static uint32_t dpas_src_origin(emu_thread *t, const emu_op *op) {
     uint32_t info = op->info;
     unsigned wp = F_W(info), ap = F_A(info), sd = F_SD(info), rc = F_RC(info), n = op->exec;
     prec_info bw, ba;
-    const prec_info *pw = prec_of(wp, &bw), *pa = prec_of(ap, &ba);
-    unsigned ops = ops_per_chan(wp, ap), ssz = isa_types[IMM_SRC0(op->imm)].bytes;
+    const prec_info *pw = prec_of(wp, op->prec_bits[0], &bw), *pa = prec_of(ap, op->prec_bits[1], &ba);
+    unsigned ops = ops_per_chan(wp, pw, pa), ssz = isa_types[IMM_SRC0(op->imm)].bytes;
     const emu_opnd *o = op->src;
     uint32_t org = 0;
     if (o[O_SRC0].shape != EO_NONE) org = emu_check_origin_report(t, t->file + o[O_SRC0].off, rc * n * ssz);

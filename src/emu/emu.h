@@ -99,6 +99,7 @@ struct emu_op {
     uint8_t cls;       /* compute class: EC_INT or EC_FLT */
     uint8_t fsingle;   /* EC_FLT computed in single precision (an F destination, no DF source) */
     uint8_t fenv;      /* a float operand: %cr0 modes other than EMU_CR0_FAST take the slow path */
+    uint8_t prec_bits[2]; /* dpas: element bits of src1's and src2's precision (the table's, at lowering) */
     emu_opnd dst, dst2, src[5];
     void (*calc)(const emu_op *op, unsigned n, emu_val *d, emu_val s[][EMU_MAX_LANES]);
     const void *aux;   /* per-op data of message handlers */
