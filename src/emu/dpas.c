@@ -696,12 +696,22 @@ static bool dpas_compute_fast(emu_thread *t, const emu_op *op, const uint8_t *eu
     const emu_opnd *o = op->src;
     /* B[k][ln]: element k % epd of dword (k / epd) * n + ln of src1 */
     uint32_t braw[IK_MAX * LN_MAX], araw[8 * IK_MAX], word[IK_MAX];
-    for (unsigned q = 0; q * epd < kk; q++)
-        for (unsigned ln = 0; ln < n; ln++) {
-            unsigned cnt = kk - q * epd < epd ? kk - q * epd : epd;
-            unpack(file + o[O_SRC1].off + (q * n + ln) * 4, cnt, pw->bits, word);
-            for (unsigned e = 0; e < cnt; e++) braw[(q * epd + e) * n + ln] = word[e];
-        }
+    const uint8_t *b1 = file + o[O_SRC1].off;
+    if (pw->bits == 16 && kk % 2 == 0) { /* hf, bf: two per dword, no call per dword */
+        for (unsigned q = 0; q < kk / 2; q++)
+            for (unsigned ln = 0; ln < n; ln++) {
+                uint32_t d;
+                memcpy(&d, b1 + (q * n + ln) * 4, 4);
+                braw[(2 * q) * n + ln] = d & 0xFFFFu;
+                braw[(2 * q + 1) * n + ln] = d >> 16;
+            }
+    } else
+        for (unsigned q = 0; q * epd < kk; q++)
+            for (unsigned ln = 0; ln < n; ln++) {
+                unsigned cnt = kk - q * epd < epd ? kk - q * epd : epd;
+                unpack(b1 + (q * n + ln) * 4, cnt, pw->bits, word);
+                for (unsigned e = 0; e < cnt; e++) braw[(q * epd + e) * n + ln] = word[e];
+            }
     /* A[r][k]: element r * K + k of the virtual src2; DPASW: past EU0's GRFs from EU1's (an EU's
     ** share is whole GRFs, so it holds whole bytes of elements) */
     uint32_t na = rc * kk, eu0_elems = na;
@@ -727,13 +737,20 @@ static bool dpas_compute_fast(emu_thread *t, const emu_op *op, const uint8_t *eu
     fast->flt(pw, braw, kk * n, B);
     for (unsigned i = 0; i < kk * n; i++) Bd[i] = B[i];
     fast->flt(pa, araw, na, A);
-    for (unsigned r = 0; r < rc; r++)
-        for (unsigned ln = 0; ln < n; ln++) {
-            uint32_t a = src0_acc(file, op, r, ln);
-            float f;
-            memcpy(&f, &a, 4);
-            acc[r * LN_MAX + ln] = f;
+    if (o[O_SRC0].shape != EO_NONE && isa_types[IMM_SRC0(op->imm)].bytes == 4) /* an f accumulator: rows as they lie */
+        for (unsigned r = 0; r < rc; r++) {
+            float f[LN_MAX];
+            memcpy(f, file + o[O_SRC0].off + (size_t)r * n * 4, n * 4);
+            for (unsigned ln = 0; ln < n; ln++) acc[r * LN_MAX + ln] = f[ln];
         }
+    else
+        for (unsigned r = 0; r < rc; r++)
+            for (unsigned ln = 0; ln < n; ln++) {
+                uint32_t a = src0_acc(file, op, r, ln);
+                float f;
+                memcpy(&f, &a, 4);
+                acc[r * LN_MAX + ln] = f;
+            }
     fast->fk(A, Bd, rc, sd, acc, bad);
     for (unsigned r = 0; r < rc; r++)
         for (unsigned ln = 0; ln < n; ln++) {
