@@ -9,7 +9,7 @@ TSAN_BUILD ?= build-tsan
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 SHARED ?= $(abspath ../shared)
 
-.PHONY: all build demo check test check-asan check-tsan fuzz bench install clean
+.PHONY: all build demo check test check-asan check-tsan fuzz fuzz-tiers bench install clean
 
 all: build
 
@@ -69,6 +69,16 @@ fuzz: build
 	$(call FUZZ_RUN,fuzz_decode) -max_len=65536 build-fuzz/seeds/obj
 	$(call FUZZ_RUN,fuzz_run) -max_len=65536 build-fuzz/seeds/text
 	$(call FUZZ_RUN,fuzz_verify) -max_len=65536 build-fuzz/seeds/text build-fuzz/seeds/obj
+
+# The compiled tier against the interpreter on the same inputs (needs clang and llvm-19-dev).
+fuzz-tiers: build
+	@cmake -S . -B build-fuzz-jit -DCMAKE_C_COMPILER=clang -DVISA_FUZZ=ON -DVISA_JIT=ON -DVISA_SHARED=$(SHARED) >/dev/null
+	@cmake --build build-fuzz-jit -j$(JOBS) --target fuzz_tiers
+	@mkdir -p build-fuzz-jit/corpus-fuzz_tiers
+	@tests/fuzz/seeds.sh $(BUILD)/visa . $(SHARED) build-fuzz-jit/seeds
+	nice -n 19 build-fuzz-jit/tests/fuzz/fuzz_tiers -max_total_time=$(FUZZ_SECONDS) -timeout=20 -rss_limit_mb=2048 \
+	  -print_final_stats=1 -artifact_prefix=build-fuzz-jit/fuzz_tiers- -max_len=65536 build-fuzz-jit/corpus-fuzz_tiers \
+	  build-fuzz-jit/seeds/text
 
 bench: build
 	@echo "parse + print, IGC's and the inline-vISA corpus:"

@@ -4,7 +4,11 @@
 ** crash, hang or sanitizer report), on 2 host threads too, and running it twice on one host
 ** thread must give the same status and bytes (no uninitialised state).  Comparing 1 with 2 host
 ** threads is left to the tests: random kernels' groups race on the same bytes, whose final value
-** the hardware does not define either. */
+** the hardware does not define either.
+** Built with FUZZ_TIERS (fuzz_tiers, a build with the compiled tier: -DVISA_JIT=ON), the two
+** one-thread runs are the interpreter's and the compiled tier's with everything compiled
+** (VISA_EMU_TIER=interp, jit-all): they must agree on status and every byte. */
+#define _POSIX_C_SOURCE 200809L /* setenv */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -60,8 +64,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             nargs++;
         }
         if (k) {
+#ifdef FUZZ_TIERS
+            setenv("VISA_EMU_TIER", "interp", 1);
+#else
             (void)run(m, 2, args, nargs, a, nbufs);
+#endif
             visa_status s1 = run(m, 1, args, nargs, a, nbufs);
+#ifdef FUZZ_TIERS
+            setenv("VISA_EMU_TIER", "jit-all", 1);
+#endif
             visa_status s2 = run(m, 1, args, nargs, b, nbufs);
             if (s1 != s2) abort(); /* the same run twice: the same outcome */
             for (size_t i = 0; i < nbufs; i++)
