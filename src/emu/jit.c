@@ -255,6 +255,9 @@ static bool compilable(const emu_program *p, const emu_op *op) {
     if (cmp ? !emu_fast_cmp(p, op) : !emu_fast_handler(p, op)) return false;
     if (!jit_type(cmp ? op->src[0].type : op->dst.type)) return false;
     if (op->exec > EMU_MAX_LANES || op->exec == 0) return false;
+    /* lanes past channel 31 (the verifier's V-EXEC-MASK; an unverified module may have them):
+    ** the full-mask function's lane set would not fit the 32-bit mask */
+    if ((unsigned)op->mask_off + op->exec > 32) return false;
     for (unsigned k = 0; k < op->nsrc; k++) {
         unsigned s = op->src[k].shape;
         if (s != EO_CONTIG && s != EO_SCALAR && s != EO_IMM) return false;
@@ -274,6 +277,7 @@ typedef struct jit_gen {
     LLVMValueRef file, pred, em;
     LLVMTypeRef i1, i8, i16, i32, i64, f16, f32, f64, ptr;
     bool full;
+    unsigned nconst; /* opaque constants made so far (their names) */
     bool vec512; /* the ISA level is AVX-512 */
     bool f16c; /* the ISA level has F16C: hf converts with vcvtph2ps / vcvtps2ph, as fast.c's blocks do */
 } jit_gen;
@@ -313,13 +317,33 @@ static LLVMTypeRef elem_type(jit_gen *g, unsigned ty) {
     }
 }
 
+static bool is_float_class(unsigned ty) {
+    return ty == VISA_TYPE_F || ty == VISA_TYPE_DF || ty == VISA_TYPE_HF || ty == VISA_TYPE_BF;
+}
+
+/* A constant the optimiser cannot see, as type ty (loaded from a global with external linkage, so
+** no pass may assume it unchanged; the load leaves loops).  Float immediates and the modifiers'
+** sign masks go through it: LLVM takes NaN signs and quieting as unspecified, and with them
+** visible InstCombine rewrites (-a)*(-b) to a*b, x*-1.0 to -x, x*1.0 to x and folds constant
+** operations in software, each of which changes some NaN's bits from what the host's
+** instructions (the interpreter's) give. */
+static LLVMValueRef opaque(jit_gen *g, LLVMValueRef bits, LLVMTypeRef ty) {
+    char name[32];
+    snprintf(name, sizeof name, "visa_k%u", g->nconst++);
+    LLVMValueRef gv = LLVMAddGlobal(g->m, LLVMTypeOf(bits), name);
+    LLVMSetInitializer(gv, bits);
+    LLVMValueRef v = LLVMBuildLoad2(g->b, LLVMTypeOf(bits), gv, "");
+    return LLVMTypeOf(bits) == ty ? v : LLVMBuildBitCast(g->b, v, ty, "");
+}
+
 /* The exec lanes of source k as a vector of its storage type. */
 static LLVMValueRef load_src(jit_gen *g, const emu_op *op, unsigned k, LLVMTypeRef st) {
     const emu_opnd *o = &op->src[k];
     unsigned n = op->exec;
     if (o->shape == EO_IMM) {
         LLVMValueRef bits = LLVMConstInt(LLVMIntTypeInContext(g->c, o->size * 8), o->imm, 0);
-        return splat(g, LLVMConstBitCast(bits, st), n);
+        if (!is_float_class(op->src[k].type)) return splat(g, LLVMConstBitCast(bits, st), n);
+        return splat(g, opaque(g, bits, st), n);
     }
     if (o->shape == EO_SCALAR) return splat(g, load(g, st, at_file(g, o->off)), n);
     return load(g, LLVMVectorType(st, n), at_file(g, o->off));
@@ -389,13 +413,13 @@ static LLVMValueRef int_le(jit_gen *g, LLVMValueRef a, LLVMValueRef b, unsigned 
 static LLVMValueRef flt_mod(jit_gen *g, LLVMValueRef x, unsigned m) {
     if (!m) return x;
     LLVMTypeRef vt = LLVMTypeOf(x);
-    LLVMTypeRef et = LLVMGetElementType(vt);
-    unsigned w = et == g->f32 ? 32 : 64;
-    LLVMTypeRef it = LLVMVectorType(LLVMIntTypeInContext(g->c, w), LLVMGetVectorSize(vt));
+    unsigned n = LLVMGetVectorSize(vt), w = LLVMGetElementType(vt) == g->f32 ? 32 : 64;
+    LLVMTypeRef et = LLVMIntTypeInContext(g->c, w), it = LLVMVectorType(et, n);
     LLVMValueRef i = LLVMBuildBitCast(g->b, x, it, "");
     uint64_t sign = 1ull << (w - 1);
-    if (m & 1) i = LLVMBuildAnd(g->b, i, splat(g, LLVMConstInt(LLVMIntTypeInContext(g->c, w), ~sign, 0), LLVMGetVectorSize(vt)), "");
-    if (m & 2) i = LLVMBuildXor(g->b, i, splat(g, LLVMConstInt(LLVMIntTypeInContext(g->c, w), sign, 0), LLVMGetVectorSize(vt)), "");
+    /* opaque masks: a visible sign-bit xor becomes fneg, and fneg feeds NaN-changing folds */
+    if (m & 1) i = LLVMBuildAnd(g->b, i, splat(g, opaque(g, LLVMConstInt(et, ~sign, 0), et), n), "");
+    if (m & 2) i = LLVMBuildXor(g->b, i, splat(g, opaque(g, LLVMConstInt(et, sign, 0), et), n), "");
     return LLVMBuildBitCast(g->b, i, vt, "");
 }
 static LLVMValueRef is_nan(jit_gen *g, LLVMValueRef x) { return LLVMBuildFCmp(g->b, LLVMRealUNO, x, x, ""); }
@@ -431,11 +455,10 @@ static LLVMValueRef hf_widen(jit_gen *g, LLVMValueRef h16, unsigned n) {
     LLVMValueRef sub = LLVMBuildOr(g->b, s, as_i32(g, mf, n), "");
     return as_f32(g, sel(g, ucmp(g, LLVMIntNE, e, vi32(g, 0, n)), norm, sub), n);
 }
-/* fast.c f_to_hf: to nearest even, NaN quieted keeping sign and high payload (with F16C the host's
-** vcvtps2ph under the run's round-to-nearest MXCSR: fast.c checked it equal over every float) */
+/* fast.c f_to_hf: to nearest even, NaN quieted keeping sign and high payload.  Always the bit
+** trick, never fptrunc: InstCombine folds fptrunc(fpext x) to x, which would leave a signalling
+** NaN that the host's converters (fast.c's blocks) quiet; integer operations it cannot change. */
 static LLVMValueRef hf_narrow(jit_gen *g, LLVMValueRef f, unsigned n) {
-    if (g->f16c)
-        return LLVMBuildBitCast(g->b, LLVMBuildFPTrunc(g->b, f, LLVMVectorType(g->f16, n), ""), LLVMVectorType(g->i16, n), "");
     LLVMValueRef b = as_i32(g, f, n);
     LLVMValueRef s = LLVMBuildAnd(g->b, LLVMBuildLShr(g->b, b, vi32(g, 16, n), ""), vi32(g, 0x8000, n), "");
     LLVMValueRef a = LLVMBuildAnd(g->b, b, vi32(g, 0x7FFFFFFF, n), "");
@@ -824,8 +847,7 @@ static LLVMOrcLLJITRef compile(const emu_program *p, const emu_jit_block *blocks
     }
     LLVMOrcThreadSafeModuleRef tsm = LLVMOrcCreateNewThreadSafeModule(m, tsc);
     m = NULL; /* owned by tsm */
-    if ((e = LLVMOrcLLJITAddLLVMIRModule(jit, LLVMOrcLLJITGetMainJITDylib(jit), tsm))) {
-        LLVMOrcDisposeThreadSafeModule(tsm);
+    if ((e = LLVMOrcLLJITAddLLVMIRModule(jit, LLVMOrcLLJITGetMainJITDylib(jit), tsm))) { /* tsm is LLVM's either way */
         error_text(e, err, cap);
         goto done;
     }

@@ -8,7 +8,9 @@
 **     the count by hand.
 **  2. An f loop under %cr0 round-toward-+inf (set by the kernel): a block with float ops runs
 **     interpreted then, so each add of a tiny value steps one ulp up (by hand: 0x3f800000 + N).
-**  3. What gets compiled: the loop kernel has blocks under jit and jit-all; a loop-less kernel
+**  3. NaN bits: sign flips through multiplies, quieting, constant operands (by hand, below).
+**  4. Channels past 31 (M5 with 32 lanes) write only the lanes the mask enables.
+**  5. What gets compiled: the loop kernel has blocks under jit and jit-all; a loop-less kernel
 **     has none under jit (nothing worth compiling) and some under jit-all; interp compiles nothing.
 ** Skipped (77) when the library was built without the compiled tier. */
 #define _POSIX_C_SOURCE 200809L /* setenv */
@@ -195,6 +197,92 @@ static void test_cr0(visa_ctx *ctx) {
     visa_module_destroy(m);
 }
 
+/* NaN bits the compiled code must keep as the host's instructions give them (the interpreter):
+** LLVM may fold a sign flip through a multiply or drop a quieting when it sees the constants.
+** By hand (x86 SSE, which both tiers run on): (-)qNaN * 1.0 keeps the flipped sign, 0xffc00000;
+** qNaN * -1.0 returns the NaN operand, 0x7fc00000; 0.0 * inf is the default NaN, 0xffc00000;
+** the hf signalling NaN 0x7c01 plus -0.0 is quieted, 0x7e01 (an optimiser would drop x + -0.0;
+** a mov would copy the bits, exec.c's MOV rule); (-abs) on 0x7fc00001 sets the sign. */
+static const char k_nan[] =
+    ".version 4.1\n"
+    ".kernel \"nan\"\n"
+    ".decl OUT v_type=G type=uq num_elts=1 align=qword\n"
+    ".decl A v_type=G type=f num_elts=16 align=GRF\n"
+    ".decl B v_type=G type=f num_elts=16 align=GRF\n"
+    ".decl D v_type=G type=f num_elts=64 align=GRF\n"
+    ".decl H v_type=G type=hf num_elts=16 align=GRF\n"
+    ".decl N v_type=G type=d num_elts=1 align=dword\n"
+    ".input OUT offset=64 size=8\n"
+    ".input N offset=72 size=4\n" /* unused: run() passes it */
+    ".kernel_attr SimdSize=16\n"
+    "    mov (M1, 16) A(0,0)<1> 0x7fc00000:f\n"
+    "    mov (M1, 16) B(0,0)<1> 0x3f800000:f\n"
+    "    mul (M1, 16) D(0,0)<1> (-)A(0,0)<1;1,0> B(0,0)<1;1,0>\n"
+    "    mul (M1, 16) D(1,0)<1> A(0,0)<1;1,0> 0xbf800000:f\n"
+    "    mul (M1, 16) D(2,0)<1> 0x0:f 0x7f800000:f\n"
+    "    mov (M1, 16) A(0,0)<1> 0x7fc00001:f\n"
+    "    mov (M1, 16) D(3,0)<1> (-abs)A(0,0)<1;1,0>\n"
+    "    add (M1, 16) H(0,0)<1> 0x7c01:hf 0x8000:hf\n"
+    "    lsc_store.ugm (M1_NM, 1)  flat[OUT]:a64  D:d32x64t\n"
+    "    lsc_store.ugm (M1_NM, 1)  flat[OUT+0x100]:a64  H:d32x8t\n"
+    "    ret (M1, 1)\n";
+
+static void test_nan(visa_ctx *ctx) {
+    visa_module *m = parse(ctx, "nan", k_nan);
+    CHECK(m != NULL, "nan does not parse");
+    if (!m) return;
+    static const char *tiers[] = {"interp", "jit-all"};
+    static const uint32_t want[4] = {0xffc00000u, 0x7fc00000u, 0xffc00000u, 0xffc00001u};
+    for (unsigned ti = 0; ti < 2; ti++) {
+        uint8_t out[0x120];
+        memset(out, 0, sizeof out);
+        int r = run(m, tiers[ti], 1, 0, out, sizeof out, 0, NULL);
+        CHECK(r == VISA_OK, "%s: nan run failed (%d)", tiers[ti], r);
+        for (unsigned row = 0; row < 4; row++) {
+            uint32_t v;
+            memcpy(&v, out + row * 64 + 4 * 5, 4); /* lane 5 (every lane is the same) */
+            CHECK(v == want[row], "%s: row %u = 0x%08x, expected 0x%08x", tiers[ti], row, v, want[row]);
+        }
+        uint16_t h;
+        memcpy(&h, out + 0x100 + 2 * 5, 2);
+        CHECK(h == 0x7e01, "%s: hf 0x7c01 + -0.0 = 0x%04x, expected 0x7e01", tiers[ti], h);
+    }
+    visa_module_destroy(m);
+}
+
+/* An op whose channels pass channel 31 (M5 with 32 lanes: the verifier's V-EXEC-MASK, but an
+** unverified module runs): channel n is enabled by EM[n + 16], so only channels 0..15 write.  By
+** hand: D[0..15] = 1 + 16, D[16..31] = 1.  (The compiled tier leaves such ops to the interpreter.) */
+static const char k_wide[] =
+    ".version 4.1\n"
+    ".kernel \"wide\"\n"
+    ".decl OUT v_type=G type=uq num_elts=1 align=qword\n"
+    ".decl N v_type=G type=d num_elts=1 align=dword\n"
+    ".decl D v_type=G type=d num_elts=32 align=GRF\n"
+    ".input OUT offset=64 size=8\n"
+    ".input N offset=72 size=4\n" /* unused: run() passes it */
+    ".kernel_attr SimdSize=32\n"
+    "    mov (M1, 32) D(0,0)<1> 0x1:d\n"
+    "    add (M5, 32) D(0,0)<1> D(0,0)<1;1,0> 0x10:d\n"
+    "    lsc_store.ugm (M1_NM, 1)  flat[OUT]:a64  D:d32x32t\n"
+    "    ret (M1, 1)\n";
+
+static void test_wide(visa_ctx *ctx) {
+    visa_module *m = parse(ctx, "wide", k_wide);
+    CHECK(m != NULL, "wide does not parse");
+    if (!m) return;
+    static const char *tiers[] = {"interp", "jit-all"};
+    for (unsigned ti = 0; ti < 2; ti++) {
+        int32_t out[32];
+        memset(out, 0, sizeof out);
+        int r = run(m, tiers[ti], 1, 0, (uint8_t *)out, sizeof out, 0, NULL);
+        CHECK(r == VISA_OK, "%s: wide run failed (%d)", tiers[ti], r);
+        for (unsigned i = 0; i < 32; i++)
+            CHECK(out[i] == (i < 16 ? 17 : 1), "%s: D[%u] = %d, expected %d", tiers[ti], i, out[i], i < 16 ? 17 : 1);
+    }
+    visa_module_destroy(m);
+}
+
 /* Blocks compiled for the module's first kernel under `tier`. */
 static uint32_t blocks_of(visa_ctx *ctx, visa_module *m, const char *tier, char *err, size_t cap) {
     setenv("VISA_EMU_TIER", tier, 1);
@@ -246,6 +334,8 @@ int main(void) {
     if (visa_ctx_create(&desc, &ctx) != VISA_OK) return 2;
     test_wloop(ctx);
     test_cr0(ctx);
+    test_nan(ctx);
+    test_wide(ctx);
     test_blocks(ctx);
     visa_ctx_destroy(ctx);
     printf("%d passed, %d failed\n", pass, fail);
