@@ -227,27 +227,31 @@ static const char k_nan[] =
     "    lsc_store.ugm (M1_NM, 1)  flat[OUT+0x100]:a64  H:d32x8t\n"
     "    ret (M1, 1)\n";
 
+/* Parse `text` and run it once on `tier` (one group), its output buffer zeroed first. */
+static bool run_kernel(visa_ctx *ctx, const char *name, const char *text, const char *tier, void *out, size_t bytes) {
+    visa_module *m = parse(ctx, name, text);
+    memset(out, 0, bytes);
+    int r = m ? run(m, tier, 1, 0, out, bytes, 0, NULL) : -1;
+    CHECK(r == VISA_OK, "%s on %s: parse or run failed (%d)", name, tier, r);
+    if (m) visa_module_destroy(m);
+    return r == VISA_OK;
+}
+static const char *const both_tiers[] = {"interp", "jit-all"};
+
 static void test_nan(visa_ctx *ctx) {
-    visa_module *m = parse(ctx, "nan", k_nan);
-    CHECK(m != NULL, "nan does not parse");
-    if (!m) return;
-    static const char *tiers[] = {"interp", "jit-all"};
     static const uint32_t want[4] = {0xffc00000u, 0x7fc00000u, 0xffc00000u, 0xffc00001u};
     for (unsigned ti = 0; ti < 2; ti++) {
         uint8_t out[0x120];
-        memset(out, 0, sizeof out);
-        int r = run(m, tiers[ti], 1, 0, out, sizeof out, 0, NULL);
-        CHECK(r == VISA_OK, "%s: nan run failed (%d)", tiers[ti], r);
+        if (!run_kernel(ctx, "nan", k_nan, both_tiers[ti], out, sizeof out)) continue;
         for (unsigned row = 0; row < 4; row++) {
             uint32_t v;
             memcpy(&v, out + row * 64 + 4 * 5, 4); /* lane 5 (every lane is the same) */
-            CHECK(v == want[row], "%s: row %u = 0x%08x, expected 0x%08x", tiers[ti], row, v, want[row]);
+            CHECK(v == want[row], "%s: row %u = 0x%08x, expected 0x%08x", both_tiers[ti], row, v, want[row]);
         }
         uint16_t h;
         memcpy(&h, out + 0x100 + 2 * 5, 2);
-        CHECK(h == 0x7e01, "%s: hf 0x7c01 + -0.0 = 0x%04x, expected 0x7e01", tiers[ti], h);
+        CHECK(h == 0x7e01, "%s: hf 0x7c01 + -0.0 = 0x%04x, expected 0x7e01", both_tiers[ti], h);
     }
-    visa_module_destroy(m);
 }
 
 /* An op whose channels pass channel 31 (M5 with 32 lanes: the verifier's V-EXEC-MASK, but an
@@ -268,19 +272,12 @@ static const char k_wide[] =
     "    ret (M1, 1)\n";
 
 static void test_wide(visa_ctx *ctx) {
-    visa_module *m = parse(ctx, "wide", k_wide);
-    CHECK(m != NULL, "wide does not parse");
-    if (!m) return;
-    static const char *tiers[] = {"interp", "jit-all"};
     for (unsigned ti = 0; ti < 2; ti++) {
         int32_t out[32];
-        memset(out, 0, sizeof out);
-        int r = run(m, tiers[ti], 1, 0, (uint8_t *)out, sizeof out, 0, NULL);
-        CHECK(r == VISA_OK, "%s: wide run failed (%d)", tiers[ti], r);
+        if (!run_kernel(ctx, "wide", k_wide, both_tiers[ti], out, sizeof out)) continue;
         for (unsigned i = 0; i < 32; i++)
-            CHECK(out[i] == (i < 16 ? 17 : 1), "%s: D[%u] = %d, expected %d", tiers[ti], i, out[i], i < 16 ? 17 : 1);
+            CHECK(out[i] == (i < 16 ? 17 : 1), "%s: D[%u] = %d, expected %d", both_tiers[ti], i, out[i], i < 16 ? 17 : 1);
     }
-    visa_module_destroy(m);
 }
 
 /* Blocks compiled for the module's first kernel under `tier`. */
