@@ -106,6 +106,12 @@ static bool lower_vec(emu_program *p, const ir_inst *in, const ir_vec *v, unsign
         unsigned vs = ir_region_value(IR_REGION_V(v->region)), w = ir_region_value(IR_REGION_W(v->region)),
                  hs = ir_region_value(IR_REGION_H(v->region));
         if (v->id >= r->addrs.len) return bad_index(in, ds, "address variable A", v->id, r->addrs.len);
+        if (!is_dst && IR_REGION_W(v->region) != 0 && w == 0) {
+            /* <0;0,h> or <0,h> (the verifier's V-REGION-WIDTH): no lanes per row (fuzz_run: the
+            ** VxH row count divided by it) */
+            diag_at(ds, VISA_SEV_ERROR, "E-RUN", in->line, in->col, "indirect operand's region has width 0");
+            return false;
+        }
         unsigned elems = r->addrs.data[v->id].num_elts;
         o->type = v->type;
         o->size = isa_types[v->type].bytes;
