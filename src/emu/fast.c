@@ -170,7 +170,19 @@ AI float f_mad_odd(float a, float b, float c) {
 }
 /* hf mad: an hf product (22 bits, 2^-48 .. 2^32) is always exact in float */
 AI float hf_mad_odd(float a, float b, float c) { return f_mad_odd(a, b, c); }
-AI bool always_exact(float a, float b) { (void)a, (void)b; return true; }
+/* bf mad on a host that fuses: r = fmaf(a, b, c) is a*b + c rounded once to float, and rounding
+** r to bf is the one rounding of a*b + c unless r is an inexact midpoint of bf: every midpoint is a
+** float, so the rounding to float may land on one but never crosses one, and only from a midpoint
+** it reached by rounding is the tie broken wrongly.  r is exact when the product p is (in float's
+** normal range) and r - p == c and r - c == p (Fast2Sum: whichever of p, c is larger, its
+** difference with r is exact).  True when r may be narrowed: exact or no midpoint, and not NaN or
+** infinite (whose bits the odd path decides).  jit.c fused_mad tests hf the same way. */
+AI bool bf_fused_ok(float a, float b, float c, float r) {
+    float p = a * b;
+    uint32_t u = fbits(r); /* bf is float's top half, subnormals too: ulp bit 16, midpoint bit 15 */
+    bool exact = (r - p == c) & (r - c == p) & (fabsf(p) >= 0x1p-126f);
+    return (exact | ((u & 0xFFFFu) != 0x8000u)) & ((u & 0x7F800000u) != 0x7F800000u);
+}
 /* a bf product (16 bits) is exact in float unless it leaves float's normal range (bf has float's
 ** exponents); zero, infinite and NaN factors give the same product in float as in double */
 AI bool bf_product_exact(float a, float b) {
@@ -225,17 +237,20 @@ typedef struct fast_set {
 #define FB_SFX _base
 #define FB_ATTR
 #define FB_F16C 0
+#define FB_FMA 0
 #define FB_VEC512 0
 #include "fast_body.h"
 #undef FB_SFX
 #undef FB_ATTR
 #undef FB_F16C
+#undef FB_FMA
 #undef FB_VEC512
 #if defined(__x86_64__) && defined(__GNUC__)
 #define FAST_X86 1
 #define FB_SFX _avx2
 #define FB_ATTR __attribute__((target("avx2,fma,f16c")))
 #define FB_F16C 1
+#define FB_FMA 1
 #define FB_VEC512 0
 #include "fast_body.h"
 #undef FB_SFX
@@ -252,6 +267,7 @@ typedef struct fast_set {
 #undef FB_SFX
 #undef FB_ATTR
 #undef FB_F16C
+#undef FB_FMA
 #undef FB_VEC512
 #else
 #define FAST_X86 0

@@ -60,7 +60,8 @@ FB_ATTR static inline void FB_NAME(bf_sv16)(uint16_t *p, const float *o) {
 ** MODS: sources carry modifiers (applied per lane); SAT: the destination saturates.
 ** hf (where the level has F16C) and bf run 16 contiguous lanes as a block: sources widened to
 ** float arrays, the lanes computed there, the results narrowed at once; FAST may stand for EXPR
-** in the block where SAFE holds (a lane where it does not is computed again by EXPR). */
+** in the block where SAFE (of a, b, c and FAST's result r_) holds: a lane where it does not is
+** computed again by EXPR. */
 #define FB_HANDLER(NAME, TY, NSRC, EXPR, MODS, SAT) FB_HANDLER_FS(NAME, TY, NSRC, EXPR, EXPR, 1, MODS, SAT)
 #define FB_BLOCK(TY) (TY##_IS_HF ? FB_F16C : TY##_IS_BF)
 #define FB_LD16(TY, o, p)                                                                      \
@@ -108,8 +109,9 @@ FB_ATTR static inline void FB_NAME(bf_sv16)(uint16_t *p, const float *o) {
                     for (unsigned i = 0; i < 16; i++) {                                        \
                         ct_t a = (ct_t)A_[i], b = (ct_t)pb_[i], c = (ct_t)pc_[i];              \
                         if (MODS) a = TY##_MOD(a, m0), b = TY##_MOD(b, m1), c = TY##_MOD(c, m2); \
+                        ct_t r_ = (FAST);                                                      \
                         if (SAFE) continue;                                                    \
-                        ct_t r_ = (EXPR);                                                      \
+                        r_ = (EXPR);                                                           \
                         if (SAT) r_ = TY##_SAT(r_);                                            \
                         R_[i] = (float)r_;                                                     \
                     }                                                                          \
@@ -181,7 +183,7 @@ FB_ATTR static inline void FB_NAME(bf_sv16)(uint16_t *p, const float *o) {
     FB_FLT_VARIANTS(TY, mov, 1, a)                                                             \
     FB_FLT_VARIANTS(TY, add, 2, (ct_t)(a + b))                                                 \
     FB_FLT_VARIANTS(TY, mul, 2, (ct_t)(a * b))                                                 \
-    FB_FLT_VARIANTS_FS(TY, mad, 3, MAD(a, b, c), MADFAST(a, b, c), MADSAFE(a, b))              \
+    FB_FLT_VARIANTS_FS(TY, mad, 3, MAD(a, b, c), MADFAST(a, b, c), MADSAFE)                    \
     /* MIN_MAX.md: a NaN operand (signalling too) gives the other one; equal operands (+0, -0)   \
     ** give src0, as C's fmin / fmax (the generic path) do */                                 \
     FB_FLT_VARIANTS(TY, min, 2, isnan(b) ? a : isnan(a) ? b : b < a ? b : a)                   \
@@ -199,10 +201,16 @@ FB_OPS_INT(D)
 FB_OPS_INT(UD)
 FB_OPS_INT(Q)
 FB_OPS_INT(UQ)
-FB_OPS_FLT(F, fmaf, fmaf, always_exact)
-FB_OPS_FLT(DF, fma, fma, always_exact)
-FB_OPS_FLT(HF, hf_mad_odd, hf_mad_odd, always_exact)
-FB_OPS_FLT(BF, bf_mad_odd, f_mad_odd, bf_product_exact)
+FB_OPS_FLT(F, fmaf, fmaf, 1)
+FB_OPS_FLT(DF, fma, fma, 1)
+/* hf: the float sum rounded to odd (measured faster here than the fused float with the check
+** jit.c fused_mad makes) */
+FB_OPS_FLT(HF, hf_mad_odd, hf_mad_odd, 1)
+#if FB_FMA /* the host fuses: the float fma, narrowed, where fast.c bf_fused_ok allows */
+FB_OPS_FLT(BF, bf_mad_odd, fmaf, bf_fused_ok(a, b, c, r_))
+#else
+FB_OPS_FLT(BF, bf_mad_odd, f_mad_odd, bf_product_exact(a, b))
+#endif
 
 /* CMP into a predicate: the relation's C operator per lane (IEEE: with a NaN only ne holds),
 ** the bits merged into the predicate at the op's mask offset. */

@@ -280,6 +280,7 @@ typedef struct jit_gen {
     unsigned nconst; /* opaque constants made so far (their names) */
     bool vec512; /* the ISA level is AVX-512 */
     bool f16c; /* the ISA level has F16C: hf converts with vcvtph2ps / vcvtps2ph, as fast.c's blocks do */
+    bool fused; /* the ISA level has FMA: hf and bf mad as fast.c's FB_FMA blocks */
 } jit_gen;
 
 static LLVMValueRef c32(jit_gen *g, uint32_t v) { return LLVMConstInt(g->i32, v, 0); }
@@ -564,6 +565,103 @@ static LLVMValueRef bf_mad(jit_gen *g, LLVMValueRef *s, unsigned n) {
     return r;
 }
 
+/* fast.c fsat: [0, 1], NaN gives 0 */
+static LLVMValueRef flt_sat(jit_gen *g, LLVMValueRef x, LLVMTypeRef st, unsigned n) {
+    LLVMValueRef zero = LLVMConstNull(LLVMVectorType(st, n)), one = splat(g, LLVMConstReal(st, 1.0), n);
+    LLVMValueRef r = LLVMBuildSelect(g->b, LLVMBuildFCmp(g->b, LLVMRealOGT, x, one, ""), one, x, "");
+    r = LLVMBuildSelect(g->b, LLVMBuildFCmp(g->b, LLVMRealOLT, x, zero, ""), zero, r, "");
+    return LLVMBuildSelect(g->b, is_nan(g, x), zero, r, "");
+}
+
+/* a*b + c on 16 float lanes, rounded toward -inf (mode 9) or +inf (10): AVX-512's embedded
+** rounding, which leaves MXCSR alone */
+static LLVMValueRef fma16_toward(jit_gen *g, LLVMValueRef *s, unsigned mode) {
+    static const char name[] = "llvm.x86.avx512.vfmadd.ps.512";
+    unsigned id = LLVMLookupIntrinsicID(name, sizeof name - 1);
+    LLVMValueRef fn = LLVMGetIntrinsicDeclaration(g->m, id, NULL, 0);
+    LLVMValueRef args[4] = {s[0], s[1], s[2], c32(g, mode)};
+    return LLVMBuildCall2(g->b, LLVMIntrinsicGetType(g->c, id, NULL, 0), fn, args, 4, "");
+}
+
+/* hf or bf mad where the level fuses: a*b + c in float with a rounding that narrows correctly to
+** nearest even, in one block when no lane needs the round-to-odd path of fast.c (mad_odd_f,
+** bf_mad), else every lane by that path.  The narrow result, to store.
+**  - AVX-512, 16 lanes: round to odd directly.  The fma rounded down and up agree when a*b + c
+**    is a float; else the one toward zero with its last bit set is the odd rounding (a float of
+**    24 bits, which narrows to hf's 11 or bf's 8 as a*b + c would).  Toward zero is the downward
+**    one unless that is negative (-0 included: an exact zero sum rounds down to -0, to nearest to
+**    +0, and upward gives +0).  A NaN lane goes the odd path, for fast.c's NaN bits.
+**  - Else: the fma rounded to nearest, r, narrows to the one rounding of a*b + c unless r is an
+**    inexact midpoint of the narrow format.  Every midpoint is a float, so rounding to float may
+**    land on one but never crosses one, and only from a midpoint reached by rounding is the tie
+**    broken wrongly.  Whichever of the product p and c is larger, its difference with r is exact
+**    (Fast2Sum), so r is exact when r - p == c and r - c == p, with p exact (hf: always; bf: in
+**    float's normal range).  hf's midpoint test (bit 12 set, none below) holds from 2^-14 up;
+**    any inexact r below that, and NaN or infinite r, go the odd path (fast.c bf_fused_ok is the
+**    bf test in C). */
+static LLVMValueRef fused_mad(jit_gen *g, const emu_op *op, LLVMValueRef *s, unsigned n, bool hf) {
+    LLVMTypeRef vt = LLVMVectorType(g->f32, n), it = LLVMVectorType(g->i32, n), bt = LLVMVectorType(g->i1, n);
+    LLVMValueRef f, odd;
+    if (g->vec512 && n == 16) {
+        LLVMValueRef rd = fma16_toward(g, s, 9), ru = fma16_toward(g, s, 10);
+        odd = LLVMBuildFCmp(g->b, LLVMRealUNO, rd, rd, "");
+        LLVMValueRef inexact = LLVMBuildZExt(g->b, LLVMBuildFCmp(g->b, LLVMRealONE, rd, ru, ""), it, "");
+        LLVMValueRef neg = ucmp(g, LLVMIntSLT, as_i32(g, rd, n), LLVMConstNull(it));
+        f = as_f32(g, LLVMBuildOr(g->b, as_i32(g, sel(g, neg, ru, rd), n), inexact, ""), n);
+    } else {
+        f = intrinsic(g, "llvm.fma", vt, s, 3);
+        LLVMValueRef u = as_i32(g, f, n), p = LLVMBuildFMul(g->b, s[0], s[1], "");
+        LLVMValueRef m = LLVMBuildAnd(g->b, u, vi32(g, 0x7FFFFFFF, n), "");
+        LLVMValueRef exact = LLVMBuildAnd(g->b, LLVMBuildFCmp(g->b, LLVMRealOEQ, LLVMBuildFSub(g->b, f, p, ""), s[2], ""),
+                                          LLVMBuildFCmp(g->b, LLVMRealOEQ, LLVMBuildFSub(g->b, f, s[2], ""), p, ""), "");
+        LLVMValueRef tie;
+        if (hf) {
+            tie = ucmp(g, LLVMIntEQ, LLVMBuildAnd(g->b, u, vi32(g, 0x1FFF, n), ""), vi32(g, 0x1000, n));
+            tie = LLVMBuildOr(g->b, tie, ucmp(g, LLVMIntULT, LLVMBuildSub(g->b, m, vi32(g, 1, n), ""), vi32(g, 0x38800000 - 1, n)), "");
+        } else {
+            tie = ucmp(g, LLVMIntEQ, LLVMBuildAnd(g->b, u, vi32(g, 0xFFFF, n), ""), vi32(g, 0x8000, n));
+            LLVMValueRef pm = LLVMBuildAnd(g->b, as_i32(g, p, n), vi32(g, 0x7FFFFFFF, n), "");
+            exact = LLVMBuildAnd(g->b, exact, ucmp(g, LLVMIntUGE, pm, vi32(g, 0x00800000, n)), "");
+        }
+        odd = LLVMBuildAnd(g->b, tie, LLVMBuildNot(g->b, exact, ""), "");
+        odd = LLVMBuildOr(g->b, odd, ucmp(g, LLVMIntUGE, m, vi32(g, 0x7F800000, n)), "");
+    }
+    LLVMValueRef any = intrinsic(g, "llvm.vector.reduce.or", bt, &odd, 1);
+    LLVMValueRef fn = LLVMGetBasicBlockParent(LLVMGetInsertBlock(g->b));
+    LLVMBasicBlockRef fast = LLVMAppendBasicBlockInContext(g->c, fn, "mad_fused"),
+                      slow = LLVMAppendBasicBlockInContext(g->c, fn, "mad_odd"),
+                      join = LLVMAppendBasicBlockInContext(g->c, fn, "mad_join");
+    LLVMBuildCondBr(g->b, any, slow, fast);
+
+    LLVMPositionBuilderAtEnd(g->b, fast);
+    LLVMValueRef r = op->sat ? flt_sat(g, f, g->f32, n) : f, rf;
+    if (hf && g->f16c) /* no NaN reaches it, so fptrunc's NaN rule (see hf_narrow) cannot matter */
+        rf = LLVMBuildBitCast(g->b, LLVMBuildFPTrunc(g->b, r, LLVMVectorType(g->f16, n), ""), LLVMVectorType(g->i16, n), "");
+    else if (hf)
+        rf = hf_narrow(g, r, n);
+    else { /* bf_narrow without its NaN lanes: to nearest even */
+        LLVMValueRef b = as_i32(g, r, n), lsb = LLVMBuildAnd(g->b, LLVMBuildLShr(g->b, b, vi32(g, 16, n), ""), vi32(g, 1, n), "");
+        b = LLVMBuildAdd(g->b, LLVMBuildAdd(g->b, b, vi32(g, 0x7FFF, n), ""), lsb, "");
+        rf = LLVMBuildTrunc(g->b, LLVMBuildLShr(g->b, b, vi32(g, 16, n), ""), LLVMVectorType(g->i16, n), "");
+    }
+    LLVMBasicBlockRef fast_end = LLVMGetInsertBlock(g->b);
+    LLVMBuildBr(g->b, join);
+
+    LLVMPositionBuilderAtEnd(g->b, slow);
+    r = hf ? mad_odd_f(g, s[0], s[1], s[2], n) : bf_mad(g, s, n);
+    if (op->sat) r = flt_sat(g, r, g->f32, n);
+    LLVMValueRef rs = hf ? hf_narrow(g, r, n) : bf_narrow(g, r, n);
+    LLVMBasicBlockRef slow_end = LLVMGetInsertBlock(g->b);
+    LLVMBuildBr(g->b, join);
+
+    LLVMPositionBuilderAtEnd(g->b, join);
+    LLVMValueRef phi = LLVMBuildPhi(g->b, LLVMVectorType(g->i16, n), "");
+    LLVMValueRef vals[2] = {rf, rs};
+    LLVMBasicBlockRef from[2] = {fast_end, slow_end};
+    LLVMAddIncoming(phi, vals, from, 2);
+    return phi;
+}
+
 /* One ALU op (emu_fast_handler took it: every operand of the destination's type). */
 static void gen_alu(jit_gen *g, const emu_op *op) {
     unsigned ty = op->dst.type, n = op->exec;
@@ -610,6 +708,10 @@ static void gen_alu(jit_gen *g, const emu_op *op) {
             s[k] = flt_mod(g, s[k], op->src[k].mod);
         }
         st = ct;
+        if ((hf || bf) && op->form == VISA_FORM_MAD && g->fused) {
+            store_dst(g, op, fused_mad(g, op, s, n, hf), enables(g, op));
+            return;
+        }
         switch (op->form) {
         case VISA_FORM_MOV: r = s[0]; break;
         case VISA_FORM_ADD: r = LLVMBuildFAdd(g->b, s[0], s[1], ""); break;
@@ -630,13 +732,7 @@ static void gen_alu(jit_gen *g, const emu_op *op) {
             r = LLVMBuildSelect(g->b, is_nan(g, s[1]), s[0], r, "");
             break;
         }
-        if (op->sat) { /* fast.c fsat / dsat: [0, 1], NaN gives 0 */
-            LLVMValueRef zero = LLVMConstNull(vt), one = splat(g, LLVMConstReal(st, 1.0), n);
-            LLVMValueRef x = r;
-            r = LLVMBuildSelect(g->b, LLVMBuildFCmp(g->b, LLVMRealOGT, x, one, ""), one, x, "");
-            r = LLVMBuildSelect(g->b, LLVMBuildFCmp(g->b, LLVMRealOLT, x, zero, ""), zero, r, "");
-            r = LLVMBuildSelect(g->b, is_nan(g, x), zero, r, "");
-        }
+        if (op->sat) r = flt_sat(g, r, st, n); /* fast.c fsat / dsat */
         if (hf) r = hf_narrow(g, r, n);
         else if (bf) r = bf_narrow(g, r, n);
     }
@@ -808,7 +904,7 @@ static LLVMOrcLLJITRef compile(const emu_program *p, const emu_jit_block *blocks
     g.i32 = LLVMInt32TypeInContext(g.c), g.i64 = LLVMInt64TypeInContext(g.c);
     g.f16 = LLVMHalfTypeInContext(g.c), g.f32 = LLVMFloatTypeInContext(g.c), g.f64 = LLVMDoubleTypeInContext(g.c);
 #if defined(__x86_64__)
-    g.f16c = p->isa >= EMU_ISA_AVX2;
+    g.f16c = g.fused = p->isa >= EMU_ISA_AVX2;
     g.vec512 = p->isa == EMU_ISA_AVX512;
 #endif
     g.ptr = LLVMPointerTypeInContext(g.c, 0);

@@ -436,6 +436,7 @@ typedef struct combo {
     int smul1;          /* plane: 2 src1 elements per lane */
     uint32_t imm;       /* setp: the immediate source */
     int cr0_mov;        /* the kernel writes cr0 itself (mov %cr0) instead of the run option */
+    int hard_mad;       /* lanes from mad_hard() (hf or bf mad), not the pools */
 } combo;
 
 static long n_combos, n_lanes;
@@ -470,13 +471,80 @@ static int check_lane(const combo *c, int dt, uint64_t got, const expect *e, int
     return ok;
 }
 
+/* Is float r (as a double) halfway between two neighbours of type t? */
+static int is_midpoint(int t, double r) {
+    uint64_t b = d2f(t, r, 0);
+    double v = fval(t, b);
+    if (v == r || !isfinite(v)) return 0;
+    double w = fval(t, fabs(v) < fabs(r) ? b + 1 : b - 1); /* the neighbour on r's other side */
+    return fabs(r - v) == fabs(w - r);
+}
+/* A random value of type t: 1.m * 2^e, m random (rounded to t). */
+static double rand_at(int t, int e) {
+    uint64_t r = rnd();
+    double m = 1.0 + (double)(r >> 12) * 0x1p-52;
+    return fval(t, d2f(t, ldexp((r & 1) ? -m : m, e), 0));
+}
+/* Lanes for a fused mad on hf or bf sources and destination where rounding a*b + c to float first
+** and then to t would be wrong or is close to it (the cases an emulator that computes in float
+** must notice): the float result is a midpoint of t while a*b + c is not (about half the lanes),
+** float results that are exact midpoints (the tie goes to even), inexact results in hf's
+** subnormal range, results near t's overflow, and plain products.  Found by random search from a
+** fixed seed; the expected values come from fused(), like every other mad lane. */
+static int mad_hard(int t, uint64_t (*vals)[MAXL], int want) {
+    int n = 0, got[4] = {0};
+    const int quota[4] = {want / 2, want / 8, t == T_HF ? want / 8 : 0, want / 8};
+    int lo = t == T_HF ? -24 : -132, hi = t == T_HF ? 15 : 126;
+    for (long tries = 0; tries < 4000000 && n < want - want / 8; tries++) {
+        uint64_t r = rnd();
+        /* c at 2^ec, a*b at 2^eab: either may dominate, or they may cancel */
+        int ec = lo + (int)(r % (uint64_t)(hi - lo + 1)), eab = ec - ((int)((r >> 16) % 50) - 25);
+        if ((r >> 32) % 8 == 0) ec = hi, eab = hi - (int)((r >> 40) % 4); /* near overflow */
+        int ea = eab / 2 + (int)((r >> 24) % 5) - 2;
+        double a = rand_at(t, ea), b = rand_at(t, eab - ea), cc = rand_at(t, ec);
+        if (!isfinite(a) || !isfinite(b) || !isfinite(cc)) continue;
+        float rf = fmaf((float)a, (float)b, (float)cc);
+        double p = a * b, sum = p + cc, bb = sum - p, err = (p - (sum - bb)) + (cc - bb);
+        int exact = err == 0 && (double)rf == sum, kind;
+        if (is_midpoint(t, rf)) kind = exact ? 1 : 0;
+        else if (t == T_HF && !exact && rf != 0 && fabsf(rf) < 0x1p-14f) kind = 2;
+        else if (!exact && fabs(sum) > (t == T_HF ? 65000.0 : 0x1.fcp127)) kind = 3;
+        else continue;
+        if (got[kind] >= quota[kind]) continue;
+        got[kind]++;
+        vals[0][n] = d2f(t, a, 0), vals[1][n] = d2f(t, b, 0), vals[2][n] = d2f(t, cc, 0);
+        n++;
+    }
+    while (n < want) { /* the rest: plain random triples */
+        for (int k = 0; k < 3; k++) vals[k][n] = rand_val(t);
+        n++;
+    }
+    return got[0];
+}
+
 /* Build lanes (cross product of the specials for <= 2 sources, then random), run, compare. */
 static void run_combo(const combo *c) {
     pool sp[4];
     for (int k = 0; k < c->nsrc; k++) specials(c->st[k], &sp[k]);
     uint64_t (*vals)[MAXL] = VALS;
     int nl = 0;
-    if (c->nsrc == 1) {
+    int hard_ties = 0;
+    if (c->hard_mad) { /* searched once per type, the same lanes for every variant of the combo */
+        static uint64_t hard[2][3][512];
+        static int hard_n[2] = {-1, -1};
+        int h = c->dt == T_BF;
+        if (hard_n[h] < 0) {
+            static uint64_t tmp[4][MAXL];
+            uint64_t saved = rng_state;
+            rng_state = 0x2545f4914f6cdd1dull;
+            hard_n[h] = mad_hard(c->dt, tmp, 512);
+            rng_state = saved;
+            for (int k = 0; k < 3; k++) memcpy(hard[h][k], tmp[k], sizeof hard[h][k]);
+        }
+        for (int k = 0; k < 3; k++) memcpy(vals[k], hard[h][k], sizeof hard[h][k]);
+        nl = 512;
+        hard_ties = hard_n[h];
+    } else if (c->nsrc == 1) {
         for (int i = 0; i < sp[0].n; i++) vals[0][nl++] = sp[0].v[i];
     } else if (c->nsrc == 2) {
         for (int i = 0; i < sp[0].n; i++)
@@ -485,7 +553,7 @@ static void run_combo(const combo *c) {
         for (; nl < 1200; nl++)
             for (int k = 0; k < c->nsrc; k++) vals[k][nl] = sp[k].v[rnd() % (uint64_t)sp[k].n];
     }
-    int target = nl + 512;
+    int target = c->hard_mad ? nl : nl + 512;
     for (; nl < target; nl++)
         for (int k = 0; k < c->nsrc; k++) vals[k][nl] = (rnd() & 1) ? rand_val(c->st[k]) : sp[k].v[rnd() % (uint64_t)sp[k].n];
     while (nl % LANES_PER_GROUP) { for (int k = 0; k < c->nsrc; k++) vals[k][nl] = vals[k][0]; nl++; }
@@ -549,6 +617,7 @@ static void run_combo(const combo *c) {
             if (out2 && !check_lane(c, c->dt2, get_elt(out2, c->dt2, i), &e2, i, s, "(2nd dst)")) bad++;
         }
         CHECKF(bad == 0, "%s: lanes differ from the model", name);
+        CHECKF(!c->hard_mad || hard_ties >= 128, "%s: only %d lanes whose float fma is an inexact midpoint", name, hard_ties);
     }
     set_mode(0x4C0);
     RUN_CR0 = 0;
@@ -1310,6 +1379,14 @@ int main(int argc, char **argv) {
         }
         c = C0("add", 2, T_BF, T_BF, T_BF, 0, m_add); run_combo(&c);
         c = C0("add", 2, T_F, T_BF, T_F, 0, m_add); run_combo(&c);
+    }
+    /* hf and bf mad on the lanes where a float fma rounded again to hf / bf goes wrong (mad_hard):
+    ** plain, saturated, and with src0 and src2 negated (which negates a*b + c, ties and all) */
+    for (int i = 0; i < 2; i++) {
+        int t = i ? T_BF : T_HF;
+        c = C0("mad", 3, t, t, t, t, m_mad); c.hard_mad = 1; run_combo(&c);
+        c.sat = 1; run_combo(&c);
+        c.sat = 0; c.mod[0] = "(-)"; c.mod[2] = "(-)"; run_combo(&c);
     }
 
     /* ---- logic and shifts */
