@@ -55,14 +55,34 @@ FB_ATTR static inline void FB_NAME(bf_sv16)(uint16_t *p, const float *o) {
 #endif
 }
 
+#if FB_VEC512
+/* 16 lanes of a*b + c rounded to odd in float, for bf mad (a 24-bit odd rounding narrows to
+** nearest even as the exact sum would): the fma rounded down and up (embedded rounding, MXCSR
+** untouched) agree where the sum is a float; else the one toward zero gets its last bit set.
+** Toward zero is the downward one unless that is negative (-0 too: an exact zero sum rounds down
+** to -0, to nearest and up to +0).  Returns the NaN lanes, which the caller computes by its odd
+** path for that path's NaN bits.  jit.c fused_mad does the same. */
+FB_ATTR static inline unsigned FB_NAME(mad_odd16)(float *o, const float *a, const float *b, const float *c) {
+    __m512 x = _mm512_loadu_ps(a), y = _mm512_loadu_ps(b), z = _mm512_loadu_ps(c);
+    __m512 rd = _mm512_fmadd_round_ps(x, y, z, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC);
+    __m512 ru = _mm512_fmadd_round_ps(x, y, z, _MM_FROUND_TO_POS_INF | _MM_FROUND_NO_EXC);
+    __mmask16 neg = _mm512_movepi32_mask(_mm512_castps_si512(rd));
+    __mmask16 inexact = _mm512_cmp_ps_mask(rd, ru, _CMP_NEQ_OQ);
+    __m512i t = _mm512_castps_si512(_mm512_mask_blend_ps(neg, rd, ru));
+    _mm512_storeu_si512(o, _mm512_mask_or_epi32(t, inexact, t, _mm512_set1_epi32(1)));
+    return _mm512_cmp_ps_mask(rd, rd, _CMP_UNORD_Q);
+}
+#endif
+
 /* One handler: operation EXPR over compute values a, b, c of type TY (fast.c's type traits:
 ** TY_ST storage, TY_CT compute, TY_LD / TY_SV convert, TY_MOD modifiers, TY_SAT saturation).
 ** MODS: sources carry modifiers (applied per lane); SAT: the destination saturates.
 ** hf (where the level has F16C) and bf run 16 contiguous lanes as a block: sources widened to
 ** float arrays, the lanes computed there, the results narrowed at once; FAST may stand for EXPR
 ** in the block where SAFE (of a, b, c and FAST's result r_) holds: a lane where it does not is
-** computed again by EXPR. */
-#define FB_HANDLER(NAME, TY, NSRC, EXPR, MODS, SAT) FB_HANDLER_FS(NAME, TY, NSRC, EXPR, EXPR, 1, MODS, SAT)
+** computed again by EXPR.  PRE runs first on the block's float arrays, modifiers applied (it may
+** fill O_ and nan_ for FAST and SAFE). */
+#define FB_HANDLER(NAME, TY, NSRC, EXPR, MODS, SAT) FB_HANDLER_FS(NAME, TY, NSRC, EXPR, EXPR, 1, (void)0, MODS, SAT)
 #define FB_BLOCK(TY) (TY##_IS_HF ? FB_F16C : TY##_IS_BF)
 #define FB_LD16(TY, o, p)                                                                      \
     do {                                                                                       \
@@ -70,7 +90,7 @@ FB_ATTR static inline void FB_NAME(bf_sv16)(uint16_t *p, const float *o) {
         else if (TY##_IS_BF) FB_NAME(bf_ld16)(o, (const uint16_t *)(const void *)(p));         \
         else for (unsigned i_ = 0; i_ < 16; i_++) o[i_] = (float)TY##_LD((p)[i_]);             \
     } while (0)
-#define FB_HANDLER_FS(NAME, TY, NSRC, EXPR, FAST, SAFE, MODS, SAT)                             \
+#define FB_HANDLER_FS(NAME, TY, NSRC, EXPR, FAST, SAFE, PRE, MODS, SAT)                        \
     FB_ATTR static void FB_NAME(NAME)(emu_thread *t, const emu_op *op) {                       \
         if (op->fenv && emu_cr0_modes(t) != EMU_CR0_FAST) {                                    \
             emu_alu_generic(t, op); /* rounding / denormal modes: the %cr0-aware path */       \
@@ -96,10 +116,17 @@ FB_ATTR static inline void FB_NAME(bf_sv16)(uint16_t *p, const float *o) {
                 if (NSRC > 1) FB_LD16(TY, B_, s1);                                             \
                 if (NSRC > 2) FB_LD16(TY, C_, s2);                                             \
                 const float *pb_ = NSRC > 1 ? B_ : A_, *pc_ = NSRC > 2 ? C_ : A_;              \
-                unsigned unsafe_ = 0;                                                          \
+                if (MODS)                                                                      \
+                    for (unsigned i = 0; i < 16; i++) {                                        \
+                        A_[i] = (float)TY##_MOD((ct_t)A_[i], m0);                              \
+                        if (NSRC > 1) B_[i] = (float)TY##_MOD((ct_t)B_[i], m1);                \
+                        if (NSRC > 2) C_[i] = (float)TY##_MOD((ct_t)C_[i], m2);                \
+                    }                                                                          \
+                unsigned unsafe_ = 0, nan_ = 0;                                                \
+                float O_[16];                                                                  \
+                PRE;                                                                           \
                 for (unsigned i = 0; i < 16; i++) {                                            \
                     ct_t a = (ct_t)A_[i], b = (ct_t)pb_[i], c = (ct_t)pc_[i];                  \
-                    if (MODS) a = TY##_MOD(a, m0), b = TY##_MOD(b, m1), c = TY##_MOD(c, m2);   \
                     ct_t r_ = (FAST);                                                          \
                     unsafe_ |= !(SAFE);                                                        \
                     if (SAT) r_ = TY##_SAT(r_);                                                \
@@ -108,7 +135,6 @@ FB_ATTR static inline void FB_NAME(bf_sv16)(uint16_t *p, const float *o) {
                 if (unsafe_)                                                                   \
                     for (unsigned i = 0; i < 16; i++) {                                        \
                         ct_t a = (ct_t)A_[i], b = (ct_t)pb_[i], c = (ct_t)pc_[i];              \
-                        if (MODS) a = TY##_MOD(a, m0), b = TY##_MOD(b, m1), c = TY##_MOD(c, m2); \
                         ct_t r_ = (FAST);                                                      \
                         if (SAFE) continue;                                                    \
                         r_ = (EXPR);                                                           \
@@ -171,19 +197,19 @@ FB_ATTR static inline void FB_NAME(bf_sv16)(uint16_t *p, const float *o) {
          FB_NAME(TY##_xor_m), FB_NAME(TY##_shl_m), FB_NAME(TY##_shr_m), FB_NAME(TY##_asr_m)},  \
     };
 
-#define FB_FLT_VARIANTS(TY, OP, NSRC, EXPR) FB_FLT_VARIANTS_FS(TY, OP, NSRC, EXPR, EXPR, 1)
-#define FB_FLT_VARIANTS_FS(TY, OP, NSRC, EXPR, FAST, SAFE)                                     \
-    FB_HANDLER_FS(TY##_##OP, TY, NSRC, EXPR, FAST, SAFE, 0, 0)                                 \
-    FB_HANDLER_FS(TY##_##OP##_m, TY, NSRC, EXPR, FAST, SAFE, 1, 0)                             \
-    FB_HANDLER_FS(TY##_##OP##_s, TY, NSRC, EXPR, FAST, SAFE, 0, 1)                             \
-    FB_HANDLER_FS(TY##_##OP##_ms, TY, NSRC, EXPR, FAST, SAFE, 1, 1)
+#define FB_FLT_VARIANTS(TY, OP, NSRC, EXPR) FB_FLT_VARIANTS_FS(TY, OP, NSRC, EXPR, EXPR, 1, (void)0)
+#define FB_FLT_VARIANTS_FS(TY, OP, NSRC, EXPR, FAST, SAFE, PRE)                                \
+    FB_HANDLER_FS(TY##_##OP, TY, NSRC, EXPR, FAST, SAFE, PRE, 0, 0)                            \
+    FB_HANDLER_FS(TY##_##OP##_m, TY, NSRC, EXPR, FAST, SAFE, PRE, 1, 0)                        \
+    FB_HANDLER_FS(TY##_##OP##_s, TY, NSRC, EXPR, FAST, SAFE, PRE, 0, 1)                        \
+    FB_HANDLER_FS(TY##_##OP##_ms, TY, NSRC, EXPR, FAST, SAFE, PRE, 1, 1)
 #define FB_FLT_ROW(TY, OP)                                                                     \
     {FB_NAME(TY##_##OP), FB_NAME(TY##_##OP##_m), FB_NAME(TY##_##OP##_s), FB_NAME(TY##_##OP##_ms)}
-#define FB_OPS_FLT(TY, MAD, MADFAST, MADSAFE)                                                  \
+#define FB_OPS_FLT(TY, MAD, MADFAST, MADSAFE, MADPRE)                                          \
     FB_FLT_VARIANTS(TY, mov, 1, a)                                                             \
     FB_FLT_VARIANTS(TY, add, 2, (ct_t)(a + b))                                                 \
     FB_FLT_VARIANTS(TY, mul, 2, (ct_t)(a * b))                                                 \
-    FB_FLT_VARIANTS_FS(TY, mad, 3, MAD(a, b, c), MADFAST(a, b, c), MADSAFE)                    \
+    FB_FLT_VARIANTS_FS(TY, mad, 3, MAD(a, b, c), MADFAST, MADSAFE, MADPRE)                     \
     /* MIN_MAX.md: a NaN operand (signalling too) gives the other one; equal operands (+0, -0)   \
     ** give src0, as C's fmin / fmax (the generic path) do */                                 \
     FB_FLT_VARIANTS(TY, min, 2, isnan(b) ? a : isnan(a) ? b : b < a ? b : a)                   \
@@ -201,15 +227,17 @@ FB_OPS_INT(D)
 FB_OPS_INT(UD)
 FB_OPS_INT(Q)
 FB_OPS_INT(UQ)
-FB_OPS_FLT(F, fmaf, fmaf, 1)
-FB_OPS_FLT(DF, fma, fma, 1)
-/* hf: the float sum rounded to odd (measured faster here than the fused float with the check
-** jit.c fused_mad makes) */
-FB_OPS_FLT(HF, hf_mad_odd, hf_mad_odd, 1)
-#if FB_FMA /* the host fuses: the float fma, narrowed, where fast.c bf_fused_ok allows */
-FB_OPS_FLT(BF, bf_mad_odd, fmaf, bf_fused_ok(a, b, c, r_))
+FB_OPS_FLT(F, fmaf, fmaf(a, b, c), 1, (void)0)
+FB_OPS_FLT(DF, fma, fma(a, b, c), 1, (void)0)
+/* hf mad: the float sum rounded to odd per lane (measured faster here than mad_odd16 or a checked
+** float fma, which the compiled tier uses) */
+FB_OPS_FLT(HF, hf_mad_odd, hf_mad_odd(a, b, c), 1, (void)0)
+#if FB_VEC512 /* bf mad rounded to odd by the directed fmas (FB_NAME(mad_odd16)); NaN lanes by MAD */
+FB_OPS_FLT(BF, bf_mad_odd, O_[i], !(nan_ >> i & 1), nan_ = FB_NAME(mad_odd16)(O_, A_, pb_, pc_))
+#elif FB_FMA /* bf mad: the float fma, narrowed, where fast.c bf_fused_ok allows */
+FB_OPS_FLT(BF, bf_mad_odd, fmaf(a, b, c), bf_fused_ok(a, b, c, r_), (void)0)
 #else
-FB_OPS_FLT(BF, bf_mad_odd, f_mad_odd, bf_product_exact(a, b))
+FB_OPS_FLT(BF, bf_mad_odd, f_mad_odd(a, b, c), bf_product_exact(a, b), (void)0)
 #endif
 
 /* CMP into a predicate: the relation's C operator per lane (IEEE: with a NaN only ne holds),
