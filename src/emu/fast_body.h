@@ -57,19 +57,17 @@ FB_ATTR static inline void FB_NAME(bf_sv16)(uint16_t *p, const float *o) {
 
 #if FB_VEC512
 /* 16 lanes of a*b + c rounded to odd in float, for bf mad (a 24-bit odd rounding narrows to
-** nearest even as the exact sum would): the fma rounded down and up (embedded rounding, MXCSR
-** untouched) agree where the sum is a float; else the one toward zero gets its last bit set.
-** Toward zero is the downward one unless that is negative (-0 too: an exact zero sum rounds down
-** to -0, to nearest and up to +0).  Returns the NaN lanes, which the caller computes by its odd
-** path for that path's NaN bits.  jit.c fused_mad does the same. */
+** nearest even as the exact sum would): the fma rounded toward zero (embedded rounding, MXCSR
+** untouched), its last bit set where the fmas rounded down and up differ (the sum is not a
+** float).  Returns the NaN lanes, which the caller computes by its odd path for that path's NaN
+** bits.  jit.c fused_mad does the same. */
 FB_ATTR static inline unsigned FB_NAME(mad_odd16)(float *o, const float *a, const float *b, const float *c) {
     __m512 x = _mm512_loadu_ps(a), y = _mm512_loadu_ps(b), z = _mm512_loadu_ps(c);
     __m512 rd = _mm512_fmadd_round_ps(x, y, z, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC);
     __m512 ru = _mm512_fmadd_round_ps(x, y, z, _MM_FROUND_TO_POS_INF | _MM_FROUND_NO_EXC);
-    __mmask16 neg = _mm512_movepi32_mask(_mm512_castps_si512(rd));
+    __m512i rz = _mm512_castps_si512(_mm512_fmadd_round_ps(x, y, z, _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC));
     __mmask16 inexact = _mm512_cmp_ps_mask(rd, ru, _CMP_NEQ_OQ);
-    __m512i t = _mm512_castps_si512(_mm512_mask_blend_ps(neg, rd, ru));
-    _mm512_storeu_si512(o, _mm512_mask_or_epi32(t, inexact, t, _mm512_set1_epi32(1)));
+    _mm512_storeu_si512(o, _mm512_mask_or_epi32(rz, inexact, rz, _mm512_set1_epi32(1)));
     return _mm512_cmp_ps_mask(rd, rd, _CMP_UNORD_Q);
 }
 #endif

@@ -573,8 +573,8 @@ static LLVMValueRef flt_sat(jit_gen *g, LLVMValueRef x, LLVMTypeRef st, unsigned
     return LLVMBuildSelect(g->b, is_nan(g, x), zero, r, "");
 }
 
-/* a*b + c on 16 float lanes, rounded toward -inf (mode 9) or +inf (10): AVX-512's embedded
-** rounding, which leaves MXCSR alone */
+/* a*b + c on 16 float lanes, rounded toward -inf (mode 9), +inf (10) or zero (11): AVX-512's
+** embedded rounding, which leaves MXCSR alone */
 static LLVMValueRef fma16_toward(jit_gen *g, LLVMValueRef *s, unsigned mode) {
     static const char name[] = "llvm.x86.avx512.vfmadd.ps.512";
     unsigned id = LLVMLookupIntrinsicID(name, sizeof name - 1);
@@ -586,11 +586,10 @@ static LLVMValueRef fma16_toward(jit_gen *g, LLVMValueRef *s, unsigned mode) {
 /* hf or bf mad where the level fuses: a*b + c in float with a rounding that narrows correctly to
 ** nearest even, in one block when no lane needs the round-to-odd path of fast.c (mad_odd_f,
 ** bf_mad), else every lane by that path.  The narrow result, to store.
-**  - AVX-512, 16 lanes: round to odd directly.  The fma rounded down and up agree when a*b + c
-**    is a float; else the one toward zero with its last bit set is the odd rounding (a float of
-**    24 bits, which narrows to hf's 11 or bf's 8 as a*b + c would).  Toward zero is the downward
-**    one unless that is negative (-0 included: an exact zero sum rounds down to -0, to nearest to
-**    +0, and upward gives +0).  A NaN lane goes the odd path, for fast.c's NaN bits.
+**  - AVX-512, 16 lanes: round to odd directly (fast.c mad_odd16): the fma rounded toward zero,
+**    its last bit set where the fmas rounded down and up differ (a*b + c is not a float).  That
+**    24-bit odd rounding narrows to hf's 11 or bf's 8 bits as a*b + c would.  A NaN lane goes
+**    the odd path, for fast.c's NaN bits.
 **  - Else: the fma rounded to nearest, r, narrows to the one rounding of a*b + c unless r is an
 **    inexact midpoint of the narrow format.  Every midpoint is a float, so rounding to float may
 **    land on one but never crosses one, and only from a midpoint reached by rounding is the tie
@@ -606,8 +605,8 @@ static LLVMValueRef fused_mad(jit_gen *g, const emu_op *op, LLVMValueRef *s, uns
         LLVMValueRef rd = fma16_toward(g, s, 9), ru = fma16_toward(g, s, 10);
         odd = LLVMBuildFCmp(g->b, LLVMRealUNO, rd, rd, "");
         LLVMValueRef inexact = LLVMBuildZExt(g->b, LLVMBuildFCmp(g->b, LLVMRealONE, rd, ru, ""), it, "");
-        LLVMValueRef neg = ucmp(g, LLVMIntSLT, as_i32(g, rd, n), LLVMConstNull(it));
-        f = as_f32(g, LLVMBuildOr(g->b, as_i32(g, sel(g, neg, ru, rd), n), inexact, ""), n);
+        LLVMValueRef rz = fma16_toward(g, s, 11); /* an exact zero sum: +0 unless rounding down */
+        f = as_f32(g, LLVMBuildOr(g->b, as_i32(g, rz, n), inexact, ""), n);
     } else {
         f = intrinsic(g, "llvm.fma", vt, s, 3);
         LLVMValueRef u = as_i32(g, f, n), p = LLVMBuildFMul(g->b, s[0], s[1], "");
