@@ -175,13 +175,16 @@ AI float hf_mad_odd(float a, float b, float c) { return f_mad_odd(a, b, c); }
 ** float, so the rounding to float may land on one but never crosses one, and only from a midpoint
 ** it reached by rounding is the tie broken wrongly.  r is exact when the product p is (in float's
 ** normal range) and r - p == c and r - c == p (Fast2Sum: whichever of p, c is larger, its
-** difference with r is exact).  True when r may be narrowed: exact or no midpoint, and not NaN or
-** infinite (whose bits the odd path decides).  jit.c fused_mad tests hf the same way. */
+** difference with r is exact).  True when r may be narrowed: exact, or neither a midpoint nor a
+** zero, and not NaN or infinite (whose bits the odd path decides).  An inexact zero (a product
+** below float's range, c zero) keeps the odd path: its odd rounding is the smallest subnormal of
+** the sum's sign, which .sat takes to +0 where a -0 from the fma would stay -0 (found by review).
+** jit.c fused_mad tests hf the same way. */
 AI bool bf_fused_ok(float a, float b, float c, float r) {
     float p = a * b;
     uint32_t u = fbits(r); /* bf is float's top half, subnormals too: ulp bit 16, midpoint bit 15 */
     bool exact = (r - p == c) & (r - c == p) & (fabsf(p) >= 0x1p-126f);
-    return (exact | ((u & 0xFFFFu) != 0x8000u)) & ((u & 0x7F800000u) != 0x7F800000u);
+    return (exact | (((u & 0xFFFFu) != 0x8000u) & (r != 0))) & ((u & 0x7F800000u) != 0x7F800000u);
 }
 /* a bf product (16 bits) is exact in float unless it leaves float's normal range (bf has float's
 ** exponents); zero, infinite and NaN factors give the same product in float as in double */

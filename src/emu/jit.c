@@ -596,8 +596,8 @@ static LLVMValueRef fma16_toward(jit_gen *g, LLVMValueRef *s, unsigned mode) {
 **    broken wrongly.  Whichever of the product p and c is larger, its difference with r is exact
 **    (Fast2Sum), so r is exact when r - p == c and r - c == p, with p exact (hf: always; bf: in
 **    float's normal range).  hf's midpoint test (bit 12 set, none below) holds from 2^-14 up;
-**    any inexact r below that, and NaN or infinite r, go the odd path (fast.c bf_fused_ok is the
-**    bf test in C). */
+**    any inexact r below that (for bf an inexact zero), and NaN or infinite r, go the odd path
+**    (fast.c bf_fused_ok is the bf test in C and says why the zero). */
 static LLVMValueRef fused_mad(jit_gen *g, const emu_op *op, LLVMValueRef *s, unsigned n, bool hf) {
     LLVMTypeRef vt = LLVMVectorType(g->f32, n), it = LLVMVectorType(g->i32, n), bt = LLVMVectorType(g->i1, n);
     LLVMValueRef f, odd;
@@ -619,6 +619,7 @@ static LLVMValueRef fused_mad(jit_gen *g, const emu_op *op, LLVMValueRef *s, uns
             tie = LLVMBuildOr(g->b, tie, ucmp(g, LLVMIntULT, LLVMBuildSub(g->b, m, vi32(g, 1, n), ""), vi32(g, 0x38800000 - 1, n)), "");
         } else {
             tie = ucmp(g, LLVMIntEQ, LLVMBuildAnd(g->b, u, vi32(g, 0xFFFF, n), ""), vi32(g, 0x8000, n));
+            tie = LLVMBuildOr(g->b, tie, ucmp(g, LLVMIntEQ, m, vi32(g, 0, n)), ""); /* inexact zero: fast.c bf_fused_ok */
             LLVMValueRef pm = LLVMBuildAnd(g->b, as_i32(g, p, n), vi32(g, 0x7FFFFFFF, n), "");
             exact = LLVMBuildAnd(g->b, exact, ucmp(g, LLVMIntUGE, pm, vi32(g, 0x00800000, n)), "");
         }
