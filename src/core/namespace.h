@@ -21,7 +21,6 @@
 #define diag_vat visa__diag_vat
 #define emu_abi_of visa__emu_abi_of
 #define emu_alu_generic visa__emu_alu_generic
-#define emu_attr_u32 visa__emu_attr_u32
 #define emu_bf8_to_hf visa__emu_bf8_to_hf
 #define emu_bf_to_df visa__emu_bf_to_df
 #define emu_bf_to_f visa__emu_bf_to_f
@@ -81,11 +80,10 @@
 #define emu_fast_cmp visa__emu_fast_cmp
 #define emu_fast_handler visa__emu_fast_handler
 #define emu_fault visa__emu_fault
-#define emu_find_function visa__emu_find_function
-#define emu_find_kernel visa__emu_find_kernel
 #define emu_float_sat visa__emu_float_sat
 #define emu_float_to_int visa__emu_float_to_int
 #define emu_global visa__emu_global
+#define emu_global_buffer visa__emu_global_buffer
 #define emu_global_where visa__emu_global_where
 #define emu_hf8_to_hf visa__emu_hf8_to_hf
 #define emu_hf_to_bf8 visa__emu_hf_to_bf8
@@ -117,6 +115,7 @@
 #define emu_lsc_lower_typed visa__emu_lsc_lower_typed
 #define emu_lsc_lower_untyped visa__emu_lsc_lower_untyped
 #define emu_lsc_nothing visa__emu_lsc_nothing
+#define emu_mem_locate visa__emu_mem_locate
 #define emu_msg_raw visa__emu_msg_raw
 #define emu_msg_scalar visa__emu_msg_scalar
 #define emu_msg_scalar_value visa__emu_msg_scalar_value
@@ -168,6 +167,9 @@
 #define emu_wide_wrap visa__emu_wide_wrap
 #define ir_addrof_bytes visa__ir_addrof_bytes
 #define ir_attr_list_push visa__ir_attr_list_push
+#define ir_attr_u32 visa__ir_attr_u32
+#define ir_find_function visa__ir_find_function
+#define ir_find_kernel visa__ir_find_kernel
 #define ir_module_equal visa__ir_module_equal
 #define ir_module_new visa__ir_module_new
 #define ir_opnds_alloc visa__ir_opnds_alloc

@@ -20,10 +20,6 @@ typedef struct emu_abi {
 /* Inline data delivered with each thread on XeHP and later (IGC getInlineDataSize). */
 #define EMU_INLINE_DATA_BYTES 32u
 
-/* An integer kernel attribute, dflt if absent. */
-uint32_t emu_attr_u32(const ir_routine *r, const char *name, uint32_t dflt);
-/* The kernel called `name` (NULL: the first kernel), NULL if none. */
-const ir_routine *emu_find_kernel(const visa_module *m, const char *name);
 void emu_abi_of(const ir_routine *r, visa_platform plat, emu_abi *abi);
 /* An input's role; *dim receives the local-id row of a per-thread input, else -1. */
 visa_input_role emu_input_role(const emu_abi *abi, const ir_input *in, int *dim);

@@ -50,6 +50,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "mem.h"
 #include "exec.h"
 
 #define CHECK_LIMIT 100      /* findings reported (or the context's max_errors if lower); the rest are counted */
@@ -419,27 +420,6 @@ static const char *kind_word(unsigned kind) {
     return kind == VISA_MEM_WRITE ? "store" : kind == VISA_MEM_ATOMIC ? "atomic" : "load";
 }
 
-/* Where an access lands: buffer index (UINT32_MAX: none), offset and the space's size. */
-static void locate(const emu_thread *t, unsigned space, uint32_t buffer, uint64_t addr, uint32_t *buf,
-                   uint64_t *off, uint64_t *limit) {
-    const emu_mem *m = t->mem;
-    *buf = UINT32_MAX;
-    *limit = 0;
-    if (space == VISA_MEM_GLOBAL) {
-        uint64_t i = addr >> 32;
-        if (i >= 1 && i <= m->nbufs) *buf = (uint32_t)(i - 1);
-        *off = addr & 0xFFFFFFFFu;
-    } else if (space == VISA_MEM_SURFACE) {
-        if (buffer < m->nbufs) *buf = buffer;
-        *off = addr;
-    } else {
-        *off = addr;
-        *limit = m->slm ? m->slm_size : 0;
-        return;
-    }
-    if (*buf != UINT32_MAX) *limit = m->bufs[*buf].size;
-}
-
 static void report_oob(emu_thread *t, emu_check_group *g, unsigned space, uint32_t buf, uint64_t addr, uint64_t off,
                        uint64_t limit, uint32_t size, unsigned lane, unsigned kind) {
     char w[96], where[160];
@@ -560,7 +540,7 @@ void emu_check_mem(emu_thread *t, unsigned space, uint32_t buffer, uint64_t addr
     emu_check_group *g = t->obs->chk;
     uint32_t buf;
     uint64_t off, limit;
-    locate(t, space, buffer, addr, &buf, &off, &limit);
+    emu_mem_locate(t->mem, space, buffer, addr, &buf, &off, &limit);
     bool in = off <= limit && size <= limit - off;
     if (!in) {
         if (g->run->checks & VISA_CHECK_MEMCHECK) report_oob(t, g, space, buf, addr, off, limit, size, lane, kind);

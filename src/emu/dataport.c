@@ -38,6 +38,7 @@
 #include "convert.h"
 #include "dp_layout.h"
 #include "check.h"
+#include "mem.h"
 #include "exec.h"
 
 /* -- Packed op fields ----------------------------------------------------------------------------

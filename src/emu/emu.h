@@ -154,43 +154,13 @@ typedef struct emu_program {
 /* Host ISA levels the fast ALU handlers are built for (fast.c). */
 enum { EMU_ISA_BASELINE = 0, EMU_ISA_AVX2 = 1, EMU_ISA_AVX512 = 2 };
 
-/* Index of the function routine called `name` in the module, -1 if none.  A function's address
-** (faddr, ifcall) is its routine index plus one. */
-int emu_find_function(const visa_module *m, const char *name);
-
 /* %cr0 bits the fast paths assume: IEEE mode, round to nearest even, F/DF/HF denormals kept.
 ** Any other value of the defined bits sends float ALU ops through the %cr0-aware path. */
 #define EMU_CR0_FAST 0x4C0u
 #define EMU_CR0_MODE_BITS 0x4F1u
 
-/* -- Memory ------------------------------------------------------------------------------------- */
-typedef struct emu_mem {
-    visa_buffer *bufs; /* global memory: buffer i lives at visa_buffer_address(i) */
-    size_t nbufs;
-    uint8_t *slm;      /* shared local memory of the thread's group */
-    uint32_t slm_size;
-    /* memcheck (check.c): an out-of-bounds access gets these zeroed bytes instead of faulting, so
-    ** reads return 0 and writes are dropped; NULL otherwise */
-    uint8_t *oob_sink;
-    uint32_t oob_sink_bytes;
-} emu_mem;
-
-/* The zeroed sink for an out-of-bounds access of `size` bytes under memcheck, else NULL. */
-static inline uint8_t *emu_oob_sink(const emu_mem *mem, uint64_t size) {
-    if (!mem->oob_sink || size > mem->oob_sink_bytes) return NULL;
-    memset(mem->oob_sink, 0, (size_t)size);
-    return mem->oob_sink;
-}
-
-/* Host pointer for an emulated global access of `size` bytes, NULL if it is out of bounds. */
-uint8_t *emu_global(emu_mem *mem, uint64_t addr, uint32_t size);
-/* An emulated global address as a message says it: "buffer N (SIZE bytes) + OFFSET" (N counts
-** the caller's buffers from 0), or "0xADDR (in no buffer)"; written into buf, which is returned. */
-const char *emu_global_where(const emu_mem *mem, uint64_t addr, char *buf, size_t cap);
-/* Host pointer for `size` bytes at byte `off` of the surface bound to buffer `index` (a surface
-** variable's state value), NULL if out of bounds or unbound; *bytes (may be NULL) receives the
-** surface's size, 0 when unbound. */
-uint8_t *emu_surface(emu_mem *mem, uint32_t index, uint64_t off, uint32_t size, uint64_t *bytes);
+/* -- Memory (mem.h) ---------------------------------------------------------------------------- */
+typedef struct emu_mem emu_mem;
 
 /* -- Synchronisation inside a thread group (sync.c) ------------------------------------------------
 ** Every barrier is a named barrier (messages.md 7.1: the workgroup barrier is id 0 with all the

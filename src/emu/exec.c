@@ -1301,7 +1301,7 @@ static const char *function_name(const emu_program *p, const ir_inst *in) {
 
 static bool lower_function_ref(emu_program *p, const ir_inst *in, emu_op *op, diag_sink *ds) {
     const char *name = function_name(p, in);
-    int f = emu_find_function(p->m, name);
+    int f = ir_find_function(p->m, name);
     if ((f < 0 || p->func_op[f] == UINT32_MAX) && in->form == VISA_FORM_FADDR) {
         /* a symbol the module does not define (IGC takes the address of string constants this
         ** way): an address outside emulated memory, so using it as a pointer or calling it is a

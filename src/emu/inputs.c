@@ -7,32 +7,13 @@
 
 #include "abi.h"
 
-uint32_t emu_attr_u32(const ir_routine *r, const char *name, uint32_t dflt) {
-    for (uint32_t i = 0; i < r->attrs.len; i++) {
-        const ir_attr *a = &r->attrs.data[i];
-        if (strcmp(ir_str(r, a->name), name) || a->is_str || !a->size) continue;
-        uint32_t v = 0;
-        for (int k = a->size - 1; k >= 0; k--) v = (v << 8) | a->value[k];
-        return v;
-    }
-    return dflt;
-}
-
-const ir_routine *emu_find_kernel(const visa_module *m, const char *name) {
-    for (uint32_t i = 0; m && i < m->routines.len; i++) {
-        const ir_routine *c = &m->routines.data[i];
-        if (c->is_kernel && (!name || !strcmp(ir_str(c, c->name), name))) return c;
-    }
-    return NULL;
-}
-
 static uint32_t round_up(uint32_t v, uint32_t a) { return (v + a - 1) / a * a; }
 
 void emu_abi_of(const ir_routine *r, visa_platform plat, emu_abi *abi) {
     memset(abi, 0, sizeof *abi);
-    abi->opencl = emu_attr_u32(r, "Target", 0) == 1;
-    abi->simd = emu_attr_u32(r, "SimdSize", 0);
-    abi->ptis = emu_attr_u32(r, "PerThreadInputSize", 0);
+    abi->opencl = ir_attr_u32(r, "Target", 0) == 1;
+    abi->simd = ir_attr_u32(r, "SimdSize", 0);
+    abi->ptis = ir_attr_u32(r, "PerThreadInputSize", 0);
     abi->grf = visa_platform_grf_bytes(plat);
     /* compute-runtime local_id_gen: a row is 64 bytes for SIMD32 or a 64-byte GRF, else 32 */
     unsigned simd = abi->simd ? abi->simd : 1;
@@ -116,13 +97,13 @@ static bool input_read(const ir_routine *r, const ir_input *in) {
 }
 
 size_t visa_kernel_input_count(const visa_module *m, const char *kernel) {
-    const ir_routine *r = emu_find_kernel(m, kernel);
+    const ir_routine *r = ir_find_kernel(m, kernel);
     return r ? r->inputs.len : 0;
 }
 
 visa_status visa_kernel_get_info(const visa_module *m, const char *kernel, visa_platform plat,
                                  visa_kernel_info *out) {
-    const ir_routine *r = emu_find_kernel(m, kernel);
+    const ir_routine *r = ir_find_kernel(m, kernel);
     if (!r || !out || out->struct_size < sizeof *out || (unsigned)plat >= VISA_PLATFORM__COUNT)
         return VISA_E_ARG;
     emu_abi abi;
@@ -144,7 +125,7 @@ visa_status visa_kernel_get_info(const visa_module *m, const char *kernel, visa_
 
 visa_status visa_kernel_input_at(const visa_module *m, const char *kernel, visa_platform plat, size_t index,
                                  visa_input_info *out) {
-    const ir_routine *r = emu_find_kernel(m, kernel);
+    const ir_routine *r = ir_find_kernel(m, kernel);
     if (!r || !out || index >= r->inputs.len || (unsigned)plat >= VISA_PLATFORM__COUNT) return VISA_E_ARG;
     emu_abi abi;
     emu_abi_of(r, plat, &abi);

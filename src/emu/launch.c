@@ -15,6 +15,7 @@
 #include "abi.h"
 #include "convert.h"
 #include "check.h"
+#include "mem.h"
 #include "exec.h"
 
 #define DEFAULT_MAX_STEPS 100000000ull
@@ -56,38 +57,6 @@ uint64_t emu_limits_check(emu_thread *t, uint64_t steps) {
         }
     }
     return emu_next_check(t, steps);
-}
-
-uint64_t visa_buffer_address(size_t index) { return (uint64_t)(index + 1) << 32; }
-
-uint8_t *emu_global(emu_mem *mem, uint64_t addr, uint32_t size) {
-    uint64_t i = (addr >> 32);
-    if (i == 0 || i > mem->nbufs) return emu_oob_sink(mem, size);
-    const visa_buffer *b = &mem->bufs[i - 1];
-    uint64_t off = addr & 0xFFFFFFFFu;
-    if (off > b->size || size > b->size - off) return emu_oob_sink(mem, size);
-    return b->data + off;
-}
-
-const char *emu_global_where(const emu_mem *mem, uint64_t addr, char *buf, size_t cap) {
-    uint64_t i = addr >> 32;
-    if (i == 0 || i > mem->nbufs)
-        snprintf(buf, cap, "0x%llx (in no buffer)", (unsigned long long)addr);
-    else
-        snprintf(buf, cap, "buffer %llu (%zu bytes) + %llu", (unsigned long long)(i - 1), mem->bufs[i - 1].size,
-                 (unsigned long long)(addr & 0xFFFFFFFFu));
-    return buf;
-}
-
-uint8_t *emu_surface(emu_mem *mem, uint32_t index, uint64_t off, uint32_t size, uint64_t *bytes) {
-    if (index >= mem->nbufs) {
-        if (bytes) *bytes = 0;
-        return NULL;
-    }
-    const visa_buffer *b = &mem->bufs[index];
-    if (bytes) *bytes = b->size;
-    if (off > b->size || size > b->size - off) return size ? emu_oob_sink(mem, size) : NULL;
-    return b->data + off;
 }
 
 /* Scratch buffers for implicit pointer inputs of kinds the emulator does not define. */
@@ -809,7 +778,7 @@ static const uint32_t max_slm_kb[VISA_PLATFORM__COUNT] = {
 /* The launch's memory and step limits (docs/launch.md, "Limits").  False after a diagnostic. */
 static bool launch_limits(diag_sink *ds, const ir_routine *r, const visa_run_opts *o, launch *L) {
     const emu_program *p = L->prog;
-    uint32_t slm_kb = emu_attr_u32(r, "SLMSize", 0);
+    uint32_t slm_kb = ir_attr_u32(r, "SLMSize", 0);
     if (slm_kb > max_slm_kb[o->platform]) {
         diag_at_offset(ds, VISA_SEV_ERROR, "E-RUN", VISA_DIAG_NO_OFFSET,
                        "SLMSize=%u: a thread group has at most %u KiB of shared local memory on %s", slm_kb,
@@ -861,7 +830,7 @@ visa_status visa_module_run(const visa_module *m, const visa_run_opts *opts_in, 
     visa_ctx *ctx = m->ctx;
     diag_sink ds;
     diag_init(&ds, ctx, m->name ? m->name : "<module>", NULL, 0);
-    const ir_routine *r = emu_find_kernel(m, opts->kernel);
+    const ir_routine *r = ir_find_kernel(m, opts->kernel);
     if (!r) {
         diag_at_offset(&ds, VISA_SEV_ERROR, "E-RUN", VISA_DIAG_NO_OFFSET, opts->kernel ? "no kernel named '%s'" : "%s",
                 opts->kernel ? opts->kernel : "the module has no kernel");

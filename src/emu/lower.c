@@ -318,15 +318,6 @@ static visa_status lower_inst(emu_program *p, const ir_inst *in, uint32_t *label
     return vec_push(p->ctx, &p->ops, op) && vec_push(p->ctx, &p->origin, from) ? VISA_OK : VISA_E_NOMEM;
 }
 
-/* Index of the function routine called `name` in the module, -1 if none. */
-int emu_find_function(const visa_module *m, const char *name) {
-    for (uint32_t i = 0; i < m->routines.len; i++) {
-        const ir_routine *c = &m->routines.data[i];
-        if (!c->is_kernel && !strcmp(ir_str(c, c->name), name)) return (int)i;
-    }
-    return -1;
-}
-
 /* The routines a kernel can reach: itself, then every function named by an fcall or faddr of a
 ** routine already in the list (breadth first).  Returns the count. */
 static uint32_t reachable_routines(const visa_module *m, uint32_t kernel, uint32_t *order) {
@@ -339,7 +330,7 @@ static uint32_t reachable_routines(const visa_module *m, uint32_t kernel, uint32
             if (in->form != VISA_FORM_FCALL && in->form != VISA_FORM_FADDR) continue;
             for (unsigned j = 0; j < in->nopnd; j++) {
                 if (in->opnd[j].kind != 's' && in->opnd[j].kind != 'S') continue;
-                int f = emu_find_function(m, ir_str(r, in->opnd[j].u.str));
+                int f = ir_find_function(m, ir_str(r, in->opnd[j].u.str));
                 bool seen = f < 0;
                 for (uint32_t q = 0; q < n && !seen; q++) seen = order[q] == (uint32_t)f;
                 if (!seen) order[n++] = (uint32_t)f;

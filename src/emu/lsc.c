@@ -47,6 +47,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "mem.h"
 #include "convert.h"
 #include "lsc_layout.h"
 #include "send.h"

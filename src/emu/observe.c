@@ -13,6 +13,7 @@
 #include <time.h>
 
 #include "check.h"
+#include "mem.h"
 #include "exec.h"
 
 struct emu_obs_op {
@@ -143,27 +144,8 @@ void emu_observe_mem_report(emu_thread *t, unsigned space, uint32_t buffer, uint
     e.address = addr;
     e.size = size;
     e.lane = lane;
-    const emu_mem *m = t->mem;
-    uint64_t limit = 0;
-    switch (space) {
-    case VISA_MEM_GLOBAL: {
-        uint64_t i = addr >> 32;
-        e.buffer = i >= 1 && i <= m->nbufs ? (uint32_t)(i - 1) : UINT32_MAX;
-        e.offset = addr & 0xFFFFFFFFu;
-        limit = e.buffer != UINT32_MAX ? m->bufs[e.buffer].size : 0;
-        break;
-    }
-    case VISA_MEM_SURFACE:
-        e.buffer = buffer < m->nbufs ? buffer : UINT32_MAX;
-        e.offset = addr;
-        limit = e.buffer != UINT32_MAX ? m->bufs[e.buffer].size : 0;
-        break;
-    default: /* SLM */
-        e.buffer = UINT32_MAX;
-        e.offset = addr;
-        limit = m->slm ? m->slm_size : 0;
-        break;
-    }
+    uint64_t limit;
+    emu_mem_locate(t->mem, space, buffer, addr, &e.buffer, &e.offset, &limit);
     e.in_bounds = e.offset <= limit && size <= limit - e.offset;
     g->run->o.on_mem(g->ud, &e);
 }

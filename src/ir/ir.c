@@ -65,6 +65,33 @@ void visa_module_destroy(visa_module *m) {
     vx_free(ctx, m, sizeof *m);
 }
 
+int ir_find_function(const visa_module *m, const char *name) {
+    for (uint32_t i = 0; i < m->routines.len; i++) {
+        const ir_routine *c = &m->routines.data[i];
+        if (!c->is_kernel && !strcmp(ir_str(c, c->name), name)) return (int)i;
+    }
+    return -1;
+}
+
+const ir_routine *ir_find_kernel(const visa_module *m, const char *name) {
+    for (uint32_t i = 0; m && i < m->routines.len; i++) {
+        const ir_routine *c = &m->routines.data[i];
+        if (c->is_kernel && (!name || !strcmp(ir_str(c, c->name), name))) return c;
+    }
+    return NULL;
+}
+
+uint32_t ir_attr_u32(const ir_routine *r, const char *name, uint32_t dflt) {
+    for (uint32_t i = 0; i < r->attrs.len; i++) {
+        const ir_attr *a = &r->attrs.data[i];
+        if (strcmp(ir_str(r, a->name), name) || a->is_str || !a->size) continue;
+        uint32_t v = 0;
+        for (int k = a->size - 1; k >= 0; k--) v = (v << 8) | a->value[k];
+        return v;
+    }
+    return dflt;
+}
+
 size_t visa_module_routine_count(const visa_module *m) { return m ? m->routines.len : 0; }
 
 const char *visa_module_routine_name(const visa_module *m, size_t index, bool *is_kernel) {

@@ -194,6 +194,13 @@ int ir_var_type(const ir_routine *r, uint32_t id);
 /* Size in bytes of a general variable by full id; 0 if unknown. */
 uint32_t ir_var_bytes(const ir_routine *r, uint32_t id);
 
+/* Module queries.  The routine index of the function called `name`, -1 if none (a function's
+** address, faddr / ifcall, is that index plus one); the kernel called `name` (NULL: the first
+** kernel), NULL if none; an integer attribute of a routine, dflt if it is absent or a string. */
+int ir_find_function(const visa_module *m, const char *name);
+const ir_routine *ir_find_kernel(const visa_module *m, const char *name);
+uint32_t ir_attr_u32(const ir_routine *r, const char *name, uint32_t dflt);
+
 /* Structural equality of everything the binary encodes (not positions or comments). */
 bool ir_module_equal(const visa_module *a, const visa_module *b);
 
