@@ -1,9 +1,17 @@
-/* core.c -- context, allocator, arrays, string buffers, diagnostics. */
+/* core.c -- context, allocator, arrays, string buffers, diagnostics, the clock. */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include "core.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+
+uint64_t vx_now_ns(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
 
 /* -- Context ---------------------------------------------------------------------------------- */
 static void *default_alloc(void *ud, void *ptr, size_t old_size, size_t new_size) {

@@ -39,6 +39,8 @@ vx_cached *vx_cache_get(visa_ctx *ctx, unsigned slot);
 ** return that one. */
 vx_cached *vx_cache_publish(visa_ctx *ctx, unsigned slot, vx_cached *c);
 
+/* CLOCK_MONOTONIC in nanoseconds (the emulator's deadlines and per-op times). */
+uint64_t vx_now_ns(void);
 void *vx_alloc(visa_ctx *ctx, size_t size);                    /* zeroed; NULL on failure */
 void *vx_realloc(visa_ctx *ctx, void *p, size_t old_size, size_t new_size);
 void vx_free(visa_ctx *ctx, void *p, size_t size);

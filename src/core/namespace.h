@@ -27,8 +27,8 @@
 #define emu_bind_opnd visa__emu_bind_opnd
 #define emu_check_addr_report visa__emu_check_addr_report
 #define emu_check_after visa__emu_check_after
+#define emu_check_barrier_report visa__emu_check_barrier_report
 #define emu_check_before visa__emu_check_before
-#define emu_check_complete visa__emu_check_complete
 #define emu_check_deadlock visa__emu_check_deadlock
 #define emu_check_define_report visa__emu_check_define_report
 #define emu_check_fault visa__emu_check_fault
@@ -38,9 +38,7 @@
 #define emu_check_mem visa__emu_check_mem
 #define emu_check_misaligned visa__emu_check_misaligned
 #define emu_check_origin_report visa__emu_check_origin_report
-#define emu_check_pass visa__emu_check_pass
 #define emu_check_prepare visa__emu_check_prepare
-#define emu_check_signal visa__emu_check_signal
 #define emu_check_xfer_report visa__emu_check_xfer_report
 #define emu_cmp_generic visa__emu_cmp_generic
 #define emu_convert visa__emu_convert
@@ -123,11 +121,12 @@
 #define emu_observe_free visa__emu_observe_free
 #define emu_observe_group_begin visa__emu_observe_group_begin
 #define emu_observe_group_end visa__emu_observe_group_end
-#define emu_observe_mem_report visa__emu_observe_mem_report
+#define emu_observe_op_begin visa__emu_observe_op_begin
+#define emu_observe_op_end visa__emu_observe_op_end
+#define emu_observe_op_report visa__emu_observe_op_report
 #define emu_observe_prepare visa__emu_observe_prepare
 #define emu_program_free visa__emu_program_free
 #define emu_run_thread visa__emu_run_thread
-#define emu_run_thread_observed visa__emu_run_thread_observed
 #define emu_s64_to_float visa__emu_s64_to_float
 #define emu_sat_f32 visa__emu_sat_f32
 #define emu_sat_f64 visa__emu_sat_f64
@@ -301,6 +300,7 @@
 #define vx_cache_publish visa__vx_cache_publish
 #define vx_free visa__vx_free
 #define vx_guard_init visa__vx_guard_init
+#define vx_now_ns visa__vx_now_ns
 #define vx_realloc visa__vx_realloc
 #define vx_strndup visa__vx_strndup
 

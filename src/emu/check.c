@@ -4,10 +4,10 @@
 ** the plain loop never tests for checks.  Hooks:
 **   * emu_check_before / emu_check_after around each instruction: address registers and
 **     indirect operands (memcheck);
-**   * emu_check_mem for each memory access, before it happens (exec.h's emu_observe_mem):
+**   * emu_check_mem for each memory access, before it happens (probe.h's emu_observe_mem):
 **     bounds (memcheck) and the per-byte shadow of SLM and global memory (racecheck);
 **   * emu_check_align from the LSC handlers (their alignment rule: the data size);
-**   * emu_check_signal / complete / pass from sync.c (racecheck's happens-before);
+**   * emu_check_barrier_report from sync.c (probe.h's emu_check_barrier) (racecheck's happens-before);
 **   * emu_check_fault / emu_check_deadlock from the group scheduler (synccheck; memcheck for
 **     the legacy data-port alignment faults).
 **
@@ -50,6 +50,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "probe.h"
 #include "mem.h"
 #include "exec.h"
 
@@ -844,7 +845,7 @@ static void init_after(emu_thread *t, emu_check_group *g, const emu_op *op) {
 
 /* -- racecheck: barriers ------------------------------------------------------------------------- */
 
-void emu_check_signal(emu_thread *t, unsigned id) {
+static void barrier_signal(emu_thread *t, unsigned id) {
     emu_check_group *g = emu_chk(t);
     if (!g || !g->vc || id >= 32) return;
     uint32_t *acc = &g->bar_acc[(size_t)id * g->n], *mine = &g->vc[(size_t)t->index * g->n];
@@ -853,20 +854,26 @@ void emu_check_signal(emu_thread *t, unsigned id) {
     mine[t->index]++;
 }
 
-void emu_check_complete(emu_thread *t, unsigned id) {
+static void barrier_complete(emu_thread *t, unsigned id) {
     emu_check_group *g = emu_chk(t);
     if (!g || !g->vc || id >= 32) return;
     memcpy(&g->bar_done[(size_t)id * g->n], &g->bar_acc[(size_t)id * g->n], sizeof(uint32_t) * g->n);
     memset(&g->bar_acc[(size_t)id * g->n], 0, sizeof(uint32_t) * g->n);
 }
 
-void emu_check_pass(emu_thread *t, unsigned id) {
+static void barrier_pass(emu_thread *t, unsigned id) {
     emu_check_group *g = emu_chk(t);
     if (!g || !g->vc || id >= 32) return;
     const uint32_t *done = &g->bar_done[(size_t)id * g->n];
     uint32_t *mine = &g->vc[(size_t)t->index * g->n];
     for (uint32_t i = 0; i < g->n; i++)
         if (done[i] > mine[i]) mine[i] = done[i];
+}
+
+void emu_check_barrier_report(emu_thread *t, unsigned event, unsigned id) {
+    if (event == EMU_BARRIER_SIGNAL) barrier_signal(t, id);
+    else if (event == EMU_BARRIER_COMPLETE) barrier_complete(t, id);
+    else barrier_pass(t, id);
 }
 
 /* -- synccheck and faults that are findings -------------------------------------------------------- */

@@ -26,42 +26,21 @@ bool emu_check_fault(emu_check_group *g, emu_thread *t);
 /* No thread of the group can make progress: true when synccheck reported it. */
 bool emu_check_deadlock(emu_check_group *g);
 
-/* Hooks of the checked loop (observe.c) and of the message and barrier handlers. */
+/* Hooks of the observed loop's checks (observe.c), and what observe.c's probe table (probe.h) hands
+** the message, DPAS and barrier handlers' reports to. */
 void emu_check_before(emu_thread *t, const emu_op *op);
 void emu_check_after(emu_thread *t, const emu_op *op);
 void emu_check_mem(emu_thread *t, unsigned space, uint32_t buffer, uint64_t addr, uint32_t size, unsigned lane,
                    unsigned kind);
 void emu_check_misaligned(emu_thread *t, uint64_t addr, uint32_t align, unsigned lane);
-void emu_check_signal(emu_thread *t, unsigned id);   /* a producer signalled barrier id */
-void emu_check_complete(emu_thread *t, unsigned id); /* barrier id's phase completed */
-void emu_check_pass(emu_thread *t, unsigned id);     /* a consumer passed its wait on barrier id */
-
-static inline emu_check_group *emu_chk(const emu_thread *t) { return t->obs ? t->obs->chk : NULL; }
-
-/* LSC's alignment rule (messages.md: an address is aligned to the data size): checked under
-** memcheck only. */
-static inline void emu_check_align(emu_thread *t, uint64_t addr, uint32_t align, unsigned lane) {
-    if (__builtin_expect(t->obs != NULL, 0) && t->obs->chk && align > 1 && (addr & (align - 1)))
-        emu_check_misaligned(t, addr, align, lane);
-}
-
-/* initcheck (check.c): a message handler's register <-> memory transfer of one element for lane
-** `lane` (reg: rn bytes in the thread's file; mem: mn host bytes of SLM or a buffer), and register
-** bytes it uses as an address.  One predictable branch when unchecked. */
 void emu_check_xfer_report(emu_thread *t, uint8_t *reg, unsigned rn, const uint8_t *mem, unsigned mn, unsigned lane,
                            bool store);
 void emu_check_addr_report(emu_thread *t, const uint8_t *reg, unsigned n, unsigned lane);
-static inline void emu_check_xfer(emu_thread *t, uint8_t *reg, unsigned rn, const uint8_t *mem, unsigned mn,
-                                  unsigned lane, bool store) {
-    if (__builtin_expect(t->obs != NULL, 0) && t->obs->chk) emu_check_xfer_report(t, reg, rn, mem, mn, lane, store);
-}
-static inline void emu_check_addr(emu_thread *t, const uint8_t *reg, unsigned n, unsigned lane) {
-    if (__builtin_expect(t->obs != NULL, 0) && t->obs->chk) emu_check_addr_report(t, reg, n, lane);
-}
-
-/* initcheck for ops without per-element transfers (DPAS): the origin of register bytes' first
-** undefined byte (0: all defined), and the definedness (origin 0: defined) of bytes an op wrote. */
 uint32_t emu_check_origin_report(emu_thread *t, const uint8_t *reg, unsigned n);
 void emu_check_define_report(emu_thread *t, uint8_t *reg, unsigned n, uint32_t origin);
+/* EMU_BARRIER_SIGNAL / COMPLETE / PASS of barrier id (probe.h) */
+void emu_check_barrier_report(emu_thread *t, unsigned event, unsigned id);
+
+static inline emu_check_group *emu_chk(const emu_thread *t) { return t->obs ? t->obs->chk : NULL; }
 
 #endif

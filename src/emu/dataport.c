@@ -37,7 +37,7 @@
 
 #include "convert.h"
 #include "dp_layout.h"
-#include "check.h"
+#include "probe.h"
 #include "mem.h"
 #include "exec.h"
 

@@ -44,7 +44,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "check.h"
+#include "probe.h"
 #include "convert.h"
 #include "exec.h"
 
@@ -781,10 +781,10 @@ static uint32_t dpas_src_origin(emu_thread *t, const emu_op *op) {
     unsigned ops = ops_per_chan(wp, pw, pa), ssz = isa_types[IMM_SRC0(op->imm)].bytes;
     const emu_opnd *o = op->src;
     uint32_t org = 0;
-    if (o[O_SRC0].shape != EO_NONE) org = emu_check_origin_report(t, t->file + o[O_SRC0].off, rc * n * ssz);
-    if (!org) org = emu_check_origin_report(t, t->file + o[O_SRC1].off, src1_bytes(n, sd, ops, pw->bits));
+    if (o[O_SRC0].shape != EO_NONE) org = emu_check_origin(t, t->file + o[O_SRC0].off, rc * n * ssz);
+    if (!org) org = emu_check_origin(t, t->file + o[O_SRC1].off, src1_bytes(n, sd, ops, pw->bits));
     if (!org)
-        org = emu_check_origin_report(t, t->file + o[O_SRC2].off,
+        org = emu_check_origin(t, t->file + o[O_SRC2].off,
                                       src2_pbytes(IMM_W(op->imm), src2_vbytes(rc, sd, ops, pa->bits)));
     return org;
 }
@@ -796,13 +796,13 @@ static void dpas_store(emu_thread *t, const emu_op *op, uint32_t res[8][EMU_MAX_
     unsigned dsz = isa_types[dt].bytes;
     uint32_t mask = emu_chen(t, op);
     uint8_t *dst = t->file + op->src[O_DST].off;
-    bool chk = emu_chk(t) != NULL;
+    bool chk = emu_checked(t);
     uint32_t org = chk ? dpas_src_origin(t, op) : 0; /* before the destination (maybe src0) is written */
     for (unsigned r = 0; r < rc; r++)
         for (unsigned ln = 0; ln < n; ln++) {
             if (!(mask >> ln & 1)) continue;
             uint8_t *p = dst + ((size_t)r * n + ln) * dsz;
-            if (chk) emu_check_define_report(t, p, dsz, org);
+            if (chk) emu_check_define(t, p, dsz, org);
             if (dsz == 4) memcpy(p, &res[r][ln], 4);
             else {
                 uint16_t h = dt == VISA_TYPE_HF ? emu_f_to_hf(res[r][ln], EMU_RNE) : emu_f_to_bf(res[r][ln], EMU_RNE);

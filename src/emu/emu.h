@@ -182,11 +182,10 @@ typedef struct emu_group_sync {
 } emu_group_sync;
 
 /* -- Launch limits ------------------------------------------------------------------------------
-** A run loop checks the limits only at back-edges (an op after which pc did not advance: every
-** endless run passes one again and again), and only once every EMU_CHECK_STEPS instructions of
-** the thread, so the loop costs one compare per taken backward branch.  A limit is reported at
-** the back-edge that reached it. */
+** The thread loop checks them at back-edges, once every EMU_CHECK_STEPS instructions (run.c). */
 #define EMU_CHECK_STEPS 65536u
+/* Without a launch-wide bound on instructions, a launch may run this many times the per-thread limit. */
+#define EMU_TOTAL_STEPS_FACTOR 100u
 typedef struct emu_budget {
     uint64_t max_total;       /* instructions of the whole launch, UINT64_MAX: unlimited */
     uint64_t deadline_ns;     /* CLOCK_MONOTONIC deadline, 0: none */
@@ -232,22 +231,10 @@ struct emu_thread {
     struct emu_obs_group *obs; /* the observed group (observe.c), NULL when nobody observes */
 };
 
-/* Lowering and execution. */
-/* kernel: NULL for the kernel itself; for a function, the layout laid out just before it (the
-** kernel's, or the previous function's), whose predefined variables it shares and after whose
-** bytes, address slots and predicates its own go. */
-visa_status emu_layout_build(visa_ctx *ctx, const ir_routine *r, visa_platform plat, const emu_layout *kernel,
-                             emu_layout *lay, diag_sink *ds);
-void emu_layout_free(visa_ctx *ctx, emu_layout *lay);
-visa_status emu_lower(visa_ctx *ctx, const visa_module *m, const ir_routine *r, visa_platform plat,
-                      emu_program *prog, diag_sink *ds);
-void emu_program_free(emu_program *prog);
-void emu_run_thread(emu_thread *t);
-
 /* -- Observation (observe.c, docs/observe.md) ------------------------------------------------------
 ** A run with a visa_observer prepares one emu_obs_run (per-op names and destination facts); each
 ** group gets an emu_obs_group that its threads point to (emu_thread.obs).  emu_run_thread then
-** takes the observed loop; the plain loop never tests for an observer. */
+** takes the observed loop; the plain loop never tests for an observer.  Functions: observe.h. */
 typedef struct emu_obs_op emu_obs_op;
 typedef struct emu_obs_run {
     visa_observer o;
@@ -255,7 +242,9 @@ typedef struct emu_obs_run {
     emu_obs_op *ops; /* per op of the program */
     uint32_t nops;
 } emu_obs_run;
+typedef struct emu_probe emu_probe; /* probe.h */
 typedef struct emu_obs_group {
+    const emu_probe *probe; /* what handlers report through (probe.h) */
     const emu_obs_run *run;
     void *ud;               /* group_begin's result */
     uint64_t index;
@@ -264,25 +253,5 @@ typedef struct emu_obs_group {
     uint64_t step;
     struct emu_check_group *chk; /* run checks (check.c), NULL when none; run is NULL when only checking */
 } emu_obs_group;
-/* NULL (no observer) or a prepared run; VISA_E_NOMEM / VISA_E_ARG on failure. */
-visa_status emu_observe_prepare(const emu_program *p, const visa_observer *o, const uint32_t groups[3],
-                                emu_obs_run **out);
-void emu_observe_free(const emu_program *p, emu_obs_run *run);
-/* Start / end observing group gi (no-ops when run is NULL). */
-void emu_observe_group_begin(const emu_obs_run *run, emu_obs_group *g, uint64_t gi, const uint32_t group[3]);
-void emu_observe_group_end(emu_obs_group *g);
-void emu_run_thread_observed(emu_thread *t);
-/* A memory access of one lane (exec.h's emu_observe_mem calls it only when observed). */
-void emu_observe_mem_report(emu_thread *t, unsigned space, uint32_t buffer, uint64_t addr, uint32_t size,
-                            unsigned lane, unsigned kind);
-void emu_fault(emu_thread *t, unsigned lane, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-/* The next step count at which a run loop checks the limits again. */
-static inline uint64_t emu_next_check(const emu_thread *t, uint64_t steps) {
-    uint64_t next = steps + EMU_CHECK_STEPS;
-    return next < t->max_steps && next > steps ? next : t->max_steps;
-}
-/* At a back-edge past the check point: the thread's step limit, the launch's total and its
-** deadline (launch.c).  Returns the next check point, or 0 after a fault (EMU_FAULT_LIMIT). */
-uint64_t emu_limits_check(emu_thread *t, uint64_t steps);
 
 #endif

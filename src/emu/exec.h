@@ -14,6 +14,9 @@ typedef struct emu_sem {
     bool (*lower)(emu_program *p, const ir_inst *in, emu_op *op, diag_sink *ds);
 } emu_sem;
 
+/* Stop thread t with a run-time error at lane `lane` (the first fault of the thread is kept). */
+void emu_fault(emu_thread *t, unsigned lane, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
 /* Semantics of a form (sem.def), NULL if the emulator does not implement it. */
 const emu_sem *emu_sem_of(unsigned form);
 /* Why a form is not emulated (sem.def EMU_NOT), NULL if it is emulated or has no row. */
@@ -81,15 +84,6 @@ static inline uint32_t emu_region_byte(const emu_thread *t, const emu_opnd *o, u
     /* b wraps when an indirect offset goes below r0: compare without adding to it */
     uint32_t file = t->prog->lay.file_bytes;
     return b < file && o->size <= file - b ? (uint32_t)b : UINT32_MAX;
-}
-
-/* Report a memory access to the observer (visa_mem_event): space VISA_MEM_*, kind VISA_MEM_READ /
-** WRITE / ATOMIC; addr is the emulated global address (GLOBAL), or the byte offset in the surface
-** bound to buffer `buffer` (SURFACE) or in SLM (SLM; buffer unused).  Called before the access,
-** so an access that faults is reported too.  Unobserved, this is one predictable branch. */
-static inline void emu_observe_mem(emu_thread *t, unsigned space, uint32_t buffer, uint64_t addr, uint32_t size,
-                                   unsigned lane, unsigned kind) {
-    if (__builtin_expect(t->obs != NULL, 0)) emu_observe_mem_report(t, space, buffer, addr, size, lane, kind);
 }
 
 /* A raw operand (message payload): shape EO_CONTIG at the variable's byte offset plus the raw

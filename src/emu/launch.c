@@ -3,7 +3,7 @@
 ** over host threads, and reports the first run-time fault deterministically (lowest group, then
 ** lowest thread), so the outcome never depends on the host thread count.
 */
-#define _POSIX_C_SOURCE 200809L /* clock_gettime */
+#define _POSIX_C_SOURCE 200809L /* pthread */
 #include <fenv.h>
 #include <math.h>
 #include <pthread.h>
@@ -17,47 +17,15 @@
 #include "check.h"
 #include "mem.h"
 #include "exec.h"
+#include "lower.h"
+#include "observe.h"
+#include "run.h"
 
 #define DEFAULT_MAX_STEPS 100000000ull
 /* Limits of a launch (docs/launch.md, "Limits"). */
-#define DEFAULT_TOTAL_FACTOR 100u             /* the launch's instructions: 100 x the per-thread limit */
 #define MAX_LAUNCH_THREADS (1ull << 40)       /* groups x threads per group that a launch may start */
 #define MAX_GROUP_BYTES (1ull << 30)          /* one group's emulated state: registers, SLM, tables */
 #define MAX_LAUNCH_BYTES (4ull << 30)         /* all host threads' group state together */
-
-static uint64_t now_ns(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
-uint64_t emu_limits_check(emu_thread *t, uint64_t steps) {
-    if (steps > t->max_steps) {
-        emu_fault(t, 0, "step limit of %llu instructions per thread reached (--max-steps; 0 lifts it)",
-                  (unsigned long long)t->max_steps);
-        t->fault = EMU_FAULT_LIMIT;
-        return 0;
-    }
-    emu_budget *b = t->budget;
-    if (b) {
-        uint64_t add = steps > t->reported ? steps - t->reported : 0;
-        t->reported = steps;
-        uint64_t total = atomic_fetch_add_explicit(&b->total, add, memory_order_relaxed) + add;
-        if (total > b->max_total) {
-            emu_fault(t, 0, "the launch's threads have executed more than %llu instructions together, its bound "
-                      "on total work (%u x --max-steps; raise --max-steps, or lift both with --max-steps 0 and "
-                      "bound the run with --timeout)", (unsigned long long)b->max_total, DEFAULT_TOTAL_FACTOR);
-            t->fault = EMU_FAULT_LIMIT;
-            return 0;
-        }
-        if (b->deadline_ns && now_ns() >= b->deadline_ns) {
-            emu_fault(t, 0, "timeout: the launch ran for more than %g s (--timeout)", b->timeout_s);
-            t->fault = EMU_FAULT_LIMIT;
-            return 0;
-        }
-    }
-    return emu_next_check(t, steps);
-}
 
 /* Scratch buffers for implicit pointer inputs of kinds the emulator does not define. */
 #define SCRATCH_BYTES (64u * 1024u)
@@ -803,8 +771,8 @@ static bool launch_limits(diag_sink *ds, const ir_routine *r, const visa_run_opt
     L->host_threads = nt ? nt : 1;
     L->max_steps = o->max_steps ? o->max_steps : DEFAULT_MAX_STEPS;
     L->budget.max_total = o->max_total_steps ? o->max_total_steps
-                          : L->max_steps > UINT64_MAX / DEFAULT_TOTAL_FACTOR ? UINT64_MAX
-                                                                             : L->max_steps * DEFAULT_TOTAL_FACTOR;
+                          : L->max_steps > UINT64_MAX / EMU_TOTAL_STEPS_FACTOR ? UINT64_MAX
+                                                                             : L->max_steps * EMU_TOTAL_STEPS_FACTOR;
     if (o->timeout_seconds != 0) {
         if (!(o->timeout_seconds > 0) || !isfinite(o->timeout_seconds)) {
             diag_at_offset(ds, VISA_SEV_ERROR, "E-RUN", VISA_DIAG_NO_OFFSET,
@@ -812,7 +780,7 @@ static bool launch_limits(diag_sink *ds, const ir_routine *r, const visa_run_opt
             return false;
         }
         double ns = o->timeout_seconds * 1e9;
-        uint64_t start = now_ns();
+        uint64_t start = vx_now_ns();
         L->budget.timeout_s = o->timeout_seconds;
         L->budget.deadline_ns = ns >= (double)(UINT64_MAX - start) ? UINT64_MAX : start + (uint64_t)ns;
     }

@@ -5,7 +5,7 @@
 */
 #include <string.h>
 
-#include "emu.h"
+#include "lower.h"
 
 static uint32_t align_bytes(unsigned code, uint32_t grf) {
     static const uint32_t fixed[10] = {1, 2, 4, 8, 16, 0, 0, 32, 64, 128};

@@ -10,6 +10,7 @@
 #include "emu.h"
 #include "exec.h"
 #include "jit.h"
+#include "lower.h"
 
 /* Every index an operand takes from the input (variable, address, predicate and state ids,
 ** element offsets) is checked here, where it is decoded into a byte offset or a slot, so the

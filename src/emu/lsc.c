@@ -46,7 +46,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "check.h"
+#include "probe.h"
 #include "mem.h"
 #include "convert.h"
 #include "lsc_layout.h"

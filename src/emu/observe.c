@@ -1,20 +1,21 @@
-/* observe.c -- a run's observer (visa_observer, docs/observe.md): the observed run loop, which
-** reports every completed instruction with its channel enables and its destination before and
-** after, and the memory accesses message handlers report through emu_observe_mem.
+/* observe.c -- a run's observer (visa_observer, docs/observe.md): the hooks of the observed thread
+** loop (run.c), which report every completed instruction with its channel enables and its
+** destination before and after, and the memory accesses message handlers report through
+** emu_observe_mem (probe.h).
 **
-** Nothing here runs without an observer: emu_run_thread takes this loop only when the thread's
-** group is observed (one test per scheduling slice, not per instruction), and message handlers
+** Nothing here runs without an observer: emu_run_thread takes the observed loop only when the
+** thread's group is observed (one test per scheduling slice, not per instruction), and message handlers
 ** test emu_thread.obs once per access (exec.h).  Per-op facts an event needs (mnemonic,
 ** destination variable name and type) are worked out once, when the run is prepared.
 */
-#define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 
 #include "check.h"
 #include "mem.h"
 #include "exec.h"
+#include "observe.h"
+#include "probe.h"
 
 struct emu_obs_op {
     char mnemonic[32];
@@ -106,8 +107,11 @@ void emu_observe_free(const emu_program *p, emu_obs_run *run) {
     vx_free(p->ctx, run, sizeof *run);
 }
 
+static const emu_probe observe_probe; /* below, with the functions it names */
+
 void emu_observe_group_begin(const emu_obs_run *run, emu_obs_group *g, uint64_t gi, const uint32_t group[3]) {
     memset(g, 0, sizeof *g);
+    g->probe = &observe_probe;
     if (!run) return;
     g->run = run;
     g->index = gi;
@@ -131,8 +135,8 @@ static void exec_point(const emu_thread *t, const emu_obs_group *g, visa_exec_po
     at->col = op->col;
 }
 
-void emu_observe_mem_report(emu_thread *t, unsigned space, uint32_t buffer, uint64_t addr, uint32_t size,
-                            unsigned lane, unsigned kind) {
+static void probe_mem(emu_thread *t, unsigned space, uint32_t buffer, uint64_t addr, uint32_t size, unsigned lane,
+                      unsigned kind) {
     emu_obs_group *g = t->obs;
     if (g->chk) emu_check_mem(t, space, buffer, addr, size, lane, kind);
     if (!g->run || !g->run->o.on_mem) return;
@@ -150,11 +154,16 @@ void emu_observe_mem_report(emu_thread *t, unsigned space, uint32_t buffer, uint
     g->run->o.on_mem(g->ud, &e);
 }
 
-static uint64_t now_ns(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
+/* What the handlers report through (probe.h): memory events here, the checks' reports to check.c. */
+static const emu_probe observe_probe = {
+    .mem = probe_mem,
+    .misaligned = emu_check_misaligned,
+    .xfer = emu_check_xfer_report,
+    .addr = emu_check_addr_report,
+    .barrier = emu_check_barrier_report,
+    .origin = emu_check_origin_report,
+    .define = emu_check_define_report,
+};
 
 /* Element i of a destination region (zero when it leaves the file: the handler faults then). */
 static void gather_dst(const emu_thread *t, const emu_op *op, uint8_t *out) {
@@ -171,61 +180,50 @@ static void gather_dst(const emu_thread *t, const emu_op *op, uint8_t *out) {
     }
 }
 
-/* emu_run_thread's loop with an event per completed instruction. */
-void emu_run_thread_observed(emu_thread *t) {
+void emu_observe_op_begin(emu_thread *t, uint32_t pc, uint64_t steps, emu_obs_step *s) {
     emu_obs_group *g = t->obs;
     const emu_obs_run *run = g->run; /* NULL when the group is only checked */
-    emu_check_group *chk = g->chk;
-    const emu_op *ops = t->prog->ops.data;
-    bool timed = run && (run->o.flags & VISA_OBSERVE_TIME);
-    bool inst_events = run && run->o.on_inst;
-    uint8_t before[EMU_MAX_LANES * 8], after[EMU_MAX_LANES * 8];
-    uint64_t check = emu_next_check(t, t->steps);
-    while (!t->done) {
-        uint32_t pc = t->pc;
-        const emu_op *op = &ops[pc];
-        if (op->join && t->wait_mask[pc]) {
-            t->em |= t->wait_mask[pc];
-            t->wait_mask[pc] = 0;
-        }
-        const emu_obs_op *d = run ? &run->ops[pc] : NULL;
-        /* the channel enables as the handler sees them, before it changes the mask or predicate */
-        uint32_t enabled = emu_chen(t, op);
-        bool show_dst = inst_events && d->has_dst;
-        if (show_dst) gather_dst(t, op, before);
-        g->pc = pc;
-        g->step = t->steps;
-        uint64_t t0 = timed ? now_ns() : 0;
-        t->steps++;
-        if (chk) emu_check_before(t, op);
-        op->fn(t, op);
-        if (chk) emu_check_after(t, op);
-        uint64_t t1 = timed ? now_ns() : 0;
-        if (t->done && !t->fault && !t->blocked && t->steps > t->max_steps) emu_limits_check(t, t->steps);
-        if (t->fault) t->pc = pc; /* the op that faulted (as in emu_run_thread) */
-        else if (!t->done && t->pc <= pc && t->steps > check && !(check = emu_limits_check(t, t->steps))) {
-            t->pc = pc;
-            break;
-        }
-        if (t->blocked || t->fault || !inst_events) continue; /* waits: reported when it completes */
-        visa_inst_event e;
-        memset(&e, 0, sizeof e);
-        exec_point(t, g, &e.at);
-        e.exec_size = op->exec;
-        e.mask_offset = op->mask_off;
-        e.enabled = enabled;
-        e.host_ns = t1 - t0;
-        if (show_dst) {
-            gather_dst(t, op, after);
-            e.dst_name = d->dst_name;
-            e.dst_type = d->dst_type;
-            e.dst_elem_bytes = op->dst.size;
-            e.dst_row = d->dst_row;
-            e.dst_col = d->dst_col;
-            e.dst_bytes = op->exec * op->dst.size;
-            e.dst_before = before;
-            e.dst_after = after;
-        }
-        run->o.on_inst(g->ud, &e);
+    const emu_op *op = &t->prog->ops.data[pc];
+    /* the channel enables as the handler sees them, before it changes the mask or predicate */
+    s->enabled = emu_chen(t, op);
+    s->show_dst = run && run->o.on_inst && run->ops[pc].has_dst;
+    if (s->show_dst) gather_dst(t, op, s->before);
+    g->pc = pc;
+    g->step = steps;
+    s->t0 = run && (run->o.flags & VISA_OBSERVE_TIME) ? vx_now_ns() : 0;
+    if (g->chk) emu_check_before(t, op);
+}
+
+void emu_observe_op_end(emu_thread *t, uint32_t pc, emu_obs_step *s) {
+    emu_obs_group *g = t->obs;
+    if (g->chk) emu_check_after(t, &t->prog->ops.data[pc]);
+    s->t1 = s->t0 ? vx_now_ns() : 0;
+}
+
+void emu_observe_op_report(emu_thread *t, uint32_t pc, const emu_obs_step *s) {
+    emu_obs_group *g = t->obs;
+    const emu_obs_run *run = g->run;
+    if (!run || !run->o.on_inst) return;
+    const emu_op *op = &t->prog->ops.data[pc];
+    const emu_obs_op *d = &run->ops[pc];
+    uint8_t after[EMU_MAX_LANES * 8];
+    visa_inst_event e;
+    memset(&e, 0, sizeof e);
+    exec_point(t, g, &e.at);
+    e.exec_size = op->exec;
+    e.mask_offset = op->mask_off;
+    e.enabled = s->enabled;
+    e.host_ns = s->t1 - s->t0;
+    if (s->show_dst) {
+        gather_dst(t, op, after);
+        e.dst_name = d->dst_name;
+        e.dst_type = d->dst_type;
+        e.dst_elem_bytes = op->dst.size;
+        e.dst_row = d->dst_row;
+        e.dst_col = d->dst_col;
+        e.dst_bytes = op->exec * op->dst.size;
+        e.dst_before = s->before;
+        e.dst_after = after;
     }
+    run->o.on_inst(g->ud, &e);
 }

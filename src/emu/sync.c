@@ -11,7 +11,7 @@
 */
 #include <stdio.h>
 
-#include "check.h"
+#include "probe.h"
 #include "exec.h"
 
 enum { ROLE_BOTH = 0, ROLE_PRODUCER = 1, ROLE_CONSUMER = 2 };
@@ -55,11 +55,11 @@ static bool nb_signal(emu_thread *t, unsigned id, unsigned role, unsigned np, un
         t->fault_rule = "C-SYNCCHECK-NBARRIER";
         return false;
     }
-    if (role != ROLE_CONSUMER && t->obs) emu_check_signal(t, id); /* racecheck's happens-before */
+    if (role != ROLE_CONSUMER) emu_check_barrier(t, EMU_BARRIER_SIGNAL, id); /* racecheck's happens-before */
     if (b->arrived == b->producers && b->passed == b->consumers) {
         /* the phase is complete: its consumers may pass; the id is free for the next phase */
         b->completed = b->phase++;
-        if (t->obs) emu_check_complete(t, id);
+        emu_check_barrier(t, EMU_BARRIER_COMPLETE, id);
         b->arrived = b->passed = 0;
         b->producers = b->consumers = 0;
     }
@@ -80,7 +80,7 @@ static bool nb_wait(emu_thread *t, const emu_op *op, unsigned id) {
     }
     if (t->sync->bar[id].completed >= ph) {
         t->nb_phase[id] = 0;
-        if (t->obs) emu_check_pass(t, id);
+        emu_check_barrier(t, EMU_BARRIER_PASS, id);
         return true;
     }
     t->blocked = true;

@@ -20,6 +20,7 @@
 
 #include "emu/emu.h"
 #include "emu/jit.h"
+#include "emu/lower.h"
 #include "visa/visa.h"
 
 static int pass, fail;

@@ -1,0 +1,94 @@
+/* run.c -- the thread loop (run.h).
+**
+** One body, run_loop, instantiated three times with constant flags so that each copy keeps only
+** what it needs: the interpreter's (ops one at a time through their handlers), the compiled tier's
+** (a block's first op hands the block to emu_jit_exec, which returns the step count after it) and
+** the observed one (observe.c's hooks before and after each op, for observers and run checks).
+** The plain copies never test for an observer: emu_run_thread picks the copy once per slice.
+**
+** Limits are checked only at back-edges (an op after which pc did not advance: every endless run
+** passes one again and again), and there only once every EMU_CHECK_STEPS instructions of the
+** thread, so the loop costs one compare per taken backward branch.  A limit is reported at the
+** back-edge that reached it.
+*/
+#include <stdatomic.h>
+
+#include "run.h"
+
+#include "exec.h"
+#include "jit.h"
+#include "observe.h"
+
+/* The next step count at which the loop checks the limits again. */
+static inline uint64_t next_check(const emu_thread *t, uint64_t steps) {
+    uint64_t next = steps + EMU_CHECK_STEPS;
+    return next < t->max_steps && next > steps ? next : t->max_steps;
+}
+
+static uint64_t limit_fault(emu_thread *t) {
+    t->fault = EMU_FAULT_LIMIT;
+    return 0;
+}
+
+uint64_t emu_limits_check(emu_thread *t, uint64_t steps) {
+    if (steps > t->max_steps) {
+        emu_fault(t, 0, "step limit of %llu instructions per thread reached (--max-steps; 0 lifts it)",
+                  (unsigned long long)t->max_steps);
+        return limit_fault(t);
+    }
+    emu_budget *b = t->budget;
+    if (b) {
+        uint64_t add = steps > t->reported ? steps - t->reported : 0;
+        t->reported = steps;
+        uint64_t total = atomic_fetch_add_explicit(&b->total, add, memory_order_relaxed) + add;
+        if (total > b->max_total) {
+            emu_fault(t, 0, "the launch's threads have executed more than %llu instructions together, its bound "
+                      "on total work (%u x --max-steps; raise --max-steps, or lift both with --max-steps 0 and "
+                      "bound the run with --timeout)", (unsigned long long)b->max_total, EMU_TOTAL_STEPS_FACTOR);
+            return limit_fault(t);
+        }
+        if (b->deadline_ns && vx_now_ns() >= b->deadline_ns) {
+            emu_fault(t, 0, "timeout: the launch ran for more than %g s (--timeout)", b->timeout_s);
+            return limit_fault(t);
+        }
+    }
+    return next_check(t, steps);
+}
+
+static inline __attribute__((always_inline)) void run_loop(emu_thread *t, const emu_op *ops, const bool compiled,
+                                                           const bool observed) {
+    uint64_t steps = t->steps; /* in a register: handlers never read it */
+    uint64_t check = next_check(t, steps);
+    emu_obs_step seen;
+    while (!t->done) {
+        const uint32_t at = t->pc;
+        const emu_op *op = &ops[at];
+        if (op->join && t->wait_mask[at]) {
+            /* lanes that branched here (goto) are enabled again */
+            t->em |= t->wait_mask[at];
+            t->wait_mask[at] = 0;
+        }
+        if (observed) emu_observe_op_begin(t, at, steps, &seen);
+        steps++;
+        if (compiled && op->fn == emu_jit_block_op) steps = emu_jit_exec(t, op, steps, check);
+        else op->fn(t, op);
+        if (observed) emu_observe_op_end(t, at, &seen);
+        if (__builtin_expect(t->done, 0)) {
+            /* a thread past its step limit without a back-edge since (straight-line code) ends in error */
+            if (!t->fault && !t->blocked && steps > t->max_steps) emu_limits_check(t, steps);
+            if (t->fault) t->pc = at; /* the op that faulted, whether or not its handler moved on */
+        } else if (__builtin_expect(t->pc <= at && steps > check, 0) && !(check = emu_limits_check(t, steps))) {
+            t->pc = at; /* a limit: named at the branch that jumped back */
+            break;
+        }
+        /* an op that waits at a barrier is reported when it completes */
+        if (observed && !t->blocked && !t->fault) emu_observe_op_report(t, at, &seen);
+    }
+    t->steps = steps;
+}
+
+void emu_run_thread(emu_thread *t) {
+    if (t->obs) run_loop(t, t->prog->ops.data, false, true);
+    else if (t->prog->jit_ops) run_loop(t, t->prog->jit_ops, true, false);
+    else run_loop(t, t->prog->ops.data, false, false);
+}
