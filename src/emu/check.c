@@ -52,6 +52,7 @@
 #include "check.h"
 #include "probe.h"
 #include "mem.h"
+#include "access.h"
 #include "exec.h"
 
 #define CHECK_LIMIT 100      /* findings reported (or the context's max_errors if lower); the rest are counted */

@@ -39,7 +39,9 @@
 #include "dp_layout.h"
 #include "probe.h"
 #include "mem.h"
-#include "exec.h"
+#include "access.h"
+#include "families.h"
+#include "opnd.h"
 
 /* -- Packed op fields ----------------------------------------------------------------------------
 ** op->info: [1:0] surface kind, [11:4] A, [19:12] B, [27:20] C, [31:28] flags.

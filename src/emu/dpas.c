@@ -46,7 +46,9 @@
 
 #include "probe.h"
 #include "convert.h"
-#include "exec.h"
+#include "access.h"
+#include "families.h"
+#include "opnd.h"
 
 /* -- Precisions (enums.def's precision: its VISA_PRECISION_* codes and element bits) ------------ */
 typedef struct prec_info {

@@ -75,6 +75,8 @@ typedef struct emu_opnd {
 
 typedef struct emu_op emu_op;
 typedef void (*emu_handler)(emu_thread *t, const emu_op *op);
+/* An ALU form's per-lane computation over compute-class arrays (alu.c). */
+typedef void (*emu_calc_fn)(const emu_op *op, unsigned n, emu_val *d, emu_val s[][EMU_MAX_LANES]);
 
 struct emu_op {
     emu_handler fn;
@@ -101,7 +103,7 @@ struct emu_op {
     uint8_t fenv;      /* a float operand: %cr0 modes other than EMU_CR0_FAST take the slow path */
     uint8_t prec_bits[2]; /* dpas: element bits of src1's and src2's precision (the table's, at lowering) */
     emu_opnd dst, dst2, src[5];
-    void (*calc)(const emu_op *op, unsigned n, emu_val *d, emu_val s[][EMU_MAX_LANES]);
+    emu_calc_fn calc;
     const void *aux;   /* per-op data of message handlers */
 };
 

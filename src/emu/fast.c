@@ -22,7 +22,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "exec.h"
+#include "access.h"
+#include "families.h"
+#include "fast.h"
 #if defined(__x86_64__) && defined(__GNUC__)
 #include <cpuid.h>
 #include <immintrin.h>

@@ -26,7 +26,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "exec.h"
+#include "access.h"
+#include "fast.h"
 
 unsigned emu_tier_select(void) {
     const char *s = getenv("VISA_EMU_TIER");

@@ -16,7 +16,7 @@
 #include "convert.h"
 #include "check.h"
 #include "mem.h"
-#include "exec.h"
+#include "access.h"
 #include "lower.h"
 #include "observe.h"
 #include "run.h"

@@ -50,7 +50,9 @@
 #include "mem.h"
 #include "convert.h"
 #include "lsc_layout.h"
-#include "send.h"
+#include "access.h"
+#include "families.h"
+#include "opnd.h"
 
 /* -- The normalised message ----------------------------------------------------------------------
 ** op->info: op [5:0] | sfid [7:6] | addr type [10:8] | addr size [13:11] | data size [16:14] |

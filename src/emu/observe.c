@@ -13,6 +13,7 @@
 
 #include "check.h"
 #include "mem.h"
+#include "access.h"
 #include "exec.h"
 #include "observe.h"
 #include "probe.h"

@@ -15,7 +15,7 @@
 
 #include "run.h"
 
-#include "exec.h"
+#include "access.h"
 #include "jit.h"
 #include "observe.h"
 

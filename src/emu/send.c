@@ -13,98 +13,10 @@
 */
 #include <string.h>
 
+#include "access.h"
 #include "dp_layout.h"
-#include "send.h"
-
-/* -- Operand helpers ---------------------------------------------------------------------------- */
-bool emu_msg_raw(emu_program *p, const ir_inst *in, unsigned k, emu_opnd *o, diag_sink *ds) {
-    memset(o, 0, sizeof *o);
-    if (k >= in->nopnd || in->opnd[k].kind != 'R') {
-        diag_at(ds, VISA_SEV_ERROR, "E-RUN", in->line, in->col, "message operand %u is not a raw operand", k);
-        return false;
-    }
-    if (!emu_lower_raw(p, in, &in->opnd[k].u.raw, o, ds)) return false;
-    if (o->shape != EO_NONE && o->off >= p->cur->file_bytes) {
-        diag_at(ds, VISA_SEV_ERROR, "E-RUN", in->line, in->col, "raw operand at byte %u is outside the register file (%u bytes)",
-                o->off, p->cur->file_bytes);
-        return false;
-    }
-    return true;
-}
-
-bool emu_msg_scalar(emu_program *p, const ir_inst *in, unsigned k, emu_opnd *o, diag_sink *ds) {
-    memset(o, 0, sizeof *o);
-    if (k >= in->nopnd || (in->opnd[k].kind != 'V' && in->opnd[k].kind != 'v')) {
-        diag_at(ds, VISA_SEV_ERROR, "E-RUN", in->line, in->col, "message operand %u is not a vector operand", k);
-        return false;
-    }
-    const ir_vec *v = &in->opnd[k].u.vec;
-    const emu_layout *lay = p->cur;
-    if (v->mod != VM_NONE) {
-        diag_at(ds, VISA_SEV_ERROR, "E-RUN", in->line, in->col, "a message operand cannot have a source modifier");
-        return false;
-    }
-    switch (v->cls) {
-    case VC_IMMEDIATE:
-        o->shape = EO_IMM;
-        o->type = v->type;
-        o->size = isa_types[v->type].bytes;
-        o->imm = v->imm;
-        return true;
-    case VC_STATE:
-        if (v->state_cls != VS_SURFACE || v->id >= lay->nsurfs) {
-            diag_at(ds, VISA_SEV_ERROR, "E-RUN", in->line, in->col, "message operand refers to an unknown surface");
-            return false;
-        }
-        o->shape = EO_STATE;
-        o->type = VISA_TYPE_UD;
-        o->size = 4;
-        o->off = lay->surf_slot[v->id] + v->row;
-        if (o->off >= lay->state_end) {
-            diag_at(ds, VISA_SEV_ERROR, "E-RUN", in->line, in->col, "surface offset %u is past the variable", v->row);
-            return false;
-        }
-        return true;
-    case VC_GENERAL: {
-        int ty = ir_var_type(p->cur_r, v->id);
-        if (ty < 0 || v->id >= lay->nvars || v->id == VISA_PREDEF_CE0) {
-            diag_at(ds, VISA_SEV_ERROR, "E-RUN", in->line, in->col, "message operand refers to an unusable variable");
-            return false;
-        }
-        o->shape = v->id == VISA_PREDEF_NULL ? EO_NONE : EO_SCALAR;
-        o->type = (uint8_t)ty;
-        o->size = isa_types[ty].bytes;
-        uint64_t off = (uint64_t)lay->var_off[v->id] + (uint64_t)v->row * lay->grf_bytes + (uint64_t)v->col * o->size;
-        if (off + o->size > lay->file_bytes) {
-            diag_at(ds, VISA_SEV_ERROR, "E-RUN", in->line, in->col, "message operand is outside the register file");
-            return false;
-        }
-        o->off = (uint32_t)off;
-        return true;
-    }
-    default:
-        diag_at(ds, VISA_SEV_ERROR, "E-RUN", in->line, in->col,
-                "a message operand must be an immediate, a general variable or a surface (operand class %u)", v->cls);
-        return false;
-    }
-}
-
-int64_t emu_msg_scalar_value(const emu_thread *t, const emu_opnd *o) {
-    uint64_t bits = 0;
-    switch (o->shape) {
-    case EO_IMM: bits = o->imm; break;
-    case EO_STATE: return t->state[o->off];
-    case EO_SCALAR:
-        if (o->off + o->size > t->prog->lay.file_bytes) return 0;
-        memcpy(&bits, t->file + o->off, o->size);
-        break;
-    default: return 0;
-    }
-    unsigned n = o->size >= 8 ? 64 : o->size * 8u;
-    if (n < 64) bits &= (1ull << n) - 1;
-    if (isa_types[o->type].cls == TC_SINT && n < 64 && (bits >> (n - 1) & 1)) bits |= ~0ull << n;
-    return (int64_t)bits;
-}
+#include "families.h"
+#include "opnd.h"
 
 /* -- Raw sends ---------------------------------------------------------------------------------- */
 static void h_null_msg(emu_thread *t, const emu_op *op) {

@@ -12,7 +12,9 @@
 #include <stdio.h>
 
 #include "probe.h"
-#include "exec.h"
+#include "access.h"
+#include "families.h"
+#include "opnd.h"
 
 enum { ROLE_BOTH = 0, ROLE_PRODUCER = 1, ROLE_CONSUMER = 2 };
 
