@@ -8,6 +8,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "observe.h"
 #include "outfile.h"
+#include "cli.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -536,10 +537,10 @@ int obs_finish(obs_state *s) {
     }
     pthread_mutex_unlock(&s->lock);
     if (s->trace && out_close(&s->trace_of, true)) rc = 1;
-    if (s->o.profile) print_profile(s, stdout);
+    if (s->o.profile) print_profile(s, out_stdout());
     if (s->o.profile_svg && write_svg(s)) rc = 1;
     if (s->oom) {
-        fprintf(stderr, "visa: out of memory while observing; the trace or profile is incomplete\n");
+        cli_error("E-NOMEM", NULL, "out of memory while observing; the trace or profile is incomplete");
         rc = 1;
     }
     for (size_t k = 0; k < s->nrows; k++) free(s->rows[k].active), free(s->rows[k].size);
