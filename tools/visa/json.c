@@ -102,7 +102,8 @@ void sb_json_str(strbuf *b, const char *s, size_t n) {
         sb_put(b, s + i - run, run);
         run = 0;
         if (c == '"' || c == '\\') sb_printf(b, "\\%c", c);
-        else if (k) sb_printf(b, "\\u%04x", c); /* a control character */
+        else if (c == '\n' || c == '\t' || c == '\r') sb_printf(b, "\\%c", c == '\n' ? 'n' : c == '\t' ? 't' : 'r');
+        else if (k) sb_printf(b, "\\u%04x", c); /* another control character */
         else sb_puts(b, "\\ufffd");           /* not UTF-8 */
         i++;
     }
