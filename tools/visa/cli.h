@@ -35,6 +35,8 @@ void sb_free(strbuf *b);
 /* A JSON string of s[0..n) (bytes that are not UTF-8 become U+FFFD); sb_json_cstr: NULL is null. */
 void sb_json_str(strbuf *b, const char *s, size_t n);
 void sb_json_cstr(strbuf *b, const char *s);
+/* SEP"KEY": VALUE, VALUE a JSON string (NULL: null): one member of an object being written. */
+void sb_json_member(strbuf *b, const char *sep, const char *key, const char *value);
 /* Whether s[0..n) is UTF-8 with no NUL (what a JSON string can carry unchanged). */
 bool is_utf8_text(const char *s, size_t n);
 /* Base64 of s[0..n) as a JSON string. */

@@ -41,16 +41,12 @@ static void print_diag(bool rule_ids, const visa_diag *d) {
 }
 
 void diag_json(strbuf *b, const visa_diag *d) {
-    sb_puts(b, "{\"severity\": ");
-    sb_json_cstr(b, severity_name(d->severity));
-    sb_puts(b, ", \"rule\": ");
-    sb_json_cstr(b, d->code);
-    sb_puts(b, ", \"file\": ");
-    sb_json_cstr(b, d->file);
+    sb_json_member(b, "{", "severity", severity_name(d->severity));
+    sb_json_member(b, ", ", "rule", d->code);
+    sb_json_member(b, ", ", "file", d->file);
     sb_printf(b, ", \"line\": %u, \"col\": %u", d->line, d->col);
     if (!d->line && d->offset != VISA_DIAG_NO_OFFSET) sb_printf(b, ", \"offset\": %llu", (unsigned long long)d->offset);
-    sb_puts(b, ", \"message\": ");
-    sb_json_cstr(b, d->message);
+    sb_json_member(b, ", ", "message", d->message);
     if (d->source_line) {
         sb_puts(b, ", \"source\": ");
         sb_json_str(b, d->source_line, d->source_line_len);

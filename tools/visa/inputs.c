@@ -116,8 +116,7 @@ static void print_inputs(FILE *f, const visa_module *m, const char *kernel, visa
 static void report_inputs(const visa_module *m, const char *kernel, visa_platform platform,
                           const visa_kernel_info *ki) {
     strbuf *b = report_field("kernel");
-    sb_puts(b, "{\"name\": ");
-    sb_json_cstr(b, ki->name);
+    sb_json_member(b, "{", "name", ki->name);
     sb_printf(b, ", \"target\": \"%s\", \"model\": \"%s\", \"simd_size\": %u, \"per_thread_input_size\": %u, "
                  "\"grf_bytes\": %u, \"local_id_row_bytes\": %u, \"input_count\": %u, \"arg_count\": %u}",
               ki->opencl ? "3d" : "cm", ki->opencl ? "OpenCL" : "CM", ki->simd_size, ki->per_thread_input_size,
@@ -129,21 +128,20 @@ static void report_inputs(const visa_module *m, const char *kernel, visa_platfor
         if (visa_kernel_input_at(m, kernel, platform, i, &ii) != VISA_OK) continue;
         char ab[160], rb[48];
         describe_arg(&ii, ab, sizeof ab);
-        sb_puts(b, i ? ",\n    {\"index\": " : "\n    {\"index\": ");
-        sb_printf(b, "%u, \"name\": ", ii.index);
-        sb_json_cstr(b, ii.name);
-        sb_printf(b, ", \"offset\": %d, \"size\": %u, \"type\": ", ii.offset, ii.size);
-        sb_json_cstr(b, *ii.type ? ii.type : NULL);
-        sb_printf(b, ", \"elements\": %u, \"role\": \"%s\", \"role_text\": ", ii.elements, role_key(ii.role));
-        sb_json_cstr(b, role_name(&ii, rb, sizeof rb));
+        sb_printf(b, "%s{\"index\": %u", i ? ",\n    " : "\n    ", ii.index);
+        sb_json_member(b, ", ", "name", ii.name);
+        sb_printf(b, ", \"offset\": %d, \"size\": %u", ii.offset, ii.size);
+        sb_json_member(b, ", ", "type", *ii.type ? ii.type : NULL);
+        sb_printf(b, ", \"elements\": %u", ii.elements);
+        sb_json_member(b, ", ", "role", role_key(ii.role));
+        sb_json_member(b, ", ", "role_text", role_name(&ii, rb, sizeof rb));
         if (ii.role == VISA_INPUT_PER_THREAD) sb_printf(b, ", \"local_id\": \"%c\"", local_id_axis(&ii));
         if (ii.role == VISA_INPUT_IMPLICIT) {
-            sb_printf(b, ", \"implicit_kind\": %u, \"implicit_name\": ", ii.implicit_kind);
-            sb_json_cstr(b, ii.implicit_name);
+            sb_printf(b, ", \"implicit_kind\": %u", ii.implicit_kind);
+            sb_json_member(b, ", ", "implicit_name", ii.implicit_name);
         }
-        sb_printf(b, ", \"read\": %s, \"takes_arg\": %s, \"arg\": ", ii.read ? "true" : "false",
-                  ii.takes_arg ? "true" : "false");
-        sb_json_cstr(b, ab);
+        sb_printf(b, ", \"read\": %s, \"takes_arg\": %s", ii.read ? "true" : "false", ii.takes_arg ? "true" : "false");
+        sb_json_member(b, ", ", "arg", ab);
         sb_puts(b, "}");
     }
     sb_puts(b, ki->input_count ? "\n  ]" : "]");

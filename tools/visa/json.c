@@ -116,6 +116,13 @@ void sb_json_cstr(strbuf *b, const char *s) {
     else sb_puts(b, "null");
 }
 
+void sb_json_member(strbuf *b, const char *sep, const char *key, const char *value) {
+    sb_puts(b, sep);
+    sb_json_cstr(b, key);
+    sb_puts(b, ": ");
+    sb_json_cstr(b, value);
+}
+
 void sb_json_base64(strbuf *b, const unsigned char *s, size_t n) {
     static const char digits[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
     sb_put(b, "\"", 1);

@@ -229,12 +229,9 @@ static int parse_addrs(const char *s, uint32_t *addrs, size_t *n) {
 /* --json: the layout as the "region" member, the broken rules as diagnostics about the operand. */
 static void report_region(const visa_region *r, const char *operand) {
     strbuf *b = report_field("region");
-    sb_puts(b, "{\"operand\": ");
-    sb_json_cstr(b, operand);
-    sb_puts(b, ", \"kind\": ");
-    sb_json_cstr(b, operand_kind(r));
-    sb_puts(b, ", \"type\": ");
-    sb_json_cstr(b, r->type);
+    sb_json_member(b, "{", "operand", operand);
+    sb_json_member(b, ", ", "kind", operand_kind(r));
+    sb_json_member(b, ", ", "type", r->type);
     sb_printf(b, ", \"type_bytes\": %u, \"exec_size\": %u, \"grf_bytes\": %u, \"lane_bytes\": [", r->type_bytes,
               r->exec_size, r->grf_bytes);
     for (uint32_t i = 0; i < r->exec_size; i++) sb_printf(b, "%s%lld", i ? ", " : "", (long long)r->lane_byte[i]);

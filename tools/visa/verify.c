@@ -29,14 +29,10 @@ static int list_rules(bool json) {
             fprintf(out_stdout(), "%-22s %-7s %s  [%s]\n", r->id, severity_name(r->severity), r->summary, r->spec);
             continue;
         }
-        sb_puts(b, k ? ",\n    {\"id\": " : "\n    {\"id\": ");
-        sb_json_cstr(b, r->id);
-        sb_puts(b, ", \"severity\": ");
-        sb_json_cstr(b, severity_name(r->severity));
-        sb_puts(b, ", \"summary\": ");
-        sb_json_cstr(b, r->summary);
-        sb_puts(b, ", \"spec\": ");
-        sb_json_cstr(b, r->spec);
+        sb_json_member(b, k ? ",\n    {" : "\n    {", "id", r->id);
+        sb_json_member(b, ", ", "severity", severity_name(r->severity));
+        sb_json_member(b, ", ", "summary", r->summary);
+        sb_json_member(b, ", ", "spec", r->spec);
         sb_puts(b, "}");
     }
     if (b) sb_puts(b, "\n  ]");
