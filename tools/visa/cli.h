@@ -37,11 +37,11 @@ void sb_json_str(strbuf *b, const char *s, size_t n);
 void sb_json_cstr(strbuf *b, const char *s);
 /* SEP"KEY": VALUE, VALUE a JSON string (NULL: null): one member of an object being written. */
 void sb_json_member(strbuf *b, const char *sep, const char *key, const char *value);
-/* Whether s[0..n) is UTF-8 with no NUL (what a JSON string can carry unchanged). */
+/* Whether s[0..n) is UTF-8 (what a JSON string can carry unchanged). */
 bool is_utf8_text(const char *s, size_t n);
 /* Base64 of s[0..n) as a JSON string. */
 void sb_json_base64(strbuf *b, const unsigned char *s, size_t n);
-/* A visa_status as a visa_write_fn appending to a strbuf (ud). */
+/* A visa_write_fn that appends to the strbuf ud. */
 visa_status sb_write(void *ud, const char *data, size_t len);
 
 /* -- Diagnostics (diag.c) ------------------------------------------------------------------------
