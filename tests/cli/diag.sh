@@ -2,7 +2,8 @@
 # CLI contract (issue 16): `visa run` verifies first (errors stop it, --no-verify skips it,
 # warnings do not) for the --platform given; run-time errors carry the source line and caret and
 # name buffers, not raw addresses; past 20 errors the rest are counted ("... and 37 more errors");
-# dis refuses text; --json on every command with diagnostics, with the right counts; info --list
+# dis refuses text; --json on every command with diagnostics, with the right counts (on standard
+# output: tests/cli/json.sh checks the document); info --list
 # and sub-operation suffixes; "did you mean" for instructions, options and kernels; the progress
 # line (forced with --progress, delay from the VISA_PROGRESS_DELAY_MS test hook).
 # Usage: diag.sh VISA_BINARY TESTS_DIR
@@ -77,20 +78,20 @@ check verify-json-many 1 "$visa" verify --json "$tmp/many.visaasm"
 json_is verify-json-many-errors "$tmp/out" errors 57
 for c in fmt asm run; do
   check "json-$c" 1 "$visa" "$c" --json "$tmp/many.visaasm"
-  json_is "json-$c-errors" "$tmp/err" errors 57
-  json_is "json-$c-command" "$tmp/err" command "$c"
-  n=$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["diagnostics"]))' "$tmp/err" 2>/dev/null)
+  json_is "json-$c-errors" "$tmp/out" errors 57
+  json_is "json-$c-command" "$tmp/out" command "$c"
+  n=$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["diagnostics"]))' "$tmp/out" 2>/dev/null)
   if [ "$n" = 57 ]; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL json-$c-all: $n" >&2; fi
 done
 check json-dis-text 1 "$visa" dis --json "$saxpy"
-json_is json-dis-errors "$tmp/err" errors 1
+json_is json-dis-errors "$tmp/out" errors 1
 check json-run-gen9 1 "$visa" run --json "$saxpy" --platform Gen9 "${sargs[@]}"
-json_is json-run-gen9-errors "$tmp/err" errors 3
+json_is json-run-gen9-errors "$tmp/out" errors 3
 check json-run-oob 1 "$visa" run --json "$saxpy" --arg buf:8 --arg buf:64 --arg 2 --arg 16
-json_is json-run-oob-errors "$tmp/err" errors 1
-grep_in json-run-oob-rule '"line": 63, "col": 5' "$tmp/err"
+json_is json-run-oob-errors "$tmp/out" errors 1
+grep_in json-run-oob-rule '"line": 63, "col": 5' "$tmp/out"
 check json-fmt-ok 0 "$visa" fmt --json "$saxpy" -o "$tmp/ok.visaasm"
-json_is json-fmt-ok-status "$tmp/err" status ok
+json_is json-fmt-ok-status "$tmp/out" status ok
 
 # -- info --list, suffixes -------------------------------------------------------------------------
 check info-list 0 "$visa" info --list

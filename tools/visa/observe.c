@@ -8,46 +8,14 @@
 #define _POSIX_C_SOURCE 200809L
 #include "observe.h"
 #include "outfile.h"
+#include "cli.h"
 
 #include <inttypes.h>
 #include <math.h>
-#include <stdarg.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* -- Growable text ------------------------------------------------------------------------------ */
-typedef struct text {
-    char *s;
-    size_t len, cap;
-    bool oom;
-} text;
-
-static void tput(text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void tput(text *t, const char *fmt, ...) {
-    if (t->oom) return;
-    for (;;) {
-        va_list ap;
-        va_start(ap, fmt);
-        int n = vsnprintf(t->s ? t->s + t->len : NULL, t->s ? t->cap - t->len : 0, fmt, ap);
-        va_end(ap);
-        if (n < 0) return;
-        if (t->s && t->len + (size_t)n < t->cap) {
-            t->len += (size_t)n;
-            return;
-        }
-        size_t cap = t->cap ? t->cap * 2 : 4096;
-        while (cap < t->len + (size_t)n + 1) cap *= 2;
-        char *p = realloc(t->s, cap);
-        if (!p) {
-            t->oom = true;
-            return;
-        }
-        t->s = p;
-        t->cap = cap;
-    }
-}
 
 /* -- Profile counters --------------------------------------------------------------------------- */
 typedef struct op_prof {
@@ -85,7 +53,7 @@ typedef struct lane_row {
 
 typedef struct group_buf {
     uint64_t index;
-    text out;
+    strbuf out;
     prof p;
     lane_row *rows;
     uint32_t nrows;
@@ -119,40 +87,40 @@ static float half_to_float(uint16_t h) {
     return h >> 15 ? -v : v;
 }
 
-static void put_value(text *t, const char *type, const uint8_t *p, unsigned size) {
+static void put_value(strbuf *t, const char *type, const uint8_t *p, unsigned size) {
     uint64_t u = 0;
     memcpy(&u, p, size);
     if (!strcmp(type, "f")) {
         float f;
         memcpy(&f, p, 4);
-        tput(t, "%.9g", (double)f);
+        sb_printf(t, "%.9g", (double)f);
     } else if (!strcmp(type, "df")) {
         double d;
         memcpy(&d, p, 8);
-        tput(t, "%.17g", d);
+        sb_printf(t, "%.17g", d);
     } else if (!strcmp(type, "hf")) {
-        tput(t, "%.5g", (double)half_to_float((uint16_t)u));
+        sb_printf(t, "%.5g", (double)half_to_float((uint16_t)u));
     } else if (!strcmp(type, "bf")) {
         uint32_t b = (uint32_t)u << 16;
         float f;
         memcpy(&f, &b, 4);
-        tput(t, "%.4g", (double)f);
+        sb_printf(t, "%.4g", (double)f);
     } else if (type[0] == 'u' || size == 0) {
-        tput(t, "%" PRIu64, u);
+        sb_printf(t, "%" PRIu64, u);
     } else { /* signed integers: b w d q */
         unsigned sh = 64 - 8 * size;
-        tput(t, "%" PRId64, (int64_t)(u << sh) >> sh);
+        sb_printf(t, "%" PRId64, (int64_t)(u << sh) >> sh);
     }
 }
 
-static void json_str(text *t, const char *s) {
-    tput(t, "\"");
+static void json_str(strbuf *t, const char *s) {
+    sb_printf(t, "\"");
     for (; s && *s; s++) {
-        if (*s == '"' || *s == '\\') tput(t, "\\%c", *s);
-        else if ((unsigned char)*s < 0x20) tput(t, "\\u%04x", *s);
-        else tput(t, "%c", *s);
+        if (*s == '"' || *s == '\\') sb_printf(t, "\\%c", *s);
+        else if ((unsigned char)*s < 0x20) sb_printf(t, "\\u%04x", *s);
+        else sb_printf(t, "%c", *s);
     }
-    tput(t, "\"");
+    sb_printf(t, "\"");
 }
 
 /* -- Callbacks ---------------------------------------------------------------------------------- */
@@ -197,50 +165,50 @@ static void *cb_group_begin(void *ud, uint64_t gi) {
     return c;
 }
 
-static void trace_inst(const obs_opts *o, text *t, const visa_inst_event *e) {
+static void trace_inst(const obs_opts *o, strbuf *t, const visa_inst_event *e) {
     const visa_exec_point *at = &e->at;
     if (o->thread_filter && (at->group_index != o->filter_group || at->thread != o->filter_thread)) return;
     if (at->line < o->line_lo || at->line > o->line_hi) return;
     unsigned digits = e->exec_size >= 4 ? e->exec_size / 4 : 1;
     if (o->trace_json) {
-        tput(t, "{\"group\":[%u,%u,%u],\"thread\":%u,\"step\":%" PRIu64 ",\"file\":", at->group[0], at->group[1],
+        sb_printf(t, "{\"group\":[%u,%u,%u],\"thread\":%u,\"step\":%" PRIu64 ",\"file\":", at->group[0], at->group[1],
              at->group[2], at->thread, at->step);
         json_str(t, o->file);
-        tput(t, ",\"line\":%u,\"op\":", at->line);
+        sb_printf(t, ",\"line\":%u,\"op\":", at->line);
         json_str(t, at->mnemonic);
-        tput(t, ",\"exec_size\":%u,\"exec\":\"0x%0*x\"", e->exec_size, (int)digits, e->enabled);
+        sb_printf(t, ",\"exec_size\":%u,\"exec\":\"0x%0*x\"", e->exec_size, (int)digits, e->enabled);
         if (e->dst_bytes) {
-            tput(t, ",\"dst\":");
+            sb_printf(t, ",\"dst\":");
             json_str(t, e->dst_name);
-            tput(t, ",\"type\":");
+            sb_printf(t, ",\"type\":");
             json_str(t, e->dst_type);
-            tput(t, ",\"values\":[");
+            sb_printf(t, ",\"values\":[");
             bool first = true;
             for (unsigned i = o->lane_lo; i < e->exec_size && i <= o->lane_hi; i++) {
-                tput(t, first ? "" : ",");
+                sb_printf(t, first ? "" : ",");
                 first = false;
                 if (e->enabled >> i & 1) put_value(t, e->dst_type, e->dst_after + i * e->dst_elem_bytes, e->dst_elem_bytes);
-                else tput(t, "null");
+                else sb_printf(t, "null");
             }
-            tput(t, "]");
+            sb_printf(t, "]");
         }
-        tput(t, "}\n");
+        sb_printf(t, "}\n");
         return;
     }
-    tput(t, "G<%u,%u,%u>.T%u %s:%u %s exec=0x%0*x", at->group[0], at->group[1], at->group[2], at->thread, o->file,
+    sb_printf(t, "G<%u,%u,%u>.T%u %s:%u %s exec=0x%0*x", at->group[0], at->group[1], at->group[2], at->thread, o->file,
          at->line, at->mnemonic, (int)digits, e->enabled);
     if (e->dst_bytes) {
-        tput(t, " %s.%s = [", e->dst_name, e->dst_type);
+        sb_printf(t, " %s.%s = [", e->dst_name, e->dst_type);
         bool first = true;
         for (unsigned i = o->lane_lo; i < e->exec_size && i <= o->lane_hi; i++) {
-            tput(t, first ? "" : " ");
+            sb_printf(t, first ? "" : " ");
             first = false;
             if (e->enabled >> i & 1) put_value(t, e->dst_type, e->dst_after + i * e->dst_elem_bytes, e->dst_elem_bytes);
-            else tput(t, "_");
+            else sb_printf(t, "_");
         }
-        tput(t, "]");
+        sb_printf(t, "]");
     }
-    tput(t, "\n");
+    sb_printf(t, "\n");
 }
 
 static void cb_inst(void *gud, const visa_inst_event *e) {
@@ -536,10 +504,10 @@ int obs_finish(obs_state *s) {
     }
     pthread_mutex_unlock(&s->lock);
     if (s->trace && out_close(&s->trace_of, true)) rc = 1;
-    if (s->o.profile) print_profile(s, stdout);
+    if (s->o.profile) print_profile(s, out_stdout());
     if (s->o.profile_svg && write_svg(s)) rc = 1;
     if (s->oom) {
-        fprintf(stderr, "visa: out of memory while observing; the trace or profile is incomplete\n");
+        cli_error("E-NOMEM", NULL, "out of memory while observing; the trace or profile is incomplete");
         rc = 1;
     }
     for (size_t k = 0; k < s->nrows; k++) free(s->rows[k].active), free(s->rows[k].size);

@@ -1,5 +1,5 @@
 /* observe.h -- `visa run --trace` and `--profile`: a visa_observer that formats what a kernel
-** did (docs/observe.md).  main.c parses the options into obs_opts and wires the observer. */
+** did (docs/observe.md).  run.c parses the options into obs_opts and wires the observer. */
 #ifndef VISA_TOOL_OBSERVE_H
 #define VISA_TOOL_OBSERVE_H
 
@@ -10,7 +10,7 @@
 
 typedef struct obs_opts {
     bool trace, trace_json;
-    const char *trace_out;            /* NULL: stdout */
+    const char *trace_out;            /* NULL: standard output (out_stdout) */
     bool thread_filter;
     uint64_t filter_group;            /* --trace-thread G,T */
     uint32_t filter_thread;

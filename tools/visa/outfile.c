@@ -2,6 +2,7 @@
 #define _POSIX_C_SOURCE 200809L /* mkstemp, fchmod, fsync, readlink, realpath, sigaction */
 #define _DEFAULT_SOURCE         /* realpath with PATH_MAX */
 #include "outfile.h"
+#include "cli.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -20,6 +21,32 @@
 static char pending_tmp[PATH_MAX + 32];
 static volatile sig_atomic_t pending_set;
 static bool stdout_reported; /* a failure on standard output was reported once already */
+static FILE *capture;        /* standard output's stand-in while captured */
+static char *capture_buf;
+static size_t capture_len;
+
+FILE *out_stdout(void) { return capture ? capture : stdout; }
+
+int out_capture_start(void) {
+    if (!capture) capture = open_memstream(&capture_buf, &capture_len);
+    return !capture;
+}
+
+char *out_capture_take(size_t *len) {
+    *len = 0;
+    if (!capture) return NULL;
+    bool ok = fclose(capture) == 0;
+    capture = NULL;
+    if (!ok) { /* out of memory: what was captured is lost */
+        free(capture_buf);
+        capture_buf = NULL;
+        return NULL;
+    }
+    *len = capture_len;
+    char *buf = capture_buf;
+    capture_buf = NULL;
+    return buf;
+}
 
 static void on_fatal_signal(int sig) {
     if (pending_set) unlink(pending_tmp);
@@ -53,8 +80,8 @@ const char *out_stdout_name(char *buf, size_t cap) {
 
 static void report(const char *path, int err) {
     char name[PATH_MAX];
-    fprintf(stderr, "visa: cannot write '%s': %s\n", path ? path : out_stdout_name(name, sizeof name),
-            strerror(err ? err : EIO));
+    const char *shown = path ? path : out_stdout_name(name, sizeof name);
+    cli_error("E-IO", shown, "cannot write '%s': %s", shown, strerror(err ? err : EIO));
 }
 
 static size_t fail_after_from_env(void) {
@@ -68,7 +95,7 @@ int out_open(out_file *o, const char *path) {
     memset(o, 0, sizeof *o);
     o->fail_after = fail_after_from_env();
     if (!path || !strcmp(path, "-")) {
-        o->f = stdout;
+        o->f = out_stdout();
         return 0;
     }
     o->path = path;
@@ -149,10 +176,10 @@ bool out_write(out_file *o, const void *data, size_t len) {
 
 int out_close(out_file *o, bool ok) {
     int err = o->err;
-    if (o->f == stdout) {
+    if (!o->path) { /* standard output (or its capture): flushed, not closed */
         errno = 0;
-        if (fflush(stdout) != 0 && !err) err = errno ? errno : EIO;
-        if (ferror(stdout) && !err) err = EIO;
+        if (fflush(o->f) != 0 && !err) err = errno ? errno : EIO;
+        if (ferror(o->f) && !err) err = EIO;
         if (err && ok && !stdout_reported) report(NULL, err);
         if (err) stdout_reported = true;
         return err || !ok;
@@ -182,7 +209,7 @@ int out_is_input(const char *out, const char *in) {
     if (!out || !in || !strcmp(out, "-") || !strcmp(in, "-")) return 0;
     if (stat(out, &so) || stat(in, &si) || so.st_dev != si.st_dev || so.st_ino != si.st_ino) return 0;
     if (!S_ISREG(so.st_mode)) return 0; /* /dev/null as input and output is harmless */
-    fprintf(stderr, "visa: output '%s' would replace the input '%s'\n", out, in);
+    cli_error("E-OUTPUT-IS-INPUT", out, "output '%s' would replace the input '%s'", out, in);
     return 1;
 }
 

@@ -1,7 +1,7 @@
 /* outfile.h -- every file the `visa` tool writes goes through here: a regular file is written to
 ** a temporary file in its directory and renamed over the target only when complete (an
 ** interrupted or failed write leaves the old file as it was); every write, flush and close is
-** checked and a failure is reported with the path ("visa: cannot write 'P': REASON").
+** checked and a failure is reported with the path ("visa: cannot write 'P': REASON", E-IO).
 **
 ** Test hook: VISA_TEST_FAIL_WRITE_AFTER=N makes out_write fail (EIO) once N bytes have been
 ** written to one output, so tests can interrupt a write deterministically. */
@@ -32,6 +32,13 @@ int out_close(out_file *o, bool ok);
 /* 1 (after "visa: output 'OUT' would replace the input 'IN'") when out names the same file as
 ** in (device and inode: links and other spellings count), else 0. */
 int out_is_input(const char *out, const char *in);
+
+/* Standard output as the commands write it: stdout, or while captured (--json) a memory stream. */
+FILE *out_stdout(void);
+/* Capture what the commands write to standard output from now on; 0, or 1 if it cannot be. */
+int out_capture_start(void);
+/* End the capture: what was written (malloc'd, *len bytes; NULL if nothing was captured). */
+char *out_capture_take(size_t *len);
 
 /* At exit: flush and close standard output; 1 (reported) if anything written to it was lost. */
 int out_close_stdout(void);

@@ -7,13 +7,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "region.h"
-
-#define EXIT_DIAG 1
-#define EXIT_USAGE 2
+#include "cli.h"
+#include "outfile.h"
 
 static const char region_help[] =
     "usage: visa region OPERAND --type T --exec N [--platform P] [--addr A[,A...]] [--svg OUT]\n"
+    "                   [--json]\n"
     "\n"
     "Draw which element of the register file each lane of an operand reads or writes, and say\n"
     "which region rules (5_operands: Region Restrictions) the operand breaks.  OPERAND is written\n"
@@ -30,6 +29,8 @@ static const char region_help[] =
     "  --addr A,...    indirect: the address elements' values (bytes into the register file;\n"
     "                  default 0)\n"
     "  --svg OUT       also write the grid as an SVG image to OUT\n"
+    "  --json          one JSON document on standard output: the layout (\"region\"), the rules\n"
+    "                  broken as diagnostics, the grid as \"output\"\n"
     "\n"
     "The grid has one line per GRF touched (element 0 on the left), the lane number in the cell of\n"
     "each lane's element (the lowest lane, '+' before it when more lanes share the element), '.' elsewhere.  A general\n"
@@ -38,17 +39,15 @@ static const char region_help[] =
     "Exit status: 0 no rule broken that is an error, 1 an error rule broken or a malformed\n"
     "operand, 2 usage error.\n";
 
-static int usage(const char *fmt, const char *arg) {
-    fputs("visa: ", stderr);
-    fprintf(stderr, fmt, arg);
-    fputs("\nTry 'visa region --help'.\n", stderr);
-    return EXIT_USAGE;
-}
-
 /* A malformed operand: the message, the operand and a caret under the column; other errors
-** (type, execution size, addresses) are usage errors, printed plainly. */
+** (type, execution size, addresses) are usage errors, printed plainly.  With --json: into the
+** document. */
 static void print_diag(void *ud, const visa_diag *d) {
     (void)ud;
+    if (report_json()) {
+        sink_diag(report_diags(), d);
+        return;
+    }
     if (strcmp(d->code, "E-SYNTAX")) {
         fprintf(stderr, "visa region: %s\n", d->message);
         return;
@@ -86,36 +85,39 @@ static bool grf_touched(const grid *g, int64_t grf) {
     return false;
 }
 
-static void print_text(const grid *g, const char *operand, const char *plat) {
-    const visa_region *r = g->r;
-    printf("%s  %s, type %s (%u byte%s), exec size %u, %s (%u-byte GRF)\n", operand,
-           r->indirect ? (r->multi_address ? "multi-address indirect source" : r->destination
+static const char *operand_kind(const visa_region *r) {
+    return r->indirect ? (r->multi_address ? "multi-address indirect source" : r->destination
                                               ? "indirect destination" : "indirect source")
-                       : r->destination ? "destination" : "source",
-           r->type, r->type_bytes, r->type_bytes > 1 ? "s" : "", r->exec_size, plat, r->grf_bytes);
+                       : r->destination ? "destination" : "source";
+}
+
+static void print_text(const grid *g, const char *operand, const char *plat, FILE *f) {
+    const visa_region *r = g->r;
+    fprintf(f, "%s  %s, type %s (%u byte%s), exec size %u, %s (%u-byte GRF)\n", operand, operand_kind(r), r->type,
+            r->type_bytes, r->type_bytes > 1 ? "s" : "", r->exec_size, plat, r->grf_bytes);
     const char *unit = r->indirect ? "r" : "row ";
-    printf("%-8s", "element");
-    for (unsigned c = 0; c < g->cells; c++) printf("%3u", c);
-    putchar('\n');
+    fprintf(f, "%-8s", "element");
+    for (unsigned c = 0; c < g->cells; c++) fprintf(f, "%3u", c);
+    fputc('\n', f);
     int lane[64];
     unsigned count[64];
     bool skipped = false;
     for (int64_t grf = g->lo; grf <= g->hi; grf++) {
         if (!grf_touched(g, grf)) {
-            if (!skipped) puts("...");
+            if (!skipped) fputs("...\n", f);
             skipped = true;
             continue;
         }
         skipped = false;
         char label[32];
         snprintf(label, sizeof label, "%s%lld", unit, (long long)grf);
-        printf("%-8s", label);
+        fprintf(f, "%-8s", label);
         grid_line(g, grf, lane, count);
         for (unsigned c = 0; c < g->cells; c++) {
-            if (lane[c] < 0) printf("  .");
-            else printf("%c%02d", count[c] > 1 ? '+' : ' ', lane[c]);
+            if (lane[c] < 0) fputs("  .", f);
+            else fprintf(f, "%c%02d", count[c] > 1 ? '+' : ' ', lane[c]);
         }
-        putchar('\n');
+        fputc('\n', f);
     }
 }
 
@@ -146,7 +148,7 @@ static int write_svg(const grid *g, const char *operand, const char *path) {
     enum { CELL = 24, LEFT = 64, TOP = 48, LINE = 18 };
     FILE *f = fopen(path, "w");
     if (!f) {
-        fprintf(stderr, "visa region: cannot write '%s': %s\n", path, strerror(errno));
+        cli_error("E-IO", path, "cannot write '%s': %s", path, strerror(errno));
         return EXIT_DIAG;
     }
     unsigned lines = 0;
@@ -203,7 +205,7 @@ static int write_svg(const grid *g, const char *operand, const char *path) {
     }
     fputs("</svg>\n", f);
     if (fclose(f) != 0) {
-        fprintf(stderr, "visa region: error writing '%s'\n", path);
+        cli_error("E-IO", path, "error writing '%s'", path);
         return EXIT_DIAG;
     }
     return 0;
@@ -224,53 +226,91 @@ static int parse_addrs(const char *s, uint32_t *addrs, size_t *n) {
     }
 }
 
-int cmd_region(int argc, char **argv) {
-    const char *operand = NULL, *type = NULL, *plat = "Xe2", *svg = NULL, *exec_s = NULL;
+/* --json: the layout as the "region" member, the broken rules as diagnostics about the operand. */
+static void report_region(const visa_region *r, const char *operand) {
+    strbuf *b = report_field("region");
+    sb_json_member(b, "{", "operand", operand);
+    sb_json_member(b, ", ", "kind", operand_kind(r));
+    sb_json_member(b, ", ", "type", r->type);
+    sb_printf(b, ", \"type_bytes\": %u, \"exec_size\": %u, \"grf_bytes\": %u, \"lane_bytes\": [", r->type_bytes,
+              r->exec_size, r->grf_bytes);
+    for (uint32_t i = 0; i < r->exec_size; i++) sb_printf(b, "%s%lld", i ? ", " : "", (long long)r->lane_byte[i]);
+    sb_puts(b, "]}");
+    for (uint32_t i = 0; i < r->nbroken; i++) {
+        visa_diag d = {r->broken[i].severity, r->broken[i].id, "<operand>", 1, 1, VISA_DIAG_NO_OFFSET,
+                       r->broken[i].message, operand, strlen(operand)};
+        sink_diag(report_diags(), &d);
+    }
+}
+
+typedef struct region_args {
+    const char *operand, *type, *plat, *svg, *exec_s;
     uint32_t addrs[VISA_REGION_MAX_LANES];
-    size_t naddrs = 0;
+    size_t naddrs;
+} region_args;
+
+/* The command line into *ra; -1 to go on, else the exit status. */
+static int parse_region_args(int argc, char **argv, region_args *ra) {
+    static const char *const valued[] = {"--type", "--exec", "--platform", "--svg", "--addr", NULL};
+    report_scan_json(argc, argv, valued);
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            fputs(region_help, stdout);
-            return 0;
-        }
-        if (!strcmp(a, "--type") || !strcmp(a, "--exec") || !strcmp(a, "--platform") || !strcmp(a, "--svg") ||
-            !strcmp(a, "--addr")) {
-            if (++i >= argc) return usage("option '%s' needs an argument", a);
-            if (a[2] == 't') type = argv[i];
-            else if (a[2] == 'e') exec_s = argv[i];
-            else if (a[2] == 'p') plat = argv[i];
-            else if (a[2] == 's') svg = argv[i];
-            else if (parse_addrs(argv[i], addrs, &naddrs)) return usage("bad --addr '%s' (A,B,...: byte offsets)", argv[i]);
+        if (is_help(a)) return print_help(region_help);
+        bool takes = false;
+        for (size_t k = 0; valued[k]; k++) takes |= !strcmp(a, valued[k]);
+        if (takes) {
+            if (++i >= argc) return usage_error("option '%s' needs an argument", a);
+            if (a[2] == 't') ra->type = argv[i];
+            else if (a[2] == 'e') ra->exec_s = argv[i];
+            else if (a[2] == 'p') ra->plat = argv[i];
+            else if (a[2] == 's') ra->svg = argv[i];
+            else if (parse_addrs(argv[i], ra->addrs, &ra->naddrs))
+                return usage_error("bad --addr '%s' (A,B,...: byte offsets)", argv[i]);
+        } else if (!strcmp(a, "--json")) {
+            continue;
         } else if (a[0] == '-' && a[1] && a[1] != '(') { /* "(-)V(0,0)<...>" is an operand */
-            return usage("unknown option '%s'", a);
-        } else if (operand) {
-            return usage("unexpected argument '%s'", a);
+            return usage_error("unknown option '%s'", a);
+        } else if (ra->operand) {
+            return usage_error("unexpected argument '%s'", a);
         } else {
-            operand = a;
+            ra->operand = a;
         }
     }
-    if (!operand) return usage("%s", "region needs an operand, e.g. 'V(1,2)<8;4,2>'");
-    if (!exec_s) return usage("%s", "region needs --exec N");
+    if (!ra->operand) return usage_error("%s", "region needs an operand, e.g. 'V(1,2)<8;4,2>'");
+    if (!ra->exec_s) return usage_error("%s", "region needs --exec N");
+    return -1;
+}
+
+int cmd_region(int argc, char **argv) {
+    report_set_label("visa region");
+    region_args ra = {.plat = "Xe2"};
+    int early = parse_region_args(argc, argv, &ra);
+    if (early >= 0) return early;
     char *end;
     errno = 0;
-    unsigned long exec = strtoul(exec_s, &end, 10);
-    if (end == exec_s || *end || errno || exec > 32) return usage("bad --exec '%s' (1, 2, 4, 8, 16 or 32)", exec_s);
-    visa_region_opts o = {sizeof o, type, (uint32_t)exec, VISA_PLATFORM_XE2, naddrs ? addrs : NULL, naddrs};
-    if (visa_platform_from_name(plat, &o.platform) != VISA_OK) return usage("unknown platform '%s'", plat);
+    unsigned long exec = strtoul(ra.exec_s, &end, 10);
+    if (end == ra.exec_s || *end || errno || exec > 32)
+        return usage_error("bad --exec '%s' (1, 2, 4, 8, 16 or 32)", ra.exec_s);
+    visa_region_opts o = {sizeof o, ra.type, (uint32_t)exec, VISA_PLATFORM_XE2, ra.naddrs ? ra.addrs : NULL, ra.naddrs};
+    if (visa_platform_from_name(ra.plat, &o.platform) != VISA_OK) return usage_error("unknown platform '%s'", ra.plat);
+    report_platform(o.platform);
     visa_ctx_desc desc = {sizeof desc, NULL, NULL, print_diag, NULL, 0};
     visa_ctx *ctx;
-    if (visa_ctx_create(&desc, &ctx) != VISA_OK) return EXIT_DIAG;
+    visa_status st = visa_ctx_create(&desc, &ctx);
+    if (st != VISA_OK) {
+        report_status(st);
+        return EXIT_DIAG;
+    }
     visa_region r;
     r.struct_size = sizeof r;
-    visa_status st = visa_region_layout(ctx, operand, &o, &r);
+    st = visa_region_layout(ctx, ra.operand, &o, &r);
     visa_ctx_destroy(ctx);
     if (st == VISA_E_ARG) {
-        fputs("Try 'visa region --help'.\n", stderr);
+        if (!report_json()) fputs("Try 'visa region --help'.\n", stderr);
         return EXIT_USAGE;
     }
     if (st != VISA_OK) {
-        if (st != VISA_E_SYNTAX) fprintf(stderr, "visa region: %s\n", visa_status_str(st));
+        if (st != VISA_E_SYNTAX) report_status(st);
         return EXIT_DIAG;
     }
     grid g = {&r, r.grf_bytes / r.type_bytes, 0, 0};
@@ -279,9 +319,10 @@ int cmd_region(int argc, char **argv) {
         if (!i || grf < g.lo) g.lo = grf;
         if (!i || grf > g.hi) g.hi = grf;
     }
-    print_text(&g, operand, visa_platform_name(o.platform));
-    print_rules(&r, stdout);
-    int rc = svg ? write_svg(&g, operand, svg) : 0;
+    print_text(&g, ra.operand, visa_platform_name(o.platform), out_stdout());
+    print_rules(&r, out_stdout());
+    if (report_json()) report_region(&r, ra.operand);
+    int rc = ra.svg ? write_svg(&g, ra.operand, ra.svg) : 0;
     for (uint32_t i = 0; !rc && i < r.nbroken; i++)
         if (r.broken[i].severity == VISA_SEV_ERROR) rc = EXIT_DIAG;
     return rc;

@@ -1,0 +1,122 @@
+/* module.c -- reading an input, loading it as a module (text or object), writing a module. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "outfile.h"
+
+/* Inputs are read whole; larger ones are refused, and endless input (a pipe) is read only up to
+** the limit.  VISA_MAX_INPUT_BYTES lowers it (for tests); documented in the man page/README. */
+#define MAX_INPUT_BYTES ((size_t)1 << 30)
+
+static size_t max_input_bytes(void) {
+    const char *e = getenv("VISA_MAX_INPUT_BYTES");
+    char *end;
+    unsigned long long v = e ? strtoull(e, &end, 10) : 0;
+    return e && *e && !*end && v && v < MAX_INPUT_BYTES ? (size_t)v : MAX_INPUT_BYTES;
+}
+
+/* Read f up to one byte past limit: enough to tell that the input exceeds it.  NULL after
+** reporting why. */
+static char *read_stream(FILE *f, const char *path, size_t limit, size_t *len) {
+    size_t cap = limit + 1 < ((size_t)1 << 16) ? limit + 1 : (size_t)1 << 16, n = 0;
+    char *buf = malloc(cap);
+    while (buf) {
+        size_t got = fread(buf + n, 1, cap - n, f);
+        n += got;
+        if (n < cap) break;
+        if (n > limit) {
+            cli_error("E-INPUT-LIMIT", path, "'%s' is larger than %zu bytes, the limit for an input", path, limit);
+            free(buf);
+            return NULL;
+        }
+        size_t ncap = cap * 2 > limit + 1 ? limit + 1 : cap * 2;
+        char *nb = realloc(buf, ncap);
+        if (!nb) {
+            cli_error("E-NOMEM", path, "out of memory reading '%s'", path);
+            free(buf);
+            return NULL;
+        }
+        buf = nb;
+        cap = ncap;
+    }
+    *len = n;
+    return buf;
+}
+
+int read_input(const char *path, char **data, size_t *len) {
+    FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
+    if (!f) {
+        cli_error("E-IO", path, "cannot open '%s': %s", path, strerror(errno));
+        return -1;
+    }
+    char *buf = read_stream(f, path, max_input_bytes(), len);
+    int err = ferror(f);
+    if (f != stdin) fclose(f);
+    if (!buf || err) {
+        if (buf) cli_error("E-IO", path, "error reading '%s'", path);
+        free(buf);
+        return -1;
+    }
+    *data = buf;
+    return 0;
+}
+
+static bool is_object(const char *data, size_t len) { return len >= 4 && !memcmp(data, "CISA", 4); }
+
+void unload(loaded *L) {
+    visa_module_destroy(L->m);
+    visa_ctx_destroy(L->ctx);
+    free(L->data);
+    memset(L, 0, sizeof *L);
+}
+
+int load_module(const char *path, visa_platform platform, diag_out *o, bool want_object, loaded *L) {
+    memset(L, 0, sizeof *L);
+    if (read_input(path, &L->data, &L->len)) return EXIT_DIAG;
+    L->binary = is_object(L->data, L->len);
+    report_input(L->binary);
+    if (want_object && !L->binary) { /* a diagnostic (not the text echoed back as if binary) */
+        visa_diag d = {VISA_SEV_ERROR, "E-NOT-OBJECT", path, 0, 0, VISA_DIAG_NO_OFFSET,
+                       "not a vISA object (it does not start with \"CISA\"); 'visa fmt' prints text", NULL, 0};
+        sink_diag(o, &d);
+        return EXIT_DIAG;
+    }
+    visa_ctx_desc desc = {sizeof desc, NULL, NULL, sink_diag, o, LIB_MAX_ERRORS};
+    visa_status st = visa_ctx_create(&desc, &L->ctx);
+    if (st != VISA_OK) {
+        report_status(st);
+        return EXIT_DIAG;
+    }
+    o->src_file = path;
+    o->src = L->binary ? NULL : L->data;
+    o->src_len = L->binary ? 0 : L->len;
+    st = L->binary ? visa_module_decode(L->ctx, path, L->data, L->len, platform, &L->m)
+                   : visa_module_parse_text(L->ctx, path, L->data, L->len, platform, &L->m);
+    if (st != VISA_OK) {
+        if (st != VISA_E_SYNTAX && st != VISA_E_BINARY) report_status(st);
+        return EXIT_DIAG;
+    }
+    return 0;
+}
+
+static visa_status write_out(void *ud, const char *data, size_t len) {
+    return out_write(ud, data, len) ? VISA_OK : VISA_E_IO;
+}
+
+int write_text(const visa_module *m, const char *out, unsigned flags) {
+    out_file of;
+    if (out_open(&of, out)) return EXIT_DIAG;
+    visa_print_opts po = {sizeof po, flags};
+    visa_status st = visa_module_print(m, &po, write_out, &of);
+    if (st != VISA_OK && st != VISA_E_IO) report_status(st); /* out_close reports a failed write */
+    return out_close(&of, st == VISA_OK || st == VISA_E_IO) ? EXIT_DIAG : 0;
+}
+
+int write_bytes(const char *out, const void *data, size_t len) {
+    out_file of;
+    if (out_open(&of, out)) return EXIT_DIAG;
+    out_write(&of, data, len); /* a failure is reported by out_close */
+    return out_close(&of, true) ? EXIT_DIAG : 0;
+}

@@ -1,0 +1,60 @@
+/* run.h -- the parts of `visa run`: the launch the command line describes (run.c), the values of
+** --arg, --print and buffers (runargs.c), the --list-inputs listing and --kernel's check
+** (inputs.c), the progress line of a long run (progress.c). */
+#ifndef VISA_TOOL_RUN_H
+#define VISA_TOOL_RUN_H
+
+#include "cli.h"
+#include "observe.h"
+
+#define RUN_MAX 256          /* --arg values, buffers, --out and --print each */
+#define RUN_MAX_ELEMS 4096   /* the elements of vector arguments, together */
+
+typedef struct run_buf {
+    uint8_t *data;
+    size_t size;
+    uint8_t undef; /* buf:SIZE:undef: its bytes start undefined for --check=initcheck */
+} run_buf;
+
+/* What the command line asks for. */
+typedef struct run_cfg {
+    const char *in, *plat;
+    visa_platform platform;
+    visa_run_opts ro;
+    visa_arg args[RUN_MAX];
+    const char *arg_names[RUN_MAX]; /* NAME=VALUE: NAME; NULL for a positional value */
+    char names[RUN_MAX][128];
+    bool any_named;
+    visa_arg elems[RUN_MAX_ELEMS];
+    size_t nelems, nargs, nbufs;
+    run_buf bufs[RUN_MAX];
+    char launch_error[256]; /* an error about the launch, reported against FILE */
+    bool list, want_stats, no_verify, json, progress;
+    const char *outs[RUN_MAX], *prints[RUN_MAX];
+    size_t nouts, nprints;
+    obs_opts obs;
+} run_cfg;
+
+/* -- runargs.c ---------------------------------------------------------------------------------- */
+/* X[,Y[,Z]]; missing dimensions are `fill`; zero allowed when allow_zero.  0 or -1. */
+int parse_dims(const char *s, uint32_t out[3], uint32_t fill, bool allow_zero);
+/* Element type by name (s[0..n)): size in bytes, float-ness and signedness; -1 if unknown. */
+int elem_type(const char *s, size_t n, unsigned *size, int *is_float, int *is_signed);
+/* One --arg VALUE into c->args[c->nargs] (and its buffer or elements); 0 or the exit status. */
+int parse_run_arg(run_cfg *c, const char *v);
+/* buffer b as TYPE elements, one line. */
+void print_buffer(FILE *f, const run_buf *b, const char *tname);
+
+/* -- inputs.c ----------------------------------------------------------------------------------- */
+/* --list-inputs: the launch model and one line per input (with --json: "kernel" and "inputs"). */
+int list_inputs(const visa_module *m, const char *kernel, visa_platform platform);
+/* --kernel NAME must name a kernel of the module; 0 or EXIT_DIAG (the error lists them). */
+int check_kernel(const visa_module *m, const char *file, const char *name);
+
+/* -- progress.c --------------------------------------------------------------------------------- */
+typedef struct progress_line progress_line;
+/* After VISA_PROGRESS_DELAY_MS (default 1000) the elapsed time; NULL if it cannot be shown. */
+progress_line *progress_start(const char *kernel, bool tty);
+void progress_stop(progress_line *p);
+
+#endif
