@@ -443,6 +443,36 @@ VISA_API visa_status visa_module_run(const visa_module *module, const visa_run_o
                                      const visa_arg *args, size_t nargs, visa_buffer *buffers,
                                      size_t nbuffers, visa_run_stats *stats /* may be NULL */);
 
+/* -- Prepared kernels ----------------------------------------------------------------------------
+** A launch needs its kernel lowered for the emulator (and compiled, where the compiled tier takes
+** it).  That happens once per (module, kernel, platform) and is kept on the module: the first
+** visa_module_run or visa_kernel_prepare of a kernel pays it, every later launch of it does not.
+** The emulator's environment settings (VISA_EMU_TIER, VISA_EMU_ISA, VISA_EMU_GENERIC) are part of
+** what is kept: a change of them prepares the kernel again. */
+typedef struct visa_kernel visa_kernel;
+
+/** The prepared kernel `kernel` (NULL: the first kernel) of a module for a platform, lowered now
+**  or found among those the module keeps; valid until the module is destroyed.  Instructions the
+**  emulator cannot run: VISA_E_UNSUPPORTED with their diagnostics (a failed preparation is not
+**  kept).  No such kernel: VISA_E_ARG.  Safe to call from several threads. */
+VISA_API visa_status visa_kernel_prepare(const visa_module *module, const char *kernel, visa_platform platform,
+                                         const visa_kernel **out);
+/** Launch a prepared kernel: as visa_module_run, except that opts->kernel and opts->platform are
+**  not read (the prepared kernel's are used).  A prepared kernel may run on several threads at once. */
+VISA_API visa_status visa_kernel_run(const visa_kernel *kernel, const visa_run_opts *opts, const visa_arg *args,
+                                     size_t nargs, visa_buffer *buffers, size_t nbuffers, visa_run_stats *stats);
+
+/** What a module's emulator state has done (tests and benchmarks: one lowering per kernel however
+**  often it runs). */
+typedef struct visa_prepare_stats {
+    uint32_t struct_size;  /**< sizeof(visa_prepare_stats), set by the caller */
+    uint64_t kernels;      /**< prepared kernels the module keeps */
+    uint64_t lowerings;    /**< kernels lowered (one per kept kernel, plus failed attempts) */
+    uint64_t compilations; /**< preparations in which the compiled tier compiled code */
+    uint64_t launches;     /**< launches of the module's kernels (visa_module_run and visa_kernel_run) */
+} visa_prepare_stats;
+VISA_API visa_status visa_module_prepare_stats(const visa_module *module, visa_prepare_stats *out);
+
 /** Emulated global address of buffer `index` (what a pointer input receives). */
 VISA_API uint64_t visa_buffer_address(size_t index);
 

@@ -14,15 +14,15 @@
 
 #include "visa/visa.h"
 
-/* What a part derives from the static ISA tables once per context instead of once per call
-** (the text parser's mnemonic index), or keeps for later calls (the emulator's compiled code,
-** src/emu/jit.c): built on first use, published in the context with a
-** compare-and-swap (a context may be shared by threads), released with the context. */
+/* What a part derives once and keeps for later calls: from the static ISA tables once per context
+** (the text parser's mnemonic index), or from a module once per module (the emulator's prepared
+** kernels, src/emu/prepare.c, on visa_module.prepared): built on first use, published with a
+** compare-and-swap (a context or module may be shared by threads), released with its owner. */
 typedef struct vx_cached vx_cached;
 struct vx_cached {
     void (*release)(visa_ctx *ctx, vx_cached *self);
 };
-enum { VX_CACHE_MNEMONICS, VX_CACHE_JIT, VX_CACHE__COUNT };
+enum { VX_CACHE_MNEMONICS, VX_CACHE__COUNT };
 
 struct visa_ctx {
     visa_realloc_fn alloc;

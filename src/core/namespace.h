@@ -105,6 +105,7 @@
 #define emu_jit_build visa__emu_jit_build
 #define emu_jit_exec visa__emu_jit_exec
 #define emu_jit_free visa__emu_jit_free
+#define emu_knobs_read visa__emu_knobs_read
 #define emu_layout_build visa__emu_layout_build
 #define emu_layout_free visa__emu_layout_free
 #define emu_limits_check visa__emu_limits_check
@@ -130,6 +131,7 @@
 #define emu_observe_op_end visa__emu_observe_op_end
 #define emu_observe_op_report visa__emu_observe_op_report
 #define emu_observe_prepare visa__emu_observe_prepare
+#define emu_prepared_note_launch visa__emu_prepared_note_launch
 #define emu_program_free visa__emu_program_free
 #define emu_run_thread visa__emu_run_thread
 #define emu_s64_to_float visa__emu_s64_to_float

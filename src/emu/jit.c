@@ -80,114 +80,10 @@ typedef struct emu_jit_block {
 } emu_jit_block;
 
 struct emu_jit {
-    LLVMOrcLLJITRef own; /* compiled code the program owns (the context's cache was full), or NULL */
+    LLVMOrcLLJITRef code; /* the compiled code, owned by the prepared program (lowered once per kernel) */
     emu_jit_block *blocks;
     uint32_t nblocks, cap;
 };
-
-/* -- The context's code cache --------------------------------------------------------------------
-** visa_module_run lowers its kernel on every call; compiling its blocks again each time would cost
-** more than many runs take.  Compiled code is kept in the context, keyed by everything the code
-** generator reads from the blocks' ops (so an edited module or another ISA level compiles anew),
-** and released with the context.  A context may serve several threads: entries are pushed onto a
-** list with a compare-and-swap and never removed before the context goes. */
-#define JIT_CACHE_MAX 256 /* programs per context; past it a program owns its code */
-typedef struct jit_entry {
-    struct jit_entry *next;
-    uint8_t *key;
-    size_t key_len;
-    LLVMOrcLLJITRef jit;
-    jit_fn *fns; /* per block: full, masked */
-    uint32_t nfns;
-} jit_entry;
-typedef struct jit_cache {
-    vx_cached base;
-    jit_entry *_Atomic head;
-    _Atomic uint32_t count;
-} jit_cache;
-
-static void entry_free(visa_ctx *ctx, jit_entry *e) {
-    if (e->jit) LLVMOrcDisposeLLJIT(e->jit);
-    vx_free(ctx, e->key, e->key_len);
-    vx_free(ctx, e->fns, sizeof(jit_fn) * e->nfns);
-    vx_free(ctx, e, sizeof *e);
-}
-static void cache_release(visa_ctx *ctx, vx_cached *self) {
-    jit_cache *c = (jit_cache *)self;
-    for (jit_entry *e = atomic_load(&c->head), *next; e; e = next) {
-        next = e->next;
-        entry_free(ctx, e);
-    }
-    vx_free(ctx, c, sizeof *c);
-}
-static jit_cache *cache_of(visa_ctx *ctx) {
-    vx_cached *c = vx_cache_get(ctx, VX_CACHE_JIT);
-    if (c) return (jit_cache *)c;
-    jit_cache *n = vx_alloc(ctx, sizeof *n);
-    if (!n) return NULL;
-    n->base.release = cache_release;
-    return (jit_cache *)vx_cache_publish(ctx, VX_CACHE_JIT, &n->base);
-}
-static const jit_entry *cache_find(jit_cache *c, const uint8_t *key, size_t len) {
-    for (const jit_entry *e = atomic_load_explicit(&c->head, memory_order_acquire); e; e = e->next)
-        if (e->key_len == len && !memcmp(e->key, key, len)) return e;
-    return NULL;
-}
-/* Keep e in the cache; false when the cache is full (the caller keeps it). */
-static bool cache_add(jit_cache *c, jit_entry *e) {
-    if (atomic_fetch_add(&c->count, 1) >= JIT_CACHE_MAX) {
-        atomic_fetch_sub(&c->count, 1);
-        return false;
-    }
-    jit_entry *head = atomic_load_explicit(&c->head, memory_order_relaxed);
-    do e->next = head;
-    while (!atomic_compare_exchange_weak_explicit(&c->head, &head, e, memory_order_release, memory_order_relaxed));
-    return true;
-}
-
-/* The cache key: the ISA level, then per block its shape and, per op, every field the code
-** generator reads, padding zeroed. */
-typedef struct key_opnd {
-    uint8_t shape, type, mod, size, bitoff, pad[3];
-    uint32_t off, pad2;
-    uint64_t imm;
-} key_opnd;
-typedef struct key_op {
-    uint16_t form;
-    uint8_t exec, mask_off, nomask, sat, pred_ctrl, pred_inv, nsrc, cond, fenv, pad;
-    uint32_t pred_id;
-    key_opnd dst, src[3];
-} key_op;
-static void key_opnd_of(key_opnd *k, const emu_opnd *o) {
-    k->shape = o->shape, k->type = o->type, k->mod = o->mod, k->size = o->size, k->bitoff = o->bitoff;
-    k->off = o->off;
-    k->imm = o->imm;
-}
-static uint8_t *make_key(const emu_program *p, const emu_jit_block *b, uint32_t nb, size_t *len) {
-    size_t n = 2 * sizeof(uint32_t);
-    for (uint32_t i = 0; i < nb; i++) n += 2 * sizeof(uint32_t) + sizeof(key_op) * (b[i].body_end - b[i].first + b[i].loop);
-    uint8_t *key = vx_alloc(p->ctx, n), *w = key;
-    if (!key) return NULL;
-    uint32_t head[2] = {p->isa, nb};
-    memcpy(w, head, sizeof head), w += sizeof head;
-    for (uint32_t i = 0; i < nb; i++) {
-        uint32_t end = b[i].body_end + b[i].loop, bh[2] = {end - b[i].first, b[i].loop};
-        memcpy(w, bh, sizeof bh), w += sizeof bh;
-        for (uint32_t k = b[i].first; k < end; k++, w += sizeof(key_op)) {
-            const emu_op *op = &p->ops.data[k];
-            key_op ko;
-            memset(&ko, 0, sizeof ko);
-            ko.form = op->form, ko.exec = op->exec, ko.mask_off = op->mask_off, ko.nomask = op->nomask;
-            ko.sat = op->sat, ko.pred_ctrl = op->pred_ctrl, ko.pred_inv = op->pred_inv, ko.nsrc = op->nsrc;
-            ko.cond = op->cond, ko.fenv = op->fenv, ko.pred_id = op->pred_id;
-            key_opnd_of(&ko.dst, &op->dst);
-            for (unsigned s = 0; s < 3 && s < op->nsrc; s++) key_opnd_of(&ko.src[s], &op->src[s]);
-            memcpy(w, &ko, sizeof ko);
-        }
-    }
-    *len = n;
-    return key;
-}
 
 /* -- Running a block ---------------------------------------------------------------------------- */
 
@@ -1010,46 +906,27 @@ visa_status emu_jit_build(emu_program *p, diag_sink *ds) {
     if (!blocks.len) return VISA_OK;
     struct emu_jit *j = vx_alloc(p->ctx, sizeof *j);
     emu_op *jops = vx_alloc(p->ctx, sizeof(emu_op) * n);
-    size_t key_len = 0;
-    uint8_t *key = make_key(p, blocks.data, blocks.len, &key_len);
-    jit_cache *cache = cache_of(p->ctx);
-    jit_entry *made = vx_alloc(p->ctx, sizeof *made);
-    jit_fn *fns = made ? vx_alloc(p->ctx, sizeof(jit_fn) * 2 * blocks.len) : NULL;
-    if (!j || !jops || !key || !cache || !made || !fns) {
+    jit_fn *fns = vx_alloc(p->ctx, sizeof(jit_fn) * 2 * blocks.len);
+    if (!j || !jops || !fns) {
         vx_free(p->ctx, j, sizeof *j);
         vx_free(p->ctx, jops, sizeof(emu_op) * n);
-        vx_free(p->ctx, key, key_len);
-        vx_free(p->ctx, made, sizeof *made);
         vx_free(p->ctx, fns, sizeof(jit_fn) * 2 * blocks.len);
         vec_free(p->ctx, &blocks);
         return VISA_E_NOMEM;
     }
-    made->key = key, made->key_len = key_len, made->fns = fns, made->nfns = 2 * blocks.len;
     j->blocks = blocks.data;
     j->nblocks = blocks.len;
     j->cap = blocks.cap;
     p->jit = j;
-    const jit_entry *use = cache_find(cache, key, key_len);
-    if (use) {
-        entry_free(p->ctx, made);
-    } else if ((made->jit = compile(p, j->blocks, j->nblocks, fns, p->jit_error, sizeof p->jit_error))) {
-        if (!cache_add(cache, made)) { /* the cache is full: the program owns the code */
-            j->own = made->jit;
-            made->jit = NULL;
-            for (uint32_t i = 0; i < j->nblocks; i++) j->blocks[i].full = fns[2 * i], j->blocks[i].masked = fns[2 * i + 1];
-            entry_free(p->ctx, made);
-        } else {
-            use = made;
-        }
-    } else {
-        entry_free(p->ctx, made);
+    j->code = compile(p, j->blocks, j->nblocks, fns, p->jit_error, sizeof p->jit_error);
+    for (uint32_t i = 0; j->code && i < j->nblocks; i++) j->blocks[i].full = fns[2 * i], j->blocks[i].masked = fns[2 * i + 1];
+    vx_free(p->ctx, fns, sizeof(jit_fn) * 2 * blocks.len);
+    if (!j->code) {
         vx_free(p->ctx, jops, sizeof(emu_op) * n);
         if (p->tier != EMU_TIER_JIT_ALL) return VISA_OK; /* interpreted; p->jit_error says why */
         diag_at(ds, VISA_SEV_ERROR, "E-RUN", 0, 0, "the compiled tier (VISA_EMU_TIER=jit-all) failed: %s", p->jit_error);
         return VISA_E_UNSUPPORTED;
     }
-    if (use)
-        for (uint32_t i = 0; i < j->nblocks; i++) j->blocks[i].full = use->fns[2 * i], j->blocks[i].masked = use->fns[2 * i + 1];
     memcpy(jops, p->ops.data, sizeof(emu_op) * n);
     for (uint32_t i = 0; i < j->nblocks; i++) {
         jops[j->blocks[i].first].fn = emu_jit_block_op;
@@ -1063,7 +940,7 @@ visa_status emu_jit_build(emu_program *p, diag_sink *ds) {
 void emu_jit_free(emu_program *p) {
     struct emu_jit *j = p->jit;
     if (!j) return;
-    if (j->own) LLVMOrcDisposeLLJIT(j->own);
+    if (j->code) LLVMOrcDisposeLLJIT(j->code);
     vx_free(p->ctx, j->blocks, sizeof(emu_jit_block) * j->cap);
     vx_free(p->ctx, j, sizeof *j);
     if (p->jit_ops) vx_free(p->ctx, p->jit_ops, sizeof(emu_op) * p->ops.len);

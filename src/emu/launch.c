@@ -17,7 +17,7 @@
 #include "check.h"
 #include "mem.h"
 #include "access.h"
-#include "lower.h"
+#include "prepare.h"
 #include "observe.h"
 #include "run.h"
 
@@ -787,119 +787,127 @@ static bool launch_limits(diag_sink *ds, const ir_routine *r, const visa_run_opt
     return true;
 }
 
-visa_status visa_module_run(const visa_module *m, const visa_run_opts *opts_in, const visa_arg *args,
-                            size_t nargs, visa_buffer *bufs, size_t nbufs, visa_run_stats *stats) {
-    if (stats) memset(stats, 0, sizeof *stats);
-    visa_run_opts opts_copy;
-    if (!m || !opts_in || visa__run_opts_read(opts_in, &opts_copy) != VISA_OK) return VISA_E_ARG;
-    const visa_run_opts *opts = &opts_copy; /* complete: the fields an older caller lacks are 0 */
-    if ((unsigned)opts->platform >= VISA_PLATFORM__COUNT || (nargs && !args) || (nbufs && !bufs))
-        return VISA_E_ARG;
-    visa_ctx *ctx = m->ctx;
-    diag_sink ds;
-    diag_init(&ds, ctx, m->name ? m->name : "<module>", NULL, 0);
-    const ir_routine *r = ir_find_kernel(m, opts->kernel);
-    if (!r) {
-        diag_at_offset(&ds, VISA_SEV_ERROR, "E-RUN", VISA_DIAG_NO_OFFSET, opts->kernel ? "no kernel named '%s'" : "%s",
-                opts->kernel ? opts->kernel : "the module has no kernel");
-        return VISA_E_ARG;
+/* The caller's buffers, then one zeroed scratch buffer per implicit pointer input the emulator
+** does not define (scratch_pointer_count); L->bufs is the caller's array when there are none. */
+static visa_status launch_buffers(visa_ctx *ctx, launch *L, visa_buffer *bufs, size_t nbufs) {
+    L->nuser_bufs = L->nbufs = nbufs;
+    L->bufs = bufs;
+    size_t nscratch = scratch_pointer_count(L->prog->r);
+    if (!nscratch) return VISA_OK;
+    visa_buffer *all = vx_alloc(ctx, sizeof(visa_buffer) * (nbufs + nscratch));
+    if (!all) return VISA_E_NOMEM;
+    memset(all, 0, sizeof(visa_buffer) * (nbufs + nscratch));
+    for (size_t i = 0; i < nbufs; i++) all[i] = bufs[i];
+    L->bufs = all;
+    L->nbufs = nbufs + nscratch;
+    for (size_t i = nbufs; i < L->nbufs; i++) {
+        all[i].data = vx_alloc(ctx, SCRATCH_BYTES);
+        if (!all[i].data) return VISA_E_NOMEM;
+        all[i].size = SCRATCH_BYTES;
+        memset(all[i].data, 0, SCRATCH_BYTES);
     }
-    launch *L = vx_alloc(ctx, sizeof *L);
-    emu_program *prog = vx_alloc(ctx, sizeof *prog);
-    if (!L || !prog) {
-        vx_free(ctx, L, sizeof *L);
-        vx_free(ctx, prog, sizeof *prog);
-        diag_oom(&ds);
-        return VISA_E_NOMEM;
+    return VISA_OK;
+}
+
+static void launch_buffers_free(visa_ctx *ctx, launch *L) {
+    if (L->bufs == NULL || L->nbufs == L->nuser_bufs) return;
+    for (size_t i = L->nuser_bufs; i < L->nbufs; i++) vx_free(ctx, L->bufs[i].data, L->bufs[i].size);
+    vx_free(ctx, L->bufs, sizeof(visa_buffer) * L->nbufs);
+}
+
+/* Run every group on the host threads the launch may use, then report the first fault (lowest
+** group, then thread) at its instruction. */
+static visa_status launch_groups(launch *L, diag_sink *ds, visa_run_stats *stats) {
+    const emu_program *prog = L->prog;
+    pthread_mutex_init(&L->lock, NULL);
+    unsigned nt = L->host_threads;
+    if (prog->global_atomics || L->chk) nt = 1; /* see emu_program.global_atomics; checks: check.c */
+    if (nt > 256) nt = 256;
+    if (nt > L->ngroups) nt = (unsigned)L->ngroups;
+    pthread_t tids[256];
+    unsigned started = 0;
+    for (unsigned k = 1; k < nt; k++)
+        if (pthread_create(&tids[started], NULL, worker, L) == 0) started++;
+    worker(L);
+    for (unsigned k = 0; k < started; k++) pthread_join(tids[k], NULL);
+    pthread_mutex_destroy(&L->lock);
+    if (stats) {
+        stats->instructions = L->steps;
+        stats->threads = L->threads_run;
     }
-    memset(L, 0, sizeof *L);
-    memset(prog, 0, sizeof *prog);
-    size_t bound_bytes = sizeof(const visa_arg *) * (r->inputs.len ? r->inputs.len : 1);
-    L->bound = vx_alloc(ctx, bound_bytes);
-    visa_status st = L->bound ? VISA_OK : VISA_E_NOMEM;
+    if (L->oom) return VISA_E_NOMEM;
+    if (L->fault_group == UINT64_MAX) return VISA_OK;
+    const emu_op *op = &prog->ops.data[L->fault_op < prog->ops.len ? L->fault_op : 0];
+    const char *mn = isa_forms[op->form].mnem;
+    size_t mn_len = strcspn(mn, "|");
+    if (mn[0] == '%') mn = isa_forms[op->form].name, mn_len = strlen(mn);
+    diag_at(ds, VISA_SEV_ERROR, "E-RUN", op->line, op->col, "runtime error in '%.*s': %s [group %llu, thread %u, lane %u]",
+            (int)mn_len, mn, L->fault_msg, (unsigned long long)L->fault_group, L->fault_thread, L->fault_lane);
+    return VISA_E_RUNTIME;
+}
+
+/* Everything of one launch but its groups: shape, arguments, buffers, limits, observer, checks. */
+static visa_status launch_setup(visa_ctx *ctx, launch *L, diag_sink *ds, const visa_arg *args, size_t nargs,
+                                visa_buffer *bufs, size_t nbufs) {
+    const emu_program *prog = L->prog;
+    const ir_routine *r = prog->r;
+    const visa_run_opts *opts = L->opts;
     emu_abi_of(r, opts->platform, &L->abi);
+    if (!launch_shape(ds, r, opts, L) || !bind_args(ds, r, &L->abi, opts, args, nargs, nbufs, L->bound))
+        return VISA_E_ARG;
+    L->args = args;
+    L->nargs = nargs;
+    visa_status st = launch_buffers(ctx, L, bufs, nbufs);
+    if (st != VISA_OK) return st;
+    if (!launch_limits(ds, r, opts, L)) return VISA_E_ARG;
+    L->cr0 = opts->set_cr0 ? opts->cr0 : EMU_CR0_FAST;
+    L->fault_group = UINT64_MAX;
+    st = emu_observe_prepare(prog, opts->observer, L->groups, &L->obs);
+    if (st != VISA_OK) return st;
+    return emu_check_prepare(prog, opts->checks, ds, L->bufs, nbufs, opts->undef_buffers, &L->chk);
+}
+
+visa_status visa_kernel_run(const visa_kernel *k, const visa_run_opts *opts_in, const visa_arg *args, size_t nargs,
+                            visa_buffer *bufs, size_t nbufs, visa_run_stats *stats) {
+    if (stats) memset(stats, 0, sizeof *stats);
+    visa_run_opts opts;
+    if (!k || !opts_in || visa__run_opts_read(opts_in, &opts) != VISA_OK || (nargs && !args) || (nbufs && !bufs))
+        return VISA_E_ARG;
+    opts.platform = k->plat; /* the prepared kernel's, whatever the caller's options say */
+    const emu_program *prog = &k->prog;
+    visa_ctx *ctx = prog->ctx;
+    diag_sink ds;
+    diag_init(&ds, ctx, prog->m->name ? prog->m->name : "<module>", NULL, 0);
+    emu_prepared_note_launch(k);
+    launch *L = vx_alloc(ctx, sizeof *L);
+    size_t bound_bytes = sizeof(const visa_arg *) * (prog->r->inputs.len ? prog->r->inputs.len : 1);
+    const visa_arg **bound = vx_alloc(ctx, bound_bytes);
+    visa_status st = L && bound ? VISA_OK : VISA_E_NOMEM;
     if (st == VISA_OK) {
-        memset(L->bound, 0, bound_bytes);
-        if (!launch_shape(&ds, r, opts, L) || !bind_args(&ds, r, &L->abi, opts, args, nargs, nbufs, L->bound))
-            st = VISA_E_ARG;
-    }
-    bool lowered = false;
-    if (st == VISA_OK) {
-        st = emu_lower(ctx, m, r, opts->platform, prog, &ds);
-        lowered = true;
-    }
-    visa_buffer *all_bufs = NULL;
-    if (st == VISA_OK) {
+        memset(L, 0, sizeof *L);
+        memset(bound, 0, bound_bytes);
         L->prog = prog;
-        L->opts = opts;
-        L->args = args;
-        L->nargs = nargs;
-        L->nuser_bufs = nbufs;
-        L->bufs = bufs;
-        L->nbufs = nbufs;
-        size_t nscratch = scratch_pointer_count(r);
-        if (nscratch) {
-            all_bufs = vx_alloc(ctx, sizeof(visa_buffer) * (nbufs + nscratch));
-            if (all_bufs) memset(all_bufs, 0, sizeof(visa_buffer) * (nbufs + nscratch));
-            for (size_t i = 0; all_bufs && i < nbufs; i++) all_bufs[i] = bufs[i];
-            for (size_t i = 0; all_bufs && i < nscratch; i++) {
-                all_bufs[nbufs + i].data = vx_alloc(ctx, SCRATCH_BYTES);
-                all_bufs[nbufs + i].size = all_bufs[nbufs + i].data ? SCRATCH_BYTES : 0;
-                if (all_bufs[nbufs + i].data) memset(all_bufs[nbufs + i].data, 0, SCRATCH_BYTES);
-                else st = VISA_E_NOMEM;
-            }
-            if (!all_bufs) st = VISA_E_NOMEM;
-            L->bufs = all_bufs;
-            L->nbufs = nbufs + nscratch;
-        }
+        L->opts = &opts;
+        L->bound = bound;
+        st = launch_setup(ctx, L, &ds, args, nargs, bufs, nbufs);
+        if (st == VISA_OK) st = launch_groups(L, &ds, stats);
+        launch_buffers_free(ctx, L);
+        if (emu_check_finish(L->chk) && st == VISA_OK) st = VISA_E_RUNTIME; /* findings were reported */
+        emu_observe_free(prog, L->obs);
     }
-    if (st == VISA_OK && !launch_limits(&ds, r, opts, L)) st = VISA_E_ARG;
-    if (st == VISA_OK) {
-        L->cr0 = opts->set_cr0 ? opts->cr0 : EMU_CR0_FAST;
-        L->fault_group = UINT64_MAX;
-        st = emu_observe_prepare(prog, opts->observer, L->groups, &L->obs);
-    }
-    if (st == VISA_OK)
-        st = emu_check_prepare(prog, opts->checks, &ds, L->bufs, nbufs, opts->undef_buffers, &L->chk);
-    if (st == VISA_OK) {
-        pthread_mutex_init(&L->lock, NULL);
-        unsigned nt = L->host_threads;
-        if (prog->global_atomics || L->chk) nt = 1; /* see emu_program.global_atomics; checks: check.c */
-        if (nt > 256) nt = 256;
-        if (nt > L->ngroups) nt = (unsigned)L->ngroups;
-        pthread_t tids[256];
-        unsigned started = 0;
-        for (unsigned k = 1; k < nt; k++)
-            if (pthread_create(&tids[started], NULL, worker, L) == 0) started++;
-        worker(L);
-        for (unsigned k = 0; k < started; k++) pthread_join(tids[k], NULL);
-        pthread_mutex_destroy(&L->lock);
-        if (stats) {
-            stats->instructions = L->steps;
-            stats->threads = L->threads_run;
-        }
-        if (L->oom) st = VISA_E_NOMEM;
-        else if (L->fault_group != UINT64_MAX) {
-            const emu_op *op = &prog->ops.data[L->fault_op < prog->ops.len ? L->fault_op : 0];
-            const char *mn = isa_forms[op->form].mnem;
-            size_t mn_len = strcspn(mn, "|");
-            if (mn[0] == '%') mn = isa_forms[op->form].name, mn_len = strlen(mn);
-            diag_at(&ds, VISA_SEV_ERROR, "E-RUN", op->line, op->col,
-                    "runtime error in '%.*s': %s [group %llu, thread %u, lane %u]", (int)mn_len, mn,
-                    L->fault_msg, (unsigned long long)L->fault_group, L->fault_thread, L->fault_lane);
-            st = VISA_E_RUNTIME;
-        }
-    }
-    if (all_bufs) {
-        for (size_t i = nbufs; i < L->nbufs; i++) vx_free(ctx, all_bufs[i].data, all_bufs[i].size);
-        vx_free(ctx, all_bufs, sizeof(visa_buffer) * L->nbufs);
-    }
-    if (emu_check_finish(L->chk) && st == VISA_OK) st = VISA_E_RUNTIME; /* findings were reported */
-    emu_observe_free(prog, L->obs);
-    if (lowered) emu_program_free(prog);
-    vx_free(ctx, L->bound, bound_bytes);
-    vx_free(ctx, prog, sizeof *prog);
+    vx_free(ctx, bound, bound_bytes);
     vx_free(ctx, L, sizeof *L);
     if (st == VISA_E_NOMEM) diag_oom(&ds);
     return st;
+}
+
+visa_status visa_module_run(const visa_module *m, const visa_run_opts *opts_in, const visa_arg *args,
+                            size_t nargs, visa_buffer *bufs, size_t nbufs, visa_run_stats *stats) {
+    if (stats) memset(stats, 0, sizeof *stats);
+    visa_run_opts opts;
+    if (!m || !opts_in || visa__run_opts_read(opts_in, &opts) != VISA_OK) return VISA_E_ARG;
+    if ((unsigned)opts.platform >= VISA_PLATFORM__COUNT || (nargs && !args) || (nbufs && !bufs)) return VISA_E_ARG;
+    const visa_kernel *k;
+    visa_status st = visa_kernel_prepare(m, opts.kernel, opts.platform, &k);
+    return st == VISA_OK ? visa_kernel_run(k, opts_in, args, nargs, bufs, nbufs, stats) : st;
 }

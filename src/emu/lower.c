@@ -156,17 +156,25 @@ static visa_status lower_routine(emu_program *p, uint32_t base, diag_sink *ds) {
     return st;
 }
 
+void emu_knobs_read(emu_knobs *k) {
+    const char *generic = getenv("VISA_EMU_GENERIC");
+    k->generic = generic && *generic && strcmp(generic, "0") != 0;
+    k->isa = (uint8_t)emu_isa_select();
+    k->tier = (uint8_t)emu_tier_select();
+}
+
 visa_status emu_lower(visa_ctx *ctx, const visa_module *m, const ir_routine *r, visa_platform plat,
-                      emu_program *p, diag_sink *ds) {
+                      const emu_knobs *knobs, emu_program *p, diag_sink *ds) {
     memset(p, 0, sizeof *p);
     p->ctx = ctx;
     p->m = m;
     p->r = r;
     p->plat = plat;
-    const char *generic = getenv("VISA_EMU_GENERIC"); /* read here once, kept in the program */
-    p->generic = generic && *generic && strcmp(generic, "0") != 0;
-    p->isa = (uint8_t)emu_isa_select();
-    p->tier = (uint8_t)emu_tier_select();
+    emu_knobs env;
+    if (!knobs) emu_knobs_read(&env), knobs = &env;
+    p->generic = knobs->generic;
+    p->isa = knobs->isa;
+    p->tier = knobs->tier;
     uint32_t nr = m->routines.len;
     p->nroutines = nr;
     p->func_op = vx_alloc(ctx, sizeof(uint32_t) * nr);

@@ -1,6 +1,7 @@
 /* ir.c -- module IR construction and teardown helpers. */
 #include "ir.h"
 
+#include <stdatomic.h>
 #include <string.h>
 
 static const uint8_t region_values[8] = {0, 0, 1, 2, 4, 8, 16, 32};
@@ -56,6 +57,8 @@ void ir_routine_free(visa_ctx *ctx, ir_routine *r) {
 void visa_module_destroy(visa_module *m) {
     if (!m) return;
     visa_ctx *ctx = m->ctx;
+    vx_cached *prepared = atomic_load(&m->prepared);
+    if (prepared) prepared->release(ctx, prepared);
     for (uint32_t i = 0; i < m->routines.len; i++) ir_routine_free(ctx, &m->routines.data[i]);
     vec_free(ctx, &m->routines);
     for (uint32_t i = 0; i < m->comments.len; i++)

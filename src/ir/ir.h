@@ -174,6 +174,9 @@ struct visa_module {
     uint8_t asm_text_style;   /* text: written as IGC's asm-text print (vISA_IsaAssembly: no blank
                               ** lines around the header, no predefined-variable block), which
                               ** `visa fmt` keeps; IGC's disassembly print has both */
+    /* what the emulator prepared from this module (its kernels, lowered and compiled once;
+    ** src/emu/prepare.c), released with the module; NULL until a kernel is prepared */
+    vx_cached *_Atomic prepared;
 };
 
 visa_module *ir_module_new(visa_ctx *ctx);
