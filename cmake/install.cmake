@@ -27,12 +27,11 @@ install(FILES ${CMAKE_BINARY_DIR}/visaConfig.cmake ${CMAKE_BINARY_DIR}/visaConfi
 # `cmake --install --prefix DIR` into any DIR works
 file(RELATIVE_PATH VISA_PC_TO_PREFIX /prefix/${CMAKE_INSTALL_LIBDIR}/pkgconfig /prefix)
 string(REGEX REPLACE "/$" "" VISA_PC_TO_PREFIX "${VISA_PC_TO_PREFIX}")
-# the static library's compiled tier needs libLLVM (the shared one links it itself)
-set(VISA_PC_LLVM "")
-if(VISA_HAVE_JIT)
-  get_filename_component(VISA_LLVM_LIB_DIR ${VISA_LLVM_LIB} DIRECTORY)
-  set(VISA_PC_LLVM " -L${VISA_LLVM_LIB_DIR} -Wl,-rpath,${VISA_LLVM_LIB_DIR} -lLLVM-19")
-endif()
+# the static library's dependencies; not libLLVM: the compiled tier loads it at run time
+set(VISA_PC_DL "")
+foreach(lib ${CMAKE_DL_LIBS})
+  string(APPEND VISA_PC_DL " -l${lib}")
+endforeach()
 configure_file(cmake/visa.pc.in ${CMAKE_BINARY_DIR}/visa.pc @ONLY)
 install(FILES ${CMAKE_BINARY_DIR}/visa.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
 

@@ -4,8 +4,6 @@
 #ifndef VISA_CORE_H
 #define VISA_CORE_H
 
-#include "namespace.h" /* first: the internal names become visa__* (see there) */
-
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stdbool.h>

@@ -53,14 +53,8 @@ uint64_t emu_jit_exec(emu_thread *t, const emu_op *op, uint64_t steps, uint64_t 
 #include <pthread.h>
 #include <stdio.h>
 
-#include <llvm-c/Analysis.h>
-#include <llvm-c/Core.h>
-#include <llvm-c/Error.h>
-#include <llvm-c/LLJIT.h>
-#include <llvm-c/Orc.h>
-#include <llvm-c/Target.h>
-#include <llvm-c/TargetMachine.h>
-#include <llvm-c/Transforms/PassBuilder.h>
+#include "llvm_dl.h"
+#include "llvm_dl_calls.h" /* generated: each LLVM function below is llvm_dl.c's loaded pointer */
 
 bool emu_jit_available(void) { return true; }
 
@@ -737,12 +731,6 @@ static void gen_function(jit_gen *g, const emu_program *p, const emu_jit_block *
 
 /* -- Building ------------------------------------------------------------------------------------ */
 
-static pthread_once_t llvm_once = PTHREAD_ONCE_INIT; /* LLVM's target registry: set up once per process */
-static int llvm_ready;
-static void llvm_init(void) {
-    llvm_ready = !LLVMInitializeNativeTarget() && !LLVMInitializeNativeAsmPrinter();
-}
-
 /* The host CPU for the program's ISA level: the host itself at its best level, else a generic CPU
 ** with exactly the level's units (VISA_EMU_ISA), as the fast handlers are built. */
 static LLVMTargetMachineRef target_machine(const emu_program *p, const char *triple, char *err, size_t cap) {
@@ -779,9 +767,9 @@ static void error_text(LLVMErrorRef e, char *err, size_t cap) {
 ** functions.  NULL with a reason in err when LLVM refuses. */
 static LLVMOrcLLJITRef compile(const emu_program *p, const emu_jit_block *blocks, uint32_t nb, jit_fn *fns,
                                char *err, size_t cap) {
-    pthread_once(&llvm_once, llvm_init);
-    if (!llvm_ready) {
-        snprintf(err, cap, "LLVM has no native target");
+    const char *why = emu_llvm_load(); /* the library and its native target, once per process */
+    if (why) {
+        snprintf(err, cap, "%s", why);
         return NULL;
     }
     char *triple = LLVMGetDefaultTargetTriple();

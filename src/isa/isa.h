@@ -4,8 +4,6 @@
 #ifndef VISA_ISA_H
 #define VISA_ISA_H
 
-#include "core/namespace.h" /* first: the internal names become visa__* (see there) */
-
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>

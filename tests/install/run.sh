@@ -1,8 +1,9 @@
 #!/bin/sh
 # run.sh BUILD_DIR CMAKE [EXTRA_CFLAGS] -- install the build into a temporary prefix, then build
-# consumer.c outside the tree four ways and run each: with pkg-config and with find_package(visa),
-# each against the shared and the static library.  EXTRA_CFLAGS: the sanitizer flags of an ASan
-# build (its library needs their runtime).  Exits 77 (skipped) without pkg-config.
+# consumer.c outside the tree five ways and run each: with pkg-config and with find_package(visa),
+# each against the shared and the static library, and fully static (cc -static) with pkg-config.
+# EXTRA_CFLAGS: the sanitizer flags of an ASan build (its library needs their runtime).  Exits 77
+# (skipped) without pkg-config.
 build=$1 cmake=$2 extra=$3
 here=$(cd "$(dirname "$0")" && pwd)
 command -v pkg-config >/dev/null || { echo "SKIPPED: pkg-config not found"; exit 77; }
@@ -41,6 +42,26 @@ if $cc $flags "$here/consumer.c" $(pkg-config --static --cflags --libs visa |
   ok; else fail "pkg-config --static"; fi
 if command -v ldd >/dev/null && ldd "$tmp/pc_static" | grep -q libvisa; then
   fail "pkg-config --static: linked against the shared library"; fi
+# fully static (-static: libc too): libvisa.a needs no libLLVM to link, the compiled tier loads
+# it at run time, which a static program cannot: it runs interpreted, and a run that must be
+# compiled (VISA_EMU_TIER=jit-all) fails with a message, not a crash.  Not under the
+# sanitizers (their run-time libraries are shared).
+case $extra in
+*sanitize*) echo "fully static: skipped under the sanitizers" ;;
+*)
+  if $cc $flags -static "$here/consumer.c" $(pkg-config --static --cflags --libs visa |
+       sed 's/-lvisa\( \|$\)/-l:libvisa.a /') -o "$tmp/pc_full_static" 2>"$tmp/static.log" &&
+     "$tmp/pc_full_static"; then ok; else cat "$tmp/static.log"; fail "cc -static"; fi
+  # (glibc warns that a static program's dlopen needs its shared libraries: this one never calls it)
+  if [ -x "$tmp/pc_full_static" ]; then
+    if command -v ldd >/dev/null && ldd "$tmp/pc_full_static" 2>&1 | grep -q '=>'; then
+      fail "cc -static: the program loads shared libraries"; fi
+    VISA_EMU_TIER=jit-all "$tmp/pc_full_static" >"$tmp/jit.log" 2>&1
+    rc=$?
+    if [ $rc -eq 0 ] || { [ $rc -eq 1 ] && grep -q 'statically linked' "$tmp/jit.log"; }; then ok; else
+      cat "$tmp/jit.log"; fail "cc -static, VISA_EMU_TIER=jit-all: exit $rc"; fi
+  fi ;;
+esac
 
 for kind in shared static; do
   st=OFF; [ $kind = static ] && st=ON
