@@ -248,6 +248,7 @@
 #define tp_line_of visa__tp_line_of
 #define tp_name_add visa__tp_name_add
 #define tp_name_find visa__tp_name_find
+#define tp_next_line visa__tp_next_line
 #define tp_parse_opnd visa__tp_parse_opnd
 #define tp_parse_template visa__tp_parse_template
 #define tp_raw_operand visa__tp_raw_operand

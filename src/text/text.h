@@ -80,6 +80,9 @@ static inline bool tp_accept(txt_parser *tp, const char *lit) { /* skips leading
     tp_skip_ws(tp);
     return tp_accept_nows(tp, lit);
 }
+/* Read the next logical line into tp->buf, its comments into the module's trivia (pending for
+** the next statement); false at the end of input.  *blank: the line is empty (no comment either). */
+bool tp_next_line(txt_parser *tp, bool *blank);
 bool tp_at_end(txt_parser *tp); /* end of line, or a '}' closing an open scope */
 /* Append n characters that stood at line:col onwards to the logical line (false when out of
 ** memory); the caller bounds the line's length. */
