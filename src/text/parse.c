@@ -429,15 +429,10 @@ static bool parse_kernel_attr(txt_parser *tp) {
 /* -- Routines --------------------------------------------------------------------------------- */
 /* String pool order follows IGC: routine name, predefined variable names V0..V20, predefined
 ** surface names, the bindless sampler S31, then user items in creation order. */
-/* "V12", "T3": a letter and a number below 1000 (snprintf costs more than the rest of a routine's
-** start) */
+/* "V12", "T3": a letter and a number below 1000 */
 static size_t letter_number(char *buf, char letter, unsigned i) {
-    size_t n = 0;
-    buf[n++] = letter;
-    if (i >= 100) buf[n++] = (char)('0' + i / 100 % 10);
-    if (i >= 10) buf[n++] = (char)('0' + i / 10 % 10);
-    buf[n++] = (char)('0' + i % 10);
-    return n;
+    buf[0] = letter;
+    return 1 + txt_small_decimal(buf + 1, i);
 }
 
 static bool begin_routine(txt_parser *tp, bool is_kernel, const char *name, size_t n,

@@ -28,9 +28,7 @@ static const char *generic_template(const char *layout, char *buf, size_t size) 
     for (unsigned k = 0; k < count && n + 6 < size; k++) {
         buf[n++] = ' ';
         buf[n++] = '%';
-        if (k >= 100) buf[n++] = (char)('0' + k / 100);
-        if (k >= 10) buf[n++] = (char)('0' + k / 10 % 10);
-        buf[n++] = (char)('0' + k % 10);
+        n += txt_small_decimal(buf + n, k);
     }
     buf[n] = 0;
     return buf;

@@ -80,6 +80,15 @@ static inline bool tp_accept(txt_parser *tp, const char *lit) { /* skips leading
     tp_skip_ws(tp);
     return tp_accept_nows(tp, lit);
 }
+/* The decimal digits of v (below 1000) at buf, without a NUL; returns how many.  By hand: the
+** callers run per instruction or per routine, where snprintf would cost more than their work. */
+static inline size_t txt_small_decimal(char *buf, unsigned v) {
+    size_t n = 0;
+    if (v >= 100) buf[n++] = (char)('0' + v / 100 % 10);
+    if (v >= 10) buf[n++] = (char)('0' + v / 10 % 10);
+    buf[n++] = (char)('0' + v % 10);
+    return n;
+}
 /* Read the next logical line into tp->buf, its comments into the module's trivia (pending for
 ** the next statement); false at the end of input.  *blank: the line is empty (no comment either). */
 bool tp_next_line(txt_parser *tp, bool *blank);
