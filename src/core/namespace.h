@@ -210,6 +210,7 @@
 #define isa_typeset_map_count visa__isa_typeset_map_count
 #define isa_typeset_name visa__isa_typeset_name
 #define isa_typeset_what visa__isa_typeset_what
+#define pr_channel_letters visa__pr_channel_letters
 #define pr_exec visa__pr_exec
 #define pr_hex visa__pr_hex
 #define pr_label visa__pr_label
@@ -235,6 +236,7 @@
 #define tp_accept_word visa__tp_accept_word
 #define tp_at_end visa__tp_at_end
 #define tp_buf_append visa__tp_buf_append
+#define tp_channel_letters visa__tp_channel_letters
 #define tp_col_of visa__tp_col_of
 #define tp_error visa__tp_error
 #define tp_exec visa__tp_exec
@@ -246,12 +248,14 @@
 #define tp_int_expr_in_angle visa__tp_int_expr_in_angle
 #define tp_label_ref visa__tp_label_ref
 #define tp_line_of visa__tp_line_of
+#define tp_mnemonic visa__tp_mnemonic
 #define tp_name_add visa__tp_name_add
 #define tp_name_find visa__tp_name_find
 #define tp_next_line visa__tp_next_line
 #define tp_parse_opnd visa__tp_parse_opnd
 #define tp_parse_template visa__tp_parse_template
 #define tp_raw_operand visa__tp_raw_operand
+#define tp_state_id visa__tp_state_id
 #define tp_state_var visa__tp_state_var
 #define tp_string visa__tp_string
 #define tp_uint_dec visa__tp_uint_dec

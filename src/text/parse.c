@@ -699,7 +699,7 @@ static bool parse_instruction(txt_parser *tp, const mn_index *ix) {
             tp->failed = false;
             tp->p = mn;
             const isa_form *F = &isa_forms[f];
-            bool ok = F->hook == TH_NONE ? tp_parse_template(tp, f, F->text, &trial)
+            bool ok = F->hook == TH_NONE ? tp_parse_template(tp, f, F->text, TPL_INST, &trial)
                       : txt_hooks[F->hook]->parse ? txt_hooks[F->hook]->parse(tp, f, &trial)
                                                  : false;
             if (ok && !tp_at_end(tp)) ok = false, tp->quiet_err_off = (uint32_t)(tp->p - tp->buf.data),
@@ -726,7 +726,7 @@ static bool parse_instruction(txt_parser *tp, const mn_index *ix) {
     inst.pred = pred;
     tp->p = mn;
     bool ok;
-    if (F->hook == TH_NONE) ok = tp_parse_template(tp, chosen, F->text, &inst);
+    if (F->hook == TH_NONE) ok = tp_parse_template(tp, chosen, F->text, TPL_INST, &inst);
     else if (txt_hooks[F->hook]->parse) ok = txt_hooks[F->hook]->parse(tp, chosen, &inst);
     else {
         tp_error(tp, mn, "'%.*s' is not supported by the text front end yet", (int)wn, w);
