@@ -90,7 +90,11 @@ static bool plain_char(unsigned char c) {
     return c >= 0x20 && c < 0x7F && c != '/' && c != '\\' && c != '"';
 }
 
-/* Where the scan of one logical line stands, and what it found so far. */
+/* Comments, by index into the module's comments. */
+typedef VEC(uint32_t) comment_list;
+
+/* Where the scan of one logical line stands, and what it found so far.  (The own-line comments
+** are a list beside it, not in it: so that the scan's fields can stay in registers.) */
 typedef struct line_scan {
     size_t i;          /* next source byte */
     size_t line_start; /* first byte of the current source line */
@@ -99,7 +103,7 @@ typedef struct line_scan {
     bool blank;        /* nothing at all: no content and no comment */
     bool too_long;     /* longer than MAX_LINE_CHARS (or out of memory) */
     int32_t eol;       /* the end-of-line comment, -1 if none */
-    VEC(uint32_t) own; /* comments before any content: own-line comments */
+    comment_list *own; /* comments before any content: own-line comments */
 } line_scan;
 
 static void scan_plain_run(txt_parser *tp, line_scan *ls) {
@@ -124,7 +128,7 @@ static void scan_plain_run(txt_parser *tp, line_scan *ls) {
 static void keep_comment(txt_parser *tp, line_scan *ls, int32_t k) {
     if (k < 0) return;
     if (ls->content) ls->eol = k;
-    else (void)vec_push(tp->ctx, &ls->own, (uint32_t)k);
+    else (void)vec_push(tp->ctx, ls->own, (uint32_t)k);
 }
 
 /* A // comment: it runs to the end of the source line. */
@@ -269,12 +273,12 @@ static void end_line(txt_parser *tp, line_scan *ls) {
     else tp->failed = true; /* out of memory: the guard reports it */
     tp->p = nul ? tp->buf.data : "";
     /* own-line comments: pending for the next statement, or standalone */
-    for (uint32_t k = 0; k < ls->own.len; k++) {
-        if (tp->blank_pending && k == 0) tp->m->comments.data[ls->own.data[k]].blank_before = 1;
-        (void)vec_push(tp->ctx, &tp->pending_comments, ls->own.data[k]);
+    for (uint32_t k = 0; k < ls->own->len; k++) {
+        if (tp->blank_pending && k == 0) tp->m->comments.data[ls->own->data[k]].blank_before = 1;
+        (void)vec_push(tp->ctx, &tp->pending_comments, ls->own->data[k]);
     }
-    if (ls->own.len) tp->blank_pending = false;
-    vec_free(tp->ctx, &ls->own);
+    if (ls->own->len) tp->blank_pending = false;
+    vec_free(tp->ctx, ls->own);
     tp->pending_eol = ls->eol;
 }
 
@@ -284,8 +288,9 @@ bool tp_next_line(txt_parser *tp, bool *blank) {
     *blank = true;
     if (tp->pos >= tp->len) return false;
     const char *s = tp->src;
+    comment_list own = {0};
     line_scan ls = {.i = tp->pos, .line_start = tp->pos, .line = tp->line_no, .col = 1,
-                    .blank = true, .eol = -1};
+                    .blank = true, .eol = -1, .own = &own};
     while (ls.i < tp->len && s[ls.i] != '\n') {
         size_t i = ls.i;
         char c = s[i];
