@@ -408,6 +408,193 @@ static bool read_inst(rd *r, ir_routine *rt, ir_inst *inst) {
 }
 
 /* -- Routines --------------------------------------------------------------------------------- */
+/* The string pool: a count, then that many NUL-terminated strings. */
+static bool read_strings(rd *sub, ir_routine *rt, size_t start) {
+    uint32_t ns = id4(sub, "string count");
+    if (!count_ok(sub, start, ns, 1, "string") || !vec_reserve(sub->ctx, &rt->strings, ns)) return false;
+    for (uint32_t i = 0; i < ns && !sub->err; i++) {
+        const uint8_t *s = sub->p + sub->pos;
+        const uint8_t *e = memchr(s, 0, sub->len - sub->pos);
+        if (!e) {
+            fail(sub, sub->pos, "truncated string pool (a string has no terminating NUL)");
+            return false;
+        }
+        if (ir_string_add(sub->ctx, rt, (const char *)s, (size_t)(e - s)) == UINT32_MAX) {
+            fail(sub, sub->pos, "out of memory");
+            return false;
+        }
+        sub->pos += (size_t)(e - s) + 1;
+    }
+    return true;
+}
+
+/* Variable i of the routine (its user variables are numbered from 0). */
+static bool read_var(rd *sub, ir_routine *rt, uint32_t i) {
+    ir_var v;
+    memset(&v, 0, sizeof v);
+    v.trivia.eol = -1;
+    size_t at = sub->pos;
+    v.name = id4(sub, "variable");
+    if (!check_string(sub, rt, v.name, at, "variable name")) return false;
+    /* 4.2 splits 4.1's packed type/alignment byte into a type byte and an alignment byte
+    ** (docs/binary-format.md), so that type codes past 0xF fit */
+    int t;
+    if (sub->major == 4 && sub->minor >= 2) {
+        t = isa_type_from_code(u8(sub, "variable"));
+        v.align = u8(sub, "variable");
+    } else {
+        uint8_t bits = u8(sub, "variable");
+        t = isa_type_from_code(bits & 0xF);
+        v.align = bits >> 4;
+    }
+    if (!sub->err && (t < 0 || v.align > 9)) {
+        fail(sub, at + 4, "invalid variable type or alignment");
+        return false;
+    }
+    v.type = (uint8_t)(t < 0 ? 0 : t);
+    v.num_elts = u16(sub, "variable");
+    size_t aat = sub->pos;
+    uint32_t alias = id4(sub, "variable alias");
+    v.alias_off = u16(sub, "variable alias");
+    uint8_t scope = u8(sub, "variable alias scope");
+    if (sub->err) return false;
+    if (scope) {
+        fail(sub, aat + 6, "file-scope alias is not supported");
+        return false;
+    }
+    if (!alias && v.alias_off) {
+        fail(sub, aat + 4, "alias offset without an alias variable");
+        return false;
+    }
+    if (alias) {
+        /* the parent must already exist: predefined or an earlier variable */
+        if (alias >= ISA_NUM_PREDEF_VARS + i || (alias >= isa_predef_var_count && alias < ISA_NUM_PREDEF_VARS)) {
+            fail(sub, aat, "variable alias refers to an undefined variable");
+            return false;
+        }
+        v.has_alias = 1;
+        v.alias_id = alias;
+    }
+    unsigned na = u8(sub, "attribute count");
+    if (!read_attrs(sub, rt, &v.attrs, na)) return false;
+    rt->vars.data[rt->vars.len++] = v;
+    return true;
+}
+
+static bool read_vars(rd *sub, ir_routine *rt) {
+    size_t at = sub->pos;
+    uint32_t nv = id4(sub, "variable count");
+    if (!count_ok(sub, at, nv, 1, "variable") || !vec_reserve(sub->ctx, &rt->vars, nv)) return false;
+    for (uint32_t i = 0; i < nv && !sub->err; i++)
+        if (!read_var(sub, rt, i)) return false;
+    return true;
+}
+
+static bool read_labels(rd *sub, ir_routine *rt) {
+    size_t at = sub->pos;
+    uint32_t nl = u16(sub, "label count");
+    if (!count_ok(sub, at, nl, 1, "label") || !vec_reserve(sub->ctx, &rt->labels, nl)) return false;
+    for (uint32_t i = 0; i < nl && !sub->err; i++) {
+        ir_label l;
+        memset(&l, 0, sizeof l);
+        at = sub->pos;
+        l.name = id4(sub, "label");
+        if (!check_string(sub, rt, l.name, at, "label name")) return false;
+        l.kind = u8(sub, "label");
+        uint8_t na = u8(sub, "label");
+        if (sub->err) return false;
+        if (l.kind > 4 || na) {
+            fail(sub, l.kind > 4 ? at + 4 : at + 5,
+                 l.kind > 4 ? "invalid label kind" : "label attributes are not supported");
+            return false;
+        }
+        l.defined = 1;
+        rt->labels.data[rt->labels.len++] = l;
+    }
+    return true;
+}
+
+/* Samplers, surfaces and the (empty) VME list. */
+static bool read_samplers_surfaces(rd *sub, ir_routine *rt) {
+    size_t at = sub->pos;
+    uint8_t nsamp = u8(sub, "sampler count");
+    if (!sub->err && nsamp >= 32) {
+        fail(sub, at, "sampler count must be below 32");
+        return false;
+    }
+    if (!read_state_list(sub, rt, &rt->samplers, at, nsamp, "sampler")) return false;
+    at = sub->pos;
+    if (!read_state_list(sub, rt, &rt->surfaces, at, u8(sub, "surface count"), "surface")) return false;
+    at = sub->pos;
+    if (u8(sub, "vme count") && !sub->err) {
+        fail(sub, at, "VME variables are not supported (count must be 0)");
+        return false;
+    }
+    return true;
+}
+
+/* A kernel's inputs; *input_count_off: where their count stands, from the routine's start. */
+static bool read_inputs(rd *sub, ir_routine *rt, size_t start, size_t *input_count_off) {
+    size_t at = sub->pos;
+    *input_count_off = sub->pos - start;
+    uint32_t ni = (sub->major > 3 || (sub->major == 3 && sub->minor >= 5)) ? u32(sub, "input count")
+                                                                           : u8(sub, "input count");
+    if (!count_ok(sub, at, ni, 1, "input") || !vec_reserve(sub->ctx, &rt->inputs, ni)) return false;
+    for (uint32_t i = 0; i < ni && !sub->err; i++) {
+        ir_input in;
+        memset(&in, 0, sizeof in);
+        in.trivia.eol = -1;
+        at = sub->pos;
+        in.kind = u8(sub, "input");
+        in.id = id4(sub, "input");
+        in.offset = (int16_t)u16(sub, "input");
+        in.size = u16(sub, "input");
+        if (sub->err) return false;
+        unsigned cls = in.kind & 7;
+        bool bad = cls == IN_GENERAL ? in.id >= ISA_NUM_PREDEF_VARS + rt->vars.len
+                   : cls == IN_SAMPLER ? in.id >= rt->samplers.len
+                   : cls == IN_SURFACE ? in.id >= ISA_NUM_PREDEF_SURFS + rt->surfaces.len : true;
+        if (bad) {
+            fail(sub, at + 1, "input refers to an undefined variable");
+            return false;
+        }
+        in.implicit_syntax = (in.kind >> 3) != 0;
+        rt->inputs.data[rt->inputs.len++] = in;
+    }
+    return true;
+}
+
+/* The routine's attributes (each read as an attribute list of one). */
+static bool read_routine_attrs(rd *sub, ir_routine *rt) {
+    size_t natt_at = sub->pos;
+    uint32_t natt = u16(sub, "attribute count");
+    if (!count_ok(sub, natt_at, natt, 1, "attribute") || !vec_reserve(sub->ctx, &rt->attrs, natt)) return false;
+    for (uint32_t i = 0; i < natt && !sub->err; i++) {
+        ir_attr_list tmp = {0, NULL};
+        if (!read_attrs(sub, rt, &tmp, 1)) return false;
+        ir_attr a = tmp.items[0];
+        a.trivia.eol = -1;
+        vx_free(sub->ctx, tmp.items, sizeof(ir_attr));
+        rt->attrs.data[rt->attrs.len++] = a;
+    }
+    return true;
+}
+
+/* The instructions, up to `end` (bounded by the file's length file_len). */
+static bool read_insts(rd *sub, ir_routine *rt, size_t end, size_t file_len) {
+    sub->len = end <= file_len ? end : file_len; /* a cut file reads as truncated instructions */
+    while (sub->pos < end && !sub->err) {
+        ir_inst inst;
+        if (!read_inst(sub, rt, &inst)) return false;
+        if (!vec_push(sub->ctx, &rt->insts, inst)) {
+            vx_free(sub->ctx, inst.opnd, inst.nopnd * sizeof(ir_opnd));
+            fail(sub, inst.offset, "out of memory");
+            return false;
+        }
+    }
+    return true;
+}
+
 /* Read one routine object.  start/size come from the header; a size reaching past the end of the
 ** file shows up as a truncated field, and a size that does not match the object as read is
 ** reported at the header's size field (size_at). */
@@ -419,143 +606,17 @@ static bool read_routine(rd *r, ir_routine *rt, bool is_kernel, size_t start, si
     /* a routine may not read past its own object (nor past the file) */
     sub.len = size <= r->len - start ? start + size : r->len;
     sub.pos = start;
-    uint32_t ns = id4(&sub, "string count");
-    if (!count_ok(&sub, start, ns, 1, "string") || !vec_reserve(r->ctx, &rt->strings, ns)) goto out;
-    for (uint32_t i = 0; i < ns && !sub.err; i++) {
-        const uint8_t *s = sub.p + sub.pos;
-        const uint8_t *e = memchr(s, 0, sub.len - sub.pos);
-        if (!e) {
-            fail(&sub, sub.pos, "truncated string pool (a string has no terminating NUL)");
-            goto out;
-        }
-        if (ir_string_add(r->ctx, rt, (const char *)s, (size_t)(e - s)) == UINT32_MAX) {
-            fail(&sub, sub.pos, "out of memory");
-            goto out;
-        }
-        sub.pos += (size_t)(e - s) + 1;
-    }
+    if (!read_strings(&sub, rt, start)) goto out;
     size_t at = sub.pos;
     rt->name = id4(&sub, "routine name");
     if (!check_string(&sub, rt, rt->name, at, "routine name")) goto out;
-    at = sub.pos;
-    uint32_t nv = id4(&sub, "variable count");
-    if (!count_ok(&sub, at, nv, 1, "variable") || !vec_reserve(r->ctx, &rt->vars, nv)) goto out;
-    for (uint32_t i = 0; i < nv && !sub.err; i++) {
-        ir_var v;
-        memset(&v, 0, sizeof v);
-        v.trivia.eol = -1;
-        at = sub.pos;
-        v.name = id4(&sub, "variable");
-        if (!check_string(&sub, rt, v.name, at, "variable name")) goto out;
-        /* 4.2 splits 4.1's packed type/alignment byte into a type byte and an alignment byte
-        ** (docs/binary-format.md), so that type codes past 0xF fit */
-        int t;
-        if (r->major == 4 && r->minor >= 2) {
-            t = isa_type_from_code(u8(&sub, "variable"));
-            v.align = u8(&sub, "variable");
-        } else {
-            uint8_t bits = u8(&sub, "variable");
-            t = isa_type_from_code(bits & 0xF);
-            v.align = bits >> 4;
-        }
-        if (!sub.err && (t < 0 || v.align > 9)) {
-            fail(&sub, at + 4, "invalid variable type or alignment");
-            goto out;
-        }
-        v.type = (uint8_t)(t < 0 ? 0 : t);
-        v.num_elts = u16(&sub, "variable");
-        size_t aat = sub.pos;
-        uint32_t alias = id4(&sub, "variable alias");
-        v.alias_off = u16(&sub, "variable alias");
-        uint8_t scope = u8(&sub, "variable alias scope");
-        if (sub.err) goto out;
-        if (scope) {
-            fail(&sub, aat + 6, "file-scope alias is not supported");
-            goto out;
-        }
-        if (!alias && v.alias_off) {
-            fail(&sub, aat + 4, "alias offset without an alias variable");
-            goto out;
-        }
-        if (alias) {
-            /* the parent must already exist: predefined or an earlier variable */
-            if (alias >= ISA_NUM_PREDEF_VARS + i || (alias >= isa_predef_var_count && alias < ISA_NUM_PREDEF_VARS)) {
-                fail(&sub, aat, "variable alias refers to an undefined variable");
-                goto out;
-            }
-            v.has_alias = 1;
-            v.alias_id = alias;
-        }
-        unsigned na = u8(&sub, "attribute count");
-        if (!read_attrs(&sub, rt, &v.attrs, na)) goto out;
-        rt->vars.data[rt->vars.len++] = v;
-    }
+    if (!read_vars(&sub, rt)) goto out;
     at = sub.pos;
     if (!read_state_list(&sub, rt, &rt->addrs, at, u16(&sub, "address count"), "address variable")) goto out;
     at = sub.pos;
     if (!read_state_list(&sub, rt, &rt->preds, at, u16(&sub, "predicate count"), "predicate variable")) goto out;
-    at = sub.pos;
-    uint32_t nl = u16(&sub, "label count");
-    if (!count_ok(&sub, at, nl, 1, "label") || !vec_reserve(r->ctx, &rt->labels, nl)) goto out;
-    for (uint32_t i = 0; i < nl && !sub.err; i++) {
-        ir_label l;
-        memset(&l, 0, sizeof l);
-        at = sub.pos;
-        l.name = id4(&sub, "label");
-        if (!check_string(&sub, rt, l.name, at, "label name")) goto out;
-        l.kind = u8(&sub, "label");
-        uint8_t na = u8(&sub, "label");
-        if (sub.err) goto out;
-        if (l.kind > 4 || na) {
-            fail(&sub, l.kind > 4 ? at + 4 : at + 5,
-                 l.kind > 4 ? "invalid label kind" : "label attributes are not supported");
-            goto out;
-        }
-        l.defined = 1;
-        rt->labels.data[rt->labels.len++] = l;
-    }
-    at = sub.pos;
-    uint8_t nsamp = u8(&sub, "sampler count");
-    if (!sub.err && nsamp >= 32) {
-        fail(&sub, at, "sampler count must be below 32");
-        goto out;
-    }
-    if (!read_state_list(&sub, rt, &rt->samplers, at, nsamp, "sampler")) goto out;
-    at = sub.pos;
-    if (!read_state_list(&sub, rt, &rt->surfaces, at, u8(&sub, "surface count"), "surface")) goto out;
-    at = sub.pos;
-    if (u8(&sub, "vme count") && !sub.err) {
-        fail(&sub, at, "VME variables are not supported (count must be 0)");
-        goto out;
-    }
-    if (is_kernel) {
-        at = sub.pos;
-        *input_count_off = sub.pos - start;
-        uint32_t ni = (r->major > 3 || (r->major == 3 && r->minor >= 5)) ? u32(&sub, "input count")
-                                                                         : u8(&sub, "input count");
-        if (!count_ok(&sub, at, ni, 1, "input") || !vec_reserve(r->ctx, &rt->inputs, ni)) goto out;
-        for (uint32_t i = 0; i < ni && !sub.err; i++) {
-            ir_input in;
-            memset(&in, 0, sizeof in);
-            in.trivia.eol = -1;
-            at = sub.pos;
-            in.kind = u8(&sub, "input");
-            in.id = id4(&sub, "input");
-            in.offset = (int16_t)u16(&sub, "input");
-            in.size = u16(&sub, "input");
-            if (sub.err) goto out;
-            unsigned cls = in.kind & 7;
-            bool bad = cls == IN_GENERAL ? in.id >= ISA_NUM_PREDEF_VARS + rt->vars.len
-                       : cls == IN_SAMPLER ? in.id >= rt->samplers.len
-                       : cls == IN_SURFACE ? in.id >= ISA_NUM_PREDEF_SURFS + rt->surfaces.len : true;
-            if (bad) {
-                fail(&sub, at + 1, "input refers to an undefined variable");
-                goto out;
-            }
-            in.implicit_syntax = (in.kind >> 3) != 0;
-            rt->inputs.data[rt->inputs.len++] = in;
-        }
-    }
+    if (!read_labels(&sub, rt) || !read_samplers_surfaces(&sub, rt)) goto out;
+    if (is_kernel && !read_inputs(&sub, rt, start, input_count_off)) goto out;
     at = sub.pos;
     uint32_t isize = u32(&sub, "instruction size");
     uint32_t entry = u32(&sub, "entry");
@@ -563,17 +624,7 @@ static bool read_routine(rd *r, ir_routine *rt, bool is_kernel, size_t start, si
         rt->input_size = u8(&sub, "input size");
         rt->return_size = u8(&sub, "return size");
     }
-    size_t natt_at = sub.pos;
-    uint32_t natt = u16(&sub, "attribute count");
-    if (!count_ok(&sub, natt_at, natt, 1, "attribute") || !vec_reserve(r->ctx, &rt->attrs, natt)) goto out;
-    for (uint32_t i = 0; i < natt && !sub.err; i++) {
-        ir_attr_list tmp = {0, NULL};
-        if (!read_attrs(&sub, rt, &tmp, 1)) goto out;
-        ir_attr a = tmp.items[0];
-        a.trivia.eol = -1;
-        vx_free(r->ctx, tmp.items, sizeof(ir_attr));
-        rt->attrs.data[rt->attrs.len++] = a;
-    }
+    if (!read_routine_attrs(&sub, rt)) goto out;
     if (sub.err) goto out;
     if (entry != sub.pos - start) {
         char msg[120];
@@ -592,17 +643,7 @@ static bool read_routine(rd *r, ir_routine *rt, bool is_kernel, size_t start, si
                                 "instruction size) or reaches outside the file");
         goto out;
     }
-    size_t end = sub.pos + isize;
-    sub.len = end <= r->len ? end : r->len; /* a cut file reads as truncated instructions */
-    while (sub.pos < end && !sub.err) {
-        ir_inst inst;
-        if (!read_inst(&sub, rt, &inst)) goto out;
-        if (!vec_push(r->ctx, &rt->insts, inst)) {
-            vx_free(r->ctx, inst.opnd, inst.nopnd * sizeof(ir_opnd));
-            fail(&sub, inst.offset, "out of memory");
-            goto out;
-        }
-    }
+    (void)read_insts(&sub, rt, sub.pos + isize, r->len);
 out:
     r->err = sub.err;
     return !sub.err;

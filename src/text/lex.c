@@ -36,6 +36,291 @@ static const txt_seg *seg_of(const txt_parser *tp, size_t i) {
 /* Characters pushed to the line, its NUL included (the NUL stays outside buf.len). */
 static size_t pos_count(const txt_parser *tp) { return tp->segs.len ? (size_t)tp->buf.len + 1 : 0; }
 
+/* -- Reading a logical line ------------------------------------------------------------------- */
+#define MAX_LINE_CHARS (1u << 20)
+
+/* Comments IGC's printer generates (they are printed again, so not kept as trivia). */
+static bool is_generated_comment(const char *c, size_t n, bool eol) {
+    if (eol && n > 20 && memcmp(c, "/// Original Name: \"", 20) == 0) return true; /* .function */
+    if (eol) {
+        if (n > 5 && memcmp(c, "/// $", 5) == 0) {
+            for (size_t i = 5; i < n; i++)
+                if (c[i] < '0' || c[i] > '9') return false;
+            return true;
+        }
+        return false;
+    }
+    if (n == 29 && memcmp(c, "/// VISA Predefined Variables", 29) == 0) return true;
+    if (n > 9 && memcmp(c, "// .decl ", 9) == 0) {
+        /* "// .decl V<n> v_type=G v_name=..." or "// .decl T<n> v_type=T v_name=..." */
+        const char *p = c + 9;
+        const char *end = c + n;
+        char k = *p++;
+        if (k != 'V' && k != 'T') return false;
+        if (p >= end || *p < '0' || *p > '9') return false;
+        while (p < end && *p >= '0' && *p <= '9') p++;
+        const char *want = k == 'V' ? " v_type=G v_name=" : " v_type=T v_name=";
+        return (size_t)(end - p) > strlen(want) && memcmp(p, want, strlen(want)) == 0;
+    }
+    return false;
+}
+
+static int32_t add_comment(txt_parser *tp, const char *c, size_t n, size_t id_len, bool blank_before) {
+    ir_comment cm;
+    cm.text = vx_strndup(tp->ctx, c, n);
+    cm.len = (uint32_t)n;
+    cm.id_len = (uint32_t)id_len;
+    cm.blank_before = blank_before;
+    if (!cm.text || !vec_push(tp->ctx, &tp->m->comments, cm)) {
+        vx_free(tp->ctx, cm.text, n + 1);
+        return -1;
+    }
+    return (int32_t)tp->m->comments.len - 1;
+}
+
+/* One character of the logical line; false when the line is too long or memory ran out. */
+static bool buf_push(txt_parser *tp, char c, uint32_t line, uint32_t col) {
+    if (tp->buf.len >= MAX_LINE_CHARS) return false;
+    return tp_buf_append(tp, &c, 1, line, col);
+}
+
+/* Characters copied as they are, a run at a time: all but comment starts, continuations,
+** strings, CRs and control or non-ASCII bytes (the cases tp_next_line looks at one by one). */
+static bool plain_char(unsigned char c) {
+    return c >= 0x20 && c < 0x7F && c != '/' && c != '\\' && c != '"';
+}
+
+/* Comments, by index into the module's comments. */
+typedef VEC(uint32_t) comment_list;
+
+/* Where the scan of one logical line stands, and what it found so far.  (The own-line comments
+** are a list beside it, not in it: so that the scan's fields can stay in registers.) */
+typedef struct line_scan {
+    size_t i;          /* next source byte */
+    size_t line_start; /* first byte of the current source line */
+    uint32_t line, col; /* source line; column of the character last looked at */
+    bool content;      /* a character of a statement was seen (not only blanks and comments) */
+    bool blank;        /* nothing at all: no content and no comment */
+    bool too_long;     /* longer than MAX_LINE_CHARS (or out of memory) */
+    int32_t eol;       /* the end-of-line comment, -1 if none */
+    comment_list *own; /* comments before any content: own-line comments */
+} line_scan;
+
+static void scan_plain_run(txt_parser *tp, line_scan *ls) {
+    const char *s = tp->src;
+    size_t i = ls->i, j = i;
+    /* blanks until the first content, then a tighter loop */
+    while (!ls->content && j < tp->len && (s[j] == ' ' || s[j] == '\t')) j++;
+    if (j < tp->len && plain_char((unsigned char)s[j]) && s[j] != ' ') ls->content = true;
+    while (j < tp->len && (plain_char((unsigned char)s[j]) || s[j] == '\t')) j++;
+    size_t n = j - i;
+    if (tp->buf.len + n > MAX_LINE_CHARS) {
+        n = MAX_LINE_CHARS - tp->buf.len;
+        ls->too_long = true;
+    }
+    if (!tp_buf_append(tp, s + i, n, ls->line, ls->col)) ls->too_long = true;
+    if (ls->content) ls->blank = false;
+    ls->col = (uint32_t)(j - 1 - ls->line_start) + 1;
+    ls->i = j;
+}
+
+/* A comment kept as trivia (k: its index, -1 when it could not be stored). */
+static void keep_comment(txt_parser *tp, line_scan *ls, int32_t k) {
+    if (k < 0) return;
+    if (ls->content) ls->eol = k;
+    else (void)vec_push(tp->ctx, ls->own, (uint32_t)k);
+}
+
+/* A // comment: it runs to the end of the source line. */
+static void scan_line_comment(txt_parser *tp, line_scan *ls) {
+    const char *s = tp->src;
+    size_t i = ls->i, j = i;
+    while (j < tp->len && s[j] != '\n') j++;
+    size_t n = j;
+    while (n > i && s[n - 1] == '\r') n--; /* CRLF, and CRs before the end of input */
+    /* an end-of-line comment ends at its last non-blank: the printer may put text after
+    ** it (IGC's indent of a first .function on the last header line), which would
+    ** otherwise join the comment and grow it on every print (fuzz_parse) */
+    if (ls->content)
+        while (n > i && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r')) n--;
+    size_t cs = i;
+    if (ls->content) {
+        /* "/// $N" is generated; anything after it on the line is the user's comment */
+        size_t k = i;
+        if (n - i > 5 && memcmp(s + i, "/// $", 5) == 0) {
+            k = i + 5;
+            while (k < n && s[k] >= '0' && s[k] <= '9') k++;
+            if (k > i + 5 && (k == n || s[k] == ' ' || s[k] == '\t')) {
+                while (k < n && (s[k] == ' ' || s[k] == '\t')) k++;
+                cs = k;
+            }
+        }
+    } else {
+        /* own-line comment: keep its indentation */
+        while (cs > ls->line_start && (s[cs - 1] == ' ' || s[cs - 1] == '\t')) cs--;
+    }
+    bool gen = cs == n || is_generated_comment(s + i, n - i, ls->content);
+    if (!ls->content && n - i == 29 && memcmp(s + i, "/// VISA Predefined Variables", 29) == 0)
+        tp->saw_predef_block = true;
+    if (!gen) {
+        /* an end-of-line comment is kept whole: where no id is printed before it (a label,
+        ** a declaration) its "/// $N " prefix is what makes it a comment (fuzz_parse) */
+        size_t from = ls->content ? i : cs;
+        keep_comment(tp, ls, add_comment(tp, s + from, n - from, cs > i ? cs - i : 0, false));
+    }
+    ls->blank = false;
+    ls->i = j;
+}
+
+/* A block comment, which may span source lines; false when it is not terminated (reported). */
+static bool scan_block_comment(txt_parser *tp, line_scan *ls) {
+    const char *s = tp->src;
+    size_t i = ls->i, j = i + 2;
+    uint32_t l2 = ls->line;
+    size_t ls2 = ls->line_start;
+    while (j + 1 < tp->len && !(s[j] == '*' && s[j + 1] == '/')) {
+        if (s[j] == '\n') {
+            l2++;
+            ls2 = j + 1;
+        }
+        j++;
+    }
+    if (j + 1 >= tp->len) {
+        diag_at(&tp->ds, VISA_SEV_ERROR, "E-SYNTAX", ls->line, ls->col, "unterminated comment");
+        tp->failed = true;
+        ls->i = tp->len;
+        return false;
+    }
+    j += 2;
+    size_t cs = i;
+    if (!ls->content)
+        while (cs > ls->line_start && (s[cs - 1] == ' ' || s[cs - 1] == '\t')) cs--;
+    keep_comment(tp, ls, add_comment(tp, s + cs, j - cs, 0, false));
+    ls->blank = false;
+    /* a block comment separates tokens like a space */
+    if (!buf_push(tp, ' ', ls->line, ls->col)) ls->too_long = true;
+    ls->line = l2;
+    ls->line_start = ls2;
+    ls->i = j;
+    return true;
+}
+
+/* A string literal, copied verbatim (it may contain // or slash-star). */
+static void scan_string(txt_parser *tp, line_scan *ls) {
+    const char *s = tp->src;
+    size_t j = ls->i;
+    uint32_t line = ls->line;
+    if (!buf_push(tp, '"', line, ls->col)) ls->too_long = true;
+    j++;
+    while (j < tp->len && s[j] != '"' && s[j] != '\n') {
+        if (s[j] == '\\' && j + 1 < tp->len && s[j + 1] != '\n') {
+            if (!buf_push(tp, s[j], line, (uint32_t)(j - ls->line_start) + 1)) ls->too_long = true;
+            j++;
+        }
+        if (!buf_push(tp, s[j], line, (uint32_t)(j - ls->line_start) + 1)) ls->too_long = true;
+        j++;
+    }
+    if (j < tp->len && s[j] == '"') {
+        if (!buf_push(tp, '"', line, (uint32_t)(j - ls->line_start) + 1)) ls->too_long = true;
+        j++;
+    }
+    ls->content = true;
+    ls->blank = false;
+    ls->i = j;
+}
+
+/* Any other character: a control or non-ASCII byte is an error and reads as a blank. */
+static void scan_char(txt_parser *tp, line_scan *ls, char c) {
+    if (((unsigned char)c < 0x20 && c != '\t' && c != '\r') || c == 0x7F) {
+        if (!tp->failed)
+            diag_at(&tp->ds, VISA_SEV_ERROR, "E-SYNTAX", ls->line, ls->col,
+                    "invalid character 0x%02x in input", (unsigned char)c);
+        tp->failed = true;
+        c = ' ';
+    } else if ((unsigned char)c >= 0x80) {
+        if (!tp->failed)
+            diag_at(&tp->ds, VISA_SEV_ERROR, "E-SYNTAX", ls->line, ls->col,
+                    "invalid byte 0x%02x outside a string or comment", (unsigned char)c);
+        tp->failed = true;
+        c = ' ';
+    }
+    if (c != ' ' && c != '\t') {
+        ls->content = true;
+        ls->blank = false;
+    }
+    if (!buf_push(tp, c, ls->line, ls->col)) ls->too_long = true;
+    ls->i++;
+}
+
+/* The line is read: NUL-terminate it and hand its comments on. */
+static void end_line(txt_parser *tp, line_scan *ls) {
+    if (ls->i < tp->len) ls->i++; /* the newline */
+    tp->pos = ls->i;
+    tp->line_no = ls->line + 1;
+    if (ls->too_long) {
+        if (!tp->failed)
+            diag_at(&tp->ds, VISA_SEV_ERROR, "E-SYNTAX", ls->line, 1,
+                    "statement longer than %u characters", MAX_LINE_CHARS);
+        tp->failed = true;
+        tp->buf.len = tp->segs.len = 0;
+    }
+    bool nul = buf_push(tp, 0, ls->line, ls->col + 1);
+    if (!nul) {
+        tp->buf.len = tp->segs.len = 0;
+        nul = buf_push(tp, 0, ls->line, 1);
+    }
+    if (nul) tp->buf.len--; /* keep the NUL outside len */
+    else tp->failed = true; /* out of memory: the guard reports it */
+    tp->p = nul ? tp->buf.data : "";
+    /* own-line comments: pending for the next statement, or standalone */
+    for (uint32_t k = 0; k < ls->own->len; k++) {
+        if (tp->blank_pending && k == 0) tp->m->comments.data[ls->own->data[k]].blank_before = 1;
+        (void)vec_push(tp->ctx, &tp->pending_comments, ls->own->data[k]);
+    }
+    if (ls->own->len) tp->blank_pending = false;
+    vec_free(tp->ctx, ls->own);
+    tp->pending_eol = ls->eol;
+}
+
+bool tp_next_line(txt_parser *tp, bool *blank) {
+    tp->buf.len = tp->segs.len = 0;
+    tp->failed = false;
+    *blank = true;
+    if (tp->pos >= tp->len) return false;
+    const char *s = tp->src;
+    comment_list own = {0};
+    line_scan ls = {.i = tp->pos, .line_start = tp->pos, .line = tp->line_no, .col = 1,
+                    .blank = true, .eol = -1, .own = &own};
+    while (ls.i < tp->len && s[ls.i] != '\n') {
+        size_t i = ls.i;
+        char c = s[i];
+        ls.col = (uint32_t)(i - ls.line_start) + 1;
+        if (plain_char((unsigned char)c) || c == '\t') {
+            scan_plain_run(tp, &ls);
+        } else if (c == '/' && i + 1 < tp->len && s[i + 1] == '/') {
+            scan_line_comment(tp, &ls);
+            break;
+        } else if (c == '/' && i + 1 < tp->len && s[i + 1] == '*') {
+            if (!scan_block_comment(tp, &ls)) break;
+        } else if (c == '\\' && i + 1 < tp->len &&
+                   (s[i + 1] == '\n' || (s[i + 1] == '\r' && i + 2 < tp->len && s[i + 2] == '\n'))) {
+            /* a continuation: the next source line goes on with this logical line */
+            ls.i += s[i + 1] == '\n' ? 2 : 3;
+            ls.line++;
+            ls.line_start = ls.i;
+        } else if (c == '"') {
+            scan_string(tp, &ls);
+        } else if (c == '\r' && i + 1 < tp->len && s[i + 1] == '\n') {
+            ls.i++;
+        } else {
+            scan_char(tp, &ls, c);
+        }
+    }
+    end_line(tp, &ls);
+    *blank = ls.blank;
+    return true;
+}
+
 /* -- Diagnostics ------------------------------------------------------------------------------ */
 uint32_t tp_line_of(txt_parser *tp, const char *at) {
     size_t i = (size_t)(at - tp->buf.data), n = pos_count(tp);

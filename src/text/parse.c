@@ -1,56 +1,16 @@
-/* parse.c -- the vISA assembly parser: statements, declarations, operands and instructions.
-** Accepts what IGC prints and what IGC's parser (CISA.l/CISA.y) accepts.  Instruction syntax
-** comes from the table: a form's text template (template.c) or its family hook (hooks_*.c).
+/* parse.c -- the vISA assembly parser: statements, declarations, routines and instructions.
+** Accepts what IGC prints and what IGC's parser (CISA.l/CISA.y) accepts.  Logical lines come
+** from lex.c, operands from operand.c; instruction syntax comes from the table: a form's text
+** template (template.c) or its family hook (hooks_*.c).
 ** Errors are reported with file:line:col and parsing resumes at the next line.
 */
-#include <math.h>
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "text.h"
 
-#define MAX_LINE_CHARS (1u << 20)
-
-/* -- Comments (trivia) ------------------------------------------------------------------------ */
-static bool is_generated_comment(const char *c, size_t n, bool eol) {
-    if (eol && n > 20 && memcmp(c, "/// Original Name: \"", 20) == 0) return true; /* .function */
-    if (eol) {
-        if (n > 5 && memcmp(c, "/// $", 5) == 0) {
-            for (size_t i = 5; i < n; i++)
-                if (c[i] < '0' || c[i] > '9') return false;
-            return true;
-        }
-        return false;
-    }
-    if (n == 29 && memcmp(c, "/// VISA Predefined Variables", 29) == 0) return true;
-    if (n > 9 && memcmp(c, "// .decl ", 9) == 0) {
-        /* "// .decl V<n> v_type=G v_name=..." or "// .decl T<n> v_type=T v_name=..." */
-        const char *p = c + 9;
-        const char *end = c + n;
-        char k = *p++;
-        if (k != 'V' && k != 'T') return false;
-        if (p >= end || *p < '0' || *p > '9') return false;
-        while (p < end && *p >= '0' && *p <= '9') p++;
-        const char *want = k == 'V' ? " v_type=G v_name=" : " v_type=T v_name=";
-        return (size_t)(end - p) > strlen(want) && memcmp(p, want, strlen(want)) == 0;
-    }
-    return false;
-}
-
-static int32_t add_comment(txt_parser *tp, const char *c, size_t n, size_t id_len, bool blank_before) {
-    ir_comment cm;
-    cm.text = vx_strndup(tp->ctx, c, n);
-    cm.len = (uint32_t)n;
-    cm.id_len = (uint32_t)id_len;
-    cm.blank_before = blank_before;
-    if (!cm.text || !vec_push(tp->ctx, &tp->m->comments, cm)) {
-        vx_free(tp->ctx, cm.text, n + 1);
-        return -1;
-    }
-    return (int32_t)tp->m->comments.len - 1;
-}
-
+/* -- Trivia ----------------------------------------------------------------------------------- */
 /* Attach the pending own-line comments and end-of-line comment to a statement. */
 static void attach_trivia(txt_parser *tp, ir_trivia *t) {
     t->first = 0;
@@ -63,676 +23,6 @@ static void attach_trivia(txt_parser *tp, ir_trivia *t) {
     }
     t->eol = tp->pending_eol;
     tp->pending_eol = -1;
-}
-
-/* -- Logical lines ---------------------------------------------------------------------------- */
-/* One character of the logical line; false when the line is too long or memory ran out. */
-static bool buf_push(txt_parser *tp, char c, uint32_t line, uint32_t col) {
-    if (tp->buf.len >= MAX_LINE_CHARS) return false;
-    return tp_buf_append(tp, &c, 1, line, col);
-}
-
-/* Characters copied as they are, a run at a time: all but comment starts, continuations,
-** strings, CRs and control or non-ASCII bytes (the cases next_line looks at one by one). */
-static bool plain_char(unsigned char c) {
-    return c >= 0x20 && c < 0x7F && c != '/' && c != '\\' && c != '"';
-}
-
-/* Read the next logical line into tp->buf.  Returns false at end of input. */
-static bool next_line(txt_parser *tp, bool *blank) {
-    tp->buf.len = tp->segs.len = 0;
-    tp->failed = false;
-    *blank = true;
-    if (tp->pos >= tp->len) return false;
-    const char *s = tp->src;
-    size_t i = tp->pos;
-    uint32_t line = tp->line_no, col = 1;
-    size_t line_start = i;
-    bool content = false, too_long = false;
-    VEC(uint32_t) own = {0}; /* comments on this line before any content */
-    int32_t eol = -1;
-    while (i < tp->len && s[i] != '\n') {
-        char c = s[i];
-        col = (uint32_t)(i - line_start) + 1;
-        if (plain_char((unsigned char)c) || c == '\t') {
-            size_t j = i;
-            /* blanks until the first content, then a tighter loop */
-            while (!content && j < tp->len && (s[j] == ' ' || s[j] == '\t')) j++;
-            if (j < tp->len && plain_char((unsigned char)s[j]) && s[j] != ' ') content = true;
-            while (j < tp->len && (plain_char((unsigned char)s[j]) || s[j] == '\t')) j++;
-            size_t n = j - i;
-            if (tp->buf.len + n > MAX_LINE_CHARS) {
-                n = MAX_LINE_CHARS - tp->buf.len;
-                too_long = true;
-            }
-            if (!tp_buf_append(tp, s + i, n, line, col)) too_long = true;
-            if (content) *blank = false;
-            col = (uint32_t)(j - 1 - line_start) + 1;
-            i = j;
-            continue;
-        }
-        if (c == '/' && i + 1 < tp->len && s[i + 1] == '/') {
-            size_t j = i;
-            while (j < tp->len && s[j] != '\n') j++;
-            size_t n = j;
-            while (n > i && s[n - 1] == '\r') n--; /* CRLF, and CRs before the end of input */
-            /* an end-of-line comment ends at its last non-blank: the printer may put text after
-            ** it (IGC's indent of a first .function on the last header line), which would
-            ** otherwise join the comment and grow it on every print (fuzz_parse) */
-            if (content)
-                while (n > i && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r')) n--;
-            size_t cs = i;
-            if (content) {
-                /* "/// $N" is generated; anything after it on the line is the user's comment */
-                size_t k = i;
-                if (n - i > 5 && memcmp(s + i, "/// $", 5) == 0) {
-                    k = i + 5;
-                    while (k < n && s[k] >= '0' && s[k] <= '9') k++;
-                    if (k > i + 5 && (k == n || s[k] == ' ' || s[k] == '\t')) {
-                        while (k < n && (s[k] == ' ' || s[k] == '\t')) k++;
-                        cs = k;
-                    }
-                }
-            } else {
-                /* own-line comment: keep its indentation */
-                while (cs > line_start && (s[cs - 1] == ' ' || s[cs - 1] == '\t')) cs--;
-            }
-            bool gen = cs == n || is_generated_comment(s + i, n - i, content);
-            if (!content && n - i == 29 && memcmp(s + i, "/// VISA Predefined Variables", 29) == 0)
-                tp->saw_predef_block = true;
-            if (!gen) {
-                /* an end-of-line comment is kept whole: where no id is printed before it (a label,
-                ** a declaration) its "/// $N " prefix is what makes it a comment (fuzz_parse) */
-                size_t from = content ? i : cs;
-                int32_t k = add_comment(tp, s + from, n - from, cs > i ? cs - i : 0, false);
-                if (k >= 0) {
-                    if (content) eol = k;
-                    else (void)vec_push(tp->ctx, &own, (uint32_t)k);
-                }
-            }
-            *blank = false;
-            i = j;
-            break;
-        }
-        if (c == '/' && i + 1 < tp->len && s[i + 1] == '*') {
-            size_t j = i + 2;
-            uint32_t l2 = line;
-            size_t ls2 = line_start;
-            while (j + 1 < tp->len && !(s[j] == '*' && s[j + 1] == '/')) {
-                if (s[j] == '\n') {
-                    l2++;
-                    ls2 = j + 1;
-                }
-                j++;
-            }
-            if (j + 1 >= tp->len) {
-                diag_at(&tp->ds, VISA_SEV_ERROR, "E-SYNTAX", line, col, "unterminated comment");
-                tp->failed = true;
-                i = tp->len;
-                break;
-            }
-            j += 2;
-            size_t cs = i;
-            if (!content)
-                while (cs > line_start && (s[cs - 1] == ' ' || s[cs - 1] == '\t')) cs--;
-            int32_t k = add_comment(tp, s + cs, j - cs, 0, false);
-            if (k >= 0) {
-                if (content) eol = k;
-                else (void)vec_push(tp->ctx, &own, (uint32_t)k);
-            }
-            *blank = false;
-            /* a block comment separates tokens like a space */
-            if (!buf_push(tp, ' ', line, col)) too_long = true;
-            line = l2;
-            line_start = ls2;
-            i = j;
-            continue;
-        }
-        if (c == '\\' && (i + 1 < tp->len) &&
-            (s[i + 1] == '\n' || (s[i + 1] == '\r' && i + 2 < tp->len && s[i + 2] == '\n'))) {
-            i += s[i + 1] == '\n' ? 2 : 3;
-            line++;
-            line_start = i;
-            continue;
-        }
-        if (c == '"') {
-            /* copy a string literal verbatim (it may contain // or slash-star) */
-            size_t j = i;
-            if (!buf_push(tp, c, line, col)) too_long = true;
-            j++;
-            while (j < tp->len && s[j] != '"' && s[j] != '\n') {
-                if (s[j] == '\\' && j + 1 < tp->len && s[j + 1] != '\n') {
-                    if (!buf_push(tp, s[j], line, (uint32_t)(j - line_start) + 1)) too_long = true;
-                    j++;
-                }
-                if (!buf_push(tp, s[j], line, (uint32_t)(j - line_start) + 1)) too_long = true;
-                j++;
-            }
-            if (j < tp->len && s[j] == '"') {
-                if (!buf_push(tp, '"', line, (uint32_t)(j - line_start) + 1)) too_long = true;
-                j++;
-            }
-            content = true;
-            *blank = false;
-            i = j;
-            continue;
-        }
-        if (c == '\r' && i + 1 < tp->len && s[i + 1] == '\n') {
-            i++;
-            continue;
-        }
-        if (((unsigned char)c < 0x20 && c != '\t' && c != '\r') || c == 0x7F) {
-            if (!tp->failed)
-                diag_at(&tp->ds, VISA_SEV_ERROR, "E-SYNTAX", line, col,
-                        "invalid character 0x%02x in input", (unsigned char)c);
-            tp->failed = true;
-            c = ' ';
-        } else if ((unsigned char)c >= 0x80) {
-            if (!tp->failed)
-                diag_at(&tp->ds, VISA_SEV_ERROR, "E-SYNTAX", line, col,
-                        "invalid byte 0x%02x outside a string or comment", (unsigned char)c);
-            tp->failed = true;
-            c = ' ';
-        }
-        if (c != ' ' && c != '\t') {
-            content = true;
-            *blank = false;
-        }
-        if (!buf_push(tp, c, line, col)) too_long = true;
-        i++;
-    }
-    if (i < tp->len) i++; /* the newline */
-    tp->pos = i;
-    tp->line_no = line + 1;
-    if (too_long) {
-        if (!tp->failed)
-            diag_at(&tp->ds, VISA_SEV_ERROR, "E-SYNTAX", line, 1,
-                    "statement longer than %u characters", MAX_LINE_CHARS);
-        tp->failed = true;
-        tp->buf.len = tp->segs.len = 0;
-    }
-    bool nul = buf_push(tp, 0, line, col + 1);
-    if (!nul) {
-        tp->buf.len = tp->segs.len = 0;
-        nul = buf_push(tp, 0, line, 1);
-    }
-    if (nul) tp->buf.len--; /* keep the NUL outside len */
-    else tp->failed = true; /* out of memory: the guard reports it */
-    tp->p = nul ? tp->buf.data : "";
-    /* own-line comments: pending for the next statement, or standalone */
-    for (uint32_t k = 0; k < own.len; k++) {
-        if (tp->blank_pending && k == 0) tp->m->comments.data[own.data[k]].blank_before = 1;
-        (void)vec_push(tp->ctx, &tp->pending_comments, own.data[k]);
-    }
-    if (own.len) tp->blank_pending = false;
-    vec_free(tp->ctx, &own);
-    tp->pending_eol = eol;
-    return true;
-}
-
-/* -- Operand helpers -------------------------------------------------------------------------- */
-bool tp_general_var(txt_parser *tp, uint32_t *id) {
-    const char *name;
-    size_t n = tp_ident(tp, &name);
-    if (!n) {
-        tp_error(tp, tp->p, "expected a variable name");
-        return false;
-    }
-    txt_name *e = tp_name_find(tp, name, n);
-    if (e && e->kind == TN_VAR) {
-        *id = e->id;
-        return true;
-    }
-    tp_error(tp, name, "undefined variable '%.*s'", (int)n, name);
-    return false;
-}
-
-bool tp_state_var(txt_parser *tp, uint8_t *cls, uint32_t *id) {
-    const char *name;
-    size_t n = tp_ident(tp, &name);
-    if (!n) {
-        tp_error(tp, tp->p, "expected a surface or sampler name");
-        return false;
-    }
-    txt_name *e = tp_name_find(tp, name, n);
-    if (e && (e->kind == TN_SURFACE || e->kind == TN_SAMPLER)) {
-        *cls = e->kind == TN_SURFACE ? VS_SURFACE : VS_SAMPLER;
-        *id = e->id;
-        return true;
-    }
-    tp_error(tp, name, "undefined surface or sampler '%.*s'", (int)n, name);
-    return false;
-}
-
-bool tp_exec(txt_parser *tp, uint8_t *exec) {
-    const char *at = (tp_skip_ws(tp), tp->p);
-    if (!tp_accept(tp, "(")) {
-        tp_error(tp, at, "expected an execution size such as (M1, 16)");
-        return false;
-    }
-    uint32_t mask = 0;
-    tp_skip_ws(tp);
-    if ((*tp->p >= 'A' && *tp->p <= 'Z') || (*tp->p >= 'a' && *tp->p <= 'z')) {
-        const char *w;
-        size_t n = tp_word(tp, &w);
-        if (!isa_enum_parse(VISA_EN_emask, w, n, &mask)) {
-            tp_error(tp, w, "unknown execution mask '%.*s'", (int)n, w);
-            return false;
-        }
-        if (!tp_expect(tp, ",")) return false;
-    }
-    tp_skip_ws(tp);
-    const char *sz_at = tp->p;
-    int64_t size;
-    if (!tp_int_expr(tp, &size)) return false;
-    int code = size > 0 ? ir_exec_code_of((uint64_t)size) : -1;
-    if (code < 0) {
-        tp_error(tp, sz_at, "invalid execution size %lld (expected 1, 2, 4, 8, 16 or 32)",
-                 (long long)size);
-        return false;
-    }
-    if (!tp_expect(tp, ")")) return false;
-    *exec = ir_exec_make((unsigned)code, mask);
-    return true;
-}
-
-static bool parse_region(txt_parser *tp, uint16_t *region) {
-    /* <h> | <w,h> | <v;w,h> */
-    const char *at = tp->p;
-    if (!tp_accept(tp, "<")) {
-        tp_error(tp, at, "expected a region");
-        return false;
-    }
-    int64_t a, b = 0, c = 0;
-    int parts = 1;
-    tp_skip_ws(tp);
-    const char *va = tp->p;
-    if (!tp_int_expr_in_angle(tp, &a)) return false;
-    const char *vb = NULL, *vc = NULL;
-    bool semi = false;
-    tp_skip_ws(tp);
-    tp->region_sep_at = tp->p; /* a ';' or ',' here makes it a source region */
-    if (tp_accept(tp, ";")) {
-        semi = true;
-        tp_skip_ws(tp);
-        vb = tp->p;
-        if (!tp_int_expr_in_angle(tp, &b) || !tp_expect(tp, ",")) return false;
-        tp_skip_ws(tp);
-        vc = tp->p;
-        if (!tp_int_expr_in_angle(tp, &c)) return false;
-        parts = 3;
-    } else if (tp_accept(tp, ",")) {
-        tp_skip_ws(tp);
-        vb = tp->p;
-        if (!tp_int_expr_in_angle(tp, &b)) return false;
-        parts = 2;
-    }
-    if (!tp_expect(tp, ">")) return false;
-    (void)semi;
-    int ca = a >= 0 && a <= 32 ? ir_region_code((unsigned)a) : -1;
-    int cb = b >= 0 && b <= 32 ? ir_region_code((unsigned)b) : -1;
-    int cc = c >= 0 && c <= 32 ? ir_region_code((unsigned)c) : -1;
-    if (parts == 1) {
-        if (ca < 0 || a > 4) {
-            tp_error(tp, va, "invalid horizontal stride %lld (expected 0, 1, 2 or 4)", (long long)a);
-            return false;
-        }
-        *region = IR_REGION(0, 0, ca);
-    } else if (parts == 2) {
-        if (ca < 0 || a > 16) {
-            tp_error(tp, va, "invalid region width %lld", (long long)a);
-            return false;
-        }
-        if (cb < 0 || b > 4) {
-            tp_error(tp, vb, "invalid horizontal stride %lld (expected 0, 1, 2 or 4)", (long long)b);
-            return false;
-        }
-        *region = IR_REGION(0, ca, cb);
-    } else {
-        if (ca < 0) {
-            tp_error(tp, va, "invalid vertical stride %lld (expected 0, 1, 2, 4, 8, 16 or 32)",
-                     (long long)a);
-            return false;
-        }
-        if (cb < 0 || b > 16) {
-            tp_error(tp, vb, "invalid region width %lld (expected 1, 2, 4, 8 or 16)", (long long)b);
-            return false;
-        }
-        if (cc < 0 || c > 4) {
-            tp_error(tp, vc, "invalid horizontal stride %lld (expected 0, 1, 2 or 4)", (long long)c);
-            return false;
-        }
-        *region = IR_REGION(ca, cb, cc);
-    }
-    return true;
-}
-
-static bool parse_type_suffix(txt_parser *tp, uint8_t *type) {
-    const char *at = tp->p;
-    if (!tp_accept_nows(tp, ":")) {
-        tp_error(tp, at, "expected ':' and a type");
-        return false;
-    }
-    const char *w;
-    size_t n = tp_word(tp, &w);
-    int t = n ? isa_type_from_name(w, n) : -1;
-    if (t < 0) {
-        tp_error(tp, w, "unknown type '%.*s'", (int)n, w);
-        return false;
-    }
-    *type = (uint8_t)t;
-    return true;
-}
-
-/* Does the cursor start a floating-point literal (digits with a '.' fraction or exponent)? */
-static size_t float_literal_len(const char *s) {
-    const char *p = s;
-    if (*p == '-' || *p == '+') p++;
-    if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) return 0;
-    const char *d = p;
-    while (*p >= '0' && *p <= '9') p++;
-    bool frac = false, expo = false;
-    if (*p == '.') {
-        frac = true;
-        p++;
-        while (*p >= '0' && *p <= '9') p++;
-    }
-    if (p == d || (p == d + 1 && frac)) return 0;
-    if (*p == 'e' || *p == 'E') {
-        const char *q = p + 1;
-        if (*q == '+' || *q == '-') q++;
-        if (*q >= '0' && *q <= '9') {
-            expo = true;
-            while (*q >= '0' && *q <= '9') q++;
-            p = q;
-        }
-    }
-    return (frac || expo) ? (size_t)(p - s) : 0;
-}
-
-static uint32_t f32_bits(float f) {
-    uint32_t u;
-    memcpy(&u, &f, 4);
-    return u;
-}
-static uint64_t f64_bits(double d) {
-    uint64_t u;
-    memcpy(&u, &d, 8);
-    return u;
-}
-
-/* Store an immediate the way IGC's text path does (CISA_create_immed): q/uq keep 64 bits and
-** df its 64-bit pattern; every other type keeps the literal's low 32 bits, unextended. */
-static uint64_t imm_canonical(uint8_t type, uint64_t v) {
-    if (type == VISA_TYPE_Q || type == VISA_TYPE_UQ || type == VISA_TYPE_DF) return v;
-    return (uint32_t)v;
-}
-
-static bool parse_immediate(txt_parser *tp, ir_vec *v) {
-    tp_skip_ws(tp);
-    const char *at = tp->p;
-    size_t fl = float_literal_len(tp->p);
-    v->cls = VC_IMMEDIATE;
-    if (fl) {
-        char tmp[128];
-        if (fl >= sizeof tmp) {
-            tp_error(tp, at, "floating-point literal too long");
-            return false;
-        }
-        memcpy(tmp, tp->p, fl);
-        tmp[fl] = 0;
-        tp->p += fl;
-        double d = strtod(tmp, NULL);
-        if (!parse_type_suffix(tp, &v->type)) return false;
-        if (v->type == VISA_TYPE_F) v->imm = f32_bits((float)d);
-        else if (v->type == VISA_TYPE_DF) v->imm = f64_bits(d);
-        else {
-            tp_error(tp, at, "a floating-point literal needs type :f or :df");
-            return false;
-        }
-        return true;
-    }
-    int64_t x;
-    if (!tp_int_expr(tp, &x)) return false;
-    if (!parse_type_suffix(tp, &v->type)) return false;
-    if (v->type >= VISA_TYPE_TF32) {
-        tp_error(tp, at, "immediates of type %s are not supported", isa_types[v->type].name);
-        return false;
-    }
-    v->imm = imm_canonical(v->type, (uint64_t)x);
-    return true;
-}
-
-bool tp_vec_operand(txt_parser *tp, ir_vec *v, bool allow_addrof) {
-    memset(v, 0, sizeof *v);
-    tp_skip_ws(tp);
-    const char *at = tp->p;
-    /* source modifier */
-    if (tp_accept_nows(tp, "(-abs)")) v->mod = VM_NEG_ABS;
-    else if (tp_accept_nows(tp, "(abs)")) v->mod = VM_ABS;
-    else if (tp_accept_nows(tp, "(-)")) v->mod = VM_NEG;
-    else if (tp_accept_nows(tp, "(~)")) v->mod = VM_NOT;
-    tp_skip_ws(tp);
-    const char *op_at = tp->p;
-    /* indirect: r[A0(0),off]<region>:type */
-    if (tp->p[0] == 'r' && tp->p[1] == '[') {
-        tp->p += 2;
-        const char *name;
-        size_t n = tp_ident(tp, &name);
-        txt_name *e = n ? tp_name_find(tp, name, n) : NULL;
-        if (!e || e->kind != TN_ADDR) {
-            tp_error(tp, n ? name : tp->p, "expected an address variable in indirect operand");
-            return false;
-        }
-        v->cls = VC_INDIRECT;
-        v->id = e->id;
-        int64_t x = 0;
-        if (tp_accept(tp, "(")) {
-            if (!tp_int_expr(tp, &x) || !tp_expect(tp, ")")) return false;
-            if (x < 0 || x > 255) {
-                tp_error(tp, name, "address element %lld out of range", (long long)x);
-                return false;
-            }
-        }
-        v->addr_elem = (uint8_t)x;
-        x = 0;
-        if (tp_accept(tp, ",")) {
-            tp_skip_ws(tp);
-            const char *oat = tp->p;
-            if (!tp_int_expr(tp, &x)) return false;
-            if (x < -32768 || x > 32767) {
-                tp_error(tp, oat, "indirect offset %lld out of range", (long long)x);
-                return false;
-            }
-        }
-        v->ind_off = (int16_t)x;
-        if (!tp_expect(tp, "]")) return false;
-        tp_skip_ws(tp);
-        if (!parse_region(tp, &v->region)) return false;
-        return parse_type_suffix(tp, &v->type);
-    }
-    /* address-of: &V or &V[off] */
-    if (*tp->p == '&') {
-        if (!allow_addrof) {
-            tp_error(tp, tp->p, "address-of operand not allowed here");
-            return false;
-        }
-        tp->p++;
-        const char *name;
-        size_t n = tp_ident(tp, &name);
-        txt_name *e = n ? tp_name_find(tp, name, n) : NULL;
-        if (!e || (e->kind != TN_VAR && e->kind != TN_SURFACE && e->kind != TN_SAMPLER)) {
-            tp_error(tp, n ? name : tp->p, "undefined variable '%.*s' in address-of", (int)n,
-                     n ? name : "");
-            return false;
-        }
-        if (e->kind != TN_VAR) {
-            if (v->mod) { /* stored nowhere in a state operand, so never printed (fuzz_parse) */
-                tp_error(tp, at, "a surface or sampler operand takes no source modifier");
-                return false;
-            }
-            v->cls = VC_STATE;
-            v->state_cls = e->kind == TN_SURFACE ? VS_SURFACE : VS_SAMPLER;
-        } else {
-            v->cls = VC_ADDROF;
-        }
-        v->id = e->id;
-        if (tp_accept_nows(tp, "[")) {
-            int64_t x;
-            tp_skip_ws(tp);
-            const char *oat = tp->p;
-            if (!tp_int_expr(tp, &x) || !tp_expect(tp, "]")) return false;
-            if (x < 0 || x > 65535) {
-                tp_error(tp, oat, "address-of offset %lld out of range", (long long)x);
-                return false;
-            }
-            if (v->cls == VC_STATE) {
-                /* a state operand's offset counts dwords (IGC prints it times 4) */
-                if (x % 4 || x / 4 > 255) {
-                    tp_error(tp, oat, "surface address-of offset must be a multiple of 4 below 1024");
-                    return false;
-                }
-                v->row = (uint8_t)(x / 4);
-            } else {
-                /* stored as row (GRFs) and column (elements): the GRF size is the platform's */
-                unsigned grf = visa_platform_grf_bytes(tp->m->platform);
-                int t = ir_var_type(tp->r, e->id);
-                unsigned size = t >= 0 ? isa_types[t].bytes : 1;
-                if ((x % grf) % size || x / grf > 255) {
-                    tp_error(tp, oat, "address-of offset %lld is not a multiple of the element size "
-                                      "or lies beyond 255 GRFs", (long long)x);
-                    return false;
-                }
-                v->row = (uint8_t)(x / grf);
-                v->col = (uint8_t)((x % grf) / size);
-            }
-        }
-        return true;
-    }
-    /* immediate */
-    if ((*tp->p >= '0' && *tp->p <= '9') || *tp->p == '-' || *tp->p == '~' || *tp->p == '(' ||
-        *tp->p == '!' || *tp->p == '.' || strncmp(tp->p, "%sizeof", 7) == 0 ||
-        strncmp(tp->p, "%DispatchSimd", 13) == 0) {
-        if (v->mod) {
-            tp_error(tp, at, "source modifier on an immediate");
-            return false;
-        }
-        return parse_immediate(tp, v);
-    }
-    const char *name;
-    size_t n = tp_ident(tp, &name);
-    if (!n) {
-        tp_error(tp, op_at, "expected an operand");
-        return false;
-    }
-    txt_name *e = tp_name_find(tp, name, n);
-    if (!e) {
-        tp_error(tp, name, "undefined variable '%.*s'", (int)n, name);
-        return false;
-    }
-    int64_t a = 0, b = 0;
-    switch (e->kind) {
-    case TN_PRED:
-        v->cls = VC_PREDICATE;
-        v->id = e->id;
-        return true;
-    case TN_ADDR:
-        v->cls = VC_ADDRESS;
-        v->id = e->id;
-        if (!tp_expect(tp, "(") || !tp_int_expr(tp, &a) || !tp_expect(tp, ")")) return false;
-        if (a < 0 || a > 255) {
-            tp_error(tp, name, "address element %lld out of range", (long long)a);
-            return false;
-        }
-        v->row = (uint8_t)a;
-        if (!tp_expect(tp, "<")) return false;
-        tp_skip_ws(tp);
-        const char *wat = tp->p;
-        if (!tp_int_expr_in_angle(tp, &b) || !tp_expect(tp, ">")) return false;
-        {
-            int code = -1;
-            for (int c = 0; c <= 5; c++)
-                if (b == (1 << c)) code = c;
-            if (code < 0) {
-                tp_error(tp, wat, "invalid address operand width %lld (expected 1, 2, 4, 8, 16 or 32)",
-                         (long long)b);
-                return false;
-            }
-            v->col = (uint8_t)code;
-        }
-        return true;
-    case TN_SURFACE:
-    case TN_SAMPLER:
-        /* IGC's grammar (CISA.y SrcStateOperand, DstStateOperand: Var(IntExp)) has no modifier */
-        if (v->mod) {
-            tp_error(tp, at, "a surface or sampler operand takes no source modifier");
-            return false;
-        }
-        v->cls = VC_STATE;
-        v->state_cls = e->kind == TN_SURFACE ? VS_SURFACE : VS_SAMPLER;
-        v->id = e->id;
-        if (!tp_expect(tp, "(") || !tp_int_expr(tp, &a) || !tp_expect(tp, ")")) return false;
-        if (a < 0 || a > 255) {
-            tp_error(tp, name, "state operand offset %lld out of range", (long long)a);
-            return false;
-        }
-        v->row = (uint8_t)a;
-        return true;
-    case TN_VAR:
-        break;
-    default:
-        tp_error(tp, name, "'%.*s' is not a variable", (int)n, name);
-        return false;
-    }
-    v->cls = VC_GENERAL;
-    v->id = e->id;
-    if (tp_accept_nows(tp, "(")) {
-        const char *ra = (tp_skip_ws(tp), tp->p);
-        if (!tp_int_expr(tp, &a) || !tp_expect(tp, ",")) return false;
-        const char *ca = (tp_skip_ws(tp), tp->p);
-        if (!tp_int_expr(tp, &b) || !tp_expect(tp, ")")) return false;
-        if (a < 0 || a > 255) {
-            tp_error(tp, ra, "row offset %lld out of range", (long long)a);
-            return false;
-        }
-        if (b < 0 || b > 255) {
-            tp_error(tp, ca, "column offset %lld out of range", (long long)b);
-            return false;
-        }
-        v->row = (uint8_t)a;
-        v->col = (uint8_t)b;
-    }
-    tp_skip_ws(tp);
-    if (*tp->p == '<') return parse_region(tp, &v->region);
-    v->region = 0; /* no region written (only dpas-style operands may omit it) */
-    return true;
-}
-
-bool tp_raw_operand(txt_parser *tp, ir_raw *raw) {
-    const char *name = (tp_skip_ws(tp), tp->p);
-    if (!tp_general_var(tp, &raw->id)) return false;
-    size_t n = (size_t)(tp->p - name);
-    raw->offset = 0;
-    if (!tp_accept_nows(tp, ".")) {
-        tp_error(tp, tp->p, "expected '.' and a byte offset after raw operand '%.*s'", (int)n,
-                 name);
-        return false;
-    }
-    int64_t off;
-    const char *oat = tp->p;
-    if (*tp->p == '(') {
-        if (!tp_int_expr(tp, &off)) return false;
-    } else {
-        uint64_t u;
-        if (!tp_uint_dec(tp, &u)) return false;
-        off = (int64_t)u;
-    }
-    if (off < 0 || off > 0xFFFF) {
-        tp_error(tp, oat, "raw operand offset %lld out of range", (long long)off);
-        return false;
-    }
-    raw->offset = (uint16_t)off;
-    return true;
 }
 
 /* -- Declarations ----------------------------------------------------------------------------- */
@@ -835,108 +125,122 @@ static bool parse_num_elts(txt_parser *tp, uint16_t *out, unsigned max) {
     return true;
 }
 
-static bool parse_decl(txt_parser *tp) {
-    const char *name;
-    size_t n = tp_ident(tp, &name);
-    if (!n) {
-        tp_error(tp, tp->p, "expected a declaration name");
+/* align=NAME (an align enum name) or align=BYTES. */
+static bool parse_align(txt_parser *tp, uint8_t *align) {
+    tp_skip_ws(tp);
+    const char *a = tp->p;
+    uint32_t code;
+    const char *w;
+    size_t wn = tp_word(tp, &w);
+    if (wn && isa_enum_parse(VISA_EN_align, w, wn, &code)) {
+        *align = (uint8_t)code;
+        return true;
+    }
+    tp->p = a;
+    int64_t bytes;
+    if (!((*a >= '0' && *a <= '9') || *a == '(')) {
+        tp_error(tp, a, "invalid alignment '%.*s' (expected byte, word, dword, qword, "
+                        "oword, GRF, GRFx2, hword, wordx32, wordx64 or a byte count)",
+                 (int)(wn ? wn : 1), a);
         return false;
     }
-    txt_name *prev = tp_name_find(tp, name, n);
-    if (prev && prev->kind != TN_LABEL) {
-        /* shadowing is allowed only in an inner scope */
-        uint32_t mark = tp->scope_marks.len ? tp->scope_marks.data[tp->scope_marks.len - 1] : 0;
-        if ((uint32_t)(prev - tp->names.data) >= mark) {
-            tp_error(tp, name, "redefinition of '%.*s'", (int)n, name);
-            return false;
-        }
-    }
-    if (!key_eq(tp, "v_type")) {
-        tp_error(tp, tp->p, "expected v_type=");
+    if (!tp_int_expr(tp, &bytes)) return false;
+    static const int64_t by[] = {1, 2, 4, 8, 16, 32, 64, 128};
+    static const uint8_t codes[] = {0, 1, 2, 3, 4, 7, 8, 9};
+    int found = -1;
+    for (int i = 0; i < 8; i++)
+        if (by[i] == bytes) found = i;
+    if (found < 0) {
+        tp_error(tp, a, "invalid alignment");
         return false;
     }
-    const char *k;
-    size_t kn = tp_word(tp, &k);
-    char vt = kn == 1 ? k[0] : 0;
+    *align = codes[found];
+    return true;
+}
+
+/* alias=<PARENT, OFFSET> */
+static bool parse_alias(txt_parser *tp, ir_var *var) {
+    if (!tp_expect(tp, "<")) return false;
+    uint32_t pid;
+    if (!tp_general_var(tp, &pid)) return false;
+    if (!tp_expect(tp, ",")) return false;
+    tp_skip_ws(tp);
+    const char *oat = tp->p;
+    int64_t off;
+    if (!tp_int_expr_in_angle(tp, &off) || !tp_expect(tp, ">")) return false;
+    if (off < 0 || off > 65535) {
+        tp_error(tp, oat, "alias offset %lld out of range", (long long)off);
+        return false;
+    }
+    var->has_alias = 1;
+    var->alias_id = pid;
+    var->alias_off = (uint16_t)off;
+    return true;
+}
+
+/* The rest of ".decl NAME v_type=G": type=, num_elts=, then optional align=, alias=, attrs=. */
+static bool parse_decl_general(txt_parser *tp, const char *name, size_t n) {
     ir_routine *r = tp->r;
-    if (vt == 'G') {
-        ir_var var;
-        memset(&var, 0, sizeof var);
-        var.line = tp_line_of(tp, name);
-        var.col = tp_col_of(tp, name);
-        if (!key_eq(tp, "type")) {
-            tp_error(tp, tp->p, "expected type=");
-            return false;
-        }
-        const char *t;
-        size_t tn = tp_word(tp, &t);
-        int ty = tn ? isa_type_from_name(t, tn) : -1;
-        if (ty < 0 || ty == VISA_TYPE_V || ty == VISA_TYPE_VF || ty == VISA_TYPE_UV) {
-            tp_error(tp, t, "invalid variable type '%.*s'", (int)tn, t);
-            return false;
-        }
-        var.type = (uint8_t)ty;
-        if (!parse_num_elts(tp, &var.num_elts, 65535)) return false;
-        if (key_eq(tp, "align")) {
-            tp_skip_ws(tp);
-            const char *a = tp->p;
-            uint32_t code;
-            const char *w;
-            size_t wn = tp_word(tp, &w);
-            if (wn && isa_enum_parse(VISA_EN_align, w, wn, &code)) {
-                var.align = (uint8_t)code;
-            } else {
-                tp->p = a;
-                int64_t bytes;
-                if (!((*a >= '0' && *a <= '9') || *a == '(')) {
-                    tp_error(tp, a, "invalid alignment '%.*s' (expected byte, word, dword, qword, "
-                                    "oword, GRF, GRFx2, hword, wordx32, wordx64 or a byte count)",
-                             (int)(wn ? wn : 1), a);
-                    return false;
-                }
-                if (!tp_int_expr(tp, &bytes)) return false;
-                static const int64_t by[] = {1, 2, 4, 8, 16, 32, 64, 128};
-                static const uint8_t codes[] = {0, 1, 2, 3, 4, 7, 8, 9};
-                int found = -1;
-                for (int i = 0; i < 8; i++)
-                    if (by[i] == bytes) found = i;
-                if (found < 0) {
-                    tp_error(tp, a, "invalid alignment");
-                    return false;
-                }
-                var.align = codes[found];
-            }
-        }
-        if (key_eq(tp, "alias")) {
-            if (!tp_expect(tp, "<")) return false;
-            uint32_t pid;
-            if (!tp_general_var(tp, &pid)) return false;
-            if (!tp_expect(tp, ",")) return false;
-            tp_skip_ws(tp);
-            const char *oat = tp->p;
-            int64_t off;
-            if (!tp_int_expr_in_angle(tp, &off) || !tp_expect(tp, ">")) return false;
-            if (off < 0 || off > 65535) {
-                tp_error(tp, oat, "alias offset %lld out of range", (long long)off);
-                return false;
-            }
-            var.has_alias = 1;
-            var.alias_id = pid;
-            var.alias_off = (uint16_t)off;
-        }
-        var.name = ir_string_add(tp->ctx, r, name, n);
-        bool ok = !key_eq(tp, "attrs") || parse_attrs(tp, &var.attrs);
-        if (ok && !tp_at_end(tp)) {
-            tp_error(tp, tp->p, "unexpected text in declaration");
-            ok = false;
-        }
-        if (ok) attach_trivia(tp, &var.trivia);
-        if (!ok || r->vars.len >= 0x10000000u || !vec_push(tp->ctx, &r->vars, var)) {
-            attrs_drop(tp->ctx, &var.attrs);
-            return false;
-        }
-        return tp_name_add(tp, name, n, TN_VAR, ISA_NUM_PREDEF_VARS + r->vars.len - 1);
+    ir_var var;
+    memset(&var, 0, sizeof var);
+    var.line = tp_line_of(tp, name);
+    var.col = tp_col_of(tp, name);
+    if (!key_eq(tp, "type")) {
+        tp_error(tp, tp->p, "expected type=");
+        return false;
     }
+    const char *t;
+    size_t tn = tp_word(tp, &t);
+    int ty = tn ? isa_type_from_name(t, tn) : -1;
+    if (ty < 0 || ty == VISA_TYPE_V || ty == VISA_TYPE_VF || ty == VISA_TYPE_UV) {
+        tp_error(tp, t, "invalid variable type '%.*s'", (int)tn, t);
+        return false;
+    }
+    var.type = (uint8_t)ty;
+    if (!parse_num_elts(tp, &var.num_elts, 65535)) return false;
+    if (key_eq(tp, "align") && !parse_align(tp, &var.align)) return false;
+    if (key_eq(tp, "alias") && !parse_alias(tp, &var)) return false;
+    var.name = ir_string_add(tp->ctx, r, name, n);
+    bool ok = !key_eq(tp, "attrs") || parse_attrs(tp, &var.attrs);
+    if (ok && !tp_at_end(tp)) {
+        tp_error(tp, tp->p, "unexpected text in declaration");
+        ok = false;
+    }
+    if (ok) attach_trivia(tp, &var.trivia);
+    if (!ok || r->vars.len >= 0x10000000u || !vec_push(tp->ctx, &r->vars, var)) {
+        attrs_drop(tp->ctx, &var.attrs);
+        return false;
+    }
+    return tp_name_add(tp, name, n, TN_VAR, ISA_NUM_PREDEF_VARS + r->vars.len - 1);
+}
+
+/* Store a state variable declaration in its list; its id through *id. */
+static bool add_state_var(txt_parser *tp, uint8_t kind, const ir_state_var *sv, const char *name,
+                          uint32_t *id) {
+    ir_routine *r = tp->r;
+    bool ok;
+    switch (kind) {
+    case TN_ADDR: ok = vec_push(tp->ctx, &r->addrs, *sv); *id = r->addrs.len - 1; break;
+    case TN_PRED: ok = vec_push(tp->ctx, &r->preds, *sv); *id = r->preds.len; break;
+    case TN_SAMPLER:
+        ok = r->samplers.len < 31 && vec_push(tp->ctx, &r->samplers, *sv);
+        *id = r->samplers.len - 1;
+        if (!ok) tp_error(tp, name, "too many samplers (at most 31)");
+        break;
+    default:
+        ok = r->surfaces.len < 250 && vec_push(tp->ctx, &r->surfaces, *sv);
+        *id = ISA_NUM_PREDEF_SURFS + r->surfaces.len - 1;
+        if (!ok) tp_error(tp, name, "too many surfaces");
+        break;
+    }
+    return ok;
+}
+
+/* The rest of ".decl NAME v_type=A|P|S|T" (vt; k: where it is written, kn its length):
+** num_elts=, then optional v_name= (samplers and surfaces) and attrs=. */
+static bool parse_decl_state(txt_parser *tp, const char *name, size_t n, char vt, const char *k,
+                             size_t kn) {
+    ir_routine *r = tp->r;
     ir_state_var sv;
     memset(&sv, 0, sizeof sv);
     sv.line = tp_line_of(tp, name);
@@ -989,27 +293,40 @@ static bool parse_decl(txt_parser *tp) {
         return false;
     }
     attach_trivia(tp, &sv.trivia);
-    bool ok;
-    switch (kind) {
-    case TN_ADDR: ok = vec_push(tp->ctx, &r->addrs, sv); id = r->addrs.len - 1; break;
-    case TN_PRED: ok = vec_push(tp->ctx, &r->preds, sv); id = r->preds.len; break;
-    case TN_SAMPLER:
-        ok = r->samplers.len < 31 && vec_push(tp->ctx, &r->samplers, sv);
-        id = r->samplers.len - 1;
-        if (!ok) tp_error(tp, name, "too many samplers (at most 31)");
-        break;
-    default:
-        ok = r->surfaces.len < 250 && vec_push(tp->ctx, &r->surfaces, sv);
-        id = ISA_NUM_PREDEF_SURFS + r->surfaces.len - 1;
-        if (!ok) tp_error(tp, name, "too many surfaces");
-        break;
-    }
+    bool ok = add_state_var(tp, kind, &sv, name, &id);
     if (!ok) attrs_drop(tp->ctx, &sv.attrs);
     if (kind == TN_PRED && r->preds.len > IR_PRED_MAX_ID) {
         tp_error(tp, name, "too many predicate variables");
         return false;
     }
     return ok && tp_name_add(tp, name, n, kind, id);
+}
+
+static bool parse_decl(txt_parser *tp) {
+    const char *name;
+    size_t n = tp_ident(tp, &name);
+    if (!n) {
+        tp_error(tp, tp->p, "expected a declaration name");
+        return false;
+    }
+    txt_name *prev = tp_name_find(tp, name, n);
+    if (prev && prev->kind != TN_LABEL) {
+        /* shadowing is allowed only in an inner scope */
+        uint32_t mark = tp->scope_marks.len ? tp->scope_marks.data[tp->scope_marks.len - 1] : 0;
+        if ((uint32_t)(prev - tp->names.data) >= mark) {
+            tp_error(tp, name, "redefinition of '%.*s'", (int)n, name);
+            return false;
+        }
+    }
+    if (!key_eq(tp, "v_type")) {
+        tp_error(tp, tp->p, "expected v_type=");
+        return false;
+    }
+    const char *k;
+    size_t kn = tp_word(tp, &k);
+    char vt = kn == 1 ? k[0] : 0;
+    if (vt == 'G') return parse_decl_general(tp, name, n);
+    return parse_decl_state(tp, name, n, vt, k, kn);
 }
 
 static bool parse_input(txt_parser *tp, const char *dir, size_t dn) {
@@ -1112,15 +429,10 @@ static bool parse_kernel_attr(txt_parser *tp) {
 /* -- Routines --------------------------------------------------------------------------------- */
 /* String pool order follows IGC: routine name, predefined variable names V0..V20, predefined
 ** surface names, the bindless sampler S31, then user items in creation order. */
-/* "V12", "T3": a letter and a number below 1000 (snprintf costs more than the rest of a routine's
-** start) */
+/* "V12", "T3": a letter and a number below 1000 */
 static size_t letter_number(char *buf, char letter, unsigned i) {
-    size_t n = 0;
-    buf[n++] = letter;
-    if (i >= 100) buf[n++] = (char)('0' + i / 100 % 10);
-    if (i >= 10) buf[n++] = (char)('0' + i / 10 % 10);
-    buf[n++] = (char)('0' + i % 10);
-    return n;
+    buf[0] = letter;
+    return 1 + txt_small_decimal(buf + 1, i);
 }
 
 static bool begin_routine(txt_parser *tp, bool is_kernel, const char *name, size_t n,
@@ -1387,7 +699,7 @@ static bool parse_instruction(txt_parser *tp, const mn_index *ix) {
             tp->failed = false;
             tp->p = mn;
             const isa_form *F = &isa_forms[f];
-            bool ok = F->hook == TH_NONE ? tp_parse_template(tp, f, F->text, &trial)
+            bool ok = F->hook == TH_NONE ? tp_parse_template(tp, f, F->text, TPL_INST, &trial)
                       : txt_hooks[F->hook]->parse ? txt_hooks[F->hook]->parse(tp, f, &trial)
                                                  : false;
             if (ok && !tp_at_end(tp)) ok = false, tp->quiet_err_off = (uint32_t)(tp->p - tp->buf.data),
@@ -1414,7 +726,7 @@ static bool parse_instruction(txt_parser *tp, const mn_index *ix) {
     inst.pred = pred;
     tp->p = mn;
     bool ok;
-    if (F->hook == TH_NONE) ok = tp_parse_template(tp, chosen, F->text, &inst);
+    if (F->hook == TH_NONE) ok = tp_parse_template(tp, chosen, F->text, TPL_INST, &inst);
     else if (txt_hooks[F->hook]->parse) ok = txt_hooks[F->hook]->parse(tp, chosen, &inst);
     else {
         tp_error(tp, mn, "'%.*s' is not supported by the text front end yet", (int)wn, w);
@@ -1815,7 +1127,7 @@ visa_status visa_module_parse_text(visa_ctx *ctx, const char *name, const char *
         tp->line_no = 1;
         tp->pending_eol = -1;
         bool blank;
-        while (next_line(tp, &blank) && !guard.failed) {
+        while (tp_next_line(tp, &blank) && !guard.failed) {
             if (tp->failed) continue;
             if (blank) {
                 tp->blank_pending = true;

@@ -80,6 +80,18 @@ static inline bool tp_accept(txt_parser *tp, const char *lit) { /* skips leading
     tp_skip_ws(tp);
     return tp_accept_nows(tp, lit);
 }
+/* The decimal digits of v (below 1000) at buf, without a NUL; returns how many.  By hand: the
+** callers run per instruction or per routine, where snprintf would cost more than their work. */
+static inline size_t txt_small_decimal(char *buf, unsigned v) {
+    size_t n = 0;
+    if (v >= 100) buf[n++] = (char)('0' + v / 100 % 10);
+    if (v >= 10) buf[n++] = (char)('0' + v / 10 % 10);
+    buf[n++] = (char)('0' + v % 10);
+    return n;
+}
+/* Read the next logical line into tp->buf, its comments into the module's trivia (pending for
+** the next statement); false at the end of input.  *blank: the line is empty (no comment either). */
+bool tp_next_line(txt_parser *tp, bool *blank);
 bool tp_at_end(txt_parser *tp); /* end of line, or a '}' closing an open scope */
 /* Append n characters that stood at line:col onwards to the logical line (false when out of
 ** memory); the caller bounds the line's length. */
@@ -121,8 +133,20 @@ visa_status txt_parse_lone_operand(visa_ctx *ctx, const char *file, const char *
 
 /* Parse operand k of kind `kind` (layout code) into inst->opnd[k]; fmt/en as in templates. */
 bool tp_parse_opnd(txt_parser *tp, ir_inst *inst, unsigned k, char kind, char fmt, int en);
-/* Generic template-driven parse of the instruction text after the predicate. */
-bool tp_parse_template(txt_parser *tp, int form, const char *tmpl, ir_inst *inst);
+/* How a template is read (template.c): the instruction rows' syntax, or the sampler/media
+** message rows' (blanks before any literal, one exact mnemonic, enum operands as fields). */
+typedef enum txt_tpl_dialect { TPL_INST, TPL_MESSAGE } txt_tpl_dialect;
+/* Template-driven parse of the instruction text after the predicate (tmpl NULL: generic). */
+bool tp_parse_template(txt_parser *tp, int form, const char *tmpl, txt_tpl_dialect dialect,
+                       ir_inst *inst);
+/* Tokens of the message dialect, for the hooks that parse such rows by hand:
+** channel letters, a non-empty subsequence of R G B A in that order, either case, at the cursor
+** (IGC's SAMPLER_CHANNEL token after its '.'); */
+bool tp_channel_letters(txt_parser *tp, unsigned *mask);
+/* a surface or sampler name (IGC resolves either kind in either slot), its id a byte; */
+bool tp_state_id(txt_parser *tp, int64_t *id);
+/* one of the form's spellings, exactly (not followed by a word character). */
+bool tp_mnemonic(txt_parser *tp, int form);
 
 /* -- Declaration placement (scopes.c) --------------------------------------------------------
 ** Which variables print in a { } scope around their references (instructions [first, end);
@@ -165,6 +189,7 @@ bool pr_label_text(txt_printer *pr, const char *s, size_t len); /* sanitised lab
 void pr_string_lit(txt_printer *pr, const char *s, size_t len);
 void pr_hex(txt_printer *pr, uint64_t v);
 void pr_template(txt_printer *pr, const char *tmpl, const ir_inst *inst);
+void pr_channel_letters(txt_printer *pr, unsigned mask); /* RGBA letters of mask bits 0-3 */
 /* Own-line comments of a statement, each on its own line (no-op when comments are stripped). */
 void pr_own_comments(txt_printer *pr, const ir_trivia *t);
 

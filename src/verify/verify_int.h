@@ -24,7 +24,8 @@ typedef struct vf {
     diag_sink ds;
 } vf;
 
-/* Report rule `rule` at a text position (line > 0) or at a binary offset. */
+/* Diagnostics (report.c; vf_at_opnd in insts.c).  Report rule `rule` at a text position (line > 0)
+** or at a binary offset. */
 void vf_report(vf *v, vrule_id rule, uint32_t line, uint32_t col, uint64_t offset, const char *fmt,
                ...) __attribute__((format(printf, 6, 7)));
 /* At instruction `inst`, operand k (its own column when the parser recorded one; k < 0: the
@@ -35,7 +36,7 @@ void vf_at_inst(vf *v, vrule_id rule, const ir_inst *inst, int k, const char *fm
 /* At operand k of `inst`: its text column, or its byte offset in an object. */
 void vf_at_opnd(vf *v, vrule_id rule, const ir_inst *inst, int k, const char *msg);
 
-/* General variables by full id (predefined ids included). */
+/* General variables of the routine being checked, by full id (predefined ids included); facts.c. */
 bool vf_var_exists(const vf *v, uint32_t id);
 int vf_var_type(const vf *v, uint32_t id);       /* isa_type, -1 if unknown */
 uint32_t vf_var_bytes(const vf *v, uint32_t id); /* platform-aware for %arg/%retval; 0 unknown */
@@ -73,7 +74,7 @@ bool vf_region_col(unsigned col, unsigned type_bytes, unsigned grf, const char *
 ** instruction is one vISA splits (the rule is then V-REGION-GRF-SPAN-SPLIT, a warning). */
 bool vf_region_span(uint64_t first, uint64_t last, unsigned grf, bool split, vf_issue *out);
 
-/* Operand facts (opfacts.def), shared with the tests. */
+/* Operand facts (opfacts.def; facts.c), shared with the tests. */
 enum { OC_G = 1, OC_I = 2, OC_M = 4, OC_P = 8, OC_A = 16, OC_S = 32 };
 /* Classes allowed for vector operand number vk (counting V v & operands only) of a form; 0 when
 ** the verifier does not check classes for the form. */
