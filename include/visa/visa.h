@@ -96,6 +96,7 @@ VISA_API void visa_ctx_destroy(visa_ctx *ctx);
 
 /** Platforms (GRF size 32 bytes up to XeHPG, 64 bytes from XeHPC on). */
 typedef enum visa_platform {
+    /* the rows of the library's platforms.def, in order: src/isa/platform.c asserts it */
     VISA_PLATFORM_GEN9 = 0,
     VISA_PLATFORM_GEN11,
     VISA_PLATFORM_XELP,

@@ -179,12 +179,6 @@ static const char *const typeset_whats[TM__COUNT] = {
 #undef VISA_TMSET
 #undef VISA_TM
 };
-static const char *const plat_texts[P__COUNT] = {
-#define VISA_PLAT(N, text, grf, slm_kb, aliases) text,
-#include "platforms.def"
-#undef VISA_PLAT
-};
-
 const char *isa_typeset_name(unsigned typeset) {
     return typeset < TM__COUNT ? typeset_names[typeset] : NULL;
 }
@@ -281,8 +275,8 @@ size_t isa_typeset_describe(unsigned typeset, char *buf, size_t size) {
             if (m->set != typeset) continue;
             char plats[40] = "";
             size_t k = 0;
-            const char *lo = m->plat_min < P__COUNT ? plat_texts[m->plat_min] : "?";
-            const char *hi = m->plat_max < P__COUNT ? plat_texts[m->plat_max] : "?";
+            const char *lo = visa_platform_name((visa_platform)m->plat_min);
+            const char *hi = visa_platform_name((visa_platform)m->plat_max);
             if (m->plat_min == P_MIN && m->plat_max == P_MAX) k = strlen(strcpy(plats, "all"));
             else if (m->plat_min == m->plat_max) k = strlen(strcpy(plats, lo));
             else if (m->plat_max == P_MAX) k = strlen(strcat(strcpy(plats, lo), "+"));

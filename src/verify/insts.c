@@ -160,12 +160,6 @@ static void check_general_extent(vf *v, const ir_inst *inst, int k, const ir_vec
 /* -- One instruction ---------------------------------------------------------------------------
 ** What every rule of an instruction reads, computed once; then one function per topic, called in
 ** the order the diagnostics are reported. */
-static const char *const plat_names[] = {
-#define VISA_PLAT(N, text, grf, slm_kb, aliases) text,
-#include "platforms.def"
-#undef VISA_PLAT
-};
-
 typedef struct ictx {
     const ir_routine *r;
     int form;
@@ -192,7 +186,7 @@ typedef struct itypes {
 
 static void check_platform(vf *v, const ir_inst *inst, const ictx *c) {
     if (!vf_form_on_platform(c->form, v->plat))
-        AT(VR_PLATFORM, -1, "'%s' is not available on %s", c->mn, plat_names[v->plat]);
+        AT(VR_PLATFORM, -1, "'%s' is not available on %s", c->mn, visa_platform_name((visa_platform)v->plat));
 }
 
 static void check_exec(vf *v, const ir_inst *inst, const ictx *c) {
@@ -367,7 +361,7 @@ static void check_opnd_type(vf *v, const ir_inst *inst, const ictx *c, int k, co
         if (!isa_type_legal(c->F->typeset, v->plat, true, (unsigned)t)) {
             bool igc_ok = igc != TM_NONE && isa_type_legal(igc, v->plat, true, (unsigned)t);
             AT(igc_ok ? VR_TYPE_SPEC : VR_TYPE_SUPPORTED, k, "'%s' does not support destination type %s on %s%s",
-               c->mn, isa_types[t].name, plat_names[v->plat], igc_ok ? " (IGC accepts it)" : "");
+               c->mn, isa_types[t].name, visa_platform_name((visa_platform)v->plat), igc_ok ? " (IGC accepts it)" : "");
             ty->spec_warned = ty->spec_warned || igc_ok;
         }
     } else if (vk >= c->ndst && ty->nsrc < 8) {
@@ -375,7 +369,7 @@ static void check_opnd_type(vf *v, const ir_inst *inst, const ictx *c, int k, co
         if (!isa_type_legal(c->F->typeset, v->plat, false, (unsigned)t)) {
             bool igc_ok = igc != TM_NONE && isa_type_legal(igc, v->plat, false, (unsigned)t);
             AT(igc_ok ? VR_TYPE_SPEC : VR_TYPE_SUPPORTED, k, "'%s' does not support source type %s on %s%s", c->mn,
-               isa_types[t].name, plat_names[v->plat], igc_ok ? " (IGC accepts it)" : "");
+               isa_types[t].name, visa_platform_name((visa_platform)v->plat), igc_ok ? " (IGC accepts it)" : "");
             ty->spec_warned = ty->spec_warned || igc_ok;
         }
     }

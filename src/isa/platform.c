@@ -1,16 +1,24 @@
-/* platform.c -- platform names and GRF sizes (platforms.def). */
+/* platform.c -- the platforms of platforms.def: the one table of their names, IGC aliases and GRF
+** sizes behind the public platform API, and the tie between visa.h's hand-written visa_platform
+** (the installed header stands alone, so it cannot expand the .def) and the table's P_* order. */
 #include <string.h>
 
-#include "core.h"
-#include "isa/isa.h"
+#include "isa.h"
+
+#define VISA_PLAT(N, text, grf, slm_kb, aliases)                                                    \
+    _Static_assert((int)VISA_PLATFORM_##N == (int)P_##N,                                            \
+                   "visa.h: VISA_PLATFORM_" #N " is not the value of its platforms.def row");
+#include "platforms.def"
+#undef VISA_PLAT
+_Static_assert((int)VISA_PLATFORM__COUNT == (int)P__COUNT, "visa.h: visa_platform is not one value per platforms.def row");
 
 static const struct {
     const char *name;
     unsigned grf;
     const char *aliases;
-} platforms[VISA_PLATFORM__COUNT] = {
+} platforms[P__COUNT] = {
 #define VISA_PLAT(N, text, grf, slm_kb, aliases) {text, grf, aliases},
-#include "isa/platforms.def"
+#include "platforms.def"
 #undef VISA_PLAT
 };
 
@@ -28,7 +36,7 @@ static int ieq(const char *a, size_t an, const char *b) {
 visa_status visa_platform_from_name(const char *name, visa_platform *out) {
     if (!name || !out) return VISA_E_ARG;
     size_t n = strlen(name);
-    for (int p = 0; p < VISA_PLATFORM__COUNT; p++) {
+    for (int p = 0; p < P__COUNT; p++) {
         if (ieq(name, n, platforms[p].name)) {
             *out = (visa_platform)p;
             return VISA_OK;
@@ -52,9 +60,9 @@ visa_status visa_platform_from_name(const char *name, visa_platform *out) {
 }
 
 const char *visa_platform_name(visa_platform p) {
-    return (unsigned)p < VISA_PLATFORM__COUNT ? platforms[p].name : "?";
+    return (unsigned)p < P__COUNT ? platforms[p].name : "?";
 }
 
 unsigned visa_platform_grf_bytes(visa_platform p) {
-    return (unsigned)p < VISA_PLATFORM__COUNT ? platforms[p].grf : 32;
+    return (unsigned)p < P__COUNT ? platforms[p].grf : 32;
 }
