@@ -629,8 +629,8 @@ void h_bits_cvt(emu_thread *t, const emu_op *op) {
 
 /* The calc function of each ALU form (sem.def's EMU_ALU rows). */
 static void (*const calc_of[VISA_FORM__COUNT])(const emu_op *, unsigned, emu_val *, emu_val[][EMU_MAX_LANES]) = {
-#define EMU_ALU(F, fn, ndst, lower, calc, int_only, flt_only) [VISA_FORM_##F] = calc,
-#define EMU_SEM(F, fn, ndst, lower)
+#define EMU_ALU(F, fn, lower, calc, int_only, flt_only) [VISA_FORM_##F] = calc,
+#define EMU_SEM(F, fn, lower)
 #define EMU_NOT(F, why)
 #include "sem.def"
 #undef EMU_ALU

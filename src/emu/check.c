@@ -585,7 +585,7 @@ static bool init_prepare(emu_check_run *R, const visa_buffer *bufs, const uint8_
         case VISA_FORM_SBARRIER: case VISA_FORM_NBARRIER: case VISA_FORM_WAIT: case VISA_FORM_SAMPLR_CACHE_FLUSH:
         case VISA_FORM_FENCE: case VISA_FORM_LSC_FENCE: c = IC_NONE; break;
         default:
-            if (op->calc || (emu_sem_of(op->form) && emu_sem_of(op->form)->ndst >= 1)) c = IC_ALU;
+            if (op->calc || (emu_sem_of(op->form) && isa_form_ndst(op->form) >= 1)) c = IC_ALU;
             else if (!p->origin.data[i].in) c = IC_NONE; /* a routine's end */
             break;
         }

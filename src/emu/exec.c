@@ -1,5 +1,5 @@
-/* exec.c -- the semantics table (sem.def): for each form the handler that runs it, its
-** destination count and lowering hook, or why it is not emulated; and the lowering hooks of the ALU
+/* exec.c -- the semantics table (sem.def): for each form the handler that runs it and its
+** lowering hook, or why it is not emulated; and the lowering hooks of the ALU
 ** and control-flow forms, which pick each op's compute class, binds its operands' loaders and
 ** storers and, where fast.c has one, a specialised handler.  The handlers themselves live with
 ** their families (families.h).
@@ -25,10 +25,9 @@ static bool lower_function_ref(emu_program *p, const ir_inst *in, emu_op *op, di
 static bool lower_scalar_src(emu_program *p, const ir_inst *in, emu_op *op, diag_sink *ds);
 
 static const sem_row sem_table[VISA_FORM__COUNT] = {
-#define EMU_ALU(F, fn, ndst, lower, calc, int_only, flt_only) \
-    [VISA_FORM_##F] = {{fn, ndst, lower}, int_only, flt_only, NULL},
-#define EMU_SEM(F, fn, ndst, lower) [VISA_FORM_##F] = {{fn, ndst, lower}, 0, 0, NULL},
-#define EMU_NOT(F, why) [VISA_FORM_##F] = {{NULL, 0, NULL}, 0, 0, why},
+#define EMU_ALU(F, fn, lower, calc, int_only, flt_only) [VISA_FORM_##F] = {{fn, lower}, int_only, flt_only, NULL},
+#define EMU_SEM(F, fn, lower) [VISA_FORM_##F] = {{fn, lower}, 0, 0, NULL},
+#define EMU_NOT(F, why) [VISA_FORM_##F] = {{NULL, NULL}, 0, 0, why},
 #include "sem.def"
 #undef EMU_ALU
 #undef EMU_SEM
@@ -75,7 +74,7 @@ static bool lower_alu(emu_program *p, const ir_inst *in, emu_op *op, diag_sink *
     /* %cr0 rounding and denormal modes matter when a float is read or written */
     op->fenv = flt || emu_is_float_type(op->dst.type);
     op->dst.mod = op->sat ? VM_SAT : VM_NONE;
-    bool ok = emu_bind_opnd(&op->dst, op->cls) && (a->sem.ndst < 2 || emu_bind_opnd(&op->dst2, op->cls));
+    bool ok = emu_bind_opnd(&op->dst, op->cls) && (isa_form_ndst(in->form) < 2 || emu_bind_opnd(&op->dst2, op->cls));
     for (unsigned k = 0; k < op->nsrc; k++) ok = ok && emu_bind_opnd(&op->src[k], op->cls);
     if (!ok) {
         diag_at(ds, VISA_SEV_ERROR, "E-RUN", in->line, in->col,

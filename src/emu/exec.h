@@ -1,6 +1,6 @@
 /* exec.h -- instruction semantics as the lowering sees them: for each emulated form, the handler
-** that executes it, how many destination operands it has, and an optional lowering hook (one
-** table, sem.def, expanded in exec.c). */
+** that executes it and an optional lowering hook (one table, sem.def, expanded in exec.c; how
+** many operands are destinations is the instruction table's isa_form_ndst). */
 #ifndef VISA_EMU_EXEC_H
 #define VISA_EMU_EXEC_H
 
@@ -8,7 +8,6 @@
 
 typedef struct emu_sem {
     emu_handler fn;
-    uint8_t ndst; /* leading vector operands that are destinations */
     bool (*lower)(emu_program *p, const ir_inst *in, emu_op *op, diag_sink *ds);
 } emu_sem;
 

@@ -47,15 +47,16 @@ static visa_status lower_inst(emu_program *p, const ir_inst *in, uint32_t *label
     }
     op.fn = sem->fn;
     op.aux = sem;
-    /* operands in layout order: the first vector operand of an ALU form is the destination */
-    unsigned nv = 0;
+    /* operands in layout order: the leading vector operands the table calls destinations
+    ** (isa_form_ndst: one for an ALU form) go to dst and dst2 */
+    unsigned nv = 0, ndst = isa_form_ndst(in->form);
     for (unsigned k = 0; k < in->nopnd; k++) {
         const ir_opnd *o = &in->opnd[k];
         switch (o->kind) {
         case 'V': case 'v': case '&': {
-            bool is_dst = nv < sem->ndst;
-            emu_opnd *slot = nv == 0 && sem->ndst >= 1 ? &op.dst
-                             : nv == 1 && sem->ndst == 2 ? &op.dst2
+            bool is_dst = nv < ndst;
+            emu_opnd *slot = nv == 0 && ndst >= 1 ? &op.dst
+                             : nv == 1 && ndst == 2 ? &op.dst2
                                                          : &op.src[op.nsrc < 5 ? op.nsrc : 4];
             if (!emu_lower_vec(p, in, &o->u.vec, op.exec, is_dst, slot, ds)) return VISA_E_UNSUPPORTED;
             if (!is_dst) op.nsrc++;

@@ -61,7 +61,7 @@ static void describe_op(const emu_program *p, uint32_t i, emu_obs_op *d) {
     const emu_origin *from = &p->origin.data[i];
     form_mnemonic(op->form, d->mnemonic, sizeof d->mnemonic);
     const emu_sem *sem = emu_sem_of(op->form);
-    if (!from->in || !sem || sem->ndst < 1 || !op->dst.store || !region_shape(op->dst.shape)) return;
+    if (!from->in || !sem || isa_form_ndst(op->form) < 1 || !op->dst.store || !region_shape(op->dst.shape)) return;
     const ir_inst *in = from->in;
     for (unsigned k = 0; k < in->nopnd; k++) {
         const ir_opnd *o = &in->opnd[k];

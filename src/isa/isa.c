@@ -334,6 +334,20 @@ unsigned isa_form_group(int form) {
     return f->group == GROUP_OF_PARENT ? isa_forms[f->parent].group : f->group;
 }
 
+static const struct {
+    int16_t form;
+    uint8_t n;
+} ndst_rows[] = {
+#define VISA_NDST(N, n) {VISA_FORM_##N, n},
+#include "opfacts.def"
+};
+
+unsigned isa_form_ndst(int form) {
+    for (size_t i = 0; i < sizeof ndst_rows / sizeof ndst_rows[0]; i++)
+        if (ndst_rows[i].form == form) return ndst_rows[i].n;
+    return isa_form_group(form) <= G_ADDRESS; /* G_MOV, G_ARITH, G_LOGIC, G_COMPARE, G_ADDRESS */
+}
+
 const char *isa_form_layout(int form, char *buf) {
     const isa_form *f = &isa_forms[form];
     if (f->parent < 0) return f->layout;

@@ -249,6 +249,9 @@ int isa_form_by_opcode(unsigned opcode);
 int isa_form_sub(int parent_form, unsigned sub);
 /* Group of a form (sub-rows take their parent's). */
 unsigned isa_form_group(int form);
+/* Leading vector operands of a form that are destinations (opfacts.def VISA_NDST; without a row,
+** 1 for the ALU groups G_MOV..G_ADDRESS, 0 for the others). */
+unsigned isa_form_ndst(int form);
 /* Full layout of a form after the opcode byte: for a sub-row, the parent's codes before
 ** its 'o' followed by the sub-row's own codes.  buf must hold 64 bytes. */
 const char *isa_form_layout(int form, char *buf);
