@@ -838,9 +838,8 @@ static visa_status launch_groups(launch *L, diag_sink *ds, visa_run_stats *stats
     if (L->oom) return VISA_E_NOMEM;
     if (L->fault_group == UINT64_MAX) return VISA_OK;
     const emu_op *op = &prog->ops.data[L->fault_op < prog->ops.len ? L->fault_op : 0];
-    const char *mn = isa_forms[op->form].mnem;
-    size_t mn_len = strcspn(mn, "|");
-    if (mn[0] == '%') mn = isa_forms[op->form].name, mn_len = strlen(mn);
+    size_t mn_len;
+    const char *mn = isa_form_mnem_or_name(op->form, &mn_len);
     diag_at(ds, VISA_SEV_ERROR, "E-RUN", op->line, op->col, "runtime error in '%.*s': %s [group %llu, thread %u, lane %u]",
             (int)mn_len, mn, L->fault_msg, (unsigned long long)L->fault_group, L->fault_thread, L->fault_lane);
     return VISA_E_RUNTIME;

@@ -29,9 +29,8 @@ struct emu_obs_op {
 /* The mnemonic as printed: the first spelling of the form, or its name for forms printed by a
 ** hook (spelled from '%'). */
 static void form_mnemonic(unsigned form, char *out, size_t cap) {
-    const char *mn = isa_forms[form].mnem;
-    size_t n = strcspn(mn, "|");
-    if (mn[0] == '%') mn = isa_forms[form].name, n = strlen(mn);
+    size_t n;
+    const char *mn = isa_form_mnem_or_name((int)form, &n);
     snprintf(out, cap, "%.*s", (int)n, mn);
     for (char *c = out; *c; c++) /* names are upper case (CMP): print them as mnemonics */
         if (*c >= 'A' && *c <= 'Z') *c = (char)(*c - 'A' + 'a');

@@ -45,12 +45,10 @@ static bool mnem_matches(const isa_form *f, const char *mn) {
         }
         return false;
     }
-    for (const char *s = f->mnem; *s;) {
-        const char *e = strchr(s, '|');
-        size_t len = e ? (size_t)(e - s) : strlen(s);
+    const char *s;
+    size_t len;
+    for (const char *at = f->mnem; isa_mnem_next(&at, &s, &len);)
         if (len == n && !memcmp(s, mn, n)) return true;
-        s += len + (e ? 1 : 0);
-    }
     /* the table name too (e.g. "DWORD_ATOMIC"), case-insensitively */
     if (strlen(f->name) == n) {
         size_t i = 0;
@@ -125,12 +123,8 @@ visa_status visa_list_instructions(visa_write_fn write, void *ud) {
             for (unsigned i = 0; en >= 0 && count < 64 && isa_enum_at((isa_enum_id)en, i, &v, &t); i++)
                 names[count] = t, lens[count++] = strlen(t);
         } else {
-            for (const char *s = F->mnem; *s && count < 64;) {
-                const char *e = strchr(s, '|');
-                size_t len = e ? (size_t)(e - s) : strlen(s);
-                names[count] = s, lens[count++] = len;
-                s += len + (e ? 1 : 0);
-            }
+            const char *at = F->mnem;
+            while (count < 64 && isa_mnem_next(&at, &names[count], &lens[count])) count++;
         }
         for (size_t k = 0; k < count; k++) {
             visa_status st = VISA_OK;
@@ -209,11 +203,9 @@ visa_status visa_describe_instruction(const char *mnemonic, visa_write_fn write,
                           F->text ? F->text : "family syntax, see docs/text-syntax/");
         } else {
             /* the generic form the template engine prints and parses */
-            const char *m = F->mnem;
-            const char *bar = strchr(m, '|');
             n += snprintf(buf + n, sizeof buf - (size_t)n, "  text:       %s%.*s%s%s",
                           strchr(layout, 'P') ? "[(<pred>)] " : "",
-                          (int)(bar ? (size_t)(bar - m) : strlen(m)), m,
+                          (int)isa_mnem_len(F->mnem), F->mnem,
                           (F->flags & VF_SAT) ? "[.sat]" : "",
                           strchr(layout, 'E') ? " (<emask>, <exec_size>)" : "");
             for (const char *c = layout; *c && n < (int)sizeof buf - 40; c++)

@@ -243,6 +243,32 @@ typedef struct isa_form {
 
 extern const isa_form isa_forms[VISA_FORM__COUNT];
 
+/* Mnemonic spellings: an isa_form's mnem is one spelling or several separated by '|'
+** ("raw_send|raw_sendc"), the first the one printed; or "%enum" (an enum's texts spell it). */
+/* Length of the first spelling of `mnem`. */
+static inline size_t isa_mnem_len(const char *mnem) {
+    size_t n = 0;
+    while (mnem[n] && mnem[n] != '|') n++;
+    return n;
+}
+/* Each spelling in turn: *at is the cursor (set it to the mnem first); *s and *n the spelling;
+** false after the last.  for (const char *at = F->mnem, *s; isa_mnem_next(&at, &s, &n);) ... */
+static inline bool isa_mnem_next(const char **at, const char **s, size_t *n) {
+    if (!**at) return false;
+    *s = *at;
+    *n = isa_mnem_len(*at);
+    *at += *n + ((*at)[*n] == '|');
+    return true;
+}
+/* A form as messages name it: its first spelling, or its table name ("CMP") for a form spelled
+** by an enum; *n is the length. */
+static inline const char *isa_form_mnem_or_name(int form, size_t *n) {
+    const isa_form *f = &isa_forms[form];
+    const char *s = f->mnem[0] == '%' ? f->name : f->mnem;
+    *n = isa_mnem_len(s);
+    return s;
+}
+
 /* Form of an opcode byte (the opcode row); -1 for an unknown opcode. */
 int isa_form_by_opcode(unsigned opcode);
 /* Sub-row of a parent form by sub-opcode value; -1 if none. */

@@ -24,11 +24,6 @@
 
 static const isa_form *form_of(const ir_inst *inst) { return &isa_forms[inst->form]; }
 
-static size_t first_mnem_len(const char *m) {
-    const char *e = strchr(m, '|');
-    return e ? (size_t)(e - m) : strlen(m);
-}
-
 /* Kind of stored operand k of a layout (E P o # ! are not stored). */
 static char kind_at(const char *layout, unsigned k) {
     unsigned i = 0;
@@ -42,7 +37,7 @@ static char kind_at(const char *layout, unsigned k) {
 /* -- Printing ---------------------------------------------------------------------------------- */
 static void put_mnem(txt_printer *pr, const ir_inst *inst) {
     const char *m = form_of(inst)->mnem;
-    sb_putn(pr->out, m, first_mnem_len(m));
+    sb_putn(pr->out, m, isa_mnem_len(m));
 }
 
 static unsigned num(const ir_inst *inst, unsigned k) {

@@ -82,8 +82,7 @@ static bool lsc_takes_ov(int form) {
 
 static const char *mnem_of(int form, size_t *n) {
     const char *m = isa_forms[form].mnem;
-    const char *bar = strchr(m, '|');
-    *n = bar ? (size_t)(bar - m) : strlen(m);
+    *n = isa_mnem_len(m);
     return m;
 }
 

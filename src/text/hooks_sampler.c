@@ -27,11 +27,6 @@
 #include "text.h"
 
 /* -- Small helpers ------------------------------------------------------------------------------ */
-static size_t mnem_len(const char *m) {
-    const char *e = strchr(m, '|');
-    return e ? (size_t)(e - m) : strlen(m);
-}
-
 static unsigned onum(const ir_inst *inst, unsigned k) {
     return k < inst->nopnd ? (unsigned)inst->opnd[k].u.num : 0;
 }
@@ -228,7 +223,7 @@ static bool parse_3d(txt_parser *tp, int form, ir_inst *inst) {
 static void print_info(txt_printer *pr, const ir_inst *inst) {
     strbuf *o = pr->out;
     const isa_form *F = &isa_forms[inst->form];
-    sb_putn(o, F->mnem, mnem_len(F->mnem));
+    sb_putn(o, F->mnem, isa_mnem_len(F->mnem));
     sb_putc(o, '.');
     unsigned ch = onum(inst, 0) & 0xF;
     if (ch) pr_channel_letters(pr, ch);
@@ -265,7 +260,7 @@ static void print_rt(txt_printer *pr, const ir_inst *inst) {
     strbuf *o = pr->out;
     const isa_form *F = &isa_forms[inst->form];
     unsigned mode = onum(inst, 0);
-    sb_putn(o, F->mnem, mnem_len(F->mnem));
+    sb_putn(o, F->mnem, isa_mnem_len(F->mnem));
     if (mode) {
         sb_putc(o, '.');
         for (unsigned b = 0; b < 16; b++) {
@@ -337,7 +332,7 @@ static void print_legacy(txt_printer *pr, const ir_inst *inst) {
     const isa_form *F = &isa_forms[inst->form];
     bool sample = F->opcode == VISA_OP_SAMPLE;
     unsigned mode = onum(inst, 0), simd = (mode >> 4) & 3;
-    sb_putn(o, F->mnem, mnem_len(F->mnem));
+    sb_putn(o, F->mnem, isa_mnem_len(F->mnem));
     sb_putc(o, '.');
     pr_channel_letters(pr, mode & 0xF);
     sb_printf(o, " (%u)", simd == 0 ? 8u : simd == 1 ? 16u : simd);

@@ -539,13 +539,10 @@ static bool mn_build(visa_ctx *ctx, mn_index *ix) {
                 if (!mn_add(ctx, ix, t, strlen(t), f)) return false;
             continue;
         }
-        const char *s = F->mnem;
-        while (*s) {
-            const char *e = strchr(s, '|');
-            size_t n = e ? (size_t)(e - s) : strlen(s);
+        const char *s;
+        size_t n;
+        for (const char *cur = F->mnem; isa_mnem_next(&cur, &s, &n);)
             if (!mn_add(ctx, ix, s, n, f)) return false;
-            s += n + (e ? 1 : 0);
-        }
     }
     qsort(ix->e.data, ix->e.len, sizeof *ix->e.data, mn_cmp);
     /* one entry per (base word, form): "cmp.eq" and "cmp.ne" both index CMP under "cmp" */

@@ -53,12 +53,6 @@ static const char *generic_template(const char *layout, char *buf, size_t size) 
     return buf;
 }
 
-/* Length of the spelling at m, up to its '|' (mnemonics list the spellings they accept). */
-static size_t spelling_len(const char *m) {
-    const char *e = strchr(m, '|');
-    return e ? (size_t)(e - m) : strlen(m);
-}
-
 static int first_vec(const ir_inst *inst) {
     for (unsigned k = 0; k < inst->nopnd; k++)
         if (strchr("Vv&", inst->opnd[k].kind)) return (int)k;
@@ -197,7 +191,7 @@ void pr_template(txt_printer *pr, const char *tmpl, const ir_inst *inst) {
         }
         t++;
         if (*t == 'M') {
-            sb_putn(pr->out, F->mnem, spelling_len(F->mnem));
+            sb_putn(pr->out, F->mnem, isa_mnem_len(F->mnem));
             t++;
         } else if (*t == 'S') {
             int v = first_vec(inst);
@@ -265,19 +259,19 @@ bool tp_state_id(txt_parser *tp, int64_t *id) {
 
 bool tp_mnemonic(txt_parser *tp, int form) {
     tp_skip_ws(tp);
-    const char *m = isa_forms[form].mnem;
-    while (*m) {
-        size_t n = spelling_len(m);
+    const char *m;
+    size_t n;
+    for (const char *cur = isa_forms[form].mnem; isa_mnem_next(&cur, &m, &n);) {
         if (strncmp(tp->p, m, n) == 0 && !is_word_c(tp->p[n])) {
             tp->p += n;
             return true;
         }
-        m += n + (m[n] == '|');
     }
     /* report at the first differing character: the function suffix of "va.xxx" rows */
     const char *at = tp->p;
     m = isa_forms[form].mnem;
-    size_t i = 0, n = spelling_len(m);
+    size_t i = 0;
+    n = isa_mnem_len(m);
     while (i < n && at[i] == m[i]) i++;
     while (i > 0 && at[i - 1] != '.') i--;
     size_t w = 0;
@@ -469,13 +463,10 @@ bool tp_parse_opnd(txt_parser *tp, ir_inst *inst, unsigned k, char kind, char fm
 
 /* %M: one of the form's '|' spellings, the longest that matches (instruction dialect). */
 static bool parse_mnemonic(txt_parser *tp, const isa_form *F) {
-    const char *s = F->mnem;
-    size_t best = 0;
-    while (*s) {
-        size_t n = spelling_len(s);
+    const char *s;
+    size_t n, best = 0;
+    for (const char *cur = F->mnem; isa_mnem_next(&cur, &s, &n);)
         if (n > best && strncmp(tp->p, s, n) == 0) best = n;
-        s += n + (s[n] == '|');
-    }
     if (!best || is_word_c(tp->p[best])) {
         tp_error(tp, tp->p, "expected mnemonic '%s'", F->mnem);
         return false;

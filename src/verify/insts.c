@@ -8,15 +8,9 @@
 #include "verify_int.h"
 
 static const char *mnem(const ir_inst *inst, char *buf, size_t n) {
-    const isa_form *F = &isa_forms[inst->form];
-    const char *s = F->mnem;
-    if (*s == '%') s = F->name;
-    size_t i = 0;
-    while (s[i] && s[i] != '|' && i + 1 < n) {
-        buf[i] = s[i];
-        i++;
-    }
-    buf[i] = 0;
+    size_t len;
+    const char *s = isa_form_mnem_or_name(inst->form, &len);
+    snprintf(buf, n, "%.*s", (int)len, s);
     return buf;
 }
 

@@ -34,11 +34,9 @@ static unsigned exec_of(const ir_inst *inst) {
 
 /* The first spelling of a form's mnemonic ("raw_send|raw_sendc" -> raw_send). */
 static const char *mnem_of(int form, char *buf, size_t n) {
-    const char *s = isa_forms[form].mnem;
-    if (*s == '%') s = isa_forms[form].name;
-    size_t i = 0;
-    for (; s[i] && s[i] != '|' && i + 1 < n; i++) buf[i] = s[i];
-    buf[i] = 0;
+    size_t len;
+    const char *s = isa_form_mnem_or_name(form, &len);
+    snprintf(buf, n, "%.*s", (int)len, s);
     return buf;
 }
 
