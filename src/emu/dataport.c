@@ -36,6 +36,7 @@
 #include <string.h>
 
 #include "convert.h"
+#include "desc_fields.h"
 #include "dp_layout.h"
 #include "probe.h"
 #include "mem.h"
@@ -1033,8 +1034,7 @@ static bool hdc_surface(const hdc *h, emu_op *op, bool a64, bool typed, unsigned
 }
 
 /* SIMD width of the one-bit SM2 fields (IGA decodeMDC_SM2X): XeHPC doubles SIMD8 and forbids SIMD16. */
-static bool sm2x(const hdc *h, unsigned bit, bool reversed, unsigned *n) {
-    bool b = h->d->desc >> bit & 1;
+static bool sm2x(const hdc *h, bool b, unsigned bit, bool reversed, unsigned *n) {
     unsigned simd = (b ^ reversed) ? 16 : 8;
     if (h->xehpc) {
         if (simd == 16) return herr(h, "the SIMD16 encoding of bit %u is invalid on XeHPC", bit);
@@ -1045,7 +1045,7 @@ static bool sm2x(const hdc *h, unsigned bit, bool reversed, unsigned *n) {
 }
 
 static bool sm3(const hdc *h, unsigned *n) {
-    unsigned b = h->d->desc >> 12 & 3;
+    unsigned b = desc_hdc_simd_mode(h->d->desc);
     if (b != 1 && b != 2) return herr(h, "SIMD mode [13:12] = %u is not SIMD16 (1) or SIMD8 (2)", b);
     if (b == 2 && h->xehpc) return herr(h, "SIMD8 (SIMD mode 2) is invalid on XeHPC");
     *n = b == 1 ? 16 : 8;
@@ -1061,9 +1061,9 @@ static void h_fence(emu_thread *t, const emu_op *op) {
 
 /* OWord block read / write (DC0, DCRO) and A64 OWord / HWord block read / write (DC1). */
 static bool hdc_block(const hdc *h, emu_op *op, bool st, bool bytes_off, bool a64) {
-    unsigned ctl = h->d->desc >> 8 & 7, owords, hi = 0;
-    bool hword = a64 && (h->d->desc >> 11 & 3) == 3;
-    if (a64 && (h->d->desc >> 11 & 3) == 2) return herr(h, "A64 dual-block messages are not supported");
+    unsigned ctl = desc_hdc_block_size(h->d->desc), owords, hi = 0;
+    bool hword = a64 && desc_hdc_a64_block(h->d->desc) == 3;
+    if (a64 && desc_hdc_a64_block(h->d->desc) == 2) return herr(h, "A64 dual-block messages are not supported");
     if (hword) {
         if (ctl > 3) return herr(h, "HWord block count code %u is not 0..3", ctl);
         owords = 2u << ctl;
@@ -1097,18 +1097,18 @@ static bool hdc_block(const hdc *h, emu_op *op, bool st, bool bytes_off, bool a6
 /* Byte / dword scattered (DC0, DCRO) and qword scattered (DC0). */
 static bool hdc_scattered(const hdc *h, emu_op *op, bool st, unsigned what /* 1 byte, 4 dword, 8 qword */) {
     uint32_t desc = h->d->desc;
-    unsigned n = desc >> 8 & 1 ? 16 : 8, es = 4, nb = 1, kind, hb = h->hdr;
+    unsigned n = desc_hdc_scattered_simd16(desc) ? 16 : 8, es = 4, nb = 1, kind, hb = h->hdr;
     if (what == 1) {
-        unsigned c = desc >> 10 & 3;
+        unsigned c = desc_hdc_scattered_size(desc);
         if (c == 3) return herr(h, "byte scattered data size [11:10] = 3 is reserved");
         es = 1u << c;
     } else {
-        if (!(desc >> 9 & 1)) return herr(h, "bit 9 (legacy SIMD mode) must be 1");
-        if (what == 4 && (desc >> 10 & 3)) return herr(h, "dword scattered control bits [11:10] must be 0");
+        if (!desc_hdc_scattered_legacy(desc)) return herr(h, "bit 9 (legacy SIMD mode) must be 1");
+        if (what == 4 && desc_hdc_scattered_size(desc)) return herr(h, "dword scattered control bits [11:10] must be 0");
         if (what == 8) {
             if (hb) return herr(h, "qword scattered messages with a header are not supported");
             es = 8;
-            nb = 1u << (desc >> 10 & 3);
+            nb = 1u << desc_hdc_scattered_size(desc);
         }
     }
     unsigned ab = blk(h, 4 * n), db = what == 8 ? nb * blk(h, 8 * n) : blk(h, 4 * n);
@@ -1132,7 +1132,7 @@ static bool hdc_scattered(const hdc *h, emu_op *op, bool st, unsigned what /* 1 
 
 /* Untyped surface read / write, A32 and A64 (DC1). */
 static bool hdc_untyped(const hdc *h, emu_op *op, bool st, bool a64) {
-    unsigned chm = ~(h->d->desc >> 8) & 0xF, n, kind = SK_NONE, hb = h->hdr;
+    unsigned chm = ~desc_hdc_chdis(h->d->desc) & 0xF, n, kind = SK_NONE, hb = h->hdr;
     if (!chm) return herr(h, "the channel-disable mask [11:8] = 0xf disables every channel");
     if (!sm3(h, &n)) return false;
     if (a64 && hb) return herr(h, "A64 untyped messages forbid a header");
@@ -1155,7 +1155,8 @@ static bool hdc_untyped(const hdc *h, emu_op *op, bool st, bool a64) {
 /* A64 byte / dword / qword scattered read / write (DC1 0x10 / 0x1A). */
 static bool hdc_a64_scattered(const hdc *h, emu_op *op, bool st) {
     uint32_t desc = h->d->desc;
-    unsigned sub = desc >> 8 & 3, cnt = 1u << (desc >> 10 & 3), n = desc >> 12 & 1 ? 16 : 8, bs, data;
+    unsigned sub = desc_hdc_a64_subtype(desc), cnt = 1u << desc_hdc_a64_count(desc), bs, data;
+    unsigned n = desc_hdc_a64_simd16(desc) ? 16 : 8;
     if (sub == 3) return herr(h, "A64 byte scattered read with status return is not supported");
     if (h->hdr) return herr(h, "A64 scattered messages forbid a header");
     if (sub == 0) {
@@ -1196,9 +1197,9 @@ static bool slot_group(const hdc *h, emu_op *op, unsigned sg, bool two_bits) {
 
 /* Typed surface read / write (DC1 0x05 / 0x0D). */
 static bool hdc_typed(const hdc *h, emu_op *op, bool st) {
-    unsigned chm = ~(h->d->desc >> 8) & 0xF, n = h->xehpc ? 16 : 8, kind, hb = h->hdr;
+    unsigned chm = ~desc_hdc_chdis(h->d->desc) & 0xF, n = h->xehpc ? 16 : 8, kind, hb = h->hdr;
     if (!chm) return herr(h, "the channel-disable mask [11:8] = 0xf disables every channel");
-    if (!slot_group(h, op, h->d->desc >> 12 & 3, true)) return false;
+    if (!slot_group(h, op, desc_hdc_typed_slot_group(h->d->desc), true)) return false;
     unsigned nch = popcount4(chm), cb = blk(h, 4 * n), total = h->nsrc0 + h->nsrc1;
     unsigned rest = total - hb - (st ? nch * cb : 0), nc = rest / cb;
     if (total < hb + (st ? nch * cb : 0) || rest % cb || nc < 1 || nc > 4)
@@ -1232,13 +1233,13 @@ static bool hdc_atomic(const hdc *h, emu_op *op) {
     uint32_t desc = h->d->desc;
     unsigned mt = h->mt, n = 8, bits = 32, a, kind = SK_NONE, hb = h->hdr;
     bool typed = mt == 0x06 || mt == 0x07, a64 = mt == 0x12 || mt == 0x13 || mt == 0x1D || mt == 0x1E;
-    bool flt = mt == 0x1B || mt == 0x1C || mt == 0x1D || mt == 0x1E, ret = desc >> 13 & 1;
+    bool flt = mt == 0x1B || mt == 0x1C || mt == 0x1D || mt == 0x1E, ret = desc_hdc_atomic_return(desc);
     if (mt == 0x03 || mt == 0x13 || mt == 0x1C || mt == 0x1E || mt == 0x07) {
         if (h->p->plat < VISA_PLATFORM_XELP) return herr(h, "16-bit atomics exist from XeLP on");
         bits = 16;
     }
     if (flt) {
-        unsigned c = desc >> 8 & 7;
+        unsigned c = desc_hdc_float_aop(desc);
         static const int8_t fop[8] = {-1, VISA_ATOMIC_FMAX, VISA_ATOMIC_FMIN, VISA_ATOMIC_FCMPWR,
                                       VISA_ATOMIC_FADD, VISA_ATOMIC_FSUB, -1, -1};
         if (fop[c] < 0)
@@ -1247,17 +1248,17 @@ static bool hdc_atomic(const hdc *h, emu_op *op) {
             return herr(h, "float atomic add / subtract exist from XeHP on");
         a = (unsigned)fop[c];
     } else {
-        unsigned c = desc >> 8 & 0xF;
+        unsigned c = desc_hdc_aop(desc);
         if (hw_int_aop[c] < 0) return herr(h, "atomic operation 0 (64-bit compare-and-write in the 32-bit message) is not supported");
         a = (unsigned)hw_int_aop[c];
     }
     if (typed) {
         n = h->xehpc ? 16 : 8;
-        if (!slot_group(h, op, desc >> 12 & 1, false)) return false;
+        if (!slot_group(h, op, desc_hdc_atomic_slot_group(desc), false)) return false;
     } else if (mt == 0x12) {
-        bits = desc >> 12 & 1 ? 64 : 32;
+        bits = desc_hdc_atomic_qword(desc) ? 64 : 32;
         n = h->xehpc ? 16 : 8;
-    } else if (!sm2x(h, 12, !(mt == 0x1D || mt == 0x1E), &n)) {
+    } else if (!sm2x(h, desc_hdc_atomic_simd(desc), 12, !(mt == 0x1D || mt == 0x1E), &n)) {
         return false;
     }
     if (a64 && hb) return herr(h, "A64 atomics forbid a header");
@@ -1301,13 +1302,14 @@ static bool hdc_atomic(const hdc *h, emu_op *op) {
 
 bool emu_dataport_lower_send(emu_program *p, const ir_inst *in, emu_op *op, const emu_send_desc *d, diag_sink *ds) {
     uint32_t desc = d->desc;
-    hdc h = {.p = p, .in = in, .ds = ds, .d = d, .bti = desc & 0xFF, .mt = desc >> 14 & 0x1F, .grf = p->cur->grf_bytes,
-             .nsrc0 = d->nsrc0, .nsrc1 = d->nsrc1, .rlen = desc >> 20 & 0x1F, .hdr = desc >> 19 & 1,
+    hdc h = {.p = p, .in = in, .ds = ds, .d = d, .bti = desc_hdc_bti(desc), .mt = desc_hdc_type(desc),
+             .grf = p->cur->grf_bytes, .nsrc0 = d->nsrc0, .nsrc1 = d->nsrc1, .rlen = desc_rlen(desc),
+             .hdr = desc_hdc_header(desc),
              .xehpc = p->plat >= VISA_PLATFORM_XEHPC};
     h.src0 = op->src[RS_SRC0];
     h.src1 = op->src[RS_SRC1];
     h.dst = op->src[RS_DST];
-    unsigned mlen = desc >> 25 & 0xF;
+    unsigned mlen = desc_mlen(desc);
     if (p->plat >= VISA_PLATFORM_XE2) return herr(&h, "Xe2 and later have no HDC data port (LSC messages only)");
     if (d->sfid == VISA_SFID_DC2) return herr(&h, "DC2 messages are not supported (IGA: not used after SKL)");
     if (d->eot) return herr(&h, "EOT on a data-port message is not supported");
@@ -1327,7 +1329,7 @@ bool emu_dataport_lower_send(emu_program *p, const ir_inst *in, emu_op *op, cons
         switch (mt) {
         case 0x00: return hdc_block(&h, op, false, false, false);
         case 0x01:
-            if (!ro && p->plat >= VISA_PLATFORM_XEHPG && (desc >> 13 & 1))
+            if (!ro && p->plat >= VISA_PLATFORM_XEHPG && desc_hdc_hword_aligned(desc))
                 return herr(&h, "the HWord aligned block read is not supported");
             return hdc_block(&h, op, false, true, false);
         case 0x03: return hdc_scattered(&h, op, false, 4);

@@ -49,6 +49,7 @@
 #include "probe.h"
 #include "mem.h"
 #include "convert.h"
+#include "desc_fields.h"
 #include "lsc_layout.h"
 #include "access.h"
 #include "families.h"
@@ -979,18 +980,16 @@ void emu_lsc_fence(emu_thread *t, const emu_op *op) {
     t->pc++; /* memory is coherent in the emulator: a fence only orders, which is already so */
 }
 /* -- Raw sends (messages.md 2.1-2.4, 3) ----------------------------------------------------------- */
-static int32_t sext(uint32_t v, unsigned bits) { return (int32_t)(v << (32 - bits)) >> (32 - bits); }
-
 bool emu_lsc_lower_send(emu_program *p, const ir_inst *in, emu_op *op, const emu_send_desc *d, diag_sink *ds) {
     uint32_t desc = d->desc, ex = d->exdesc, grf = p->cur->grf_bytes;
     bool xe2 = p->plat >= VISA_PLATFORM_XE2; /* immediate offsets in ExDesc (messages.md 2.4) */
-    unsigned opc = desc & 0x3F, rlen = desc >> 20 & 0x1F, mlen = desc >> 25 & 0xF;
+    unsigned opc = desc_lsc_opcode(desc), rlen = desc_rlen(desc), mlen = desc_mlen(desc);
     unsigned sfid = d->sfid == VISA_SFID_UGM    ? VISA_LSC_SFID_UGM
                     : d->sfid == VISA_SFID_UGML ? VISA_LSC_SFID_UGML
                     : d->sfid == VISA_SFID_SLM  ? VISA_LSC_SFID_SLM
                                                 : VISA_LSC_SFID_TGM;
-    unsigned at = (desc >> 29 & 3) + 1; /* HW 0 flat, 1 bss, 2 ss, 3 bti */
-    unsigned dsz = (desc >> 9 & 7) + 1;
+    unsigned at = desc_lsc_addr_type(desc) + 1; /* HW 0 flat, 1 bss, 2 ss, 3 bti */
+    unsigned dsz = desc_lsc_data_size(desc) + 1;
 #define RAW_ERR(...)                                                                                                   \
     do {                                                                                                               \
         diag_at(ds, VISA_SEV_ERROR, "E-RUN", in->line, in->col, __VA_ARGS__);                                          \
@@ -1019,15 +1018,15 @@ bool emu_lsc_lower_send(emu_program *p, const ir_inst *in, emu_op *op, const emu
     memset(&op->dst2, 0, sizeof op->dst2);
 
     if (opc == VISA_LSC_OP_LOAD_BLOCK2D || opc == VISA_LSC_OP_STORE_BLOCK2D) {
-        bool store = opc == VISA_LSC_OP_STORE_BLOCK2D, vnni = desc >> 7 & 1, tr = desc >> 15 & 1;
+        bool store = opc == VISA_LSC_OP_STORE_BLOCK2D, vnni = desc_lsc_vnni(desc), tr = desc_lsc_transpose(desc);
         if (sfid == VISA_LSC_SFID_SLM || at != VISA_LSC_AT_FLAT) RAW_ERR("2D block message (descriptor 0x%08x) must be flat .ugm", desc);
         if (dsz > VISA_LSC_DS_D64) RAW_ERR("2D block descriptor 0x%08x has data size %u: only d8..d64", desc, dsz);
         if (store && (vnni || tr)) RAW_ERR("store_block2d descriptor 0x%08x asks for VNNI or transpose", desc);
         int32_t xo = 0, yo = 0;
         if (xe2) {
-            xo = sext(ex >> 12 & 0x3FF, 10); /* Xe2 immediate X / Y offsets */
-            yo = sext(ex >> 22, 10);
-            if (ex & 0xFFF) RAW_ERR("2D block exdesc 0x%08x has bits set in [11:0]", ex);
+            xo = exdesc_lsc_block2d_x(ex); /* Xe2 immediate X / Y offsets */
+            yo = exdesc_lsc_block2d_y(ex);
+            if (exdesc_lsc_low(ex)) RAW_ERR("2D block exdesc 0x%08x has bits set in [11:0]", ex);
         } else if (ex) {
             RAW_ERR("2D block exdesc 0x%08x must be 0 before Xe2", ex);
         }
@@ -1048,20 +1047,20 @@ bool emu_lsc_lower_send(emu_program *p, const ir_inst *in, emu_op *op, const emu
     if (opc == VISA_LSC_OP_APNDCTR_ATOMIC_ADD || opc == VISA_LSC_OP_APNDCTR_ATOMIC_SUB)
         RAW_ERR("raw append-counter atomics (descriptor 0x%08x) are not supported: the counter's surface comes from "
                 "surface state", desc);
-    unsigned asize = desc >> 7 & 3;
+    unsigned asize = desc_lsc_addr_size(desc);
     if (!asize) RAW_ERR("LSC descriptor 0x%08x has an invalid address size (0)", desc);
-    unsigned chm = quad ? desc >> 12 & 0xF : 0;
+    unsigned chm = quad ? desc_lsc_cmask(desc) : 0;
     if (quad && !chm) RAW_ERR("LSC descriptor 0x%08x: a quad (channel-mask) message with no channel enabled", desc);
-    unsigned elems = quad ? 1 : elems_of_code[(desc >> 12 & 7) + 1];
-    bool tr = !quad && (desc >> 15 & 1);
+    unsigned elems = quad ? 1 : elems_of_code[desc_lsc_vect_size(desc) + 1];
+    bool tr = !quad && desc_lsc_transpose(desc);
     int32_t imm = 0;
     /* extended descriptor: surface (bti) and Xe2 immediate offsets (messages.md 2.4) */
     emu_opnd surf;
     memset(&surf, 0, sizeof surf);
     if (at == VISA_LSC_AT_FLAT) {
         if (xe2) {
-            if (ex & 0xFFF) RAW_ERR("flat LSC exdesc 0x%08x has bits set in [11:0]", ex);
-            imm = sext(ex >> 12, 20);
+            if (exdesc_lsc_low(ex)) RAW_ERR("flat LSC exdesc 0x%08x has bits set in [11:0]", ex);
+            imm = exdesc_lsc_flat_offset(ex);
         } else if (ex) {
             RAW_ERR("flat LSC exdesc 0x%08x must be 0 before Xe2", ex);
         }
@@ -1069,9 +1068,9 @@ bool emu_lsc_lower_send(emu_program *p, const ir_inst *in, emu_op *op, const emu
         surf.shape = EO_IMM;
         surf.type = VISA_TYPE_UD;
         surf.size = 4;
-        surf.imm = ex >> 24;
-        if (xe2) imm = sext(ex >> 12 & 0xFFF, 12); /* Xe2: signed byte offset */
-        else if (ex & 0xFFFFFF) RAW_ERR("BTI LSC exdesc 0x%08x has bits set below the index [31:24]", ex);
+        surf.imm = exdesc_lsc_bti(ex);
+        if (xe2) imm = exdesc_lsc_bti_offset(ex); /* Xe2: signed byte offset */
+        else if (exdesc_lsc_below_bti(ex)) RAW_ERR("BTI LSC exdesc 0x%08x has bits set below the index [31:24]", ex);
     } else {
         RAW_ERR("LSC %s surface (exdesc 0x%08x): surface-state offsets have no buffer binding in the emulator",
                 at == VISA_LSC_AT_BSS ? "bss" : "ss", ex);

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "access.h"
+#include "desc_fields.h"
 #include "dp_layout.h"
 #include "families.h"
 #include "opnd.h"
@@ -48,9 +49,9 @@ bool emu_send_lower_raw(emu_program *p, const ir_inst *in, emu_op *op, diag_sink
         d.ndst = (unsigned)in->opnd[RSEND_NDST].u.num;
         if (!imm_desc(in, RSEND_DESC, "message descriptor", &d.desc, ds)) return false;
         if (!emu_msg_raw(p, in, RSEND_SRC, &src0, ds) || !emu_msg_raw(p, in, RSEND_DST, &dst, ds)) return false;
-        d.sfid = d.exdesc & 0xF;
-        d.eot = (d.exdesc >> 5) & 1;
-        d.exdesc &= ~0x2Fu; /* the families see the extended descriptor without SFID and EOT */
+        d.sfid = exdesc_sfid(d.exdesc);
+        d.eot = exdesc_eot(d.exdesc);
+        d.exdesc &= ~(exdesc_sfid_mask() | exdesc_eot_mask()); /* the families see ExDesc without them */
     } else { /* RAW_SENDS (sem.def: RAW_SENDG is not emulated) */
         d.nsrc0 = (unsigned)in->opnd[RSENDS_NSRC0].u.num;
         d.nsrc1 = (unsigned)in->opnd[RSENDS_NSRC1].u.num;

@@ -13,6 +13,7 @@
 
 #include "probe.h"
 #include "access.h"
+#include "desc_fields.h"
 #include "families.h"
 #include "opnd.h"
 
@@ -173,13 +174,13 @@ static void h_gateway_barrier(emu_thread *t, const emu_op *op) {
 }
 
 bool emu_sync_lower_send(emu_program *p, const ir_inst *in, emu_op *op, const emu_send_desc *d, diag_sink *ds) {
-    if ((d->desc & 0xF) == GW_BARRIER_SIGNAL) {
+    if (desc_gateway_opcode(d->desc) == GW_BARRIER_SIGNAL) {
         op->fn = h_gateway_barrier;
         op->info = p->plat >= VISA_PLATFORM_XEHPG;
         return true;
     }
     diag_at(ds, VISA_SEV_ERROR, "E-RUN", in->line, in->col,
             "gateway message %u (descriptor 0x%08x) is not supported by the emulator (only the barrier signal, 4)",
-            d->desc & 0xF, d->desc);
+            desc_gateway_opcode(d->desc), d->desc);
     return false;
 }
