@@ -26,6 +26,7 @@
 #include "access.h"
 #include "families.h"
 #include "fast.h"
+#include "fast_ops.h"
 #if defined(__x86_64__) && defined(__GNUC__)
 #include <cpuid.h>
 #include <immintrin.h>
@@ -229,14 +230,13 @@ FLT_TRAITS(HF, uint16_t, float, hf_to_f(x), f_to_hf(x), fmodf_, fsat, 1, 0)
 FLT_TRAITS(BF, uint16_t, float, bf_to_f(x), f_to_bf(x), fmodf_, fsat, 0, 1)
 
 /* -- The handler sets, one per ISA level --------------------------------------------------------- */
-enum { FO_MOV, FO_ADD, FO_MUL, FO_MAD, FO_MIN, FO_MAX, FO_AND, FO_OR, FO_XOR, FO_SHL, FO_SHR, FO_ASR, FO__COUNT };
 enum { FT_B, FT_UB, FT_W, FT_UW, FT_D, FT_UD, FT_Q, FT_UQ, FT__INT };
 enum { FF_F, FF_DF, FF_HF, FF_BF, FF__COUNT };
 enum { FC_F, FC_D, FC_UD, FC_W, FC_UW, FC_HF, FC__COUNT };
 
 typedef struct fast_set {
     const emu_handler (*ints[FT__INT])[FO__COUNT]; /* [plain, modifiers][op] */
-    const emu_handler (*flts[FF__COUNT])[4];       /* [op][plain, mods, sat, mods + sat] */
+    const emu_handler (*flts[FF__COUNT])[4];       /* [float row][plain, mods, sat, mods + sat] */
     emu_handler cmp[FC__COUNT];
 } fast_set;
 
@@ -356,16 +356,11 @@ emu_handler emu_fast_cmp(const emu_program *p, const emu_op *op) {
 }
 
 emu_handler emu_fast_handler(const emu_program *p, const emu_op *op) {
-    static const int8_t fo_of[VISA_FORM__COUNT] = {
-        [VISA_FORM_MOV] = FO_MOV + 1, [VISA_FORM_ADD] = FO_ADD + 1, [VISA_FORM_MUL] = FO_MUL + 1,
-        [VISA_FORM_MAD] = FO_MAD + 1, [VISA_FORM_MIN] = FO_MIN + 1, [VISA_FORM_MAX] = FO_MAX + 1,
-        [VISA_FORM_AND] = FO_AND + 1, [VISA_FORM_OR] = FO_OR + 1,   [VISA_FORM_XOR] = FO_XOR + 1,
-        [VISA_FORM_SHL] = FO_SHL + 1, [VISA_FORM_SHR] = FO_SHR + 1, [VISA_FORM_ASR] = FO_ASR + 1,
-    };
-    int fo = fo_of[op->form] - 1;
+    int fo = emu_fast_op_of(op->form);
     unsigned ty = op->dst.type;
     int ii = int_index(ty), fi = flt_index(ty);
-    if (p->generic || fo < 0 || (ii < 0 && fi < 0) || (fi >= 0 && fo > FO_MAX) || op->pred_selects) return NULL;
+    if (p->generic || fo < 0 || (ii < 0 && fi < 0) || (fi >= 0 && !emu_fast_op_facts[fo].flt) || op->pred_selects)
+        return NULL;
     if (op->dst.shape != EO_CONTIG && op->dst.shape != EO_SCALAR) return NULL;
     if (op->dst.shape == EO_SCALAR && op->exec != 1) return NULL;
     if (op->dst.off % op->dst.size) return NULL;
@@ -392,6 +387,6 @@ emu_handler emu_fast_handler(const emu_program *p, const emu_op *op) {
     if (fi >= 0) return set->flts[fi][fo][(mods ? 1 : 0) + (op->sat ? 2 : 0)];
     /* 32- and 64-bit integers wrap: a modifier's exact value (-INT_MIN) only survives operations
     ** whose low bits do not depend on it */
-    if (mods && ii >= FT_D && (fo == FO_MIN || fo == FO_MAX || fo == FO_SHR || fo == FO_ASR)) return NULL;
+    if (mods && ii >= FT_D && !emu_fast_op_facts[fo].wide_mods) return NULL;
     return set->ints[ii][mods][fo];
 }

@@ -167,55 +167,68 @@ FB_ATTR static inline unsigned FB_NAME(mad_odd16)(float *o, const float *a, cons
         d[I] = TY##_SV(r_);                                                                    \
     }
 
-/* Every operation on every type, plain, with modifiers, saturating (floats), both. */
+/* Every operation of fast_ops.h on every type: plain and with modifiers; floats also saturating,
+** and both.  An operation's expressions: FB_INT_<name>(TY) on integers; FB_FLT_<name>(TY) on
+** floats, as EXPR, FAST, SAFE, PRE of FB_HANDLER_FS (FB_FLT_EXACT(EXPR) where FAST is EXPR). */
+#define FB_INT_mov(TY) a
+#define FB_INT_add(TY) (ct_t)(a + b)
+#define FB_INT_mul(TY) (ct_t)(a * b)
+#define FB_INT_mad(TY) (ct_t)(a * b + c)
+#define FB_INT_min(TY) TY##_LT(a, b) ? a : b
+#define FB_INT_max(TY) TY##_LT(b, a) ? a : b
+#define FB_INT_and(TY) a & b
+#define FB_INT_or(TY) a | b
+#define FB_INT_xor(TY) a ^ b
+#define FB_INT_shl(TY) (ct_t)(a << (b & TY##_SHM))
+#define FB_INT_shr(TY) (ct_t)((a & TY##_KEEP) >> (b & TY##_SHM))
+#define FB_INT_asr(TY) TY##_ASR(a, b & TY##_SHM)
+#define FB_INT_HANDLERS(TY, F, name, nsrc, flt, wide_mods, shift)                              \
+    FB_HANDLER(TY##_##name, TY, nsrc, FB_INT_##name(TY), 0, 0)                                 \
+    FB_HANDLER(TY##_##name##_m, TY, nsrc, FB_INT_##name(TY), 1, 0)
+#define FB_INT_PLAIN(TY, F, name, nsrc, flt, wide_mods, shift) FB_NAME(TY##_##name),
+#define FB_INT_MODS(TY, F, name, nsrc, flt, wide_mods, shift) FB_NAME(TY##_##name##_m),
 #define FB_OPS_INT(TY)                                                                         \
-    FB_HANDLER(TY##_mov, TY, 1, a, 0, 0) FB_HANDLER(TY##_mov_m, TY, 1, a, 1, 0)                \
-    FB_HANDLER(TY##_add, TY, 2, (ct_t)(a + b), 0, 0) FB_HANDLER(TY##_add_m, TY, 2, (ct_t)(a + b), 1, 0) \
-    FB_HANDLER(TY##_mul, TY, 2, (ct_t)(a * b), 0, 0) FB_HANDLER(TY##_mul_m, TY, 2, (ct_t)(a * b), 1, 0) \
-    FB_HANDLER(TY##_mad, TY, 3, (ct_t)(a * b + c), 0, 0) FB_HANDLER(TY##_mad_m, TY, 3, (ct_t)(a * b + c), 1, 0) \
-    FB_HANDLER(TY##_min, TY, 2, TY##_LT(a, b) ? a : b, 0, 0)                                   \
-    FB_HANDLER(TY##_min_m, TY, 2, TY##_LT(a, b) ? a : b, 1, 0)                                 \
-    FB_HANDLER(TY##_max, TY, 2, TY##_LT(b, a) ? a : b, 0, 0)                                   \
-    FB_HANDLER(TY##_max_m, TY, 2, TY##_LT(b, a) ? a : b, 1, 0)                                 \
-    FB_HANDLER(TY##_and, TY, 2, a & b, 0, 0) FB_HANDLER(TY##_and_m, TY, 2, a & b, 1, 0)        \
-    FB_HANDLER(TY##_or, TY, 2, a | b, 0, 0) FB_HANDLER(TY##_or_m, TY, 2, a | b, 1, 0)          \
-    FB_HANDLER(TY##_xor, TY, 2, a ^ b, 0, 0) FB_HANDLER(TY##_xor_m, TY, 2, a ^ b, 1, 0)        \
-    FB_HANDLER(TY##_shl, TY, 2, (ct_t)(a << (b & TY##_SHM)), 0, 0)                             \
-    FB_HANDLER(TY##_shl_m, TY, 2, (ct_t)(a << (b & TY##_SHM)), 1, 0)                           \
-    FB_HANDLER(TY##_shr, TY, 2, (ct_t)((a & TY##_KEEP) >> (b & TY##_SHM)), 0, 0)               \
-    FB_HANDLER(TY##_shr_m, TY, 2, (ct_t)((a & TY##_KEEP) >> (b & TY##_SHM)), 1, 0)             \
-    FB_HANDLER(TY##_asr, TY, 2, TY##_ASR(a, b & TY##_SHM), 0, 0)                               \
-    FB_HANDLER(TY##_asr_m, TY, 2, TY##_ASR(a, b & TY##_SHM), 1, 0)                             \
+    EMU_FAST_OPS(FB_INT_HANDLERS, TY)                                                          \
     static const emu_handler FB_NAME(TY##_row)[2][FO__COUNT] = {                               \
-        {FB_NAME(TY##_mov), FB_NAME(TY##_add), FB_NAME(TY##_mul), FB_NAME(TY##_mad), FB_NAME(TY##_min), \
-         FB_NAME(TY##_max), FB_NAME(TY##_and), FB_NAME(TY##_or), FB_NAME(TY##_xor), FB_NAME(TY##_shl), \
-         FB_NAME(TY##_shr), FB_NAME(TY##_asr)},                                                \
-        {FB_NAME(TY##_mov_m), FB_NAME(TY##_add_m), FB_NAME(TY##_mul_m), FB_NAME(TY##_mad_m),   \
-         FB_NAME(TY##_min_m), FB_NAME(TY##_max_m), FB_NAME(TY##_and_m), FB_NAME(TY##_or_m),    \
-         FB_NAME(TY##_xor_m), FB_NAME(TY##_shl_m), FB_NAME(TY##_shr_m), FB_NAME(TY##_asr_m)},  \
+        {EMU_FAST_OPS(FB_INT_PLAIN, TY)},                                                      \
+        {EMU_FAST_OPS(FB_INT_MODS, TY)},                                                       \
     };
 
-#define FB_FLT_VARIANTS(TY, OP, NSRC, EXPR) FB_FLT_VARIANTS_FS(TY, OP, NSRC, EXPR, EXPR, 1, (void)0)
+#define FB_FLT_EXACT(EXPR) EXPR, EXPR, 1, (void)0
+#define FB_FLT_mov(TY) FB_FLT_EXACT(a)
+#define FB_FLT_add(TY) FB_FLT_EXACT((ct_t)(a + b))
+#define FB_FLT_mul(TY) FB_FLT_EXACT((ct_t)(a * b))
+#define FB_FLT_mad(TY) FB_MAD_##TY
+/* MIN_MAX.md: a NaN operand (signalling too) gives the other one; equal operands (+0, -0) give
+** src0, as C's fmin / fmax (the generic path) do */
+#define FB_FLT_min(TY) FB_FLT_EXACT(isnan(b) ? a : isnan(a) ? b : b < a ? b : a)
+#define FB_FLT_max(TY) FB_FLT_EXACT(isnan(b) ? a : isnan(a) ? b : b > a ? b : a)
+#define FB_MAD_F FB_FLT_EXACT(fmaf(a, b, c))
+#define FB_MAD_DF FB_FLT_EXACT(fma(a, b, c))
+/* hf mad: the float sum rounded to odd per lane (measured faster here than mad_odd16 or a checked
+** float fma, which the compiled tier uses) */
+#define FB_MAD_HF FB_FLT_EXACT(hf_mad_odd(a, b, c))
+#if FB_VEC512 /* bf mad rounded to odd by the directed fmas (FB_NAME(mad_odd16)); NaN lanes by EXPR */
+#define FB_MAD_BF bf_mad_odd(a, b, c), O_[i], !(nan_ >> i & 1), nan_ = FB_NAME(mad_odd16)(O_, A_, pb_, pc_)
+#elif FB_FMA /* bf mad: the float fma, narrowed, where fast.c bf_fused_ok allows */
+#define FB_MAD_BF bf_mad_odd(a, b, c), fmaf(a, b, c), bf_fused_ok(a, b, c, r_), (void)0
+#else
+#define FB_MAD_BF bf_mad_odd(a, b, c), f_mad_odd(a, b, c), bf_product_exact(a, b), (void)0
+#endif
+#define FB_FLT_VARIANTS(...) FB_FLT_VARIANTS_FS(__VA_ARGS__) /* the expressions: 4 arguments */
 #define FB_FLT_VARIANTS_FS(TY, OP, NSRC, EXPR, FAST, SAFE, PRE)                                \
     FB_HANDLER_FS(TY##_##OP, TY, NSRC, EXPR, FAST, SAFE, PRE, 0, 0)                            \
     FB_HANDLER_FS(TY##_##OP##_m, TY, NSRC, EXPR, FAST, SAFE, PRE, 1, 0)                        \
     FB_HANDLER_FS(TY##_##OP##_s, TY, NSRC, EXPR, FAST, SAFE, PRE, 0, 1)                        \
     FB_HANDLER_FS(TY##_##OP##_ms, TY, NSRC, EXPR, FAST, SAFE, PRE, 1, 1)
-#define FB_FLT_ROW(TY, OP)                                                                     \
-    {FB_NAME(TY##_##OP), FB_NAME(TY##_##OP##_m), FB_NAME(TY##_##OP##_s), FB_NAME(TY##_##OP##_ms)}
-#define FB_OPS_FLT(TY, MAD, MADFAST, MADSAFE, MADPRE)                                          \
-    FB_FLT_VARIANTS(TY, mov, 1, a)                                                             \
-    FB_FLT_VARIANTS(TY, add, 2, (ct_t)(a + b))                                                 \
-    FB_FLT_VARIANTS(TY, mul, 2, (ct_t)(a * b))                                                 \
-    FB_FLT_VARIANTS_FS(TY, mad, 3, MAD(a, b, c), MADFAST, MADSAFE, MADPRE)                     \
-    /* MIN_MAX.md: a NaN operand (signalling too) gives the other one; equal operands (+0, -0)   \
-    ** give src0, as C's fmin / fmax (the generic path) do */                                 \
-    FB_FLT_VARIANTS(TY, min, 2, isnan(b) ? a : isnan(a) ? b : b < a ? b : a)                   \
-    FB_FLT_VARIANTS(TY, max, 2, isnan(b) ? a : isnan(a) ? b : b > a ? b : a)                   \
-    static const emu_handler FB_NAME(TY##_frow)[6][4] = {                                      \
-        FB_FLT_ROW(TY, mov), FB_FLT_ROW(TY, add), FB_FLT_ROW(TY, mul),                         \
-        FB_FLT_ROW(TY, mad), FB_FLT_ROW(TY, min), FB_FLT_ROW(TY, max),                         \
-    };
+#define FB_FLT_HANDLERS(TY, F, name, nsrc, flt, wide_mods, shift)                              \
+    EMU_FAST_IF_##flt(FB_FLT_VARIANTS(TY, name, nsrc, FB_FLT_##name(TY)))
+#define FB_FLT_ROW(TY, F, name, nsrc, flt, wide_mods, shift)                                   \
+    EMU_FAST_IF_##flt({FB_NAME(TY##_##name), FB_NAME(TY##_##name##_m), FB_NAME(TY##_##name##_s), \
+                      FB_NAME(TY##_##name##_ms)},)
+#define FB_OPS_FLT(TY)                                                                         \
+    EMU_FAST_OPS(FB_FLT_HANDLERS, TY)                                                          \
+    static const emu_handler FB_NAME(TY##_frow)[FO__FLT][4] = {EMU_FAST_OPS(FB_FLT_ROW, TY)};
 
 FB_OPS_INT(B)
 FB_OPS_INT(UB)
@@ -225,18 +238,11 @@ FB_OPS_INT(D)
 FB_OPS_INT(UD)
 FB_OPS_INT(Q)
 FB_OPS_INT(UQ)
-FB_OPS_FLT(F, fmaf, fmaf(a, b, c), 1, (void)0)
-FB_OPS_FLT(DF, fma, fma(a, b, c), 1, (void)0)
-/* hf mad: the float sum rounded to odd per lane (measured faster here than mad_odd16 or a checked
-** float fma, which the compiled tier uses) */
-FB_OPS_FLT(HF, hf_mad_odd, hf_mad_odd(a, b, c), 1, (void)0)
-#if FB_VEC512 /* bf mad rounded to odd by the directed fmas (FB_NAME(mad_odd16)); NaN lanes by MAD */
-FB_OPS_FLT(BF, bf_mad_odd, O_[i], !(nan_ >> i & 1), nan_ = FB_NAME(mad_odd16)(O_, A_, pb_, pc_))
-#elif FB_FMA /* bf mad: the float fma, narrowed, where fast.c bf_fused_ok allows */
-FB_OPS_FLT(BF, bf_mad_odd, fmaf(a, b, c), bf_fused_ok(a, b, c, r_), (void)0)
-#else
-FB_OPS_FLT(BF, bf_mad_odd, f_mad_odd(a, b, c), bf_product_exact(a, b), (void)0)
-#endif
+FB_OPS_FLT(F)
+FB_OPS_FLT(DF)
+FB_OPS_FLT(HF)
+FB_OPS_FLT(BF)
+#undef FB_MAD_BF /* the next level's may differ */
 
 /* CMP into a predicate: the relation's C operator per lane (IEEE: with a NaN only ne holds),
 ** the bits merged into the predicate at the op's mask offset. */

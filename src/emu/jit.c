@@ -28,6 +28,7 @@
 
 #include "access.h"
 #include "fast.h"
+#include "fast_ops.h"
 
 unsigned emu_tier_select(void) {
     const char *s = getenv("VISA_EMU_TIER");
@@ -553,13 +554,46 @@ static LLVMValueRef fused_mad(jit_gen *g, const emu_op *op, LLVMValueRef *s, uns
     return phi;
 }
 
+/* MIN_MAX.md as fast.c: a NaN gives the other operand, ties give src0 (pred: OLT min, OGT max). */
+static LLVMValueRef flt_min_max(jit_gen *g, LLVMValueRef *s, LLVMRealPredicate pred) {
+    LLVMValueRef r = LLVMBuildSelect(g->b, LLVMBuildFCmp(g->b, pred, s[1], s[0], ""), s[1], s[0], "");
+    r = LLVMBuildSelect(g->b, is_nan(g, s[0]), s[1], r, "");
+    return LLVMBuildSelect(g->b, is_nan(g, s[1]), s[0], r, "");
+}
+
+/* The operations of fast_ops.h, as fast_body.h's FB_INT_<name> / FB_FLT_<name> compute them, on
+** gen_alu's widened sources s[] (cnt: the masked shift count, keep: the type's bits). */
+#define JIT_INT_mov s[0]
+#define JIT_INT_add LLVMBuildAdd(g->b, s[0], s[1], "")
+#define JIT_INT_mul LLVMBuildMul(g->b, s[0], s[1], "")
+#define JIT_INT_mad LLVMBuildAdd(g->b, LLVMBuildMul(g->b, s[0], s[1], ""), s[2], "")
+#define JIT_INT_min LLVMBuildSelect(g->b, int_lt(g, s[0], s[1], ty), s[0], s[1], "")
+#define JIT_INT_max LLVMBuildSelect(g->b, int_lt(g, s[1], s[0], ty), s[0], s[1], "")
+#define JIT_INT_and LLVMBuildAnd(g->b, s[0], s[1], "")
+#define JIT_INT_or LLVMBuildOr(g->b, s[0], s[1], "")
+#define JIT_INT_xor LLVMBuildXor(g->b, s[0], s[1], "")
+#define JIT_INT_shl LLVMBuildShl(g->b, s[0], cnt, "")
+#define JIT_INT_shr LLVMBuildLShr(g->b, LLVMBuildAnd(g->b, s[0], splat(g, LLVMConstInt(cs, keep, 0), n), ""), cnt, "")
+/* arithmetic on the widened value where the type orders as signed */
+#define JIT_INT_asr (signed_order(ty) ? LLVMBuildAShr(g->b, s[0], cnt, "") : LLVMBuildLShr(g->b, s[0], cnt, ""))
+#define JIT_FLT_mov s[0]
+#define JIT_FLT_add LLVMBuildFAdd(g->b, s[0], s[1], "")
+#define JIT_FLT_mul LLVMBuildFMul(g->b, s[0], s[1], "")
+/* an hf product is exact in float */
+#define JIT_FLT_mad (hf ? mad_odd_f(g, s[0], s[1], s[2], n) : bf ? bf_mad(g, s, n) : intrinsic(g, "llvm.fma", vt, s, 3))
+#define JIT_FLT_min flt_min_max(g, s, LLVMRealOLT)
+#define JIT_FLT_max flt_min_max(g, s, LLVMRealOGT)
+#define JIT_INT_CASE(A, F, name, nsrc, flt, wide_mods, shift) case FO_##F: r = JIT_INT_##name; break;
+#define JIT_FLT_CASE(A, F, name, nsrc, flt, wide_mods, shift) EMU_FAST_IF_##flt(case FO_##F: r = JIT_FLT_##name; break;)
+
 /* One ALU op (emu_fast_handler took it: every operand of the destination's type). */
 static void gen_alu(jit_gen *g, const emu_op *op) {
     unsigned ty = op->dst.type, n = op->exec;
+    emu_fast_op fo = (emu_fast_op)emu_fast_op_of(op->form);
     LLVMTypeRef st = elem_type(g, ty);
     LLVMValueRef s[3];
     for (unsigned k = 0; k < op->nsrc && k < 3; k++) s[k] = load_src(g, op, k, st);
-    LLVMValueRef r;
+    LLVMValueRef r = NULL;
     if (int_type(ty)) {
         LLVMTypeRef ct = LLVMVectorType(op->dst.size == 8 ? g->i64 : g->i32, n);
         LLVMTypeRef cs = LLVMGetElementType(ct);
@@ -568,26 +602,8 @@ static void gen_alu(jit_gen *g, const emu_op *op) {
         unsigned shm = op->dst.size == 8 ? 63 : 31;
         uint64_t keep = op->dst.size == 8 ? ~0ull : op->dst.size == 4 ? 0xFFFFFFFFull : op->dst.size == 2 ? 0xFFFF : 0xFF;
         LLVMValueRef cnt = NULL;
-        if (op->form == VISA_FORM_SHL || op->form == VISA_FORM_SHR || op->form == VISA_FORM_ASR)
-            cnt = LLVMBuildAnd(g->b, s[1], splat(g, LLVMConstInt(cs, shm, 0), n), "");
-        switch (op->form) {
-        case VISA_FORM_MOV: r = s[0]; break;
-        case VISA_FORM_ADD: r = LLVMBuildAdd(g->b, s[0], s[1], ""); break;
-        case VISA_FORM_MUL: r = LLVMBuildMul(g->b, s[0], s[1], ""); break;
-        case VISA_FORM_MAD: r = LLVMBuildAdd(g->b, LLVMBuildMul(g->b, s[0], s[1], ""), s[2], ""); break;
-        case VISA_FORM_MIN: r = LLVMBuildSelect(g->b, int_lt(g, s[0], s[1], ty), s[0], s[1], ""); break;
-        case VISA_FORM_MAX: r = LLVMBuildSelect(g->b, int_lt(g, s[1], s[0], ty), s[0], s[1], ""); break;
-        case VISA_FORM_AND: r = LLVMBuildAnd(g->b, s[0], s[1], ""); break;
-        case VISA_FORM_OR: r = LLVMBuildOr(g->b, s[0], s[1], ""); break;
-        case VISA_FORM_XOR: r = LLVMBuildXor(g->b, s[0], s[1], ""); break;
-        case VISA_FORM_SHL: r = LLVMBuildShl(g->b, s[0], cnt, ""); break;
-        case VISA_FORM_SHR:
-            r = LLVMBuildLShr(g->b, LLVMBuildAnd(g->b, s[0], splat(g, LLVMConstInt(cs, keep, 0), n), ""), cnt, "");
-            break;
-        default: /* ASR: arithmetic on the widened value where the type orders as signed */
-            r = signed_order(ty) ? LLVMBuildAShr(g->b, s[0], cnt, "") : LLVMBuildLShr(g->b, s[0], cnt, "");
-            break;
-        }
+        if (emu_fast_op_facts[fo].shift) cnt = LLVMBuildAnd(g->b, s[1], splat(g, LLVMConstInt(cs, shm, 0), n), "");
+        switch (fo) { EMU_FAST_OPS(JIT_INT_CASE, ~) }
         if (cs != st) r = LLVMBuildTrunc(g->b, r, LLVMVectorType(st, n), "");
     } else {
         /* hf and bf compute in float (fast.c: widened exactly, rounded once back) */
@@ -599,29 +615,13 @@ static void gen_alu(jit_gen *g, const emu_op *op) {
             s[k] = flt_mod(g, s[k], op->src[k].mod);
         }
         st = ct;
-        if ((hf || bf) && op->form == VISA_FORM_MAD && g->fused) {
+        if ((hf || bf) && fo == FO_MAD && g->fused) {
             store_dst(g, op, fused_mad(g, op, s, n, hf), enables(g, op));
             return;
         }
-        switch (op->form) {
-        case VISA_FORM_MOV: r = s[0]; break;
-        case VISA_FORM_ADD: r = LLVMBuildFAdd(g->b, s[0], s[1], ""); break;
-        case VISA_FORM_MUL: r = LLVMBuildFMul(g->b, s[0], s[1], ""); break;
-        case VISA_FORM_MAD:
-            if (hf) r = mad_odd_f(g, s[0], s[1], s[2], n); /* an hf product is exact in float */
-            else if (bf) r = bf_mad(g, s, n);
-            else r = intrinsic(g, "llvm.fma", vt, s, 3);
-            break;
-        case VISA_FORM_MIN: /* MIN_MAX.md as fast.c: a NaN gives the other operand, ties give src0 */
-            r = LLVMBuildSelect(g->b, LLVMBuildFCmp(g->b, LLVMRealOLT, s[1], s[0], ""), s[1], s[0], "");
-            r = LLVMBuildSelect(g->b, is_nan(g, s[0]), s[1], r, "");
-            r = LLVMBuildSelect(g->b, is_nan(g, s[1]), s[0], r, "");
-            break;
-        default: /* MAX */
-            r = LLVMBuildSelect(g->b, LLVMBuildFCmp(g->b, LLVMRealOGT, s[1], s[0], ""), s[1], s[0], "");
-            r = LLVMBuildSelect(g->b, is_nan(g, s[0]), s[1], r, "");
-            r = LLVMBuildSelect(g->b, is_nan(g, s[1]), s[0], r, "");
-            break;
+        switch (fo) {
+            EMU_FAST_OPS(JIT_FLT_CASE, ~)
+        default: break; /* no float handlers: emu_fast_handler never takes the row on floats */
         }
         if (op->sat) r = flt_sat(g, r, st, n); /* fast.c fsat / dsat */
         if (hf) r = hf_narrow(g, r, n);
