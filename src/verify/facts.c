@@ -74,11 +74,6 @@ typedef struct form_num {
     int n;
 } form_num;
 
-static const form_num ndst_rows[] = {
-#define VISA_NDST(N, n) {VISA_FORM_##N, n},
-#include "opfacts.def"
-};
-
 static const form_num surface_rows[] = {
 #define VISA_SURFACE_OPND(N, k) {VISA_FORM_##N, k},
 #include "opfacts.def"
@@ -121,12 +116,6 @@ static bool alu_group(int form) {
     return g == G_MOV || g == G_ARITH || g == G_LOGIC || g == G_COMPARE || g == G_ADDRESS;
 }
 
-unsigned vf_form_ndst(int form) {
-    for (size_t i = 0; i < COUNT(ndst_rows); i++)
-        if (ndst_rows[i].form == form) return (unsigned)ndst_rows[i].n;
-    return 1;
-}
-
 int vf_form_surface_opnd(int form) {
     for (size_t i = 0; i < COUNT(surface_rows); i++)
         if (surface_rows[i].form == form) return surface_rows[i].n;
@@ -155,7 +144,7 @@ unsigned vf_opnd_classes(int form, unsigned vk) {
         return m;
     }
     if (!alu_group(form)) return 0;
-    return vk < vf_form_ndst(form) ? OC_G | OC_I : OC_G | OC_I | OC_M;
+    return vk < isa_form_ndst(form) ? OC_G | OC_I : OC_G | OC_I | OC_M;
 }
 
 bool vf_form_on_platform(int form, unsigned plat) {

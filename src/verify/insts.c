@@ -481,7 +481,7 @@ static void check_inst(vf *v, const ir_inst *inst) {
     const unsigned moff = ir_exec_mask_offset(inst->exec);
     const bool nomask = ir_exec_nomask(inst->exec);
     c.code = code, c.exec = exec, c.moff = moff, c.nomask = nomask;
-    c.ndst = c.alu ? vf_form_ndst(c.form) : 0;
+    c.ndst = c.alu ? isa_form_ndst(c.form) : 0;
     c.typed = c.F->typeset != TM_NONE && !(c.F->flags & (VF_SEND | VF_SYSTOLIC)) && !strchr(c.lay, 'R');
 
     check_platform(v, inst, &c);

@@ -79,7 +79,6 @@ enum { OC_G = 1, OC_I = 2, OC_M = 4, OC_P = 8, OC_A = 16, OC_S = 32 };
 /* Classes allowed for vector operand number vk (counting V v & operands only) of a form; 0 when
 ** the verifier does not check classes for the form. */
 unsigned vf_opnd_classes(int form, unsigned vk);
-unsigned vf_form_ndst(int form);
 int vf_form_surface_opnd(int form); /* -1 if none */
 bool vf_form_on_platform(int form, unsigned plat);
 /* The wider type set IGC's verifier accepts for a form (opfacts.def VISA_IGC_TYPESET); TM_NONE
