@@ -131,9 +131,37 @@ enum {
                                               file's style). */
 };
 
+/** Text dialects: which IGC's print a text looks like.  Every dialect parses; a module remembers
+**  the one its text was written in (a decoded object: VISA_DIALECT_IGC2). */
+typedef enum visa_dialect {
+    VISA_DIALECT_KEEP = 0,  /**< printing: the module's own dialect (see VISA_PRINT_*) */
+    VISA_DIALECT_IGC2,      /**< "igc2": IGC 2.x's disassembly print (blank line after .version,
+                                 22 predefined variables, a blank line before .function) */
+    VISA_DIALECT_ASM_TEXT,  /**< "asm-text": IGC 2.x's asm-text print (VISA_PRINT_ASM_TEXT) */
+    VISA_DIALECT_IGC1,      /**< "igc1": IGC 1.0.x's dump (1.0.12504, Debian 12's ocloc): no
+                                 blank line after .version, 21 predefined variables (no
+                                 %scratchloc), a blank line after .function, LSC sizes d8c32 and
+                                 d16c32, SVM block messages without .aligned/.unaligned */
+    VISA_DIALECT__COUNT
+} visa_dialect;
+
+/** Dialect by name ("igc2", "asm-text", "igc1"); VISA_E_ARG for an unknown name. */
+VISA_API visa_status visa_dialect_from_name(const char *name, visa_dialect *out);
+/** The name of a dialect ("igc2"...); "keep" for VISA_DIALECT_KEEP, NULL if out of range. */
+VISA_API const char *visa_dialect_name(visa_dialect dialect);
+/** The dialect the module's text was written in (IGC2 for a decoded object). */
+VISA_API visa_dialect visa_module_dialect(const visa_module *module);
+
+/** Print flag choosing the dialect: VISA_PRINT_DIALECT(VISA_DIALECT_IGC1).  Without one (KEEP) a
+**  module prints in its own dialect, except that VISA_PRINT_ASM_TEXT selects asm-text and
+**  VISA_PRINT_STRIP_COMMENTS turns asm-text into igc2 (IGC 2.x's canonical print).  A dialect
+**  that contradicts VISA_PRINT_ASM_TEXT, or an unknown one, is VISA_E_ARG. */
+#define VISA_PRINT_DIALECT(d) ((uint32_t)(d) << 8)
+#define VISA_PRINT_DIALECT_OF(flags) ((visa_dialect)(((flags) >> 8) & 0xFu))
+
 typedef struct visa_print_opts {
     uint32_t struct_size; /**< sizeof(visa_print_opts) */
-    uint32_t flags;       /**< VISA_PRINT_* */
+    uint32_t flags;       /**< VISA_PRINT_*, VISA_PRINT_DIALECT(d) */
 } visa_print_opts;
 
 /** Print a module as IGC prints it.  opts may be NULL (keep comments). */

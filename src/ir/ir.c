@@ -21,6 +21,7 @@ visa_module *ir_module_new(visa_ctx *ctx) {
     m->major = 4;
     m->minor = 1;
     m->platform = VISA_PLATFORM_XE2;
+    m->dialect = VISA_DIALECT_IGC2;
     m->version_trivia.eol = -1;
     m->tail_trivia.eol = -1;
     return m;

@@ -171,9 +171,10 @@ struct visa_module {
     ir_trivia version_trivia;
     ir_trivia tail_trivia;   /* comments after the last statement */
     uint8_t no_final_newline; /* source ended without a newline after the tail comments */
-    uint8_t asm_text_style;   /* text: written as IGC's asm-text print (vISA_IsaAssembly: no blank
-                              ** lines around the header, no predefined-variable block), which
-                              ** `visa fmt` keeps; IGC's disassembly print has both */
+    uint8_t dialect;          /* visa_dialect the text was written in, which `visa fmt` keeps:
+                              ** IGC 2.x's disassembly print (also a decoded object's), its
+                              ** asm-text print (vISA_IsaAssembly: no blank lines around the
+                              ** header, no predefined-variable block) or IGC 1.0.x's dump */
     /* what the emulator prepared from this module (its kernels, lowered and compiled once;
     ** src/emu/prepare.c), released with the module; NULL until a kernel is prepared */
     vx_cached *_Atomic prepared;

@@ -30,7 +30,8 @@ static void label_print(txt_printer *pr, const ir_inst *inst) {
         sb_putc(o, ':');
         return;
     }
-    sb_puts(o, pr->asm_text ? "\n" : "\n\n");
+    /* IGC 1.0 put the blank line between .function and its label */
+    sb_puts(o, pr->asm_text || pr->igc1 ? "\n" : "\n\n");
     pr_own_comments(pr, &inst->trivia);
     sb_puts(o, ".function ");
     size_t at = o->len;
@@ -44,7 +45,7 @@ static void label_print(txt_printer *pr, const ir_inst *inst) {
         sb_puts(o, " /// Original Name: ");
         pr_string_lit(pr, s->s, s->len);
     }
-    sb_putc(o, '\n');
+    sb_puts(o, pr->igc1 ? "\n\n" : "\n");
     if (name) sb_putn(o, name, n);
     vx_free(o->ctx, name, n + 1);
     sb_putc(o, ':');

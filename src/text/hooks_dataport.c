@@ -217,7 +217,8 @@ static void dp_print_piece(txt_printer *pr, const ir_inst *inst, const dp_piece 
     case D_BLOCKS: put_count(pr, ".", num(inst, d->a)); break;
     case D_ATOMIC: put_atomic(pr, num(inst, d->a)); break;
     case D_SVM_BLOCK:
-        sb_puts(o, (num(inst, d->a) & SVM_UNALIGNED) ? ".unaligned" : ".aligned");
+        /* IGC 1.0 printed no alignment (its parser: none means unaligned, as here) */
+        if (!pr->igc1) sb_puts(o, (num(inst, d->a) & SVM_UNALIGNED) ? ".unaligned" : ".aligned");
         put_count(pr, " (", num(inst, d->a) & 7);
         sb_putc(o, ')');
         break;

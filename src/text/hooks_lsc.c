@@ -199,8 +199,19 @@ static void os_asize(lsc_os *s, uint64_t as) {
     else os_bad(s, as);
 }
 
+/* IGC 1.0 spelled the zero-extending sizes dNcM (d8c32, d16c32, d16c32h) where 2.x prints
+** dNuM: the accepted spelling of the same value that starts with 'd' and has a 'c' */
+static const char *igc1_dsize(uint32_t ds) {
+    uint32_t v;
+    const char *t;
+    for (unsigned i = 0; isa_enum_at(VISA_EN_lsc_data_size, i, &v, &t); i++)
+        if (v == ds && t[0] == 'd' && strchr(t, 'c')) return t;
+    return NULL;
+}
+
 static void os_dsize(lsc_os *s, uint64_t ds) {
-    const char *t = ds <= 0xFF ? isa_enum_text(VISA_EN_lsc_data_size, (uint32_t)ds) : NULL;
+    const char *t = ds <= 0xFF && s->pr->igc1 ? igc1_dsize((uint32_t)ds) : NULL;
+    if (!t && ds <= 0xFF) t = isa_enum_text(VISA_EN_lsc_data_size, (uint32_t)ds);
     sb_putc(s->o, ':');
     if (t) sb_puts(s->o, t);
     else os_bad(s, ds);

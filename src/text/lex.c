@@ -162,6 +162,12 @@ static void scan_line_comment(txt_parser *tp, line_scan *ls) {
     bool gen = cs == n || is_generated_comment(s + i, n - i, ls->content);
     if (!ls->content && n - i == 29 && memcmp(s + i, "/// VISA Predefined Variables", 29) == 0)
         tp->saw_predef_block = true;
+    if (gen && !ls->content && n - i > 10 && memcmp(s + i, "// .decl V", 10) == 0) {
+        /* how many predefined variables the block lists tells IGC 1.0 (21) from 2.x */
+        unsigned v = 0;
+        for (size_t k = i + 10; k < n && s[k] >= '0' && s[k] <= '9' && v < 1000; k++) v = v * 10 + (unsigned)(s[k] - '0');
+        if (v + 1 > tp->predef_vars_listed) tp->predef_vars_listed = v + 1;
+    }
     if (!gen) {
         /* an end-of-line comment is kept whole: where no id is printed before it (a label,
         ** a declaration) its "/// $N " prefix is what makes it a comment (fuzz_parse) */

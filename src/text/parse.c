@@ -1165,8 +1165,11 @@ visa_status visa_module_parse_text(visa_ctx *ctx, const char *name, const char *
         }
         attach_trivia(tp, &tp->m->tail_trivia);
         tp->m->no_final_newline = len > 0 && text[len - 1] != '\n';
-        /* IGC's asm-text print has .version and no predefined-variable block */
-        tp->m->asm_text_style = tp->m->has_version && !tp->saw_predef_block;
+        /* IGC 2.x's asm-text print has .version and no predefined-variable block; IGC 1.0's
+        ** block stops before %scratchloc, which came later */
+        if (tp->m->has_version && !tp->saw_predef_block) tp->m->dialect = VISA_DIALECT_ASM_TEXT;
+        else if (tp->saw_predef_block && tp->predef_vars_listed == VISA_PREDEF_SCRATCHLOC)
+            tp->m->dialect = VISA_DIALECT_IGC1;
         if (!tp->m->routines.len && !tp->ds.errors)
             diag_at(&tp->ds, VISA_SEV_ERROR, "E-SYNTAX", tp->line_no > 1 ? tp->line_no - 1 : 1, 1,
                     "no .kernel or .global_function in input");

@@ -462,15 +462,17 @@ static void pr_routine(txt_printer *pr, bool print_version) {
     bool comments = pr->keep_comments && r->trivia.count;
     /* the previous routine may end inside a header line (it has no instructions) */
     if ((comments || pr->asm_text) && o->len && o->data[o->len - 1] != '\n') sb_putc(o, '\n');
+    /* IGC 1.0 put no blank line between .version and the first .kernel */
+    bool blank = !pr->asm_text && !(pr->igc1 && print_version);
     if (comments) {
-        if (!pr->asm_text) sb_putc(o, '\n');
+        if (blank) sb_putc(o, '\n');
         for (uint32_t i = 0; i < r->trivia.count; i++) {
             const ir_comment *c = &m->comments.data[r->trivia.first + i];
             sb_putn(o, c->text, c->len);
             sb_putc(o, '\n');
         }
     }
-    if (!pr->asm_text && !comments) sb_putc(o, '\n'); /* the disassembly print's blank line before a routine */
+    if (blank && !comments) sb_putc(o, '\n'); /* the disassembly print's blank line before a routine */
     sb_puts(o, r->is_kernel ? ".kernel " : ".global_function ");
     const ir_string *name = &r->strings.data[r->name < r->strings.len ? r->name : 0];
     /* IGC prints the routine name with every '.' replaced by a space */
@@ -495,7 +497,9 @@ static void pr_routine(txt_printer *pr, bool print_version) {
     }
     if (!pr->asm_text) {
         sb_puts(o, "\n/// VISA Predefined Variables");
-        for (unsigned i = 0; i < isa_predef_var_count; i++)
+        /* IGC 1.0 had the variables before %scratchloc */
+        unsigned nvars = pr->igc1 ? VISA_PREDEF_SCRATCHLOC : isa_predef_var_count;
+        for (unsigned i = 0; i < nvars; i++)
             sb_printf(o, "\n// .decl V%u v_type=G v_name=%s", i, isa_predef_vars[i].name);
         for (unsigned i = 0; i < ISA_NUM_PREDEF_SURFS; i++)
             sb_printf(o, "\n// .decl T%u v_type=T v_name=%s", i, isa_predef_surf_names[i]);
@@ -554,6 +558,46 @@ static void pr_routine(txt_printer *pr, bool print_version) {
     if (open) vx_free(o->ctx, open, sizeof(uint32_t) * plan->norder);
 }
 
+/* -- Dialects -------------------------------------------------------------------------------- */
+static const char *const dialect_names[VISA_DIALECT__COUNT] = {
+    [VISA_DIALECT_KEEP] = "keep",
+    [VISA_DIALECT_IGC2] = "igc2",
+    [VISA_DIALECT_ASM_TEXT] = "asm-text",
+    [VISA_DIALECT_IGC1] = "igc1",
+};
+
+visa_status visa_dialect_from_name(const char *name, visa_dialect *out) {
+    if (!name || !out) return VISA_E_ARG;
+    for (int d = VISA_DIALECT_KEEP + 1; d < VISA_DIALECT__COUNT; d++)
+        if (!strcmp(name, dialect_names[d])) {
+            *out = (visa_dialect)d;
+            return VISA_OK;
+        }
+    return VISA_E_ARG;
+}
+
+const char *visa_dialect_name(visa_dialect d) {
+    return (unsigned)d < VISA_DIALECT__COUNT ? dialect_names[d] : NULL;
+}
+
+visa_dialect visa_module_dialect(const visa_module *m) {
+    return m ? (visa_dialect)m->dialect : VISA_DIALECT_KEEP;
+}
+
+/* The dialect a print uses (visa.h visa_print_opts); KEEP for contradicting options. */
+static visa_dialect print_dialect(const visa_module *m, const visa_print_opts *o) {
+    bool asm_text = o && (o->flags & VISA_PRINT_ASM_TEXT);
+    visa_dialect want = o ? VISA_PRINT_DIALECT_OF(o->flags) : VISA_DIALECT_KEEP;
+    if (want >= VISA_DIALECT__COUNT) return VISA_DIALECT_KEEP;
+    if (want != VISA_DIALECT_KEEP)
+        return asm_text && want != VISA_DIALECT_ASM_TEXT ? VISA_DIALECT_KEEP : want;
+    if (asm_text) return VISA_DIALECT_ASM_TEXT;
+    /* without comments, IGC 2.x's canonical form is its disassembly print */
+    if (m->dialect == VISA_DIALECT_ASM_TEXT && o && (o->flags & VISA_PRINT_STRIP_COMMENTS))
+        return VISA_DIALECT_IGC2;
+    return (visa_dialect)m->dialect;
+}
+
 visa_status visa_module_print(const visa_module *m, const visa_print_opts *opts,
                               visa_write_fn write, void *ud) {
     visa_print_opts o;
@@ -570,7 +614,10 @@ visa_status visa_module_print(const visa_module *m, const visa_print_opts *opts,
     pr.m = m;
     pr.out = &sb;
     pr.keep_comments = !(opts && (o.flags & VISA_PRINT_STRIP_COMMENTS));
-    pr.asm_text = (opts && (o.flags & VISA_PRINT_ASM_TEXT)) || (pr.keep_comments && m->asm_text_style);
+    visa_dialect d = print_dialect(m, opts ? &o : NULL);
+    if (d == VISA_DIALECT_KEEP) return VISA_E_ARG;
+    pr.asm_text = d == VISA_DIALECT_ASM_TEXT;
+    pr.igc1 = d == VISA_DIALECT_IGC1;
     for (uint32_t i = 0; i < m->routines.len; i++) pr.nfuncs += !m->routines.data[i].is_kernel;
     bool ok = true;
     for (uint32_t i = 0; i < m->routines.len && ok; i++) {

@@ -60,6 +60,7 @@ typedef struct txt_parser {
     VEC(uint32_t) pending_comments; /* own-line comments waiting for the next statement */
     bool blank_pending;
     bool saw_predef_block; /* the "/// VISA Predefined Variables" block IGC's disassembly prints */
+    unsigned predef_vars_listed; /* V<n> lines of that block: one past the highest n */
     int32_t pending_eol;
 } txt_parser;
 
@@ -171,7 +172,8 @@ typedef struct txt_printer {
     const ir_routine *r;
     strbuf *out;
     bool keep_comments;
-    bool asm_text;          /* IGC's asm-text print (VISA_PRINT_ASM_TEXT) */
+    bool asm_text;          /* IGC 2.x's asm-text print (VISA_DIALECT_ASM_TEXT) */
+    bool igc1;              /* IGC 1.0.x's dump print (VISA_DIALECT_IGC1) */
     char **label_names;     /* printed name of every label of the routine (pr_label) */
     uint8_t *label_renamed; /* the name had bytes rewritten (IGC's "Original Name" comment) */
     txt_scope_plan plan;    /* where declarations go (scopes.c) */
