@@ -9,14 +9,17 @@ static const char asm_help[] =
     "usage: visa asm FILE [-o OUT.isa] [--platform P] [--json]\n"
     "\n"
     "Assemble vISA text (or re-encode an object) into a version 4.1 vISA object, byte for byte\n"
-    "what IGC's writer produced. --platform (default Xe2) decides the GRF size used for\n"
-    "address-of offsets. Without -o the object goes to FILE with its extension replaced by .isa;\n"
-    "an output that is the input file itself is refused. --json: one JSON document on standard\n"
-    "output (the diagnostics; with -o -, the object as \"output_base64\").\n";
+    "what IGC's writer produced. Text in any dialect is read (igc2, asm-text, igc1: see 'visa\n"
+    "fmt --help'). --platform (default Xe2) decides the GRF size used for address-of offsets.\n"
+    "Without -o the object goes to FILE with its extension replaced by .isa; an output that is\n"
+    "the input file itself is refused. --json: one JSON document on standard output (the\n"
+    "diagnostics; with -o -, the object as \"output_base64\").\n";
 static const char dis_help[] =
-    "usage: visa dis FILE.isa [-o OUT.visaasm] [--platform P] [--json]\n"
+    "usage: visa dis FILE.isa [-o OUT.visaasm] [--platform P] [--dialect D] [--json]\n"
     "\n"
     "Disassemble a vISA object into text exactly as IGC prints it (standard output by default).\n"
+    "--dialect D: igc2 (IGC 2.x's disassembly print, the default), asm-text (IGC 2.x's\n"
+    "vISA_IsaAssembly) or igc1 (IGC 1.0.x's dump).\n"
     "FILE must be an object (it starts with \"CISA\"); an output that is the input file itself is\n"
     "refused. --json: one JSON document on standard output (the diagnostics, the text as \"output\").\n";
 
@@ -44,9 +47,11 @@ static int encode(const loaded *L, visa_platform platform, const char *out) {
 }
 
 static int asm_dis(int argc, char **argv, bool is_asm) {
-    static const char *const flags[] = {"--json", NULL};
+    static const char *const flags[] = {"--dialect", "--json", NULL};
     cmd_opts o;
-    int early = parse_cmd_opts(argc, argv, is_asm ? "asm" : "dis", is_asm ? asm_help : dis_help, true, flags, 0, &o);
+    /* an object holds no text, so only dis prints in a dialect (asm reads every dialect) */
+    int early = parse_cmd_opts(argc, argv, is_asm ? "asm" : "dis", is_asm ? asm_help : dis_help, true,
+                               is_asm ? flags + 1 : flags, 0, &o);
     if (early >= 0) return early;
     const char *in = o.in, *out = o.out;
     char default_out[4096];
@@ -58,7 +63,7 @@ static int asm_dis(int argc, char **argv, bool is_asm) {
     d->limit = TEXT_MAX_ERRORS;
     loaded L;
     int rc = load_module(in, o.platform, d, !is_asm, &L);
-    if (!rc) rc = is_asm ? encode(&L, o.platform, out) : write_text(L.m, out, VISA_PRINT_STRIP_COMMENTS);
+    if (!rc) rc = is_asm ? encode(&L, o.platform, out) : write_text(L.m, out, VISA_PRINT_STRIP_COMMENTS | VISA_PRINT_DIALECT(o.dialect));
     diag_out_finish(d, in);
     unload(&L);
     return rc;

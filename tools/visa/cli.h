@@ -137,6 +137,7 @@ bool is_help(const char *arg);
 typedef struct cmd_opts {
     const char *in, *out;
     visa_platform platform;
+    visa_dialect dialect; /* --dialect NAME (commands that list it among their flags); KEEP if absent */
     bool json;
     unsigned set; /* bit k: flags[k] was given */
 } cmd_opts;

@@ -58,7 +58,7 @@ int parse_cmd_opts(int argc, char **argv, const char *name, const char *help, bo
                    const char *const *flags, unsigned standalone, cmd_opts *o) {
     const char *plat = "Xe2";
     memset(o, 0, sizeof *o);
-    static const char *const valued[] = {"-o", "--platform", NULL};
+    static const char *const valued[] = {"-o", "--platform", "--dialect", NULL};
     report_scan_json(argc, argv, takes_out ? valued : valued + 1);
     o->json = report_json();
     for (int i = 0; i < argc; i++) {
@@ -68,6 +68,11 @@ int parse_cmd_opts(int argc, char **argv, const char *name, const char *help, bo
             if (!strcmp(a, flags[k])) flag = k;
         if (is_help(a)) {
             return print_help(help);
+        } else if (flag >= 0 && !strcmp(a, "--dialect")) {
+            if (++i >= argc) return usage_error("option '%s' needs an argument", a);
+            if (visa_dialect_from_name(argv[i], &o->dialect) != VISA_OK)
+                return usage_error("unknown dialect '%s' (igc2, asm-text or igc1)", argv[i]);
+            o->set |= 1u << flag;
         } else if (flag >= 0) {
             o->set |= 1u << flag;
         } else if ((takes_out && !strcmp(a, "-o")) || !strcmp(a, "--platform")) {
