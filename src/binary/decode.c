@@ -18,6 +18,7 @@ typedef struct rd {
     visa_ctx *ctx;
     uint8_t major, minor;
     unsigned grf;
+    size_t inst_fail_at; /* where an instruction did not decode (0: none did not) */
 } rd;
 
 static void fail(rd *r, size_t at, const char *what) {
@@ -643,10 +644,49 @@ static bool read_routine(rd *r, ir_routine *rt, bool is_kernel, size_t start, si
                                 "instruction size) or reaches outside the file");
         goto out;
     }
-    (void)read_insts(&sub, rt, sub.pos + isize, r->len);
+    if (!read_insts(&sub, rt, sub.pos + isize, r->len)) r->inst_fail_at = sub.pos;
 out:
     r->err = sub.err;
     return !sub.err;
+}
+
+/* A kernel's native code (gen_binary_info rows at `at`: platform ub, offset ud, size ud), copied. */
+static bool read_gen_binaries(rd *r, ir_routine *rt, size_t at, unsigned n) {
+    if (!n) return true;
+    if (!vec_reserve(r->ctx, &rt->gen_binaries, n)) {
+        fail(r, at, "out of memory");
+        return false;
+    }
+    for (unsigned i = 0; i < n; i++, at += 9) {
+        rd row = *r;
+        row.pos = at;
+        ir_gen_binary g = {u8(&row, "gen binary platform"), 0, NULL};
+        size_t off = u32(&row, "gen binary offset");
+        g.size = u32(&row, "gen binary size");
+        if (off > r->len || r->len - off < g.size) {
+            fail(r, at + 1, "gen binary lies outside the file");
+            return false;
+        }
+        g.bytes = g.size ? vx_alloc(r->ctx, g.size) : NULL;
+        if (g.size && !g.bytes) {
+            fail(r, at, "out of memory");
+            return false;
+        }
+        if (g.size) memcpy(g.bytes, r->p + off, g.size);
+        rt->gen_binaries.data[rt->gen_binaries.len++] = g;
+    }
+    return true;
+}
+
+/* IGC 1.0.x wrote objects with native code whose instructions each lack their last fields (as
+** many as the instruction has execution-size and predicate fields: its writer counted those among
+** the operands), then left the rest of the instruction size as memory held it; nothing reads them
+** back (IGC's own GenX_IR crashes on them).  Say so where such an object's instructions fail. */
+static void igc1_note(rd *r, size_t at) {
+    diag_at_offset(r->ds, VISA_SEV_ERROR, "E-BIN-IGC1", at,
+                   "this kernel carries native code, as IGC 1.0.x's writer left it, and that writer "
+                   "dropped trailing operands of every instruction: the object cannot be "
+                   "disassembled (use the .visaasm IGC dumped beside it)");
 }
 
 visa_status visa_module_decode(visa_ctx *ctx, const char *name, const void *bytes, size_t len,
@@ -690,6 +730,8 @@ visa_status visa_module_decode(visa_ctx *ctx, const char *name, const void *byte
     /* header tables */
     typedef struct entry {
         size_t off, size, off_at, size_at, input_off, input_off_at;
+        size_t gen_at; /* the gen_binary_info table */
+        unsigned ngen;
         bool kernel;
     } entry;
     VEC(entry) ents = {0};
@@ -733,6 +775,8 @@ visa_status visa_module_decode(visa_ctx *ctx, const char *name, const void *byte
                 unsigned ng = u8(&r, "gen binary count");
                 if (!count_ok(&r, ng_at, ng, 1, "gen binary")) break;
                 if (!need(&r, (size_t)ng * 9, "gen binary table")) break;
+                e.gen_at = r.pos;
+                e.ngen = ng;
                 r.pos += (size_t)ng * 9;
             }
             if (!vec_push(ctx, &ents, e)) fail(&r, e.off_at, "out of memory");
@@ -748,7 +792,11 @@ visa_status visa_module_decode(visa_ctx *ctx, const char *name, const void *byte
             fail(&r, e->off_at, "routine offset lies outside the file or inside the header");
             break;
         }
-        if (!read_routine(&r, rt, e->kernel, e->off, e->size, e->size_at, &input_count_off)) continue;
+        if (!read_routine(&r, rt, e->kernel, e->off, e->size, e->size_at, &input_count_off)) {
+            if (e->ngen && r.inst_fail_at) igc1_note(&r, r.inst_fail_at);
+            continue;
+        }
+        if (!read_gen_binaries(&r, rt, e->gen_at, e->ngen)) break;
         if (e->kernel && e->input_off != e->off + input_count_off)
             fail(&r, e->input_off_at, "input offset in the header does not point at the input count");
         else if (!ir_routine_finalize_attrs(ctx, rt))

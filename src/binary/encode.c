@@ -260,6 +260,7 @@ static bool check_limits(const visa_module *m, diag_sink *ds) {
         ok &= fits(ds, r, r->samplers.len, 8, "sampler count");
         ok &= fits(ds, r, r->surfaces.len, 8, "surface count");
         ok &= fits(ds, r, r->attrs.len, 16, "attribute count");
+        ok &= fits(ds, r, r->gen_binaries.len, 8, "gen binary count");
         for (uint32_t k = 0; k < r->vars.len; k++)
             ok &= fits(ds, r, r->vars.data[k].attrs.count, 8, "variable attribute count");
         const VEC(ir_state_var) *const lists[4] = {(const void *)&r->addrs, (const void *)&r->preds,
@@ -327,7 +328,14 @@ visa_status visa_module_encode(const visa_module *m, visa_platform platform, uin
             if (pass == 0) put32(&hdr, 0); /* input offset */
             put16(&hdr, 0);
             put16(&hdr, 0);
-            if (pass == 0) put8(&hdr, 0); /* gen binaries */
+            if (pass == 0) { /* gen binaries: platform, offset (patched), size */
+                put8(&hdr, r->gen_binaries.len);
+                for (uint32_t g = 0; g < r->gen_binaries.len; g++) {
+                    put8(&hdr, r->gen_binaries.data[g].platform);
+                    put32(&hdr, 0);
+                    put32(&hdr, r->gen_binaries.data[g].size);
+                }
+            }
         }
     }
     for (int pass = 0; pass < 2; pass++) {
@@ -340,6 +348,12 @@ visa_status visa_module_encode(const visa_module *m, visa_platform platform, uin
             patch32(&hdr, slot[i], off);
             patch32(&hdr, slot[i] + 4, (uint32_t)(body.len - start));
             if (pass == 0) patch32(&hdr, slot[i] + 8, off + (uint32_t)input_off);
+            /* the kernel's native code follows it (IGC's finalizeCisaBinary order) */
+            for (uint32_t g = 0; g < r->gen_binaries.len; g++) {
+                const ir_gen_binary *gb = &r->gen_binaries.data[g];
+                patch32(&hdr, slot[i] + 18 + 9 * g, (uint32_t)(hdr.len + body.len));
+                if (gb->size) sb_putn(&body, (const char *)gb->bytes, gb->size);
+            }
         }
     }
     vx_free(m->ctx, slot, sizeof(size_t) * (m->routines.len + 1));

@@ -1,7 +1,8 @@
 /* compare.c -- structural equality of modules (round-trip tests, fuzzers).  Source positions,
 ** binary offsets and comments are not compared, and neither are label names: IGC's printer
 ** rewrites them ('.' and '$' become '_', subroutines get a "_<id>" suffix), and instructions
-** refer to labels by id.  Everything else the binary encodes is compared. */
+** refer to labels by id.  Everything else the binary encodes is compared, but for the native code
+** (gen binaries) a decoded kernel may carry, which text cannot hold. */
 #include <string.h>
 
 #include "ir.h"

@@ -52,6 +52,9 @@ void ir_routine_free(visa_ctx *ctx, ir_routine *r) {
     for (uint32_t i = 0; i < r->insts.len; i++)
         vx_free(ctx, r->insts.data[i].opnd, (size_t)r->insts.data[i].nopnd * sizeof(ir_opnd));
     vec_free(ctx, &r->insts);
+    for (uint32_t i = 0; i < r->gen_binaries.len; i++)
+        vx_free(ctx, r->gen_binaries.data[i].bytes, r->gen_binaries.data[i].size);
+    vec_free(ctx, &r->gen_binaries);
     vec_free(ctx, &r->funcdecls);
 }
 

@@ -137,6 +137,14 @@ typedef struct ir_string {
     uint32_t len;
 } ir_string;
 
+/* Native code a kernel's header entry points at (gen_binary_info: platform, offset, size).  Text
+** cannot hold it: only a decoded object has some, and encoding writes it back after the kernel. */
+typedef struct ir_gen_binary {
+    uint8_t platform; /* the writer's platform code, kept as stored */
+    uint32_t size;
+    uint8_t *bytes;
+} ir_gen_binary;
+
 typedef struct ir_routine {
     uint8_t is_kernel;
     uint32_t name;       /* string index */
@@ -147,6 +155,7 @@ typedef struct ir_routine {
     VEC(ir_input) inputs;
     VEC(ir_attr) attrs;
     VEC(ir_inst) insts;
+    VEC(ir_gen_binary) gen_binaries; /* kernels: the object's native code, in header order */
     uint8_t input_size, return_size; /* functions */
     VEC(uint32_t) funcdecls; /* text .funcdecl names (string indices), informational */
     ir_trivia trivia;        /* comments before the .kernel line */

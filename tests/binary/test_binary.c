@@ -8,6 +8,10 @@
 **                  decodes and prints as X.visaasm, and re-encodes byte for byte
 **   corrupt DIR    every case in DIR/cases.txt is rejected with an error at the expected byte
 **                  offset (cases are hex files)
+**   native DIR     objects carrying native code (a gen-binary table): X.hex decodes, prints as
+**                  X.visaasm and re-encodes byte for byte (table and native code included), and
+**                  X.visaasm assembles to the same kernel object; X_igc1.hex (instructions cut as
+**                  IGC 1.0.x's writer cut them) is refused with E-BIN-IGC1
 */
 #define _POSIX_C_SOURCE 200809L
 #include <stdint.h>
@@ -21,10 +25,12 @@ typedef struct capture {
     uint64_t offset;
     char msg[512];
     int verbose;
+    int igc1; /* E-BIN-IGC1 diagnostics */
 } capture;
 
 static void on_diag(void *ud, const visa_diag *d) {
     capture *c = ud;
+    c->igc1 += !strcmp(d->code, "E-BIN-IGC1");
     if (c->count++ == 0) {
         c->offset = d->line ? 0 : d->offset;
         snprintf(c->msg, sizeof c->msg, "%s", d->message);
@@ -360,6 +366,70 @@ static void test_corrupt(const char *dir) {
     free(manifest);
 }
 
+/* The kernel object of a one-kernel object: [offset, offset + size) from its header entry. */
+static bool kernel_object(const uint8_t *b, size_t len, size_t *off, size_t *size) {
+    if (len < 10) return false;
+    size_t at = 10 + (size_t)(b[8] | b[9] << 8); /* past the name */
+    if (at + 8 > len) return false;
+    *off = (size_t)b[at] | (size_t)b[at + 1] << 8 | (size_t)b[at + 2] << 16 | (size_t)b[at + 3] << 24;
+    *size = (size_t)b[at + 4] | (size_t)b[at + 5] << 8 | (size_t)b[at + 6] << 16 | (size_t)b[at + 7] << 24;
+    return *off <= len && len - *off >= *size;
+}
+
+static void native_case(const char *dir, const char *name) {
+    char tpath[4096], hpath[4096];
+    size_t stem = strlen(name) - 4;
+    bool igc1 = stem > 5 && !memcmp(name + stem - 5, "_igc1", 5);
+    snprintf(hpath, sizeof hpath, "%s/%s", dir, name);
+    snprintf(tpath, sizeof tpath, "%s/%.*s.visaasm", dir, (int)stem, name);
+    size_t tl = 0, hl = 0, ko = 0, ks = 0, to = 0, ts = 0;
+    uint8_t *want = read_hex(hpath, &hl), *b = NULL, *t = NULL;
+    char *text = igc1 ? NULL : th_read_file(tpath, &tl), *p = NULL;
+    CHECKF(want && (igc1 || text), "%s: missing hex or text file", name);
+    capture c = {0};
+    visa_ctx *ctx = new_ctx(&c);
+    visa_module *d = NULL, *m = NULL;
+    size_t bl = 0, pl = 0, tbl = 0;
+    visa_status st = want ? visa_module_decode(ctx, hpath, want, hl, VISA_PLATFORM_XE2, &d) : VISA_E_ARG;
+    if (igc1) {
+        CHECKF(st == VISA_E_BINARY && c.igc1 == 1, "%s: status %d, %d E-BIN-IGC1 (%s)", name, (int)st, c.igc1, c.msg);
+    } else if (want && text) {
+        CHECKF(st == VISA_OK, "%s: does not decode (%s)", name, c.msg);
+        p = d ? print_stripped(d, &pl) : NULL;
+        CHECKF(p && pl == tl && !memcmp(p, text, tl), "%s: dis differs from the text", name);
+        CHECK(d && visa_module_encode(d, VISA_PLATFORM_XE2, &b, &bl) == VISA_OK);
+        CHECKF(b && bl == hl && !memcmp(b, want, hl), "%s: re-encoding differs", name);
+        if (b && !(bl == hl && !memcmp(b, want, hl))) first_diff("object", want, hl, b, bl);
+        /* text holds no native code: the same kernel object, without the table */
+        CHECK(visa_module_parse_text(ctx, tpath, text, tl, VISA_PLATFORM_XE2, &m) == VISA_OK &&
+              visa_module_encode(m, VISA_PLATFORM_XE2, &t, &tbl) == VISA_OK);
+        CHECKF(t && kernel_object(want, hl, &ko, &ks) && kernel_object(t, tbl, &to, &ts) && ks == ts &&
+                   !memcmp(want + ko, t + to, ks) && tbl == to + ts,
+               "%s: the text's object is not the same kernel object alone", name);
+    }
+    if (p) visa_free(ctx, p, pl + 1);
+    visa_free(ctx, b, bl);
+    visa_free(ctx, t, tbl);
+    visa_module_destroy(d);
+    visa_module_destroy(m);
+    visa_ctx_destroy(ctx);
+    free(want);
+    free(text);
+}
+
+static void test_native(const char *dir) {
+    char **names;
+    int n = th_list_dir(dir, ".hex", &names);
+    CHECKF(n > 0, "no objects in %s", dir);
+    for (int i = 0; i < n; i++) {
+        CASE_BEGIN();
+        native_case(dir, names[i]);
+        CASE_END(names[i]);
+        free(names[i]);
+    }
+    if (n > 0) free(names);
+}
+
 int main(int argc, char **argv) {
     for (int i = 1; i + 1 < argc; i += 2) {
         if (!strcmp(argv[i], "roundtrip")) test_roundtrip(argv[i + 1]);
@@ -367,6 +437,7 @@ int main(int argc, char **argv) {
         else if (!strcmp(argv[i], "golden_bytes")) test_golden_bytes(argv[i + 1]);
         else if (!strcmp(argv[i], "object")) test_object(argv[i + 1]);
         else if (!strcmp(argv[i], "corrupt")) test_corrupt(argv[i + 1]);
+        else if (!strcmp(argv[i], "native")) test_native(argv[i + 1]);
         else {
             fprintf(stderr, "unknown mode %s\n", argv[i]);
             return 2;
