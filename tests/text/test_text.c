@@ -9,6 +9,9 @@
 **   pairs DIR     every DIR/X.in.visaasm prints (--strip-comments) as DIR/X.out.visaasm, written
 **                 by hand from IGC's rules, which is a fixpoint and parses to the same module
 **                 (except for rename*: the printer's fallback renames variables)
+**   dialects DIR  DIR/<D>.visaasm for each dialect D (igc2, asm-text, igc1) is one program:
+**                 each parses as dialect D, prints as itself and, converted, as each other one;
+**                 contradicting or unknown dialect flags are VISA_E_ARG
 ** Usage: test_text ops DIR | corpus DIR | malformed DIR   (several pairs allowed)
 */
 #include <stdint.h>
@@ -212,6 +215,51 @@ static void test_fmt(const char *dir) {
     free(names);
 }
 
+/* dialects DIR: one program in every dialect (visa.h visa_dialect). */
+static void test_dialects(const char *dir) {
+    char *text[VISA_DIALECT__COUNT] = {0};
+    size_t len[VISA_DIALECT__COUNT] = {0};
+    diag_capture dc = {0};
+    dc.verbose = 1;
+    visa_ctx *ctx = new_ctx(&dc);
+    for (int d = VISA_DIALECT_KEEP + 1; d < VISA_DIALECT__COUNT; d++) {
+        const char *name = visa_dialect_name((visa_dialect)d);
+        char path[4096];
+        snprintf(path, sizeof path, "%s/%s.visaasm", dir, name);
+        text[d] = th_read_file(path, &len[d]);
+        CASE_BEGIN();
+        visa_dialect back = VISA_DIALECT_KEEP;
+        CHECKF(visa_dialect_from_name(name, &back) == VISA_OK && back == (visa_dialect)d, "%s: name", name);
+        visa_module *m = NULL;
+        CHECKF(text[d] && visa_module_parse_text(ctx, path, text[d], len[d], VISA_PLATFORM_XE2, &m) == VISA_OK,
+               "%s does not parse", path);
+        CHECKF(visa_module_dialect(m) == (visa_dialect)d, "%s: parsed as dialect %d", name, (int)visa_module_dialect(m));
+        for (int to = VISA_DIALECT_KEEP; m && to < VISA_DIALECT__COUNT && text[to ? to : d]; to++) {
+            size_t l = 0;
+            char *p = print_module(m, VISA_PRINT_DIALECT(to), &l);
+            int want = to ? to : d;
+            bool same = p && l == len[want] && !memcmp(p, text[want], l);
+            CHECKF(same, "%s printed as %s differs", name, visa_dialect_name((visa_dialect)to));
+            if (!same && p) report_first_difference(text[want], len[want], p, l);
+            if (p) visa_free(ctx, p, l + 1);
+        }
+        if (m) {
+            size_t l = 0;
+            visa_print_opts po = {sizeof po, VISA_PRINT_ASM_TEXT | VISA_PRINT_DIALECT(VISA_DIALECT_IGC1)};
+            char *p = NULL;
+            CHECK(visa_module_print_to_buffer(m, &po, &p, &l) == VISA_E_ARG && !p);
+            po.flags = VISA_PRINT_DIALECT(VISA_DIALECT__COUNT);
+            CHECK(visa_module_print_to_buffer(m, &po, &p, &l) == VISA_E_ARG && !p);
+        }
+        visa_module_destroy(m);
+        CASE_END(name);
+    }
+    visa_dialect none;
+    CHECK(visa_dialect_from_name("keep", &none) == VISA_E_ARG && visa_dialect_name(VISA_DIALECT__COUNT) == NULL);
+    for (int d = 0; d < VISA_DIALECT__COUNT; d++) free(text[d]);
+    visa_ctx_destroy(ctx);
+}
+
 /* pairs DIR: X.in.visaasm -> X.out.visaasm (IGC's normalisations, scopes). */
 static void test_pairs(const char *dir) {
     char **names;
@@ -316,6 +364,7 @@ int main(int argc, char **argv) {
         else if (!strcmp(argv[i], "malformed")) test_malformed(argv[i + 1]);
         else if (!strcmp(argv[i], "fmt")) test_fmt(argv[i + 1]);
         else if (!strcmp(argv[i], "pairs")) test_pairs(argv[i + 1]);
+        else if (!strcmp(argv[i], "dialects")) test_dialects(argv[i + 1]);
         else {
             fprintf(stderr, "unknown mode %s\n", argv[i]);
             return 2;
