@@ -4,6 +4,7 @@
 ** offset.  Versions: 4.1 is the layout IGC wrote; 3.x objects use narrower ids and are read where
 ** the difference is known (formats.md section 1.13); anything else is refused clearly.
 */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +20,8 @@ typedef struct rd {
     uint8_t major, minor;
     unsigned grf;
     size_t inst_fail_at; /* where an instruction did not decode (0: none did not) */
+    size_t insts_at, insts_end, insts_read; /* that routine's instructions, and how many read */
+    bool igc1_cut; /* read instructions as IGC 1.0.x's writer cut them (igc1_note) */
 } rd;
 
 static void fail(rd *r, size_t at, const char *what) {
@@ -301,6 +304,14 @@ static bool read_opnd(rd *r, const ir_routine *rt, ir_opnd *o, char kind) {
     }
 }
 
+/* How many fields of a layout IGC 1.0.x's writer wrote: it stopped after as many as the
+** instruction has operands, counting the exec size and the predicate among them. */
+static int igc1_fields(const char *layout) {
+    int n = 0;
+    for (const char *c = layout; *c; c++) n += !strchr("EP*", *c);
+    return n;
+}
+
 static bool read_inst(rd *r, ir_routine *rt, ir_inst *inst) {
     memset(inst, 0, sizeof *inst);
     inst->trivia.eol = -1;
@@ -319,11 +330,13 @@ static bool read_inst(rd *r, ir_routine *rt, ir_inst *inst) {
     char kinds[80];
     unsigned nk = 0;
     const char *layout = isa_forms[form].layout;
+    int left = r->igc1_cut ? igc1_fields(layout) : INT_MAX;
     ir_opnd tmp[80];
     size_t exec_at = at, pred_at = at;
     unsigned list_count = 0;
     bool has_list = false;
     for (const char *c = layout; *c && !r->err; c++) {
+        if (*c != '*' && left-- <= 0) break;
         switch (*c) {
         case 'E':
             exec_at = r->pos;
@@ -346,6 +359,7 @@ static bool read_inst(rd *r, ir_routine *rt, ir_inst *inst) {
             }
             form = sf;
             c = isa_forms[form].layout - 1;
+            if (r->igc1_cut) left += igc1_fields(isa_forms[form].layout);
             break;
         }
         case '#':
@@ -644,7 +658,13 @@ static bool read_routine(rd *r, ir_routine *rt, bool is_kernel, size_t start, si
                                 "instruction size) or reaches outside the file");
         goto out;
     }
-    if (!read_insts(&sub, rt, sub.pos + isize, r->len)) r->inst_fail_at = sub.pos;
+    size_t insts_at = sub.pos;
+    if (!read_insts(&sub, rt, sub.pos + isize, r->len)) {
+        r->inst_fail_at = sub.pos;
+        r->insts_at = insts_at;
+        r->insts_end = insts_at + isize;
+        r->insts_read = rt->insts.len;
+    }
 out:
     r->err = sub.err;
     return !sub.err;
@@ -681,12 +701,26 @@ static bool read_gen_binaries(rd *r, ir_routine *rt, size_t at, unsigned n) {
 /* IGC 1.0.x wrote objects with native code whose instructions each lack their last fields (as
 ** many as the instruction has execution-size and predicate fields: its writer counted those among
 ** the operands), then left the rest of the instruction size as memory held it; nothing reads them
-** back (IGC's own GenX_IR crashes on them).  Say so where such an object's instructions fail. */
-static void igc1_note(rd *r, size_t at) {
-    diag_at_offset(r->ds, VISA_SEV_ERROR, "E-BIN-IGC1", at,
-                   "this kernel carries native code, as IGC 1.0.x's writer left it, and that writer "
-                   "dropped trailing operands of every instruction: the object cannot be "
-                   "disassembled (use the .visaasm IGC dumped beside it)");
+** back (IGC's own GenX_IR crashes on them).  Where a kernel with native code fails in its
+** instructions, read them again cut that way (quietly, into the failed module): more of them
+** reading so is the sign of that writer, and the note says so. */
+static void igc1_note(rd *r, ir_routine *rt) {
+    diag_sink quiet = *r->ds;
+    quiet.suppressed = true;
+    rd cut = *r;
+    cut.ds = &quiet;
+    cut.err = false;
+    cut.igc1_cut = true;
+    cut.pos = r->insts_at;
+    uint32_t before = rt->insts.len;
+    (void)read_insts(&cut, rt, r->insts_end, r->len);
+    uint32_t n = rt->insts.len - before;
+    if (n <= r->insts_read) return;
+    diag_at_offset(r->ds, VISA_SEV_ERROR, "E-BIN-IGC1", r->insts_at,
+                   "this kernel carries native code and its first %u instructions read only as IGC "
+                   "1.0.x's writer cut them (it dropped as many trailing fields of each instruction "
+                   "as it has exec-size and predicate fields): the operands are lost and the object "
+                   "cannot be disassembled; use the .visaasm IGC dumped beside it", n);
 }
 
 visa_status visa_module_decode(visa_ctx *ctx, const char *name, const void *bytes, size_t len,
@@ -793,7 +827,7 @@ visa_status visa_module_decode(visa_ctx *ctx, const char *name, const void *byte
             break;
         }
         if (!read_routine(&r, rt, e->kernel, e->off, e->size, e->size_at, &input_count_off)) {
-            if (e->ngen && r.inst_fail_at) igc1_note(&r, r.inst_fail_at);
+            if (e->ngen && r.inst_fail_at) igc1_note(&r, rt);
             continue;
         }
         if (!read_gen_binaries(&r, rt, e->gen_at, e->ngen)) break;

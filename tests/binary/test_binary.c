@@ -11,7 +11,8 @@
 **   native DIR     objects carrying native code (a gen-binary table): X.hex decodes, prints as
 **                  X.visaasm and re-encodes byte for byte (table and native code included), and
 **                  X.visaasm assembles to the same kernel object; X_igc1.hex (instructions cut as
-**                  IGC 1.0.x's writer cut them) is refused with E-BIN-IGC1
+**                  IGC 1.0.x's writer cut them) is refused with E-BIN-IGC1, X_corrupt.hex
+**                  (instructions broken otherwise) without it
 */
 #define _POSIX_C_SOURCE 200809L
 #include <stdint.h>
@@ -386,18 +387,19 @@ static void native_case(const char *dir, const char *name) {
     char tpath[4096], hpath[4096];
     size_t stem = strlen(name) - 4;
     bool igc1 = stem > 5 && !memcmp(name + stem - 5, "_igc1", 5);
+    bool corrupt = stem > 8 && !memcmp(name + stem - 8, "_corrupt", 8);
     snprintf(hpath, sizeof hpath, "%s/%s", dir, name);
     snprintf(tpath, sizeof tpath, "%s/%.*s.visaasm", dir, (int)stem, name);
     size_t tl = 0, hl = 0, ko = 0, ks = 0, to = 0, ts = 0, tbl = 0;
     uint8_t *want = read_hex(hpath, &hl), *t = NULL;
-    char *text = igc1 ? NULL : th_read_file(tpath, &tl);
-    CHECKF(want && (igc1 || text), "%s: missing hex or text file", name);
+    char *text = igc1 || corrupt ? NULL : th_read_file(tpath, &tl);
+    CHECKF(want && (igc1 || corrupt || text), "%s: missing hex or text file", name);
     capture c = {0};
     visa_ctx *ctx = new_ctx(&c);
     visa_module *d = NULL, *m = NULL;
-    if (igc1 && want) {
+    if ((igc1 || corrupt) && want) {
         visa_status st = visa_module_decode(ctx, hpath, want, hl, VISA_PLATFORM_XE2, &d);
-        CHECKF(st == VISA_E_BINARY && c.igc1 == 1, "%s: status %d, %d E-BIN-IGC1 (%s)", name, (int)st, c.igc1, c.msg);
+        CHECKF(st == VISA_E_BINARY && c.igc1 == igc1, "%s: status %d, %d E-BIN-IGC1 (%s)", name, (int)st, c.igc1, c.msg);
     } else if (want && text) {
         check_object_reads_back(ctx, name, hpath, want, hl, text, tl);
         /* text holds no native code: the same kernel object, without the table */
