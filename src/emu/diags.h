@@ -24,7 +24,7 @@ typedef enum emu_diag_id {
 } emu_diag_id;
 
 typedef struct emu_diag_row {
-    const char *id; /* "E-RUN-STEP-LIMIT" */
+    const char *id; /* the stable id, e.g. E-RUN-STEP-LIMIT */
     visa_severity severity;
     const char *fmt;
 } emu_diag_row;
