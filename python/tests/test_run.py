@@ -103,7 +103,7 @@ def test_runtime_error_is_data(example):
         lines = f.read().splitlines()
     # lane 4 of the load of x (V38), the first access past x's 16 bytes
     line = [i for i, s in enumerate(lines, 1) if "lsc_load.ugm (M1, 16)  V38" in s][0]
-    assert (d.code, d.file, d.line) == ("E-RUN", m.name, line)
+    assert (d.code, d.file, d.line) == ("E-RUN-OOB-GLOBAL", m.name, line)
     assert "out of bounds" in d.message and "lane 4" in d.message
     assert d.source_line == lines[line - 1]
 
@@ -111,8 +111,9 @@ def test_runtime_error_is_data(example):
 def test_step_limit(example):
     m = visa.load(example("saxpy.visaasm"))
     x = np.zeros(16, dtype=np.float32)
-    with pytest.raises(visa.VisaError):
+    with pytest.raises(visa.VisaError) as ei:
         m.run(args=[x, x.copy(), 1.0, 10], max_steps=3)
+    assert ei.value.errors[0].code == "E-RUN-STEP-LIMIT"
 
 
 def test_bad_arguments(example):

@@ -14,12 +14,13 @@
 #include "access.h"
 #include "convert.h"
 
-void emu_fault(emu_thread *t, unsigned lane, const char *fmt, ...) {
+void emu_fault_report(emu_thread *t, emu_diag_id d, const char *fmt, unsigned lane, ...) {
     if (t->fault) return;
     t->fault = 1;
     t->fault_lane = lane;
+    t->fault_diag = d;
     va_list ap;
-    va_start(ap, fmt);
+    va_start(ap, lane);
     vsnprintf(t->fault_msg, sizeof t->fault_msg, fmt, ap);
     va_end(ap);
     t->done = true;
@@ -217,7 +218,7 @@ FLOAT_TYPES(DEF_FLT_RW)
             for (unsigned i = 0; i < n; i++) {                                                   \
                 uint32_t b = emu_region_byte(t, o, i);                                               \
                 if (b == UINT32_MAX) {                                                           \
-                    emu_fault((emu_thread *)t, i, "indirect operand outside the register file"); \
+                    emu_fault((emu_thread *)t, EDIAG_RUN_INDIRECT_SOURCE, i);                    \
                     b = 0;                                                                       \
                 }                                                                                \
                 out[i] = rd_##N##_##C(f + b);                                                    \
@@ -242,7 +243,7 @@ FLOAT_TYPES(DEF_FLT_RW)
             if (!(mask >> i & 1)) continue;                                                      \
             uint32_t b = o->shape == EO_SCALAR ? o->off : emu_region_byte(t, o, i);                  \
             if (b == UINT32_MAX) {                                                               \
-                emu_fault(t, i, "indirect destination outside the register file");               \
+                emu_fault(t, EDIAG_RUN_INDIRECT_DEST, i);                                        \
                 return;                                                                          \
             }                                                                                    \
             wr_##N##_##C(f + b, in[i], sat);                                                     \

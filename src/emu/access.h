@@ -8,8 +8,11 @@
 
 #include "emu.h"
 
-/* Stop thread t with a run-time error at lane `lane` (the first fault of the thread is kept). */
-void emu_fault(emu_thread *t, unsigned lane, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* Stop thread t with a run-time error at lane `lane` (the first fault of the thread is kept):
+** emu_fault(t, EDIAG_RUN_X, lane, args...) with row EDIAG_RUN_X's template (diags.h). */
+void emu_fault_report(emu_thread *t, emu_diag_id d, const char *fmt, unsigned lane, ...)
+    __attribute__((format(printf, 3, 5)));
+#define emu_fault(t, d, ...) emu_fault_report(t, d, d##_FMT, __VA_ARGS__)
 
 /* Pick an operand's loader and storer for a compute class (EC_INT / EC_FLT); false if its type
 ** is not supported. */

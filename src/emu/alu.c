@@ -497,7 +497,7 @@ void h_sad2(emu_thread *t, const emu_op *op) {
 static bool flat_floats(emu_thread *t, const emu_opnd *o, unsigned count, float *out) {
     uint32_t b = (o->shape == EO_INDIRECT || o->shape == EO_VXH) ? emu_region_byte(t, o, 0) : o->off;
     if (b == UINT32_MAX || (uint64_t)b + 4u * count > t->prog->lay.file_bytes) {
-        emu_fault(t, 0, "operand reaches outside the register file");
+        emu_fault(t, EDIAG_RUN_OPERAND_FILE, 0);
         return false;
     }
     memcpy(out, t->file + b, 4u * count);
@@ -589,8 +589,8 @@ bool lower_bits_cvt(emu_program *p, const ir_inst *in, emu_op *op, diag_sink *ds
                                                           : 0;
     }
     if (!kind) {
-        diag_at(ds, VISA_SEV_ERROR, "E-RUN", in->line, in->col, "%s from %s to %s is not defined",
-                isa_forms[in->form].mnem, isa_types[s0].name, isa_types[d].name);
+        emu_diag(ds, EDIAG_LOWER_CONVERSION, in->line, in->col, isa_forms[in->form].mnem, isa_types[s0].name,
+                 isa_types[d].name);
         return false;
     }
     op->cond = (uint8_t)kind;

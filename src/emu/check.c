@@ -128,18 +128,18 @@ struct emu_check_group {
 
 /* -- Findings ------------------------------------------------------------------------------------ */
 
-static void finding(emu_check_run *R, uint32_t pc, const char *code, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-static void finding(emu_check_run *R, uint32_t pc, const char *code, const char *fmt, ...) {
+/* Finding d (a C-* row of diags.def) at instruction pc: finding(R, EDIAG_C_X, pc, args...). */
+static void finding_report(emu_check_run *R, emu_diag_id d, const char *fmt, uint32_t pc, ...)
+    __attribute__((format(printf, 3, 5)));
+static void finding_report(emu_check_run *R, emu_diag_id d, const char *fmt, uint32_t pc, ...) {
     if (++R->found > R->limit) return;
-    char msg[512];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
     const emu_op *op = pc < R->p->ops.len ? &R->p->ops.data[pc] : NULL;
-    diag_at(R->ds, VISA_SEV_ERROR, code, op ? op->line : 0, op ? op->col : 0, "%s", msg);
+    va_list ap;
+    va_start(ap, pc);
+    emu_diag_vreport(R->ds, d, op ? op->line : 0, op ? op->col : 0, 0, fmt, ap);
+    va_end(ap);
 }
+#define finding(R, d, ...) finding_report(R, d, d##_FMT, __VA_ARGS__)
 
 static uint32_t cur_pc(const emu_thread *t) { return t->obs->pc; }
 
@@ -211,8 +211,7 @@ bool emu_check_finish(emu_check_run *R) {
     if (!R) return false;
     visa_ctx *ctx = R->p->ctx;
     if (R->found > R->limit)
-        diag_at_offset(R->ds, VISA_SEV_NOTE, "C-MORE", VISA_DIAG_NO_OFFSET, "and %llu more findings",
-                       (unsigned long long)(R->found - R->limit));
+        emu_diag_offset(R->ds, EDIAG_C_MORE, VISA_DIAG_NO_OFFSET, (unsigned long long)(R->found - R->limit));
     bool found = R->found > 0;
     for (size_t i = 0; R->gshadow && i < R->nbufs; i++) {
         if (!R->gshadow[i]) continue;
@@ -344,8 +343,7 @@ static bool addr_slot_ok(emu_thread *t, const emu_check_group *g, uint32_t slot)
     char name[64], w[96];
     addr_name(t->prog, slot, name, sizeof name);
     who(g, t->index, w, sizeof w);
-    finding(g->run, cur_pc(t), "C-MEMCHECK-ADDR-UNSET", "address register %s is read before this thread set it [%s]",
-            name, w);
+    finding(g->run, EDIAG_C_MEMCHECK_ADDR_UNSET, cur_pc(t), name, w);
     g->addr_set[(size_t)t->index * g->naddr + slot] = 1; /* once per slot */
     return false;
 }
@@ -360,18 +358,15 @@ static void check_indirect(emu_thread *t, emu_check_group *g, const emu_op *op, 
         if (v.hi == v.lo) continue; /* it pointed into no variable we know */
         uint32_t b = emu_region_byte(t, o, i);
         if (b != UINT32_MAX && b >= v.lo && b + o->size <= v.hi) continue;
-        char name[64], w[96];
+        char name[64], w[96], where[112];
         addr_name(t->prog, slot, name, sizeof name);
         who(g, t->index, w, sizeof w);
-        if (b == UINT32_MAX)
-            finding(g->run, cur_pc(t), "C-MEMCHECK-INDIRECT",
-                    "indirect %s through %s leaves the register file [%s, lane %u]", dst ? "destination" : "source",
-                    name, w, i);
+        if (b == UINT32_MAX) snprintf(where, sizeof where, "leaves the register file");
         else
-            finding(g->run, cur_pc(t), "C-MEMCHECK-INDIRECT",
-                    "indirect %s through %s reaches register bytes %u..%u, outside the variable it points into "
-                    "(bytes %u..%u) [%s, lane %u]",
-                    dst ? "destination" : "source", name, b, b + o->size - 1, v.lo, v.hi - 1, w, i);
+            snprintf(where, sizeof where,
+                     "reaches register bytes %u..%u, outside the variable it points into (bytes %u..%u)", b,
+                     b + o->size - 1, v.lo, v.hi - 1);
+        finding(g->run, EDIAG_C_MEMCHECK_INDIRECT, cur_pc(t), dst ? "destination" : "source", name, where, w, i);
         return; /* one finding per operand */
     }
 }
@@ -437,8 +432,7 @@ static void report_oob(emu_thread *t, emu_check_group *g, unsigned space, uint32
         snprintf(where, sizeof where, "%s0x%llx: offset %llu of buffer %u (%llu bytes)",
                  space == VISA_MEM_GLOBAL ? "address " : "surface offset ", (unsigned long long)addr,
                  (unsigned long long)off, buf, (unsigned long long)limit);
-    finding(g->run, cur_pc(t), "C-MEMCHECK-OOB", "out-of-bounds %s of %u bytes at %s [%s, lane %u]",
-            kind_word(kind), size, where, w, lane);
+    finding(g->run, EDIAG_C_MEMCHECK_OOB, cur_pc(t), kind_word(kind), size, where, w, lane);
 }
 
 /* -- racecheck ----------------------------------------------------------------------------------- */
@@ -483,10 +477,10 @@ static void report_race(emu_thread *t, emu_check_group *g, unsigned space, uint6
     else snprintf(other, sizeof other, "group %u, thread %u", prev->group - 1, prev->thread);
     if (space == VISA_MEM_SLM) snprintf(where, sizeof where, "SLM byte 0x%llx", (unsigned long long)off);
     else snprintf(where, sizeof where, "byte %llu of buffer %u", (unsigned long long)off, buf);
-    finding(R, pc, space == VISA_MEM_SLM ? "C-RACECHECK-SLM" : "C-RACECHECK-GLOBAL",
-            "%s of %s [%s, lane %u] races with the %s%s by %s at %s: no barrier between them",
-            kind == VISA_MEM_READ ? "read" : kind == VISA_MEM_ATOMIC ? "atomic" : "write", where, w, lane,
-            prev_write && prev->atomic ? "atomic " : "", prev_write ? "write" : "read", other, pos);
+    const char *mine = kind == VISA_MEM_READ ? "read" : kind == VISA_MEM_ATOMIC ? "atomic" : "write";
+    const char *theirs = prev_write ? "write" : "read", *atomic = prev_write && prev->atomic ? "atomic " : "";
+    if (space == VISA_MEM_SLM) finding(R, EDIAG_C_RACECHECK_SLM, pc, mine, where, w, lane, atomic, theirs, other, pos);
+    else finding(R, EDIAG_C_RACECHECK_GLOBAL, pc, mine, where, w, lane, atomic, theirs, other, pos);
 }
 
 static void race_access(emu_thread *t, emu_check_group *g, uint64_t off, uint64_t n, unsigned space, uint32_t buf,
@@ -562,8 +556,7 @@ void emu_check_misaligned(emu_thread *t, uint64_t addr, uint32_t align, unsigned
     if (!(g->run->checks & VISA_CHECK_MEMCHECK)) return;
     char w[96];
     who(g, t->index, w, sizeof w);
-    finding(g->run, cur_pc(t), "C-MEMCHECK-ALIGN", "address 0x%llx is not aligned to %u bytes [%s, lane %u]",
-            (unsigned long long)addr, align, w, lane);
+    finding(g->run, EDIAG_C_MEMCHECK_ALIGN, cur_pc(t), (unsigned long long)addr, align, w, lane);
 }
 
 /* -- initcheck ------------------------------------------------------------------------------------ */
@@ -668,17 +661,18 @@ static void reg_name(const emu_check_run *R, uint32_t lo, uint32_t n, char *out,
 /* Once per instruction and rule: a loop storing the same undefined lanes is one finding. */
 static bool init_first(emu_check_run *R, uint32_t pc, uint32_t rule) { return pair_new(R, pc, 0xFFFFFF00u | rule); }
 
-static void report_undef(emu_thread *t, emu_check_group *g, const char *code, uint32_t rule, const char *what,
-                         uint32_t lo, uint32_t n, uint32_t origin, unsigned lane) {
-    emu_check_run *R = g->run;
-    uint32_t pc = cur_pc(t);
-    if (!init_first(R, pc, rule)) return;
-    char w[96], reg[96], pos[48];
-    who(g, t->index, w, sizeof w);
-    reg_name(R, lo, n, reg, sizeof reg);
-    op_pos(R, origin - 1, pos, sizeof pos);
-    finding(R, pc, code, "%s %u undefined bytes (%s), first read undefined at %s [%s, lane %u]", what, n, reg, pos, w,
-            lane);
+/* What an initcheck finding on register bytes lo..lo+n-1, first read undefined by op origin - 1,
+** names: the thread, the bytes, the origin.  False when the op has a finding of this rule already. */
+typedef struct undef_words {
+    char who[96], reg[96], pos[48];
+} undef_words;
+static bool undef_first(emu_thread *t, emu_check_group *g, uint32_t rule, uint32_t lo, uint32_t n, uint32_t origin,
+                        undef_words *u) {
+    if (!init_first(g->run, cur_pc(t), rule)) return false;
+    who(g, t->index, u->who, sizeof u->who);
+    reg_name(g->run, lo, n, u->reg, sizeof u->reg);
+    op_pos(g->run, origin - 1, u->pos, sizeof u->pos);
+    return true;
 }
 
 /* Register bytes reg..reg+n-1 used as a message address: a finding when any is undefined. */
@@ -688,7 +682,9 @@ void emu_check_addr_report(emu_thread *t, const uint8_t *reg, unsigned n, unsign
     uint32_t off = (uint32_t)(reg - t->file), *sh = reg_shadow(t, g) + off;
     for (unsigned k = 0; k < n; k++)
         if (sh[k]) {
-            report_undef(t, g, "C-INITCHECK-ADDR", 1, "address made of", off, n, org_of(sh[k], cur_pc(t)), lane);
+            undef_words u;
+            if (undef_first(t, g, 1, off, n, org_of(sh[k], cur_pc(t)), &u))
+                finding(g->run, EDIAG_C_INITCHECK_ADDR, cur_pc(t), n, u.reg, u.pos, u.who, lane);
             return;
         }
 }
@@ -708,7 +704,9 @@ void emu_check_xfer_report(emu_thread *t, uint8_t *reg, unsigned rn, const uint8
     if (store) {
         uint32_t org = 0;
         for (unsigned k = 0; k < rn && !org; k++) org = rs[k] ? org_of(rs[k], pc) : 0;
-        if (org) report_undef(t, g, "C-INITCHECK-STORE", 2, "store of", off, rn, org, lane);
+        undef_words u;
+        if (org && undef_first(t, g, 2, off, rn, org, &u))
+            finding(g->run, EDIAG_C_INITCHECK_STORE, pc, rn, u.reg, u.pos, u.who, lane);
         if (ms)
             for (unsigned k = 0; k < mn; k++) ms[k] = rn == mn ? (rs[k] ? org_of(rs[k], pc) : 0) : org;
         return;
@@ -792,8 +790,7 @@ static void check_branch(emu_thread *t, emu_check_group *g, const emu_op *op, ui
     char w[96], pos[48];
     who(g, t->index, w, sizeof w);
     op_pos(g->run, org - 1, pos, sizeof pos);
-    finding(g->run, pc, "C-INITCHECK-BRANCH", "the branch depends on an undefined %s, first read undefined at %s [%s, lane %u]",
-            op->pred_id ? "predicate" : "index", pos, w, lane);
+    finding(g->run, EDIAG_C_INITCHECK_BRANCH, pc, op->pred_id ? "predicate" : "index", pos, w, lane);
 }
 
 static void init_before(emu_thread *t, emu_check_group *g, const emu_op *op) {
@@ -879,15 +876,26 @@ void emu_check_barrier_report(emu_thread *t, unsigned event, unsigned id) {
 
 /* -- synccheck and faults that are findings -------------------------------------------------------- */
 
+/* The run check a finding's row belongs to: its id's second word (C-MEMCHECK-ALIGN: memcheck). */
+static uint32_t check_of(emu_diag_id d) {
+    static const struct {
+        const char *prefix;
+        uint32_t check;
+    } checks[] = {{"C-MEMCHECK-", VISA_CHECK_MEMCHECK},
+                  {"C-INITCHECK-", VISA_CHECK_INITCHECK},
+                  {"C-RACECHECK-", VISA_CHECK_RACECHECK},
+                  {"C-SYNCCHECK-", VISA_CHECK_SYNCCHECK}};
+    const char *id = emu_diag_row_of(d)->id;
+    for (size_t i = 0; id && i < sizeof checks / sizeof checks[0]; i++)
+        if (!strncmp(id, checks[i].prefix, strlen(checks[i].prefix))) return checks[i].check;
+    return 0;
+}
+
 bool emu_check_fault(emu_check_group *g, emu_thread *t) {
-    if (!g || !t->fault_rule) return false;
-    uint32_t need = !strncmp(t->fault_rule, "C-SYNCCHECK", 11) ? VISA_CHECK_SYNCCHECK
-                    : !strncmp(t->fault_rule, "C-MEMCHECK", 10) ? VISA_CHECK_MEMCHECK
-                                                                 : 0;
-    if (!(g->run->checks & need)) return false;
+    if (!g || !(g->run->checks & check_of(t->fault_finding))) return false;
     char w[96];
     who(g, t->index, w, sizeof w);
-    finding(g->run, t->pc, t->fault_rule, "%s [%s, lane %u]; the group stops here", t->fault_msg, w, t->fault_lane);
+    finding_report(g->run, t->fault_finding, EFRAME_FINDING_FMT, t->pc, t->fault_msg, w, t->fault_lane);
     return true;
 }
 
@@ -911,12 +919,7 @@ bool emu_check_deadlock(emu_check_group *g) {
     if (first == UINT32_MAX) return false;
     char w[96];
     who(g, first, w, sizeof w);
-    if (ended)
-        finding(R, g->threads[first].pc, "C-SYNCCHECK-EXIT",
-                "%u of the group's %u threads ended while others wait at a barrier that can never complete [%s]: %s",
-                ended, g->n, w, list);
-    else
-        finding(R, g->threads[first].pc, "C-SYNCCHECK-DEADLOCK",
-                "deadlock: every thread of the group waits at a barrier that can never complete [%s]: %s", w, list);
+    if (ended) finding(R, EDIAG_C_SYNCCHECK_EXIT, g->threads[first].pc, ended, g->n, w, list);
+    else finding(R, EDIAG_C_SYNCCHECK_DEADLOCK, g->threads[first].pc, w, list);
     return true;
 }

@@ -98,7 +98,7 @@ static inline void wrn(uint8_t *p, uint64_t v, unsigned n) { memcpy(p, &v, n); }
 /* -- Lowering helpers ---------------------------------------------------------------------------- */
 
 static bool lerr(diag_sink *ds, const ir_inst *in, const char *why) {
-    diag_at(ds, VISA_SEV_ERROR, "E-RUN", in->line, in->col, "'%s' %s", isa_forms[in->form].name, why);
+    emu_diag(ds, EDIAG_LOWER_DATAPORT, in->line, in->col, isa_forms[in->form].name, why);
     return false;
 }
 
@@ -204,7 +204,7 @@ static bool surface_mem(emu_thread *t, const emu_op *op, dp_mem *m) {
     m->mem = mem;
     if (F_SURF(op->info) == SK_SLM) {
         if (!mem->slm || !mem->slm_size) {
-            emu_fault(t, 0, "T0 (SLM) is accessed but the kernel has no shared local memory (SLMSize)");
+            emu_fault(t, EDIAG_RUN_NO_SLM, 0);
             return false;
         }
         m->base = mem->slm;
@@ -215,10 +215,8 @@ static bool surface_mem(emu_thread *t, const emu_op *op, dp_mem *m) {
     }
     uint32_t idx = F_SURF(op->info) == SK_BTI ? op->target : t->state[op->target];
     if (idx >= mem->nbufs) {
-        if (F_SURF(op->info) == SK_BTI)
-            emu_fault(t, 0, "binding table index %u names no buffer (%zu bound)", idx, mem->nbufs);
-        else
-            emu_fault(t, 0, "surface T%u holds %u, which names no buffer (%zu bound)", op->cond, idx, mem->nbufs);
+        if (F_SURF(op->info) == SK_BTI) emu_fault(t, EDIAG_RUN_UNBOUND_BTI, 0, idx, mem->nbufs);
+        else emu_fault(t, EDIAG_RUN_UNBOUND_SURFACE, 0, op->cond, idx, mem->nbufs);
         return false;
     }
     uint64_t bytes = 0;
@@ -236,8 +234,7 @@ static inline uint8_t *at(const dp_mem *m, uint64_t off, uint64_t n) {
 /* The register bytes [0, bytes) of a raw slot; NULL (and a fault) when they leave the file. */
 static uint8_t *regs(emu_thread *t, const emu_opnd *o, uint64_t bytes) {
     if ((uint64_t)o->off + bytes > t->prog->lay.file_bytes) {
-        emu_fault(t, 0, "message payload of %llu bytes at byte %u leaves the register file",
-                  (unsigned long long)bytes, o->off);
+        emu_fault(t, EDIAG_RUN_PAYLOAD_BYTES_FILE, 0, (unsigned long long)bytes, o->off);
         return NULL;
     }
     return t->file + o->off;
@@ -279,8 +276,8 @@ void emu_dp_oword(emu_thread *t, const emu_op *op) {
     uint64_t off = scalar(t, &op->src[0]) & 0xFFFFFFFFu;
     if (fl & 1) {
         if (off & 3) {
-            emu_fault(t, 0, "unaligned oword read at byte offset 0x%llx is not dword-aligned", (unsigned long long)off);
-            t->fault_rule = "C-MEMCHECK-ALIGN";
+            emu_fault(t, EDIAG_RUN_ALIGN_OWORD, 0, (unsigned long long)off);
+            t->fault_finding = EDIAG_C_MEMCHECK_ALIGN;
             return;
         }
     } else {
@@ -342,8 +339,8 @@ void emu_dp_media(emu_thread *t, const emu_op *op) {
     geometry(op, m.size, F_A(op->info), &g);
     int64_t x = (int32_t)(uint32_t)scalar(t, &op->src[0]), y = (int32_t)(uint32_t)scalar(t, &op->src[1]);
     if (st && (x & 3)) {
-        emu_fault(t, 0, "media block write X offset %lld is not dword-aligned", (long long)x);
-        t->fault_rule = "C-MEMCHECK-ALIGN";
+        emu_fault(t, EDIAG_RUN_ALIGN_MEDIA, 0, (long long)x);
+        t->fault_finding = EDIAG_C_MEMCHECK_ALIGN;
         return;
     }
     unsigned rp = bw <= 4 ? 4 : bw <= 8 ? 8 : bw <= 16 ? 16 : bw <= 32 ? 32 : 64;
@@ -352,9 +349,8 @@ void emu_dp_media(emu_thread *t, const emu_op *op) {
     int64_t wb = (int64_t)(g.w * g.pb);                                   /* row bytes */
     int64_t rows = field == 0 ? (int64_t)g.h : field == 1 ? (int64_t)(g.h + 1) / 2 : (int64_t)g.h / 2;
     if ((uint64_t)(g.h - 1) * g.pitch + (uint64_t)wb > m.size && wb && rows) {
-        emu_fault(t, 0, "2D surface T%u (%llu x %llu pixels, pitch %llu) is larger than its buffer (%llu bytes)",
-                  op->cond, (unsigned long long)g.w, (unsigned long long)g.h, (unsigned long long)g.pitch,
-                  (unsigned long long)m.size);
+        emu_fault(t, EDIAG_RUN_SURFACE_SIZE, 0, op->cond, (unsigned long long)g.w, (unsigned long long)g.h,
+                  (unsigned long long)g.pitch, (unsigned long long)m.size);
         return;
     }
     int64_t pb = g.pb;
@@ -508,8 +504,8 @@ void emu_dp_4scaled(emu_thread *t, const emu_op *op) {
             uint8_t *reg = rd + ((size_t)pos * cp + i) * 4;
             uint64_t a = svm ? base + rd64(ro + 8 * i) : (uint32_t)(base + rd32(ro + 4 * i));
             if (a & 3) {
-                emu_fault(t, i, "address 0x%llx is not dword-aligned", (unsigned long long)a);
-                t->fault_rule = "C-MEMCHECK-ALIGN";
+                emu_fault(t, EDIAG_RUN_ALIGN_DWORD, i, (unsigned long long)a);
+                t->fault_finding = EDIAG_C_MEMCHECK_ALIGN;
                 return;
             }
             a += 4u * c;
@@ -519,7 +515,7 @@ void emu_dp_4scaled(emu_thread *t, const emu_op *op) {
                 q = emu_global(t->mem, a, 4);
                 if (!q) {
                     char w[80];
-                    emu_fault(t, i, "%s of 4 bytes at %s is out of bounds", st ? "store" : "load",
+                    emu_fault(t, EDIAG_RUN_OOB_GLOBAL, i, st ? "store" : "load", 4u,
                               emu_global_where(t->mem, a, w, sizeof w));
                     return;
                 }
@@ -561,8 +557,7 @@ static int64_t pixel_at(emu_thread *t, const emu_op *op, const geom *g, const dp
     if (lod != 0 || u >= g->w || v >= g->h || r >= g->d) return -1;
     uint64_t off = ((uint64_t)r * g->h + v) * g->pitch + (uint64_t)u * g->pb;
     if (!at(m, off, g->pb)) {
-        emu_fault(t, lane, "pixel (%u, %u, %u) of surface T%u lies outside its buffer (%llu bytes): check the "
-                  "surface's Width/Height/Depth/Pitch attributes", u, v, r, op->cond, (unsigned long long)m->size);
+        emu_fault(t, EDIAG_RUN_OOB_PIXEL, lane, u, v, r, op->cond, (unsigned long long)m->size);
         return -2;
     }
     return (int64_t)off;
@@ -590,7 +585,7 @@ void emu_dp_typed(emu_thread *t, const emu_op *op) {
     uint8_t *c4[4];
     if (!uvrl(t, op, n, c4)) return;
     if (!c4[0]) {
-        emu_fault(t, 0, "the U operand is %%null");
+        emu_fault(t, EDIAG_RUN_TYPED_U_NULL, 0);
         return;
     }
     uint8_t *rd = regs(t, &op->src[TYPED_DATA], (uint64_t)((nch - 1) * cp + n) * 4);
@@ -756,7 +751,7 @@ void emu_dp_atomic(emu_thread *t, const emu_op *op) {
             geometry(op, m.size, F_C(op->info), &g);
             if (!uvrl(t, op, n, c4)) return;
             if (!c4[0]) {
-                emu_fault(t, 0, "the U operand is %%null");
+                emu_fault(t, EDIAG_RUN_TYPED_U_NULL, 0);
                 return;
             }
         }
@@ -781,8 +776,8 @@ void emu_dp_atomic(emu_thread *t, const emu_op *op) {
         } else {
             uint64_t addr = svm ? rd64(ra + 8 * i) : rd32(ra + 4 * i);
             if (addr % mb) {
-                emu_fault(t, i, "atomic address 0x%llx is not aligned to %u bytes", (unsigned long long)addr, mb);
-                t->fault_rule = "C-MEMCHECK-ALIGN";
+                emu_fault(t, EDIAG_RUN_ALIGN_ATOMIC, i, (unsigned long long)addr, mb);
+                t->fault_finding = EDIAG_C_MEMCHECK_ALIGN;
                 return;
             }
             if (svm) {
@@ -790,7 +785,7 @@ void emu_dp_atomic(emu_thread *t, const emu_op *op) {
                 q = emu_global(t->mem, addr, mb);
                 if (!q) {
                     char w[80];
-                    emu_fault(t, i, "atomic of %u bytes at %s is out of bounds", mb, emu_global_where(t->mem, addr, w, sizeof w));
+                    emu_fault(t, EDIAG_RUN_OOB_GLOBAL, i, "atomic", mb, emu_global_where(t->mem, addr, w, sizeof w));
                     return;
                 }
             } else {
@@ -828,8 +823,8 @@ void emu_dp_svm_block(emu_thread *t, const emu_op *op) {
     uint64_t a = scalar(t, &op->src[0]);
     unsigned al = fl & 2 ? 4 : 16;
     if (a % al) {
-        emu_fault(t, 0, "block address 0x%llx is not %s-aligned", (unsigned long long)a, al == 4 ? "dword" : "oword");
-        t->fault_rule = "C-MEMCHECK-ALIGN";
+        emu_fault(t, EDIAG_RUN_ALIGN_BLOCK, 0, (unsigned long long)a, al == 4 ? "dword" : "oword");
+        t->fault_finding = EDIAG_C_MEMCHECK_ALIGN;
         return;
     }
     uint8_t *r = regs(t, &op->src[1], (uint64_t)n * 16);
@@ -838,7 +833,7 @@ void emu_dp_svm_block(emu_thread *t, const emu_op *op) {
     uint8_t *q = emu_global(t->mem, a, n * 16);
     if (!q) {
         char w[80];
-        emu_fault(t, 0, "%s of %u bytes at %s is out of bounds", fl & 1 ? "store" : "load", n * 16,
+        emu_fault(t, EDIAG_RUN_OOB_GLOBAL, 0, fl & 1 ? "store" : "load", n * 16,
                   emu_global_where(t->mem, a, w, sizeof w));
         return;
     }
@@ -876,8 +871,8 @@ void emu_dp_svm_gs(emu_thread *t, const emu_op *op) {
         if (!(mask >> i & 1)) continue;
         uint64_t a = rd64(ra + 8 * i);
         if (a % bs) {
-            emu_fault(t, i, "address 0x%llx is not aligned to the %u-byte block size", (unsigned long long)a, bs);
-            t->fault_rule = "C-MEMCHECK-ALIGN";
+            emu_fault(t, EDIAG_RUN_ALIGN_BLOCK_SIZE, i, (unsigned long long)a, bs);
+            t->fault_finding = EDIAG_C_MEMCHECK_ALIGN;
             return;
         }
         uint32_t span = bs == 1 ? nb : bs;
@@ -887,7 +882,7 @@ void emu_dp_svm_gs(emu_thread *t, const emu_op *op) {
             uint8_t *q = emu_global(t->mem, aj, span);
             if (!q) {
                 char w[80];
-                emu_fault(t, i, "%s of %u bytes at %s is out of bounds", st ? "store" : "load", span,
+                emu_fault(t, EDIAG_RUN_OOB_GLOBAL, i, st ? "store" : "load", span,
                           emu_global_where(t->mem, aj, w, sizeof w));
                 return;
             }
@@ -957,9 +952,7 @@ static bool herr(const hdc *h, const char *fmt, ...) {
     va_end(ap);
     unsigned sf = h->d->sfid;
     const char *name = sf == VISA_SFID_DC0 ? "DC0" : sf == VISA_SFID_DC1 ? "DC1" : sf == VISA_SFID_DCRO ? "DCRO" : "DC2";
-    diag_at(h->ds, VISA_SEV_ERROR, "E-RUN", h->in->line, h->in->col,
-            "send to SFID %u (%s), message type 0x%02x, BTI 0x%02x (descriptor 0x%08x): %s", sf, name, h->mt, h->bti,
-            h->d->desc, why);
+    emu_diag(h->ds, EDIAG_LOWER_HDC_SEND, h->in->line, h->in->col, sf, name, h->mt, h->bti, h->d->desc, why);
     return false;
 }
 

@@ -173,22 +173,21 @@ bool emu_dpas_lower(emu_program *p, const ir_inst *in, emu_op *op, diag_sink *ds
         snprintf(why, sizeof why, "execution size must be %u with %u-byte GRFs (8 on XeHP/XeHPG, 16 on XeHPC/Xe2+)",
                  grf / 4, grf);
     if (why[0]) {
-        diag_at(ds, VISA_SEV_ERROR, "E-RUN", in->line, in->col, "'%s': %s", name, why);
+        emu_diag(ds, EDIAG_LOWER_DPAS_FIELDS, in->line, in->col, name, why);
         return false;
     }
     /* accumulator types */
     int dt = ir_var_type(p->cur_r, raw[0]->id), st = raw[1]->id ? ir_var_type(p->cur_r, raw[1]->id) : dt;
     if (raw[0]->id == VISA_PREDEF_NULL || dt < 0 || st < 0 || !acc_type_ok(wp, (isa_type)dt) || !acc_type_ok(wp, (isa_type)st)) {
-        diag_at(ds, VISA_SEV_ERROR, "E-RUN", in->line, in->col,
-                "'%s': dst/src0 type must be %s for %s precision", name,
-                !pw->fl ? "d or ud" : wp == VISA_PRECISION_BF ? "f or bf" : wp == VISA_PRECISION_HF ? "f or hf" : "f",
-                isa_enum_text(VISA_EN_precision, wp));
+        emu_diag(ds, EDIAG_LOWER_DPAS_ACC_TYPE, in->line, in->col, name,
+                 !pw->fl ? "d or ud" : wp == VISA_PRECISION_BF ? "f or bf" : wp == VISA_PRECISION_HF ? "f or hf" : "f",
+                 isa_enum_text(VISA_EN_precision, wp));
         return false;
     }
     op->prec_bits[0] = pw->bits, op->prec_bits[1] = pa->bits;
     unsigned ops = ops_per_chan(wp, pw, pa);
     if (32 % (ops * pw->bits) || ops * pw->bits > 32 || ops * pa->bits > 32) {
-        diag_at(ds, VISA_SEV_ERROR, "E-RUN", in->line, in->col, "'%s': unsupported precision mix", name);
+        emu_diag(ds, EDIAG_LOWER_DPAS_PRECISION_MIX, in->line, in->col, name);
         return false;
     }
     /* alignment (spec Notes): dst, src0, src1 GRF aligned; src2 SD / (32 / (bitsA * OPS)) dwords */
@@ -196,8 +195,7 @@ bool emu_dpas_lower(emu_program *p, const ir_inst *in, emu_op *op, diag_sink *ds
     const emu_opnd *o = op->src;
     if (o[O_DST].off % grf || (o[O_SRC0].shape != EO_NONE && o[O_SRC0].off % grf) || o[O_SRC1].off % grf ||
         (a2 > 1 && o[O_SRC2].off % a2)) {
-        diag_at(ds, VISA_SEV_ERROR, "E-RUN", in->line, in->col,
-                "'%s': dst, src0 and src1 must be GRF aligned and src2 %u-byte aligned", name, a2 > 1 ? a2 : 1);
+        emu_diag(ds, EDIAG_LOWER_DPAS_ALIGN, in->line, in->col, name, a2 > 1 ? a2 : 1);
         return false;
     }
     /* footprints */
@@ -207,8 +205,7 @@ bool emu_dpas_lower(emu_program *p, const ir_inst *in, emu_op *op, diag_sink *ds
     uint64_t s1end = o[O_SRC1].off + (uint64_t)src1_bytes(n, sd, ops, pw->bits);
     uint64_t s2end = o[O_SRC2].off + (uint64_t)src2_pbytes(w, src2_vbytes(rc, sd, ops, pa->bits));
     if (dend > fb || s0end > fb || s1end > fb || s2end > fb) {
-        diag_at(ds, VISA_SEV_ERROR, "E-RUN", in->line, in->col,
-                "'%s': an operand reaches outside the register file (%u bytes)", name, lay->file_bytes);
+        emu_diag(ds, EDIAG_LOWER_DPAS_FILE, in->line, in->col, name, lay->file_bytes);
         return false;
     }
     op->info = info;
@@ -385,7 +382,7 @@ static bool dpas_bounds(emu_thread *t, const emu_op *op) {
         (o[O_SRC0].shape != EO_NONE && o[O_SRC0].off + (uint64_t)rc * n * ssz > fb) ||
         o[O_SRC1].off + (uint64_t)src1_bytes(n, sd, ops, pw->bits) > fb ||
         o[O_SRC2].off + (uint64_t)src2_pbytes(IMM_W(op->imm), vbytes) > fb) {
-        emu_fault(t, 0, "dpas operand outside the register file");
+        emu_fault(t, EDIAG_RUN_DPAS_FILE, 0);
         return false;
     }
     return true;
@@ -827,8 +824,7 @@ static void h_dpasw_pair(emu_thread *t, const emu_op *op) {
         return;
     }
     if (pi >= gs->nthreads) {
-        emu_fault(t, 0, "dpasw: thread %u of a group of %u threads has no fused partner (DPASW needs an even "
-                        "number of threads per group)", t->index, gs->nthreads);
+        emu_fault(t, EDIAG_RUN_DPASW_PARTNER, 0, t->index, gs->nthreads);
         return;
     }
     emu_thread *pt = &gs->threads[pi];

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "ir/ir.h"
+#include "diags.h"
 
 #define EMU_MAX_LANES 32
 
@@ -225,11 +226,13 @@ struct emu_thread {
     uint32_t index;           /* thread index in the group */
     uint32_t pair_wait;       /* DPASW: pc + 1 of the dpasw at which this thread waits for its partner */
     uint32_t pair_done;       /* DPASW: pc + 1 of the dpasw the partner executed for this thread too */
-    /* fault: set by a handler, stops the thread */
+    /* fault: set by a handler (emu_fault), stops the thread */
     int fault;
     char fault_msg[512];
     uint32_t fault_lane;
-    const char *fault_rule;    /* a fault a --check turns into a finding (C-SYNCCHECK-..., C-MEMCHECK-...) */
+    emu_diag_id fault_diag;    /* the fault's row (diags.def): its id is the run's diagnostic's */
+    emu_diag_id fault_finding; /* the finding a run check turns the fault into (C-SYNCCHECK-NBARRIER,
+                               ** C-MEMCHECK-ALIGN; check.c), EDIAG_NONE if none */
     struct emu_obs_group *obs; /* the observed group (observe.c), NULL when nobody observes */
 };
 

@@ -77,8 +77,7 @@ static bool lower_alu(emu_program *p, const ir_inst *in, emu_op *op, diag_sink *
     bool ok = emu_bind_opnd(&op->dst, op->cls) && (isa_form_ndst(in->form) < 2 || emu_bind_opnd(&op->dst2, op->cls));
     for (unsigned k = 0; k < op->nsrc; k++) ok = ok && emu_bind_opnd(&op->src[k], op->cls);
     if (!ok) {
-        diag_at(ds, VISA_SEV_ERROR, "E-RUN", in->line, in->col,
-                "operand types of '%s' are not supported by the emulator yet", isa_forms[in->form].name);
+        emu_diag(ds, EDIAG_LOWER_OPERAND_TYPES, in->line, in->col, isa_forms[in->form].name);
         return false;
     }
     if (in->form == VISA_FORM_MOV && op->nsrc == 1 && op->src[0].shape == EO_PRED && op->dst.shape != EO_PRED) {
@@ -105,15 +104,14 @@ static bool lower_madw(emu_program *p, const ir_inst *in, emu_op *op, diag_sink 
     else if (d->shape == EO_SCALAR) span = d->size;
     else if (d->shape == EO_GENERAL) span = p->lane_off.data[d->lanes * EMU_MAX_LANES + op->exec - 1] + d->size;
     else {
-        diag_at(ds, VISA_SEV_ERROR, "E-RUN", in->line, in->col, "madw with an indirect destination is not supported by the emulator");
+        emu_diag(ds, EDIAG_LOWER_MADW_INDIRECT, in->line, in->col);
         return false;
     }
     uint32_t grf = p->cur->grf_bytes, hi = (span + grf - 1) / grf * grf;
     op->dst2 = op->dst;
     op->dst2.off += hi;
     if (op->dst2.off + span > p->cur->file_bytes) {
-        diag_at(ds, VISA_SEV_ERROR, "E-RUN", in->line, in->col,
-                "madw's high half (%u bytes after the destination) reaches outside the register file", hi);
+        emu_diag(ds, EDIAG_LOWER_MADW_FILE, in->line, in->col, hi);
         return false;
     }
     return true;
@@ -164,7 +162,7 @@ static bool lower_function_ref(emu_program *p, const ir_inst *in, emu_op *op, di
     op->target = p->func_op[f];
     op->info = (uint32_t)f + 1;
     if (in->form == VISA_FORM_FADDR && !emu_bind_opnd(&op->dst, EC_INT)) {
-        diag_at(ds, VISA_SEV_ERROR, "E-RUN", in->line, in->col, "faddr's destination type is not supported");
+        emu_diag(ds, EDIAG_LOWER_FADDR_TYPE, in->line, in->col);
         return false;
     }
     return true;
@@ -174,7 +172,7 @@ static bool lower_function_ref(emu_program *p, const ir_inst *in, emu_op *op, di
 static bool lower_scalar_src(emu_program *p, const ir_inst *in, emu_op *op, diag_sink *ds) {
     (void)p;
     if (op->nsrc < 1 || !emu_bind_opnd(&op->src[0], EC_INT) || emu_is_float_type(op->src[0].type)) {
-        diag_at(ds, VISA_SEV_ERROR, "E-RUN", in->line, in->col, "%s needs an integer operand", isa_forms[in->form].mnem);
+        emu_diag(ds, EDIAG_LOWER_INTEGER_SOURCE, in->line, in->col, isa_forms[in->form].mnem);
         return false;
     }
     return true;

@@ -69,12 +69,11 @@ static void push_frame(emu_thread *t, uint32_t start, uint32_t lanes, uint32_t f
     }
     for (uint32_t k = 0; func != UINT32_MAX && k < t->call_depth; k++)
         if (t->call_stack[k].func == func) {
-            emu_fault(t, 0, "recursive call of a function (the emulator keeps one copy of a function's variables per thread)");
+            emu_fault(t, EDIAG_RUN_RECURSION, 0);
             return;
         }
     if (t->call_depth >= sizeof t->call_stack / sizeof t->call_stack[0]) {
-        emu_fault(t, 0, "call stack overflow (more than %zu nested calls)",
-                  sizeof t->call_stack / sizeof t->call_stack[0]);
+        emu_fault(t, EDIAG_RUN_CALL_DEPTH, 0, sizeof t->call_stack / sizeof t->call_stack[0]);
         return;
     }
     t->call_stack[t->call_depth].ret_pc = t->pc + 1;
@@ -130,8 +129,7 @@ void h_ifcall(emu_thread *t, const emu_op *op) {
     uint64_t fa = (uint64_t)a[0].i;
     const emu_program *p = t->prog;
     if (fa == 0 || fa > p->nroutines || p->func_op[fa - 1] == UINT32_MAX || p->m->routines.data[fa - 1].is_kernel) {
-        emu_fault(t, 0, "ifcall to 0x%llx, which is not the address of a function of this module (see faddr)",
-                  (unsigned long long)fa);
+        emu_fault(t, EDIAG_RUN_IFCALL_TARGET, 0, (unsigned long long)fa);
         return;
     }
     push_frame(t, p->func_op[fa - 1], callee_lanes(t, op), p->func_op[fa - 1]);
@@ -149,16 +147,13 @@ void h_faddr(emu_thread *t, const emu_op *op) {
 }
 
 /* fcall / faddr of a name that is not a function of the module: an error when it runs. */
-void h_no_function(emu_thread *t, const emu_op *op) {
-    emu_fault(t, 0, "'%s' is not a function of this module (external functions cannot be emulated)",
-              (const char *)op->aux);
-}
+void h_no_function(emu_thread *t, const emu_op *op) { emu_fault(t, EDIAG_RUN_EXTERN_CALL, 0, (const char *)op->aux); }
 
 void h_switchjmp(emu_thread *t, const emu_op *op) {
     emu_val v[EMU_MAX_LANES];
     op->src[0].load(t, &op->src[0], 1, v);
     if (v[0].i < 0 || v[0].i >= op->imm) {
-        emu_fault(t, 0, "switchjmp index %lld is outside the table of %d labels", (long long)v[0].i, op->imm);
+        emu_fault(t, EDIAG_RUN_SWITCH_INDEX, 0, (long long)v[0].i, op->imm);
         return;
     }
     t->pc = t->prog->targets.data[op->info + (uint32_t)v[0].i];

@@ -912,7 +912,7 @@ visa_status emu_jit_build(emu_program *p, diag_sink *ds) {
     if (!j->code) {
         vx_free(p->ctx, jops, sizeof(emu_op) * n);
         if (p->tier != EMU_TIER_JIT_ALL) return VISA_OK; /* interpreted; p->jit_error says why */
-        diag_at(ds, VISA_SEV_ERROR, "E-RUN", 0, 0, "the compiled tier (VISA_EMU_TIER=jit-all) failed: %s", p->jit_error);
+        emu_diag(ds, EDIAG_JIT_FAILED, 0, 0, p->jit_error);
         return VISA_E_UNSUPPORTED;
     }
     memcpy(jops, p->ops.data, sizeof(emu_op) * n);

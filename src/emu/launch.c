@@ -67,6 +67,7 @@ typedef struct launch {
     uint32_t fault_thread;
     uint32_t fault_op;
     uint32_t fault_lane;
+    emu_diag_id fault_diag; /* its row (diags.def) */
     char fault_msg[512];
     bool oom;
     uint64_t steps, threads_run;
@@ -280,6 +281,7 @@ static void record_fault(launch *L, uint64_t gi, uint32_t ti, const emu_thread *
         L->fault_thread = ti;
         L->fault_op = t->pc; /* the run loops put pc back to the faulting op (or the back-edge) */
         L->fault_lane = t->fault_lane;
+        L->fault_diag = t->fault_diag;
         snprintf(L->fault_msg, sizeof L->fault_msg, "%s", t->fault_msg);
     }
     pthread_mutex_unlock(&L->lock);
@@ -389,11 +391,7 @@ static bool run_group(launch *L, uint64_t gi, group_mem *gm) {
             emu_thread *t = &gm->t[first_blocked];
             uint32_t ended = 0;
             for (uint32_t ti = 0; ti < n; ti++) ended += gm->t[ti].done && !gm->t[ti].blocked;
-            t->fault = 1;
-            t->fault_lane = 0;
-            snprintf(t->fault_msg, sizeof t->fault_msg,
-                     "deadlock: %u threads wait at barriers that can never complete; %u of the group's %u "
-                     "threads have ended", live, ended, n);
+            emu_fault(t, EDIAG_RUN_DEADLOCK, 0, live, ended, n);
             record_fault(L, gi, first_blocked, t);
             ok = false;
             break;
@@ -482,8 +480,7 @@ static bool check_arg_value(diag_sink *ds, const char *what, int ty, unsigned by
     if (bytes > 8) bytes = 8;
     if (a->kind == VISA_ARG_BUFFER) {
         if (flt || bytes < 8) {
-            diag_at_offset(ds, VISA_SEV_ERROR, "E-RUN", VISA_DIAG_NO_OFFSET,
-                           "%s is %s (%u bytes): a buffer's address needs an 8-byte integer input", what, tn, bytes);
+            emu_diag_offset(ds, EDIAG_INPUT_BUFFER_ADDRESS, VISA_DIAG_NO_OFFSET, what, tn, bytes);
             return false;
         }
         return true;
@@ -491,8 +488,7 @@ static bool check_arg_value(diag_sink *ds, const char *what, int ty, unsigned by
     unsigned bits = 8 * bytes;
     if (a->kind == VISA_ARG_SCALAR) {
         if (bits < 64 && a->value >> bits) {
-            diag_at_offset(ds, VISA_SEV_ERROR, "E-RUN", VISA_DIAG_NO_OFFSET,
-                           "%s is %s: 0x%llx has more than %u bits", what, tn, (unsigned long long)a->value, bits);
+            emu_diag_offset(ds, EDIAG_INPUT_BITS, VISA_DIAG_NO_OFFSET, what, tn, (unsigned long long)a->value, bits);
             return false;
         }
         return true;
@@ -503,16 +499,14 @@ static bool check_arg_value(diag_sink *ds, const char *what, int ty, unsigned by
     if (a->kind == VISA_ARG_FLOAT) {
         double v = trunc(a->fvalue);
         if (v != v || v < lo || v >= hi) {
-            diag_at_offset(ds, VISA_SEV_ERROR, "E-RUN", VISA_DIAG_NO_OFFSET,
-                           "%s is %s: %g is not an integer in [%.0f, %.0f]", what, tn, a->fvalue, lo, hi - 1);
+            emu_diag_offset(ds, EDIAG_INPUT_NOT_INTEGER, VISA_DIAG_NO_OFFSET, what, tn, a->fvalue, lo, hi - 1);
             return false;
         }
         return true;
     }
     int64_t v = (int64_t)a->value; /* VISA_ARG_INT */
     if (bits < 64 && (v < (int64_t)lo || v >= (int64_t)hi)) {
-        diag_at_offset(ds, VISA_SEV_ERROR, "E-RUN", VISA_DIAG_NO_OFFSET, "%s is %s: %lld is not in [%.0f, %.0f]", what,
-                       tn, (long long)v, lo, hi - 1);
+        emu_diag_offset(ds, EDIAG_INPUT_RANGE, VISA_DIAG_NO_OFFSET, what, tn, (long long)v, lo, hi - 1);
         return false;
     }
     return true;
@@ -534,20 +528,18 @@ static bool bind_args(diag_sink *ds, const ir_routine *r, const emu_abi *abi, co
         uint32_t i = 0;
         while (i < r->inputs.len && !input_named(r, &r->inputs.data[i], aname)) i++;
         if (i == r->inputs.len) {
-            diag_at_offset(ds, VISA_SEV_ERROR, "E-RUN", VISA_DIAG_NO_OFFSET, "kernel '%s' has no input named '%s'",
-                           kname, aname);
+            emu_diag_offset(ds, EDIAG_INPUT_UNKNOWN_NAME, VISA_DIAG_NO_OFFSET, kname, aname);
             return false;
         }
         int dim;
         visa_input_role role = emu_input_role(abi, &r->inputs.data[i], &dim);
         if (!emu_role_takes_arg(role)) {
-            diag_at_offset(ds, VISA_SEV_ERROR, "E-RUN", VISA_DIAG_NO_OFFSET,
-                           "input %s is %s: the launch fills it, it takes no argument", aname,
-                           role_text(role, dim, r->inputs.data[i].kind >> 3, rb, sizeof rb));
+            emu_diag_offset(ds, EDIAG_INPUT_FILLED_BY_LAUNCH, VISA_DIAG_NO_OFFSET, aname,
+                            role_text(role, dim, r->inputs.data[i].kind >> 3, rb, sizeof rb));
             return false;
         }
         if (bound[i]) {
-            diag_at_offset(ds, VISA_SEV_ERROR, "E-RUN", VISA_DIAG_NO_OFFSET, "input %s is given twice", aname);
+            emu_diag_offset(ds, EDIAG_INPUT_TWICE, VISA_DIAG_NO_OFFSET, aname);
             return false;
         }
         bound[i] = a;
@@ -569,24 +561,19 @@ static bool bind_args(diag_sink *ds, const ir_routine *r, const emu_abi *abi, co
             for (size_t k = 0; k < j; k++) extra_scalar += !(names && names[k]);
         }
     if (npos < need || extra_scalar) {
-        if (nnamed)
-            diag_at_offset(ds, VISA_SEV_ERROR, "E-RUN", VISA_DIAG_NO_OFFSET,
-                           npos < need ? "kernel '%s' takes %zu positional argument%s besides the %zu named, %zu given"
-                                       : "kernel '%s' takes %zu positional argument%s besides the %zu named; positional "
-                                         "argument %zu is a number, and arguments past the inputs can only be buffers",
-                           kname, need, need == 1 ? "" : "s", nnamed, npos < need ? npos : extra_scalar);
-        else
-            diag_at_offset(ds, VISA_SEV_ERROR, "E-RUN", VISA_DIAG_NO_OFFSET,
-                           npos < need ? "kernel '%s' takes %zu argument%s (its .input variables), %zu given"
-                                       : "kernel '%s' takes %zu argument%s (its .input variables); argument %zu "
-                                         "is a number, and arguments past the inputs can only be buffers",
-                           kname, need, need == 1 ? "" : "s", npos < need ? npos : extra_scalar);
+        const char *s = need == 1 ? "" : "s";
+        if (nnamed && npos < need)
+            emu_diag_offset(ds, EDIAG_INPUT_COUNT_NAMED, VISA_DIAG_NO_OFFSET, kname, need, s, nnamed, npos);
+        else if (nnamed)
+            emu_diag_offset(ds, EDIAG_INPUT_EXTRA_NUMBER_NAMED, VISA_DIAG_NO_OFFSET, kname, need, s, nnamed,
+                            extra_scalar);
+        else if (npos < need) emu_diag_offset(ds, EDIAG_INPUT_COUNT, VISA_DIAG_NO_OFFSET, kname, need, s, npos);
+        else emu_diag_offset(ds, EDIAG_INPUT_EXTRA_NUMBER, VISA_DIAG_NO_OFFSET, kname, need, s, extra_scalar);
         return false;
     }
     for (size_t k = 0; k < nargs; k++)
         if (args[k].kind == VISA_ARG_BUFFER && args[k].buffer >= nbufs) {
-            diag_at_offset(ds, VISA_SEV_ERROR, "E-RUN", VISA_DIAG_NO_OFFSET,
-                           "argument %zu names buffer %u; there are %zu", k + 1, args[k].buffer, nbufs);
+            emu_diag_offset(ds, EDIAG_INPUT_BUFFER_INDEX, VISA_DIAG_NO_OFFSET, k + 1, args[k].buffer, nbufs);
             return false;
         }
     /* each argument fits its input */
@@ -599,8 +586,7 @@ static bool bind_args(diag_sink *ds, const ir_routine *r, const emu_abi *abi, co
         int ty = general ? ir_var_type(r, in->id) : -1;
         unsigned eb = ty >= 0 ? isa_types[ty].bytes : 1, elems = eb ? in->size / eb : 1;
         if ((unsigned)a->kind > VISA_ARG_PAYLOAD_HEADER) {
-            diag_at_offset(ds, VISA_SEV_ERROR, "E-RUN", VISA_DIAG_NO_OFFSET, "input %s: unknown argument kind %u", name,
-                           (unsigned)a->kind);
+            emu_diag_offset(ds, EDIAG_INPUT_ARG_KIND, VISA_DIAG_NO_OFFSET, name, (unsigned)a->kind);
             return false;
         }
         char what[48];
@@ -608,28 +594,24 @@ static bool bind_args(diag_sink *ds, const ir_routine *r, const emu_abi *abi, co
         if (general && a->kind <= VISA_ARG_INT && !check_arg_value(ds, what, ty, in->size, a)) return false;
         if (a->kind <= VISA_ARG_INT) continue;
         if (!general) {
-            diag_at_offset(ds, VISA_SEV_ERROR, "E-RUN", VISA_DIAG_NO_OFFSET,
-                           "input %s is %s: give it a buffer or a number", name,
-                           (in->kind & 7) == IN_SURFACE ? "a surface" : "a sampler");
+            emu_diag_offset(ds, EDIAG_INPUT_STATE_ARG, VISA_DIAG_NO_OFFSET, name,
+                            (in->kind & 7) == IN_SURFACE ? "a surface" : "a sampler");
             return false;
         }
         if (a->kind == VISA_ARG_VECTOR) {
             if (a->buffer != elems) {
-                diag_at_offset(ds, VISA_SEV_ERROR, "E-RUN", VISA_DIAG_NO_OFFSET,
-                               "input %s is %u x %s: %u value%s given", name, elems, ty >= 0 ? isa_types[ty].name : "?",
-                               a->buffer, a->buffer == 1 ? "" : "s");
+                emu_diag_offset(ds, EDIAG_INPUT_VECTOR_COUNT, VISA_DIAG_NO_OFFSET, name, elems,
+                                ty >= 0 ? isa_types[ty].name : "?", a->buffer, a->buffer == 1 ? "" : "s");
                 return false;
             }
             if (a->value > o->nvector_elems || a->buffer > o->nvector_elems - a->value || (a->buffer && !o->vector_elems)) {
-                diag_at_offset(ds, VISA_SEV_ERROR, "E-RUN", VISA_DIAG_NO_OFFSET,
-                               "input %s: its vector's elements lie outside visa_run_opts.vector_elems", name);
+                emu_diag_offset(ds, EDIAG_INPUT_VECTOR_ELEMS, VISA_DIAG_NO_OFFSET, name);
                 return false;
             }
             const visa_arg *el = o->vector_elems + a->value;
             for (uint32_t k = 0; k < a->buffer; k++) {
                 if (el[k].kind > VISA_ARG_INT || el[k].kind == VISA_ARG_BUFFER) {
-                    diag_at_offset(ds, VISA_SEV_ERROR, "E-RUN", VISA_DIAG_NO_OFFSET,
-                                   "input %s: element %u of its vector is not a number", name, k + 1);
+                    emu_diag_offset(ds, EDIAG_INPUT_VECTOR_ELEMENT, VISA_DIAG_NO_OFFSET, name, k + 1);
                     return false;
                 }
                 snprintf(what, sizeof what, "input %s element %u", name, k + 1);
@@ -640,9 +622,8 @@ static bool bind_args(diag_sink *ds, const ir_routine *r, const emu_abi *abi, co
         /* a value the runtime supplies: 3 x ud, 1 x ud (work_dim) or 8 x ud (payload header) */
         unsigned want = a->kind == VISA_ARG_WORK_DIM ? 4 : a->kind == VISA_ARG_PAYLOAD_HEADER ? 32 : 12;
         if (in->size != want || eb != 4) {
-            diag_at_offset(ds, VISA_SEV_ERROR, "E-RUN", VISA_DIAG_NO_OFFSET,
-                           "input %s is %u x %s (%u bytes); %s gives %u x ud", name, elems,
-                           ty >= 0 ? isa_types[ty].name : "?", in->size, arg_keyword[a->kind], want / 4);
+            emu_diag_offset(ds, EDIAG_INPUT_KEYWORD_SIZE, VISA_DIAG_NO_OFFSET, name, elems,
+                            ty >= 0 ? isa_types[ty].name : "?", in->size, arg_keyword[a->kind], want / 4);
             return false;
         }
     }
@@ -657,14 +638,12 @@ static bool launch_shape_of(diag_sink *ds, const ir_routine *r, const visa_run_o
     bool local_given = o->local_size[0] || o->local_size[1] || o->local_size[2];
     bool group_given = o->group_size[0] || o->group_size[1] || o->group_size[2];
     if (local_given && group_given) {
-        diag_at_offset(ds, VISA_SEV_ERROR, "E-RUN", VISA_DIAG_NO_OFFSET,
-                       "give a local size (work-items per group) or a group size (threads per group), not both");
+        emu_diag_offset(ds, EDIAG_LAUNCH_SIZES_BOTH, VISA_DIAG_NO_OFFSET);
         return false;
     }
     if (local_given && (!o->local_size[0] || !o->local_size[1] || !o->local_size[2])) {
-        diag_at_offset(ds, VISA_SEV_ERROR, "E-RUN", VISA_DIAG_NO_OFFSET,
-                       "local size %u,%u,%u: every dimension must be at least 1", o->local_size[0], o->local_size[1],
-                       o->local_size[2]);
+        emu_diag_offset(ds, EDIAG_LAUNCH_LOCAL_ZERO, VISA_DIAG_NO_OFFSET, o->local_size[0], o->local_size[1],
+                        o->local_size[2]);
         return false;
     }
     L->ngroups = 1;
@@ -683,25 +662,22 @@ static bool launch_shape_of(diag_sink *ds, const ir_routine *r, const visa_run_o
         L->simd = abi->simd == 8 || abi->simd == 16 || abi->simd == 32 ? abi->simd : 16;
         L->items = (uint64_t)L->gsize[0] * L->gsize[1] * L->gsize[2];
         if (L->items > (1u << 20)) {
-            diag_at_offset(ds, VISA_SEV_ERROR, "E-RUN", VISA_DIAG_NO_OFFSET,
-                           "%llu threads per group: at most %u", (unsigned long long)L->items, 1u << 20);
+            emu_diag_offset(ds, EDIAG_LAUNCH_GROUP_THREADS, VISA_DIAG_NO_OFFSET, (unsigned long long)L->items,
+                            1u << 20);
             return false;
         }
         L->nthreads = (uint32_t)L->items;
         return true;
     }
     if (abi->simd != 8 && abi->simd != 16 && abi->simd != 32) {
-        diag_at_offset(ds, VISA_SEV_ERROR, "E-RUN", VISA_DIAG_NO_OFFSET,
-                       abi->simd ? "kernel '%s' is Target=\"3d\" with SimdSize=%u: a launch needs 8, 16 or 32"
-                                 : "kernel '%s' is Target=\"3d\" without a SimdSize attribute: a launch needs 8, 16 or 32",
-                       kname, abi->simd);
+        if (abi->simd) emu_diag_offset(ds, EDIAG_LAUNCH_SIMD_SIZE, VISA_DIAG_NO_OFFSET, kname, abi->simd);
+        else emu_diag_offset(ds, EDIAG_LAUNCH_SIMD_MISSING, VISA_DIAG_NO_OFFSET, kname);
         return false;
     }
     L->simd = abi->simd;
     if (abi->ptis && (abi->ptis % abi->row || abi->ptis / abi->row > 3)) {
-        diag_at_offset(ds, VISA_SEV_ERROR, "E-RUN", VISA_DIAG_NO_OFFSET,
-                       "kernel '%s': PerThreadInputSize=%u is not 1, 2 or 3 local-id rows of %u bytes (SIMD%u, "
-                       "%u-byte GRF)", kname, abi->ptis, abi->row, abi->simd, abi->grf);
+        emu_diag_offset(ds, EDIAG_LAUNCH_PER_THREAD_INPUT, VISA_DIAG_NO_OFFSET, kname, abi->ptis, abi->row, abi->simd,
+                        abi->grf);
         return false;
     }
     for (int k = 0; k < 3; k++) {
@@ -712,10 +688,8 @@ static bool launch_shape_of(diag_sink *ds, const ir_routine *r, const visa_run_o
     L->items = (uint64_t)L->local[0] * L->local[1] * L->local[2];
     uint64_t threads = (L->items + L->simd - 1) / L->simd;
     if (threads > 255) {
-        diag_at_offset(ds, VISA_SEV_ERROR, "E-RUN", VISA_DIAG_NO_OFFSET,
-                       "local size %u,%u,%u is %llu work-items, %llu SIMD%u threads; a group has at most 255 "
-                       "(r0.2 counts them in 8 bits)", L->local[0], L->local[1], L->local[2],
-                       (unsigned long long)L->items, (unsigned long long)threads, L->simd);
+        emu_diag_offset(ds, EDIAG_LAUNCH_LOCAL_THREADS, VISA_DIAG_NO_OFFSET, L->local[0], L->local[1], L->local[2],
+                        (unsigned long long)L->items, (unsigned long long)threads, L->simd);
         return false;
     }
     L->nthreads = (uint32_t)threads;
@@ -728,10 +702,8 @@ static bool launch_shape_of(diag_sink *ds, const ir_routine *r, const visa_run_o
 static bool launch_shape(diag_sink *ds, const ir_routine *r, const visa_run_opts *o, launch *L) {
     if (!launch_shape_of(ds, r, o, L)) return false;
     if (L->ngroups > MAX_LAUNCH_THREADS / L->nthreads) {
-        diag_at_offset(ds, VISA_SEV_ERROR, "E-RUN", VISA_DIAG_NO_OFFSET,
-                       "%u x %u x %u groups of %u thread%s: more than %llu threads in all, which no emulated launch "
-                       "could finish", L->groups[0], L->groups[1], L->groups[2], L->nthreads, L->nthreads == 1 ? "" : "s",
-                       (unsigned long long)MAX_LAUNCH_THREADS);
+        emu_diag_offset(ds, EDIAG_LAUNCH_TOTAL_THREADS, VISA_DIAG_NO_OFFSET, L->groups[0], L->groups[1], L->groups[2],
+                        L->nthreads, L->nthreads == 1 ? "" : "s", (unsigned long long)MAX_LAUNCH_THREADS);
         return false;
     }
     return true;
@@ -748,9 +720,8 @@ static bool launch_limits(diag_sink *ds, const ir_routine *r, const visa_run_opt
     const emu_program *p = L->prog;
     uint32_t slm_kb = ir_attr_u32(r, "SLMSize", 0);
     if (slm_kb > max_slm_kb[o->platform]) {
-        diag_at_offset(ds, VISA_SEV_ERROR, "E-RUN", VISA_DIAG_NO_OFFSET,
-                       "SLMSize=%u: a thread group has at most %u KiB of shared local memory on %s", slm_kb,
-                       max_slm_kb[o->platform], visa_platform_name(o->platform));
+        emu_diag_offset(ds, EDIAG_LAUNCH_SLM_SIZE, VISA_DIAG_NO_OFFSET, slm_kb, max_slm_kb[o->platform],
+                        visa_platform_name(o->platform));
         return false;
     }
     L->slm_bytes = slm_kb * 1024u;
@@ -759,10 +730,9 @@ static bool launch_limits(diag_sink *ds, const ir_routine *r, const visa_run_opt
                           sizeof(uint32_t) * ((uint64_t)n_addr(p) + n_pred(p) + n_state(p) + p->ops.len);
     uint64_t group = per_thread * L->nthreads + L->slm_bytes;
     if (group > MAX_GROUP_BYTES) {
-        diag_at_offset(ds, VISA_SEV_ERROR, "E-RUN", VISA_DIAG_NO_OFFSET,
-                       "a group of %u threads needs %llu MiB of emulated state (%llu bytes a thread, %u KiB SLM); "
-                       "the limit is %llu MiB", L->nthreads, (unsigned long long)(group >> 20),
-                       (unsigned long long)per_thread, slm_kb, (unsigned long long)(MAX_GROUP_BYTES >> 20));
+        emu_diag_offset(ds, EDIAG_LAUNCH_GROUP_MEMORY, VISA_DIAG_NO_OFFSET, L->nthreads,
+                        (unsigned long long)(group >> 20), (unsigned long long)per_thread, slm_kb,
+                        (unsigned long long)(MAX_GROUP_BYTES >> 20));
         return false;
     }
     /* each host thread holds one group's state: fewer host threads rather than more memory */
@@ -775,8 +745,7 @@ static bool launch_limits(diag_sink *ds, const ir_routine *r, const visa_run_opt
                                                                              : L->max_steps * EMU_TOTAL_STEPS_FACTOR;
     if (o->timeout_seconds != 0) {
         if (!(o->timeout_seconds > 0) || !isfinite(o->timeout_seconds)) {
-            diag_at_offset(ds, VISA_SEV_ERROR, "E-RUN", VISA_DIAG_NO_OFFSET,
-                           "timeout %g s: give a positive number of seconds", o->timeout_seconds);
+            emu_diag_offset(ds, EDIAG_LAUNCH_TIMEOUT_VALUE, VISA_DIAG_NO_OFFSET, o->timeout_seconds);
             return false;
         }
         double ns = o->timeout_seconds * 1e9;
@@ -840,8 +809,8 @@ static visa_status launch_groups(launch *L, diag_sink *ds, visa_run_stats *stats
     const emu_op *op = &prog->ops.data[L->fault_op < prog->ops.len ? L->fault_op : 0];
     size_t mn_len;
     const char *mn = isa_form_mnem_or_name(op->form, &mn_len);
-    diag_at(ds, VISA_SEV_ERROR, "E-RUN", op->line, op->col, "runtime error in '%.*s': %s [group %llu, thread %u, lane %u]",
-            (int)mn_len, mn, L->fault_msg, (unsigned long long)L->fault_group, L->fault_thread, L->fault_lane);
+    emu_diag_report(ds, L->fault_diag, EFRAME_FAULT_FMT, op->line, op->col, (int)mn_len, mn, L->fault_msg,
+                    (unsigned long long)L->fault_group, L->fault_thread, L->fault_lane);
     return VISA_E_RUNTIME;
 }
 

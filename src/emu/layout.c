@@ -75,8 +75,7 @@ visa_status emu_layout_build(visa_ctx *ctx, const ir_routine *r, visa_platform p
         const ir_input *in = &r->inputs.data[i];
         if ((in->kind & 7) != IN_GENERAL) continue;
         if (in->offset < 0 || in->id >= lay->nvars) {
-            diag_at(ds, VISA_SEV_ERROR, "E-RUN", in->line, in->col,
-                    "input at negative offset %d cannot be placed", in->offset);
+            emu_diag(ds, EDIAG_LOWER_INPUT_OFFSET, in->line, in->col, in->offset);
             st = VISA_E_UNSUPPORTED;
             continue;
         }
@@ -100,8 +99,7 @@ visa_status emu_layout_build(visa_ctx *ctx, const ir_routine *r, visa_platform p
         if (size > grf) off = round_up(off, grf);
         while (overlaps(used, nused, off, off + size)) off += al;
         if ((uint64_t)off + size > EMU_MAX_FILE_BYTES) {
-            diag_at(ds, VISA_SEV_ERROR, "E-RUN", v->line, v->col,
-                    "variable ends past the emulator's %u-byte register file limit", EMU_MAX_FILE_BYTES);
+            emu_diag(ds, EDIAG_LOWER_VAR_LIMIT, v->line, v->col, EMU_MAX_FILE_BYTES);
             st = VISA_E_UNSUPPORTED;
             break;
         }
@@ -128,9 +126,8 @@ visa_status emu_layout_build(visa_ctx *ctx, const ir_routine *r, visa_platform p
         uint64_t lo = (uint64_t)lay->var_off[parent] + v->alias_off,
                  hi = lo + (uint64_t)v->num_elts * isa_types[v->type].bytes;
         if (hi > EMU_MAX_FILE_BYTES) {
-            diag_at(ds, VISA_SEV_ERROR, "E-RUN", v->line, v->col,
-                    "alias at byte %llu of its parent ends past the emulator's %u-byte register file limit",
-                    (unsigned long long)v->alias_off, EMU_MAX_FILE_BYTES);
+            emu_diag(ds, EDIAG_LOWER_ALIAS_LIMIT, v->line, v->col, (unsigned long long)v->alias_off,
+                     EMU_MAX_FILE_BYTES);
             st = VISA_E_UNSUPPORTED;
             break;
         }
@@ -139,9 +136,7 @@ visa_status emu_layout_build(visa_ctx *ctx, const ir_routine *r, visa_platform p
     }
     lay->file_bytes = round_up(file, 64);
     if (st == VISA_OK && lay->file_bytes > EMU_MAX_FILE_BYTES) {
-        diag_at(ds, VISA_SEV_ERROR, "E-RUN", r->line, 0,
-                "the routine's variables take %u bytes per thread; the emulator's limit is %u",
-                lay->file_bytes, EMU_MAX_FILE_BYTES);
+        emu_diag(ds, EDIAG_LOWER_FILE_LIMIT, r->line, 0, lay->file_bytes, EMU_MAX_FILE_BYTES);
         st = VISA_E_UNSUPPORTED;
     }
     /* address variables */

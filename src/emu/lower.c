@@ -25,13 +25,12 @@ static visa_status lower_inst(emu_program *p, const ir_inst *in, uint32_t *label
     if (ir_pred_id(in->pred)) {
         /* predicates of a function follow the kernel's */
         if (ir_pred_id(in->pred) > p->cur->npreds) {
-            diag_at(ds, VISA_SEV_ERROR, "E-RUN", in->line, in->col, "predicate P%u is out of range (the routine has %u)",
-                    ir_pred_id(in->pred), p->cur->npreds);
+            emu_diag(ds, EDIAG_LOWER_PRED_RANGE, in->line, in->col, ir_pred_id(in->pred), p->cur->npreds);
             return VISA_E_UNSUPPORTED;
         }
         uint32_t id = ir_pred_id(in->pred) + p->cur->pred_base;
         if (id > UINT16_MAX) {
-            diag_at(ds, VISA_SEV_ERROR, "E-RUN", in->line, in->col, "too many predicate variables in the module");
+            emu_diag(ds, EDIAG_LOWER_PRED_COUNT, in->line, in->col);
             return VISA_E_UNSUPPORTED;
         }
         op.pred_id = (uint16_t)id;
@@ -41,8 +40,8 @@ static visa_status lower_inst(emu_program *p, const ir_inst *in, uint32_t *label
     const emu_sem *sem = emu_sem_of(in->form);
     if (!sem) {
         const char *why = emu_not_emulated(in->form);
-        diag_at(ds, VISA_SEV_ERROR, "E-RUN", in->line, in->col, "'%s' is not emulated: %s", isa_forms[in->form].name,
-                why ? why : "it has no row in src/emu/sem.def");
+        emu_diag(ds, EDIAG_LOWER_NOT_EMULATED, in->line, in->col, isa_forms[in->form].name,
+                 why ? why : "it has no row in src/emu/sem.def");
         return VISA_E_UNSUPPORTED;
     }
     op.fn = sem->fn;
@@ -75,7 +74,7 @@ static visa_status lower_inst(emu_program *p, const ir_inst *in, uint32_t *label
             ** single-target branch also keeps its target in op.target */
             uint32_t target = o->u.label < p->cur_r->labels.len ? label_op[o->u.label] : UINT32_MAX;
             if (target == UINT32_MAX) {
-                diag_at(ds, VISA_SEV_ERROR, "E-RUN", in->line, in->col, "branch to an undefined label");
+                emu_diag(ds, EDIAG_LOWER_LABEL_UNDEFINED, in->line, in->col);
                 return VISA_E_UNSUPPORTED;
             }
             if (!op.imm) {

@@ -144,7 +144,7 @@ static bool space_of(emu_thread *t, const emu_op *op, lsc_space *s) {
         if (sf->off == VISA_PREDEF_SURF_SLM) s->kind = SP_SLM;
         else if (sf->off == VISA_PREDEF_SURF_SCRATCH) s->kind = SP_GLOBAL;
         else {
-            emu_fault(t, 0, "predefined surface %s has no meaning in the emulator", isa_predef_surf_names[sf->off]);
+            emu_fault(t, EDIAG_RUN_PREDEF_SURFACE, 0, isa_predef_surf_names[sf->off]);
             return false;
         }
         return true;
@@ -175,16 +175,13 @@ static inline void observe(emu_thread *t, const lsc_space *s, uint64_t a, uint32
 static void oob_fault(emu_thread *t, unsigned lane, const lsc_space *s, const char *what, uint32_t bytes, uint64_t a) {
     uint64_t bytes_bound = 0;
     if (s->kind == SP_SURFACE) emu_surface(t->mem, s->index, 0, 0, &bytes_bound);
-    if (s->kind == SP_SURFACE && !bytes_bound)
-        emu_fault(t, lane, "%s through surface index %u: no buffer is bound to it", what, s->index);
+    if (s->kind == SP_SURFACE && !bytes_bound) emu_fault(t, EDIAG_RUN_UNBOUND_SURFACE_INDEX, lane, what, s->index);
     else if (s->kind == SP_SURFACE)
-        emu_fault(t, lane, "%s of %u bytes at offset 0x%llx of the surface bound to buffer %u is out of bounds", what,
-                  bytes, (unsigned long long)a, s->index);
-    else if (s->kind == SP_SLM)
-        emu_fault(t, lane, "%s of %u bytes at SLM 0x%llx is out of bounds", what, bytes, (unsigned long long)a);
+        emu_fault(t, EDIAG_RUN_OOB_SURFACE, lane, what, bytes, (unsigned long long)a, s->index);
+    else if (s->kind == SP_SLM) emu_fault(t, EDIAG_RUN_OOB_SLM, lane, what, bytes, (unsigned long long)a);
     else {
         char w[80];
-        emu_fault(t, lane, "%s of %u bytes at %s is out of bounds", what, bytes, emu_global_where(t->mem, a, w, sizeof w));
+        emu_fault(t, EDIAG_RUN_OOB_GLOBAL, lane, what, bytes, emu_global_where(t->mem, a, w, sizeof w));
     }
 }
 
@@ -256,7 +253,7 @@ static void h_simt(emu_thread *t, const emu_op *op) {
     uint8_t *file = t->file;
     if (data->off + (uint64_t)(nelem - 1) * stride + (uint64_t)n * rb > fsize ||
         adr->off + (uint64_t)(strided ? (I_RAW(info) ? 12 : asz) : n * asz) > fsize) {
-        emu_fault(t, 0, "message payload outside the register file");
+        emu_fault(t, EDIAG_RUN_PAYLOAD_FILE, 0);
         return;
     }
     uint64_t base = 0, pitch = 0;
@@ -310,7 +307,7 @@ static void h_transposed(emu_thread *t, const emu_op *op) {
     unsigned mb = mem_bytes[ds], rb = reg_bytes[ds], elems = I_ELEMS(info);
     uint32_t fsize = t->prog->lay.file_bytes;
     if (data->off + (uint64_t)elems * rb > fsize || op->src[1].off + 8ull > fsize) {
-        emu_fault(t, 0, "message payload outside the register file");
+        emu_fault(t, EDIAG_RUN_PAYLOAD_FILE, 0);
         return;
     }
     uint64_t a = lane_addr(t->file + op->src[1].off, I_ASIZE(info), op->target, op->imm);
@@ -340,7 +337,7 @@ static void h_load_status(emu_thread *t, const emu_op *op) {
     unsigned n = op->exec;
     uint32_t fsize = t->prog->lay.file_bytes;
     if (op->src[1].off + (uint64_t)n * asz > fsize || (op->src[0].shape != EO_NONE && op->src[0].off + 4ull > fsize)) {
-        emu_fault(t, 0, "message payload outside the register file");
+        emu_fault(t, EDIAG_RUN_PAYLOAD_FILE, 0);
         return;
     }
     uint32_t mask = emu_chen(t, op), bits = 0;
@@ -440,7 +437,7 @@ static void h_atomic(emu_thread *t, const emu_op *op) {
     unsigned nsrc = atomic_nsrc(opc);
     if (op->src[1].off + (uint64_t)n * asz > fsize || (dst->shape != EO_NONE && dst->off + (uint64_t)n * rb > fsize) ||
         (nsrc >= 1 && s1->off + (uint64_t)n * rb > fsize) || (nsrc >= 2 && s2->off + (uint64_t)n * rb > fsize)) {
-        emu_fault(t, 0, "message payload outside the register file");
+        emu_fault(t, EDIAG_RUN_PAYLOAD_FILE, 0);
         return;
     }
     uint32_t mask = emu_chen(t, op);
@@ -474,7 +471,7 @@ static void h_apndctr(emu_thread *t, const emu_op *op) {
     uint32_t fsize = t->prog->lay.file_bytes;
     const emu_opnd *dst = &op->src[0], *src = &op->src[2];
     if ((dst->shape != EO_NONE && dst->off + (uint64_t)n * rb > fsize) || (src->shape != EO_NONE && src->off + (uint64_t)n * rb > fsize)) {
-        emu_fault(t, 0, "message payload outside the register file");
+        emu_fault(t, EDIAG_RUN_PAYLOAD_FILE, 0);
         return;
     }
     uint8_t *m = space_ptr(t, &sp, 0, mb);
@@ -516,7 +513,7 @@ static bool b2d_params(emu_thread *t, const emu_op *op, b2d *g) {
     if (I_PAYLOAD(info)) {
         uint32_t off = op->src[1].off, dw[8];
         if (off + 32ull > t->prog->lay.file_bytes) {
-            emu_fault(t, 0, "2D block payload outside the register file");
+            emu_fault(t, EDIAG_RUN_BLOCK2D_PAYLOAD_FILE, 0);
             return false;
         }
         memcpy(dw, t->file + off, 32);
@@ -555,7 +552,7 @@ static uint8_t *b2d_elem(emu_thread *t, const b2d *g, int64_t row, int64_t col, 
     if (!m) {
         *fault = true;
         char w[80];
-        emu_fault(t, 0, "2D block element (x %lld, y %lld) at %s is outside the buffers", (long long)col, (long long)row,
+        emu_fault(t, EDIAG_RUN_OOB_BLOCK2D, 0, (long long)col, (long long)row,
                   emu_global_where(t->mem, a, w, sizeof w));
     }
     return m;
@@ -631,7 +628,7 @@ static bool b2d_reg_of(emu_thread *t, const emu_op *op, const b2d *g, b2d_reg *k
     k->limit = I_RAW(info) ? op->target : total;
     if (k->limit > total) k->limit = total;
     if (op->src[0].off + k->limit > t->prog->lay.file_bytes) {
-        emu_fault(t, 0, "2D block of %llu bytes reaches outside the register file", (unsigned long long)k->limit);
+        emu_fault(t, EDIAG_RUN_BLOCK2D_FILE, 0, (unsigned long long)k->limit);
         return false;
     }
     k->r = t->file + op->src[0].off;
@@ -746,19 +743,18 @@ static void h_block2d_load(emu_thread *t, const emu_op *op) {
 /* A store's checks; the data's bytes, false after a fault. */
 static const uint8_t *b2d_store_data(emu_thread *t, const emu_op *op, const b2d *g, unsigned *P) {
     if (g->blocks != 1) {
-        emu_fault(t, 0, "store_block2d of %u blocks: only one block can be stored", g->blocks);
+        emu_fault(t, EDIAG_RUN_BLOCK2D_STORE_BLOCKS, 0, g->blocks);
         return NULL;
     }
     unsigned e = mem_bytes[I_DSIZE(op->info)];
     *P = pow2ceil(g->w);
     uint64_t need = ((uint64_t)(g->h - 1) * *P + g->w) * e;
     if (I_RAW(op->info) && need > op->target) {
-        emu_fault(t, 0, "store_block2d of %ux%u elements needs %llu bytes of data, src1 has %u", g->w, g->h,
-                  (unsigned long long)need, op->target);
+        emu_fault(t, EDIAG_RUN_BLOCK2D_STORE_DATA, 0, g->w, g->h, (unsigned long long)need, op->target);
         return NULL;
     }
     if (op->src[0].off + need > t->prog->lay.file_bytes) {
-        emu_fault(t, 0, "2D block data reaches outside the register file");
+        emu_fault(t, EDIAG_RUN_BLOCK2D_DATA_FILE, 0);
         return NULL;
     }
     return t->file + op->src[0].off;
@@ -809,8 +805,7 @@ void emu_lsc_nothing(emu_thread *t, const emu_op *op) { lsc_next(t, op); }
 
 /* -- Lowering ---------------------------------------------------------------------------------------- */
 static bool lsc_err(const ir_inst *in, diag_sink *ds, const char *why) {
-    diag_at(ds, VISA_SEV_ERROR, "E-RUN", in->line, in->col, "'%s' cannot be run by the emulator: %s",
-            isa_forms[in->form].name, why);
+    emu_diag(ds, EDIAG_LOWER_LSC, in->line, in->col, isa_forms[in->form].name, why);
     return false;
 }
 
@@ -990,9 +985,9 @@ bool emu_lsc_lower_send(emu_program *p, const ir_inst *in, emu_op *op, const emu
                                                 : VISA_LSC_SFID_TGM;
     unsigned at = desc_lsc_addr_type(desc) + 1; /* HW 0 flat, 1 bss, 2 ss, 3 bti */
     unsigned dsz = desc_lsc_data_size(desc) + 1;
-#define RAW_ERR(...)                                                                                                   \
+#define RAW_ERR(d, ...)                                                                                                \
     do {                                                                                                               \
-        diag_at(ds, VISA_SEV_ERROR, "E-RUN", in->line, in->col, __VA_ARGS__);                                          \
+        emu_diag(ds, d, in->line, in->col, __VA_ARGS__);                                                               \
         return false;                                                                                                  \
     } while (0)
     if (opc == VISA_LSC_OP_FENCE) {
@@ -1000,16 +995,15 @@ bool emu_lsc_lower_send(emu_program *p, const ir_inst *in, emu_op *op, const emu
         op->fn = emu_lsc_nothing;
         return true;
     }
-    if (sfid == VISA_LSC_SFID_TGM)
-        RAW_ERR("typed LSC message (SFID %u, TGM) with descriptor 0x%08x is not supported by the emulator", d->sfid, desc);
-    if (mlen != d->nsrc0)
-        RAW_ERR("LSC descriptor 0x%08x has a message length of %u GRFs but src0 has %u", desc, mlen, d->nsrc0);
-    if (rlen > d->ndst)
-        RAW_ERR("LSC descriptor 0x%08x has a response length of %u GRFs but dst has %u", desc, rlen, d->ndst);
-    if (rlen && op->src[RS_DST].shape == EO_NONE)
-        RAW_ERR("LSC descriptor 0x%08x returns %u GRFs to %%null", desc, rlen);
-    if (op->src[RS_SRC0].shape == EO_NONE) RAW_ERR("LSC message without an address payload (src0 is %%null)");
-    if (dsz > VISA_LSC_DS_D16U32H) RAW_ERR("LSC descriptor 0x%08x has an invalid data size (7)", desc);
+    if (sfid == VISA_LSC_SFID_TGM) RAW_ERR(EDIAG_LOWER_LSC_SEND_TYPED, d->sfid, desc);
+    if (mlen != d->nsrc0) RAW_ERR(EDIAG_LOWER_LSC_SEND_MLEN, desc, mlen, d->nsrc0);
+    if (rlen > d->ndst) RAW_ERR(EDIAG_LOWER_LSC_SEND_RLEN, desc, rlen, d->ndst);
+    if (rlen && op->src[RS_DST].shape == EO_NONE) RAW_ERR(EDIAG_LOWER_LSC_SEND_NULL_DST, desc, rlen);
+    if (op->src[RS_SRC0].shape == EO_NONE) {
+        emu_diag(ds, EDIAG_LOWER_LSC_SEND_NULL_SRC0, in->line, in->col);
+        return false;
+    }
+    if (dsz > VISA_LSC_DS_D16U32H) RAW_ERR(EDIAG_LOWER_LSC_SEND_DATA_SIZE, desc);
     emu_opnd dst = op->src[RS_DST], src0 = op->src[RS_SRC0], src1 = op->src[RS_SRC1];
     if (!rlen) dst.shape = EO_NONE;
     if (!d->nsrc1) src1.shape = EO_NONE;
@@ -1019,16 +1013,16 @@ bool emu_lsc_lower_send(emu_program *p, const ir_inst *in, emu_op *op, const emu
 
     if (opc == VISA_LSC_OP_LOAD_BLOCK2D || opc == VISA_LSC_OP_STORE_BLOCK2D) {
         bool store = opc == VISA_LSC_OP_STORE_BLOCK2D, vnni = desc_lsc_vnni(desc), tr = desc_lsc_transpose(desc);
-        if (sfid == VISA_LSC_SFID_SLM || at != VISA_LSC_AT_FLAT) RAW_ERR("2D block message (descriptor 0x%08x) must be flat .ugm", desc);
-        if (dsz > VISA_LSC_DS_D64) RAW_ERR("2D block descriptor 0x%08x has data size %u: only d8..d64", desc, dsz);
-        if (store && (vnni || tr)) RAW_ERR("store_block2d descriptor 0x%08x asks for VNNI or transpose", desc);
+        if (sfid == VISA_LSC_SFID_SLM || at != VISA_LSC_AT_FLAT) RAW_ERR(EDIAG_LOWER_LSC_SEND_B2D_FLAT, desc);
+        if (dsz > VISA_LSC_DS_D64) RAW_ERR(EDIAG_LOWER_LSC_SEND_B2D_DATA_SIZE, desc, dsz);
+        if (store && (vnni || tr)) RAW_ERR(EDIAG_LOWER_LSC_SEND_B2D_STORE, desc);
         int32_t xo = 0, yo = 0;
         if (xe2) {
             xo = exdesc_lsc_block2d_x(ex); /* Xe2 immediate X / Y offsets */
             yo = exdesc_lsc_block2d_y(ex);
-            if (exdesc_lsc_low(ex)) RAW_ERR("2D block exdesc 0x%08x has bits set in [11:0]", ex);
+            if (exdesc_lsc_low(ex)) RAW_ERR(EDIAG_LOWER_LSC_SEND_B2D_EXDESC_LOW, ex);
         } else if (ex) {
-            RAW_ERR("2D block exdesc 0x%08x must be 0 before Xe2", ex);
+            RAW_ERR(EDIAG_LOWER_LSC_SEND_B2D_EXDESC, ex);
         }
         op->info = pack_info(opc, sfid, VISA_LSC_AT_FLAT, VISA_LSC_AS_A64, dsz, tr, vnni, d->eot, 0, 1, true) | 1u << 20;
         op->imm = (int32_t)((uint32_t)(uint16_t)xo | (uint32_t)(uint16_t)yo << 16);
@@ -1043,14 +1037,13 @@ bool emu_lsc_lower_send(emu_program *p, const ir_inst *in, emu_op *op, const emu
     bool known = opc <= VISA_LSC_OP_LOAD_STATUS || opc == VISA_LSC_OP_STORE_UNCOMPRESSED || opc == VISA_LSC_OP_STORE_UNCOMPRESSED_QUAD ||
                  is_bf_atomic(opc) || opc == VISA_LSC_OP_APNDCTR_ATOMIC_ADD || opc == VISA_LSC_OP_APNDCTR_ATOMIC_SUB;
     if (!known || opc == VISA_LSC_OP_CCS_UPDATE || opc == VISA_LSC_OP_READ_STATE_INFO)
-        RAW_ERR("LSC opcode 0x%02x (descriptor 0x%08x, SFID %u) is not supported by the emulator", opc, desc, d->sfid);
+        RAW_ERR(EDIAG_LOWER_LSC_SEND_OPCODE, opc, desc, d->sfid);
     if (opc == VISA_LSC_OP_APNDCTR_ATOMIC_ADD || opc == VISA_LSC_OP_APNDCTR_ATOMIC_SUB)
-        RAW_ERR("raw append-counter atomics (descriptor 0x%08x) are not supported: the counter's surface comes from "
-                "surface state", desc);
+        RAW_ERR(EDIAG_LOWER_LSC_SEND_APPEND, desc);
     unsigned asize = desc_lsc_addr_size(desc);
-    if (!asize) RAW_ERR("LSC descriptor 0x%08x has an invalid address size (0)", desc);
+    if (!asize) RAW_ERR(EDIAG_LOWER_LSC_SEND_ADDR_SIZE, desc);
     unsigned chm = quad ? desc_lsc_cmask(desc) : 0;
-    if (quad && !chm) RAW_ERR("LSC descriptor 0x%08x: a quad (channel-mask) message with no channel enabled", desc);
+    if (quad && !chm) RAW_ERR(EDIAG_LOWER_LSC_SEND_QUAD_MASK, desc);
     unsigned elems = quad ? 1 : elems_of_code[desc_lsc_vect_size(desc) + 1];
     bool tr = !quad && desc_lsc_transpose(desc);
     int32_t imm = 0;
@@ -1059,10 +1052,10 @@ bool emu_lsc_lower_send(emu_program *p, const ir_inst *in, emu_op *op, const emu
     memset(&surf, 0, sizeof surf);
     if (at == VISA_LSC_AT_FLAT) {
         if (xe2) {
-            if (exdesc_lsc_low(ex)) RAW_ERR("flat LSC exdesc 0x%08x has bits set in [11:0]", ex);
+            if (exdesc_lsc_low(ex)) RAW_ERR(EDIAG_LOWER_LSC_SEND_FLAT_EXDESC_LOW, ex);
             imm = exdesc_lsc_flat_offset(ex);
         } else if (ex) {
-            RAW_ERR("flat LSC exdesc 0x%08x must be 0 before Xe2", ex);
+            RAW_ERR(EDIAG_LOWER_LSC_SEND_FLAT_EXDESC, ex);
         }
     } else if (at == VISA_LSC_AT_BTI) {
         surf.shape = EO_IMM;
@@ -1070,10 +1063,9 @@ bool emu_lsc_lower_send(emu_program *p, const ir_inst *in, emu_op *op, const emu
         surf.size = 4;
         surf.imm = exdesc_lsc_bti(ex);
         if (xe2) imm = exdesc_lsc_bti_offset(ex); /* Xe2: signed byte offset */
-        else if (exdesc_lsc_below_bti(ex)) RAW_ERR("BTI LSC exdesc 0x%08x has bits set below the index [31:24]", ex);
+        else if (exdesc_lsc_below_bti(ex)) RAW_ERR(EDIAG_LOWER_LSC_SEND_BTI_EXDESC, ex);
     } else {
-        RAW_ERR("LSC %s surface (exdesc 0x%08x): surface-state offsets have no buffer binding in the emulator",
-                at == VISA_LSC_AT_BSS ? "bss" : "ss", ex);
+        RAW_ERR(EDIAG_LOWER_LSC_SEND_SURFACE_STATE, at == VISA_LSC_AT_BSS ? "bss" : "ss", ex);
     }
     if (opc == VISA_LSC_OP_STORE_UNCOMPRESSED) opc = VISA_LSC_OP_STORE;
     op->info = pack_info(opc, sfid, at, asize, dsz, tr, false, d->eot, chm, elems, true);
@@ -1086,10 +1078,10 @@ bool emu_lsc_lower_send(emu_program *p, const ir_inst *in, emu_op *op, const emu
     unsigned rb = reg_bytes[dsz], nelem = quad ? popcount4(chm) : elems, n = op->exec;
     if (is_atomic(opc)) {
         unsigned k = atomic_nsrc(opc);
-        if (k && d->nsrc1 * grf % k) RAW_ERR("atomic src1 of %u GRFs does not split into %u operands", d->nsrc1, k);
+        if (k && d->nsrc1 * grf % k) RAW_ERR(EDIAG_LOWER_LSC_SEND_ATOMIC_SPLIT, d->nsrc1, k);
         uint32_t blk = k ? d->nsrc1 * grf / k : 0;
-        if (k && blk < n * rb) RAW_ERR("atomic src1 of %u GRFs is too small for %u lanes", d->nsrc1, n);
-        if (rlen && rlen * grf < n * rb) RAW_ERR("atomic response of %u GRFs is too small for %u lanes", rlen, n);
+        if (k && blk < n * rb) RAW_ERR(EDIAG_LOWER_LSC_SEND_ATOMIC_SRC1, d->nsrc1, n);
+        if (rlen && rlen * grf < n * rb) RAW_ERR(EDIAG_LOWER_LSC_SEND_ATOMIC_RLEN, rlen, n);
         op->dst.ind_off = (int32_t)blk;
         if (k == 2) {
             op->src[3] = src1;
@@ -1099,20 +1091,21 @@ bool emu_lsc_lower_send(emu_program *p, const ir_inst *in, emu_op *op, const emu
         bool store = is_store(opc);
         unsigned len = store ? d->nsrc1 : rlen;
         if (len) {
-            if (len * grf % nelem)
-                RAW_ERR("LSC %s payload of %u GRFs does not split into %u components", store ? "data" : "response", len, nelem);
+            if (len * grf % nelem) RAW_ERR(EDIAG_LOWER_LSC_SEND_PAYLOAD_SPLIT, store ? "data" : "response", len, nelem);
             uint32_t stride = len * grf / nelem;
             if (stride < n * rb)
-                RAW_ERR("LSC %s payload of %u GRFs is too small for %u lanes of %u components", store ? "data" : "response",
-                        len, n, nelem);
+                RAW_ERR(EDIAG_LOWER_LSC_SEND_PAYLOAD_LANES, store ? "data" : "response", len, n, nelem);
             if (store) op->dst.ind_off = (int32_t)stride;
             else op->dst.off = stride;
         }
     } else if (tr) {
         unsigned len = is_store(opc) ? d->nsrc1 : rlen;
-        if (len && len * grf < elems * rb) RAW_ERR("transposed LSC payload of %u GRFs is too small for %u elements", len, elems);
+        if (len && len * grf < elems * rb) RAW_ERR(EDIAG_LOWER_LSC_SEND_PAYLOAD_ELEMS, len, elems);
     }
-    if (is_strided(opc) && grf < 12) RAW_ERR("strided payload");
+    if (is_strided(opc) && grf < 12) {
+        emu_diag(ds, EDIAG_LOWER_LSC_SEND_STRIDED, in->line, in->col);
+        return false;
+    }
     return finish_simt(p, in, op, ds, false);
 #undef RAW_ERR
 }

@@ -11,24 +11,21 @@
 #include "opnd.h"
 
 static bool bad_index(const ir_inst *in, diag_sink *ds, const char *what, unsigned v, unsigned count) {
-    diag_at(ds, VISA_SEV_ERROR, "E-RUN", in->line, in->col, "%s%u does not exist (the routine declares %u)", what, v,
-            count);
+    emu_diag(ds, EDIAG_LOWER_ID_RANGE, in->line, in->col, what, v, count);
     return false;
 }
 
 static bool bad_addr_elems(const ir_inst *in, diag_sink *ds, const char *what, unsigned id, unsigned first,
                            unsigned used, unsigned elems) {
-    diag_at(ds, VISA_SEV_ERROR, "E-RUN", in->line, in->col,
-            "%s A%u(%u) uses element%s %u..%u, past the end of A%u (%u element%s)", what, id, first,
-            used == 1 ? "" : "s", first, first + used - 1, id, elems, elems == 1 ? "" : "s");
+    emu_diag(ds, EDIAG_LOWER_ADDR_ELEMENTS, in->line, in->col, what, id, first, used == 1 ? "" : "s", first,
+             first + used - 1, id, elems, elems == 1 ? "" : "s");
     return false;
 }
 
 static bool check_span(emu_program *p, const ir_inst *in, diag_sink *ds, uint64_t lo, uint64_t hi) {
     if (hi <= p->cur->file_bytes && lo <= hi) return true;
-    diag_at(ds, VISA_SEV_ERROR, "E-RUN", in->line, in->col,
-            "operand region reaches outside the register file (bytes %llu..%llu of %u)",
-            (unsigned long long)lo, (unsigned long long)hi, p->cur->file_bytes);
+    emu_diag(ds, EDIAG_LOWER_REGION_FILE, in->line, in->col, (unsigned long long)lo, (unsigned long long)hi,
+             p->cur->file_bytes);
     return false;
 }
 
@@ -43,7 +40,7 @@ static bool lower_indirect(emu_program *p, const ir_inst *in, const ir_vec *v, u
     if (!is_dst && IR_REGION_W(v->region) != 0 && w == 0) {
         /* <0;0,h> or <0,h> (the verifier's V-REGION-WIDTH): no lanes per row (fuzz_run: the
         ** VxH row count divided by it) */
-        diag_at(ds, VISA_SEV_ERROR, "E-RUN", in->line, in->col, "indirect operand's region has width 0");
+        emu_diag(ds, EDIAG_LOWER_INDIRECT_WIDTH, in->line, in->col);
         return false;
     }
     unsigned elems = r->addrs.data[v->id].num_elts;
@@ -85,7 +82,7 @@ static bool lower_general(emu_program *p, const ir_inst *in, const ir_vec *v, un
     const emu_layout *lay = p->cur;
     int t = ir_var_type(p->cur_r, v->id);
     if (t < 0 || v->id >= lay->nvars) {
-        diag_at(ds, VISA_SEV_ERROR, "E-RUN", in->line, in->col, "operand refers to an unknown variable");
+        emu_diag(ds, EDIAG_LOWER_VAR_UNKNOWN, in->line, in->col);
         return false;
     }
     o->type = (uint8_t)t;
@@ -93,7 +90,7 @@ static bool lower_general(emu_program *p, const ir_inst *in, const ir_vec *v, un
     if (v->id == VISA_PREDEF_CE0) {
         /* %ce0: the execution mask, read when the instruction runs */
         if (is_dst) {
-            diag_at(ds, VISA_SEV_ERROR, "E-RUN", in->line, in->col, "%%ce0 is read-only");
+            emu_diag(ds, EDIAG_LOWER_CE0_WRITE, in->line, in->col);
             return false;
         }
         o->shape = EO_CE0;
@@ -126,9 +123,7 @@ static bool lower_general(emu_program *p, const ir_inst *in, const ir_vec *v, un
         if (b + o->size > last) last = b + o->size;
         if (e != i) contig = false;
         if (e * o->size > 0xFFFF) {
-            diag_at(ds, VISA_SEV_ERROR, "E-RUN", in->line, in->col,
-                    "region spans more than 64 KiB (lane %u at byte %llu)", i,
-                    (unsigned long long)(e * o->size));
+            emu_diag(ds, EDIAG_LOWER_REGION_SPAN, in->line, in->col, i, (unsigned long long)(e * o->size));
             return false;
         }
         lanes[i] = (uint16_t)(e * o->size);
@@ -157,7 +152,7 @@ bool emu_lower_vec(emu_program *p, const ir_inst *in, const ir_vec *v, unsigned 
     const ir_routine *r = p->cur_r;
     o->mod = v->mod == VM_SAT ? VM_NONE : v->mod;
     if ((v->cls == VC_IMMEDIATE || v->cls == VC_INDIRECT) && v->type >= VISA_TYPE__COUNT) {
-        diag_at(ds, VISA_SEV_ERROR, "E-RUN", in->line, in->col, "operand type %u is not a vISA type", v->type);
+        emu_diag(ds, EDIAG_LOWER_OPERAND_TYPE, in->line, in->col, v->type);
         return false;
     }
     switch (v->cls) {
@@ -191,8 +186,7 @@ bool emu_lower_vec(emu_program *p, const ir_inst *in, const ir_vec *v, unsigned 
     case VC_STATE: {
         bool surf = v->state_cls == VS_SURFACE;
         if (v->id >= (surf ? lay->nsurfs : lay->nsamps)) {
-            diag_at(ds, VISA_SEV_ERROR, "E-RUN", in->line, in->col, "operand refers to an unknown %s",
-                    surf ? "surface" : "sampler");
+            emu_diag(ds, EDIAG_LOWER_STATE_UNKNOWN, in->line, in->col, surf ? "surface" : "sampler");
             return false;
         }
         o->shape = EO_STATE;
@@ -201,7 +195,7 @@ bool emu_lower_vec(emu_program *p, const ir_inst *in, const ir_vec *v, unsigned 
         o->off = (surf ? lay->surf_slot : lay->samp_slot)[v->id] + v->row;
         o->hs = 1; /* MOVS copies exec_size consecutive elements */
         if (o->off + exec > lay->state_end) {
-            diag_at(ds, VISA_SEV_ERROR, "E-RUN", in->line, in->col, "state operand offset %u is past the variable", v->row);
+            emu_diag(ds, EDIAG_LOWER_STATE_OFFSET, in->line, in->col, v->row);
             return false;
         }
         return true;
@@ -218,8 +212,7 @@ bool emu_lower_vec(emu_program *p, const ir_inst *in, const ir_vec *v, unsigned 
     case VC_INDIRECT: return lower_indirect(p, in, v, exec, is_dst, o, ds);
     case VC_GENERAL: return lower_general(p, in, v, exec, is_dst, o, ds);
     default:
-        diag_at(ds, VISA_SEV_ERROR, "E-RUN", in->line, in->col,
-                "operand class %u is not supported by the emulator", v->cls);
+        emu_diag(ds, EDIAG_LOWER_OPERAND_CLASS, in->line, in->col, v->cls);
         return false;
     }
 }
@@ -227,7 +220,7 @@ bool emu_lower_vec(emu_program *p, const ir_inst *in, const ir_vec *v, unsigned 
 bool emu_lower_raw(emu_program *p, const ir_inst *in, const ir_raw *raw, emu_opnd *o, diag_sink *ds) {
     memset(o, 0, sizeof *o);
     if (raw->id >= p->cur->nvars || (raw->id != VISA_PREDEF_NULL && ir_var_type(p->cur_r, raw->id) < 0)) {
-        diag_at(ds, VISA_SEV_ERROR, "E-RUN", in->line, in->col, "raw operand refers to an unknown variable");
+        emu_diag(ds, EDIAG_LOWER_RAW_UNKNOWN, in->line, in->col);
         return false;
     }
     o->shape = raw->id == VISA_PREDEF_NULL ? EO_NONE : EO_CONTIG;
@@ -243,13 +236,12 @@ bool emu_lower_raw(emu_program *p, const ir_inst *in, const ir_raw *raw, emu_opn
 bool emu_msg_raw(emu_program *p, const ir_inst *in, unsigned k, emu_opnd *o, diag_sink *ds) {
     memset(o, 0, sizeof *o);
     if (k >= in->nopnd || in->opnd[k].kind != 'R') {
-        diag_at(ds, VISA_SEV_ERROR, "E-RUN", in->line, in->col, "message operand %u is not a raw operand", k);
+        emu_diag(ds, EDIAG_LOWER_MSG_NOT_RAW, in->line, in->col, k);
         return false;
     }
     if (!emu_lower_raw(p, in, &in->opnd[k].u.raw, o, ds)) return false;
     if (o->shape != EO_NONE && o->off >= p->cur->file_bytes) {
-        diag_at(ds, VISA_SEV_ERROR, "E-RUN", in->line, in->col, "raw operand at byte %u is outside the register file (%u bytes)",
-                o->off, p->cur->file_bytes);
+        emu_diag(ds, EDIAG_LOWER_RAW_FILE, in->line, in->col, o->off, p->cur->file_bytes);
         return false;
     }
     return true;
@@ -258,13 +250,13 @@ bool emu_msg_raw(emu_program *p, const ir_inst *in, unsigned k, emu_opnd *o, dia
 bool emu_msg_scalar(emu_program *p, const ir_inst *in, unsigned k, emu_opnd *o, diag_sink *ds) {
     memset(o, 0, sizeof *o);
     if (k >= in->nopnd || (in->opnd[k].kind != 'V' && in->opnd[k].kind != 'v')) {
-        diag_at(ds, VISA_SEV_ERROR, "E-RUN", in->line, in->col, "message operand %u is not a vector operand", k);
+        emu_diag(ds, EDIAG_LOWER_MSG_NOT_VECTOR, in->line, in->col, k);
         return false;
     }
     const ir_vec *v = &in->opnd[k].u.vec;
     const emu_layout *lay = p->cur;
     if (v->mod != VM_NONE) {
-        diag_at(ds, VISA_SEV_ERROR, "E-RUN", in->line, in->col, "a message operand cannot have a source modifier");
+        emu_diag(ds, EDIAG_LOWER_MSG_MODIFIER, in->line, in->col);
         return false;
     }
     switch (v->cls) {
@@ -276,7 +268,7 @@ bool emu_msg_scalar(emu_program *p, const ir_inst *in, unsigned k, emu_opnd *o, 
         return true;
     case VC_STATE:
         if (v->state_cls != VS_SURFACE || v->id >= lay->nsurfs) {
-            diag_at(ds, VISA_SEV_ERROR, "E-RUN", in->line, in->col, "message operand refers to an unknown surface");
+            emu_diag(ds, EDIAG_LOWER_MSG_SURFACE_UNKNOWN, in->line, in->col);
             return false;
         }
         o->shape = EO_STATE;
@@ -284,14 +276,14 @@ bool emu_msg_scalar(emu_program *p, const ir_inst *in, unsigned k, emu_opnd *o, 
         o->size = 4;
         o->off = lay->surf_slot[v->id] + v->row;
         if (o->off >= lay->state_end) {
-            diag_at(ds, VISA_SEV_ERROR, "E-RUN", in->line, in->col, "surface offset %u is past the variable", v->row);
+            emu_diag(ds, EDIAG_LOWER_MSG_SURFACE_OFFSET, in->line, in->col, v->row);
             return false;
         }
         return true;
     case VC_GENERAL: {
         int ty = ir_var_type(p->cur_r, v->id);
         if (ty < 0 || v->id >= lay->nvars || v->id == VISA_PREDEF_CE0) {
-            diag_at(ds, VISA_SEV_ERROR, "E-RUN", in->line, in->col, "message operand refers to an unusable variable");
+            emu_diag(ds, EDIAG_LOWER_MSG_VAR_UNUSABLE, in->line, in->col);
             return false;
         }
         o->shape = v->id == VISA_PREDEF_NULL ? EO_NONE : EO_SCALAR;
@@ -299,15 +291,14 @@ bool emu_msg_scalar(emu_program *p, const ir_inst *in, unsigned k, emu_opnd *o, 
         o->size = isa_types[ty].bytes;
         uint64_t off = (uint64_t)lay->var_off[v->id] + (uint64_t)v->row * lay->grf_bytes + (uint64_t)v->col * o->size;
         if (off + o->size > lay->file_bytes) {
-            diag_at(ds, VISA_SEV_ERROR, "E-RUN", in->line, in->col, "message operand is outside the register file");
+            emu_diag(ds, EDIAG_LOWER_MSG_FILE, in->line, in->col);
             return false;
         }
         o->off = (uint32_t)off;
         return true;
     }
     default:
-        diag_at(ds, VISA_SEV_ERROR, "E-RUN", in->line, in->col,
-                "a message operand must be an immediate, a general variable or a surface (operand class %u)", v->cls);
+        emu_diag(ds, EDIAG_LOWER_MSG_CLASS, in->line, in->col, v->cls);
         return false;
     }
 }

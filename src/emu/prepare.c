@@ -67,8 +67,8 @@ visa_status visa_kernel_prepare(const visa_module *m, const char *kernel, visa_p
     diag_init(&ds, m->ctx, m->name ? m->name : "<module>", NULL, 0);
     const ir_routine *r = ir_find_kernel(m, kernel);
     if (!r) {
-        diag_at_offset(&ds, VISA_SEV_ERROR, "E-RUN", VISA_DIAG_NO_OFFSET, kernel ? "no kernel named '%s'" : "%s",
-                       kernel ? kernel : "the module has no kernel");
+        if (kernel) emu_diag_offset(&ds, EDIAG_LAUNCH_KERNEL_UNKNOWN, VISA_DIAG_NO_OFFSET, kernel);
+        else emu_diag_offset(&ds, EDIAG_LAUNCH_NO_KERNEL, VISA_DIAG_NO_OFFSET);
         return VISA_E_ARG;
     }
     emu_knobs kn;

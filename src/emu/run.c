@@ -32,8 +32,7 @@ static uint64_t limit_fault(emu_thread *t) {
 
 uint64_t emu_limits_check(emu_thread *t, uint64_t steps) {
     if (steps > t->max_steps) {
-        emu_fault(t, 0, "step limit of %llu instructions per thread reached (--max-steps; 0 lifts it)",
-                  (unsigned long long)t->max_steps);
+        emu_fault(t, EDIAG_RUN_STEP_LIMIT, 0, (unsigned long long)t->max_steps);
         return limit_fault(t);
     }
     emu_budget *b = t->budget;
@@ -42,13 +41,11 @@ uint64_t emu_limits_check(emu_thread *t, uint64_t steps) {
         t->reported = steps;
         uint64_t total = atomic_fetch_add_explicit(&b->total, add, memory_order_relaxed) + add;
         if (total > b->max_total) {
-            emu_fault(t, 0, "the launch's threads have executed more than %llu instructions together, its bound "
-                      "on total work (%u x --max-steps; raise --max-steps, or lift both with --max-steps 0 and "
-                      "bound the run with --timeout)", (unsigned long long)b->max_total, EMU_TOTAL_STEPS_FACTOR);
+            emu_fault(t, EDIAG_RUN_TOTAL_STEPS, 0, (unsigned long long)b->max_total, EMU_TOTAL_STEPS_FACTOR);
             return limit_fault(t);
         }
         if (b->deadline_ns && vx_now_ns() >= b->deadline_ns) {
-            emu_fault(t, 0, "timeout: the launch ran for more than %g s (--timeout)", b->timeout_s);
+            emu_fault(t, EDIAG_RUN_TIMEOUT, 0, b->timeout_s);
             return limit_fault(t);
         }
     }

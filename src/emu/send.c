@@ -29,8 +29,7 @@ static void h_null_msg(emu_thread *t, const emu_op *op) {
 static bool imm_desc(const ir_inst *in, unsigned k, const char *what, uint32_t *out, diag_sink *ds) {
     const ir_vec *v = &in->opnd[k].u.vec;
     if (in->opnd[k].kind != 'V' || v->cls != VC_IMMEDIATE) {
-        diag_at(ds, VISA_SEV_ERROR, "E-RUN", in->line, in->col,
-                "the emulator needs an immediate %s: a %s held in a register is not supported", what, what);
+        emu_diag(ds, EDIAG_LOWER_SEND_IMMEDIATE, in->line, in->col, what, what);
         return false;
     }
     *out = (uint32_t)v->imm;
@@ -72,13 +71,12 @@ bool emu_send_lower_raw(emu_program *p, const ir_inst *in, emu_op *op, diag_sink
     for (unsigned k = 0; k < 3; k++) {
         if (pl[k].o->shape == EO_NONE || !pl[k].n) continue;
         if ((uint64_t)pl[k].o->off + (uint64_t)pl[k].n * grf > p->cur->file_bytes) {
-            diag_at(ds, VISA_SEV_ERROR, "E-RUN", in->line, in->col,
-                    "send %s payload of %u GRFs reaches outside the register file", pl[k].name, pl[k].n);
+            emu_diag(ds, EDIAG_LOWER_SEND_PAYLOAD_FILE, in->line, in->col, pl[k].name, pl[k].n);
             return false;
         }
     }
     if (d.sfid > 15) {
-        diag_at(ds, VISA_SEV_ERROR, "E-RUN", in->line, in->col, "send SFID %u is not a shared function (0..15)", d.sfid);
+        emu_diag(ds, EDIAG_LOWER_SEND_SFID, in->line, in->col, d.sfid);
         return false;
     }
     op->src[RS_DST] = dst;
@@ -99,15 +97,13 @@ bool emu_send_lower_raw(emu_program *p, const ir_inst *in, emu_op *op, diag_sink
         op->info = d.eot;
         return true;
     default:
-        diag_at(ds, VISA_SEV_ERROR, "E-RUN", in->line, in->col,
-                "send to SFID %u (%s) is not supported by the emulator (desc 0x%08x, exdesc 0x%08x, "
-                "src0 %u GRFs, src1 %u GRFs, dst %u GRFs%s)",
-                d.sfid, isa_enum_text(VISA_EN_sfid, d.sfid), d.desc, d.exdesc, d.nsrc0, d.nsrc1, d.ndst, d.eot ? ", EOT" : "");
+        emu_diag(ds, EDIAG_LOWER_SEND_UNSUPPORTED, in->line, in->col, d.sfid, isa_enum_text(VISA_EN_sfid, d.sfid),
+                 d.desc, d.exdesc, d.nsrc0, d.nsrc1, d.ndst, d.eot ? ", EOT" : "");
         return false;
     }
 }
 
 void emu_send_unlowered(emu_thread *t, const emu_op *op) {
     (void)op;
-    emu_fault(t, 0, "send message was not decoded");
+    emu_fault(t, EDIAG_RUN_SEND_UNDECODED, 0);
 }

@@ -23,12 +23,11 @@ enum { ROLE_BOTH = 0, ROLE_PRODUCER = 1, ROLE_CONSUMER = 2 };
 static bool nb_signal(emu_thread *t, unsigned id, unsigned role, unsigned np, unsigned nc) {
     emu_group_sync *gs = t->sync;
     if (id >= 32 || role > 2) {
-        emu_fault(t, 0, "named barrier %u, role %u: ids are 0..31 and roles 0..2", id, role);
+        emu_fault(t, EDIAG_RUN_NBARRIER_ID_ROLE, 0, id, role);
         return false;
     }
     if (np < 1 || nc < 1 || np > gs->nthreads || nc > gs->nthreads) {
-        emu_fault(t, 0, "named barrier %u: %u producers and %u consumers in a group of %u threads", id, np, nc,
-                  gs->nthreads);
+        emu_fault(t, EDIAG_RUN_NBARRIER_GROUP, 0, id, np, nc, gs->nthreads);
         return false;
     }
     emu_nbarrier *b = &gs->bar[id];
@@ -37,25 +36,23 @@ static bool nb_signal(emu_thread *t, unsigned id, unsigned role, unsigned np, un
         b->producers = np; /* the first signal of a phase sets its counts */
         b->consumers = nc;
     } else if (b->producers != np || b->consumers != nc) {
-        emu_fault(t, 0, "named barrier %u: this signal says %u producers and %u consumers, the phase has %u and %u",
-                  id, np, nc, b->producers, b->consumers);
-        t->fault_rule = "C-SYNCCHECK-NBARRIER";
+        emu_fault(t, EDIAG_RUN_NBARRIER_COUNTS, 0, id, np, nc, b->producers, b->consumers);
+        t->fault_finding = EDIAG_C_SYNCCHECK_NBARRIER;
         return false;
     }
     if (role != ROLE_CONSUMER) b->arrived++;
     if (role != ROLE_PRODUCER) {
         if (t->nb_phase[id]) {
-            emu_fault(t, 0, "named barrier %u signalled again before this thread waited on it", id);
-            t->fault_rule = "C-SYNCCHECK-NBARRIER";
+            emu_fault(t, EDIAG_RUN_NBARRIER_RESIGNAL, 0, id);
+            t->fault_finding = EDIAG_C_SYNCCHECK_NBARRIER;
             return false;
         }
         t->nb_phase[id] = b->phase;
         b->passed++; /* consumers that signalled in this phase */
     }
     if (b->arrived > b->producers || b->passed > b->consumers) {
-        emu_fault(t, 0, "named barrier %u: more threads signalled than its %u producers and %u consumers", id,
-                  b->producers, b->consumers);
-        t->fault_rule = "C-SYNCCHECK-NBARRIER";
+        emu_fault(t, EDIAG_RUN_NBARRIER_OVERFLOW, 0, id, b->producers, b->consumers);
+        t->fault_finding = EDIAG_C_SYNCCHECK_NBARRIER;
         return false;
     }
     if (role != ROLE_CONSUMER) emu_check_barrier(t, EMU_BARRIER_SIGNAL, id); /* racecheck's happens-before */
@@ -72,13 +69,13 @@ static bool nb_signal(emu_thread *t, unsigned id, unsigned role, unsigned np, un
 /* Wait on barrier `id`: true if the thread may go on, false if it blocks (or faulted). */
 static bool nb_wait(emu_thread *t, const emu_op *op, unsigned id) {
     if (id >= 32) {
-        emu_fault(t, 0, "named barrier id %u is not in 0..31", id);
+        emu_fault(t, EDIAG_RUN_NBARRIER_ID, 0, id);
         return false;
     }
     uint32_t ph = t->nb_phase[id];
     if (!ph) {
-        emu_fault(t, 0, "wait on named barrier %u, which this thread has not signalled as a consumer", id);
-        t->fault_rule = "C-SYNCCHECK-NBARRIER";
+        emu_fault(t, EDIAG_RUN_NBARRIER_UNSIGNALLED, 0, id);
+        t->fault_finding = EDIAG_C_SYNCCHECK_NBARRIER;
         return false;
     }
     if (t->sync->bar[id].completed >= ph) {
@@ -140,7 +137,7 @@ bool emu_sync_lower_nbarrier(emu_program *p, const ir_inst *in, emu_op *op, diag
     unsigned need = op->cond ? 4 : 1;
     bool ok = op->nsrc >= need;
     for (unsigned k = 0; ok && k < need; k++) ok = emu_bind_opnd(&op->src[k], EC_INT);
-    if (!ok) diag_at(ds, VISA_SEV_ERROR, "E-RUN", in->line, in->col, "nbarrier operands must be integer scalars");
+    if (!ok) emu_diag(ds, EDIAG_LOWER_NBARRIER_OPERANDS, in->line, in->col);
     return ok;
 }
 
@@ -162,7 +159,7 @@ static void h_gateway_barrier(emu_thread *t, const emu_op *op) {
     unsigned n = t->sync->nthreads;
     if (op->info) { /* XeHPG+ payload */
         if (pl->shape == EO_NONE || pl->off + 12u > t->prog->lay.file_bytes) {
-            emu_fault(t, 0, "barrier message payload outside the register file");
+            emu_fault(t, EDIAG_RUN_BARRIER_PAYLOAD_FILE, 0);
             return;
         }
         uint32_t d2;
@@ -179,8 +176,6 @@ bool emu_sync_lower_send(emu_program *p, const ir_inst *in, emu_op *op, const em
         op->info = p->plat >= VISA_PLATFORM_XEHPG;
         return true;
     }
-    diag_at(ds, VISA_SEV_ERROR, "E-RUN", in->line, in->col,
-            "gateway message %u (descriptor 0x%08x) is not supported by the emulator (only the barrier signal, 4)",
-            desc_gateway_opcode(d->desc), d->desc);
+    emu_diag(ds, EDIAG_LOWER_GATEWAY_MESSAGE, in->line, in->col, desc_gateway_opcode(d->desc), d->desc);
     return false;
 }

@@ -44,7 +44,7 @@ grep_not run-with-warnings-quiet "warning" "$tmp/err"
 # -- run-time errors: source line, caret, buffers by number ---------------------------------------
 check run-oob 1 "$visa" run "$saxpy" --arg buf:8 --arg buf:64 --arg 2 --arg 16
 # lane 2 reads bytes 8..11 of the 8-byte buffer 0
-grep_in run-oob-msg "saxpy.visaasm:63:5: error: runtime error in 'lsc_load': load of 4 bytes at buffer 0 (8 bytes) + 8 is out of bounds \[group 0, thread 0, lane 2\]" "$tmp/err"
+grep_in run-oob-msg "saxpy.visaasm:63:5: error\[E-RUN-OOB-GLOBAL\]: runtime error in 'lsc_load': load of 4 bytes at buffer 0 (8 bytes) + 8 is out of bounds \[group 0, thread 0, lane 2\]" "$tmp/err"
 grep_in run-oob-source "^        (P1) lsc_load.ugm (M1, 16)  V38:d32  flat\[V36\]:a64" "$tmp/err"
 grep_in run-oob-caret "^        ^$" "$tmp/err"
 grep_not run-oob-raw-address "0x1000000" "$tmp/err"
@@ -89,7 +89,7 @@ check json-run-gen9 1 "$visa" run --json "$saxpy" --platform Gen9 "${sargs[@]}"
 json_is json-run-gen9-errors "$tmp/out" errors 3
 check json-run-oob 1 "$visa" run --json "$saxpy" --arg buf:8 --arg buf:64 --arg 2 --arg 16
 json_is json-run-oob-errors "$tmp/out" errors 1
-grep_in json-run-oob-rule '"line": 63, "col": 5' "$tmp/out"
+grep_in json-run-oob-rule '"rule": "E-RUN-OOB-GLOBAL", "file": ".*saxpy.visaasm", "line": 63, "col": 5' "$tmp/out"
 check json-fmt-ok 0 "$visa" fmt --json "$saxpy" -o "$tmp/ok.visaasm"
 json_is json-fmt-ok-status "$tmp/out" status ok
 

@@ -4,8 +4,8 @@
 # value, missing file), a run-time error of the emulator -- and nothing on standard error.  Each
 # diagnostic carries its id ("rule"), severity, file, line and column; what the command would
 # print on standard output is in the document ("output", "output_base64", or structured members
-# such as run --list-inputs' "kernel" and "inputs").  Ids are matched by prefix (E-RUN: the
-# emulator's ids may grow more specific).
+# such as run --list-inputs' "kernel" and "inputs").  Ids are matched exactly (the emulator's:
+# src/emu/diags.def).
 # Usage: json.sh VISA_BINARY TESTS_DIR
 set -u
 visa=$(cd "$(dirname "$1")" && pwd)/$(basename "$1") # absolute: a test cds
@@ -50,7 +50,7 @@ py() {
 }
 # has_diag NAME ID_PREFIX FILE LINE COL: a diagnostic of the document is that
 has_diag() {
-  py "$1" 'any(x["rule"].startswith(a[0]) and x["file"] == (a[1] if a[1] != "null" else None) and x["line"] == int(a[2]) and x["col"] == int(a[3]) and x["severity"] == "error" and x["message"] for x in d["diagnostics"])' "${@:2}"
+  py "$1" 'any(x["rule"] == a[0] and x["file"] == (a[1] if a[1] != "null" else None) and x["line"] == int(a[2]) and x["col"] == int(a[3]) and x["severity"] == "error" and x["message"] for x in d["diagnostics"])' "${@:2}"
 }
 
 # -- a syntax error in the input ----------------------------------------------------------------
@@ -94,10 +94,10 @@ if [ -s "$tmp/--json" ] && [ ! -s "$tmp/out" ]; then pass=$((pass + 1)); else fa
 
 # -- run-time errors ------------------------------------------------------------------------------
 doc runtime-oob 1 "$visa" run "$saxpy" --arg buf:8 --arg buf:64 --arg 2.5 --arg 10 --json
-has_diag runtime-oob-diag E-RUN "$saxpy" 63 5
+has_diag runtime-oob-diag E-RUN-OOB-GLOBAL "$saxpy" 63 5
 py runtime-oob-source 'any("lsc_load" in x.get("source", "") for x in d["diagnostics"])'
 doc runtime-args 1 "$visa" run "$saxpy" --arg buf:64 --arg buf:64 --arg 2 --json
-has_diag runtime-args-diag E- "$saxpy" 0 0
+has_diag runtime-args-diag E-INPUT-COUNT "$saxpy" 0 0
 doc runtime-verify 1 "$visa" run "$saxpy" --platform Gen9 "${sargs[@]}" --json
 has_diag runtime-verify-diag V-PLATFORM "$saxpy" 63 5
 doc runtime-kernel 1 "$visa" run "$saxpy" --kernel saxpi "${sargs[@]}" --json

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The launch contract of `visa run` (docs/launch.md): every launch error exits 1 with
-# "FILE: error: ...", --list-inputs lists each input's role and the --arg it takes.
+# "FILE: error: ..." ("FILE: error[ID]: ..." when the library finds it, ids from src/emu/diags.def),
+# --list-inputs lists each input's role and the --arg it takes.
 # Usage: launch.sh VISA_BINARY TESTS_DIR [CORPUS_DIR]
 # With CORPUS_DIR (the xe-forge dumps) it checks --list-inputs and a run of ew_add there, and
 # exits 77 when that directory is absent.
@@ -63,7 +64,7 @@ grep_out list-xehpg-out "^  1  OUT      128     8  uq        cross-thread       
 check list-cm 0 "$visa" run "$tests/../examples/saxpy.visaasm" --list-inputs
 grep_out list-cm-head "^kernel 'saxpy': Target=\"cm\" (CM model)" "$tmp/out"
 
-# launch errors: exit 1, FILE: error: message
+# launch errors: exit 1, FILE: error: message (the library's with their ids)
 err() { # NAME PATTERN ARGS...
   local name=$1 pat=$2
   shift 2
@@ -72,24 +73,24 @@ err() { # NAME PATTERN ARGS...
 }
 err local-zero "ocl_gid.visaasm: error: local size 0,1,1: every dimension must be at least 1" "$k" --local-size 0 "${ok[@]}"
 err local-zero-y "ocl_gid.visaasm: error: local size 4,0,1: every dimension must be at least 1" "$k" --local-size 4,0 "${ok[@]}"
-err both-sizes "ocl_gid.visaasm: error: give a local size (work-items per group) or a group size (threads per group), not both" "$k" --local-size 16 --group-size 1 "${ok[@]}"
-err too-many-threads "ocl_gid.visaasm: error: local size 8192,1,1 is 8192 work-items, 512 SIMD16 threads; a group has at most 255" "$k" --local-size 8192 "${ok[@]}"
-err vector-count "ocl_gid.visaasm: error: input V is 2 x d: 3 values given" "$k" --arg buf:176 --arg 3 --arg 10,4,5 --arg local_size
-err vector-count-named "ocl_gid.visaasm: error: input LS is 3 x d: 2 values given" "$k" --arg LS=1,2 --arg buf:176 --arg 3 --arg 10,4
+err both-sizes "ocl_gid.visaasm: error\[E-LAUNCH-SIZES-BOTH\]: give a local size (work-items per group) or a group size (threads per group), not both" "$k" --local-size 16 --group-size 1 "${ok[@]}"
+err too-many-threads "ocl_gid.visaasm: error\[E-LAUNCH-LOCAL-THREADS\]: local size 8192,1,1 is 8192 work-items, 512 SIMD16 threads; a group has at most 255" "$k" --local-size 8192 "${ok[@]}"
+err vector-count "ocl_gid.visaasm: error\[E-INPUT-VECTOR-COUNT\]: input V is 2 x d: 3 values given" "$k" --arg buf:176 --arg 3 --arg 10,4,5 --arg local_size
+err vector-count-named "ocl_gid.visaasm: error\[E-INPUT-VECTOR-COUNT\]: input LS is 3 x d: 2 values given" "$k" --arg LS=1,2 --arg buf:176 --arg 3 --arg 10,4
 err unknown-keyword "ocl_gid.visaasm: error: unknown --arg keyword 'local_sizes' (local_size, global_size" "$k" --arg buf:176 --arg 3 --arg 10,4 --arg local_sizes
-err unknown-name "ocl_gid.visaasm: error: kernel 'ocl_gid' has no input named 'NOPE'" "$k" "${ok[@]}" --arg NOPE=1
-err per-thread-named "ocl_gid.visaasm: error: input LX is per-thread (local_id_x): the launch fills it, it takes no argument" "$k" --arg LX=1 "${ok[@]}"
-err named-twice "ocl_gid.visaasm: error: input K is given twice" "$k" --arg K=1 --arg K=2 --arg buf:176 --arg 10,4 --arg local_size
-err keyword-size "ocl_gid.visaasm: error: input K is 1 x d (4 bytes); local_size gives 3 x ud" "$k" --arg K=local_size --arg buf:176 --arg 10,4 --arg local_size
-err keyword-surface-size "ocl_gid.visaasm: error: input V is 2 x d (8 bytes); group_count gives 3 x ud" "$k" --arg buf:176 --arg 3 --arg group_count --arg local_size
-err too-few "ocl_gid.visaasm: error: kernel 'ocl_gid' takes 4 arguments (its .input variables), 3 given" "$k" --arg buf:176 --arg 3 --arg 10,4
-err too-few-named "ocl_gid.visaasm: error: kernel 'ocl_gid' takes 3 positional arguments besides the 1 named, 2 given" "$k" --arg K=3 --arg buf:176 --arg 10,4
-err extra-number "ocl_gid.visaasm: error: kernel 'ocl_gid' takes 4 arguments (its .input variables); argument 5 is a number" "$k" "${ok[@]}" --arg 7
+err unknown-name "ocl_gid.visaasm: error\[E-INPUT-UNKNOWN-NAME\]: kernel 'ocl_gid' has no input named 'NOPE'" "$k" "${ok[@]}" --arg NOPE=1
+err per-thread-named "ocl_gid.visaasm: error\[E-INPUT-FILLED-BY-LAUNCH\]: input LX is per-thread (local_id_x): the launch fills it, it takes no argument" "$k" --arg LX=1 "${ok[@]}"
+err named-twice "ocl_gid.visaasm: error\[E-INPUT-TWICE\]: input K is given twice" "$k" --arg K=1 --arg K=2 --arg buf:176 --arg 10,4 --arg local_size
+err keyword-size "ocl_gid.visaasm: error\[E-INPUT-KEYWORD-SIZE\]: input K is 1 x d (4 bytes); local_size gives 3 x ud" "$k" --arg K=local_size --arg buf:176 --arg 10,4 --arg local_size
+err keyword-surface-size "ocl_gid.visaasm: error\[E-INPUT-KEYWORD-SIZE\]: input V is 2 x d (8 bytes); group_count gives 3 x ud" "$k" --arg buf:176 --arg 3 --arg group_count --arg local_size
+err too-few "ocl_gid.visaasm: error\[E-INPUT-COUNT\]: kernel 'ocl_gid' takes 4 arguments (its .input variables), 3 given" "$k" --arg buf:176 --arg 3 --arg 10,4
+err too-few-named "ocl_gid.visaasm: error\[E-INPUT-COUNT-NAMED\]: kernel 'ocl_gid' takes 3 positional arguments besides the 1 named, 2 given" "$k" --arg K=3 --arg buf:176 --arg 10,4
+err extra-number "ocl_gid.visaasm: error\[E-INPUT-EXTRA-NUMBER\]: kernel 'ocl_gid' takes 4 arguments (its .input variables); argument 5 is a number" "$k" "${ok[@]}" --arg 7
 # the kernel's attributes: a 3d kernel needs SimdSize; PerThreadInputSize must be whole local-id rows
 sed '/SimdSize/d' "$k" >"$tmp/nosimd.visaasm"
-err no-simd "nosimd.visaasm: error: kernel 'ocl_gid' is Target=\"3d\" without a SimdSize attribute: a launch needs 8, 16 or 32" "$tmp/nosimd.visaasm" "${ok[@]}"
+err no-simd "nosimd.visaasm: error\[E-LAUNCH-SIMD-MISSING\]: kernel 'ocl_gid' is Target=\"3d\" without a SimdSize attribute: a launch needs 8, 16 or 32" "$tmp/nosimd.visaasm" "${ok[@]}"
 sed 's/PerThreadInputSize=64/PerThreadInputSize=48/' "$k" >"$tmp/ptis.visaasm"
-err bad-ptis "ptis.visaasm: error: kernel 'ocl_gid': PerThreadInputSize=48 is not 1, 2 or 3 local-id rows of 64 bytes (SIMD16, 64-byte GRF)" "$tmp/ptis.visaasm" "${ok[@]}"
+err bad-ptis "ptis.visaasm: error\[E-LAUNCH-PER-THREAD-INPUT\]: kernel 'ocl_gid': PerThreadInputSize=48 is not 1, 2 or 3 local-id rows of 64 bytes (SIMD16, 64-byte GRF)" "$tmp/ptis.visaasm" "${ok[@]}"
 # malformed values stay usage errors (exit 2)
 check bad-vector 2 "$visa" run "$k" --arg buf:176 --arg 3 --arg 10,x --arg local_size
 check bad-buffer-ref 2 "$visa" run "$k" --arg @0 --arg 3 --arg 10,4 --arg local_size

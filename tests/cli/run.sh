@@ -47,7 +47,7 @@ check run-print-range 2 "$visa" run "$tests/../examples/saxpy.visaasm" --arg buf
 # one --arg per .input: too few leave an input unset, a number past the inputs is a mistake; a
 # buffer past the inputs is fine (messages reach it by binding-table index)
 check run-too-few-args 1 "$visa" run "$tests/../examples/saxpy.visaasm" --arg buf:64 --arg buf:64 --arg 2
-grep_out run-too-few-args-text "saxpy.visaasm: error: kernel 'saxpy' takes 4 arguments (its .input variables), 3 given" "$tmp/err"
+grep_out run-too-few-args-text "saxpy.visaasm: error\[E-INPUT-COUNT\]: kernel 'saxpy' takes 4 arguments (its .input variables), 3 given" "$tmp/err"
 check run-extra-number 1 "$visa" run "$tests/../examples/saxpy.visaasm" --arg buf:64 --arg buf:64 --arg 2 --arg 16 --arg 5
 grep_out run-extra-number-text "argument 5 is a number" "$tmp/err"
 check run-extra-buffer 0 "$visa" run "$tests/../examples/saxpy.visaasm" --arg buf:64 --arg buf:64 --arg 2 --arg 16 --arg buf:8
@@ -56,7 +56,7 @@ grep_out run-no-kernel-text "saxpy.visaasm: error: no kernel named 'nope'" "$tmp
 check run-ok 0 "$visa" run "$tests/../examples/saxpy.visaasm" --arg buf:64:iota:f --arg buf:64:fill:f:1 --arg 2 --arg 16 --print 1:f
 grep_out run-output "^1 3 5 7 9 11 13 15 17 19 21 23 25 27 29 31$" "$tmp/out"
 check run-oob 1 "$visa" run "$tests/../examples/saxpy.visaasm" --arg buf:8 --arg buf:64 --arg 2 --arg 16
-grep_out run-oob-diag "runtime error in 'lsc_load'.*lane 2" "$tmp/err"
+grep_out run-oob-diag "error\[E-RUN-OOB-GLOBAL\]: runtime error in 'lsc_load'.*lane 2" "$tmp/err"
 # determinism: the same ND-range on 1, 2 and 8 host threads writes identical bytes, and a run
 # whose groups fault reports the same (lowest) group, thread and lane every time
 for n in 1 2 8; do

@@ -379,7 +379,9 @@ static int run_kernel(run_cfg *c, const loaded *L) {
     visa_run_stats stats;
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
+    report_diags()->rule_ids = true; /* the emulator's diagnostics show their ids (src/emu/diags.def) */
     visa_status st = visa_module_run(L->m, &c->ro, c->args, c->nargs, vb, c->nbufs, &stats);
+    report_diags()->rule_ids = false;
     clock_gettime(CLOCK_MONOTONIC, &t1);
     progress_stop(pl);
     if (os && obs_finish(os)) rc = EXIT_DIAG;
