@@ -3,8 +3,9 @@
 **
 ** Checks across the two: every .ze_info kernel has a .text.<name> section (E-PROGRAM-KERNEL),
 ** a zebin has one .ze_info (E-PROGRAM-ZEINFO), and where a kernel's vISA text says
-** `.kernel_attr SimdSize=N`, N is the .ze_info's simd_size (W-PROGRAM-VISAASM: IGC 1.0.12504's
-** .visaasm sections are matched to kernels by order, and this catches a wrong match).
+** `.kernel_attr SimdSize=N` or `PerThreadInputSize=M`, N is the .ze_info's simd_size and M the
+** bytes of its per-thread payload (W-PROGRAM-VISAASM: IGC 1.0.12504's .visaasm sections are
+** matched to kernels by order, and this catches a wrong match).
 */
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,19 +13,36 @@
 
 #include "program_int.h"
 
-/* The N of the first "\n.kernel_attr SimdSize=N" of vISA text, or -1. */
-static long visa_simd_size(const char *text, size_t len) {
-    static const char attr[] = ".kernel_attr SimdSize=";
-    const size_t n = sizeof attr - 1;
+/* The N of the first "\n.kernel_attr NAME=N" of vISA text, or -1. */
+static long visa_kernel_attr(const char *text, size_t len, const char *name) {
+    char attr[64];
+    const size_t n = (size_t)snprintf(attr, sizeof attr, ".kernel_attr %s=", name);
     for (size_t i = 0; i + n < len; i++) {
         if ((i == 0 || text[i - 1] == '\n') && memcmp(text + i, attr, n) == 0) {
             long v = 0;
-            for (size_t j = i + n; j < len && j < i + n + 4 && text[j] >= '0' && text[j] <= '9'; j++)
+            for (size_t j = i + n; j < len && j < i + n + 6 && text[j] >= '0' && text[j] <= '9'; j++)
                 v = v * 10 + (text[j] - '0');
             return v;
         }
     }
     return -1;
+}
+
+/* The kernel's vISA text agrees with its .ze_info on the SIMD size and the per-thread payload. */
+static void check_visaasm(vp_program *p, diag_sink *ds, const vp_zebin_kernel *code,
+                          const vp_zeinfo_kernel *info) {
+    if (!code->visaasm) return;
+    long simd = visa_kernel_attr(code->visaasm, code->visaasm_len, "SimdSize");
+    long per_thread = visa_kernel_attr(code->visaasm, code->visaasm_len, "PerThreadInputSize");
+    long want = 0;
+    for (uint32_t i = 0; i < info->thread_arg_count; i++) want += info->thread_args[i].size;
+    if ((simd >= 0 && simd != info->env.simd_size) || (per_thread >= 0 && per_thread != want))
+        diag_at_offset(ds, VISA_SEV_WARNING, "W-PROGRAM-VISAASM",
+                       p->zebin->sections[code->visaasm_section].offset,
+                       "kernel %s: its vISA text (section %u) says SimdSize=%ld "
+                       "PerThreadInputSize=%ld, .ze_info %d and %ld: the text may be another "
+                       "kernel's", info->name, code->visaasm_section, simd, per_thread,
+                       info->env.simd_size, want);
 }
 
 static visa_status match_kernels(vp_program *p, diag_sink *ds) {
@@ -40,13 +58,7 @@ static visa_status match_kernels(vp_program *p, diag_sink *ds) {
                            ".ze_info kernel %s has no .text.%s section", info->name, info->name);
             continue;
         }
-        long simd = code->visaasm ? visa_simd_size(code->visaasm, code->visaasm_len) : -1;
-        if (simd >= 0 && simd != info->env.simd_size)
-            diag_at_offset(ds, VISA_SEV_WARNING, "W-PROGRAM-VISAASM",
-                           p->zebin->sections[code->visaasm_section].offset,
-                           "kernel %s: its vISA text (section %u) says SimdSize=%ld, .ze_info "
-                           "simd_size %d: the text may be another kernel's", info->name,
-                           code->visaasm_section, simd, info->env.simd_size);
+        check_visaasm(p, ds, code, info);
     }
     p->kernels = ks;
     p->kernel_count = zi->kernel_count;

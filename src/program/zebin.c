@@ -175,7 +175,8 @@ typedef struct span {
 
 static int cmp_span(const void *a, const void *b) {
     const span *x = a, *y = b;
-    return x->start < y->start ? -1 : x->start > y->start ? 1 : (x->section > y->section) - (x->section < y->section);
+    if (x->start != y->start) return x->start < y->start ? -1 : 1;
+    return (x->section > y->section) - (x->section < y->section);
 }
 
 static const char *span_name(const span *s, char *buf, size_t n) {
@@ -261,7 +262,8 @@ static void read_symbol(zr *r, uint32_t tab, uint32_t strtab, uint64_t k, vp_zeb
     memcpy(&sym, r->p + at, sizeof sym);
     const char *name = table_string(r, strtab, sym.st_name);
     if (!name) {
-        zfail(r, "E-ZEBIN-SYMTAB", at, "symbol %llu: name index %u is outside the string table",
+        zfail(r, "E-ZEBIN-SYMTAB", at,
+              "symbol %llu: name index %u is outside the string table or unterminated",
               (unsigned long long)k, sym.st_name);
         name = "";
     }

@@ -210,7 +210,9 @@ static void zwarn(zi_reader *z, const vp_ynode *at, const char *id, const char *
 
 /* What a node is, for messages. */
 static const char *node_what(const vp_ynode *n) {
-    return n->kind == VP_YNODE_MAP ? "a mapping" : n->kind == VP_YNODE_SEQ ? "a sequence" : n->quoted ? "a quoted string" : "a scalar";
+    if (n->kind == VP_YNODE_MAP) return "a mapping";
+    if (n->kind == VP_YNODE_SEQ) return "a sequence";
+    return n->quoted ? "a quoted string" : "a scalar";
 }
 
 static bool read_int(zi_reader *z, const vp_ynode *n, const char *key, int32_t lo, int32_t hi,
@@ -633,6 +635,8 @@ static void read_misc_info(zi_reader *z, const vp_ynode *n) {
         return;
     }
     static const char *const keys[] = {"name", "args_info"};
+    bool *seen = vp_arena_array(&z->zi->arena, z->zi->kernel_count, sizeof *seen);
+    if (!seen) return;
     for (uint32_t i = 0; i < n->count; i++) {
         const vp_ynode *v[2];
         if (!split_mapping(z, n->items[i], "a kernels_misc_info entry", "MISC", keys, 2, v)) continue;
@@ -648,10 +652,11 @@ static void read_misc_info(zi_reader *z, const vp_ynode *n) {
                   name);
             continue;
         }
-        if (k->arg_infos) {
+        if (seen[k - z->zi->kernels]) {
             zerr(z, v[0], "E-ZEINFO-DUP", "a second kernels_misc_info entry for kernel %.60s", name);
             continue;
         }
+        seen[k - z->zi->kernels] = true;
         if (!v[1]) continue;
         k->arg_infos = read_list(z, v[1], &arginfo_rec, sizeof *k->arg_infos, &k->arg_info_count);
         check_unique(z, k->name, "args_info index", k->arg_infos, k->arg_info_count,
