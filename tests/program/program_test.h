@@ -78,4 +78,25 @@ static const pt_diag *pt_find(const pt_state *s, const char *code) {
     return NULL;
 }
 
+/* Every allocation of run(ctx, arg) fails in turn: each round must give VISA_E_NOMEM with an
+** "out of memory" diagnostic, until one past the last allocation succeeds (the sanitizer build
+** sees that nothing leaks).  run frees what it built. */
+typedef visa_status (*pt_run_fn)(visa_ctx *ctx, const void *arg);
+static void pt_nomem_rounds(visa_ctx *ctx, pt_state *s, pt_run_fn run, const void *arg) {
+    CASE_BEGIN();
+    long fail = 0;
+    for (;; fail++) {
+        pt_reset(s);
+        s->allocs = 0;
+        s->fail_at = fail;
+        visa_status st = run(ctx, arg);
+        s->fail_at = -1;
+        if (st == VISA_OK) break;
+        CHECKF(st == VISA_E_NOMEM && pt_find(s, "E-NOMEM"), "allocation %ld: status %d", fail, st);
+        if (fail > 100000) break;
+    }
+    CHECK(fail > 3);
+    CASE_END("allocation failures");
+}
+
 #endif

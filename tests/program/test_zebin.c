@@ -409,29 +409,20 @@ static void test_truncations_and_flips(void) {
     visa_ctx_destroy(ctx);
 }
 
+static visa_status read_image(visa_ctx *ctx, const void *arg) {
+    const zb_image *z = arg;
+    vp_program *p = NULL;
+    visa_status st = vp_program_read(ctx, "nomem", z->bytes, z->len, &p);
+    vp_program_free(p);
+    return st;
+}
+
 static void test_nomem(void) {
     pt_state s;
     visa_ctx *ctx = pt_ctx(&s);
-    zb_image z;
+    static zb_image z;
     zb_valid(&z, 1270);
-    CASE_BEGIN();
-    long fail = 0;
-    for (;; fail++) {
-        pt_reset(&s);
-        s.allocs = 0;
-        s.fail_at = fail;
-        vp_program *p = NULL;
-        visa_status st = vp_program_read(ctx, "nomem", z.bytes, z.len, &p);
-        s.fail_at = -1;
-        if (st == VISA_OK) {
-            vp_program_free(p);
-            break;
-        }
-        CHECKF(st == VISA_E_NOMEM && pt_find(&s, "E-NOMEM"), "allocation %ld: status %d", fail, st);
-        if (fail > 100000) break;
-    }
-    CHECK(fail > 3);
-    CASE_END("allocation failures");
+    pt_nomem_rounds(ctx, &s, read_image, &z);
     visa_ctx_destroy(ctx);
 }
 
