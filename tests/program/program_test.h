@@ -82,7 +82,7 @@ static const pt_diag *pt_find(const pt_state *s, const char *code) {
 ** "out of memory" diagnostic, until one past the last allocation succeeds (the sanitizer build
 ** sees that nothing leaks).  run frees what it built. */
 typedef visa_status (*pt_run_fn)(visa_ctx *ctx, const void *arg);
-static void pt_nomem_rounds(visa_ctx *ctx, pt_state *s, pt_run_fn run, const void *arg) {
+static inline void pt_nomem_rounds(visa_ctx *ctx, pt_state *s, pt_run_fn run, const void *arg) {
     CASE_BEGIN();
     long fail = 0;
     for (;; fail++) {

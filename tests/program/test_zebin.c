@@ -40,7 +40,8 @@ static uint32_t str_at(const zb_image *z, const char *s) {
     exit(1);
 }
 
-/* The file: ELF header, the sections' bytes in order, the section table last (as IGC writes). */
+/* The file: ELF header, the sections' bytes in order, the section table last (as IGC writes,
+** which does not align them). */
 static void zb_write(zb_image *z, const wsec *secs, uint32_t n, uint16_t machine) {
     Elf64_Ehdr eh = {0};
     memcpy(eh.e_ident, ELFMAG, SELFMAG);
@@ -62,12 +63,14 @@ static void zb_write(zb_image *z, const wsec *secs, uint32_t n, uint16_t machine
         const void *data = s->data;
         size_t size = s->size;
         if (i == n - 1) data = z->strtab, size = z->strtab_len; /* the string table, last */
+        pos = (pos + 7) & ~(size_t)7; /* aligned, so that the test may mutate headers in place */
         sh[i] = (Elf64_Shdr){str_at(z, s->name), s->type, s->flags, 0, pos, size, s->link, s->info, 0,
                              s->entsize};
         z->sec_offset[i] = pos;
         memcpy(z->bytes + pos, data, size);
         pos += size;
     }
+    pos = (pos + 7) & ~(size_t)7;
     eh.e_shoff = pos;
     memcpy(z->bytes, &eh, sizeof eh);
     memcpy(z->bytes + pos, sh, n * sizeof *sh);
