@@ -20,7 +20,9 @@ typedef struct emu_abi {
 /* Inline data delivered with each thread on XeHP and later (IGC getInlineDataSize). */
 #define EMU_INLINE_DATA_BYTES 32u
 
-void emu_abi_of(const ir_routine *r, visa_platform plat, emu_abi *abi);
+/* per_thread: the per-thread payload's size when the kernel's text has no PerThreadInputSize
+** (visa_run_opts.per_thread_size; 0: none) */
+void emu_abi_of(const ir_routine *r, visa_platform plat, uint32_t per_thread, emu_abi *abi);
 /* An input's role; *dim receives the local-id row of a per-thread input, else -1. */
 visa_input_role emu_input_role(const emu_abi *abi, const ir_input *in, int *dim);
 static inline bool emu_role_takes_arg(visa_input_role role) {

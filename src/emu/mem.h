@@ -19,7 +19,12 @@ struct emu_mem {
     ** reads return 0 and writes are dropped; NULL otherwise */
     uint8_t *oob_sink;
     uint32_t oob_sink_bytes;
+    const uint64_t *symbols; /* the addresses of emu_program.extern_syms symbols, NULL: none given */
 };
+
+/* The address faddr gives a name outside the module that the launch gives no address: outside
+** every buffer, so using it as a pointer is an error and computing with it is not. */
+#define EMU_EXTERNAL_SYMBOL_ADDRESS 0xFFFF000000000000ull
 
 /* The zeroed sink for an out-of-bounds access of `size` bytes under memcheck, else NULL. */
 static inline uint8_t *emu_oob_sink(const emu_mem *mem, uint64_t size) {
