@@ -14,7 +14,10 @@ void emu_abi_of(const ir_routine *r, visa_platform plat, uint32_t per_thread, em
     abi->opencl = ir_attr_u32(r, "Target", 0) == 1;
     abi->simd = ir_attr_u32(r, "SimdSize", 0);
     abi->ptis = ir_attr_u32(r, "PerThreadInputSize", 0);
-    if (!abi->ptis && abi->opencl) abi->ptis = per_thread;
+    if (!abi->ptis && abi->opencl && per_thread) {
+        abi->ptis = per_thread;
+        abi->ptis_runtime = true;
+    }
     abi->grf = visa_platform_grf_bytes(plat);
     /* compute-runtime local_id_gen: a row is 64 bytes for SIMD32 or a 64-byte GRF, else 32 */
     unsigned simd = abi->simd ? abi->simd : 1;

@@ -734,7 +734,7 @@ static bool launch_shape_of(diag_sink *ds, const ir_routine *r, const visa_run_o
         return false;
     }
     L->simd = abi->simd;
-    if (abi->ptis && (abi->ptis % abi->row || abi->ptis / abi->row > 3)) {
+    if (abi->ptis && !abi->ptis_runtime && (abi->ptis % abi->row || abi->ptis / abi->row > 3)) {
         diag_at_offset(ds, VISA_SEV_ERROR, "E-RUN", VISA_DIAG_NO_OFFSET,
                        "kernel '%s': PerThreadInputSize=%u is not 1, 2 or 3 local-id rows of %u bytes (SIMD%u, "
                        "%u-byte GRF)", kname, abi->ptis, abi->row, abi->simd, abi->grf);

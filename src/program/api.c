@@ -68,14 +68,23 @@ static visa_status describe_args(visa_program *p, vp_program_kernel_ex *kx) {
             const vp_arg_info *ai = &k->arg_infos[j];
             if ((uint32_t)ai->index != i) continue;
             if (ai->name) a->name = ai->name;
-            if (ai->type_name) a->type_name = ai->type_name;
+            if (ai->type_name) {
+                /* IGC writes "float4;16": the type, then its size in bytes */
+                const char *semi = strchr(ai->type_name, ';');
+                a->type_name = semi ? vp_arena_strndup(&p->arena, ai->type_name, (size_t)(semi - ai->type_name))
+                                    : ai->type_name;
+                if (!a->type_name) return VISA_E_NOMEM;
+                if (semi && atoi(semi + 1) > 0) a->size = (uint32_t)atoi(semi + 1);
+            }
             if (ai->access_qualifier) a->access_qualifier = ai->access_qualifier;
             if (ai->type_qualifiers) a->type_qualifiers = ai->type_qualifiers;
             a->address_qualifier = arg_kind_of_qualifier(ai->address_qualifier, &a->kind);
-            if (a->kind != VISA_CL_ARG_VALUE) a->size = 8;
         }
         /* an argument the kernel never reads has no payload argument: the qualifier says */
+        uint32_t type_size = a->size;
         arg_from_payload(k, i, a);
+        if (a->kind == VISA_CL_ARG_VALUE && type_size > a->size) a->size = type_size; /* the whole type */
+        if (a->kind != VISA_CL_ARG_VALUE) a->size = 8;
     }
     kx->args = args;
     kx->arg_count = n;

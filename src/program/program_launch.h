@@ -9,6 +9,9 @@
 /* Buffers the launch adds after the arguments' (runtime.c): private memory, printf. */
 #define VP_LAUNCH_OWN_BUFFERS 2
 
+/* The GRF size of the platforms before XeHP (the dummy per-thread GRF, launch.c). */
+#define VP_PRE_XEHP_GRF_BYTES 32
+
 typedef struct cl_plan {
     visa_ctx *ctx;
     const visa_program *program;

@@ -217,12 +217,6 @@ static const char *cl_elem_type(const char *type_name, unsigned *width) {
     return NULL;
 }
 
-/* The byte size IGC recorded after ';' in the type name, else fallback. */
-static size_t cl_type_size(const char *type_name, size_t fallback) {
-    const char *semi = strchr(type_name, ';');
-    return semi && atoi(semi + 1) > 0 ? (size_t)atoi(semi + 1) : fallback;
-}
-
 static int parse_raw(const char *v, uint8_t *out, size_t size) {
     size_t n = strlen(v);
     if (n != 2 * size) return -1;
@@ -236,7 +230,7 @@ static int parse_raw(const char *v, uint8_t *out, size_t size) {
 
 /* A value argument: raw:HEX, or one number per element of its type. */
 static int parse_value(cl_cfg *c, size_t i, const visa_cl_arg_info *ai, const char *v) {
-    size_t size = cl_type_size(ai->type_name, ai->size);
+    size_t size = ai->size;
     if (size > sizeof c->values[i]) return usage_errorf(v, "argument %s: values over %zu bytes are not supported", ai->name, sizeof c->values[i]);
     c->args[i] = (visa_cl_arg){VISA_CL_ARG_VALUE, c->values[i], size};
     if (!strncmp(v, "raw:", 4)) {
