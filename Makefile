@@ -9,7 +9,7 @@ TSAN_BUILD ?= build-tsan
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 SHARED ?= $(abspath ../shared)
 
-.PHONY: all build demo check test check-asan check-tsan fuzz fuzz-tiers bench install clean
+.PHONY: all build demo check test check-asan check-tsan fuzz fuzz-tiers bench install clean oclgrind-suite
 
 all: build
 
@@ -33,6 +33,11 @@ demo: build
 	@echo "== visa run examples/gemm.visaasm: C (8 x 32) = A (8 x 16, all 1) * B (16 x 32, all 0.5): 2D block loads, dpas"
 	@$(BUILD)/visa run examples/gemm.visaasm --groups 2,1 --arg buf:256:fill:hf:1 --arg buf:1024:fill:hf:0.5 \
 	  --arg buf:1024 --arg 8 --arg 32 --arg 16 --print 2:f --stats
+	@if command -v ocloc >/dev/null; then \
+	  echo "== visa run examples/saxpy.cl --device pvc: OpenCL C compiled by IGC (libocloc), run with IGC's launch ABI"; \
+	  $(BUILD)/visa run examples/saxpy.cl --device pvc --global-size 16 --local-size 16 \
+	    --arg a=2 --arg x=buf:64:iota:f --arg y=buf:64:fill:f:0.5 --print y; \
+	else echo "== (no ocloc: apt-get install intel-opencl-icd to build and run examples/saxpy.cl)"; fi
 
 test: build
 	@cd $(BUILD) && ctest --output-on-failure -j$(JOBS)
@@ -79,6 +84,11 @@ fuzz-tiers: build
 	nice -n 19 build-fuzz-jit/tests/fuzz/fuzz_tiers -max_total_time=$(FUZZ_SECONDS) -timeout=20 -rss_limit_mb=2048 \
 	  -print_final_stats=1 -artifact_prefix=build-fuzz-jit/fuzz_tiers- -max_len=65536 build-fuzz-jit/corpus-fuzz_tiers \
 	  build-fuzz-jit/seeds/text
+
+# Oclgrind's kernel suite built by Debian's IGC (intel-opencl-icd) for three devices and run by
+# `visa run` with each test's launch and --check=all, against its expected output and findings.
+oclgrind-suite: build
+	@python3 tests/program/oclgrind_suite.py $(BUILD)/visa $(SHARED) $(BUILD)/oclgrind-suite tgllp dg2-g10 pvc
 
 bench: build
 	@echo "parse + print, IGC's and the inline-vISA corpus:"

@@ -356,7 +356,28 @@ typedef struct visa_run_opts {
                                        buffer's bytes start undefined for VISA_CHECK_INITCHECK
                                        (memory the host never wrote); ignored without initcheck
                                        (version 5) */
+    /* A launch by a runtime that knows the kernel's payload layout (IGC's .ze_info: the
+    ** visa_program_* functions below), docs/launch.md "A payload image" (version 6). */
+    const uint8_t *payload;   /**< NULL, or the cross-thread payload as the runtime lays it out: copied into
+                                   every thread at the kernel's cross-thread start (after the per-thread
+                                   payload); cross-thread and inline inputs then take no argument */
+    uint32_t payload_size;    /**< bytes of payload */
+    uint32_t per_thread_size; /**< bytes of per-thread payload (local ids) of a Target="3d" kernel whose text
+                                   has no PerThreadInputSize (IGC 1.0's); 0: the kernel's attribute */
+    uint32_t slm_size;        /**< bytes of shared local memory per group when more than the kernel's
+                                   SLMSize (OpenCL __local arguments); 0: SLMSize */
+    uint32_t group_base[3];   /**< the first group's id in x, y, z (a remainder region of a non-uniform
+                                   ND-range); 0: groups count from 0 */
+    const struct visa_symbol *symbols; /**< addresses of the names `faddr` takes that the module does not
+                                            define (program-scope data, printf's strings); NULL: none */
+    size_t nsymbols;
 } visa_run_opts;
+
+/** A symbol outside the module and its emulated address (visa_run_opts.symbols). */
+typedef struct visa_symbol {
+    const char *name;
+    uint64_t address;
+} visa_symbol;
 
 /** visa_run_opts.max_steps / max_total_steps: no limit. */
 #define VISA_UNLIMITED UINT64_MAX
@@ -556,6 +577,123 @@ VISA_API visa_status visa_kernel_input_at(const visa_module *module, const char 
 /** The keyword of a value a runtime supplies (VISA_ARG_LOCAL_SIZE: "local_size"), NULL for other
 **  kinds. */
 VISA_API const char *visa_arg_keyword(visa_arg_kind kind);
+
+/* -- Programs: what IGC builds from OpenCL C or SPIR-V, run with IGC's launch ABI ----------------
+** A program is a zebin (the ELF file IGC's offline compiler writes: native code, each kernel's
+** vISA text, and .ze_info, which says how each kernel is launched), read from bytes or built from
+** OpenCL C / SPIR-V through libocloc (Debian intel-opencl-icd, loaded at run time).  A launch
+** takes OpenCL arguments (buffers, __local sizes, values), builds the payload .ze_info describes
+** (docs/program.md) and runs the kernel's vISA on the emulator for the zebin's device.
+** A program is immutable once made: several threads may launch its kernels at once. */
+typedef struct visa_program visa_program;
+
+typedef enum visa_program_input {
+    VISA_PROGRAM_ZEBIN = 0,    /**< a zebin (IGC built it with -cl-intel-emit-zebin-visa-sections) */
+    VISA_PROGRAM_OPENCL_C = 1, /**< OpenCL C source, compiled through libocloc */
+    VISA_PROGRAM_SPIRV = 2     /**< a SPIR-V module, compiled through libocloc */
+} visa_program_input;
+
+typedef struct visa_program_opts {
+    uint32_t struct_size;     /**< sizeof(visa_program_opts) */
+    visa_program_input input;
+    const char *device;       /**< ocloc's -device for OpenCL C and SPIR-V: "tgllp", "dg2-g10", "pvc",
+                                   "mtl", ...; NULL: "dg2-g10".  A zebin names its own device. */
+    const char *options;      /**< OpenCL build options ("-cl-std=CL2.0 -DN=4"); NULL: none */
+} visa_program_opts;
+
+/** Make a program from `len` bytes of `data` (copied).  A failed OpenCL C / SPIR-V build returns
+**  VISA_E_SYNTAX with IGC's messages as an E-OCLOC-BUILD diagnostic and still sets *out to a program
+**  without kernels whose visa_program_build_log holds the log (the caller destroys it); any other
+**  failure leaves *out NULL.  libocloc missing: VISA_E_UNSUPPORTED (E-OCLOC-LOAD, naming the Debian
+**  package).  A malformed zebin or .ze_info: VISA_E_BINARY / VISA_E_SYNTAX with E-ZEBIN-* and
+**  E-ZEINFO-* diagnostics. */
+VISA_API visa_status visa_program_create(visa_ctx *ctx, const char *name, const void *data, size_t len,
+                                         const visa_program_opts *opts, visa_program **out);
+VISA_API void visa_program_destroy(visa_program *program);
+/** IGC's build messages ("" for a zebin read as it is). */
+VISA_API const char *visa_program_build_log(const visa_program *program);
+/** The zebin (what was read, or what IGC built), *len its size; NULL after a failed build. */
+VISA_API const void *visa_program_binary(const visa_program *program, size_t *len);
+/** The vISA platform the zebin's device runs, and the device's name as the zebin gives it
+**  ("DG2", "PVC", "TIGERLAKE_LP"). */
+VISA_API visa_platform visa_program_platform(const visa_program *program);
+VISA_API const char *visa_program_device(const visa_program *program);
+VISA_API size_t visa_program_kernel_count(const visa_program *program);
+/** Kernel `index`'s name; NULL past the end. */
+VISA_API const char *visa_program_kernel_name(const visa_program *program, size_t index);
+/** A kernel's vISA module (its text from the zebin, parsed): for fmt, verify, --list-inputs and
+**  observers.  NULL when there is no such kernel.  Owned by the program. */
+VISA_API const visa_module *visa_program_kernel_module(const visa_program *program, const char *kernel);
+
+/** What an OpenCL argument is. */
+typedef enum visa_cl_arg_kind {
+    VISA_CL_ARG_BUFFER = 0,  /**< a __global or __constant pointer: a buffer (or NULL) */
+    VISA_CL_ARG_LOCAL = 1,   /**< a __local pointer: bytes of shared local memory */
+    VISA_CL_ARG_VALUE = 2,   /**< a value (scalar, vector or struct) */
+    VISA_CL_ARG_SAMPLER = 3, /**< a sampler (not emulated) */
+    VISA_CL_ARG_IMAGE = 4    /**< an image (not emulated) */
+} visa_cl_arg_kind;
+
+/** A kernel's facts from .ze_info. */
+typedef struct visa_cl_kernel_info {
+    uint32_t struct_size;       /**< sizeof(visa_cl_kernel_info), set by the caller */
+    const char *name;
+    uint32_t arg_count;         /**< OpenCL arguments */
+    uint32_t simd_size;         /**< 8, 16 or 32: the sub-group size */
+    uint32_t slm_size;          /**< bytes of __local memory the kernel itself declares */
+    uint32_t private_size;      /**< bytes of private memory per work-item (or per thread, see docs) */
+    uint32_t required_work_group_size[3]; /**< reqd_work_group_size, or 0s */
+    uint32_t grf_count;
+    bool has_printf;
+} visa_cl_kernel_info;
+VISA_API visa_status visa_program_kernel_info(const visa_program *program, const char *kernel,
+                                              visa_cl_kernel_info *out);
+
+/** One OpenCL argument's facts (.ze_info's kernels_misc_info and payload_arguments). */
+typedef struct visa_cl_arg_info {
+    const char *name;           /**< "" when IGC recorded none */
+    const char *type_name;      /**< "float*", "int4", "struct S", ... ("" when unknown) */
+    const char *address_qualifier; /**< "__global", "__local", "__constant", "__private" */
+    const char *access_qualifier;  /**< "NONE", "read_only", ... */
+    const char *type_qualifiers;   /**< "const volatile", ... ("" for none) */
+    visa_cl_arg_kind kind;
+    uint32_t size;              /**< bytes a VALUE takes (the struct's size: its largest source offset +
+                                     size); 8 for pointers */
+} visa_cl_arg_info;
+VISA_API visa_status visa_program_kernel_arg(const visa_program *program, const char *kernel, size_t index,
+                                             visa_cl_arg_info *out);
+
+/** An OpenCL argument of a launch. */
+typedef struct visa_cl_arg {
+    visa_cl_arg_kind kind;
+    void *data;  /**< BUFFER: its bytes, read and written by the kernel (NULL: a NULL pointer);
+                      VALUE: the value's bytes (read); LOCAL: unused */
+    size_t size; /**< BUFFER: bytes; LOCAL: bytes of shared local memory; VALUE: bytes at data */
+} visa_cl_arg;
+
+typedef struct visa_cl_launch {
+    uint32_t struct_size;       /**< sizeof(visa_cl_launch) */
+    const char *kernel;         /**< the kernel's name */
+    uint32_t work_dim;          /**< 1, 2 or 3 */
+    uint64_t global_size[3];    /**< work-items (dimensions past work_dim: 1) */
+    uint64_t local_size[3];     /**< work-items per group; all 0: chosen (docs/program.md) */
+    uint64_t global_offset[3];
+    uint32_t threads;           /**< host threads; 0: 1 */
+    uint32_t checks;            /**< VISA_CHECK_* */
+    uint64_t max_steps;         /**< as visa_run_opts */
+    double timeout_seconds;
+    const struct visa_observer *observer;
+    /** printf's output, written after the launch, in the order the work-items' printf calls
+    **  reached the buffer; NULL: printf output is dropped. */
+    visa_write_fn printf_out;
+    void *printf_ud;
+} visa_cl_launch;
+
+/** Launch a kernel: args[i] is OpenCL argument i (nargs must be the kernel's arg_count, each of the
+**  kind its visa_cl_arg_info says).  Bad arguments are VISA_E_ARG with an E-PROGRAM-ARG diagnostic
+**  naming the argument; the rest as visa_module_run. */
+VISA_API visa_status visa_program_run(const visa_program *program, const visa_cl_launch *launch,
+                                      const visa_cl_arg *args, size_t nargs, visa_run_stats *stats);
 
 /* -- Instruction table queries (for tools such as `visa info`) ---------------------------- */
 

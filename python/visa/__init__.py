@@ -15,8 +15,8 @@ import weakref
 from . import _capi
 from ._capi import lib
 
-__all__ = ["Diagnostic", "Module", "RunResult", "VisaError", "decode", "library_path", "load",
-           "parse", "platforms", "raw", "version"]
+__all__ = ["Diagnostic", "Module", "Program", "RunResult", "VisaError", "decode", "library_path", "load",
+           "local", "parse", "platforms", "raw", "version"]
 
 __version__ = "0.1.0"  # the Python package's; version() is the library's (a test ties them)
 
@@ -388,3 +388,6 @@ def load(path, platform=DEFAULT_PLATFORM):
     if data[:4] == b"CISA":
         return decode(data, name, platform)
     return parse(data, name, platform)
+
+
+from .program import Program, ProgramResult, local  # noqa: E402  (program.py imports from here)

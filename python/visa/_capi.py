@@ -136,6 +136,89 @@ class RunStats(ctypes.Structure):
     _fields_ = [("instructions", ctypes.c_uint64), ("threads", ctypes.c_uint64)]
 
 
+# -- programs (visa.h "Programs") -------------------------------------------------------------
+
+# visa_program_input, visa_cl_arg_kind
+PROGRAM_ZEBIN, PROGRAM_OPENCL_C, PROGRAM_SPIRV = 0, 1, 2
+CL_ARG_BUFFER, CL_ARG_LOCAL, CL_ARG_VALUE, CL_ARG_SAMPLER, CL_ARG_IMAGE = 0, 1, 2, 3, 4
+CL_ARG_KIND_NAMES = {CL_ARG_BUFFER: "buffer", CL_ARG_LOCAL: "local", CL_ARG_VALUE: "value",
+                     CL_ARG_SAMPLER: "sampler", CL_ARG_IMAGE: "image"}
+
+
+class ProgramOpts(ctypes.Structure):
+    _fields_ = [
+        ("struct_size", ctypes.c_uint32),
+        ("input", ctypes.c_int),
+        ("device", ctypes.c_char_p),
+        ("options", ctypes.c_char_p),
+    ]
+
+
+class ClKernelInfo(ctypes.Structure):
+    _fields_ = [
+        ("struct_size", ctypes.c_uint32),
+        ("name", ctypes.c_char_p),
+        ("arg_count", ctypes.c_uint32),
+        ("simd_size", ctypes.c_uint32),
+        ("slm_size", ctypes.c_uint32),
+        ("private_size", ctypes.c_uint32),
+        ("required_work_group_size", ctypes.c_uint32 * 3),
+        ("grf_count", ctypes.c_uint32),
+        ("has_printf", ctypes.c_bool),
+    ]
+
+
+class ClArgInfo(ctypes.Structure):
+    _fields_ = [
+        ("name", ctypes.c_char_p),
+        ("type_name", ctypes.c_char_p),
+        ("address_qualifier", ctypes.c_char_p),
+        ("access_qualifier", ctypes.c_char_p),
+        ("type_qualifiers", ctypes.c_char_p),
+        ("kind", ctypes.c_int),
+        ("size", ctypes.c_uint32),
+    ]
+
+
+class ClArg(ctypes.Structure):
+    _fields_ = [("kind", ctypes.c_int), ("data", ctypes.c_void_p), ("size", ctypes.c_size_t)]
+
+
+class ClLaunch(ctypes.Structure):
+    _fields_ = [
+        ("struct_size", ctypes.c_uint32),
+        ("kernel", ctypes.c_char_p),
+        ("work_dim", ctypes.c_uint32),
+        ("global_size", ctypes.c_uint64 * 3),
+        ("local_size", ctypes.c_uint64 * 3),
+        ("global_offset", ctypes.c_uint64 * 3),
+        ("threads", ctypes.c_uint32),
+        ("checks", ctypes.c_uint32),
+        ("max_steps", ctypes.c_uint64),
+        ("timeout_seconds", ctypes.c_double),
+        ("observer", ctypes.c_void_p),
+        ("printf_out", WRITE_FN),
+        ("printf_ud", ctypes.c_void_p),
+    ]
+
+
+_PROGRAM_PROTOTYPES = {
+    "visa_program_create": (ctypes.c_int, [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_char_p, ctypes.c_size_t,
+                                           ctypes.POINTER(ProgramOpts), ctypes.POINTER(ctypes.c_void_p)]),
+    "visa_program_destroy": (None, [ctypes.c_void_p]),
+    "visa_program_build_log": (ctypes.c_char_p, [ctypes.c_void_p]),
+    "visa_program_binary": (ctypes.c_void_p, [ctypes.c_void_p, ctypes.POINTER(ctypes.c_size_t)]),
+    "visa_program_platform": (ctypes.c_int, [ctypes.c_void_p]),
+    "visa_program_device": (ctypes.c_char_p, [ctypes.c_void_p]),
+    "visa_program_kernel_count": (ctypes.c_size_t, [ctypes.c_void_p]),
+    "visa_program_kernel_name": (ctypes.c_char_p, [ctypes.c_void_p, ctypes.c_size_t]),
+    "visa_program_kernel_info": (ctypes.c_int, [ctypes.c_void_p, ctypes.c_char_p, ctypes.POINTER(ClKernelInfo)]),
+    "visa_program_kernel_arg": (ctypes.c_int, [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_size_t,
+                                               ctypes.POINTER(ClArgInfo)]),
+    "visa_program_run": (ctypes.c_int, [ctypes.c_void_p, ctypes.POINTER(ClLaunch), ctypes.POINTER(ClArg),
+                                        ctypes.c_size_t, ctypes.c_void_p]),
+}
+
 # -- prototypes ------------------------------------------------------------------------------
 
 _P = ctypes.c_void_p  # opaque visa_ctx *, visa_module *
@@ -182,6 +265,13 @@ class Library:
             fn.argtypes = argtypes
             setattr(self, name, fn)
         self.has_launch = all(hasattr(self.dll, s) for s in LAUNCH_SYMBOLS)
+        # programs (OpenCL C, SPIR-V, zebins) came later: optional, Program says when absent
+        self.has_programs = all(hasattr(self.dll, name) for name in _PROGRAM_PROTOTYPES)
+        for name, (restype, argtypes) in _PROGRAM_PROTOTYPES.items() if self.has_programs else ():
+            fn = getattr(self.dll, name)
+            fn.restype = restype
+            fn.argtypes = argtypes
+            setattr(self, name, fn)
 
 
 def _candidates():

@@ -91,6 +91,13 @@ visa_status visa__run_opts_read(const visa_run_opts *in, visa_run_opts *out) {
     TAKE(in, out, max_total_steps);
     TAKE(in, out, checks);
     TAKE(in, out, undef_buffers); /* version 5 */
+    TAKE(in, out, payload);       /* version 6 */
+    TAKE(in, out, payload_size);
+    TAKE(in, out, per_thread_size);
+    TAKE(in, out, slm_size);
+    for (int k = 0; k < 3; k++) TAKE(in, out, group_base[k]);
+    TAKE(in, out, symbols);
+    TAKE(in, out, nsymbols);
     return VISA_OK;
 }
 

@@ -196,7 +196,7 @@ typedef struct dp_mem {
 
 /* Report an access at byte `off` of the surface to the observer (exec.h's emu_observe_mem). */
 static inline void dp_observe(emu_thread *t, const dp_mem *m, uint64_t off, uint32_t size, unsigned lane, unsigned kind) {
-    emu_observe_mem(t, m->space, m->index, off, size, lane, kind);
+    emu_observe_mem(t, m->space, m->index, m->space == VISA_MEM_SLM ? emu_slm_offset(off) : off, size, lane, kind);
 }
 
 static bool surface_mem(emu_thread *t, const emu_op *op, dp_mem *m) {
@@ -228,6 +228,7 @@ static bool surface_mem(emu_thread *t, const emu_op *op, dp_mem *m) {
 }
 
 static inline uint8_t *at(const dp_mem *m, uint64_t off, uint64_t n) {
+    if (m->space == VISA_MEM_SLM) off = emu_slm_offset(off);
     return off <= m->size && n <= m->size - off ? m->base + off : emu_oob_sink(m->mem, n);
 }
 

@@ -147,6 +147,8 @@ typedef struct emu_program {
     bool global_atomics;    /* set by message lowering: groups then run one after another, in
                             ** order, so atomics' returned values are the same for any --threads */
     uint32_t *func_op;      /* per module routine: op index of its first op, UINT32_MAX if not lowered */
+    uint32_t extern_syms;   /* faddr ops of names the module does not define: their op->imm is 1..this,
+                            ** the launch's visa_run_opts.symbols give their addresses (emu_mem.symbols) */
     VEC(emu_origin) origin; /* per op: the instruction it came from (observation, diagnostics) */
     uint32_t nroutines;
     /* while lowering: the routine being lowered and its layout */

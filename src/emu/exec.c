@@ -148,7 +148,7 @@ static bool lower_function_ref(emu_program *p, const ir_inst *in, emu_op *op, di
         ** way): an address outside emulated memory, so using it as a pointer or calling it is a
         ** run-time error, while computing with it is not */
         op->info = 0;
-        op->imm = 0;
+        op->imm = ++p->extern_syms;
         op->target = UINT32_MAX;
         op->aux = name;
         op->fn = h_faddr;

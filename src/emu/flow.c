@@ -6,6 +6,7 @@
 
 #include "access.h"
 #include "families.h"
+#include "mem.h"
 
 /* -- Control flow ------------------------------------------------------------------------------ */
 void emu_end_handler(emu_thread *t, const emu_op *op) {
@@ -136,12 +137,13 @@ void h_ifcall(emu_thread *t, const emu_op *op) {
 }
 
 /* FADDR: a function's address is its routine index plus one (op->info); a symbol outside the
-** module gets EXTERNAL_SYMBOL_ADDRESS. */
-#define EXTERNAL_SYMBOL_ADDRESS 0xFFFF000000000000ull
+** module (op->imm its number) has the address the launch gives it (visa_run_opts.symbols), else
+** EMU_EXTERNAL_SYMBOL_ADDRESS. */
 
 void h_faddr(emu_thread *t, const emu_op *op) {
     emu_val v[EMU_MAX_LANES];
-    v[0].i = op->info ? op->info : (emu_i128)EXTERNAL_SYMBOL_ADDRESS;
+    const uint64_t *sym = t->mem->symbols;
+    v[0].i = op->info ? op->info : sym && op->imm ? (emu_i128)sym[op->imm - 1] : (emu_i128)EMU_EXTERNAL_SYMBOL_ADDRESS;
     op->dst.store(t, &op->dst, 1, 1, v);
     t->pc++;
 }

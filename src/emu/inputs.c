@@ -9,11 +9,15 @@
 
 static uint32_t round_up(uint32_t v, uint32_t a) { return (v + a - 1) / a * a; }
 
-void emu_abi_of(const ir_routine *r, visa_platform plat, emu_abi *abi) {
+void emu_abi_of(const ir_routine *r, visa_platform plat, uint32_t per_thread, emu_abi *abi) {
     memset(abi, 0, sizeof *abi);
     abi->opencl = ir_attr_u32(r, "Target", 0) == 1;
     abi->simd = ir_attr_u32(r, "SimdSize", 0);
     abi->ptis = ir_attr_u32(r, "PerThreadInputSize", 0);
+    if (!abi->ptis && abi->opencl && per_thread) {
+        abi->ptis = per_thread;
+        abi->ptis_runtime = true;
+    }
     abi->grf = visa_platform_grf_bytes(plat);
     /* compute-runtime local_id_gen: a row is 64 bytes for SIMD32 or a 64-byte GRF, else 32 */
     unsigned simd = abi->simd ? abi->simd : 1;
@@ -107,7 +111,7 @@ visa_status visa_kernel_get_info(const visa_module *m, const char *kernel, visa_
     if (!r || !out || out->struct_size < sizeof *out || (unsigned)plat >= VISA_PLATFORM__COUNT)
         return VISA_E_ARG;
     emu_abi abi;
-    emu_abi_of(r, plat, &abi);
+    emu_abi_of(r, plat, 0, &abi);
     memset(out, 0, sizeof *out);
     out->struct_size = sizeof *out;
     out->name = ir_str(r, r->name);
@@ -128,7 +132,7 @@ visa_status visa_kernel_input_at(const visa_module *m, const char *kernel, visa_
     const ir_routine *r = ir_find_kernel(m, kernel);
     if (!r || !out || index >= r->inputs.len || (unsigned)plat >= VISA_PLATFORM__COUNT) return VISA_E_ARG;
     emu_abi abi;
-    emu_abi_of(r, plat, &abi);
+    emu_abi_of(r, plat, 0, &abi);
     const ir_input *in = &r->inputs.data[index];
     memset(out, 0, sizeof *out);
     int dim;

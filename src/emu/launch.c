@@ -71,6 +71,8 @@ typedef struct launch {
     char fault_msg[512];
     bool oom;
     uint64_t steps, threads_run;
+    uint32_t workers;     /* host workers started so far */
+    uint64_t *symbols;    /* per emu_program.extern_syms: its address (launch_symbols), NULL when none */
     emu_obs_run *obs;     /* the observer's prepared run, NULL when nobody observes */
     emu_check_run *chk;   /* run checks (check.c), NULL when none */
 } launch;
@@ -164,7 +166,19 @@ static void fill_local_ids(const launch *L, uint32_t ti, const ir_input *in, uin
 }
 
 /* The thread's payload: r0, predefined ids and every input. */
-static void init_thread(const launch *L, emu_thread *t, const uint32_t g[3], const uint32_t l[3]) {
+/* The hardware thread id an OpenCL kernel computes from %sr0 (XeHP and later) or %hw_id (XeLP and
+** earlier; the finalizer reads it from r0.5 bits 9:0), for slot k.  IGC's CShader::GetHWTID takes
+** %sr0's thread fields and removes the bits that are not a thread number there (bit 6 then bit 3
+** on XeHP/XeHPG, bits 7:6 then bit 3 on XeHPC and later), and indexes private memory by the
+** result: giving every thread that runs at the same time its own k keeps their private memory
+** apart.  Here the zero bits are put back in. */
+static uint32_t sr0_thread_bits(visa_platform plat, uint32_t k) {
+    uint32_t y = (k & 7u) | ((k & ~7u) << 1); /* a zero at bit 3 */
+    unsigned gap = plat >= VISA_PLATFORM_XEHPC ? 2 : 1;
+    return (y & 0x3Fu) | ((y & ~0x3Fu) << gap); /* zeros at bit 6 (and 7) */
+}
+
+static void init_thread(const launch *L, emu_thread *t, const uint32_t g[3], const uint32_t l[3], uint32_t hw_thread) {
     const emu_program *p = L->prog;
     const ir_routine *r = p->r;
     const uint32_t *off = p->lay.var_off;
@@ -181,8 +195,18 @@ static void init_thread(const launch *L, emu_thread *t, const uint32_t g[3], con
     put(f + off[VISA_PREDEF_THREAD_X], l[0], 2);
     put(f + off[VISA_PREDEF_THREAD_Y], l[1], 2);
     put(f + off[VISA_PREDEF_SR0] + 8, t->dispatch, 4);            /* %sr0.2: DMask, the dispatch mask */
-    put(f + off[VISA_PREDEF_HW_ID], l[0] + L->gsize[0] * (l[1] + L->gsize[1] * l[2]), 4); /* %hw_id: thread in group */
+    uint32_t in_group = l[0] + L->gsize[0] * (l[1] + L->gsize[1] * l[2]);
+    if (L->abi.opencl) {
+        /* %hw_id / %sr0: the hardware thread (sr0_thread_bits) */
+        put(f + off[VISA_PREDEF_HW_ID], hw_thread, 4);
+        if (L->opts->platform >= VISA_PLATFORM_XEHP) put(f + off[VISA_PREDEF_SR0], sr0_thread_bits(L->opts->platform, hw_thread), 4);
+    } else {
+        put(f + off[VISA_PREDEF_HW_ID], in_group, 4); /* %hw_id: thread in group */
+    }
     put(f + p->cr0_off, L->cr0, 4);
+    /* a runtime's payload image: the cross-thread data from the end of the per-thread payload
+    ** (launch_limits checked that it fits) */
+    if (L->opts->payload) memcpy(f + L->abi.pt_end, L->opts->payload, L->opts->payload_size);
     unsigned scratch_index = 0;
     for (uint32_t i = 0; i < r->inputs.len; i++) {
         const ir_input *in = &r->inputs.data[i];
@@ -209,7 +233,7 @@ static void init_thread(const launch *L, emu_thread *t, const uint32_t g[3], con
             continue;
         }
         if (role != VISA_INPUT_IMPLICIT) {
-            write_arg(L, in, a, dst);
+            if (a) write_arg(L, in, a, dst); /* else the payload image's */
             continue;
         }
         switch (in->kind >> 3) {
@@ -237,6 +261,7 @@ static void init_thread(const launch *L, emu_thread *t, const uint32_t g[3], con
 ** threads can take turns at barriers. */
 typedef struct group_mem {
     uint32_t nthreads;
+    uint32_t worker;  /* the host worker running the group: its hardware-thread slots (hw_thread_id) */
     emu_thread *t;
     uint8_t *file;
     uint32_t *addr, *pred, *state, *wait;
@@ -311,9 +336,10 @@ static void note_other_threads(const launch *L, const group_mem *gm, uint32_t ti
 ** order is fixed, so the result never depends on the host.  Returns false on a fault. */
 static bool run_group(launch *L, uint64_t gi, group_mem *gm) {
     const emu_program *p = L->prog;
-    uint32_t g[3] = {(uint32_t)(gi % L->groups[0]), (uint32_t)(gi / L->groups[0] % L->groups[1]),
-                     (uint32_t)(gi / L->groups[0] / L->groups[1])};
-    emu_mem mem = {L->bufs, L->nbufs, gm->slm, L->slm_bytes, NULL, 0}; /* the sink: emu_check_group_begin */
+    const uint32_t *base = L->opts->group_base;
+    uint32_t g[3] = {base[0] + (uint32_t)(gi % L->groups[0]), base[1] + (uint32_t)(gi / L->groups[0] % L->groups[1]),
+                     base[2] + (uint32_t)(gi / L->groups[0] / L->groups[1])};
+    emu_mem mem = {L->bufs, L->nbufs, gm->slm, L->slm_bytes, NULL, 0, L->symbols}; /* the sink: emu_check_group_begin */
     if (gm->slm) memset(gm->slm, 0, L->slm_bytes);
     uint32_t n = gm->nthreads;
     emu_obs_group og;
@@ -351,7 +377,7 @@ static bool run_group(launch *L, uint64_t gi, group_mem *gm) {
         t->budget = &L->budget;
         memcpy(t->group_id, g, sizeof g);
         memcpy(t->local_id, l, sizeof l);
-        init_thread(L, t, g, l);
+        init_thread(L, t, g, l, gm->worker * L->nthreads + ti);
     }
     bool ok = emu_check_group_begin(L->chk, &cg, gi, g, gm->t, n, L->slm_bytes);
     og.chk = cg;
@@ -418,6 +444,9 @@ static void *worker(void *arg) {
     fesetenv(FE_DFL_ENV);
     group_mem gm;
     memset(&gm, 0, sizeof gm);
+    pthread_mutex_lock(&L->lock);
+    gm.worker = L->workers++;
+    pthread_mutex_unlock(&L->lock);
     if (!group_mem_alloc(ctx, L, &gm)) {
         pthread_mutex_lock(&L->lock);
         L->oom = true;
@@ -514,6 +543,13 @@ static bool check_arg_value(diag_sink *ds, const char *what, int ty, unsigned by
 
 /* Give every input that takes an argument its argument (visa_arg's binding rule), and check that
 ** each fits its input.  False after a diagnostic. */
+/* Whether an input of this role takes an argument: with a payload image the cross-thread and
+** inline inputs are the image's. */
+static bool arg_taken(const visa_run_opts *o, visa_input_role role) {
+    if (o->payload && (role == VISA_INPUT_CROSS_THREAD || role == VISA_INPUT_INLINE)) return false;
+    return emu_role_takes_arg(role);
+}
+
 static bool bind_args(diag_sink *ds, const ir_routine *r, const emu_abi *abi, const visa_run_opts *o,
                       const visa_arg *args, size_t nargs, size_t nbufs, const visa_arg **bound) {
     const char *const *names = o->arg_names;
@@ -533,7 +569,7 @@ static bool bind_args(diag_sink *ds, const ir_routine *r, const emu_abi *abi, co
         }
         int dim;
         visa_input_role role = emu_input_role(abi, &r->inputs.data[i], &dim);
-        if (!emu_role_takes_arg(role)) {
+        if (!arg_taken(o, role)) {
             emu_diag_offset(ds, EDIAG_INPUT_FILLED_BY_LAUNCH, VISA_DIAG_NO_OFFSET, aname,
                             role_text(role, dim, r->inputs.data[i].kind >> 3, rb, sizeof rb));
             return false;
@@ -548,7 +584,7 @@ static bool bind_args(diag_sink *ds, const ir_routine *r, const emu_abi *abi, co
     size_t need = 0, j = 0;
     for (uint32_t i = 0; i < r->inputs.len; i++) {
         int dim;
-        if (bound[i] || !emu_role_takes_arg(emu_input_role(abi, &r->inputs.data[i], &dim))) continue;
+        if (bound[i] || !arg_taken(o, emu_input_role(abi, &r->inputs.data[i], &dim))) continue;
         need++;
         while (j < nargs && names && names[j]) j++;
         if (j < nargs) bound[i] = &args[j++];
@@ -675,7 +711,7 @@ static bool launch_shape_of(diag_sink *ds, const ir_routine *r, const visa_run_o
         return false;
     }
     L->simd = abi->simd;
-    if (abi->ptis && (abi->ptis % abi->row || abi->ptis / abi->row > 3)) {
+    if (abi->ptis && !abi->ptis_runtime && (abi->ptis % abi->row || abi->ptis / abi->row > 3)) {
         emu_diag_offset(ds, EDIAG_LAUNCH_PER_THREAD_INPUT, VISA_DIAG_NO_OFFSET, kname, abi->ptis, abi->row, abi->simd,
                         abi->grf);
         return false;
@@ -725,6 +761,20 @@ static bool launch_limits(diag_sink *ds, const ir_routine *r, const visa_run_opt
         return false;
     }
     L->slm_bytes = slm_kb * 1024u;
+    if (o->slm_size > L->slm_bytes) {
+        if (o->slm_size > max_slm_kb[o->platform] * 1024u) {
+            emu_diag_offset(ds, EDIAG_LAUNCH_SLM_BYTES, VISA_DIAG_NO_OFFSET, o->slm_size, max_slm_kb[o->platform],
+                            visa_platform_name(o->platform));
+            return false;
+        }
+        L->slm_bytes = o->slm_size;
+    }
+    uint64_t grf_file = (uint64_t)p->lay.num_grf * p->lay.grf_bytes;
+    if (o->payload && (uint64_t)L->abi.pt_end + o->payload_size > grf_file) {
+        emu_diag_offset(ds, EDIAG_LAUNCH_PAYLOAD_GRF, VISA_DIAG_NO_OFFSET, o->payload_size, L->abi.pt_end,
+                        p->lay.num_grf);
+        return false;
+    }
     /* one group's state: every thread's registers and tables, and its SLM */
     uint64_t per_thread = sizeof(emu_thread) + (uint64_t)p->lay.file_bytes +
                           sizeof(uint32_t) * ((uint64_t)n_addr(p) + n_pred(p) + n_state(p) + p->ops.len);
@@ -814,18 +864,38 @@ static visa_status launch_groups(launch *L, diag_sink *ds, visa_run_stats *stats
     return VISA_E_RUNTIME;
 }
 
+/* The addresses the caller gives the module's external faddr names (program-scope data, printf's
+** strings); a name it does not give keeps the external-symbol address. */
+static visa_status launch_symbols(visa_ctx *ctx, launch *L) {
+    const emu_program *p = L->prog;
+    const visa_run_opts *o = L->opts;
+    if (!p->extern_syms || !o->symbols || !o->nsymbols) return VISA_OK;
+    L->symbols = vx_alloc(ctx, sizeof *L->symbols * p->extern_syms);
+    if (!L->symbols) return VISA_E_NOMEM;
+    for (uint32_t i = 0; i < p->extern_syms; i++) L->symbols[i] = EMU_EXTERNAL_SYMBOL_ADDRESS;
+    for (size_t i = 0; i < p->ops.len; i++) {
+        const emu_op *op = &p->ops.data[i];
+        if (op->form != VISA_FORM_FADDR || op->info || op->imm <= 0 || (uint32_t)op->imm > p->extern_syms) continue;
+        for (size_t s = 0; s < o->nsymbols; s++)
+            if (o->symbols[s].name && !strcmp(o->symbols[s].name, (const char *)op->aux))
+                L->symbols[op->imm - 1] = o->symbols[s].address;
+    }
+    return VISA_OK;
+}
+
 /* Everything of one launch but its groups: shape, arguments, buffers, limits, observer, checks. */
 static visa_status launch_setup(visa_ctx *ctx, launch *L, diag_sink *ds, const visa_arg *args, size_t nargs,
                                 visa_buffer *bufs, size_t nbufs) {
     const emu_program *prog = L->prog;
     const ir_routine *r = prog->r;
     const visa_run_opts *opts = L->opts;
-    emu_abi_of(r, opts->platform, &L->abi);
+    emu_abi_of(r, opts->platform, opts->per_thread_size, &L->abi);
     if (!launch_shape(ds, r, opts, L) || !bind_args(ds, r, &L->abi, opts, args, nargs, nbufs, L->bound))
         return VISA_E_ARG;
     L->args = args;
     L->nargs = nargs;
     visa_status st = launch_buffers(ctx, L, bufs, nbufs);
+    if (st == VISA_OK) st = launch_symbols(ctx, L);
     if (st != VISA_OK) return st;
     if (!launch_limits(ds, r, opts, L)) return VISA_E_ARG;
     L->cr0 = opts->set_cr0 ? opts->cr0 : EMU_CR0_FAST;
@@ -860,6 +930,7 @@ visa_status visa_kernel_run(const visa_kernel *k, const visa_run_opts *opts_in, 
         st = launch_setup(ctx, L, &ds, args, nargs, bufs, nbufs);
         if (st == VISA_OK) st = launch_groups(L, &ds, stats);
         launch_buffers_free(ctx, L);
+        if (L->symbols) vx_free(ctx, L->symbols, sizeof *L->symbols * prog->extern_syms);
         if (emu_check_finish(L->chk) && st == VISA_OK) st = VISA_E_RUNTIME; /* findings were reported */
         emu_observe_free(prog, L->obs);
     }

@@ -158,6 +158,7 @@ static uint8_t *space_ptr(emu_thread *t, const lsc_space *s, uint64_t addr, uint
     switch (s->kind) {
     case SP_SLM: {
         emu_mem *m = t->mem;
+        addr = emu_slm_offset(addr);
         if (!m->slm || addr > m->slm_size || size > m->slm_size - addr) return emu_oob_sink(m, size);
         return m->slm + addr;
     }
@@ -169,7 +170,7 @@ static uint8_t *space_ptr(emu_thread *t, const lsc_space *s, uint64_t addr, uint
 /* Report an access to the observer (exec.h: one predictable branch when unobserved). */
 static inline void observe(emu_thread *t, const lsc_space *s, uint64_t a, uint32_t size, unsigned lane, unsigned kind) {
     static const unsigned space[] = {[SP_GLOBAL] = VISA_MEM_GLOBAL, [SP_SLM] = VISA_MEM_SLM, [SP_SURFACE] = VISA_MEM_SURFACE};
-    emu_observe_mem(t, space[s->kind], s->index, a, size, lane, kind);
+    emu_observe_mem(t, space[s->kind], s->index, s->kind == SP_SLM ? emu_slm_offset(a) : a, size, lane, kind);
 }
 
 static void oob_fault(emu_thread *t, unsigned lane, const lsc_space *s, const char *what, uint32_t bytes, uint64_t a) {

@@ -19,7 +19,19 @@ struct emu_mem {
     ** reads return 0 and writes are dropped; NULL otherwise */
     uint8_t *oob_sink;
     uint32_t oob_sink_bytes;
+    const uint64_t *symbols; /* the addresses of emu_program.extern_syms symbols, NULL: none given */
 };
+
+/* An SLM address as the hardware takes it: IGC tags __local pointers that are used as values with
+** bit 28 (InlineLocalsResolution's VALID_LOCAL_HIGH_BITS, so that no __local pointer is 0) and
+** accesses SLM with the tagged address, so the bits from 28 up are no part of the offset.  Every
+** SLM access of the message families goes through this. */
+#define EMU_SLM_OFFSET_MASK 0x0FFFFFFFull
+static inline uint64_t emu_slm_offset(uint64_t addr) { return addr & EMU_SLM_OFFSET_MASK; }
+
+/* The address faddr gives a name outside the module that the launch gives no address: outside
+** every buffer, so using it as a pointer is an error and computing with it is not. */
+#define EMU_EXTERNAL_SYMBOL_ADDRESS 0xFFFF000000000000ull
 
 /* The zeroed sink for an out-of-bounds access of `size` bytes under memcheck, else NULL. */
 static inline uint8_t *emu_oob_sink(const emu_mem *mem, uint64_t size) {

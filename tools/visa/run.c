@@ -413,6 +413,7 @@ static int load_and_run(run_cfg *c) {
 }
 
 int cmd_run(int argc, char **argv) {
+    if (run_is_program(argc, argv)) return run_program(argc, argv); /* OpenCL: runcl.c */
     run_cfg *c = calloc(1, sizeof *c); /* large: the arguments' names and vector elements */
     if (!c) {
         cli_error("E-NOMEM", NULL, "out of memory");

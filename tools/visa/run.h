@@ -42,6 +42,12 @@ int parse_dims(const char *s, uint32_t out[3], uint32_t fill, bool allow_zero);
 int elem_type(const char *s, size_t n, unsigned *size, int *is_float, int *is_signed);
 /* One --arg VALUE into c->args[c->nargs] (and its buffer or elements); 0 or the exit status. */
 int parse_run_arg(run_cfg *c, const char *v);
+/* buf:SIZE[:INIT] into b (zeroed, or as INIT says); 0 or the exit status. */
+int run_make_buffer(const char *spec, run_buf *b);
+/* A decimal, float or 0x number: *is_float says which of dv / iv is exact; 0 or -1. */
+int run_parse_number(const char *s, int *is_float, double *dv, long long *iv);
+/* One element of `size` bytes (float when is_float; tname hf or bf for 2-byte floats). */
+void run_put_elem(uint8_t *p, unsigned size, int is_float, const char *tname, double dv, long long iv);
 /* buffer b as TYPE elements, one line. */
 void print_buffer(FILE *f, const run_buf *b, const char *tname);
 
@@ -50,6 +56,11 @@ void print_buffer(FILE *f, const run_buf *b, const char *tname);
 int list_inputs(const visa_module *m, const char *kernel, visa_platform platform);
 /* --kernel NAME must name a kernel of the module; 0 or EXIT_DIAG (the error lists them). */
 int check_kernel(const visa_module *m, const char *file, const char *name);
+
+/* -- runcl.c: `visa run` of an OpenCL program (.cl, .spv, zebin) ------------------------------- */
+/* Whether FILE (the first operand) is an OpenCL program rather than vISA. */
+bool run_is_program(int argc, char **argv);
+int run_program(int argc, char **argv);
 
 /* -- progress.c --------------------------------------------------------------------------------- */
 typedef struct progress_line progress_line;

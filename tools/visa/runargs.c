@@ -73,7 +73,7 @@ static float from_half(uint16_t h) {
 }
 
 /* Store one element of a numeric value (text) into p. */
-static void put_elem(uint8_t *p, unsigned size, int is_float, const char *tname, double dv, long long iv) {
+void run_put_elem(uint8_t *p, unsigned size, int is_float, const char *tname, double dv, long long iv) {
     if (is_float) {
         if (size == 8) memcpy(p, &dv, 8);
         else if (size == 4) {
@@ -96,7 +96,7 @@ static void put_elem(uint8_t *p, unsigned size, int is_float, const char *tname,
     }
 }
 
-static int parse_number(const char *s, int *is_float, double *dv, long long *iv) {
+int run_parse_number(const char *s, int *is_float, double *dv, long long *iv) {
     char *end;
     errno = 0;
     if ((s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) ||
@@ -149,7 +149,7 @@ static int fill_buffer(const char *spec, const char *init, run_buf *b) {
     long long iv = 0;
     if (!iota) {
         int nf;
-        if (!colon || parse_number(colon + 1, &nf, &dv, &iv)) return usage_error("fill needs TYPE:VALUE in '%s'", spec);
+        if (!colon || run_parse_number(colon + 1, &nf, &dv, &iv)) return usage_error("fill needs TYPE:VALUE in '%s'", spec);
         if (!flt && nf) iv = (long long)dv;
     } else if (colon) {
         return usage_error("iota takes only a type in '%s'", spec);
@@ -159,13 +159,13 @@ static int fill_buffer(const char *spec, const char *init, run_buf *b) {
             iv = (long long)(i / size_e);
             dv = (double)iv;
         }
-        put_elem(b->data + i, size_e, flt, tname, dv, iv);
+        run_put_elem(b->data + i, size_e, flt, tname, dv, iv);
     }
     return 0;
 }
 
 /* buf:SIZE[:INIT] */
-static int make_buffer(const char *spec, run_buf *b) {
+int run_make_buffer(const char *spec, run_buf *b) {
     const char *s = spec + 4;
     char *end;
     errno = 0;
@@ -279,7 +279,7 @@ static int parse_arg_number(const char *v, visa_arg *out) {
     int flt;
     double dv;
     long long iv;
-    if (parse_number(v, &flt, &dv, &iv)) return -1;
+    if (run_parse_number(v, &flt, &dv, &iv)) return -1;
     bool hex = strstr(v, "0x") || strstr(v, "0X");
     out->kind = flt ? VISA_ARG_FLOAT : hex ? VISA_ARG_SCALAR : VISA_ARG_INT;
     out->value = (uint64_t)iv;
@@ -330,7 +330,7 @@ int parse_run_arg(run_cfg *c, const char *v) {
         arg->kind = (visa_arg_kind)kw;
     } else if (!strncmp(v, "buf:", 4)) {
         if (c->nbufs == RUN_MAX) return usage_error("%s", "too many buffers");
-        rc = make_buffer(v, &c->bufs[c->nbufs]);
+        rc = run_make_buffer(v, &c->bufs[c->nbufs]);
         arg->kind = VISA_ARG_BUFFER;
         arg->buffer = (uint32_t)c->nbufs++;
     } else if (v[0] == '@') {

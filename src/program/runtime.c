@@ -1,0 +1,137 @@
+/* runtime.c -- what a runtime provides a launch beside the caller's arguments (docs/program.md):
+** private memory, the printf buffer and printf's output, and the checks of what the kernel asks
+** of the runtime that the emulator cannot give.
+*/
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "program_launch.h"
+#include "printf.h"
+
+static bool env_error(cl_plan *P, const char *what) {
+    diag_at_offset(P->ds, VISA_SEV_ERROR, "E-PROGRAM-UNSUPPORTED", VISA_DIAG_NO_OFFSET, "kernel %s: %s",
+                   P->kx->k->name, what);
+    return false;
+}
+
+visa_status vp_launch_check_env(cl_plan *P) {
+    const vp_zeinfo_kernel *k = P->kx->k->info;
+    const vp_exec_env *env = &k->env;
+    const int32_t *walk = env->work_group_walk_order_dimensions;
+    if (VP_PRESENT(env, VP_ENV_work_group_walk_order_dimensions) && (walk[0] != 0 || walk[1] != 1 || walk[2] != 2))
+        return env_error(P, "a work-group walk order other than x, y, z is not emulated"), VISA_E_UNSUPPORTED;
+    if (P->simd != 8 && P->simd != 16 && P->simd != 32)
+        return env_error(P, "its SIMD size is not 8, 16 or 32"), VISA_E_UNSUPPORTED;
+    for (uint32_t i = 0; i < k->thread_arg_count; i++)
+        if (k->thread_args[i].arg_type != VP_ARG_LOCAL_ID)
+            return env_error(P, "a per-thread payload other than local ids (packed local ids) is not emulated"),
+                   VISA_E_UNSUPPORTED;
+    for (uint32_t i = 0; i < k->arg_count; i++) {
+        const vp_payload_arg *a = &k->args[i];
+        switch (a->arg_type) {
+        case VP_ARG_IMPLICIT_ARG_BUFFER:
+        case VP_ARG_SYNC_BUFFER:
+        case VP_ARG_RT_GLOBAL_BUFFER:
+        case VP_ARG_ASSERT_BUFFER:
+        case VP_ARG_INDIRECT_DATA_POINTER:
+        case VP_ARG_SCRATCH_POINTER:
+        case VP_ARG_REGION_GROUP_DIMENSION:
+        case VP_ARG_CONST_BASE:
+        case VP_ARG_GLOBAL_BASE: {
+            char why[160];
+            snprintf(why, sizeof why, "the payload argument %s is not provided by the emulator's launch yet",
+                     a->arg_type_name ? a->arg_type_name : "?");
+            return env_error(P, why), VISA_E_UNSUPPORTED;
+        }
+        default: break;
+        }
+    }
+    for (uint32_t i = 0; i < k->buffer_count; i++)
+        if (k->buffers[i].type == VP_BUFTYPE_SCRATCH && k->buffers[i].usage == VP_BUFUSE_SINGLE_SPACE)
+            return env_error(P, "private memory on scratch space (per_thread_memory_buffers type scratch, "
+                                "usage single_space) is not emulated yet"),
+                   VISA_E_UNSUPPORTED;
+    return VISA_OK;
+}
+
+/* Private memory (per_thread_memory_buffers, usage private_space): `size` bytes per work-item
+** (is_simt_thread) or per thread.  IGC addresses it as private_base + HWTID x (bytes per thread)
+** + lane x size (PrivateMemoryResolution), HWTID being the hardware thread's number, which the
+** emulator gives each thread running at the same time (worker x threads per group + thread in
+** group: launch.c sr0_thread_bits).  So the buffer holds one slice per such thread. */
+static uint64_t private_per_thread(const cl_plan *P) {
+    const vp_zeinfo_kernel *k = P->kx->k->info;
+    uint64_t per_thread = 0;
+    for (uint32_t i = 0; i < k->buffer_count; i++) {
+        const vp_thread_buffer *b = &k->buffers[i];
+        if (b->usage == VP_BUFUSE_PRIVATE_SPACE) per_thread += (uint64_t)b->size * (b->is_simt_thread ? P->simd : 1);
+    }
+    return per_thread;
+}
+
+/* The most hardware-thread numbers IGC's decoding gives back (r0.5 bits 9:0 on XeLP; 12 bits of
+** %sr0 after the removed bits on XeHP and later). */
+static uint64_t max_hw_threads(visa_platform plat) { return plat >= VISA_PLATFORM_XEHP ? 4096 : 1024; }
+
+static bool wants(const vp_zeinfo_kernel *k, vp_arg_type type) {
+    for (uint32_t i = 0; i < k->arg_count; i++)
+        if (k->args[i].arg_type == (int32_t)type) return true;
+    return false;
+}
+
+visa_status vp_launch_own_buffers(cl_plan *P) {
+    const vp_zeinfo_kernel *k = P->kx->k->info;
+    P->private_slot = P->printf_slot = UINT32_MAX;
+    uint64_t per_thread = private_per_thread(P);
+    if (per_thread) {
+        uint64_t items = P->local[0] * P->local[1] * P->local[2];
+        uint64_t slots = (uint64_t)(P->launch->threads ? P->launch->threads : 1) * ((items + P->simd - 1) / P->simd);
+        if (slots > max_hw_threads(P->program->platform) || per_thread * slots > ((uint64_t)1 << 32)) {
+            diag_at_offset(P->ds, VISA_SEV_ERROR, "E-PROGRAM-LAUNCH", VISA_DIAG_NO_OFFSET,
+                           "kernel %s: %llu host threads x threads per group need %llu hardware threads of "
+                           "private memory (%llu bytes each); at most %llu and 4 GiB: use fewer host threads",
+                           P->kx->k->name, (unsigned long long)(P->launch->threads ? P->launch->threads : 1),
+                           (unsigned long long)slots, (unsigned long long)per_thread,
+                           (unsigned long long)max_hw_threads(P->program->platform));
+            return VISA_E_ARG;
+        }
+        P->private_bytes = (size_t)(per_thread * slots);
+        P->private_mem = vx_alloc(P->ctx, P->private_bytes);
+        if (!P->private_mem) return VISA_E_NOMEM;
+        memset(P->private_mem, 0, P->private_bytes);
+        P->private_slot = (uint32_t)P->nbufs;
+        P->bufs[P->nbufs++] = (visa_buffer){P->private_mem, P->private_bytes};
+    }
+    if (wants(k, VP_ARG_PRINTF_BUFFER)) {
+        P->printf_bytes = VP_PRINTF_BUFFER_BYTES;
+        P->printf_mem = vx_alloc(P->ctx, P->printf_bytes);
+        if (!P->printf_mem) return VISA_E_NOMEM;
+        vp_printf_buffer_init(P->printf_mem, P->printf_bytes);
+        P->printf_slot = (uint32_t)P->nbufs;
+        P->bufs[P->nbufs++] = (visa_buffer){P->printf_mem, P->printf_bytes};
+    }
+    return VISA_OK;
+}
+
+static void put_addr(uint8_t *dst, uint64_t v, int32_t size) {
+    for (int32_t i = 0; i < size && i < 8; i++) dst[i] = (uint8_t)(v >> (8 * i));
+}
+
+void vp_launch_fill_own(cl_plan *P, const vp_payload_arg *a, uint8_t *dst) {
+    if (a->arg_type == VP_ARG_PRIVATE_BASE_STATELESS && P->private_slot != UINT32_MAX)
+        put_addr(dst, visa_buffer_address(P->private_slot), a->size);
+    if (a->arg_type == VP_ARG_PRINTF_BUFFER && P->printf_slot != UINT32_MAX)
+        put_addr(dst, visa_buffer_address(P->printf_slot), a->size);
+}
+
+visa_status vp_launch_finish(cl_plan *P) {
+    if (!P->printf_mem) return VISA_OK;
+    return vp_printf_output(P->program, P->printf_mem, P->printf_bytes, P->ds, P->launch->printf_out,
+                            P->launch->printf_ud);
+}
+
+void vp_launch_own_free(cl_plan *P) {
+    if (P->private_mem) vx_free(P->ctx, P->private_mem, P->private_bytes);
+    if (P->printf_mem) vx_free(P->ctx, P->printf_mem, P->printf_bytes);
+}

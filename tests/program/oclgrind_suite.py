@@ -1,0 +1,257 @@
+#!/usr/bin/env python3
+"""Oclgrind's kernel test suite through IGC and visa (issue 24).
+
+usage: oclgrind_suite.py VISA SHARED WORKDIR DEVICE...
+
+Each test of SHARED/corpus/oclgrind/kernels/TESTS is built by Debian's IGC (the ocloc program,
+zebin with vISA sections) for each DEVICE, run by `visa run FILE.zebin` with the launch its .sim
+describes (NDRange, work-group size, arguments: sizes, fill / range / explicit values, dumps, null
+pointers, __local sizes) and --check=all, and compared with its .ref: every EXACT and MATCH line of
+the dumped arguments, and for each ERROR line a finding of the check Oclgrind's plugin stands for
+(MemCheck: memcheck, RaceDetector: racecheck, Uninitialized: initcheck, barrier divergence:
+synccheck); a test without ERROR lines must have no finding.
+
+Outcomes per device: passed, failed, or not applicable with its reason (KNOWN below, each a fact
+about IGC or about what visa does not emulate yet).  Exit 0 when nothing fails that KNOWN does not
+name, 1 otherwise, 77 when ocloc or the corpus is absent.
+"""
+import json
+import os
+import re
+import struct
+import subprocess
+import sys
+
+# Tests that cannot pass, with the reason; a test listed here that passes is reported (so the list
+# shrinks as visa grows).  Keys: "dir/name" or "dir/name@device".
+KNOWN = {
+    "interactive/struct_member": "an interactive-debugger test (Oclgrind's -i prompt): nothing to compare",
+    # Oclgrind checks array indices against the declared array (LLVM's GEP bounds); IGC lowers the
+    # array into the thread's registers or private memory, where an index past it is no invalid
+    # access: the vISA IGC wrote has no trace of the array's bounds.
+    "memcheck/static_array": "IGC keeps the array in registers / private memory: no bounds left in the vISA",
+    "memcheck/static_array_padded_struct": "IGC keeps the array in registers / private memory: no bounds left in the vISA",
+    "memcheck/casted_static_array": "IGC keeps the array in registers / private memory: no bounds left in the vISA",
+}
+
+CHECK_OF = [  # Oclgrind's ERROR text -> the visa check that must report it
+    (re.compile(r"data race", re.I), "C-RACECHECK"),
+    (re.compile(r"uninitiali[sz]ed", re.I), "C-INITCHECK"),
+    (re.compile(r"divergence|barrier", re.I), "C-SYNCCHECK"),
+    (re.compile(r"invalid|out of bounds|null", re.I), "C-MEMCHECK"),
+]
+
+CL_TYPES = {  # OpenCL element type -> (struct code, bytes)
+    "char": ("b", 1), "uchar": ("B", 1), "short": ("h", 2), "ushort": ("H", 2), "int": ("i", 4),
+    "uint": ("I", 4), "long": ("q", 8), "ulong": ("Q", 8), "float": ("f", 4), "double": ("d", 8),
+    "bool": ("B", 1), "size_t": ("Q", 8), "half": ("e", 2),
+}
+
+
+def elem_of(type_name):
+    """int4* -> ('i', 4): the element of a value or of what a pointer points to; None for structs."""
+    base = type_name.split(";")[0].rstrip("*").strip()
+    base = re.sub(r"^(const|volatile|restrict)\s+", "", base)
+    m = re.match(r"([a-z_]+?)(\d*)$", base)
+    return CL_TYPES.get(m.group(1)) if m else None
+
+
+def parse_sim(path):
+    """The .sim launch: program, kernel, global and local sizes, build options, arguments."""
+    lines = open(path).read().splitlines()
+    opts = ""
+    while lines and (lines[0].startswith("#") or not lines[0].strip()):
+        m = re.match(r"# ARGS:\s*--build-options\s+(.*)", lines[0])
+        if m:
+            opts = m.group(1).strip().strip('"')
+        lines = lines[1:]
+    prog, kernel = lines[0].strip(), lines[1].strip()
+    gsize = [int(x) for x in lines[2].split()]
+    lsize = [int(x) for x in lines[3].split()]
+    args, i = [], 4
+    while i < len(lines):
+        line = lines[i].strip()
+        i += 1
+        if not line.startswith("<"):
+            continue
+        spec = {"values": []}
+        for tok in line.strip("<>").split():
+            k, _, v = tok.partition("=")
+            spec[k] = v if v else True
+        while i < len(lines) and lines[i].strip() and not lines[i].strip().startswith("<"):
+            spec["values"] += lines[i].split()
+            i += 1
+        args.append(spec)
+    return prog, kernel, gsize, lsize, opts, args
+
+
+def elem_for(spec, info):
+    for t in CL_TYPES:
+        if t in spec:
+            return CL_TYPES[t]
+    return elem_of(info["type"]) or ("B", 1)
+
+
+def fill_bytes(spec, code, size, nbytes):
+    count = nbytes // size
+    if spec["values"]:
+        vals = [int(v, 16) if "hex" in spec else (float(v) if code in "fde" else int(v, 0)) for v in spec["values"]]
+    elif "range" in spec:
+        a, s, b = (float(x) if code in "fde" else int(x) for x in spec["range"].split(":"))
+        vals, v = [], a
+        while len(vals) < count and v <= b:
+            vals.append(v)
+            v += s
+    else:
+        f = spec.get("fill", "0")
+        vals = [float(f) if code in "fde" else int(f, 0)] * count
+    out = b""
+    for v in vals[:count]:
+        if code not in "fde":
+            v = int(v) & ((1 << (8 * size)) - 1)
+            v = struct.unpack("<" + code, v.to_bytes(size, "little"))[0]
+        out += struct.pack("<" + code, v)
+    return out.ljust(nbytes, b"\0")
+
+
+def dump_lines(name, spec, code, size, data):
+    yield "Argument '%s': %d bytes" % (name, len(data))
+    for k in range(len(data) // size):
+        v = struct.unpack_from("<" + code, data, k * size)[0]
+        if "hex" in spec:
+            text = "0x%0*x" % (2 * size, v & ((1 << (8 * size)) - 1))
+        elif code in "fde":
+            text = "%g" % v
+        else:
+            text = str(v)
+        yield "  %s[%d] = %s" % (name, k, text)
+
+
+def build(kdir, test, prog, opts, device, work):
+    out = os.path.join(work, device, test)
+    os.makedirs(out, exist_ok=True)
+    zebin = os.path.join(out, "k.zebin")
+    if os.path.exists(zebin):
+        return zebin, None
+    cmd = ["ocloc", "compile", "-file", os.path.join(kdir, os.path.dirname(test), prog), "-device", device,
+           "--format", "zebin", "-out_dir", out, "-output", "k", "-output_no_suffix",
+           "-internal_options", "-cl-intel-emit-zebin-visa-sections"]
+    if opts:
+        cmd += ["-options", opts]
+    r = subprocess.run(cmd, cwd=out, capture_output=True, text=True)
+    if r.returncode != 0 or not os.path.exists(os.path.join(out, "k")):
+        return None, (r.stdout + r.stderr).strip().splitlines()[-1:] or ["ocloc failed"]
+    os.rename(os.path.join(out, "k"), zebin)
+    return zebin, None
+
+
+def run_test(visa, kdir, test, device, work):
+    """(outcome, detail): outcome 'pass', 'fail' or 'na'."""
+    sim = os.path.join(kdir, test + ".sim")
+    ref = open(os.path.join(kdir, test + ".ref")).read().splitlines() if os.path.exists(os.path.join(kdir, test + ".ref")) else []
+    prog, kernel, gsize, lsize, opts, specs = parse_sim(sim)
+    zebin, err = build(kdir, test, prog, opts, device, work)
+    if not zebin:
+        return "na", "IGC does not compile it: " + " ".join(err)
+    lst = subprocess.run([visa, "run", zebin, "--kernel", kernel, "--list-inputs", "--json"], capture_output=True, text=True)
+    try:
+        infos = json.loads(lst.stdout)["inputs"]
+    except (ValueError, KeyError):
+        return "fail", "--list-inputs: " + (lst.stdout + lst.stderr)[-300:]
+    if len(infos) != len(specs):
+        return "fail", ".sim gives %d arguments, the kernel takes %d" % (len(specs), len(infos))
+    cmd = [visa, "run", zebin, "--kernel", kernel, "--check=all", "--json",
+           "--global-size", ",".join(map(str, gsize)), "--local-size", ",".join(map(str, lsize))]
+    dumps = []
+    for k, (spec, info) in enumerate(zip(specs, infos)):
+        size = int(spec.get("size", 0) or 0)
+        if "null" in spec:
+            cmd += ["--arg", "null"]
+        elif info["kind"] == "local":
+            cmd += ["--arg", str(size)]
+        elif info["kind"] == "buffer":
+            code, esize = elem_for(spec, info)
+            path = os.path.join(work, device, test, "arg%d.bin" % k)
+            open(path, "wb").write(b"" if "noinit" in spec else fill_bytes(spec, code, esize, size))
+            cmd += ["--arg", "buf:%d:file=%s" % (size, path)]
+            if "dump" in spec:
+                outp = os.path.join(work, device, test, "out%d.bin" % k)
+                cmd += ["--out", "%s=%s" % (info["name"], outp)]
+                dumps.append((info["name"], spec, code, esize, outp))
+        else:
+            code, esize = elem_for(spec, info)
+            cmd += ["--arg", "raw:" + fill_bytes(spec, code, esize, size).hex()]
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    try:
+        doc = json.loads(r.stdout)
+    except ValueError:
+        return "fail", "no JSON report: " + (r.stdout + r.stderr)[-300:]
+    diags = doc.get("diagnostics", [])
+    findings = [d["rule"] if "rule" in d else d.get("code", "") for d in diags if d.get("severity") == "error"]
+    findings = [f for f in findings if f and f.startswith("C-")]
+    other = [d for d in diags if d.get("severity") == "error" and not str(d.get("rule", d.get("code", ""))).startswith("C-")]
+    if other:
+        return "fail", "%s: %s" % (other[0].get("rule", other[0].get("code")), other[0].get("message", ""))[:300]
+    out_lines = [l for l in doc.get("output", "").splitlines() if l.strip()]  # printf's, before the dumps
+    for name, spec, code, esize, outp in dumps:
+        data = open(outp, "rb").read() if os.path.exists(outp) else b""
+        out_lines += list(dump_lines(name, spec, code, esize, data))
+    want_checks = []
+    oi = 0
+    for line in ref:
+        if not line.strip():
+            continue
+        kind, text = line.split()[0], line[6:]
+        if kind == "ERROR":
+            check = next((c for rx, c in CHECK_OF if rx.search(text)), None)
+            want_checks.append((check, text))
+            continue
+        found = out_lines[oi] if oi < len(out_lines) else None
+        if kind == "MATCH" and found is not None and text in found:
+            oi += 1
+            continue
+        if kind != "EXACT" or found != text:
+            return "fail", "expected %r, found %r" % (text, out_lines[oi] if oi < len(out_lines) else "end of output")
+        oi += 1
+    for check, text in want_checks:
+        if not any(f.startswith(check) for f in findings):
+            return "fail", "Oclgrind reports %r; visa's %s found nothing (%s)" % (text, check, ", ".join(findings) or "no findings")
+    if not want_checks and findings:
+        return "fail", "a clean test, but visa reports " + ", ".join(sorted(set(findings)))
+    return "pass", ""
+
+
+def main():
+    if len(sys.argv) < 5:
+        print(__doc__)
+        return 2
+    visa, shared, work = sys.argv[1:4]
+    devices = sys.argv[4:]
+    kdir = os.path.join(shared, "corpus", "oclgrind", "kernels")
+    if not os.path.isdir(kdir):
+        print("SKIPPED: %s is absent" % kdir)
+        return 77
+    if subprocess.run(["sh", "-c", "command -v ocloc"], capture_output=True).returncode != 0:
+        print("SKIPPED: no ocloc (Debian: intel-opencl-icd)")
+        return 77
+    tests = [t.strip() for t in open(os.path.join(kdir, "TESTS")) if t.strip()]
+    unexpected = 0
+    for device in devices:
+        counts = {"pass": 0, "fail": 0, "na": 0}
+        for test in tests:
+            known = KNOWN.get(test + "@" + device) or KNOWN.get(test)
+            outcome, detail = run_test(visa, kdir, test, device, work)
+            if outcome == "fail" and known:
+                outcome, detail = "na", known + " (" + detail + ")"
+            elif outcome == "pass" and known:
+                print("  %s %s: passes, but KNOWN says: %s" % (device, test, known))
+            counts[outcome] += 1
+            if outcome != "pass":
+                print("  %s %s: %s: %s" % (device, test, "FAILED" if outcome == "fail" else "n/a", detail))
+            unexpected += outcome == "fail"
+        print("%s: %d passed, %d failed, %d not applicable" % (device, counts["pass"], counts["fail"], counts["na"]))
+    return 1 if unexpected else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
