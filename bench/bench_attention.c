@@ -24,41 +24,41 @@ static double now(void) {
 }
 
 /* The kernels' work in f32, into c's outputs. */
-#define NATIVE_BODY                                                                                \
-    float sc[PA_PART];                                                                             \
-    for (int s = 0; s < PA_NS; s++)                                                                \
-        for (int h = 0; h < PA_NH; h++) {                                                          \
-            int g = h / PA_GROUP, np = (int)((c->ctx_len[s] + PA_PART - 1) / PA_PART);             \
-            for (int p = 0; p < np; p++) {                                                         \
-                float mx = -INFINITY, sum = 0;                                                     \
-                for (int t = 0; t < PA_PART; t++) {                                                \
-                    int tok = p * PA_PART + t, blk = (int)c->btab[s][tok / PA_BS];                 \
-                    const float *kk = c->k[blk][tok % PA_BS][g];                                   \
-                    float a = 0;                                                                   \
-                    for (int d = 0; d < PA_D; d++) a += c->q[s][h][d] * kk[d];                     \
-                    sc[t] = a;                                                                     \
-                    mx = a > mx ? a : mx;                                                          \
-                }                                                                                  \
-                for (int t = 0; t < PA_PART; t++) sum += sc[t] = expf(sc[t] - mx);                \
-                for (int t = 0; t < PA_PART; t++) c->tem[s][h][p * PA_PART + t] = pa_to_hf(sc[t] / sum); \
-                c->max_logits[s][h][p] = mx, c->exp_sums[s][h][p] = sum;                           \
-                float o[PA_D] = {0};                                                               \
-                for (int t = 0; t < PA_PART; t++) {                                                \
-                    int tok = p * PA_PART + t, blk = (int)c->btab[s][tok / PA_BS];                 \
-                    float pt = pa_from_hf(c->tem[s][h][p * PA_PART + t]);                          \
-                    const float *vv = c->v[blk][tok % PA_BS][g];                                   \
-                    for (int d = 0; d < PA_D; d++) o[d] += pt * vv[d];                             \
-                }                                                                                  \
-                for (int d = 0; d < PA_D; d++) c->out_p[s][h][p][d] = pa_to_hf(o[d]);              \
-            }                                                                                      \
-            float gm = -INFINITY, tot = 0, w[PA_NP];                                               \
-            for (int p = 0; p < np; p++) gm = c->max_logits[s][h][p] > gm ? c->max_logits[s][h][p] : gm; \
+#define NATIVE_BODY                                                                                              \
+    float sc[PA_PART];                                                                                           \
+    for (int s = 0; s < PA_NS; s++)                                                                              \
+        for (int h = 0; h < PA_NH; h++) {                                                                        \
+            int g = h / PA_GROUP, np = (int)((c->ctx_len[s] + PA_PART - 1) / PA_PART);                           \
+            for (int p = 0; p < np; p++) {                                                                       \
+                float mx = -INFINITY, sum = 0;                                                                   \
+                for (int t = 0; t < PA_PART; t++) {                                                              \
+                    int tok = p * PA_PART + t, blk = (int)c->btab[s][tok / PA_BS];                               \
+                    const float *kk = c->k[blk][tok % PA_BS][g];                                                 \
+                    float a = 0;                                                                                 \
+                    for (int d = 0; d < PA_D; d++) a += c->q[s][h][d] * kk[d];                                   \
+                    sc[t] = a;                                                                                   \
+                    mx = a > mx ? a : mx;                                                                        \
+                }                                                                                                \
+                for (int t = 0; t < PA_PART; t++) sum += sc[t] = expf(sc[t] - mx);                               \
+                for (int t = 0; t < PA_PART; t++) c->tem[s][h][p * PA_PART + t] = pa_to_hf(sc[t] / sum);         \
+                c->max_logits[s][h][p] = mx, c->exp_sums[s][h][p] = sum;                                         \
+                float o[PA_D] = {0};                                                                             \
+                for (int t = 0; t < PA_PART; t++) {                                                              \
+                    int tok = p * PA_PART + t, blk = (int)c->btab[s][tok / PA_BS];                               \
+                    float pt = pa_from_hf(c->tem[s][h][p * PA_PART + t]);                                        \
+                    const float *vv = c->v[blk][tok % PA_BS][g];                                                 \
+                    for (int d = 0; d < PA_D; d++) o[d] += pt * vv[d];                                           \
+                }                                                                                                \
+                for (int d = 0; d < PA_D; d++) c->out_p[s][h][p][d] = pa_to_hf(o[d]);                            \
+            }                                                                                                    \
+            float gm = -INFINITY, tot = 0, w[PA_NP];                                                             \
+            for (int p = 0; p < np; p++) gm = c->max_logits[s][h][p] > gm ? c->max_logits[s][h][p] : gm;         \
             for (int p = 0; p < np; p++) tot += w[p] = c->exp_sums[s][h][p] * expf(c->max_logits[s][h][p] - gm); \
-            for (int d = 0; d < PA_D; d++) {                                                       \
-                float o = 0;                                                                       \
-                for (int p = 0; p < np; p++) o += w[p] / tot * pa_from_hf(c->out_p[s][h][p][d]);   \
-                c->out[s][h][d] = pa_to_hf(o);                                                     \
-            }                                                                                      \
+            for (int d = 0; d < PA_D; d++) {                                                                     \
+                float o = 0;                                                                                     \
+                for (int p = 0; p < np; p++) o += w[p] / tot * pa_from_hf(c->out_p[s][h][p][d]);                 \
+                c->out[s][h][d] = pa_to_hf(o);                                                                   \
+            }                                                                                                    \
         }
 
 __attribute__((noinline)) static void native_attention(pa_case *c) { NATIVE_BODY }
@@ -79,7 +79,7 @@ static int host_has_avx2(void) { return 0; }
 ** 4 hf ulps of the larger plus 2^-14 absolute.  Returns the number of elements outside. */
 static int compare(const pa_case *e, const pa_case *n) {
     int bad = 0;
-#define HF_CLOSE(a, b)                                                                              \
+#define HF_CLOSE(a, b) \
     (fabsf(pa_from_hf(a) - pa_from_hf(b)) <= fmaxf(fabsf(pa_from_hf(a)), fabsf(pa_from_hf(b))) / 256 + 0x1p-14f)
     for (int s = 0; s < PA_NS; s++)
         for (int h = 0; h < PA_NH; h++) {
@@ -87,7 +87,8 @@ static int compare(const pa_case *e, const pa_case *n) {
             for (int p = 0; p < np; p++) {
                 bad += e->max_logits[s][h][p] != n->max_logits[s][h][p];
                 bad += !(fabsf(e->exp_sums[s][h][p] - n->exp_sums[s][h][p]) <= n->exp_sums[s][h][p] * 1e-5f);
-                for (int t = 0; t < PA_PART; t++) bad += !HF_CLOSE(e->tem[s][h][p * PA_PART + t], n->tem[s][h][p * PA_PART + t]);
+                for (int t = 0; t < PA_PART; t++)
+                    bad += !HF_CLOSE(e->tem[s][h][p * PA_PART + t], n->tem[s][h][p * PA_PART + t]);
                 for (int d = 0; d < PA_D; d++) bad += !HF_CLOSE(e->out_p[s][h][p][d], n->out_p[s][h][p][d]);
             }
             for (int d = 0; d < PA_D; d++) bad += !HF_CLOSE(e->out[s][h][d], n->out[s][h][d]);
@@ -151,12 +152,18 @@ int main(int argc, char **argv) {
     double macs = 0;
     for (int s = 0; s < PA_NS; s++) macs += 2.0 * PA_NH * e->ctx_len[s] * PA_D;
     printf("bench_attention: paged attention (XeTLA, IGC 2.x dump), %d seqs x %d heads, %u + %u tokens, "
-           "1 host thread\n", PA_NS, PA_NH, e->ctx_len[0], e->ctx_len[1]);
-    printf("%-10s %10s %10s %9s %10s %9s  %s\n", "kernel", "emu ms", "native ms", "emu/nat", "hw ms", "emu/hw", "check");
+           "1 host thread\n",
+           PA_NS, PA_NH, e->ctx_len[0], e->ctx_len[1]);
+    printf("%-10s %10s %10s %9s %10s %9s  %s\n", "kernel", "emu ms", "native ms", "emu/nat", "hw ms", "emu/hw",
+           "check");
     char hwcol[48] = "         -         -";
     if (hs > 0) snprintf(hwcol, sizeof hwcol, "%10.3f %8.2fx", hs * 1e3, es / hs);
-    printf("%-10s %10.3f %10.3f %8.2fx %s  %s (%.1f M MAC/s emulated)\n", "attention", es * 1e3, ns * 1e3, es / ns, hwcol,
-           st != VISA_OK ? visa_status_str(st) : bad ? "DIFFER" : "agree", macs / es / 1e6);
+    printf("%-10s %10.3f %10.3f %8.2fx %s  %s (%.1f M MAC/s emulated)\n", "attention", es * 1e3, ns * 1e3, es / ns,
+           hwcol,
+           st != VISA_OK ? visa_status_str(st)
+           : bad         ? "DIFFER"
+                         : "agree",
+           macs / es / 1e6);
     if (bad > 0) printf("  %d outputs differ from the native ones beyond the tolerance\n", bad);
     free(e), free(n);
     visa_module_destroy(mk), visa_module_destroy(mr), visa_ctx_destroy(ctx);

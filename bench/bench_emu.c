@@ -38,58 +38,57 @@ static double now(void) {
 ** (1) FMA loop: four independent accumulators per lane, a = a*m + c (fused), 8 mads per trip.
 **     x = group*16 + lane, a_k = x + k, m = 0.999, c = x/1024 + 0.5.  Output: a0..a3, 256 bytes.
 ** ------------------------------------------------------------------------------------------- */
-static const char k_fma[] =
-    ".version 4.1\n"
-    ".kernel \"fma_loop\"\n"
-    ".decl OUT v_type=G type=uq num_elts=1 align=qword\n"
-    ".decl N v_type=G type=d num_elts=1 align=dword\n"
-    ".decl ADDR v_type=G type=uq num_elts=1 align=qword\n"
-    ".decl G16 v_type=G type=ud num_elts=1 align=dword\n"
-    ".decl ID v_type=G type=ud num_elts=16 align=GRF\n"
-    ".decl X v_type=G type=f num_elts=16 align=GRF\n"
-    ".decl M v_type=G type=f num_elts=16 align=GRF\n"
-    ".decl C v_type=G type=f num_elts=16 align=GRF\n"
-    ".decl A0 v_type=G type=f num_elts=16 align=GRF\n"
-    ".decl A1 v_type=G type=f num_elts=16 align=GRF\n"
-    ".decl A2 v_type=G type=f num_elts=16 align=GRF\n"
-    ".decl A3 v_type=G type=f num_elts=16 align=GRF\n"
-    ".decl CNT v_type=G type=d num_elts=1 align=dword\n"
-    ".decl P1 v_type=P num_elts=16\n"
-    ".input OUT offset=64 size=8\n"
-    ".input N offset=72 size=4\n"
-    ".kernel_attr SimdSize=16\n"
-    "    mov (M1, 8) ID(0,0)<1> 0x76543210:uv\n"
-    "    add (M1, 8) ID(0,8)<1> ID(0,0)<1;1,0> 0x8:ud\n"
-    "    mul (M1_NM, 1) G16(0,0)<1> %group_id_x(0,0)<0;1,0> 0x10:ud\n"
-    "    add (M1, 16) ID(0,0)<1> ID(0,0)<1;1,0> G16(0,0)<0;1,0>\n"
-    "    mov (M1, 16) X(0,0)<1> ID(0,0)<1;1,0>\n"
-    "    add (M1, 16) A0(0,0)<1> X(0,0)<1;1,0> 0x0:f\n"
-    "    add (M1, 16) A1(0,0)<1> X(0,0)<1;1,0> 0x3f800000:f\n"
-    "    add (M1, 16) A2(0,0)<1> X(0,0)<1;1,0> 0x40000000:f\n"
-    "    add (M1, 16) A3(0,0)<1> X(0,0)<1;1,0> 0x40400000:f\n"
-    "    mov (M1, 16) M(0,0)<1> 0x3f7fbe77:f\n"
-    "    mul (M1, 16) C(0,0)<1> X(0,0)<1;1,0> 0x3a800000:f\n"
-    "    add (M1, 16) C(0,0)<1> C(0,0)<1;1,0> 0x3f000000:f\n"
-    "    mov (M1_NM, 1) CNT(0,0)<1> N(0,0)<0;1,0>\n"
-    "LOOP:\n"
-    "    mad (M1, 16) A0(0,0)<1> A0(0,0)<1;1,0> M(0,0)<1;1,0> C(0,0)<1;1,0>\n"
-    "    mad (M1, 16) A1(0,0)<1> A1(0,0)<1;1,0> M(0,0)<1;1,0> C(0,0)<1;1,0>\n"
-    "    mad (M1, 16) A2(0,0)<1> A2(0,0)<1;1,0> M(0,0)<1;1,0> C(0,0)<1;1,0>\n"
-    "    mad (M1, 16) A3(0,0)<1> A3(0,0)<1;1,0> M(0,0)<1;1,0> C(0,0)<1;1,0>\n"
-    "    mad (M1, 16) A0(0,0)<1> A0(0,0)<1;1,0> M(0,0)<1;1,0> C(0,0)<1;1,0>\n"
-    "    mad (M1, 16) A1(0,0)<1> A1(0,0)<1;1,0> M(0,0)<1;1,0> C(0,0)<1;1,0>\n"
-    "    mad (M1, 16) A2(0,0)<1> A2(0,0)<1;1,0> M(0,0)<1;1,0> C(0,0)<1;1,0>\n"
-    "    mad (M1, 16) A3(0,0)<1> A3(0,0)<1;1,0> M(0,0)<1;1,0> C(0,0)<1;1,0>\n"
-    "    add (M1_NM, 1) CNT(0,0)<1> CNT(0,0)<0;1,0> 0xffffffff:d\n"
-    "    cmp.gt (M1_NM, 1) P1 CNT(0,0)<0;1,0> 0x0:d\n"
-    "    (P1) jmp (M1, 1) LOOP\n"
-    "    mul (M1_NM, 1) ADDR(0,0)<1> %group_id_x(0,0)<0;1,0> 0x100:uq\n"
-    "    add (M1_NM, 1) ADDR(0,0)<1> ADDR(0,0)<0;1,0> OUT(0,0)<0;1,0>\n"
-    "    lsc_store.ugm (M1_NM, 1)  flat[ADDR]:a64  A0:d32x16t\n"
-    "    lsc_store.ugm (M1_NM, 1)  flat[ADDR+0x40]:a64  A1:d32x16t\n"
-    "    lsc_store.ugm (M1_NM, 1)  flat[ADDR+0x80]:a64  A2:d32x16t\n"
-    "    lsc_store.ugm (M1_NM, 1)  flat[ADDR+0xc0]:a64  A3:d32x16t\n"
-    "    ret (M1, 1)\n";
+static const char k_fma[] = ".version 4.1\n"
+                            ".kernel \"fma_loop\"\n"
+                            ".decl OUT v_type=G type=uq num_elts=1 align=qword\n"
+                            ".decl N v_type=G type=d num_elts=1 align=dword\n"
+                            ".decl ADDR v_type=G type=uq num_elts=1 align=qword\n"
+                            ".decl G16 v_type=G type=ud num_elts=1 align=dword\n"
+                            ".decl ID v_type=G type=ud num_elts=16 align=GRF\n"
+                            ".decl X v_type=G type=f num_elts=16 align=GRF\n"
+                            ".decl M v_type=G type=f num_elts=16 align=GRF\n"
+                            ".decl C v_type=G type=f num_elts=16 align=GRF\n"
+                            ".decl A0 v_type=G type=f num_elts=16 align=GRF\n"
+                            ".decl A1 v_type=G type=f num_elts=16 align=GRF\n"
+                            ".decl A2 v_type=G type=f num_elts=16 align=GRF\n"
+                            ".decl A3 v_type=G type=f num_elts=16 align=GRF\n"
+                            ".decl CNT v_type=G type=d num_elts=1 align=dword\n"
+                            ".decl P1 v_type=P num_elts=16\n"
+                            ".input OUT offset=64 size=8\n"
+                            ".input N offset=72 size=4\n"
+                            ".kernel_attr SimdSize=16\n"
+                            "    mov (M1, 8) ID(0,0)<1> 0x76543210:uv\n"
+                            "    add (M1, 8) ID(0,8)<1> ID(0,0)<1;1,0> 0x8:ud\n"
+                            "    mul (M1_NM, 1) G16(0,0)<1> %group_id_x(0,0)<0;1,0> 0x10:ud\n"
+                            "    add (M1, 16) ID(0,0)<1> ID(0,0)<1;1,0> G16(0,0)<0;1,0>\n"
+                            "    mov (M1, 16) X(0,0)<1> ID(0,0)<1;1,0>\n"
+                            "    add (M1, 16) A0(0,0)<1> X(0,0)<1;1,0> 0x0:f\n"
+                            "    add (M1, 16) A1(0,0)<1> X(0,0)<1;1,0> 0x3f800000:f\n"
+                            "    add (M1, 16) A2(0,0)<1> X(0,0)<1;1,0> 0x40000000:f\n"
+                            "    add (M1, 16) A3(0,0)<1> X(0,0)<1;1,0> 0x40400000:f\n"
+                            "    mov (M1, 16) M(0,0)<1> 0x3f7fbe77:f\n"
+                            "    mul (M1, 16) C(0,0)<1> X(0,0)<1;1,0> 0x3a800000:f\n"
+                            "    add (M1, 16) C(0,0)<1> C(0,0)<1;1,0> 0x3f000000:f\n"
+                            "    mov (M1_NM, 1) CNT(0,0)<1> N(0,0)<0;1,0>\n"
+                            "LOOP:\n"
+                            "    mad (M1, 16) A0(0,0)<1> A0(0,0)<1;1,0> M(0,0)<1;1,0> C(0,0)<1;1,0>\n"
+                            "    mad (M1, 16) A1(0,0)<1> A1(0,0)<1;1,0> M(0,0)<1;1,0> C(0,0)<1;1,0>\n"
+                            "    mad (M1, 16) A2(0,0)<1> A2(0,0)<1;1,0> M(0,0)<1;1,0> C(0,0)<1;1,0>\n"
+                            "    mad (M1, 16) A3(0,0)<1> A3(0,0)<1;1,0> M(0,0)<1;1,0> C(0,0)<1;1,0>\n"
+                            "    mad (M1, 16) A0(0,0)<1> A0(0,0)<1;1,0> M(0,0)<1;1,0> C(0,0)<1;1,0>\n"
+                            "    mad (M1, 16) A1(0,0)<1> A1(0,0)<1;1,0> M(0,0)<1;1,0> C(0,0)<1;1,0>\n"
+                            "    mad (M1, 16) A2(0,0)<1> A2(0,0)<1;1,0> M(0,0)<1;1,0> C(0,0)<1;1,0>\n"
+                            "    mad (M1, 16) A3(0,0)<1> A3(0,0)<1;1,0> M(0,0)<1;1,0> C(0,0)<1;1,0>\n"
+                            "    add (M1_NM, 1) CNT(0,0)<1> CNT(0,0)<0;1,0> 0xffffffff:d\n"
+                            "    cmp.gt (M1_NM, 1) P1 CNT(0,0)<0;1,0> 0x0:d\n"
+                            "    (P1) jmp (M1, 1) LOOP\n"
+                            "    mul (M1_NM, 1) ADDR(0,0)<1> %group_id_x(0,0)<0;1,0> 0x100:uq\n"
+                            "    add (M1_NM, 1) ADDR(0,0)<1> ADDR(0,0)<0;1,0> OUT(0,0)<0;1,0>\n"
+                            "    lsc_store.ugm (M1_NM, 1)  flat[ADDR]:a64  A0:d32x16t\n"
+                            "    lsc_store.ugm (M1_NM, 1)  flat[ADDR+0x40]:a64  A1:d32x16t\n"
+                            "    lsc_store.ugm (M1_NM, 1)  flat[ADDR+0x80]:a64  A2:d32x16t\n"
+                            "    lsc_store.ugm (M1_NM, 1)  flat[ADDR+0xc0]:a64  A3:d32x16t\n"
+                            "    ret (M1, 1)\n";
 
 static float bits_f(uint32_t b) {
     float f;
@@ -136,46 +135,45 @@ static inline __attribute__((always_inline)) void native_fma_body(float *out, un
 ** (2) Integer hash on ud: murmur3's fmix32 plus a Weyl step, chained ITERS times per lane, with a
 **     running sum.  h = group*16 + lane.  Output: h and the sum, 128 bytes.
 ** ------------------------------------------------------------------------------------------- */
-static const char k_hash[] =
-    ".version 4.1\n"
-    ".kernel \"hash_loop\"\n"
-    ".decl OUT v_type=G type=uq num_elts=1 align=qword\n"
-    ".decl N v_type=G type=d num_elts=1 align=dword\n"
-    ".decl ADDR v_type=G type=uq num_elts=1 align=qword\n"
-    ".decl G16 v_type=G type=ud num_elts=1 align=dword\n"
-    ".decl H v_type=G type=ud num_elts=16 align=GRF\n"
-    ".decl T v_type=G type=ud num_elts=16 align=GRF\n"
-    ".decl S v_type=G type=ud num_elts=16 align=GRF\n"
-    ".decl CNT v_type=G type=d num_elts=1 align=dword\n"
-    ".decl P1 v_type=P num_elts=16\n"
-    ".input OUT offset=64 size=8\n"
-    ".input N offset=72 size=4\n"
-    ".kernel_attr SimdSize=16\n"
-    "    mov (M1, 8) H(0,0)<1> 0x76543210:uv\n"
-    "    add (M1, 8) H(0,8)<1> H(0,0)<1;1,0> 0x8:ud\n"
-    "    mul (M1_NM, 1) G16(0,0)<1> %group_id_x(0,0)<0;1,0> 0x10:ud\n"
-    "    add (M1, 16) H(0,0)<1> H(0,0)<1;1,0> G16(0,0)<0;1,0>\n"
-    "    mov (M1, 16) S(0,0)<1> 0x0:ud\n"
-    "    mov (M1_NM, 1) CNT(0,0)<1> N(0,0)<0;1,0>\n"
-    "LOOP:\n"
-    "    shr (M1, 16) T(0,0)<1> H(0,0)<1;1,0> 0x10:ud\n"
-    "    xor (M1, 16) H(0,0)<1> H(0,0)<1;1,0> T(0,0)<1;1,0>\n"
-    "    mul (M1, 16) H(0,0)<1> H(0,0)<1;1,0> 0x85ebca6b:ud\n"
-    "    shr (M1, 16) T(0,0)<1> H(0,0)<1;1,0> 0xd:ud\n"
-    "    xor (M1, 16) H(0,0)<1> H(0,0)<1;1,0> T(0,0)<1;1,0>\n"
-    "    mul (M1, 16) H(0,0)<1> H(0,0)<1;1,0> 0xc2b2ae35:ud\n"
-    "    shr (M1, 16) T(0,0)<1> H(0,0)<1;1,0> 0x10:ud\n"
-    "    xor (M1, 16) H(0,0)<1> H(0,0)<1;1,0> T(0,0)<1;1,0>\n"
-    "    add (M1, 16) H(0,0)<1> H(0,0)<1;1,0> 0x9e3779b9:ud\n"
-    "    add (M1, 16) S(0,0)<1> S(0,0)<1;1,0> H(0,0)<1;1,0>\n"
-    "    add (M1_NM, 1) CNT(0,0)<1> CNT(0,0)<0;1,0> 0xffffffff:d\n"
-    "    cmp.gt (M1_NM, 1) P1 CNT(0,0)<0;1,0> 0x0:d\n"
-    "    (P1) jmp (M1, 1) LOOP\n"
-    "    mul (M1_NM, 1) ADDR(0,0)<1> %group_id_x(0,0)<0;1,0> 0x80:uq\n"
-    "    add (M1_NM, 1) ADDR(0,0)<1> ADDR(0,0)<0;1,0> OUT(0,0)<0;1,0>\n"
-    "    lsc_store.ugm (M1_NM, 1)  flat[ADDR]:a64  H:d32x16t\n"
-    "    lsc_store.ugm (M1_NM, 1)  flat[ADDR+0x40]:a64  S:d32x16t\n"
-    "    ret (M1, 1)\n";
+static const char k_hash[] = ".version 4.1\n"
+                             ".kernel \"hash_loop\"\n"
+                             ".decl OUT v_type=G type=uq num_elts=1 align=qword\n"
+                             ".decl N v_type=G type=d num_elts=1 align=dword\n"
+                             ".decl ADDR v_type=G type=uq num_elts=1 align=qword\n"
+                             ".decl G16 v_type=G type=ud num_elts=1 align=dword\n"
+                             ".decl H v_type=G type=ud num_elts=16 align=GRF\n"
+                             ".decl T v_type=G type=ud num_elts=16 align=GRF\n"
+                             ".decl S v_type=G type=ud num_elts=16 align=GRF\n"
+                             ".decl CNT v_type=G type=d num_elts=1 align=dword\n"
+                             ".decl P1 v_type=P num_elts=16\n"
+                             ".input OUT offset=64 size=8\n"
+                             ".input N offset=72 size=4\n"
+                             ".kernel_attr SimdSize=16\n"
+                             "    mov (M1, 8) H(0,0)<1> 0x76543210:uv\n"
+                             "    add (M1, 8) H(0,8)<1> H(0,0)<1;1,0> 0x8:ud\n"
+                             "    mul (M1_NM, 1) G16(0,0)<1> %group_id_x(0,0)<0;1,0> 0x10:ud\n"
+                             "    add (M1, 16) H(0,0)<1> H(0,0)<1;1,0> G16(0,0)<0;1,0>\n"
+                             "    mov (M1, 16) S(0,0)<1> 0x0:ud\n"
+                             "    mov (M1_NM, 1) CNT(0,0)<1> N(0,0)<0;1,0>\n"
+                             "LOOP:\n"
+                             "    shr (M1, 16) T(0,0)<1> H(0,0)<1;1,0> 0x10:ud\n"
+                             "    xor (M1, 16) H(0,0)<1> H(0,0)<1;1,0> T(0,0)<1;1,0>\n"
+                             "    mul (M1, 16) H(0,0)<1> H(0,0)<1;1,0> 0x85ebca6b:ud\n"
+                             "    shr (M1, 16) T(0,0)<1> H(0,0)<1;1,0> 0xd:ud\n"
+                             "    xor (M1, 16) H(0,0)<1> H(0,0)<1;1,0> T(0,0)<1;1,0>\n"
+                             "    mul (M1, 16) H(0,0)<1> H(0,0)<1;1,0> 0xc2b2ae35:ud\n"
+                             "    shr (M1, 16) T(0,0)<1> H(0,0)<1;1,0> 0x10:ud\n"
+                             "    xor (M1, 16) H(0,0)<1> H(0,0)<1;1,0> T(0,0)<1;1,0>\n"
+                             "    add (M1, 16) H(0,0)<1> H(0,0)<1;1,0> 0x9e3779b9:ud\n"
+                             "    add (M1, 16) S(0,0)<1> S(0,0)<1;1,0> H(0,0)<1;1,0>\n"
+                             "    add (M1_NM, 1) CNT(0,0)<1> CNT(0,0)<0;1,0> 0xffffffff:d\n"
+                             "    cmp.gt (M1_NM, 1) P1 CNT(0,0)<0;1,0> 0x0:d\n"
+                             "    (P1) jmp (M1, 1) LOOP\n"
+                             "    mul (M1_NM, 1) ADDR(0,0)<1> %group_id_x(0,0)<0;1,0> 0x80:uq\n"
+                             "    add (M1_NM, 1) ADDR(0,0)<1> ADDR(0,0)<0;1,0> OUT(0,0)<0;1,0>\n"
+                             "    lsc_store.ugm (M1_NM, 1)  flat[ADDR]:a64  H:d32x16t\n"
+                             "    lsc_store.ugm (M1_NM, 1)  flat[ADDR+0x40]:a64  S:d32x16t\n"
+                             "    ret (M1, 1)\n";
 
 static inline __attribute__((always_inline)) void native_hash_body(uint32_t *out, unsigned groups, int iters) {
     for (unsigned g = 0; g < groups; g++) {
@@ -207,69 +205,68 @@ static inline __attribute__((always_inline)) void native_hash_body(uint32_t *out
 **     offsets; the sum is accumulated and fed back into row 0 (d0 = d0*0.5 + sum/256) so every
 **     trip differs.  Output: row 0 of D and the accumulated sum, 128 bytes.
 ** ------------------------------------------------------------------------------------------- */
-static const char k_reduce[] =
-    ".version 4.1\n"
-    ".kernel \"reduce_loop\"\n"
-    ".decl OUT v_type=G type=uq num_elts=1 align=qword\n"
-    ".decl IN v_type=G type=uq num_elts=1 align=qword\n"
-    ".decl N v_type=G type=d num_elts=1 align=dword\n"
-    ".decl ADDR v_type=G type=uq num_elts=1 align=qword\n"
-    ".decl IADDR v_type=G type=uq num_elts=1 align=qword\n"
-    ".decl D v_type=G type=f num_elts=256 align=GRF\n"
-    ".decl T v_type=G type=f num_elts=128 align=GRF\n"
-    ".decl U v_type=G type=f num_elts=64 align=GRF\n"
-    ".decl V v_type=G type=f num_elts=32 align=GRF\n"
-    ".decl W v_type=G type=f num_elts=16 align=GRF\n"
-    ".decl ACC v_type=G type=f num_elts=16 align=GRF\n"
-    ".decl S2 v_type=G type=f num_elts=1 align=dword\n"
-    ".decl CNT v_type=G type=d num_elts=1 align=dword\n"
-    ".decl P1 v_type=P num_elts=16\n"
-    ".input OUT offset=64 size=8\n"
-    ".input IN offset=72 size=8\n"
-    ".input N offset=80 size=4\n"
-    ".kernel_attr SimdSize=16\n"
-    "    mul (M1_NM, 1) IADDR(0,0)<1> %group_id_x(0,0)<0;1,0> 0x400:uq\n"
-    "    add (M1_NM, 1) IADDR(0,0)<1> IADDR(0,0)<0;1,0> IN(0,0)<0;1,0>\n"
-    "    lsc_load.ugm (M1_NM, 1)  D:d32x64t  flat[IADDR]:a64\n"
-    "    lsc_load.ugm (M1_NM, 1)  D.256:d32x64t  flat[IADDR+0x100]:a64\n"
-    "    lsc_load.ugm (M1_NM, 1)  D.512:d32x64t  flat[IADDR+0x200]:a64\n"
-    "    lsc_load.ugm (M1_NM, 1)  D.768:d32x64t  flat[IADDR+0x300]:a64\n"
-    "    mov (M1, 16) ACC(0,0)<1> 0x0:f\n"
-    "    mov (M1_NM, 1) CNT(0,0)<1> N(0,0)<0;1,0>\n"
-    "LOOP:\n"
-    "    add (M1, 16) T(0,0)<1> D(0,0)<16;8,2> D(0,1)<16;8,2>\n"
-    "    add (M1, 16) T(1,0)<1> D(2,0)<16;8,2> D(2,1)<16;8,2>\n"
-    "    add (M1, 16) T(2,0)<1> D(4,0)<16;8,2> D(4,1)<16;8,2>\n"
-    "    add (M1, 16) T(3,0)<1> D(6,0)<16;8,2> D(6,1)<16;8,2>\n"
-    "    add (M1, 16) T(4,0)<1> D(8,0)<16;8,2> D(8,1)<16;8,2>\n"
-    "    add (M1, 16) T(5,0)<1> D(10,0)<16;8,2> D(10,1)<16;8,2>\n"
-    "    add (M1, 16) T(6,0)<1> D(12,0)<16;8,2> D(12,1)<16;8,2>\n"
-    "    add (M1, 16) T(7,0)<1> D(14,0)<16;8,2> D(14,1)<16;8,2>\n"
-    "    add (M1, 16) U(0,0)<1> T(0,0)<2;1,0> T(0,1)<2;1,0>\n"
-    "    add (M1, 16) U(1,0)<1> T(2,0)<2;1,0> T(2,1)<2;1,0>\n"
-    "    add (M1, 16) U(2,0)<1> T(4,0)<2;1,0> T(4,1)<2;1,0>\n"
-    "    add (M1, 16) U(3,0)<1> T(6,0)<2;1,0> T(6,1)<2;1,0>\n"
-    "    add (M1, 16) V(0,0)<1> U(0,0)<16;8,2> U(0,1)<16;8,2>\n"
-    "    add (M1, 16) V(1,0)<1> U(2,0)<16;8,2> U(2,1)<16;8,2>\n"
-    "    add (M1, 16) W(0,0)<1> V(0,0)<1;1,0> V(1,0)<1;1,0>\n"
-    "    add (M1, 8) W(0,0)<1> W(0,0)<1;1,0> W(0,8)<1;1,0>\n"
-    "    add (M1, 4) W(0,0)<1> W(0,0)<1;1,0> W(0,4)<1;1,0>\n"
-    "    add (M1, 2) W(0,0)<1> W(0,0)<1;1,0> W(0,2)<1;1,0>\n"
-    "    add (M1, 1) W(0,0)<1> W(0,0)<0;1,0> W(0,1)<0;1,0>\n"
-    "    add (M1, 1) ACC(0,0)<1> ACC(0,0)<0;1,0> W(0,0)<0;1,0>\n"
-    "    mul (M1, 1) S2(0,0)<1> W(0,0)<0;1,0> 0x3b800000:f\n"
-    "    mad (M1, 16) D(0,0)<1> D(0,0)<1;1,0> 0x3f000000:f S2(0,0)<0;1,0>\n"
-    "    add (M1_NM, 1) CNT(0,0)<1> CNT(0,0)<0;1,0> 0xffffffff:d\n"
-    "    cmp.gt (M1_NM, 1) P1 CNT(0,0)<0;1,0> 0x0:d\n"
-    "    (P1) jmp (M1, 1) LOOP\n"
-    "    mul (M1_NM, 1) ADDR(0,0)<1> %group_id_x(0,0)<0;1,0> 0x80:uq\n"
-    "    add (M1_NM, 1) ADDR(0,0)<1> ADDR(0,0)<0;1,0> OUT(0,0)<0;1,0>\n"
-    "    lsc_store.ugm (M1_NM, 1)  flat[ADDR]:a64  D:d32x16t\n"
-    "    lsc_store.ugm (M1_NM, 1)  flat[ADDR+0x40]:a64  ACC:d32x16t\n"
-    "    ret (M1, 1)\n";
+static const char k_reduce[] = ".version 4.1\n"
+                               ".kernel \"reduce_loop\"\n"
+                               ".decl OUT v_type=G type=uq num_elts=1 align=qword\n"
+                               ".decl IN v_type=G type=uq num_elts=1 align=qword\n"
+                               ".decl N v_type=G type=d num_elts=1 align=dword\n"
+                               ".decl ADDR v_type=G type=uq num_elts=1 align=qword\n"
+                               ".decl IADDR v_type=G type=uq num_elts=1 align=qword\n"
+                               ".decl D v_type=G type=f num_elts=256 align=GRF\n"
+                               ".decl T v_type=G type=f num_elts=128 align=GRF\n"
+                               ".decl U v_type=G type=f num_elts=64 align=GRF\n"
+                               ".decl V v_type=G type=f num_elts=32 align=GRF\n"
+                               ".decl W v_type=G type=f num_elts=16 align=GRF\n"
+                               ".decl ACC v_type=G type=f num_elts=16 align=GRF\n"
+                               ".decl S2 v_type=G type=f num_elts=1 align=dword\n"
+                               ".decl CNT v_type=G type=d num_elts=1 align=dword\n"
+                               ".decl P1 v_type=P num_elts=16\n"
+                               ".input OUT offset=64 size=8\n"
+                               ".input IN offset=72 size=8\n"
+                               ".input N offset=80 size=4\n"
+                               ".kernel_attr SimdSize=16\n"
+                               "    mul (M1_NM, 1) IADDR(0,0)<1> %group_id_x(0,0)<0;1,0> 0x400:uq\n"
+                               "    add (M1_NM, 1) IADDR(0,0)<1> IADDR(0,0)<0;1,0> IN(0,0)<0;1,0>\n"
+                               "    lsc_load.ugm (M1_NM, 1)  D:d32x64t  flat[IADDR]:a64\n"
+                               "    lsc_load.ugm (M1_NM, 1)  D.256:d32x64t  flat[IADDR+0x100]:a64\n"
+                               "    lsc_load.ugm (M1_NM, 1)  D.512:d32x64t  flat[IADDR+0x200]:a64\n"
+                               "    lsc_load.ugm (M1_NM, 1)  D.768:d32x64t  flat[IADDR+0x300]:a64\n"
+                               "    mov (M1, 16) ACC(0,0)<1> 0x0:f\n"
+                               "    mov (M1_NM, 1) CNT(0,0)<1> N(0,0)<0;1,0>\n"
+                               "LOOP:\n"
+                               "    add (M1, 16) T(0,0)<1> D(0,0)<16;8,2> D(0,1)<16;8,2>\n"
+                               "    add (M1, 16) T(1,0)<1> D(2,0)<16;8,2> D(2,1)<16;8,2>\n"
+                               "    add (M1, 16) T(2,0)<1> D(4,0)<16;8,2> D(4,1)<16;8,2>\n"
+                               "    add (M1, 16) T(3,0)<1> D(6,0)<16;8,2> D(6,1)<16;8,2>\n"
+                               "    add (M1, 16) T(4,0)<1> D(8,0)<16;8,2> D(8,1)<16;8,2>\n"
+                               "    add (M1, 16) T(5,0)<1> D(10,0)<16;8,2> D(10,1)<16;8,2>\n"
+                               "    add (M1, 16) T(6,0)<1> D(12,0)<16;8,2> D(12,1)<16;8,2>\n"
+                               "    add (M1, 16) T(7,0)<1> D(14,0)<16;8,2> D(14,1)<16;8,2>\n"
+                               "    add (M1, 16) U(0,0)<1> T(0,0)<2;1,0> T(0,1)<2;1,0>\n"
+                               "    add (M1, 16) U(1,0)<1> T(2,0)<2;1,0> T(2,1)<2;1,0>\n"
+                               "    add (M1, 16) U(2,0)<1> T(4,0)<2;1,0> T(4,1)<2;1,0>\n"
+                               "    add (M1, 16) U(3,0)<1> T(6,0)<2;1,0> T(6,1)<2;1,0>\n"
+                               "    add (M1, 16) V(0,0)<1> U(0,0)<16;8,2> U(0,1)<16;8,2>\n"
+                               "    add (M1, 16) V(1,0)<1> U(2,0)<16;8,2> U(2,1)<16;8,2>\n"
+                               "    add (M1, 16) W(0,0)<1> V(0,0)<1;1,0> V(1,0)<1;1,0>\n"
+                               "    add (M1, 8) W(0,0)<1> W(0,0)<1;1,0> W(0,8)<1;1,0>\n"
+                               "    add (M1, 4) W(0,0)<1> W(0,0)<1;1,0> W(0,4)<1;1,0>\n"
+                               "    add (M1, 2) W(0,0)<1> W(0,0)<1;1,0> W(0,2)<1;1,0>\n"
+                               "    add (M1, 1) W(0,0)<1> W(0,0)<0;1,0> W(0,1)<0;1,0>\n"
+                               "    add (M1, 1) ACC(0,0)<1> ACC(0,0)<0;1,0> W(0,0)<0;1,0>\n"
+                               "    mul (M1, 1) S2(0,0)<1> W(0,0)<0;1,0> 0x3b800000:f\n"
+                               "    mad (M1, 16) D(0,0)<1> D(0,0)<1;1,0> 0x3f000000:f S2(0,0)<0;1,0>\n"
+                               "    add (M1_NM, 1) CNT(0,0)<1> CNT(0,0)<0;1,0> 0xffffffff:d\n"
+                               "    cmp.gt (M1_NM, 1) P1 CNT(0,0)<0;1,0> 0x0:d\n"
+                               "    (P1) jmp (M1, 1) LOOP\n"
+                               "    mul (M1_NM, 1) ADDR(0,0)<1> %group_id_x(0,0)<0;1,0> 0x80:uq\n"
+                               "    add (M1_NM, 1) ADDR(0,0)<1> ADDR(0,0)<0;1,0> OUT(0,0)<0;1,0>\n"
+                               "    lsc_store.ugm (M1_NM, 1)  flat[ADDR]:a64  D:d32x16t\n"
+                               "    lsc_store.ugm (M1_NM, 1)  flat[ADDR+0x40]:a64  ACC:d32x16t\n"
+                               "    ret (M1, 1)\n";
 
-static inline __attribute__((always_inline)) void native_reduce_body(float *out, const float *in,
-                                                                      unsigned groups, int iters) {
+static inline __attribute__((always_inline)) void native_reduce_body(float *out, const float *in, unsigned groups,
+                                                                     int iters) {
     for (unsigned g = 0; g < groups; g++) {
         float d[256], t[128], u[64], v[32], w[16], acc[16];
         memcpy(d, in + (size_t)g * 256, sizeof d);
@@ -302,57 +299,57 @@ static inline __attribute__((always_inline)) void native_reduce_body(float *out,
 **     once to the type (the product is exact in float for hf and in double for bf; the sum is
 **     rounded to odd, then to nearest even in the narrow type).
 ** ------------------------------------------------------------------------------------------- */
-#define NARROW_FMA(T, ONE, TWO, THREE, M, SCALE, HALF)                                         \
-    ".version 4.1\n"                                                                           \
-    ".kernel \"" T "_fma_loop\"\n"                                                             \
-    ".decl OUT v_type=G type=uq num_elts=1 align=qword\n"                                      \
-    ".decl N v_type=G type=d num_elts=1 align=dword\n"                                         \
-    ".decl ADDR v_type=G type=uq num_elts=1 align=qword\n"                                     \
-    ".decl G16 v_type=G type=ud num_elts=1 align=dword\n"                                      \
-    ".decl ID v_type=G type=ud num_elts=16 align=GRF\n"                                        \
-    ".decl X v_type=G type=" T " num_elts=16 align=GRF\n"                                      \
-    ".decl M v_type=G type=" T " num_elts=16 align=GRF\n"                                      \
-    ".decl C v_type=G type=" T " num_elts=16 align=GRF\n"                                      \
-    ".decl A0 v_type=G type=" T " num_elts=16 align=GRF\n"                                     \
-    ".decl A1 v_type=G type=" T " num_elts=16 align=GRF\n"                                     \
-    ".decl A2 v_type=G type=" T " num_elts=16 align=GRF\n"                                     \
-    ".decl A3 v_type=G type=" T " num_elts=16 align=GRF\n"                                     \
-    ".decl CNT v_type=G type=d num_elts=1 align=dword\n"                                       \
-    ".decl P1 v_type=P num_elts=16\n"                                                          \
-    ".input OUT offset=64 size=8\n"                                                            \
-    ".input N offset=72 size=4\n"                                                              \
-    ".kernel_attr SimdSize=16\n"                                                               \
-    "    mov (M1, 8) ID(0,0)<1> 0x76543210:uv\n"                                               \
-    "    add (M1, 8) ID(0,8)<1> ID(0,0)<1;1,0> 0x8:ud\n"                                       \
-    "    mul (M1_NM, 1) G16(0,0)<1> %group_id_x(0,0)<0;1,0> 0x10:ud\n"                         \
-    "    add (M1, 16) ID(0,0)<1> ID(0,0)<1;1,0> G16(0,0)<0;1,0>\n"                             \
-    "    mov (M1, 16) X(0,0)<1> ID(0,0)<1;1,0>\n"                                              \
-    "    mov (M1, 16) A0(0,0)<1> X(0,0)<1;1,0>\n"                                              \
-    "    add (M1, 16) A1(0,0)<1> X(0,0)<1;1,0> " ONE ":" T "\n"                                \
-    "    add (M1, 16) A2(0,0)<1> X(0,0)<1;1,0> " TWO ":" T "\n"                                \
-    "    add (M1, 16) A3(0,0)<1> X(0,0)<1;1,0> " THREE ":" T "\n"                              \
-    "    mov (M1, 16) M(0,0)<1> " M ":" T "\n"                                                 \
-    "    mul (M1, 16) C(0,0)<1> X(0,0)<1;1,0> " SCALE ":" T "\n"                               \
-    "    add (M1, 16) C(0,0)<1> C(0,0)<1;1,0> " HALF ":" T "\n"                                \
-    "    mov (M1_NM, 1) CNT(0,0)<1> N(0,0)<0;1,0>\n"                                           \
-    "LOOP:\n"                                                                                  \
-    "    mad (M1, 16) A0(0,0)<1> A0(0,0)<1;1,0> M(0,0)<1;1,0> C(0,0)<1;1,0>\n"                 \
-    "    mad (M1, 16) A1(0,0)<1> A1(0,0)<1;1,0> M(0,0)<1;1,0> C(0,0)<1;1,0>\n"                 \
-    "    mad (M1, 16) A2(0,0)<1> A2(0,0)<1;1,0> M(0,0)<1;1,0> C(0,0)<1;1,0>\n"                 \
-    "    mad (M1, 16) A3(0,0)<1> A3(0,0)<1;1,0> M(0,0)<1;1,0> C(0,0)<1;1,0>\n"                 \
-    "    mad (M1, 16) A0(0,0)<1> A0(0,0)<1;1,0> M(0,0)<1;1,0> C(0,0)<1;1,0>\n"                 \
-    "    mad (M1, 16) A1(0,0)<1> A1(0,0)<1;1,0> M(0,0)<1;1,0> C(0,0)<1;1,0>\n"                 \
-    "    mad (M1, 16) A2(0,0)<1> A2(0,0)<1;1,0> M(0,0)<1;1,0> C(0,0)<1;1,0>\n"                 \
-    "    mad (M1, 16) A3(0,0)<1> A3(0,0)<1;1,0> M(0,0)<1;1,0> C(0,0)<1;1,0>\n"                 \
-    "    add (M1_NM, 1) CNT(0,0)<1> CNT(0,0)<0;1,0> 0xffffffff:d\n"                            \
-    "    cmp.gt (M1_NM, 1) P1 CNT(0,0)<0;1,0> 0x0:d\n"                                         \
-    "    (P1) jmp (M1, 1) LOOP\n"                                                              \
-    "    mul (M1_NM, 1) ADDR(0,0)<1> %group_id_x(0,0)<0;1,0> 0x80:uq\n"                        \
-    "    add (M1_NM, 1) ADDR(0,0)<1> ADDR(0,0)<0;1,0> OUT(0,0)<0;1,0>\n"                       \
-    "    lsc_store.ugm (M1_NM, 1)  flat[ADDR]:a64  A0:d32x8t\n"                                \
-    "    lsc_store.ugm (M1_NM, 1)  flat[ADDR+0x20]:a64  A1:d32x8t\n"                           \
-    "    lsc_store.ugm (M1_NM, 1)  flat[ADDR+0x40]:a64  A2:d32x8t\n"                           \
-    "    lsc_store.ugm (M1_NM, 1)  flat[ADDR+0x60]:a64  A3:d32x8t\n"                           \
+#define NARROW_FMA(T, ONE, TWO, THREE, M, SCALE, HALF)                         \
+    ".version 4.1\n"                                                           \
+    ".kernel \"" T "_fma_loop\"\n"                                             \
+    ".decl OUT v_type=G type=uq num_elts=1 align=qword\n"                      \
+    ".decl N v_type=G type=d num_elts=1 align=dword\n"                         \
+    ".decl ADDR v_type=G type=uq num_elts=1 align=qword\n"                     \
+    ".decl G16 v_type=G type=ud num_elts=1 align=dword\n"                      \
+    ".decl ID v_type=G type=ud num_elts=16 align=GRF\n"                        \
+    ".decl X v_type=G type=" T " num_elts=16 align=GRF\n"                      \
+    ".decl M v_type=G type=" T " num_elts=16 align=GRF\n"                      \
+    ".decl C v_type=G type=" T " num_elts=16 align=GRF\n"                      \
+    ".decl A0 v_type=G type=" T " num_elts=16 align=GRF\n"                     \
+    ".decl A1 v_type=G type=" T " num_elts=16 align=GRF\n"                     \
+    ".decl A2 v_type=G type=" T " num_elts=16 align=GRF\n"                     \
+    ".decl A3 v_type=G type=" T " num_elts=16 align=GRF\n"                     \
+    ".decl CNT v_type=G type=d num_elts=1 align=dword\n"                       \
+    ".decl P1 v_type=P num_elts=16\n"                                          \
+    ".input OUT offset=64 size=8\n"                                            \
+    ".input N offset=72 size=4\n"                                              \
+    ".kernel_attr SimdSize=16\n"                                               \
+    "    mov (M1, 8) ID(0,0)<1> 0x76543210:uv\n"                               \
+    "    add (M1, 8) ID(0,8)<1> ID(0,0)<1;1,0> 0x8:ud\n"                       \
+    "    mul (M1_NM, 1) G16(0,0)<1> %group_id_x(0,0)<0;1,0> 0x10:ud\n"         \
+    "    add (M1, 16) ID(0,0)<1> ID(0,0)<1;1,0> G16(0,0)<0;1,0>\n"             \
+    "    mov (M1, 16) X(0,0)<1> ID(0,0)<1;1,0>\n"                              \
+    "    mov (M1, 16) A0(0,0)<1> X(0,0)<1;1,0>\n"                              \
+    "    add (M1, 16) A1(0,0)<1> X(0,0)<1;1,0> " ONE ":" T "\n"                \
+    "    add (M1, 16) A2(0,0)<1> X(0,0)<1;1,0> " TWO ":" T "\n"                \
+    "    add (M1, 16) A3(0,0)<1> X(0,0)<1;1,0> " THREE ":" T "\n"              \
+    "    mov (M1, 16) M(0,0)<1> " M ":" T "\n"                                 \
+    "    mul (M1, 16) C(0,0)<1> X(0,0)<1;1,0> " SCALE ":" T "\n"               \
+    "    add (M1, 16) C(0,0)<1> C(0,0)<1;1,0> " HALF ":" T "\n"                \
+    "    mov (M1_NM, 1) CNT(0,0)<1> N(0,0)<0;1,0>\n"                           \
+    "LOOP:\n"                                                                  \
+    "    mad (M1, 16) A0(0,0)<1> A0(0,0)<1;1,0> M(0,0)<1;1,0> C(0,0)<1;1,0>\n" \
+    "    mad (M1, 16) A1(0,0)<1> A1(0,0)<1;1,0> M(0,0)<1;1,0> C(0,0)<1;1,0>\n" \
+    "    mad (M1, 16) A2(0,0)<1> A2(0,0)<1;1,0> M(0,0)<1;1,0> C(0,0)<1;1,0>\n" \
+    "    mad (M1, 16) A3(0,0)<1> A3(0,0)<1;1,0> M(0,0)<1;1,0> C(0,0)<1;1,0>\n" \
+    "    mad (M1, 16) A0(0,0)<1> A0(0,0)<1;1,0> M(0,0)<1;1,0> C(0,0)<1;1,0>\n" \
+    "    mad (M1, 16) A1(0,0)<1> A1(0,0)<1;1,0> M(0,0)<1;1,0> C(0,0)<1;1,0>\n" \
+    "    mad (M1, 16) A2(0,0)<1> A2(0,0)<1;1,0> M(0,0)<1;1,0> C(0,0)<1;1,0>\n" \
+    "    mad (M1, 16) A3(0,0)<1> A3(0,0)<1;1,0> M(0,0)<1;1,0> C(0,0)<1;1,0>\n" \
+    "    add (M1_NM, 1) CNT(0,0)<1> CNT(0,0)<0;1,0> 0xffffffff:d\n"            \
+    "    cmp.gt (M1_NM, 1) P1 CNT(0,0)<0;1,0> 0x0:d\n"                         \
+    "    (P1) jmp (M1, 1) LOOP\n"                                              \
+    "    mul (M1_NM, 1) ADDR(0,0)<1> %group_id_x(0,0)<0;1,0> 0x80:uq\n"        \
+    "    add (M1_NM, 1) ADDR(0,0)<1> ADDR(0,0)<0;1,0> OUT(0,0)<0;1,0>\n"       \
+    "    lsc_store.ugm (M1_NM, 1)  flat[ADDR]:a64  A0:d32x8t\n"                \
+    "    lsc_store.ugm (M1_NM, 1)  flat[ADDR+0x20]:a64  A1:d32x8t\n"           \
+    "    lsc_store.ugm (M1_NM, 1)  flat[ADDR+0x40]:a64  A2:d32x8t\n"           \
+    "    lsc_store.ugm (M1_NM, 1)  flat[ADDR+0x60]:a64  A3:d32x8t\n"           \
     "    ret (M1, 1)\n"
 static const char k_hfma[] = NARROW_FMA("hf", "0x3c00", "0x4000", "0x4200", "0x3bfe", "0x1400", "0x3800");
 static const char k_bfma[] = NARROW_FMA("bf", "0x3f80", "0x4000", "0x4040", "0x3f7f", "0x3a80", "0x3f00");
@@ -413,37 +410,37 @@ static inline uint16_t bf_mad(uint16_t a, uint16_t b, uint16_t c) {
     return f_bf(bits_f(w));
 }
 
-#define NATIVE_NARROW_FMA(NAME, TO, FROM, MAD, M)                                              \
+#define NATIVE_NARROW_FMA(NAME, TO, FROM, MAD, M)                                                       \
     static inline __attribute__((always_inline)) void NAME(uint16_t *out, unsigned groups, int iters) { \
-        const uint16_t m = M;                                                                  \
-        for (unsigned g = 0; g < groups; g++) {                                                \
-            uint16_t a0[16], a1[16], a2[16], a3[16], c[16];                                    \
-            for (unsigned i = 0; i < 16; i++) {                                                \
-                float x = FROM(TO((float)(g * 16 + i)));                                       \
-                a0[i] = TO(x);                                                                 \
-                a1[i] = TO(x + 1.0f);                                                          \
-                a2[i] = TO(x + 2.0f);                                                          \
-                a3[i] = TO(x + 3.0f);                                                          \
-                c[i] = TO(FROM(TO(x * 0x1p-10f)) + 0.5f);                                      \
-            }                                                                                  \
-            int cnt = iters;                                                                   \
-            do {                                                                               \
-                for (unsigned i = 0; i < 16; i++) a0[i] = MAD(a0[i], m, c[i]);                 \
-                for (unsigned i = 0; i < 16; i++) a1[i] = MAD(a1[i], m, c[i]);                 \
-                for (unsigned i = 0; i < 16; i++) a2[i] = MAD(a2[i], m, c[i]);                 \
-                for (unsigned i = 0; i < 16; i++) a3[i] = MAD(a3[i], m, c[i]);                 \
-                for (unsigned i = 0; i < 16; i++) a0[i] = MAD(a0[i], m, c[i]);                 \
-                for (unsigned i = 0; i < 16; i++) a1[i] = MAD(a1[i], m, c[i]);                 \
-                for (unsigned i = 0; i < 16; i++) a2[i] = MAD(a2[i], m, c[i]);                 \
-                for (unsigned i = 0; i < 16; i++) a3[i] = MAD(a3[i], m, c[i]);                 \
-                cnt--;                                                                         \
-            } while (cnt > 0);                                                                 \
-            uint16_t *o = out + (size_t)g * 64;                                                \
-            memcpy(o, a0, 32);                                                                 \
-            memcpy(o + 16, a1, 32);                                                            \
-            memcpy(o + 32, a2, 32);                                                            \
-            memcpy(o + 48, a3, 32);                                                            \
-        }                                                                                      \
+        const uint16_t m = M;                                                                           \
+        for (unsigned g = 0; g < groups; g++) {                                                         \
+            uint16_t a0[16], a1[16], a2[16], a3[16], c[16];                                             \
+            for (unsigned i = 0; i < 16; i++) {                                                         \
+                float x = FROM(TO((float)(g * 16 + i)));                                                \
+                a0[i] = TO(x);                                                                          \
+                a1[i] = TO(x + 1.0f);                                                                   \
+                a2[i] = TO(x + 2.0f);                                                                   \
+                a3[i] = TO(x + 3.0f);                                                                   \
+                c[i] = TO(FROM(TO(x * 0x1p-10f)) + 0.5f);                                               \
+            }                                                                                           \
+            int cnt = iters;                                                                            \
+            do {                                                                                        \
+                for (unsigned i = 0; i < 16; i++) a0[i] = MAD(a0[i], m, c[i]);                          \
+                for (unsigned i = 0; i < 16; i++) a1[i] = MAD(a1[i], m, c[i]);                          \
+                for (unsigned i = 0; i < 16; i++) a2[i] = MAD(a2[i], m, c[i]);                          \
+                for (unsigned i = 0; i < 16; i++) a3[i] = MAD(a3[i], m, c[i]);                          \
+                for (unsigned i = 0; i < 16; i++) a0[i] = MAD(a0[i], m, c[i]);                          \
+                for (unsigned i = 0; i < 16; i++) a1[i] = MAD(a1[i], m, c[i]);                          \
+                for (unsigned i = 0; i < 16; i++) a2[i] = MAD(a2[i], m, c[i]);                          \
+                for (unsigned i = 0; i < 16; i++) a3[i] = MAD(a3[i], m, c[i]);                          \
+                cnt--;                                                                                  \
+            } while (cnt > 0);                                                                          \
+            uint16_t *o = out + (size_t)g * 64;                                                         \
+            memcpy(o, a0, 32);                                                                          \
+            memcpy(o + 16, a1, 32);                                                                     \
+            memcpy(o + 32, a2, 32);                                                                     \
+            memcpy(o + 48, a3, 32);                                                                     \
+        }                                                                                               \
     }
 NATIVE_NARROW_FMA(native_hfma_body, f_hf, hf_f, hf_mad, 0x3bfe)
 NATIVE_NARROW_FMA(native_bfma_body, f_bf, bf_f, bf_mad, 0x3f7f)
@@ -452,73 +449,73 @@ NATIVE_NARROW_FMA(native_bfma_body, f_bf, bf_f, bf_mad, 0x3f7f)
 ** (6, 7) Small integers: an LCG step and an xorshift on w (and on ub), with a running sum.
 **     h = group*16 + lane.  Output: h and the sum (64 bytes on w, 32 on ub).
 ** ------------------------------------------------------------------------------------------- */
-#define SMALL_INT(T, MUL, ADD, SH, MUL2, ST)                                                     \
-    ".version 4.1\n"                                                                           \
-    ".kernel \"" T "_loop\"\n"                                                                 \
-    ".decl OUT v_type=G type=uq num_elts=1 align=qword\n"                                      \
-    ".decl N v_type=G type=d num_elts=1 align=dword\n"                                         \
-    ".decl ADDR v_type=G type=uq num_elts=1 align=qword\n"                                     \
-    ".decl G16 v_type=G type=ud num_elts=1 align=dword\n"                                      \
-    ".decl ID v_type=G type=ud num_elts=16 align=GRF\n"                                        \
-    ".decl H v_type=G type=" T " num_elts=16 align=GRF\n"                                      \
-    ".decl T v_type=G type=" T " num_elts=16 align=GRF\n"                                      \
-    ".decl S v_type=G type=" T " num_elts=16 align=GRF\n"                                      \
-    ".decl CNT v_type=G type=d num_elts=1 align=dword\n"                                       \
-    ".decl P1 v_type=P num_elts=16\n"                                                          \
-    ".input OUT offset=64 size=8\n"                                                            \
-    ".input N offset=72 size=4\n"                                                              \
-    ".kernel_attr SimdSize=16\n"                                                               \
-    "    mov (M1, 8) ID(0,0)<1> 0x76543210:uv\n"                                               \
-    "    add (M1, 8) ID(0,8)<1> ID(0,0)<1;1,0> 0x8:ud\n"                                       \
-    "    mul (M1_NM, 1) G16(0,0)<1> %group_id_x(0,0)<0;1,0> 0x10:ud\n"                         \
-    "    add (M1, 16) ID(0,0)<1> ID(0,0)<1;1,0> G16(0,0)<0;1,0>\n"                             \
-    "    mov (M1, 16) H(0,0)<1> ID(0,0)<1;1,0>\n"                                              \
-    "    mov (M1, 16) S(0,0)<1> 0x0:" T "\n"                                                   \
-    "    mov (M1_NM, 1) CNT(0,0)<1> N(0,0)<0;1,0>\n"                                           \
-    "LOOP:\n"                                                                                  \
-    "    mul (M1, 16) H(0,0)<1> H(0,0)<1;1,0> " MUL ":" T "\n"                                 \
-    "    add (M1, 16) H(0,0)<1> H(0,0)<1;1,0> " ADD ":" T "\n"                                 \
-    "    shr (M1, 16) T(0,0)<1> H(0,0)<1;1,0> " SH ":" T "\n"                                  \
-    "    xor (M1, 16) H(0,0)<1> H(0,0)<1;1,0> T(0,0)<1;1,0>\n"                                 \
-    "    mad (M1, 16) H(0,0)<1> H(0,0)<1;1,0> " MUL2 ":" T " T(0,0)<1;1,0>\n"                  \
-    "    max (M1, 16) T(0,0)<1> H(0,0)<1;1,0> S(0,0)<1;1,0>\n"                                 \
-    "    and (M1, 16) T(0,0)<1> T(0,0)<1;1,0> 0x3f:" T "\n"                                    \
-    "    add (M1, 16) S(0,0)<1> S(0,0)<1;1,0> H(0,0)<1;1,0>\n"                                 \
-    "    add (M1, 16) S(0,0)<1> S(0,0)<1;1,0> T(0,0)<1;1,0>\n"                                 \
-    "    add (M1_NM, 1) CNT(0,0)<1> CNT(0,0)<0;1,0> 0xffffffff:d\n"                            \
-    "    cmp.gt (M1_NM, 1) P1 CNT(0,0)<0;1,0> 0x0:d\n"                                         \
-    "    (P1) jmp (M1, 1) LOOP\n"                                                              \
-    "    mul (M1_NM, 1) ADDR(0,0)<1> %group_id_x(0,0)<0;1,0> 0x40:uq\n"                        \
-    "    add (M1_NM, 1) ADDR(0,0)<1> ADDR(0,0)<0;1,0> OUT(0,0)<0;1,0>\n"                       \
-    "    lsc_store.ugm (M1_NM, 1)  flat[ADDR]:a64  H:" ST "\n"                                 \
-    "    lsc_store.ugm (M1_NM, 1)  flat[ADDR+0x20]:a64  S:" ST "\n"                            \
+#define SMALL_INT(T, MUL, ADD, SH, MUL2, ST)                                  \
+    ".version 4.1\n"                                                          \
+    ".kernel \"" T "_loop\"\n"                                                \
+    ".decl OUT v_type=G type=uq num_elts=1 align=qword\n"                     \
+    ".decl N v_type=G type=d num_elts=1 align=dword\n"                        \
+    ".decl ADDR v_type=G type=uq num_elts=1 align=qword\n"                    \
+    ".decl G16 v_type=G type=ud num_elts=1 align=dword\n"                     \
+    ".decl ID v_type=G type=ud num_elts=16 align=GRF\n"                       \
+    ".decl H v_type=G type=" T " num_elts=16 align=GRF\n"                     \
+    ".decl T v_type=G type=" T " num_elts=16 align=GRF\n"                     \
+    ".decl S v_type=G type=" T " num_elts=16 align=GRF\n"                     \
+    ".decl CNT v_type=G type=d num_elts=1 align=dword\n"                      \
+    ".decl P1 v_type=P num_elts=16\n"                                         \
+    ".input OUT offset=64 size=8\n"                                           \
+    ".input N offset=72 size=4\n"                                             \
+    ".kernel_attr SimdSize=16\n"                                              \
+    "    mov (M1, 8) ID(0,0)<1> 0x76543210:uv\n"                              \
+    "    add (M1, 8) ID(0,8)<1> ID(0,0)<1;1,0> 0x8:ud\n"                      \
+    "    mul (M1_NM, 1) G16(0,0)<1> %group_id_x(0,0)<0;1,0> 0x10:ud\n"        \
+    "    add (M1, 16) ID(0,0)<1> ID(0,0)<1;1,0> G16(0,0)<0;1,0>\n"            \
+    "    mov (M1, 16) H(0,0)<1> ID(0,0)<1;1,0>\n"                             \
+    "    mov (M1, 16) S(0,0)<1> 0x0:" T "\n"                                  \
+    "    mov (M1_NM, 1) CNT(0,0)<1> N(0,0)<0;1,0>\n"                          \
+    "LOOP:\n"                                                                 \
+    "    mul (M1, 16) H(0,0)<1> H(0,0)<1;1,0> " MUL ":" T "\n"                \
+    "    add (M1, 16) H(0,0)<1> H(0,0)<1;1,0> " ADD ":" T "\n"                \
+    "    shr (M1, 16) T(0,0)<1> H(0,0)<1;1,0> " SH ":" T "\n"                 \
+    "    xor (M1, 16) H(0,0)<1> H(0,0)<1;1,0> T(0,0)<1;1,0>\n"                \
+    "    mad (M1, 16) H(0,0)<1> H(0,0)<1;1,0> " MUL2 ":" T " T(0,0)<1;1,0>\n" \
+    "    max (M1, 16) T(0,0)<1> H(0,0)<1;1,0> S(0,0)<1;1,0>\n"                \
+    "    and (M1, 16) T(0,0)<1> T(0,0)<1;1,0> 0x3f:" T "\n"                   \
+    "    add (M1, 16) S(0,0)<1> S(0,0)<1;1,0> H(0,0)<1;1,0>\n"                \
+    "    add (M1, 16) S(0,0)<1> S(0,0)<1;1,0> T(0,0)<1;1,0>\n"                \
+    "    add (M1_NM, 1) CNT(0,0)<1> CNT(0,0)<0;1,0> 0xffffffff:d\n"           \
+    "    cmp.gt (M1_NM, 1) P1 CNT(0,0)<0;1,0> 0x0:d\n"                        \
+    "    (P1) jmp (M1, 1) LOOP\n"                                             \
+    "    mul (M1_NM, 1) ADDR(0,0)<1> %group_id_x(0,0)<0;1,0> 0x40:uq\n"       \
+    "    add (M1_NM, 1) ADDR(0,0)<1> ADDR(0,0)<0;1,0> OUT(0,0)<0;1,0>\n"      \
+    "    lsc_store.ugm (M1_NM, 1)  flat[ADDR]:a64  H:" ST "\n"                \
+    "    lsc_store.ugm (M1_NM, 1)  flat[ADDR+0x20]:a64  S:" ST "\n"           \
     "    ret (M1, 1)\n"
 /* ST: H and S whole (16 lanes of 2 or 1 bytes), no byte past them (initcheck) */
 static const char k_int16[] = SMALL_INT("w", "0x6255", "0x3619", "0x5", "0x7", "d32x8t");
 static const char k_int8[] = SMALL_INT("ub", "0x6d", "0x25", "0x3", "0x5", "d32x4t");
 
 /* shr reads the source's own width: a logical shift of the 16 (8) bits */
-#define NATIVE_SMALL_INT(NAME, T, UT, MUL, ADD, SH, MUL2, OUTSTRIDE)                             \
-    static inline __attribute__((always_inline)) void NAME(uint8_t *out, unsigned groups, int iters) { \
-        for (unsigned g = 0; g < groups; g++) {                                                \
-            T h[16], t[16], s[16];                                                             \
-            for (unsigned i = 0; i < 16; i++) h[i] = (T)(UT)(g * 16 + i), s[i] = 0;            \
-            int cnt = iters;                                                                   \
-            do {                                                                               \
-                for (unsigned i = 0; i < 16; i++) h[i] = (T)(UT)((unsigned)h[i] * (MUL));      \
-                for (unsigned i = 0; i < 16; i++) h[i] = (T)(UT)((unsigned)h[i] + (ADD));      \
-                for (unsigned i = 0; i < 16; i++) t[i] = (T)(UT)((UT)h[i] >> (SH));            \
-                for (unsigned i = 0; i < 16; i++) h[i] = (T)(h[i] ^ t[i]);                     \
+#define NATIVE_SMALL_INT(NAME, T, UT, MUL, ADD, SH, MUL2, OUTSTRIDE)                                        \
+    static inline __attribute__((always_inline)) void NAME(uint8_t *out, unsigned groups, int iters) {      \
+        for (unsigned g = 0; g < groups; g++) {                                                             \
+            T h[16], t[16], s[16];                                                                          \
+            for (unsigned i = 0; i < 16; i++) h[i] = (T)(UT)(g * 16 + i), s[i] = 0;                         \
+            int cnt = iters;                                                                                \
+            do {                                                                                            \
+                for (unsigned i = 0; i < 16; i++) h[i] = (T)(UT)((unsigned)h[i] * (MUL));                   \
+                for (unsigned i = 0; i < 16; i++) h[i] = (T)(UT)((unsigned)h[i] + (ADD));                   \
+                for (unsigned i = 0; i < 16; i++) t[i] = (T)(UT)((UT)h[i] >> (SH));                         \
+                for (unsigned i = 0; i < 16; i++) h[i] = (T)(h[i] ^ t[i]);                                  \
                 for (unsigned i = 0; i < 16; i++) h[i] = (T)(UT)((unsigned)h[i] * (MUL2) + (unsigned)t[i]); \
-                for (unsigned i = 0; i < 16; i++) t[i] = h[i] > s[i] ? h[i] : s[i];            \
-                for (unsigned i = 0; i < 16; i++) t[i] = (T)(t[i] & 0x3f);                     \
-                for (unsigned i = 0; i < 16; i++) s[i] = (T)(UT)((unsigned)s[i] + (unsigned)h[i]); \
-                for (unsigned i = 0; i < 16; i++) s[i] = (T)(UT)((unsigned)s[i] + (unsigned)t[i]); \
-                cnt--;                                                                         \
-            } while (cnt > 0);                                                                 \
-            memcpy(out + (size_t)g * (OUTSTRIDE), h, sizeof h);                                \
-            memcpy(out + (size_t)g * (OUTSTRIDE) + 32, s, sizeof s);                           \
-        }                                                                                      \
+                for (unsigned i = 0; i < 16; i++) t[i] = h[i] > s[i] ? h[i] : s[i];                         \
+                for (unsigned i = 0; i < 16; i++) t[i] = (T)(t[i] & 0x3f);                                  \
+                for (unsigned i = 0; i < 16; i++) s[i] = (T)(UT)((unsigned)s[i] + (unsigned)h[i]);          \
+                for (unsigned i = 0; i < 16; i++) s[i] = (T)(UT)((unsigned)s[i] + (unsigned)t[i]);          \
+                cnt--;                                                                                      \
+            } while (cnt > 0);                                                                              \
+            memcpy(out + (size_t)g * (OUTSTRIDE), h, sizeof h);                                             \
+            memcpy(out + (size_t)g * (OUTSTRIDE) + 32, s, sizeof s);                                        \
+        }                                                                                                   \
     }
 NATIVE_SMALL_INT(native_int16_body, int16_t, uint16_t, 0x6255u, 0x3619u, 5, 7u, 64)
 NATIVE_SMALL_INT(native_int8_body, uint8_t, uint8_t, 0x6du, 0x25u, 3, 5u, 64)
@@ -527,64 +524,63 @@ NATIVE_SMALL_INT(native_int8_body, uint8_t, uint8_t, 0x6du, 0x25u, 3, 5u, 64)
 ** (8) Source modifiers: f and w operations with (-), (abs) and (-abs) sources.  a_k as in (1).
 **     Output: a0..a3 and the w lane values, 320 bytes.
 ** ------------------------------------------------------------------------------------------- */
-static const char k_mods[] =
-    ".version 4.1\n"
-    ".kernel \"mods_loop\"\n"
-    ".decl OUT v_type=G type=uq num_elts=1 align=qword\n"
-    ".decl N v_type=G type=d num_elts=1 align=dword\n"
-    ".decl ADDR v_type=G type=uq num_elts=1 align=qword\n"
-    ".decl G16 v_type=G type=ud num_elts=1 align=dword\n"
-    ".decl ID v_type=G type=ud num_elts=16 align=GRF\n"
-    ".decl X v_type=G type=f num_elts=16 align=GRF\n"
-    ".decl M v_type=G type=f num_elts=16 align=GRF\n"
-    ".decl C v_type=G type=f num_elts=16 align=GRF\n"
-    ".decl A0 v_type=G type=f num_elts=16 align=GRF\n"
-    ".decl A1 v_type=G type=f num_elts=16 align=GRF\n"
-    ".decl A2 v_type=G type=f num_elts=16 align=GRF\n"
-    ".decl A3 v_type=G type=f num_elts=16 align=GRF\n"
-    ".decl W v_type=G type=w num_elts=16 align=GRF\n"
-    ".decl V v_type=G type=w num_elts=16 align=GRF\n"
-    ".decl CNT v_type=G type=d num_elts=1 align=dword\n"
-    ".decl P1 v_type=P num_elts=16\n"
-    ".input OUT offset=64 size=8\n"
-    ".input N offset=72 size=4\n"
-    ".kernel_attr SimdSize=16\n"
-    "    mov (M1, 8) ID(0,0)<1> 0x76543210:uv\n"
-    "    add (M1, 8) ID(0,8)<1> ID(0,0)<1;1,0> 0x8:ud\n"
-    "    mul (M1_NM, 1) G16(0,0)<1> %group_id_x(0,0)<0;1,0> 0x10:ud\n"
-    "    add (M1, 16) ID(0,0)<1> ID(0,0)<1;1,0> G16(0,0)<0;1,0>\n"
-    "    mov (M1, 16) X(0,0)<1> ID(0,0)<1;1,0>\n"
-    "    mov (M1, 16) W(0,0)<1> ID(0,0)<1;1,0>\n"
-    "    mov (M1, 16) V(0,0)<1> 0x3:w\n"
-    "    add (M1, 16) A0(0,0)<1> X(0,0)<1;1,0> 0x0:f\n"
-    "    add (M1, 16) A1(0,0)<1> X(0,0)<1;1,0> 0x3f800000:f\n"
-    "    add (M1, 16) A2(0,0)<1> X(0,0)<1;1,0> 0x40000000:f\n"
-    "    add (M1, 16) A3(0,0)<1> X(0,0)<1;1,0> 0x40400000:f\n"
-    "    mov (M1, 16) M(0,0)<1> 0x3f7fbe77:f\n"
-    "    mul (M1, 16) C(0,0)<1> X(0,0)<1;1,0> 0x3a800000:f\n"
-    "    add (M1, 16) C(0,0)<1> C(0,0)<1;1,0> 0x3f000000:f\n"
-    "    mov (M1_NM, 1) CNT(0,0)<1> N(0,0)<0;1,0>\n"
-    "LOOP:\n"
-    "    add (M1, 16) A0(0,0)<1> (-)A0(0,0)<1;1,0> C(0,0)<1;1,0>\n"
-    "    mad (M1, 16) A1(0,0)<1> (abs)A1(0,0)<1;1,0> M(0,0)<1;1,0> (-)C(0,0)<1;1,0>\n"
-    "    mul (M1, 16) A2(0,0)<1> (-abs)A2(0,0)<1;1,0> M(0,0)<1;1,0>\n"
-    "    add (M1, 16) A3(0,0)<1> (abs)A3(0,0)<1;1,0> (-)A0(0,0)<1;1,0>\n"
-    "    add (M1, 16) W(0,0)<1> (-)W(0,0)<1;1,0> V(0,0)<1;1,0>\n"
-    "    mad (M1, 16) A0(0,0)<1> (-)A0(0,0)<1;1,0> (-abs)M(0,0)<1;1,0> C(0,0)<1;1,0>\n"
-    "    add (M1, 16) A2(0,0)<1> (-)A2(0,0)<1;1,0> (abs)A1(0,0)<1;1,0>\n"
-    "    add (M1, 16) V(0,0)<1> (abs)W(0,0)<1;1,0> (-)V(0,0)<1;1,0>\n"
-    "    add (M1_NM, 1) CNT(0,0)<1> CNT(0,0)<0;1,0> 0xffffffff:d\n"
-    "    cmp.gt (M1_NM, 1) P1 CNT(0,0)<0;1,0> 0x0:d\n"
-    "    (P1) jmp (M1, 1) LOOP\n"
-    "    mul (M1_NM, 1) ADDR(0,0)<1> %group_id_x(0,0)<0;1,0> 0x140:uq\n"
-    "    add (M1_NM, 1) ADDR(0,0)<1> ADDR(0,0)<0;1,0> OUT(0,0)<0;1,0>\n"
-    "    lsc_store.ugm (M1_NM, 1)  flat[ADDR]:a64  A0:d32x16t\n"
-    "    lsc_store.ugm (M1_NM, 1)  flat[ADDR+0x40]:a64  A1:d32x16t\n"
-    "    lsc_store.ugm (M1_NM, 1)  flat[ADDR+0x80]:a64  A2:d32x16t\n"
-    "    lsc_store.ugm (M1_NM, 1)  flat[ADDR+0xc0]:a64  A3:d32x16t\n"
-    "    lsc_store.ugm (M1_NM, 1)  flat[ADDR+0x100]:a64  W:d32x8t\n"
-    "    lsc_store.ugm (M1_NM, 1)  flat[ADDR+0x120]:a64  V:d32x8t\n"
-    "    ret (M1, 1)\n";
+static const char k_mods[] = ".version 4.1\n"
+                             ".kernel \"mods_loop\"\n"
+                             ".decl OUT v_type=G type=uq num_elts=1 align=qword\n"
+                             ".decl N v_type=G type=d num_elts=1 align=dword\n"
+                             ".decl ADDR v_type=G type=uq num_elts=1 align=qword\n"
+                             ".decl G16 v_type=G type=ud num_elts=1 align=dword\n"
+                             ".decl ID v_type=G type=ud num_elts=16 align=GRF\n"
+                             ".decl X v_type=G type=f num_elts=16 align=GRF\n"
+                             ".decl M v_type=G type=f num_elts=16 align=GRF\n"
+                             ".decl C v_type=G type=f num_elts=16 align=GRF\n"
+                             ".decl A0 v_type=G type=f num_elts=16 align=GRF\n"
+                             ".decl A1 v_type=G type=f num_elts=16 align=GRF\n"
+                             ".decl A2 v_type=G type=f num_elts=16 align=GRF\n"
+                             ".decl A3 v_type=G type=f num_elts=16 align=GRF\n"
+                             ".decl W v_type=G type=w num_elts=16 align=GRF\n"
+                             ".decl V v_type=G type=w num_elts=16 align=GRF\n"
+                             ".decl CNT v_type=G type=d num_elts=1 align=dword\n"
+                             ".decl P1 v_type=P num_elts=16\n"
+                             ".input OUT offset=64 size=8\n"
+                             ".input N offset=72 size=4\n"
+                             ".kernel_attr SimdSize=16\n"
+                             "    mov (M1, 8) ID(0,0)<1> 0x76543210:uv\n"
+                             "    add (M1, 8) ID(0,8)<1> ID(0,0)<1;1,0> 0x8:ud\n"
+                             "    mul (M1_NM, 1) G16(0,0)<1> %group_id_x(0,0)<0;1,0> 0x10:ud\n"
+                             "    add (M1, 16) ID(0,0)<1> ID(0,0)<1;1,0> G16(0,0)<0;1,0>\n"
+                             "    mov (M1, 16) X(0,0)<1> ID(0,0)<1;1,0>\n"
+                             "    mov (M1, 16) W(0,0)<1> ID(0,0)<1;1,0>\n"
+                             "    mov (M1, 16) V(0,0)<1> 0x3:w\n"
+                             "    add (M1, 16) A0(0,0)<1> X(0,0)<1;1,0> 0x0:f\n"
+                             "    add (M1, 16) A1(0,0)<1> X(0,0)<1;1,0> 0x3f800000:f\n"
+                             "    add (M1, 16) A2(0,0)<1> X(0,0)<1;1,0> 0x40000000:f\n"
+                             "    add (M1, 16) A3(0,0)<1> X(0,0)<1;1,0> 0x40400000:f\n"
+                             "    mov (M1, 16) M(0,0)<1> 0x3f7fbe77:f\n"
+                             "    mul (M1, 16) C(0,0)<1> X(0,0)<1;1,0> 0x3a800000:f\n"
+                             "    add (M1, 16) C(0,0)<1> C(0,0)<1;1,0> 0x3f000000:f\n"
+                             "    mov (M1_NM, 1) CNT(0,0)<1> N(0,0)<0;1,0>\n"
+                             "LOOP:\n"
+                             "    add (M1, 16) A0(0,0)<1> (-)A0(0,0)<1;1,0> C(0,0)<1;1,0>\n"
+                             "    mad (M1, 16) A1(0,0)<1> (abs)A1(0,0)<1;1,0> M(0,0)<1;1,0> (-)C(0,0)<1;1,0>\n"
+                             "    mul (M1, 16) A2(0,0)<1> (-abs)A2(0,0)<1;1,0> M(0,0)<1;1,0>\n"
+                             "    add (M1, 16) A3(0,0)<1> (abs)A3(0,0)<1;1,0> (-)A0(0,0)<1;1,0>\n"
+                             "    add (M1, 16) W(0,0)<1> (-)W(0,0)<1;1,0> V(0,0)<1;1,0>\n"
+                             "    mad (M1, 16) A0(0,0)<1> (-)A0(0,0)<1;1,0> (-abs)M(0,0)<1;1,0> C(0,0)<1;1,0>\n"
+                             "    add (M1, 16) A2(0,0)<1> (-)A2(0,0)<1;1,0> (abs)A1(0,0)<1;1,0>\n"
+                             "    add (M1, 16) V(0,0)<1> (abs)W(0,0)<1;1,0> (-)V(0,0)<1;1,0>\n"
+                             "    add (M1_NM, 1) CNT(0,0)<1> CNT(0,0)<0;1,0> 0xffffffff:d\n"
+                             "    cmp.gt (M1_NM, 1) P1 CNT(0,0)<0;1,0> 0x0:d\n"
+                             "    (P1) jmp (M1, 1) LOOP\n"
+                             "    mul (M1_NM, 1) ADDR(0,0)<1> %group_id_x(0,0)<0;1,0> 0x140:uq\n"
+                             "    add (M1_NM, 1) ADDR(0,0)<1> ADDR(0,0)<0;1,0> OUT(0,0)<0;1,0>\n"
+                             "    lsc_store.ugm (M1_NM, 1)  flat[ADDR]:a64  A0:d32x16t\n"
+                             "    lsc_store.ugm (M1_NM, 1)  flat[ADDR+0x40]:a64  A1:d32x16t\n"
+                             "    lsc_store.ugm (M1_NM, 1)  flat[ADDR+0x80]:a64  A2:d32x16t\n"
+                             "    lsc_store.ugm (M1_NM, 1)  flat[ADDR+0xc0]:a64  A3:d32x16t\n"
+                             "    lsc_store.ugm (M1_NM, 1)  flat[ADDR+0x100]:a64  W:d32x8t\n"
+                             "    lsc_store.ugm (M1_NM, 1)  flat[ADDR+0x120]:a64  V:d32x8t\n"
+                             "    ret (M1, 1)\n";
 
 static inline __attribute__((always_inline)) void native_mods_body(uint8_t *out, unsigned groups, int iters) {
     const float m = bits_f(0x3f7fbe77u);
@@ -637,14 +633,14 @@ static inline __attribute__((always_inline)) void native_mods_body(uint8_t *out,
 #define HW_ATTR __attribute__((noinline))
 #endif
 typedef void (*native_fn)(uint8_t *out, const float *in, unsigned groups, int iters);
-#define NATIVE_PAIR(NAME, CALL)                                                                \
+#define NATIVE_PAIR(NAME, CALL)                                                                  \
     __attribute__((noinline)) static void NAME(uint8_t *o, const float *in, unsigned g, int n) { \
-        (void)in;                                                                              \
-        CALL;                                                                                  \
-    }                                                                                          \
-    HW_ATTR static void NAME##_hw(uint8_t *o, const float *in, unsigned g, int n) {            \
-        (void)in;                                                                              \
-        CALL;                                                                                  \
+        (void)in;                                                                                \
+        CALL;                                                                                    \
+    }                                                                                            \
+    HW_ATTR static void NAME##_hw(uint8_t *o, const float *in, unsigned g, int n) {              \
+        (void)in;                                                                                \
+        CALL;                                                                                    \
     }
 NATIVE_PAIR(native_fma, native_fma_body((float *)(void *)o, g, n))
 NATIVE_PAIR(native_hash, native_hash_body((uint32_t *)(void *)o, g, n))
@@ -669,10 +665,10 @@ enum { K_FMA, K_HASH, K_REDUCE, K_HFMA, K_BFMA, K_INT16, K_INT8, K_MODS, K__COUN
 
 typedef struct kernel_def {
     const char *name, *what, *text;
-    unsigned groups;   /* emulated threads per run (one per group) */
-    int iters;         /* loop trips per thread */
-    size_t out_bytes;  /* per thread */
-    int floats;        /* output is float (report the first mismatch as float) */
+    unsigned groups; /* emulated threads per run (one per group) */
+    int iters; /* loop trips per thread */
+    size_t out_bytes; /* per thread */
+    int floats; /* output is float (report the first mismatch as float) */
     native_fn native, native_hw;
 } kernel_def;
 
@@ -688,12 +684,12 @@ static const kernel_def kernels[K__COUNT] = {
 };
 
 typedef struct result {
-    uint64_t instr;                    /* vISA instructions per run */
-    double emu_s, native_s, hw_s;      /* seconds per run (hw_s: native on the FMA unit, or 0) */
+    uint64_t instr; /* vISA instructions per run */
+    double emu_s, native_s, hw_s; /* seconds per run (hw_s: native on the FMA unit, or 0) */
     int emu_runs, native_runs, hw_runs;
     int ok;
-    double obs_s;                      /* seconds per run with a no-op observer (docs/observe.md) */
-    double chk_s[4];                   /* seconds per run under each check (VISA_CHECK_* bit k); < 0: it found something */
+    double obs_s; /* seconds per run with a no-op observer (docs/observe.md) */
+    double chk_s[4]; /* seconds per run under each check (VISA_CHECK_* bit k); < 0: it found something */
 } result;
 
 /* A no-op observer: what observation itself costs (every instruction event built, nothing done). */
@@ -727,9 +723,8 @@ static int same(const kernel_def *kd, const uint8_t *emu, const uint8_t *nat, si
         memcpy(&b, nat + i, 4);
         if (a == b) continue;
         if (kd->floats)
-            printf("  %s: MISMATCH at thread %zu word %zu: emulated %a (0x%08x), native %a (0x%08x)\n",
-                   kd->name, i / kd->out_bytes, i % kd->out_bytes / 4, (double)bits_f(a), a,
-                   (double)bits_f(b), b);
+            printf("  %s: MISMATCH at thread %zu word %zu: emulated %a (0x%08x), native %a (0x%08x)\n", kd->name,
+                   i / kd->out_bytes, i % kd->out_bytes / 4, (double)bits_f(a), a, (double)bits_f(b), b);
         else
             printf("  %s: MISMATCH at thread %zu word %zu: emulated 0x%08x, native 0x%08x\n", kd->name,
                    i / kd->out_bytes, i % kd->out_bytes / 4, a, b);
@@ -901,8 +896,8 @@ int main(int argc, char **argv) {
     int hw = host_has_fma();
     printf("native: plain -O2 (baseline x86-64, the targets' reference)%s\n",
            hw ? "; hw: -O2 with target(\"avx2,fma\")" : "; no AVX2+FMA");
-    printf("%-7s %-24s %8s %12s %10s %9s %11s %9s %9s %9s  %s\n", "kernel", "what", "threads", "instr/run",
-           "emu ms", "M instr/s", "native ms", "emu/nat", "hw ms", "emu/hw", "check / targets");
+    printf("%-7s %-24s %8s %12s %10s %9s %11s %9s %9s %9s  %s\n", "kernel", "what", "threads", "instr/run", "emu ms",
+           "M instr/s", "native ms", "emu/nat", "hw ms", "emu/hw", "check / targets");
     int failed = 0, n = 0;
     double min_mips = 1e30, max_mips = 0, min_ratio = 1e30, max_ratio = 0, max_hw = 0;
     char missing[256] = "";
@@ -917,18 +912,18 @@ int main(int argc, char **argv) {
         const kernel_def *kd = &kernels[k];
         emu_s_of[k] = r.emu_s;
         double mips = (double)r.instr / r.emu_s / 1e6, ratio = r.emu_s / r.native_s;
-        int slow = mips < TARGET_MIPS, far = ratio > TARGET_RATIO;
+        int slow = mips<TARGET_MIPS, far = ratio> TARGET_RATIO;
         char hwms[32] = "-", hwratio[32] = "-";
         if (r.hw_s > 0) {
             snprintf(hwms, sizeof hwms, "%.3f", r.hw_s * 1e3);
             snprintf(hwratio, sizeof hwratio, "%.2fx", r.emu_s / r.hw_s);
             if (r.emu_s / r.hw_s > max_hw) max_hw = r.emu_s / r.hw_s;
         }
-        printf("%-7s %-24s %8u %12llu %10.3f %9.1f %11.3f %8.2fx %9s %9s  %s%s%s\n", kd->name, kd->what,
-               kd->groups, (unsigned long long)r.instr, r.emu_s * 1e3, mips, r.native_s * 1e3, ratio, hwms, hwratio,
+        printf("%-7s %-24s %8u %12llu %10.3f %9.1f %11.3f %8.2fx %9s %9s  %s%s%s\n", kd->name, kd->what, kd->groups,
+               (unsigned long long)r.instr, r.emu_s * 1e3, mips, r.native_s * 1e3, ratio, hwms, hwratio,
                r.ok ? "agree" : "DIFFER", slow ? ", MISS instr/s" : "", far ? ", MISS ratio" : "");
-        printf("%-7s   with a no-op observer: %.3f ms per run, %.1f M instr/s (%.2fx the unobserved time)\n",
-               kd->name, r.obs_s * 1e3, (double)r.instr / r.obs_s / 1e6, r.obs_s / r.emu_s);
+        printf("%-7s   with a no-op observer: %.3f ms per run, %.1f M instr/s (%.2fx the unobserved time)\n", kd->name,
+               r.obs_s * 1e3, (double)r.instr / r.obs_s / 1e6, r.obs_s / r.emu_s);
         static const char *const check_names[4] = {"memcheck", "initcheck", "racecheck", "synccheck"};
         printf("%-7s   --check:", kd->name);
         for (int c = 0; c < 4; c++) {
@@ -939,8 +934,8 @@ int main(int argc, char **argv) {
         if (!r.ok) failed++;
         if (slow || far) {
             size_t l = strlen(missing);
-            snprintf(missing + l, sizeof missing - l, "%s%s(%s%s%s)", l ? " " : "", kd->name,
-                     slow ? "instr/s" : "", slow && far ? "," : "", far ? "ratio" : "");
+            snprintf(missing + l, sizeof missing - l, "%s%s(%s%s%s)", l ? " " : "", kd->name, slow ? "instr/s" : "",
+                     slow && far ? "," : "", far ? "ratio" : "");
         }
         n++;
         if (mips < min_mips) min_mips = mips;
@@ -963,10 +958,9 @@ int main(int argc, char **argv) {
         printf("summary: %d kernels, %s; emulated %.1f..%.1f M vISA instr/s (target >= %.0f), "
                "%.2fx..%.2fx native -O2 time (target <= %.0fx); missing targets: %s; "
                "at most %.2fx the FMA-unit native time\n",
-               n, failed ? "RESULTS DIFFER" : "all agree with native", min_mips, max_mips, TARGET_MIPS,
-               min_ratio, max_ratio, TARGET_RATIO, missing[0] ? missing : "none", max_hw);
-    else
-        printf("summary: no kernel ran\n");
+               n, failed ? "RESULTS DIFFER" : "all agree with native", min_mips, max_mips, TARGET_MIPS, min_ratio,
+               max_ratio, TARGET_RATIO, missing[0] ? missing : "none", max_hw);
+    else printf("summary: no kernel ran\n");
     visa_ctx_destroy(ctx);
     return failed ? 1 : 0;
 }

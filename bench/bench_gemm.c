@@ -22,62 +22,61 @@
 
 #define TARGET_RATIO 3.0
 
-static const char k_gemm[] =
-    ".version 4.1\n"
-    ".kernel \"gemm\"\n"
-    ".decl A v_type=G type=uq num_elts=1\n"
-    ".decl B v_type=G type=uq num_elts=1\n"
-    ".decl C v_type=G type=uq num_elts=1\n"
-    ".decl M v_type=G type=ud num_elts=1\n"
-    ".decl N v_type=G type=ud num_elts=1\n"
-    ".decl K v_type=G type=ud num_elts=1\n"
-    ".decl AW v_type=G type=ud num_elts=1\n"
-    ".decl AH v_type=G type=ud num_elts=1\n"
-    ".decl BW v_type=G type=ud num_elts=1\n"
-    ".decl BH v_type=G type=ud num_elts=1\n"
-    ".decl CW v_type=G type=ud num_elts=1\n"
-    ".decl M0 v_type=G type=ud num_elts=1\n"
-    ".decl N0 v_type=G type=ud num_elts=1\n"
-    ".decl K0 v_type=G type=ud num_elts=1\n"
-    ".decl AT v_type=G type=d num_elts=64 align=GRF\n"
-    ".decl BT v_type=G type=d num_elts=128 align=GRF\n"
-    ".decl ACC v_type=G type=f num_elts=128 align=GRF\n"
-    ".decl P1 v_type=P num_elts=1\n"
-    ".input A offset=64 size=8\n"
-    ".input B offset=72 size=8\n"
-    ".input C offset=80 size=8\n"
-    ".input M offset=88 size=4\n"
-    ".input N offset=92 size=4\n"
-    ".input K offset=96 size=4\n"
-    ".kernel_attr SimdSize=16\n"
-    "    shl (M1_NM, 1) AW(0,0)<1> K(0,0)<0;1,0> 0x1:ud\n"
-    "    add (M1_NM, 1) AW(0,0)<1> AW(0,0)<0;1,0> 0xffffffff:ud\n"
-    "    add (M1_NM, 1) AH(0,0)<1> M(0,0)<0;1,0> 0xffffffff:ud\n"
-    "    shl (M1_NM, 1) BW(0,0)<1> N(0,0)<0;1,0> 0x1:ud\n"
-    "    add (M1_NM, 1) BW(0,0)<1> BW(0,0)<0;1,0> 0xffffffff:ud\n"
-    "    add (M1_NM, 1) BH(0,0)<1> K(0,0)<0;1,0> 0xffffffff:ud\n"
-    "    shl (M1_NM, 1) CW(0,0)<1> N(0,0)<0;1,0> 0x2:ud\n"
-    "    add (M1_NM, 1) CW(0,0)<1> CW(0,0)<0;1,0> 0xffffffff:ud\n"
-    "    shl (M1_NM, 1) N0(0,0)<1> %%group_id_x(0,0)<0;1,0> 0x4:ud\n"
-    "    shl (M1_NM, 1) M0(0,0)<1> %%group_id_y(0,0)<0;1,0> 0x3:ud\n"
-    "    mov (M1_NM, 1) K0(0,0)<1> 0x0:ud\n"
-    "    mov (M1_NM, 16) ACC(0,0)<1> 0x0:f\n"
-    "    mov (M1_NM, 16) ACC(1,0)<1> 0x0:f\n"
-    "    mov (M1_NM, 16) ACC(2,0)<1> 0x0:f\n"
-    "    mov (M1_NM, 16) ACC(3,0)<1> 0x0:f\n"
-    "    mov (M1_NM, 16) ACC(4,0)<1> 0x0:f\n"
-    "    mov (M1_NM, 16) ACC(5,0)<1> 0x0:f\n"
-    "    mov (M1_NM, 16) ACC(6,0)<1> 0x0:f\n"
-    "    mov (M1_NM, 16) ACC(7,0)<1> 0x0:f\n"
-    "KLOOP:\n"
-    "    lsc_load_block2d.ugm (M1, 1)  AT:d16.16x8nn  flat[A,AW,AH,AW,K0,M0]\n"
-    "    lsc_load_block2d.ugm (M1, 1)  BT:d16.16x16nt  flat[B,BW,BH,BW,N0,K0]\n"
-    "    dpas.%s.%s.8.8 (M1, 16) ACC.0 ACC.0 BT.0 AT(0,0)\n"
-    "    add (M1_NM, 1) K0(0,0)<1> K0(0,0)<0;1,0> 0x10:ud\n"
-    "    cmp.lt (M1_NM, 1) P1 K0(0,0)<0;1,0> K(0,0)<0;1,0>\n"
-    "    (P1) jmp (M1, 1) KLOOP\n"
-    "    lsc_store_block2d.ugm (M1, 1)  flat[C,CW,AH,CW,N0,M0]  ACC:d32.16x8nn\n"
-    "    ret (M1, 1)\n";
+static const char k_gemm[] = ".version 4.1\n"
+                             ".kernel \"gemm\"\n"
+                             ".decl A v_type=G type=uq num_elts=1\n"
+                             ".decl B v_type=G type=uq num_elts=1\n"
+                             ".decl C v_type=G type=uq num_elts=1\n"
+                             ".decl M v_type=G type=ud num_elts=1\n"
+                             ".decl N v_type=G type=ud num_elts=1\n"
+                             ".decl K v_type=G type=ud num_elts=1\n"
+                             ".decl AW v_type=G type=ud num_elts=1\n"
+                             ".decl AH v_type=G type=ud num_elts=1\n"
+                             ".decl BW v_type=G type=ud num_elts=1\n"
+                             ".decl BH v_type=G type=ud num_elts=1\n"
+                             ".decl CW v_type=G type=ud num_elts=1\n"
+                             ".decl M0 v_type=G type=ud num_elts=1\n"
+                             ".decl N0 v_type=G type=ud num_elts=1\n"
+                             ".decl K0 v_type=G type=ud num_elts=1\n"
+                             ".decl AT v_type=G type=d num_elts=64 align=GRF\n"
+                             ".decl BT v_type=G type=d num_elts=128 align=GRF\n"
+                             ".decl ACC v_type=G type=f num_elts=128 align=GRF\n"
+                             ".decl P1 v_type=P num_elts=1\n"
+                             ".input A offset=64 size=8\n"
+                             ".input B offset=72 size=8\n"
+                             ".input C offset=80 size=8\n"
+                             ".input M offset=88 size=4\n"
+                             ".input N offset=92 size=4\n"
+                             ".input K offset=96 size=4\n"
+                             ".kernel_attr SimdSize=16\n"
+                             "    shl (M1_NM, 1) AW(0,0)<1> K(0,0)<0;1,0> 0x1:ud\n"
+                             "    add (M1_NM, 1) AW(0,0)<1> AW(0,0)<0;1,0> 0xffffffff:ud\n"
+                             "    add (M1_NM, 1) AH(0,0)<1> M(0,0)<0;1,0> 0xffffffff:ud\n"
+                             "    shl (M1_NM, 1) BW(0,0)<1> N(0,0)<0;1,0> 0x1:ud\n"
+                             "    add (M1_NM, 1) BW(0,0)<1> BW(0,0)<0;1,0> 0xffffffff:ud\n"
+                             "    add (M1_NM, 1) BH(0,0)<1> K(0,0)<0;1,0> 0xffffffff:ud\n"
+                             "    shl (M1_NM, 1) CW(0,0)<1> N(0,0)<0;1,0> 0x2:ud\n"
+                             "    add (M1_NM, 1) CW(0,0)<1> CW(0,0)<0;1,0> 0xffffffff:ud\n"
+                             "    shl (M1_NM, 1) N0(0,0)<1> %%group_id_x(0,0)<0;1,0> 0x4:ud\n"
+                             "    shl (M1_NM, 1) M0(0,0)<1> %%group_id_y(0,0)<0;1,0> 0x3:ud\n"
+                             "    mov (M1_NM, 1) K0(0,0)<1> 0x0:ud\n"
+                             "    mov (M1_NM, 16) ACC(0,0)<1> 0x0:f\n"
+                             "    mov (M1_NM, 16) ACC(1,0)<1> 0x0:f\n"
+                             "    mov (M1_NM, 16) ACC(2,0)<1> 0x0:f\n"
+                             "    mov (M1_NM, 16) ACC(3,0)<1> 0x0:f\n"
+                             "    mov (M1_NM, 16) ACC(4,0)<1> 0x0:f\n"
+                             "    mov (M1_NM, 16) ACC(5,0)<1> 0x0:f\n"
+                             "    mov (M1_NM, 16) ACC(6,0)<1> 0x0:f\n"
+                             "    mov (M1_NM, 16) ACC(7,0)<1> 0x0:f\n"
+                             "KLOOP:\n"
+                             "    lsc_load_block2d.ugm (M1, 1)  AT:d16.16x8nn  flat[A,AW,AH,AW,K0,M0]\n"
+                             "    lsc_load_block2d.ugm (M1, 1)  BT:d16.16x16nt  flat[B,BW,BH,BW,N0,K0]\n"
+                             "    dpas.%s.%s.8.8 (M1, 16) ACC.0 ACC.0 BT.0 AT(0,0)\n"
+                             "    add (M1_NM, 1) K0(0,0)<1> K0(0,0)<0;1,0> 0x10:ud\n"
+                             "    cmp.lt (M1_NM, 1) P1 K0(0,0)<0;1,0> K(0,0)<0;1,0>\n"
+                             "    (P1) jmp (M1, 1) KLOOP\n"
+                             "    lsc_store_block2d.ugm (M1, 1)  flat[C,CW,AH,CW,N0,M0]  ACC:d32.16x8nn\n"
+                             "    ret (M1, 1)\n";
 
 typedef struct gemm_def {
     const char *name, *prec; /* prec: the dpas precision, bf or hf */
@@ -85,7 +84,10 @@ typedef struct gemm_def {
 } gemm_def;
 
 static const gemm_def gemms[] = {
-    {"bf256", "bf", 256}, {"hf256", "hf", 256}, {"bf512", "bf", 512}, {"hf512", "hf", 512},
+    {"bf256", "bf", 256},
+    {"hf256", "hf", 256},
+    {"bf512", "bf", 512},
+    {"hf512", "hf", 512},
 };
 enum { NGEMM = sizeof gemms / sizeof gemms[0] };
 
@@ -112,19 +114,19 @@ static uint16_t to_hf(int q) {
     return (uint16_t)(s << 15 | (unsigned)(e + 2 + 15) << 10 | (m & 1023));
 }
 
-#define NATIVE_BODY                                                                             \
-    for (unsigned i = 0; i < n; i++) {                                                          \
-        float *c = C + (size_t)i * n;                                                           \
-        for (unsigned j = 0; j < n; j++) c[j] = 0.0f;                                           \
-        for (unsigned k = 0; k < n; k++) {                                                      \
-            float a = A[(size_t)i * n + k];                                                     \
-            const float *b = B + (size_t)k * n;                                                 \
-            for (unsigned j = 0; j < n; j++) c[j] += a * b[j];                                  \
-        }                                                                                       \
+#define NATIVE_BODY                                            \
+    for (unsigned i = 0; i < n; i++) {                         \
+        float *c = C + (size_t)i * n;                          \
+        for (unsigned j = 0; j < n; j++) c[j] = 0.0f;          \
+        for (unsigned k = 0; k < n; k++) {                     \
+            float a = A[(size_t)i * n + k];                    \
+            const float *b = B + (size_t)k * n;                \
+            for (unsigned j = 0; j < n; j++) c[j] += a * b[j]; \
+        }                                                      \
     }
 
-__attribute__((noinline)) static void native_gemm(float *restrict C, const float *restrict A,
-                                                  const float *restrict B, unsigned n) {
+__attribute__((noinline)) static void native_gemm(float *restrict C, const float *restrict A, const float *restrict B,
+                                                  unsigned n) {
     NATIVE_BODY
 }
 #if defined(__x86_64__) && defined(__GNUC__)
@@ -229,15 +231,17 @@ static int bench_one(visa_ctx *ctx, const gemm_def *gd, int hw, unsigned threads
     if (s == VISA_OK && !ok) {
         for (size_t i = 0; i < nn; i++)
             if (memcmp(&ce[i], &cn[i], 4)) {
-                printf("  %s: MISMATCH at C[%zu][%zu]: emulated %g, native %g\n", gd->name, i / n, i % n,
-                       (double)ce[i], (double)cn[i]);
+                printf("  %s: MISMATCH at C[%zu][%zu]: emulated %g, native %g\n", gd->name, i / n, i % n, (double)ce[i],
+                       (double)cn[i]);
                 break;
             }
     }
     char hwcol[64] = "-              -";
     if (hs > 0) snprintf(hwcol, sizeof hwcol, "%9.1f %8.2fx", macs / hs / 1e6, es / hs);
-    printf("%-6s %5u %10.1f %10.1f %8.2fx %s  %s%s\n", gd->name, n, macs / es / 1e6, macs / ns / 1e6, es / ns,
-           hwcol, s != VISA_OK ? "RUN FAILED" : ok ? "agree" : "DIFFER",
+    printf("%-6s %5u %10.1f %10.1f %8.2fx %s  %s%s\n", gd->name, n, macs / es / 1e6, macs / ns / 1e6, es / ns, hwcol,
+           s != VISA_OK ? "RUN FAILED"
+           : ok         ? "agree"
+                        : "DIFFER",
            threads == 1 && es / ns > TARGET_RATIO ? ", MISS ratio" : "");
     *mmacs = macs / es / 1e6;
     free(a16), free(b16), free(af), free(bf), free(cn), free(ce);
@@ -270,9 +274,10 @@ int main(int argc, char **argv) {
     printf("bench_gemm: dpas GEMM with 2D block loads, %s, 1 host thread, >= %.2f s emulated; target <= %.0fx "
            "native -O2\n",
            visa_platform_name(VISA_PLATFORM_XE2), g_min_seconds, TARGET_RATIO);
-    printf("native: f32 i-k-j, plain -O2%s\n", hw ? "; hw: -O2 with target(\"avx2,fma\")" : "; no AVX2 (hw column empty)");
-    printf("%-6s %5s %10s %10s %9s %9s %9s  %s\n", "gemm", "size", "emu MMAC/s", "nat MMAC/s", "emu/nat",
-           "hw MMAC/s", "emu/hw", "check");
+    printf("native: f32 i-k-j, plain -O2%s\n",
+           hw ? "; hw: -O2 with target(\"avx2,fma\")" : "; no AVX2 (hw column empty)");
+    printf("%-6s %5s %10s %10s %9s %9s %9s  %s\n", "gemm", "size", "emu MMAC/s", "nat MMAC/s", "emu/nat", "hw MMAC/s",
+           "emu/hw", "check");
     int failed = 0, last = -1;
     double mm1 = 0, mm2 = 0;
     for (int k = 0; k < NGEMM; k++)

@@ -21,32 +21,31 @@
 #define FIRST 100
 
 /* OUT[lane] = sum over k < N of (3 lane + k): a loop the compiled tier compiles (tests/emu/test_prepare.c). */
-static const char LOOP_KERNEL[] =
-    ".version 4.1\n"
-    ".kernel \"acc\"\n"
-    ".decl OUT v_type=G type=uq num_elts=1 align=qword\n"
-    ".decl N v_type=G type=d num_elts=1 align=dword\n"
-    ".decl ID v_type=G type=uw num_elts=16 align=GRF\n"
-    ".decl X v_type=G type=d num_elts=16 align=GRF\n"
-    ".decl ACC v_type=G type=d num_elts=16 align=GRF\n"
-    ".decl K v_type=G type=d num_elts=1 align=dword\n"
-    ".decl P1 v_type=P num_elts=1\n"
-    ".input OUT offset=64 size=8\n"
-    ".input N offset=72 size=4\n"
-    ".kernel_attr SimdSize=16\n"
-    "    mov (M1, 8) ID(0,0)<1> 0x76543210:uv\n"
-    "    add (M1, 8) ID(0,8)<1> ID(0,0)<1;1,0> 0x8:uw\n"
-    "    mul (M1, 16) X(0,0)<1> ID(0,0)<1;1,0> 0x3:d\n"
-    "    mov (M1, 16) ACC(0,0)<1> 0x0:d\n"
-    "    mov (M1_NM, 1) K(0,0)<1> 0x0:d\n"
-    "LOOP:\n"
-    "    add (M1, 16) ACC(0,0)<1> ACC(0,0)<1;1,0> X(0,0)<1;1,0>\n"
-    "    add (M1, 16) ACC(0,0)<1> ACC(0,0)<1;1,0> K(0,0)<0;1,0>\n"
-    "    add (M1_NM, 1) K(0,0)<1> K(0,0)<0;1,0> 0x1:d\n"
-    "    cmp.lt (M1_NM, 1) P1 K(0,0)<0;1,0> N(0,0)<0;1,0>\n"
-    "    (P1) jmp (M1, 1) LOOP\n"
-    "    lsc_store.ugm (M1_NM, 1)  flat[OUT]:a64  ACC:d32x16t\n"
-    "    ret (M1, 1)\n";
+static const char LOOP_KERNEL[] = ".version 4.1\n"
+                                  ".kernel \"acc\"\n"
+                                  ".decl OUT v_type=G type=uq num_elts=1 align=qword\n"
+                                  ".decl N v_type=G type=d num_elts=1 align=dword\n"
+                                  ".decl ID v_type=G type=uw num_elts=16 align=GRF\n"
+                                  ".decl X v_type=G type=d num_elts=16 align=GRF\n"
+                                  ".decl ACC v_type=G type=d num_elts=16 align=GRF\n"
+                                  ".decl K v_type=G type=d num_elts=1 align=dword\n"
+                                  ".decl P1 v_type=P num_elts=1\n"
+                                  ".input OUT offset=64 size=8\n"
+                                  ".input N offset=72 size=4\n"
+                                  ".kernel_attr SimdSize=16\n"
+                                  "    mov (M1, 8) ID(0,0)<1> 0x76543210:uv\n"
+                                  "    add (M1, 8) ID(0,8)<1> ID(0,0)<1;1,0> 0x8:uw\n"
+                                  "    mul (M1, 16) X(0,0)<1> ID(0,0)<1;1,0> 0x3:d\n"
+                                  "    mov (M1, 16) ACC(0,0)<1> 0x0:d\n"
+                                  "    mov (M1_NM, 1) K(0,0)<1> 0x0:d\n"
+                                  "LOOP:\n"
+                                  "    add (M1, 16) ACC(0,0)<1> ACC(0,0)<1;1,0> X(0,0)<1;1,0>\n"
+                                  "    add (M1, 16) ACC(0,0)<1> ACC(0,0)<1;1,0> K(0,0)<0;1,0>\n"
+                                  "    add (M1_NM, 1) K(0,0)<1> K(0,0)<0;1,0> 0x1:d\n"
+                                  "    cmp.lt (M1_NM, 1) P1 K(0,0)<0;1,0> N(0,0)<0;1,0>\n"
+                                  "    (P1) jmp (M1, 1) LOOP\n"
+                                  "    lsc_store.ugm (M1_NM, 1)  flat[OUT]:a64  ACC:d32x16t\n"
+                                  "    ret (M1, 1)\n";
 #define LOOP_N 4
 
 static double now(void) {
@@ -69,8 +68,10 @@ static bool launch_saxpy(const visa_module *m) {
     float x[16], y[16];
     for (int i = 0; i < 16; i++) x[i] = (float)i, y[i] = 1;
     visa_buffer bufs[] = {{(uint8_t *)x, sizeof x}, {(uint8_t *)y, sizeof y}};
-    visa_arg args[] = {{.kind = VISA_ARG_BUFFER, .buffer = 0}, {.kind = VISA_ARG_BUFFER, .buffer = 1},
-                       {.kind = VISA_ARG_FLOAT, .fvalue = 2.5}, {.kind = VISA_ARG_INT, .value = 10}};
+    visa_arg args[] = {{.kind = VISA_ARG_BUFFER, .buffer = 0},
+                       {.kind = VISA_ARG_BUFFER, .buffer = 1},
+                       {.kind = VISA_ARG_FLOAT, .fvalue = 2.5},
+                       {.kind = VISA_ARG_INT, .value = 10}};
     visa_run_opts ro = {.struct_size = sizeof ro, .platform = VISA_PLATFORM_XE2};
     if (visa_module_run(m, &ro, args, 4, bufs, 2, NULL) != VISA_OK) return false;
     for (int i = 0; i < 16; i++)
@@ -91,7 +92,8 @@ static bool launch_loop(const visa_module *m) {
 }
 
 /* first / again / parse for one kernel; false when a result is wrong. */
-static bool measure(visa_ctx *ctx, const char *name, const char *text, size_t len, bool (*launch)(const visa_module *)) {
+static bool measure(visa_ctx *ctx, const char *name, const char *text, size_t len,
+                    bool (*launch)(const visa_module *)) {
     bool ok = true;
     double parse_s = 0, first_s = 0;
     for (int i = 0; i < FIRST && ok; i++) {

@@ -31,8 +31,7 @@ static char *generate(int kernels, unsigned n, size_t *len) {
             at += (size_t)snprintf(t + at, cap - at, ".kernel \"k%u\"\n    ret (M1, 1)\n", i);
     } else {
         at += (size_t)snprintf(t + at, cap - at, ".kernel \"labels\"\n");
-        for (unsigned i = 0; i < n; i++)
-            at += (size_t)snprintf(t + at, cap - at, "    jmp (M1, 1) L%u\nL%u:\n", i, i);
+        for (unsigned i = 0; i < n; i++) at += (size_t)snprintf(t + at, cap - at, "    jmp (M1, 1) L%u\nL%u:\n", i, i);
         at += (size_t)snprintf(t + at, cap - at, "    ret (M1, 1)\n");
     }
     *len = at;
@@ -59,12 +58,10 @@ int main(void) {
             vo.platform = VISA_PLATFORM_XE2;
             visa_status vs = m ? visa_module_verify(m, &vo, NULL) : VISA_E_ARG;
             double t2 = now();
-            printf("%7u %-7s  fmt %7.3f s  verify %7.3f s  (%s, %s)\n", sizes[s],
-                   kernels ? "kernels" : "labels", t1 - t0, t2 - t1, visa_status_str(st),
-                   visa_status_str(vs));
+            printf("%7u %-7s  fmt %7.3f s  verify %7.3f s  (%s, %s)\n", sizes[s], kernels ? "kernels" : "labels",
+                   t1 - t0, t2 - t1, visa_status_str(st), visa_status_str(vs));
             if (prev_fmt > 0)
-                printf("%17s  ratio %.2f         ratio %.2f\n", "", (t1 - t0) / prev_fmt,
-                       (t2 - t1) / prev_verify);
+                printf("%17s  ratio %.2f         ratio %.2f\n", "", (t1 - t0) / prev_fmt, (t2 - t1) / prev_verify);
             prev_fmt = t1 - t0;
             prev_verify = t2 - t1;
             visa_module_destroy(m);

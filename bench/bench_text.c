@@ -70,16 +70,15 @@ int main(int argc, char **argv) {
         do {
             for (int i = 0; i < nfiles; i++) {
                 visa_module *m = NULL;
-                if (visa_module_parse_text(ctx, files[i].name, files[i].data, files[i].len,
-                                           VISA_PLATFORM_XE2, &m) != VISA_OK) {
+                if (visa_module_parse_text(ctx, files[i].name, files[i].data, files[i].len, VISA_PLATFORM_XE2, &m) !=
+                    VISA_OK) {
                     if (iters == 0 && mode == 0) rejected++;
                     continue;
                 }
                 if (mode == 1) {
                     char *out;
                     size_t len;
-                    if (visa_module_print_to_buffer(m, NULL, &out, &len) == VISA_OK)
-                        visa_free(ctx, out, len + 1);
+                    if (visa_module_print_to_buffer(m, NULL, &out, &len) == VISA_OK) visa_free(ctx, out, len + 1);
                 }
                 visa_module_destroy(m);
                 bytes += files[i].len;
@@ -87,9 +86,8 @@ int main(int argc, char **argv) {
             iters++;
             t = now() - t0;
         } while (t < 1.0);
-        printf("%-14s %d files, %.1f KiB, %d passes, %.2f s: %.1f MB/s\n",
-               mode ? "parse+print:" : "parse:", nfiles, total / 1024.0, iters, t,
-               bytes / t / 1e6);
+        printf("%-14s %d files, %.1f KiB, %d passes, %.2f s: %.1f MB/s\n", mode ? "parse+print:" : "parse:", nfiles,
+               total / 1024.0, iters, t, bytes / t / 1e6);
     }
     if (rejected) printf("(%d files were rejected by the parser and not timed)\n", rejected);
     visa_ctx_destroy(ctx);

@@ -8,39 +8,40 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int th_passed, th_failed, th_case_failed __attribute__((unused)), th_skipped; /* unused where a file only reads inputs (bench_attention) */
+static int th_passed, th_failed, th_case_failed __attribute__((unused)),
+    th_skipped; /* unused where a file only reads inputs (bench_attention) */
 
 /* Exit status CTest reports as "Skipped" (SKIP_RETURN_CODE in tests/CMakeLists.txt). */
 #define TH_SKIP_CODE 77
 
-#define CHECK(cond)                                                                     \
-    do {                                                                                \
-        if (!(cond)) {                                                                  \
-            fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond);    \
-            th_case_failed = 1;                                                         \
-        }                                                                               \
+#define CHECK(cond)                                                                  \
+    do {                                                                             \
+        if (!(cond)) {                                                               \
+            fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
+            th_case_failed = 1;                                                      \
+        }                                                                            \
     } while (0)
 
-#define CHECKF(cond, ...)                                                               \
-    do {                                                                                \
-        if (!(cond)) {                                                                  \
-            fprintf(stderr, "%s:%d: check failed: %s: ", __FILE__, __LINE__, #cond);    \
-            fprintf(stderr, __VA_ARGS__);                                               \
-            fputc('\n', stderr);                                                        \
-            th_case_failed = 1;                                                         \
-        }                                                                               \
+#define CHECKF(cond, ...)                                                            \
+    do {                                                                             \
+        if (!(cond)) {                                                               \
+            fprintf(stderr, "%s:%d: check failed: %s: ", __FILE__, __LINE__, #cond); \
+            fprintf(stderr, __VA_ARGS__);                                            \
+            fputc('\n', stderr);                                                     \
+            th_case_failed = 1;                                                      \
+        }                                                                            \
     } while (0)
 
 /* Run one test case: a block of checks counted as one pass or failure. */
 #define CASE_BEGIN() (th_case_failed = 0)
-#define CASE_END(name)                                                                  \
-    do {                                                                                \
-        if (th_case_failed) {                                                           \
-            th_failed++;                                                                \
-            fprintf(stderr, "FAIL %s\n", (name));                                       \
-        } else {                                                                        \
-            th_passed++;                                                                \
-        }                                                                               \
+#define CASE_END(name)                            \
+    do {                                          \
+        if (th_case_failed) {                     \
+            th_failed++;                          \
+            fprintf(stderr, "FAIL %s\n", (name)); \
+        } else {                                  \
+            th_passed++;                          \
+        }                                         \
     } while (0)
 
 /* Missing third-party data (../shared) skips a test visibly instead of passing it empty. */
@@ -74,9 +75,7 @@ static inline char *th_read_file(const char *path, size_t *len) {
     return buf;
 }
 
-static inline int th_cmp_names(const void *a, const void *b) {
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
+static inline int th_cmp_names(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
 /* Sorted names of the files in dir ending in ext (caller frees each and the array); -1 if dir
 ** cannot be opened. */

@@ -39,14 +39,14 @@ VISA_API const char *visa_version(unsigned *major, unsigned *minor, unsigned *pa
 /** Status codes. 0 is success; values are stable (ABI). */
 typedef enum visa_status {
     VISA_OK = 0,
-    VISA_E_NOMEM,       /**< allocation failed or a size limit was hit */
-    VISA_E_ARG,         /**< bad argument to an API call */
-    VISA_E_IO,          /**< file could not be read or written */
-    VISA_E_SYNTAX,      /**< text input has errors (see diagnostics) */
-    VISA_E_BINARY,      /**< binary input is malformed (see diagnostics) */
-    VISA_E_VERIFY,      /**< module failed verification */
+    VISA_E_NOMEM, /**< allocation failed or a size limit was hit */
+    VISA_E_ARG, /**< bad argument to an API call */
+    VISA_E_IO, /**< file could not be read or written */
+    VISA_E_SYNTAX, /**< text input has errors (see diagnostics) */
+    VISA_E_BINARY, /**< binary input is malformed (see diagnostics) */
+    VISA_E_VERIFY, /**< module failed verification */
     VISA_E_UNSUPPORTED, /**< valid input this build cannot handle */
-    VISA_E_RUNTIME,     /**< emulated program faulted */
+    VISA_E_RUNTIME, /**< emulated program faulted */
     VISA__STATUS_FORCE32 = 0x7fffffff
 } visa_status;
 
@@ -58,12 +58,12 @@ typedef enum visa_severity { VISA_SEV_NOTE = 0, VISA_SEV_WARNING, VISA_SEV_ERROR
 /** One diagnostic, delivered as data.  All pointers are valid only during the callback. */
 typedef struct visa_diag {
     visa_severity severity;
-    const char *code;        /**< stable id such as "E-SYNTAX" or a verifier rule id; never NULL */
-    const char *file;        /**< input name given by the caller, or "<input>" */
-    uint32_t line, col;      /**< 1-based position in text input; 0 when not applicable */
-    uint64_t offset;         /**< byte offset in binary input (valid when line == 0), or
+    const char *code; /**< stable id such as "E-SYNTAX" or a verifier rule id; never NULL */
+    const char *file; /**< input name given by the caller, or "<input>" */
+    uint32_t line, col; /**< 1-based position in text input; 0 when not applicable */
+    uint64_t offset; /**< byte offset in binary input (valid when line == 0), or
                                   VISA_DIAG_NO_OFFSET when the diagnostic has no position */
-    const char *message;     /**< formatted message, no trailing newline */
+    const char *message; /**< formatted message, no trailing newline */
     const char *source_line; /**< the source line (not NUL-terminated) or NULL */
     size_t source_line_len;
 } visa_diag;
@@ -77,12 +77,12 @@ typedef void (*visa_diag_fn)(void *ud, const visa_diag *diag);
 typedef void *(*visa_realloc_fn)(void *ud, void *ptr, size_t old_size, size_t new_size);
 
 typedef struct visa_ctx_desc {
-    uint32_t struct_size;   /**< sizeof(visa_ctx_desc), for ABI growth */
-    visa_realloc_fn alloc;  /**< NULL: the C library allocator */
+    uint32_t struct_size; /**< sizeof(visa_ctx_desc), for ABI growth */
+    visa_realloc_fn alloc; /**< NULL: the C library allocator */
     void *alloc_ud;
-    visa_diag_fn on_diag;   /**< NULL: diagnostics are counted but dropped */
+    visa_diag_fn on_diag; /**< NULL: diagnostics are counted but dropped */
     void *diag_ud;
-    uint32_t max_errors;    /**< stop reporting after this many errors; 0 means 20 */
+    uint32_t max_errors; /**< stop reporting after this many errors; 0 means 20 */
 } visa_ctx_desc;
 
 typedef struct visa_ctx visa_ctx;
@@ -115,15 +115,15 @@ VISA_API unsigned visa_platform_grf_bytes(visa_platform platform);
 
 /** Parse vISA assembly text.  name is used in diagnostics.  On error *out is NULL and the
 **  diagnostics explain why. */
-VISA_API visa_status visa_module_parse_text(visa_ctx *ctx, const char *name, const char *text,
-                                            size_t len, visa_platform platform, visa_module **out);
+VISA_API visa_status visa_module_parse_text(visa_ctx *ctx, const char *name, const char *text, size_t len,
+                                            visa_platform platform, visa_module **out);
 VISA_API void visa_module_destroy(visa_module *module);
 
 typedef visa_status (*visa_write_fn)(void *ud, const char *data, size_t len);
 
 enum {
     VISA_PRINT_STRIP_COMMENTS = 1u << 0, /**< IGC's canonical form: drop the user's comments */
-    VISA_PRINT_ASM_TEXT = 1u << 1,       /**< IGC's asm-text print (what its vISA_IsaAssembly dumps,
+    VISA_PRINT_ASM_TEXT = 1u << 1, /**< IGC's asm-text print (what its vISA_IsaAssembly dumps,
                                               e.g. IGC 2.x's OpenCL/SYCL .visaasm files, look like):
                                               no predefined-variable block, no blank header lines.
                                               Without STRIP_COMMENTS a module parsed from text in
@@ -134,11 +134,11 @@ enum {
 /** Text dialects: which IGC's print a text looks like.  Every dialect parses; a module remembers
 **  the one its text was written in (a decoded object: VISA_DIALECT_IGC2). */
 typedef enum visa_dialect {
-    VISA_DIALECT_KEEP = 0,  /**< printing: the module's own dialect (see VISA_PRINT_*) */
-    VISA_DIALECT_IGC2,      /**< "igc2": IGC 2.x's disassembly print (blank line after .version,
+    VISA_DIALECT_KEEP = 0, /**< printing: the module's own dialect (see VISA_PRINT_*) */
+    VISA_DIALECT_IGC2, /**< "igc2": IGC 2.x's disassembly print (blank line after .version,
                                  22 predefined variables, a blank line before .function) */
-    VISA_DIALECT_ASM_TEXT,  /**< "asm-text": IGC 2.x's asm-text print (VISA_PRINT_ASM_TEXT) */
-    VISA_DIALECT_IGC1,      /**< "igc1": IGC 1.0.x's dump (1.0.12504, Debian 12's ocloc): no
+    VISA_DIALECT_ASM_TEXT, /**< "asm-text": IGC 2.x's asm-text print (VISA_PRINT_ASM_TEXT) */
+    VISA_DIALECT_IGC1, /**< "igc1": IGC 1.0.x's dump (1.0.12504, Debian 12's ocloc): no
                                  blank line after .version, 21 predefined variables (no
                                  %scratchloc), a blank line after .function, LSC sizes d8c32 and
                                  d16c32, SVM block messages without .aligned/.unaligned */
@@ -161,17 +161,16 @@ VISA_API visa_dialect visa_module_dialect(const visa_module *module);
 
 typedef struct visa_print_opts {
     uint32_t struct_size; /**< sizeof(visa_print_opts) */
-    uint32_t flags;       /**< VISA_PRINT_*, VISA_PRINT_DIALECT(d) */
+    uint32_t flags; /**< VISA_PRINT_*, VISA_PRINT_DIALECT(d) */
 } visa_print_opts;
 
 /** Print a module as IGC prints it.  opts may be NULL (keep comments). */
-VISA_API visa_status visa_module_print(const visa_module *module, const visa_print_opts *opts,
-                                       visa_write_fn write, void *ud);
+VISA_API visa_status visa_module_print(const visa_module *module, const visa_print_opts *opts, visa_write_fn write,
+                                       void *ud);
 
 /** Convenience: print into a buffer allocated with the context allocator; free with
 **  visa_free(ctx, *out, *out_len + 1).  The buffer is NUL-terminated. */
-VISA_API visa_status visa_module_print_to_buffer(const visa_module *module,
-                                                 const visa_print_opts *opts, char **out,
+VISA_API visa_status visa_module_print_to_buffer(const visa_module *module, const visa_print_opts *opts, char **out,
                                                  size_t *out_len);
 VISA_API void visa_free(visa_ctx *ctx, void *ptr, size_t size);
 
@@ -184,14 +183,14 @@ VISA_API size_t visa_module_routine_count(const visa_module *module);
 **  stored as GRF rows and columns) were fixed for the platform the module was parsed or decoded
 **  for; `platform` must be a valid platform.  *out is allocated with the context allocator: free
 **  it with visa_free(ctx, *out, *out_len). */
-VISA_API visa_status visa_module_encode(const visa_module *module, visa_platform platform,
-                                        uint8_t **out, size_t *out_len);
+VISA_API visa_status visa_module_encode(const visa_module *module, visa_platform platform, uint8_t **out,
+                                        size_t *out_len);
 
 /** Decode a vISA object.  Every count, offset and index is checked: malformed input gets
 **  diagnostics with byte offsets and VISA_E_BINARY, never a crash or an allocation larger than the
 **  input justifies. */
-VISA_API visa_status visa_module_decode(visa_ctx *ctx, const char *name, const void *bytes,
-                                        size_t len, visa_platform platform, visa_module **out);
+VISA_API visa_status visa_module_decode(visa_ctx *ctx, const char *name, const void *bytes, size_t len,
+                                        visa_platform platform, visa_module **out);
 
 /** The context a module was created with. */
 VISA_API visa_ctx *visa_module_ctx(const visa_module *module);
@@ -203,16 +202,16 @@ enum {
 };
 
 typedef struct visa_verify_opts {
-    uint32_t struct_size;   /**< sizeof(visa_verify_opts) */
+    uint32_t struct_size; /**< sizeof(visa_verify_opts) */
     visa_platform platform; /**< the target: availability, type maps, GRF size */
-    uint32_t flags;         /**< VISA_VERIFY_* */
-    const char *source;     /**< optional: the text the module was parsed from, so that
+    uint32_t flags; /**< VISA_VERIFY_* */
+    const char *source; /**< optional: the text the module was parsed from, so that
                                  diagnostics carry their source line; NULL for none */
     size_t source_len;
 } visa_verify_opts;
 
 typedef struct visa_verify_stats {
-    uint32_t errors;   /**< rule violations reported as errors */
+    uint32_t errors; /**< rule violations reported as errors */
     uint32_t warnings; /**< reported as warnings */
 } visa_verify_stats;
 
@@ -243,32 +242,32 @@ VISA_API const visa_verify_rule *visa_verify_rule_at(size_t i);
 /** Region rules one operand can break at once (the verifier's V-REGION-* and V-INDIRECT-MULTI-DST). */
 #define VISA_REGION_MAX_BROKEN 6
 typedef struct visa_region_opts {
-    uint32_t struct_size;   /**< sizeof(visa_region_opts) */
-    const char *type;       /**< element type ("w", "f"); NULL: the operand's own ":type" */
-    uint32_t exec_size;     /**< 1, 2, 4, 8, 16 or 32 */
+    uint32_t struct_size; /**< sizeof(visa_region_opts) */
+    const char *type; /**< element type ("w", "f"); NULL: the operand's own ":type" */
+    uint32_t exec_size; /**< 1, 2, 4, 8, 16 or 32 */
     visa_platform platform; /**< the GRF size (32 bytes up to XeHPG, 64 from XeHPC) */
-    const uint32_t *addrs;  /**< indirect: the values of the address elements AN(k), AN(k+1), ...
+    const uint32_t *addrs; /**< indirect: the values of the address elements AN(k), AN(k+1), ...
                                  (byte offsets into the register file); NULL: AN(k) is 0.  A
                                  multi-address operand needs one per row. */
     size_t naddrs;
 } visa_region_opts;
 /** One broken rule. */
 typedef struct visa_region_break {
-    const char *id;         /**< the verifier's rule id ("V-REGION-EXEC"), static */
+    const char *id; /**< the verifier's rule id ("V-REGION-EXEC"), static */
     visa_severity severity; /**< the rule's severity (visa_verify_rule_at) */
-    char message[160];      /**< e.g. "src has region width 8 above the execution size 4" */
+    char message[160]; /**< e.g. "src has region width 8 above the execution size 4" */
 } visa_region_break;
 /** Where each lane's element lies, and the rules the region breaks. */
 typedef struct visa_region {
-    uint32_t struct_size;  /**< sizeof(visa_region), set by the caller */
+    uint32_t struct_size; /**< sizeof(visa_region), set by the caller */
     uint32_t exec_size;
-    uint32_t type_bytes;   /**< element size */
+    uint32_t type_bytes; /**< element size */
     uint32_t grf_bytes;
-    char type[8];          /**< the element type's name */
-    bool destination;      /**< written <HorzStride> (the destination form) */
-    bool indirect;         /**< r[A(k),off]: offsets count from register byte 0, through the addresses */
-    bool multi_address;    /**< indirect <Width,HorzStride>: one address per row */
-    uint32_t row, col;     /**< a general operand's origin (GRFs, elements) */
+    char type[8]; /**< the element type's name */
+    bool destination; /**< written <HorzStride> (the destination form) */
+    bool indirect; /**< r[A(k),off]: offsets count from register byte 0, through the addresses */
+    bool multi_address; /**< indirect <Width,HorzStride>: one address per row */
+    uint32_t row, col; /**< a general operand's origin (GRFs, elements) */
     /** Byte offset of lane i's element: from the start of the variable (a general operand; the
     **  variable starts on a GRF, as the JIT places every variable of a GRF or more), or from
     **  register byte 0 (an indirect operand: AN(k) + offset + ...). */
@@ -291,28 +290,28 @@ VISA_API visa_status visa_region_layout(visa_ctx *ctx, const char *operand, cons
 typedef enum visa_arg_kind {
     VISA_ARG_SCALAR = 0, /**< raw bits in value */
     VISA_ARG_BUFFER = 1, /**< the address of buffers[buffer] */
-    VISA_ARG_FLOAT = 2,  /**< the number fvalue, converted to the input variable's type */
-    VISA_ARG_INT = 3,    /**< the integer value (two's complement), converted to the input's type */
+    VISA_ARG_FLOAT = 2, /**< the number fvalue, converted to the input variable's type */
+    VISA_ARG_INT = 3, /**< the integer value (two's complement), converted to the input's type */
     VISA_ARG_VECTOR = 4, /**< one SCALAR, INT or FLOAT per element of the input, each converted to
                               the input's element type: `buffer` elements from
                               visa_run_opts.vector_elems[value]; `buffer` must be the input's element
                               count (its size / its type's size) */
     /* Values a runtime supplies, computed from the launch (docs/launch.md); 3 x ud unless said */
-    VISA_ARG_LOCAL_SIZE = 5,          /**< work-items per group */
-    VISA_ARG_GLOBAL_SIZE = 6,         /**< groups x local size */
-    VISA_ARG_GROUP_COUNT = 7,         /**< groups */
-    VISA_ARG_GLOBAL_OFFSET = 8,       /**< visa_run_opts.global_offset */
+    VISA_ARG_LOCAL_SIZE = 5, /**< work-items per group */
+    VISA_ARG_GLOBAL_SIZE = 6, /**< groups x local size */
+    VISA_ARG_GROUP_COUNT = 7, /**< groups */
+    VISA_ARG_GLOBAL_OFFSET = 8, /**< visa_run_opts.global_offset */
     VISA_ARG_ENQUEUED_LOCAL_SIZE = 9, /**< the local size (every group is whole) */
-    VISA_ARG_WORK_DIM = 10,           /**< 1 x ud: 1, 2 or 3, the highest dimension above 1 */
-    VISA_ARG_PAYLOAD_HEADER = 11      /**< 8 x ud: global offset, local size, 0, 0 */
+    VISA_ARG_WORK_DIM = 10, /**< 1 x ud: 1, 2 or 3, the highest dimension above 1 */
+    VISA_ARG_PAYLOAD_HEADER = 11 /**< 8 x ud: global offset, local size, 0, 0 */
 } visa_arg_kind;
 
 /** One kernel argument, for the kernel's explicit inputs (.input) in declaration order. */
 typedef struct visa_arg {
     visa_arg_kind kind;
-    uint64_t value;  /**< scalar: its bits, little-endian, truncated to the input's size */
+    uint64_t value; /**< scalar: its bits, little-endian, truncated to the input's size */
     uint32_t buffer; /**< buffer: index into the buffer array; the input receives its address */
-    double fvalue;   /**< float: the value */
+    double fvalue; /**< float: the value */
 } visa_arg;
 
 /** A buffer of emulated global memory (owned by the caller; the kernel reads and writes it). */
@@ -322,18 +321,18 @@ typedef struct visa_buffer {
 } visa_buffer;
 
 typedef struct visa_run_opts {
-    uint32_t struct_size;   /**< sizeof(visa_run_opts) */
-    const char *kernel;     /**< kernel name, NULL for the first kernel */
+    uint32_t struct_size; /**< sizeof(visa_run_opts) */
+    const char *kernel; /**< kernel name, NULL for the first kernel */
     visa_platform platform; /**< GRF size and platform rules */
-    uint32_t groups[3];     /**< thread groups in x, y, z (0 counts as 1) */
+    uint32_t groups[3]; /**< thread groups in x, y, z (0 counts as 1) */
     uint32_t group_size[3]; /**< threads per group in x, y, z (0 counts as 1) */
-    uint32_t threads;       /**< host threads running groups in parallel (0 counts as 1) */
-    uint64_t max_steps;     /**< instructions per emulated thread before giving up; 0 = 100 million,
+    uint32_t threads; /**< host threads running groups in parallel (0 counts as 1) */
+    uint64_t max_steps; /**< instructions per emulated thread before giving up; 0 = 100 million,
                                  VISA_UNLIMITED = no limit (checked at back-edges, docs/launch.md) */
-    bool set_cr0;           /**< start every thread with %cr0 = cr0 instead of the default */
-    uint32_t cr0;           /**< initial %cr0 when set_cr0; the default is 0x4C0: IEEE mode, round
+    bool set_cr0; /**< start every thread with %cr0 = cr0 instead of the default */
+    uint32_t cr0; /**< initial %cr0 when set_cr0; the default is 0x4C0: IEEE mode, round
                                  to nearest even, F/DF/HF denormals kept (what IGC kernels set) */
-    uint32_t local_size[3];    /**< work-items per group in x, y, z (the OpenCL model, docs/launch.md);
+    uint32_t local_size[3]; /**< work-items per group in x, y, z (the OpenCL model, docs/launch.md);
                                     all 0: not given.  Give it or group_size, not both. */
     uint32_t global_offset[3]; /**< what VISA_ARG_GLOBAL_OFFSET and the payload header give */
     const char *const *arg_names; /**< NULL, or one per argument: NULL for a positional argument, else
@@ -345,12 +344,12 @@ typedef struct visa_run_opts {
     const visa_arg *vector_elems; /**< the elements VISA_ARG_VECTOR arguments refer to */
     size_t nvector_elems;
     const struct visa_observer *observer; /**< NULL: no observation (and no cost); see below */
-    double timeout_seconds;   /**< stop the launch with an error after this much wall time; 0 = none
+    double timeout_seconds; /**< stop the launch with an error after this much wall time; 0 = none
                                    (version 4) */
     uint64_t max_total_steps; /**< instructions of all threads of the launch together; 0 = 100 x the
                                    per-thread limit (unlimited when that is), VISA_UNLIMITED = none
                                    (version 4) */
-    uint32_t checks;          /**< VISA_CHECK_* run checks (docs/observe.md); 0: none (and no cost)
+    uint32_t checks; /**< VISA_CHECK_* run checks (docs/observe.md); 0: none (and no cost)
                                    (version 4) */
     const uint8_t *undef_buffers; /**< NULL, or one flag per buffer of the run: nonzero means the
                                        buffer's bytes start undefined for VISA_CHECK_INITCHECK
@@ -358,15 +357,15 @@ typedef struct visa_run_opts {
                                        (version 5) */
     /* A launch by a runtime that knows the kernel's payload layout (IGC's .ze_info: the
     ** visa_program_* functions below), docs/launch.md "A payload image" (version 6). */
-    const uint8_t *payload;   /**< NULL, or the cross-thread payload as the runtime lays it out: copied into
+    const uint8_t *payload; /**< NULL, or the cross-thread payload as the runtime lays it out: copied into
                                    every thread at the kernel's cross-thread start (after the per-thread
                                    payload); cross-thread and inline inputs then take no argument */
-    uint32_t payload_size;    /**< bytes of payload */
+    uint32_t payload_size; /**< bytes of payload */
     uint32_t per_thread_size; /**< bytes of per-thread payload (local ids) of a Target="3d" kernel whose text
                                    has no PerThreadInputSize (IGC 1.0's); 0: the kernel's attribute */
-    uint32_t slm_size;        /**< bytes of shared local memory per group when more than the kernel's
+    uint32_t slm_size; /**< bytes of shared local memory per group when more than the kernel's
                                    SLMSize (OpenCL __local arguments); 0: SLMSize */
-    uint32_t group_base[3];   /**< the first group's id in x, y, z (a remainder region of a non-uniform
+    uint32_t group_base[3]; /**< the first group's id in x, y, z (a remainder region of a non-uniform
                                    ND-range); 0: groups count from 0 */
     const struct visa_symbol *symbols; /**< addresses of the names `faddr` takes that the module does not
                                             define (program-scope data, printf's strings); NULL: none */
@@ -389,8 +388,9 @@ typedef struct visa_symbol {
 ** there was any.  At most 100 are reported, then a note "and N more".  Groups run one after
 ** another on one host thread while checking. */
 enum {
-    VISA_CHECK_MEMCHECK = 1u << 0,  /**< out-of-bounds and misaligned accesses, bad indirect/address registers */
-    VISA_CHECK_INITCHECK = 1u << 1, /**< undefined register / SLM / global bytes stored, used as addresses or deciding branches */
+    VISA_CHECK_MEMCHECK = 1u << 0, /**< out-of-bounds and misaligned accesses, bad indirect/address registers */
+    VISA_CHECK_INITCHECK =
+        1u << 1, /**< undefined register / SLM / global bytes stored, used as addresses or deciding branches */
     VISA_CHECK_RACECHECK = 1u << 2, /**< conflicting SLM / global accesses without a barrier between */
     VISA_CHECK_SYNCCHECK = 1u << 3, /**< barrier misuse and deadlocks */
     VISA_CHECK_ALL = 0xFu
@@ -408,9 +408,9 @@ enum {
 /** Where memory lives. */
 typedef enum visa_mem_space {
     VISA_MEM_GLOBAL = 0, /**< flat (A64 / stateless) global memory: the caller's buffers */
-    VISA_MEM_SLM,        /**< the group's shared local memory */
-    VISA_MEM_SCRATCH,    /**< private scratch memory (no message of the emulator uses it yet) */
-    VISA_MEM_SURFACE     /**< a surface (binding-table / surface-state access) bound to a buffer */
+    VISA_MEM_SLM, /**< the group's shared local memory */
+    VISA_MEM_SCRATCH, /**< private scratch memory (no message of the emulator uses it yet) */
+    VISA_MEM_SURFACE /**< a surface (binding-table / surface-state access) bound to a buffer */
 } visa_mem_space;
 
 typedef enum visa_mem_kind { VISA_MEM_READ = 0, VISA_MEM_WRITE, VISA_MEM_ATOMIC } visa_mem_kind;
@@ -418,32 +418,32 @@ typedef enum visa_mem_kind { VISA_MEM_READ = 0, VISA_MEM_WRITE, VISA_MEM_ATOMIC 
 /** Who executes: one emulated thread at one instruction. */
 typedef struct visa_exec_point {
     uint64_t group_index; /**< linear group index: x + X * (y + Y * z) */
-    uint32_t group[3];    /**< group id x, y, z */
-    uint32_t thread;      /**< thread index in the group */
-    uint64_t step;        /**< the thread's executed instructions before this one */
-    uint32_t op;          /**< instruction index: the kernel's instructions (labels count) in order,
+    uint32_t group[3]; /**< group id x, y, z */
+    uint32_t thread; /**< thread index in the group */
+    uint64_t step; /**< the thread's executed instructions before this one */
+    uint32_t op; /**< instruction index: the kernel's instructions (labels count) in order,
                                then one end op, then each called function's the same way */
     const char *mnemonic; /**< e.g. "add", "lsc_load", "label" */
-    uint32_t line, col;   /**< source position (text input; 0 when unknown) */
+    uint32_t line, col; /**< source position (text input; 0 when unknown) */
 } visa_exec_point;
 
 /** One executed instruction (reported after it executed; an instruction that waits at a barrier
 **  is reported once, when it completes). */
 typedef struct visa_inst_event {
     visa_exec_point at;
-    uint32_t exec_size;   /**< channels */
+    uint32_t exec_size; /**< channels */
     uint32_t mask_offset; /**< first channel (M1 = 0, M5 = 4, ...) */
-    uint32_t enabled;     /**< channel enables at execution (execution mask and predicate): bit n = channel n */
-    uint64_t host_ns;     /**< host time spent executing it, when the observer asks (VISA_OBSERVE_TIME) */
+    uint32_t enabled; /**< channel enables at execution (execution mask and predicate): bit n = channel n */
+    uint64_t host_ns; /**< host time spent executing it, when the observer asks (VISA_OBSERVE_TIME) */
     /* The destination (dst_bytes 0 when the instruction has no register destination, e.g. a
     ** branch or a message: messages report their memory accesses instead).  dst_before and
     ** dst_after hold exec_size elements gathered from the destination region, element i (channel
     ** i) at i * dst_elem_bytes; disabled channels hold their unchanged bytes. */
-    const char *dst_name;     /**< variable name as printed (V35, %null, ...) */
-    const char *dst_type;     /**< element type as printed (d, f, hf, ...) */
+    const char *dst_name; /**< variable name as printed (V35, %null, ...) */
+    const char *dst_type; /**< element type as printed (d, f, hf, ...) */
     uint32_t dst_elem_bytes;
     uint32_t dst_row, dst_col; /**< the operand's (row, column) in the variable */
-    uint32_t dst_bytes;        /**< exec_size * dst_elem_bytes, or 0 */
+    uint32_t dst_bytes; /**< exec_size * dst_elem_bytes, or 0 */
     const uint8_t *dst_before, *dst_after;
 } visa_inst_event;
 
@@ -455,12 +455,12 @@ typedef struct visa_mem_event {
     visa_mem_kind kind;
     uint64_t address; /**< global: the emulated address; SLM: byte offset; surface: byte offset
                            in the surface */
-    uint32_t buffer;  /**< global / surface: the buffer index, UINT32_MAX when none holds the
+    uint32_t buffer; /**< global / surface: the buffer index, UINT32_MAX when none holds the
                            address; SLM: UINT32_MAX */
-    uint64_t offset;  /**< byte offset in the buffer (or SLM) */
-    uint32_t size;    /**< bytes */
-    uint32_t lane;    /**< the message's lane (channel) */
-    bool in_bounds;   /**< false: the access faults, reads a default or is dropped (reported first) */
+    uint64_t offset; /**< byte offset in the buffer (or SLM) */
+    uint32_t size; /**< bytes */
+    uint32_t lane; /**< the message's lane (channel) */
+    bool in_bounds; /**< false: the access faults, reads a default or is dropped (reported first) */
 } visa_mem_event;
 
 enum {
@@ -469,14 +469,14 @@ enum {
 
 typedef struct visa_observer {
     uint32_t struct_size; /**< sizeof(visa_observer) */
-    uint32_t flags;       /**< VISA_OBSERVE_* */
+    uint32_t flags; /**< VISA_OBSERVE_* */
     void *ud;
     /** A group starts; returns the user pointer its events receive (NULL callback: ud). */
     void *(*group_begin)(void *ud, uint64_t group_index);
     /** The group ended (every thread ended, or one faulted). */
     void (*group_end)(void *ud, void *group_ud, uint64_t group_index);
     void (*on_inst)(void *group_ud, const visa_inst_event *e); /**< may be NULL */
-    void (*on_mem)(void *group_ud, const visa_mem_event *e);   /**< may be NULL */
+    void (*on_mem)(void *group_ud, const visa_mem_event *e); /**< may be NULL */
 } visa_observer;
 
 /** Run a kernel over an ND-range.  Results are bit-identical for any host thread count.
@@ -486,12 +486,12 @@ typedef struct visa_observer {
 **  (VISA_E_UNSUPPORTED). */
 typedef struct visa_run_stats {
     uint64_t instructions; /**< vISA instructions executed, all threads */
-    uint64_t threads;      /**< emulated threads run */
+    uint64_t threads; /**< emulated threads run */
 } visa_run_stats;
 
-VISA_API visa_status visa_module_run(const visa_module *module, const visa_run_opts *opts,
-                                     const visa_arg *args, size_t nargs, visa_buffer *buffers,
-                                     size_t nbuffers, visa_run_stats *stats /* may be NULL */);
+VISA_API visa_status visa_module_run(const visa_module *module, const visa_run_opts *opts, const visa_arg *args,
+                                     size_t nargs, visa_buffer *buffers, size_t nbuffers,
+                                     visa_run_stats *stats /* may be NULL */);
 
 /* -- Prepared kernels ----------------------------------------------------------------------------
 ** A launch needs its kernel lowered for the emulator (and compiled, where the compiled tier takes
@@ -515,11 +515,11 @@ VISA_API visa_status visa_kernel_run(const visa_kernel *kernel, const visa_run_o
 /** What a module's emulator state has done (tests and benchmarks: one lowering per kernel however
 **  often it runs). */
 typedef struct visa_prepare_stats {
-    uint32_t struct_size;  /**< sizeof(visa_prepare_stats), set by the caller */
-    uint64_t kernels;      /**< prepared kernels the module keeps */
-    uint64_t lowerings;    /**< kernels lowered (one per kept kernel, plus failed attempts) */
+    uint32_t struct_size; /**< sizeof(visa_prepare_stats), set by the caller */
+    uint64_t kernels; /**< prepared kernels the module keeps */
+    uint64_t lowerings; /**< kernels lowered (one per kept kernel, plus failed attempts) */
     uint64_t compilations; /**< preparations in which the compiled tier compiled code */
-    uint64_t launches;     /**< launches of the module's kernels (visa_module_run and visa_kernel_run) */
+    uint64_t launches; /**< launches of the module's kernels (visa_module_run and visa_kernel_run) */
 } visa_prepare_stats;
 VISA_API visa_status visa_module_prepare_stats(const visa_module *module, visa_prepare_stats *out);
 
@@ -529,51 +529,51 @@ VISA_API uint64_t visa_buffer_address(size_t index);
 /** How a launch fills an input (docs/launch.md). */
 typedef enum visa_input_role {
     VISA_INPUT_CROSS_THREAD = 0, /**< an argument in the cross-thread payload: takes a visa_arg */
-    VISA_INPUT_INLINE = 1,       /**< an argument in the inline-data window (Target="3d", XeHP and
+    VISA_INPUT_INLINE = 1, /**< an argument in the inline-data window (Target="3d", XeHP and
                                       later): takes a visa_arg */
-    VISA_INPUT_PER_THREAD = 2,   /**< inside the per-thread payload (local ids): the launch fills it */
-    VISA_INPUT_IMPLICIT = 3,     /**< .implicit_* (CM): the launch fills it */
-    VISA_INPUT_SURFACE = 4,      /**< a surface: takes a buffer (its binding-table index) */
-    VISA_INPUT_SAMPLER = 5       /**< a sampler: takes an index */
+    VISA_INPUT_PER_THREAD = 2, /**< inside the per-thread payload (local ids): the launch fills it */
+    VISA_INPUT_IMPLICIT = 3, /**< .implicit_* (CM): the launch fills it */
+    VISA_INPUT_SURFACE = 4, /**< a surface: takes a buffer (its binding-table index) */
+    VISA_INPUT_SAMPLER = 5 /**< a sampler: takes an index */
 } visa_input_role;
 
 /** One input of a kernel, as data. */
 typedef struct visa_input_info {
-    const char *name;        /**< the variable's name (V0041, T6); valid while the module lives */
-    uint32_t index;          /**< position among the kernel's inputs (declaration order) */
-    int32_t offset;          /**< bytes from r0 (.input offset=) */
-    uint32_t size;           /**< bytes */
-    const char *type;        /**< the variable's element type ("d", "uq"); "" for state inputs */
-    uint32_t elements;       /**< size / element size: the values a vector argument gives */
+    const char *name; /**< the variable's name (V0041, T6); valid while the module lives */
+    uint32_t index; /**< position among the kernel's inputs (declaration order) */
+    int32_t offset; /**< bytes from r0 (.input offset=) */
+    uint32_t size; /**< bytes */
+    const char *type; /**< the variable's element type ("d", "uq"); "" for state inputs */
+    uint32_t elements; /**< size / element size: the values a vector argument gives */
     visa_input_role role;
-    int32_t local_id_dim;    /**< per-thread: 0, 1, 2 for the x, y, z row it starts in; else -1 */
-    uint32_t implicit_kind;  /**< implicit: its kind (1 LOCAL_SIZE, 2 GROUP_COUNT, 3 LOCAL_ID, ...) */
+    int32_t local_id_dim; /**< per-thread: 0, 1, 2 for the x, y, z row it starts in; else -1 */
+    uint32_t implicit_kind; /**< implicit: its kind (1 LOCAL_SIZE, 2 GROUP_COUNT, 3 LOCAL_ID, ...) */
     const char *implicit_name; /**< implicit: the kind's name (LOCAL_SIZE), NULL if it has none */
-    bool read;               /**< some instruction operand names the variable or an alias of it */
-    bool takes_arg;          /**< cross-thread, inline, surface and sampler inputs take an argument */
+    bool read; /**< some instruction operand names the variable or an alias of it */
+    bool takes_arg; /**< cross-thread, inline, surface and sampler inputs take an argument */
 } visa_input_info;
 
 /** What decides a kernel's launch. */
 typedef struct visa_kernel_info {
-    uint32_t struct_size;           /**< sizeof(visa_kernel_info) */
-    const char *name;               /**< valid while the module lives */
-    bool opencl;                    /**< Target="3d": the OpenCL model (SIMD threads, local ids) */
-    uint32_t simd_size;             /**< SimdSize, 0 if absent */
+    uint32_t struct_size; /**< sizeof(visa_kernel_info) */
+    const char *name; /**< valid while the module lives */
+    bool opencl; /**< Target="3d": the OpenCL model (SIMD threads, local ids) */
+    uint32_t simd_size; /**< SimdSize, 0 if absent */
     uint32_t per_thread_input_size; /**< PerThreadInputSize, 0 if absent */
-    uint32_t local_id_row_bytes;    /**< bytes of one local-id row: 2 x SIMD rounded up to a GRF */
+    uint32_t local_id_row_bytes; /**< bytes of one local-id row: 2 x SIMD rounded up to a GRF */
     uint32_t input_count;
-    uint32_t arg_count;             /**< inputs that take an argument */
+    uint32_t arg_count; /**< inputs that take an argument */
 } visa_kernel_info;
 
 /** A kernel's launch facts for a platform (kernel NULL: the first kernel); VISA_E_ARG if there is
 **  no such kernel or out->struct_size is too small. */
 VISA_API visa_status visa_kernel_get_info(const visa_module *module, const char *kernel, visa_platform platform,
-                                 visa_kernel_info *out);
+                                          visa_kernel_info *out);
 /** Number of inputs of a kernel (0 if there is no such kernel). */
 VISA_API size_t visa_kernel_input_count(const visa_module *module, const char *kernel);
 /** Input `index` of a kernel; VISA_E_ARG past the end or if there is no such kernel. */
 VISA_API visa_status visa_kernel_input_at(const visa_module *module, const char *kernel, visa_platform platform,
-                                 size_t index, visa_input_info *out);
+                                          size_t index, visa_input_info *out);
 /** The keyword of a value a runtime supplies (VISA_ARG_LOCAL_SIZE: "local_size"), NULL for other
 **  kinds. */
 VISA_API const char *visa_arg_keyword(visa_arg_kind kind);
@@ -588,17 +588,17 @@ VISA_API const char *visa_arg_keyword(visa_arg_kind kind);
 typedef struct visa_program visa_program;
 
 typedef enum visa_program_input {
-    VISA_PROGRAM_ZEBIN = 0,    /**< a zebin (IGC built it with -cl-intel-emit-zebin-visa-sections) */
+    VISA_PROGRAM_ZEBIN = 0, /**< a zebin (IGC built it with -cl-intel-emit-zebin-visa-sections) */
     VISA_PROGRAM_OPENCL_C = 1, /**< OpenCL C source, compiled through libocloc */
-    VISA_PROGRAM_SPIRV = 2     /**< a SPIR-V module, compiled through libocloc */
+    VISA_PROGRAM_SPIRV = 2 /**< a SPIR-V module, compiled through libocloc */
 } visa_program_input;
 
 typedef struct visa_program_opts {
-    uint32_t struct_size;     /**< sizeof(visa_program_opts) */
+    uint32_t struct_size; /**< sizeof(visa_program_opts) */
     visa_program_input input;
-    const char *device;       /**< ocloc's -device for OpenCL C and SPIR-V: "tgllp", "dg2-g10", "pvc",
+    const char *device; /**< ocloc's -device for OpenCL C and SPIR-V: "tgllp", "dg2-g10", "pvc",
                                    "mtl", ...; NULL: "dg2-g10".  A zebin names its own device. */
-    const char *options;      /**< OpenCL build options ("-cl-std=CL2.0 -DN=4"); NULL: none */
+    const char *options; /**< OpenCL build options ("-cl-std=CL2.0 -DN=4"); NULL: none */
 } visa_program_opts;
 
 /** Make a program from `len` bytes of `data` (copied).  A failed OpenCL C / SPIR-V build returns
@@ -627,21 +627,21 @@ VISA_API const visa_module *visa_program_kernel_module(const visa_program *progr
 
 /** What an OpenCL argument is. */
 typedef enum visa_cl_arg_kind {
-    VISA_CL_ARG_BUFFER = 0,  /**< a __global or __constant pointer: a buffer (or NULL) */
-    VISA_CL_ARG_LOCAL = 1,   /**< a __local pointer: bytes of shared local memory */
-    VISA_CL_ARG_VALUE = 2,   /**< a value (scalar, vector or struct) */
+    VISA_CL_ARG_BUFFER = 0, /**< a __global or __constant pointer: a buffer (or NULL) */
+    VISA_CL_ARG_LOCAL = 1, /**< a __local pointer: bytes of shared local memory */
+    VISA_CL_ARG_VALUE = 2, /**< a value (scalar, vector or struct) */
     VISA_CL_ARG_SAMPLER = 3, /**< a sampler (not emulated) */
-    VISA_CL_ARG_IMAGE = 4    /**< an image (not emulated) */
+    VISA_CL_ARG_IMAGE = 4 /**< an image (not emulated) */
 } visa_cl_arg_kind;
 
 /** A kernel's facts from .ze_info. */
 typedef struct visa_cl_kernel_info {
-    uint32_t struct_size;       /**< sizeof(visa_cl_kernel_info), set by the caller */
+    uint32_t struct_size; /**< sizeof(visa_cl_kernel_info), set by the caller */
     const char *name;
-    uint32_t arg_count;         /**< OpenCL arguments */
-    uint32_t simd_size;         /**< 8, 16 or 32: the sub-group size */
-    uint32_t slm_size;          /**< bytes of __local memory the kernel itself declares */
-    uint32_t private_size;      /**< bytes of private memory per work-item (or per thread, see docs) */
+    uint32_t arg_count; /**< OpenCL arguments */
+    uint32_t simd_size; /**< 8, 16 or 32: the sub-group size */
+    uint32_t slm_size; /**< bytes of __local memory the kernel itself declares */
+    uint32_t private_size; /**< bytes of private memory per work-item (or per thread, see docs) */
     uint32_t required_work_group_size[3]; /**< reqd_work_group_size, or 0s */
     uint32_t grf_count;
     bool has_printf;
@@ -651,13 +651,13 @@ VISA_API visa_status visa_program_kernel_info(const visa_program *program, const
 
 /** One OpenCL argument's facts (.ze_info's kernels_misc_info and payload_arguments). */
 typedef struct visa_cl_arg_info {
-    const char *name;           /**< "" when IGC recorded none */
-    const char *type_name;      /**< "float*", "int4", "struct S", ... ("" when unknown) */
+    const char *name; /**< "" when IGC recorded none */
+    const char *type_name; /**< "float*", "int4", "struct S", ... ("" when unknown) */
     const char *address_qualifier; /**< "__global", "__local", "__constant", "__private" */
-    const char *access_qualifier;  /**< "NONE", "read_only", ... */
-    const char *type_qualifiers;   /**< "const volatile", ... ("" for none) */
+    const char *access_qualifier; /**< "NONE", "read_only", ... */
+    const char *type_qualifiers; /**< "const volatile", ... ("" for none) */
     visa_cl_arg_kind kind;
-    uint32_t size;              /**< bytes a VALUE takes (the struct's size: its largest source offset +
+    uint32_t size; /**< bytes a VALUE takes (the struct's size: its largest source offset +
                                      size); 8 for pointers */
 } visa_cl_arg_info;
 VISA_API visa_status visa_program_kernel_arg(const visa_program *program, const char *kernel, size_t index,
@@ -666,21 +666,21 @@ VISA_API visa_status visa_program_kernel_arg(const visa_program *program, const 
 /** An OpenCL argument of a launch. */
 typedef struct visa_cl_arg {
     visa_cl_arg_kind kind;
-    void *data;  /**< BUFFER: its bytes, read and written by the kernel (NULL: a NULL pointer);
+    void *data; /**< BUFFER: its bytes, read and written by the kernel (NULL: a NULL pointer);
                       VALUE: the value's bytes (read); LOCAL: unused */
     size_t size; /**< BUFFER: bytes; LOCAL: bytes of shared local memory; VALUE: bytes at data */
 } visa_cl_arg;
 
 typedef struct visa_cl_launch {
-    uint32_t struct_size;       /**< sizeof(visa_cl_launch) */
-    const char *kernel;         /**< the kernel's name */
-    uint32_t work_dim;          /**< 1, 2 or 3 */
-    uint64_t global_size[3];    /**< work-items (dimensions past work_dim: 1) */
-    uint64_t local_size[3];     /**< work-items per group; all 0: chosen (docs/program.md) */
+    uint32_t struct_size; /**< sizeof(visa_cl_launch) */
+    const char *kernel; /**< the kernel's name */
+    uint32_t work_dim; /**< 1, 2 or 3 */
+    uint64_t global_size[3]; /**< work-items (dimensions past work_dim: 1) */
+    uint64_t local_size[3]; /**< work-items per group; all 0: chosen (docs/program.md) */
     uint64_t global_offset[3];
-    uint32_t threads;           /**< host threads; 0: 1 */
-    uint32_t checks;            /**< VISA_CHECK_* */
-    uint64_t max_steps;         /**< as visa_run_opts */
+    uint32_t threads; /**< host threads; 0: 1 */
+    uint32_t checks; /**< VISA_CHECK_* */
+    uint64_t max_steps; /**< as visa_run_opts */
     double timeout_seconds;
     const struct visa_observer *observer;
     /** printf's output, written after the launch, in the order the work-items' printf calls

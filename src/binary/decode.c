@@ -52,8 +52,8 @@ static uint16_t u16(rd *r, const char *what) {
 }
 static uint32_t u32(rd *r, const char *what) {
     if (!need(r, 4, what)) return 0;
-    uint32_t v = (uint32_t)r->p[r->pos] | ((uint32_t)r->p[r->pos + 1] << 8) |
-                 ((uint32_t)r->p[r->pos + 2] << 16) | ((uint32_t)r->p[r->pos + 3] << 24);
+    uint32_t v = (uint32_t)r->p[r->pos] | ((uint32_t)r->p[r->pos + 1] << 8) | ((uint32_t)r->p[r->pos + 2] << 16) |
+                 ((uint32_t)r->p[r->pos + 3] << 24);
     r->pos += 4;
     return v;
 }
@@ -85,8 +85,7 @@ static bool count_ok(rd *r, size_t at, uint64_t count, size_t min_bytes, const c
 static bool check_string(rd *r, const ir_routine *rt, uint32_t idx, size_t at, const char *what) {
     if (idx < rt->strings.len) return true;
     char msg[160];
-    snprintf(msg, sizeof msg, "%s string index %u out of range (%u strings)", what, idx,
-             rt->strings.len);
+    snprintf(msg, sizeof msg, "%s string index %u out of range (%u strings)", what, idx, rt->strings.len);
     fail(r, at, msg);
     return false;
 }
@@ -124,8 +123,7 @@ static bool read_attrs_(rd *r, ir_routine *rt, ir_attr_list *list, unsigned coun
     return !r->err;
 }
 
-static bool read_state_list(rd *r, ir_routine *rt, void *vecp, size_t count_at, uint32_t count,
-                            const char *what) {
+static bool read_state_list(rd *r, ir_routine *rt, void *vecp, size_t count_at, uint32_t count, const char *what) {
     VEC(ir_state_var) *v = vecp;
     if (!count_ok(r, count_at, count, 1, what) || !vec_reserve(r->ctx, v, count)) return false;
     for (uint32_t i = 0; i < count && !r->err; i++) {
@@ -241,8 +239,8 @@ static bool read_vec(rd *r, const ir_routine *rt, ir_vec *v, bool addrof_pos) {
             return false;
         }
         v->type = (uint8_t)t;
-        v->imm = (t == VISA_TYPE_DF || t == VISA_TYPE_Q || t == VISA_TYPE_UQ) ? u64(r, "immediate")
-                                                                               : u32(r, "immediate");
+        v->imm =
+            (t == VISA_TYPE_DF || t == VISA_TYPE_Q || t == VISA_TYPE_UQ) ? u64(r, "immediate") : u32(r, "immediate");
         return !r->err;
     }
     case VC_STATE:
@@ -261,8 +259,8 @@ static bool read_vec(rd *r, const ir_routine *rt, ir_vec *v, bool addrof_pos) {
         }
         return true;
     default:
-        fail(r, at, v->cls == VC_ADDROF ? "address-of operand class is not valid in an object"
-                                        : "invalid operand class");
+        fail(r, at,
+             v->cls == VC_ADDROF ? "address-of operand class is not valid in an object" : "invalid operand class");
         return false;
     }
 }
@@ -284,7 +282,9 @@ static bool read_opnd(rd *r, const ir_routine *rt, ir_opnd *o, char kind) {
     o->kind = kind;
     size_t at = r->pos;
     switch (kind) {
-    case 'V': case 'v': case '&': return read_vec(r, rt, &o->u.vec, kind == '&');
+    case 'V':
+    case 'v':
+    case '&': return read_vec(r, rt, &o->u.vec, kind == '&');
     case 'R': return read_raw(r, rt, &o->u.raw);
     case 'L':
         o->u.label = u16(r, "label");
@@ -297,7 +297,8 @@ static bool read_opnd(rd *r, const ir_routine *rt, ir_opnd *o, char kind) {
     case 'w': o->u.num = u16(r, "operand"); return !r->err;
     case 'd': o->u.num = u32(r, "operand"); return !r->err;
     case 'i': o->u.num = (int32_t)u32(r, "operand"); return !r->err;
-    case 's': case 'S':
+    case 's':
+    case 'S':
         o->u.str = kind == 's' ? u16(r, "string operand") : id4(r, "string operand");
         return !r->err && check_string(r, rt, o->u.str, at, "operand");
     default: fail(r, at, "internal: unknown layout code"); return false;
@@ -406,8 +407,8 @@ static bool read_inst(rd *r, ir_routine *rt, ir_inst *inst) {
         fail(r, exec_at, "invalid execution size code");
         return false;
     }
-    if (inst->pred && (ir_pred_id(inst->pred) == 0 || ir_pred_id(inst->pred) > rt->preds.len ||
-                       !ir_pred_bits_valid(inst->pred))) {
+    if (inst->pred &&
+        (ir_pred_id(inst->pred) == 0 || ir_pred_id(inst->pred) > rt->preds.len || !ir_pred_bits_valid(inst->pred))) {
         fail(r, pred_at, "invalid predicate");
         return false;
     }
@@ -552,8 +553,8 @@ static bool read_samplers_surfaces(rd *sub, ir_routine *rt) {
 static bool read_inputs(rd *sub, ir_routine *rt, size_t start, size_t *input_count_off) {
     size_t at = sub->pos;
     *input_count_off = sub->pos - start;
-    uint32_t ni = (sub->major > 3 || (sub->major == 3 && sub->minor >= 5)) ? u32(sub, "input count")
-                                                                           : u8(sub, "input count");
+    uint32_t ni =
+        (sub->major > 3 || (sub->major == 3 && sub->minor >= 5)) ? u32(sub, "input count") : u8(sub, "input count");
     if (!count_ok(sub, at, ni, 1, "input") || !vec_reserve(sub->ctx, &rt->inputs, ni)) return false;
     for (uint32_t i = 0; i < ni && !sub->err; i++) {
         ir_input in;
@@ -566,9 +567,10 @@ static bool read_inputs(rd *sub, ir_routine *rt, size_t start, size_t *input_cou
         in.size = u16(sub, "input");
         if (sub->err) return false;
         unsigned cls = in.kind & 7;
-        bool bad = cls == IN_GENERAL ? in.id >= ISA_NUM_PREDEF_VARS + rt->vars.len
+        bool bad = cls == IN_GENERAL   ? in.id >= ISA_NUM_PREDEF_VARS + rt->vars.len
                    : cls == IN_SAMPLER ? in.id >= rt->samplers.len
-                   : cls == IN_SURFACE ? in.id >= ISA_NUM_PREDEF_SURFS + rt->surfaces.len : true;
+                   : cls == IN_SURFACE ? in.id >= ISA_NUM_PREDEF_SURFS + rt->surfaces.len
+                                       : true;
         if (bad) {
             fail(sub, at + 1, "input refers to an undefined variable");
             return false;
@@ -613,8 +615,8 @@ static bool read_insts(rd *sub, ir_routine *rt, size_t end, size_t file_len) {
 /* Read one routine object.  start/size come from the header; a size reaching past the end of the
 ** file shows up as a truncated field, and a size that does not match the object as read is
 ** reported at the header's size field (size_at). */
-static bool read_routine(rd *r, ir_routine *rt, bool is_kernel, size_t start, size_t size,
-                         size_t size_at, size_t *input_count_off) {
+static bool read_routine(rd *r, ir_routine *rt, bool is_kernel, size_t start, size_t size, size_t size_at,
+                         size_t *input_count_off) {
     rt->is_kernel = is_kernel;
     rt->trivia.eol = -1;
     rd sub = *r;
@@ -643,8 +645,7 @@ static bool read_routine(rd *r, ir_routine *rt, bool is_kernel, size_t start, si
     if (sub.err) goto out;
     if (entry != sub.pos - start) {
         char msg[120];
-        snprintf(msg, sizeof msg, "entry offset %u does not match the header size %zu", entry,
-                 sub.pos - start);
+        snprintf(msg, sizeof msg, "entry offset %u does not match the header size %zu", entry, sub.pos - start);
         fail(&sub, at + 4, msg);
         goto out;
     }
@@ -654,8 +655,9 @@ static bool read_routine(rd *r, ir_routine *rt, bool is_kernel, size_t start, si
         if (start + (uint64_t)size <= r->len)
             fail(&sub, at, "instruction size does not match the routine size in the header");
         else
-            fail(&sub, size_at, "routine size in the header does not match the object (entry + "
-                                "instruction size) or reaches outside the file");
+            fail(&sub, size_at,
+                 "routine size in the header does not match the object (entry + "
+                 "instruction size) or reaches outside the file");
         goto out;
     }
     size_t insts_at = sub.pos;
@@ -720,13 +722,13 @@ static void igc1_note(rd *r, ir_routine *rt) {
                    "this kernel carries native code and its first %u instructions read only as IGC "
                    "1.0.x's writer cut them (it dropped as many trailing fields of each instruction "
                    "as it has exec-size and predicate fields): the operands are lost and the object "
-                   "cannot be disassembled; use the .visaasm IGC dumped beside it", n);
+                   "cannot be disassembled; use the .visaasm IGC dumped beside it",
+                   n);
 }
 
-visa_status visa_module_decode(visa_ctx *ctx, const char *name, const void *bytes, size_t len,
-                               visa_platform platform, visa_module **out) {
-    if (!ctx || !out || (!bytes && len) || (unsigned)platform >= VISA_PLATFORM__COUNT)
-        return VISA_E_ARG;
+visa_status visa_module_decode(visa_ctx *ctx, const char *name, const void *bytes, size_t len, visa_platform platform,
+                               visa_module **out) {
+    if (!ctx || !out || (!bytes && len) || (unsigned)platform >= VISA_PLATFORM__COUNT) return VISA_E_ARG;
     *out = NULL;
     diag_sink ds;
     diag_init(&ds, ctx, name, NULL, 0);
@@ -755,8 +757,8 @@ visa_status visa_module_decode(visa_ctx *ctx, const char *name, const void *byte
     r.minor = u8(&r, "header");
     if (!r.err && !(r.major == 4 && r.minor <= 2) && !(r.major == 3 && r.minor >= 4)) {
         char msg[120];
-        snprintf(msg, sizeof msg, "unsupported object version %u.%u (this reader handles 3.4 to 4.2)",
-                 r.major, r.minor);
+        snprintf(msg, sizeof msg, "unsupported object version %u.%u (this reader handles 3.4 to 4.2)", r.major,
+                 r.minor);
         fail(&r, r.major == 4 || r.major == 3 ? 5 : 4, msg);
     }
     m->major = r.major;
@@ -833,8 +835,7 @@ visa_status visa_module_decode(visa_ctx *ctx, const char *name, const void *byte
         if (!read_gen_binaries(&r, rt, e->gen_at, e->ngen)) break;
         if (e->kernel && e->input_off != e->off + input_count_off)
             fail(&r, e->input_off_at, "input offset in the header does not point at the input count");
-        else if (!ir_routine_finalize_attrs(ctx, rt))
-            fail(&r, e->off, "out of memory");
+        else if (!ir_routine_finalize_attrs(ctx, rt)) fail(&r, e->off, "out of memory");
     }
     vec_free(ctx, &ents);
     if (!r.err && !m->routines.len) fail(&r, 0, "object has no kernels or functions");

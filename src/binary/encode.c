@@ -111,17 +111,24 @@ static void put_inst(strbuf *b, const ir_inst *inst) {
             put8(b, inst->nopnd > fixed ? inst->nopnd - fixed : 0);
             break;
         }
-        case '*': c++; /* the list: every remaining operand */
+        case '*':
+            c++; /* the list: every remaining operand */
             /* fall through */
         case '!':
             while (k < inst->nopnd) {
                 const ir_opnd *o = &inst->opnd[k++];
                 switch (o->kind) {
-                case 'R': put32(b, o->u.raw.id); put16(b, o->u.raw.offset); break;
+                case 'R':
+                    put32(b, o->u.raw.id);
+                    put16(b, o->u.raw.offset);
+                    break;
                 case 'L': put16(b, o->u.label); break;
-                case 'V': case 'v': case '&': put_vec(b, &o->u.vec); break;
+                case 'V':
+                case 'v':
+                case '&': put_vec(b, &o->u.vec); break;
                 case 'w': put16(b, (unsigned)o->u.num); break;
-                case 'd': case 'i': put32(b, (uint32_t)o->u.num); break;
+                case 'd':
+                case 'i': put32(b, (uint32_t)o->u.num); break;
                 default: put8(b, (unsigned)o->u.num); break;
                 }
             }
@@ -130,12 +137,18 @@ static void put_inst(strbuf *b, const ir_inst *inst) {
             if (k >= inst->nopnd) return;
             const ir_opnd *o = &inst->opnd[k++];
             switch (*c) {
-            case 'V': case 'v': case '&': put_vec(b, &o->u.vec); break;
-            case 'R': put32(b, o->u.raw.id); put16(b, o->u.raw.offset); break;
+            case 'V':
+            case 'v':
+            case '&': put_vec(b, &o->u.vec); break;
+            case 'R':
+                put32(b, o->u.raw.id);
+                put16(b, o->u.raw.offset);
+                break;
             case 'L': put16(b, o->u.label); break;
             case 'b': put8(b, (unsigned)o->u.num); break;
             case 'w': put16(b, (unsigned)o->u.num); break;
-            case 'd': case 'i': put32(b, (uint32_t)o->u.num); break;
+            case 'd':
+            case 'i': put32(b, (uint32_t)o->u.num); break;
             case 's': put16(b, o->u.str); break;
             case 'S': put32(b, o->u.str); break;
             }
@@ -225,8 +238,7 @@ static void put_routine(strbuf *b, const ir_routine *r, size_t *input_off, bool 
 /* -- What the object format can hold ------------------------------------------------------- */
 /* A count or length the writer stores in `bits` bits; false (with a diagnostic naming the field
 ** and its limit) when it does not fit. */
-static bool fits(diag_sink *ds, const ir_routine *r, uint64_t value, unsigned bits,
-                 const char *what) {
+static bool fits(diag_sink *ds, const ir_routine *r, uint64_t value, unsigned bits, const char *what) {
     uint64_t max = (UINT64_C(1) << bits) - 1;
     if (value <= max) return true;
     const ir_string *name = r ? &r->strings.data[r->name < r->strings.len ? r->name : 0] : NULL;
@@ -234,8 +246,10 @@ static bool fits(diag_sink *ds, const ir_routine *r, uint64_t value, unsigned bi
                    "%s%.*s%s%s of %llu exceeds the object format's %u-bit field (at most %llu)",
                    r ? (r->is_kernel ? "kernel \"" : "function \"") : "",
                    name ? (int)(name->len > 64 ? 64 : name->len) : 0, name ? name->s : "",
-                   name && name->len > 64 ? "...\": " : r ? "\": " : "", what,
-                   (unsigned long long)value, bits, (unsigned long long)max);
+                   name && name->len > 64 ? "...\": "
+                   : r                    ? "\": "
+                                          : "",
+                   what, (unsigned long long)value, bits, (unsigned long long)max);
     return false;
 }
 
@@ -281,8 +295,7 @@ static bool check_limits(const visa_module *m, diag_sink *ds) {
     return ok;
 }
 
-visa_status visa_module_encode(const visa_module *m, visa_platform platform, uint8_t **out,
-                               size_t *out_len) {
+visa_status visa_module_encode(const visa_module *m, visa_platform platform, uint8_t **out, size_t *out_len) {
     if (!m || !out || !out_len || (unsigned)platform >= VISA_PLATFORM__COUNT) return VISA_E_ARG;
     *out = NULL;
     *out_len = 0;

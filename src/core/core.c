@@ -255,8 +255,8 @@ void diag_init(diag_sink *ds, visa_ctx *ctx, const char *file, const char *text,
     ds->text_len = len;
 }
 
-void diag_vat(diag_sink *ds, visa_severity sev, const char *code, uint32_t line, uint32_t col,
-              uint64_t offset, const char *fmt, va_list ap) {
+void diag_vat(diag_sink *ds, visa_severity sev, const char *code, uint32_t line, uint32_t col, uint64_t offset,
+              const char *fmt, va_list ap) {
     if (sev == VISA_SEV_ERROR) ds->errors++;
     else if (sev == VISA_SEV_WARNING) ds->warnings++;
     if (ds->suppressed) return;
@@ -317,16 +317,14 @@ void diag_oom(diag_sink *ds) {
     ds->suppressed = true;
 }
 
-void diag_at(diag_sink *ds, visa_severity sev, const char *code, uint32_t line, uint32_t col,
-             const char *fmt, ...) {
+void diag_at(diag_sink *ds, visa_severity sev, const char *code, uint32_t line, uint32_t col, const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
     diag_vat(ds, sev, code, line, col, 0, fmt, ap);
     va_end(ap);
 }
 
-void diag_at_offset(diag_sink *ds, visa_severity sev, const char *code, uint64_t offset,
-                    const char *fmt, ...) {
+void diag_at_offset(diag_sink *ds, visa_severity sev, const char *code, uint64_t offset, const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
     diag_vat(ds, sev, code, 0, 0, offset, fmt, ap);

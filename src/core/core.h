@@ -39,10 +39,10 @@ vx_cached *vx_cache_publish(visa_ctx *ctx, unsigned slot, vx_cached *c);
 
 /* CLOCK_MONOTONIC in nanoseconds (the emulator's deadlines and per-op times). */
 uint64_t vx_now_ns(void);
-void *vx_alloc(visa_ctx *ctx, size_t size);                    /* zeroed; NULL on failure */
+void *vx_alloc(visa_ctx *ctx, size_t size); /* zeroed; NULL on failure */
 void *vx_realloc(visa_ctx *ctx, void *p, size_t old_size, size_t new_size);
 void vx_free(visa_ctx *ctx, void *p, size_t size);
-char *vx_strndup(visa_ctx *ctx, const char *s, size_t len);   /* NUL-terminated copy */
+char *vx_strndup(visa_ctx *ctx, const char *s, size_t len); /* NUL-terminated copy */
 
 /* An allocation guard: a context that allocates through `outer`'s allocator and, when an
 ** allocation fails, sets `failed` and reports "out of memory" on `ds` (when not NULL).  A pass
@@ -61,9 +61,8 @@ void vx_guard_init(vx_guard *g, visa_ctx *outer, diag_sink *ds);
 
 /* -- Options structs (opts.c): the caller's struct_size says which fields it has ----------- */
 /* True when the caller's struct covers `field` whole (visa.h, "Options structs grow"). */
-#define VX_OPT_HAS(opts, field)                                                          \
-    ((size_t)((const char *)&(opts)->field - (const char *)(opts)) + sizeof (opts)->field <= \
-     (opts)->struct_size)
+#define VX_OPT_HAS(opts, field) \
+    ((size_t)((const char *)&(opts)->field - (const char *)(opts)) + sizeof(opts)->field <= (opts)->struct_size)
 /* Copy the caller's struct into a complete one (fields it lacks are 0, their default);
 ** VISA_E_ARG when struct_size is below the struct's first version. */
 visa_status visa__ctx_desc_read(const visa_ctx_desc *in, visa_ctx_desc *out);
@@ -74,17 +73,20 @@ visa_status visa__observer_read(const visa_observer *in, visa_observer *out);
 visa_status visa__region_opts_read(const visa_region_opts *in, visa_region_opts *out);
 
 /* -- Growable array: VEC(T) v; vec_push(ctx, &v, x) --------------------------------------- */
-#define VEC(T) struct { T *data; uint32_t len, cap; }
+#define VEC(T)             \
+    struct {               \
+        T *data;           \
+        uint32_t len, cap; \
+    }
 bool vec_grow_(visa_ctx *ctx, void **data, uint32_t *cap, size_t elem, uint32_t need);
 #define vec_reserve(ctx, v, n) \
     ((n) <= (v)->cap || vec_grow_((ctx), (void **)&(v)->data, &(v)->cap, sizeof *(v)->data, (n)))
-#define vec_push(ctx, v, x) \
-    (vec_reserve(ctx, v, (v)->len + 1) ? ((v)->data[(v)->len++] = (x), true) : false)
-#define vec_free(ctx, v)                                                  \
-    do {                                                                  \
+#define vec_push(ctx, v, x) (vec_reserve(ctx, v, (v)->len + 1) ? ((v)->data[(v)->len++] = (x), true) : false)
+#define vec_free(ctx, v)                                                 \
+    do {                                                                 \
         vx_free((ctx), (v)->data, (size_t)(v)->cap * sizeof *(v)->data); \
-        (v)->data = NULL;                                                 \
-        (v)->len = (v)->cap = 0;                                          \
+        (v)->data = NULL;                                                \
+        (v)->len = (v)->cap = 0;                                         \
     } while (0)
 
 /* -- String buffer ---------------------------------------------------------------------------- */
@@ -104,7 +106,7 @@ void sb_putu(strbuf *sb, uint64_t v); /* decimal, as %llu (the printer's hot pat
 void sb_putx(strbuf *sb, uint64_t v); /* lower-case hex without 0x, as %llx */
 void sb_printf(strbuf *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void sb_pad_to(strbuf *sb, size_t line_start, size_t column); /* pad the current line */
-const char *sb_cstr(strbuf *sb);                                /* NUL-terminated view */
+const char *sb_cstr(strbuf *sb); /* NUL-terminated view */
 
 /* -- Diagnostics ------------------------------------------------------------------------------ */
 typedef struct diag_sink {
@@ -114,20 +116,20 @@ typedef struct diag_sink {
     size_t text_len;
     uint32_t errors, warnings;
     bool suppressed; /* max_errors reached */
-    bool oom;        /* an allocation failed: "out of memory" was reported */
+    bool oom; /* an allocation failed: "out of memory" was reported */
 } diag_sink;
 
 void diag_init(diag_sink *ds, visa_ctx *ctx, const char *file, const char *text, size_t len);
 /* Report at a text position (line/col 1-based). */
-void diag_at(diag_sink *ds, visa_severity sev, const char *code, uint32_t line, uint32_t col,
-             const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+void diag_at(diag_sink *ds, visa_severity sev, const char *code, uint32_t line, uint32_t col, const char *fmt, ...)
+    __attribute__((format(printf, 6, 7)));
 /* Report at a binary byte offset. */
-void diag_at_offset(diag_sink *ds, visa_severity sev, const char *code, uint64_t offset,
-                    const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+void diag_at_offset(diag_sink *ds, visa_severity sev, const char *code, uint64_t offset, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
 /* Report "out of memory" (once, whatever max_errors says) and drop later diagnostics: what
 ** follows a failed allocation (an undefined name, a lost label) would only mislead. */
 void diag_oom(diag_sink *ds);
-void diag_vat(diag_sink *ds, visa_severity sev, const char *code, uint32_t line, uint32_t col,
-              uint64_t offset, const char *fmt, va_list ap);
+void diag_vat(diag_sink *ds, visa_severity sev, const char *code, uint32_t line, uint32_t col, uint64_t offset,
+              const char *fmt, va_list ap);
 
 #endif

@@ -22,23 +22,24 @@
 #define CTX_DESC_V1 END_OF(visa_ctx_desc, max_errors)
 #define PRINT_OPTS_V1 END_OF(visa_print_opts, flags)
 #define VERIFY_OPTS_V1 END_OF(visa_verify_opts, source_len)
-#define RUN_OPTS_V1 END_OF(visa_run_opts, max_steps) /* set_cr0 and cr0 came in version 2, observer in 3,
+#define RUN_OPTS_V1 \
+    END_OF(visa_run_opts, max_steps) /* set_cr0 and cr0 came in version 2, observer in 3,
                                                         ** timeout_seconds, max_total_steps
                                                         ** and checks in 4, undef_buffers in 5 */
 #define OBSERVER_V1 END_OF(visa_observer, on_mem)
 #define REGION_OPTS_V1 END_OF(visa_region_opts, naddrs)
 
 /* Start a reader: reject a too-small struct, then zero the copy. */
-#define OPTS_BEGIN(in, out, v1)                              \
-    do {                                                     \
-        if ((in)->struct_size < (v1)) return VISA_E_ARG;    \
-        memset((out), 0, sizeof *(out));                     \
-        (out)->struct_size = (uint32_t)sizeof *(out);        \
+#define OPTS_BEGIN(in, out, v1)                          \
+    do {                                                 \
+        if ((in)->struct_size < (v1)) return VISA_E_ARG; \
+        memset((out), 0, sizeof *(out));                 \
+        (out)->struct_size = (uint32_t)sizeof *(out);    \
     } while (0)
 
 /* Copy one field when the caller's struct covers it whole. */
-#define TAKE(in, out, field)                                    \
-    do {                                                        \
+#define TAKE(in, out, field)                                   \
+    do {                                                       \
         if (VX_OPT_HAS(in, field)) (out)->field = (in)->field; \
     } while (0)
 
@@ -91,7 +92,7 @@ visa_status visa__run_opts_read(const visa_run_opts *in, visa_run_opts *out) {
     TAKE(in, out, max_total_steps);
     TAKE(in, out, checks);
     TAKE(in, out, undef_buffers); /* version 5 */
-    TAKE(in, out, payload);       /* version 6 */
+    TAKE(in, out, payload); /* version 6 */
     TAKE(in, out, payload_size);
     TAKE(in, out, per_thread_size);
     TAKE(in, out, slm_size);

@@ -8,13 +8,13 @@
 #include "emu.h"
 
 typedef struct emu_abi {
-    bool opencl;          /* Target="3d" */
-    uint32_t simd;        /* SimdSize attribute, 0 if absent */
-    uint32_t ptis;        /* PerThreadInputSize attribute, 0 if absent; or the runtime's per-thread size */
-    bool ptis_runtime;    /* ptis is visa_run_opts.per_thread_size (.ze_info's, which the launch trusts) */
-    uint32_t grf;         /* GRF bytes of the platform */
-    uint32_t row;         /* one local-id row: 2 bytes x SIMD lanes, rounded up to a GRF */
-    uint32_t pt_begin, pt_end;   /* the per-thread payload's GRF bytes [begin, end) (empty: equal) */
+    bool opencl; /* Target="3d" */
+    uint32_t simd; /* SimdSize attribute, 0 if absent */
+    uint32_t ptis; /* PerThreadInputSize attribute, 0 if absent; or the runtime's per-thread size */
+    bool ptis_runtime; /* ptis is visa_run_opts.per_thread_size (.ze_info's, which the launch trusts) */
+    uint32_t grf; /* GRF bytes of the platform */
+    uint32_t row; /* one local-id row: 2 bytes x SIMD lanes, rounded up to a GRF */
+    uint32_t pt_begin, pt_end; /* the per-thread payload's GRF bytes [begin, end) (empty: equal) */
     uint32_t inl_begin, inl_end; /* the inline-data window (empty: equal) */
 } emu_abi;
 

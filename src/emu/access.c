@@ -77,41 +77,41 @@ static uint64_t f_to_u64(double v) {
 }
 
 /* Integer types up to 32 bits convert to double exactly; q and uq round once (i_to_d). */
-#define ELEM_TYPES(X)                    \
-    X(UD, uint32_t, 0, 0xFFFFFFFFll)     \
-    X(D, int32_t, INT32_MIN, INT32_MAX)  \
-    X(UW, uint16_t, 0, 0xFFFF)           \
-    X(W, int16_t, INT16_MIN, INT16_MAX)  \
-    X(UB, uint8_t, 0, 0xFF)              \
-    X(B, int8_t, INT8_MIN, INT8_MAX)     \
+#define ELEM_TYPES(X)                   \
+    X(UD, uint32_t, 0, 0xFFFFFFFFll)    \
+    X(D, int32_t, INT32_MIN, INT32_MAX) \
+    X(UW, uint16_t, 0, 0xFFFF)          \
+    X(W, int16_t, INT16_MIN, INT16_MAX) \
+    X(UB, uint8_t, 0, 0xFF)             \
+    X(B, int8_t, INT8_MIN, INT8_MAX)    \
     X(Q, int64_t, INT64_MIN, INT64_MAX)
 
 /* Read element k of an operand (byte address p) into the compute class. */
-#define DEF_INT_RW(N, CT, LO, HI)                                                              \
-    static inline emu_val rd_##N##_i(const uint8_t *p) {                                      \
-        CT v;                                                                                  \
-        memcpy(&v, p, sizeof v);                                                               \
-        emu_val r;                                                                             \
-        r.i = (int64_t)v;                                                                      \
-        return r;                                                                              \
-    }                                                                                          \
-    static inline emu_val rd_##N##_f(const uint8_t *p) {                                      \
-        CT v;                                                                                  \
-        memcpy(&v, p, sizeof v);                                                               \
-        emu_val r;                                                                             \
-        r.f = i_to_d((emu_i128)v);                                                             \
-        return r;                                                                              \
-    }                                                                                          \
-    static inline void wr_##N##_i(uint8_t *p, emu_val v, bool sat) {                           \
-        emu_i128 x = v.i;                                                                      \
+#define DEF_INT_RW(N, CT, LO, HI)                                                                   \
+    static inline emu_val rd_##N##_i(const uint8_t *p) {                                            \
+        CT v;                                                                                       \
+        memcpy(&v, p, sizeof v);                                                                    \
+        emu_val r;                                                                                  \
+        r.i = (int64_t)v;                                                                           \
+        return r;                                                                                   \
+    }                                                                                               \
+    static inline emu_val rd_##N##_f(const uint8_t *p) {                                            \
+        CT v;                                                                                       \
+        memcpy(&v, p, sizeof v);                                                                    \
+        emu_val r;                                                                                  \
+        r.f = i_to_d((emu_i128)v);                                                                  \
+        return r;                                                                                   \
+    }                                                                                               \
+    static inline void wr_##N##_i(uint8_t *p, emu_val v, bool sat) {                                \
+        emu_i128 x = v.i;                                                                           \
         if (sat) x = x < (emu_i128)(LO) ? (emu_i128)(LO) : x > (emu_i128)(HI) ? (emu_i128)(HI) : x; \
-        CT c = (CT)(uint64_t)x;                                                                \
-        memcpy(p, &c, sizeof c);                                                               \
-    }                                                                                          \
-    static inline void wr_##N##_f(uint8_t *p, emu_val v, bool sat) {                           \
-        (void)sat;                                                                             \
-        CT c = (CT)f_to_i(v.f, (int64_t)(LO), (int64_t)(HI));                                  \
-        memcpy(p, &c, sizeof c);                                                               \
+        CT c = (CT)(uint64_t)x;                                                                     \
+        memcpy(p, &c, sizeof c);                                                                    \
+    }                                                                                               \
+    static inline void wr_##N##_f(uint8_t *p, emu_val v, bool sat) {                                \
+        (void)sat;                                                                                  \
+        CT c = (CT)f_to_i(v.f, (int64_t)(LO), (int64_t)(HI));                                       \
+        memcpy(p, &c, sizeof c);                                                                    \
     }
 ELEM_TYPES(DEF_INT_RW)
 
@@ -157,108 +157,120 @@ static double int_to_float_value(emu_i128 v, unsigned dst) {
     return f;
 }
 
-#define FLOAT_TYPES(X)                                                                       \
-    X(F, float, (double)v_, (float)x_, f_, 4)                                                \
-    X(DF, double, v_, x_, f_, 8)                                                             \
-    X(HF, uint16_t, hf_to_d(v_), d_to_hf(x_), f_, 2)                                         \
+#define FLOAT_TYPES(X)                               \
+    X(F, float, (double)v_, (float)x_, f_, 4)        \
+    X(DF, double, v_, x_, f_, 8)                     \
+    X(HF, uint16_t, hf_to_d(v_), d_to_hf(x_), f_, 2) \
     X(BF, uint16_t, bf_to_d(v_), d_to_bf(x_), f_, 2)
 
-#define DEF_FLT_RW(N, ST, TO_D, FROM_D, unused, SZ)                                          \
-    static inline emu_val rd_##N##_f(const uint8_t *p) {                                    \
-        ST v_;                                                                               \
-        memcpy(&v_, p, SZ);                                                                  \
-        emu_val r;                                                                           \
-        r.f = TO_D;                                                                          \
-        return r;                                                                            \
-    }                                                                                        \
-    static inline emu_val rd_##N##_i(const uint8_t *p) {                                    \
-        emu_val r = rd_##N##_f(p);                                                           \
-        r.i = f_to_i(r.f, INT64_MIN, INT64_MAX);                                             \
-        return r;                                                                            \
-    }                                                                                        \
-    static inline void wr_##N##_f(uint8_t *p, emu_val v, bool sat) {                         \
-        double x_ = sat ? sat01(v.f) : v.f;                                                  \
-        ST c = FROM_D;                                                                       \
-        memcpy(p, &c, SZ);                                                                   \
-    }                                                                                        \
-    static inline void wr_##N##_i(uint8_t *p, emu_val v, bool sat) {                         \
-        emu_val f;                                                                           \
-        f.f = int_to_float_value(v.i, VISA_TYPE_##N);                                        \
-        wr_##N##_f(p, f, sat);                                                               \
+#define DEF_FLT_RW(N, ST, TO_D, FROM_D, unused, SZ)                  \
+    static inline emu_val rd_##N##_f(const uint8_t *p) {             \
+        ST v_;                                                       \
+        memcpy(&v_, p, SZ);                                          \
+        emu_val r;                                                   \
+        r.f = TO_D;                                                  \
+        return r;                                                    \
+    }                                                                \
+    static inline emu_val rd_##N##_i(const uint8_t *p) {             \
+        emu_val r = rd_##N##_f(p);                                   \
+        r.i = f_to_i(r.f, INT64_MIN, INT64_MAX);                     \
+        return r;                                                    \
+    }                                                                \
+    static inline void wr_##N##_f(uint8_t *p, emu_val v, bool sat) { \
+        double x_ = sat ? sat01(v.f) : v.f;                          \
+        ST c = FROM_D;                                               \
+        memcpy(p, &c, SZ);                                           \
+    }                                                                \
+    static inline void wr_##N##_i(uint8_t *p, emu_val v, bool sat) { \
+        emu_val f;                                                   \
+        f.f = int_to_float_value(v.i, VISA_TYPE_##N);                \
+        wr_##N##_f(p, f, sat);                                       \
     }
 FLOAT_TYPES(DEF_FLT_RW)
 
 /* -- Loaders and storers per (type, compute class) ------------------------------------------------ */
 
-#define DEF_LOAD(N, C)                                                                           \
-    static void ld_##N##_##C(const emu_thread *t, const emu_opnd *o, unsigned n, emu_val *out) {  \
-        const uint8_t *f = t->file;                                                              \
-        switch (o->shape) {                                                                      \
-        case EO_CONTIG:                                                                          \
-            for (unsigned i = 0; i < n; i++) out[i] = rd_##N##_##C(f + o->off + i * N##_SZ);     \
-            return;                                                                              \
-        case EO_SCALAR: {                                                                        \
-            emu_val v = rd_##N##_##C(f + o->off);                                                \
-            for (unsigned i = 0; i < n; i++) out[i] = v;                                         \
-            return;                                                                              \
-        }                                                                                        \
-        case EO_IMM: {                                                                           \
-            uint8_t b[8];                                                                        \
-            memcpy(b, &o->imm, 8);                                                               \
-            emu_val v = rd_##N##_##C(b);                                                         \
-            for (unsigned i = 0; i < n; i++) out[i] = v;                                         \
-            return;                                                                              \
-        }                                                                                        \
-        case EO_GENERAL: { /* direct: lowering proved every lane inside the file */          \
-            const uint16_t *lo = t->prog->lane_off.data + (size_t)o->lanes * EMU_MAX_LANES;     \
-            for (unsigned i = 0; i < n; i++) out[i] = rd_##N##_##C(f + o->off + lo[i]);          \
-            return;                                                                              \
-        }                                                                                        \
-        default:                                                                                 \
-            for (unsigned i = 0; i < n; i++) {                                                   \
-                uint32_t b = emu_region_byte(t, o, i);                                               \
-                if (b == UINT32_MAX) {                                                           \
-                    emu_fault((emu_thread *)t, EDIAG_RUN_INDIRECT_SOURCE, i);                    \
-                    b = 0;                                                                       \
-                }                                                                                \
-                out[i] = rd_##N##_##C(f + b);                                                    \
-            }                                                                                    \
-        }                                                                                        \
-    }                                                                                            \
-    static void st_##N##_##C(emu_thread *t, const emu_opnd *o, unsigned n, uint32_t mask,       \
-                             const emu_val *in) {                                                \
-        bool sat = o->mod == VM_SAT;                                                             \
-        uint8_t *f = t->file;                                                                    \
-        if (o->shape == EO_CONTIG && mask == (n == 32 ? 0xFFFFFFFFu : (1u << n) - 1)) {          \
-            for (unsigned i = 0; i < n; i++) wr_##N##_##C(f + o->off + i * N##_SZ, in[i], sat);  \
-            return;                                                                              \
-        }                                                                                        \
-        if (o->shape == EO_GENERAL) { /* direct: lanes proved inside the file at lowering */     \
-            const uint16_t *lo = t->prog->lane_off.data + (size_t)o->lanes * EMU_MAX_LANES;      \
-            for (unsigned i = 0; i < n; i++)                                                     \
-                if (mask >> i & 1) wr_##N##_##C(f + o->off + lo[i], in[i], sat);                 \
-            return;                                                                              \
-        }                                                                                        \
-        for (unsigned i = 0; i < n; i++) {                                                       \
-            if (!(mask >> i & 1)) continue;                                                      \
-            uint32_t b = o->shape == EO_SCALAR ? o->off : emu_region_byte(t, o, i);                  \
-            if (b == UINT32_MAX) {                                                               \
-                emu_fault(t, EDIAG_RUN_INDIRECT_DEST, i);                                        \
-                return;                                                                          \
-            }                                                                                    \
-            wr_##N##_##C(f + b, in[i], sat);                                                     \
-        }                                                                                        \
+#define DEF_LOAD(N, C)                                                                                         \
+    static void ld_##N##_##C(const emu_thread *t, const emu_opnd *o, unsigned n, emu_val *out) {               \
+        const uint8_t *f = t->file;                                                                            \
+        switch (o->shape) {                                                                                    \
+        case EO_CONTIG:                                                                                        \
+            for (unsigned i = 0; i < n; i++) out[i] = rd_##N##_##C(f + o->off + i * N##_SZ);                   \
+            return;                                                                                            \
+        case EO_SCALAR: {                                                                                      \
+            emu_val v = rd_##N##_##C(f + o->off);                                                              \
+            for (unsigned i = 0; i < n; i++) out[i] = v;                                                       \
+            return;                                                                                            \
+        }                                                                                                      \
+        case EO_IMM: {                                                                                         \
+            uint8_t b[8];                                                                                      \
+            memcpy(b, &o->imm, 8);                                                                             \
+            emu_val v = rd_##N##_##C(b);                                                                       \
+            for (unsigned i = 0; i < n; i++) out[i] = v;                                                       \
+            return;                                                                                            \
+        }                                                                                                      \
+        case EO_GENERAL: { /* direct: lowering proved every lane inside the file */                            \
+            const uint16_t *lo = t->prog->lane_off.data + (size_t)o->lanes * EMU_MAX_LANES;                    \
+            for (unsigned i = 0; i < n; i++) out[i] = rd_##N##_##C(f + o->off + lo[i]);                        \
+            return;                                                                                            \
+        }                                                                                                      \
+        default:                                                                                               \
+            for (unsigned i = 0; i < n; i++) {                                                                 \
+                uint32_t b = emu_region_byte(t, o, i);                                                         \
+                if (b == UINT32_MAX) {                                                                         \
+                    emu_fault((emu_thread *)t, EDIAG_RUN_INDIRECT_SOURCE, i);                                  \
+                    b = 0;                                                                                     \
+                }                                                                                              \
+                out[i] = rd_##N##_##C(f + b);                                                                  \
+            }                                                                                                  \
+        }                                                                                                      \
+    }                                                                                                          \
+    static void st_##N##_##C(emu_thread *t, const emu_opnd *o, unsigned n, uint32_t mask, const emu_val *in) { \
+        bool sat = o->mod == VM_SAT;                                                                           \
+        uint8_t *f = t->file;                                                                                  \
+        if (o->shape == EO_CONTIG && mask == (n == 32 ? 0xFFFFFFFFu : (1u << n) - 1)) {                        \
+            for (unsigned i = 0; i < n; i++) wr_##N##_##C(f + o->off + i * N##_SZ, in[i], sat);                \
+            return;                                                                                            \
+        }                                                                                                      \
+        if (o->shape == EO_GENERAL) { /* direct: lanes proved inside the file at lowering */                   \
+            const uint16_t *lo = t->prog->lane_off.data + (size_t)o->lanes * EMU_MAX_LANES;                    \
+            for (unsigned i = 0; i < n; i++)                                                                   \
+                if (mask >> i & 1) wr_##N##_##C(f + o->off + lo[i], in[i], sat);                               \
+            return;                                                                                            \
+        }                                                                                                      \
+        for (unsigned i = 0; i < n; i++) {                                                                     \
+            if (!(mask >> i & 1)) continue;                                                                    \
+            uint32_t b = o->shape == EO_SCALAR ? o->off : emu_region_byte(t, o, i);                            \
+            if (b == UINT32_MAX) {                                                                             \
+                emu_fault(t, EDIAG_RUN_INDIRECT_DEST, i);                                                      \
+                return;                                                                                        \
+            }                                                                                                  \
+            wr_##N##_##C(f + b, in[i], sat);                                                                   \
+        }                                                                                                      \
     }
 
-enum { UD_SZ = 4, D_SZ = 4, UW_SZ = 2, W_SZ = 2, UB_SZ = 1, B_SZ = 1, Q_SZ = 8, UQ_SZ = 8, F_SZ = 4,
-       DF_SZ = 8, HF_SZ = 2, BF_SZ = 2 };
+enum {
+    UD_SZ = 4,
+    D_SZ = 4,
+    UW_SZ = 2,
+    W_SZ = 2,
+    UB_SZ = 1,
+    B_SZ = 1,
+    Q_SZ = 8,
+    UQ_SZ = 8,
+    F_SZ = 4,
+    DF_SZ = 8,
+    HF_SZ = 2,
+    BF_SZ = 2
+};
 
 #define DEF_LOADS(N) DEF_LOAD(N, i) DEF_LOAD(N, f)
-DEF_LOADS(UD) DEF_LOADS(D) DEF_LOADS(UW) DEF_LOADS(W) DEF_LOADS(UB) DEF_LOADS(B) DEF_LOADS(Q)
-DEF_LOADS(UQ) DEF_LOADS(F) DEF_LOADS(DF) DEF_LOADS(HF) DEF_LOADS(BF)
+DEF_LOADS(UD)
+DEF_LOADS(D) DEF_LOADS(UW) DEF_LOADS(W) DEF_LOADS(UB) DEF_LOADS(B) DEF_LOADS(Q) DEF_LOADS(UQ) DEF_LOADS(F) DEF_LOADS(DF)
+    DEF_LOADS(HF) DEF_LOADS(BF)
 
-/* Predicate operands: one bit per lane. */
-static void ld_pred(const emu_thread *t, const emu_opnd *o, unsigned n, emu_val *out) {
+    /* Predicate operands: one bit per lane. */
+    static void ld_pred(const emu_thread *t, const emu_opnd *o, unsigned n, emu_val *out) {
     uint32_t m = t->pred[o->off];
     /* lanes past the predicate's 32 bits (a mask offset with a wide exec size) read 0, as
     ** st_pred drops them (fuzz_run: the shift was undefined) */
@@ -378,4 +390,3 @@ void emu_bind_pred_value(emu_opnd *o) {
 }
 
 emu_store_fn emu_bits_store(unsigned size) { return rw_of_type[emu_bits_type(size)].st[EC_INT]; }
-

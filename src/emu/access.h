@@ -27,8 +27,11 @@ void emu_load_packed(const emu_opnd *o, unsigned n, unsigned cls, emu_val *out);
 static inline bool emu_is_float_type(unsigned t) { return t < VISA_TYPE__COUNT && isa_types[t].cls == TC_FLOAT; }
 /* The unsigned integer type of an element size (raw bit patterns), 0 for other sizes. */
 static inline uint8_t emu_bits_type(unsigned size) {
-    return size == 1 ? VISA_TYPE_UB : size == 2 ? VISA_TYPE_UW : size == 4 ? VISA_TYPE_UD
-           : size == 8 ? VISA_TYPE_UQ : 0;
+    return size == 1   ? VISA_TYPE_UB
+           : size == 2 ? VISA_TYPE_UW
+           : size == 4 ? VISA_TYPE_UD
+           : size == 8 ? VISA_TYPE_UQ
+                       : 0;
 }
 
 static inline uint32_t emu_lanes_mask(unsigned n) { return n >= 32 ? 0xFFFFFFFFu : (1u << n) - 1; }

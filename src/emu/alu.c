@@ -111,7 +111,8 @@ static void h_alu_cr0(emu_thread *t, const emu_op *op) {
         uint64_t out = 0;
         if (op->cls == EC_FLT) {
             /* a DF result is already in its format: the conversion would be a raw move */
-            if (dt == VISA_TYPE_DF && (flags & EMU_CVT_FTZ_OUT) && fabs(d[i].f) < 0x1p-1022) d[i].f = copysign(0.0, d[i].f);
+            if (dt == VISA_TYPE_DF && (flags & EMU_CVT_FTZ_OUT) && fabs(d[i].f) < 0x1p-1022)
+                d[i].f = copysign(0.0, d[i].f);
             emu_convert((isa_type)dt, &out, VISA_TYPE_DF, &d[i].f, flags);
         } else { /* an exact integer result headed for a float destination */
             emu_i128 v = d[i].i;
@@ -173,11 +174,11 @@ void h_cmp(emu_thread *t, const emu_op *op) {
         bool r;
         if (op->cls == EC_FLT) {
             double a = s[0][i].f, b = s[1][i].f;
-            r = rel_holds(rel, a < b, a == b, a > b);
+            r = rel_holds(rel, a<b, a == b, a> b);
             if (nan_aware && rel != 1 && (a != a || b != b)) r = true;
         } else {
             emu_i128 a = s[0][i].i, b = s[1][i].i;
-            r = rel_holds(rel, a < b, a == b, a > b);
+            r = rel_holds(rel, a<b, a == b, a> b);
         }
         d[i].i = op->dst.shape == EO_PRED ? r : r ? -1 : 0; /* all ones or zeros (CMP notes) */
     }
@@ -189,26 +190,26 @@ void h_cmp(emu_thread *t, const emu_op *op) {
 /* -- Arithmetic calc functions ------------------------------------------------------------------ */
 /* Float ops with an F destination compute in float (a + b rounds once, to float); the others in
 ** double, which holds every HF/BF/F operation's exact sum and product before the final rounding. */
-#define CALC(NAME, IEXPR, FEXPR)                                                                 \
-    static void NAME(const emu_op *op, unsigned n, emu_val *d, emu_val s[][EMU_MAX_LANES]) {   \
-        if (op->cls == EC_FLT && op->fsingle)                                                    \
-            for (unsigned i = 0; i < n; i++) {                                                   \
-                float a = (float)s[0][i].f, b = (float)s[1][i].f, c = (float)s[2][i].f;          \
-                (void)a, (void)b, (void)c;                                                       \
-                d[i].f = (float)(FEXPR);                                                         \
-            }                                                                                    \
-        else if (op->cls == EC_FLT)                                                              \
-            for (unsigned i = 0; i < n; i++) {                                                   \
-                double a = s[0][i].f, b = s[1][i].f, c = s[2][i].f;                              \
-                (void)a, (void)b, (void)c;                                                       \
-                d[i].f = FEXPR;                                                                  \
-            }                                                                                    \
-        else                                                                                     \
-            for (unsigned i = 0; i < n; i++) {                                                   \
-                emu_i128 a = s[0][i].i, b = s[1][i].i, c = s[2][i].i;                            \
-                (void)a, (void)b, (void)c;                                                       \
-                d[i].i = IEXPR;                                                                  \
-            }                                                                                    \
+#define CALC(NAME, IEXPR, FEXPR)                                                             \
+    static void NAME(const emu_op *op, unsigned n, emu_val *d, emu_val s[][EMU_MAX_LANES]) { \
+        if (op->cls == EC_FLT && op->fsingle)                                                \
+            for (unsigned i = 0; i < n; i++) {                                               \
+                float a = (float)s[0][i].f, b = (float)s[1][i].f, c = (float)s[2][i].f;      \
+                (void)a, (void)b, (void)c;                                                   \
+                d[i].f = (float)(FEXPR);                                                     \
+            }                                                                                \
+        else if (op->cls == EC_FLT)                                                          \
+            for (unsigned i = 0; i < n; i++) {                                               \
+                double a = s[0][i].f, b = s[1][i].f, c = s[2][i].f;                          \
+                (void)a, (void)b, (void)c;                                                   \
+                d[i].f = FEXPR;                                                              \
+            }                                                                                \
+        else                                                                                 \
+            for (unsigned i = 0; i < n; i++) {                                               \
+                emu_i128 a = s[0][i].i, b = s[1][i].i, c = s[2][i].i;                        \
+                (void)a, (void)b, (void)c;                                                   \
+                d[i].i = IEXPR;                                                              \
+            }                                                                                \
     }
 
 /* Integer results are exact in 128 bits (products of 64-bit values wrap in unsigned 128-bit
@@ -216,7 +217,7 @@ void h_cmp(emu_thread *t, const emu_op *op) {
 #define U(x) ((emu_u128)(x))
 CALC(c_mov, a, a)
 CALC(c_add, a + b, a + b)
-CALC(c_mul, (emu_i128)(U(a) * U(b)), a * b)
+CALC(c_mul, (emu_i128)(U(a) * U(b)), a *b)
 CALC(c_mad_wide, (emu_i128)(U(a) * U(b) + U(c)), fma(a, b, c))
 
 /* A float mad must round once to float: fma in double and then to float can land on a tie
@@ -237,8 +238,7 @@ static double fma_odd(double a, double b, double c) {
 }
 static void c_mad(const emu_op *op, unsigned n, emu_val *d, emu_val s[][EMU_MAX_LANES]) {
     bool narrow = op->cls == EC_FLT;
-    for (unsigned k = 0; narrow && k < 3; k++)
-        narrow = op->src[k].size <= 4;
+    for (unsigned k = 0; narrow && k < 3; k++) narrow = op->src[k].size <= 4;
     bool single = narrow && op->dst.type == VISA_TYPE_F;
     if (narrow && (op->dst.type == VISA_TYPE_HF || op->dst.type == VISA_TYPE_BF) && fegetround() == FE_TONEAREST) {
         /* one rounding to hf / bf, not fma-to-double then to the destination */
@@ -249,8 +249,7 @@ static void c_mad(const emu_op *op, unsigned n, emu_val *d, emu_val s[][EMU_MAX_
         c_mad_wide(op, n, d, s);
         return;
     }
-    for (unsigned i = 0; i < n; i++)
-        d[i].f = fmaf((float)s[0][i].f, (float)s[1][i].f, (float)s[2][i].f);
+    for (unsigned i = 0; i < n; i++) d[i].f = fmaf((float)s[0][i].f, (float)s[1][i].f, (float)s[2][i].f);
 }
 CALC(c_add3, a + b + c, a + b + c)
 CALC(c_avg, (a + b + 1) >> 1, (a + b) / 2)
@@ -260,7 +259,7 @@ static inline double nan_min(double a, double b) { return isnan(b) ? a : isnan(a
 static inline double nan_max(double a, double b) { return isnan(b) ? a : isnan(a) ? b : fmax(a, b); }
 CALC(c_min, a < b ? a : b, nan_min(a, b))
 CALC(c_max, a > b ? a : b, nan_max(a, b))
-CALC(c_and, a & b, 0)
+CALC(c_and, a &b, 0)
 CALC(c_or, a | b, 0)
 CALC(c_xor, a ^ b, 0)
 CALC(c_not, ~a, 0)
@@ -280,7 +279,7 @@ CALC(c_frc, 0, a - floor(a))
 CALC(c_div, b ? a / b : 0, a / b)
 CALC(c_mod, b ? a % b : 0, fmod(a, b))
 /* LRP (spec page): src1 * src0 + src2 * (1 - src0) */
-CALC(c_lrp, 0, (double)b * a + (double)c * (1.0 - (double)a)) /* products exact, one rounding */
+CALC(c_lrp, 0, (double)b *a + (double)c * (1.0 - (double)a)) /* products exact, one rounding */
 CALC(c_tanh, 0, tanh(a))
 CALC(c_sigm, 0, 1 / (1 + exp(-a)))
 #undef U
@@ -300,8 +299,7 @@ static void c_shl(const emu_op *op, unsigned n, emu_val *d, emu_val s[][EMU_MAX_
 static void c_shr(const emu_op *op, unsigned n, emu_val *d, emu_val s[][EMU_MAX_LANES]) {
     unsigned m = shift_bits(op), bits = src_bits(op);
     emu_u128 keep = bits >= 64 ? (emu_u128)UINT64_MAX : ((emu_u128)1 << bits) - 1;
-    for (unsigned i = 0; i < n; i++)
-        d[i].i = (emu_i128)(((emu_u128)s[0][i].i & keep) >> (s[1][i].i & m));
+    for (unsigned i = 0; i < n; i++) d[i].i = (emu_i128)(((emu_u128)s[0][i].i & keep) >> (s[1][i].i & m));
 }
 static void c_asr(const emu_op *op, unsigned n, emu_val *d, emu_val s[][EMU_MAX_LANES]) {
     unsigned m = shift_bits(op);
@@ -387,8 +385,10 @@ static void c_rotate(const emu_op *op, unsigned n, emu_val *d, emu_val s[][EMU_M
         if (!left) c = (bits - c) & m;
         uint64_t r = c ? ((v << c) | (v >> (bits - c))) & keep : v;
         /* the rotated bits are the destination's pattern: sign-extend for a signed source type */
-        d[i].i = is_signed_type(op->src[0].type) && bits < 64 && (r >> (bits - 1) & 1) ? (emu_i128)r - ((emu_i128)1 << bits)
-                 : bits == 64 && is_signed_type(op->src[0].type) ? (emu_i128)(int64_t)r : (emu_i128)r;
+        d[i].i = is_signed_type(op->src[0].type) && bits < 64 && (r >> (bits - 1) & 1)
+                     ? (emu_i128)r - ((emu_i128)1 << bits)
+                 : bits == 64 && is_signed_type(op->src[0].type) ? (emu_i128)(int64_t)r
+                                                                 : (emu_i128)r;
     }
 }
 
@@ -582,11 +582,11 @@ bool lower_bits_cvt(emu_program *p, const ir_inst *in, emu_op *op, diag_sink *ds
                : d == VISA_TYPE_B && s0 == VISA_TYPE_HF  ? CV_HF_HF8
                : d == VISA_TYPE_F && s0 == VISA_TYPE_UD  ? CV_TF32_F
                : d == VISA_TYPE_UD && s0 == VISA_TYPE_F  ? CV_F_TF32
-                                                          : 0;
+                                                         : 0;
     } else {
         kind = d == VISA_TYPE_HF && s0 == VISA_TYPE_F    ? CV_SRND_F_HF
                : d == VISA_TYPE_UB && s0 == VISA_TYPE_HF ? CV_SRND_HF_BF8
-                                                          : 0;
+                                                         : 0;
     }
     if (!kind) {
         emu_diag(ds, EDIAG_LOWER_CONVERSION, in->line, in->col, isa_forms[in->form].mnem, isa_types[s0].name,

@@ -55,15 +55,15 @@
 #include "access.h"
 #include "exec.h"
 
-#define CHECK_LIMIT 100      /* findings reported (or the context's max_errors if lower); the rest are counted */
+#define CHECK_LIMIT 100 /* findings reported (or the context's max_errors if lower); the rest are counted */
 #define OOB_SINK_BYTES 4096u /* the largest single access of any message (a 2D block row, a block) */
-#define SHADOW_PAGE 4096u    /* global shadow: bytes per page */
+#define SHADOW_PAGE 4096u /* global shadow: bytes per page */
 
 /* The last write or read of one byte (racecheck). */
 typedef struct race_acc {
     uint32_t group; /* linear group index + 1; 0: none */
     uint32_t clock; /* the thread's own clock entry then */
-    uint32_t op;    /* instruction index */
+    uint32_t op; /* instruction index */
     uint16_t thread;
     uint8_t atomic;
 } race_acc;
@@ -88,19 +88,19 @@ struct emu_check_run {
     uint32_t checks;
     diag_sink *ds;
     uint64_t found;
-    uint64_t limit;       /* CHECK_LIMIT or the context's max_errors */
-    size_t *buf_size;     /* the caller's buffers' sizes (the emulator's scratch buffers are not checked) */
+    uint64_t limit; /* CHECK_LIMIT or the context's max_errors */
+    size_t *buf_size; /* the caller's buffers' sizes (the emulator's scratch buffers are not checked) */
     size_t nbufs;
     race_cell ***gshadow; /* per buffer, pages of SHADOW_PAGE cells allocated at their first access */
-    uint64_t *pairs;     /* reported race pairs (op << 32 | other op), a small set */
+    uint64_t *pairs; /* reported race pairs (op << 32 | other op), a small set */
     size_t npairs, cap_pairs;
-    var_range *vars;     /* the kernel's non-alias variables */
+    var_range *vars; /* the kernel's non-alias variables */
     size_t nvars;
     bool oom;
     /* initcheck */
-    uint32_t **ginit;    /* per caller's buffer: a shadow word per byte */
-    uint8_t *iclass;     /* per op: IC_* */
-    uint32_t npred;      /* predicate ids per thread (launch.c's n_pred) */
+    uint32_t **ginit; /* per caller's buffer: a shadow word per byte */
+    uint8_t *iclass; /* per op: IC_* */
+    uint32_t npred; /* predicate ids per thread (launch.c's n_pred) */
 };
 
 struct emu_check_group {
@@ -109,20 +109,20 @@ struct emu_check_group {
     uint32_t group[3];
     emu_thread *threads;
     uint32_t n;
-    uint32_t naddr;                  /* address slots per thread */
-    uint8_t *addr_set;               /* n x naddr: the slot was written */
-    var_range *addr_var;             /* n x naddr: the variable it pointed into when written */
-    uint32_t *vc;                    /* n x n vector clocks */
-    uint32_t *bar_acc, *bar_done;    /* 32 x n per barrier: the current phase's, the completed one's */
+    uint32_t naddr; /* address slots per thread */
+    uint8_t *addr_set; /* n x naddr: the slot was written */
+    var_range *addr_var; /* n x naddr: the variable it pointed into when written */
+    uint32_t *vc; /* n x n vector clocks */
+    uint32_t *bar_acc, *bar_done; /* 32 x n per barrier: the current phase's, the completed one's */
     race_cell *slm;
     uint32_t slm_bytes;
     /* initcheck: shadows of each thread's register file and predicates, of the group's SLM */
     uint32_t *ireg, *ipred, *islm;
     uint32_t file_bytes, islm_bytes;
-    uint8_t *snap;                        /* the file before an IC_OTHER op */
-    uint32_t lane_org[EMU_MAX_LANES];     /* the current op's per-lane origin of undefined sources */
-    uint32_t enabled;                     /* its channel enables before it ran */
-    bool hooked;                          /* a message handler reported its transfers (emu_check_xfer) */
+    uint8_t *snap; /* the file before an IC_OTHER op */
+    uint32_t lane_org[EMU_MAX_LANES]; /* the current op's per-lane origin of undefined sources */
+    uint32_t enabled; /* its channel enables before it ran */
+    bool hooked; /* a message handler reported its transfers (emu_check_xfer) */
     uint8_t sink[OOB_SINK_BYTES];
 };
 
@@ -571,12 +571,28 @@ static bool init_prepare(emu_check_run *R, const visa_buffer *bufs, const uint8_
         const emu_op *op = &p->ops.data[i];
         uint8_t c = IC_OTHER;
         switch (op->form) {
-        case VISA_FORM_JMP: case VISA_FORM_GOTO: case VISA_FORM_CALL: case VISA_FORM_RET: case VISA_FORM_FRET:
-        case VISA_FORM_FCALL: case VISA_FORM_IFCALL: case VISA_FORM_SWITCHJMP: c = IC_BRANCH; break;
-        case VISA_FORM_SUBROUTINE: case VISA_FORM_LABEL: case VISA_FORM_LIFETIME: case VISA_FORM_FILE:
-        case VISA_FORM_LOC: case VISA_FORM_YIELD: case VISA_FORM_BREAKPOINT: case VISA_FORM_BARRIER:
-        case VISA_FORM_SBARRIER: case VISA_FORM_NBARRIER: case VISA_FORM_WAIT: case VISA_FORM_SAMPLR_CACHE_FLUSH:
-        case VISA_FORM_FENCE: case VISA_FORM_LSC_FENCE: c = IC_NONE; break;
+        case VISA_FORM_JMP:
+        case VISA_FORM_GOTO:
+        case VISA_FORM_CALL:
+        case VISA_FORM_RET:
+        case VISA_FORM_FRET:
+        case VISA_FORM_FCALL:
+        case VISA_FORM_IFCALL:
+        case VISA_FORM_SWITCHJMP: c = IC_BRANCH; break;
+        case VISA_FORM_SUBROUTINE:
+        case VISA_FORM_LABEL:
+        case VISA_FORM_LIFETIME:
+        case VISA_FORM_FILE:
+        case VISA_FORM_LOC:
+        case VISA_FORM_YIELD:
+        case VISA_FORM_BREAKPOINT:
+        case VISA_FORM_BARRIER:
+        case VISA_FORM_SBARRIER:
+        case VISA_FORM_NBARRIER:
+        case VISA_FORM_WAIT:
+        case VISA_FORM_SAMPLR_CACHE_FLUSH:
+        case VISA_FORM_FENCE:
+        case VISA_FORM_LSC_FENCE: c = IC_NONE; break;
         default:
             if (op->calc || (emu_sem_of(op->form) && isa_form_ndst(op->form) >= 1)) c = IC_ALU;
             else if (!p->origin.data[i].in) c = IC_NONE; /* a routine's end */
@@ -621,7 +637,8 @@ static bool init_group(emu_check_group *g, uint32_t slm_bytes) {
                     isa_predef_vars[id].num_elts * isa_types[isa_predef_vars[id].type].bytes);
     for (uint32_t i = 0; i < r->inputs.len; i++) {
         const ir_input *in = &r->inputs.data[i];
-        if ((in->kind & 7) == IN_GENERAL && in->offset >= 0) set_defined(sh, (uint32_t)fb, (uint32_t)in->offset, in->size);
+        if ((in->kind & 7) == IN_GENERAL && in->offset >= 0)
+            set_defined(sh, (uint32_t)fb, (uint32_t)in->offset, in->size);
     }
     set_defined(sh, (uint32_t)fb, p->cr0_off, 4);
     for (uint32_t i = 1; i < g->n; i++) memcpy(sh + i * fb, sh, sizeof(uint32_t) * fb);
@@ -735,10 +752,13 @@ void emu_check_define_report(emu_thread *t, uint8_t *reg, unsigned n, uint32_t o
 }
 
 /* The origin of lane i's undefined source bytes (0: all defined). */
-static uint32_t src_origin(const emu_thread *t, const emu_check_group *g, const emu_opnd *o, unsigned i,
-                           uint32_t pc) {
+static uint32_t src_origin(const emu_thread *t, const emu_check_group *g, const emu_opnd *o, unsigned i, uint32_t pc) {
     switch (o->shape) {
-    case EO_CONTIG: case EO_SCALAR: case EO_GENERAL: case EO_INDIRECT: case EO_VXH: {
+    case EO_CONTIG:
+    case EO_SCALAR:
+    case EO_GENERAL:
+    case EO_INDIRECT:
+    case EO_VXH: {
         uint32_t b = emu_region_byte(t, o, i);
         if (b == UINT32_MAX) return 0;
         const uint32_t *sh = reg_shadow(t, g) + b;
@@ -758,7 +778,11 @@ static uint32_t src_origin(const emu_thread *t, const emu_check_group *g, const 
 
 static void dst_set(emu_thread *t, emu_check_group *g, const emu_opnd *o, unsigned i, uint32_t org) {
     switch (o->shape) {
-    case EO_CONTIG: case EO_SCALAR: case EO_GENERAL: case EO_INDIRECT: case EO_VXH: {
+    case EO_CONTIG:
+    case EO_SCALAR:
+    case EO_GENERAL:
+    case EO_INDIRECT:
+    case EO_VXH: {
         uint32_t b = emu_region_byte(t, o, i);
         if (b == UINT32_MAX) return;
         uint32_t *sh = reg_shadow(t, g) + b;
@@ -783,9 +807,11 @@ static void check_branch(emu_thread *t, emu_check_group *g, const emu_op *op, ui
         uint32_t en = emu_exec_enables(t, op);
         const uint32_t *ps = pred_shadow(t, g, op->pred_id);
         for (unsigned i = 0; i < op->exec && !org; i++)
-            if ((en >> i & 1) && op->mask_off + i < 32 && ps[op->mask_off + i]) org = org_of(ps[op->mask_off + i], pc), lane = i;
+            if ((en >> i & 1) && op->mask_off + i < 32 && ps[op->mask_off + i])
+                org = org_of(ps[op->mask_off + i], pc), lane = i;
     }
-    if (!org && (op->form == VISA_FORM_IFCALL || op->form == VISA_FORM_SWITCHJMP)) org = src_origin(t, g, &op->src[0], 0, pc);
+    if (!org && (op->form == VISA_FORM_IFCALL || op->form == VISA_FORM_SWITCHJMP))
+        org = src_origin(t, g, &op->src[0], 0, pc);
     if (!org || !init_first(g->run, pc, 3)) return;
     char w[96], pos[48];
     who(g, t->index, w, sizeof w);

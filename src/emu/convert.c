@@ -24,25 +24,34 @@
 /* -- Type properties (switches, so constant types fold) ---------------------------------------- */
 CV_INLINE unsigned ty_bytes(isa_type t) {
     switch (t) {
-    case VISA_TYPE_UB: case VISA_TYPE_B: case VISA_TYPE_HF8: case VISA_TYPE_BF8:
-    case VISA_TYPE_E2M1: case VISA_TYPE_BOOL:
-        return 1;
-    case VISA_TYPE_UW: case VISA_TYPE_W: case VISA_TYPE_HF: case VISA_TYPE_BF:
-        return 2;
-    case VISA_TYPE_UQ: case VISA_TYPE_Q: case VISA_TYPE_DF:
-        return 8;
-    default:
-        return 4;
+    case VISA_TYPE_UB:
+    case VISA_TYPE_B:
+    case VISA_TYPE_HF8:
+    case VISA_TYPE_BF8:
+    case VISA_TYPE_E2M1:
+    case VISA_TYPE_BOOL: return 1;
+    case VISA_TYPE_UW:
+    case VISA_TYPE_W:
+    case VISA_TYPE_HF:
+    case VISA_TYPE_BF: return 2;
+    case VISA_TYPE_UQ:
+    case VISA_TYPE_Q:
+    case VISA_TYPE_DF: return 8;
+    default: return 4;
     }
 }
 
 CV_INLINE bool ty_is_int(isa_type t) {
     switch (t) {
-    case VISA_TYPE_UB: case VISA_TYPE_B: case VISA_TYPE_UW: case VISA_TYPE_W:
-    case VISA_TYPE_UD: case VISA_TYPE_D: case VISA_TYPE_UQ: case VISA_TYPE_Q:
-        return true;
-    default:
-        return false;
+    case VISA_TYPE_UB:
+    case VISA_TYPE_B:
+    case VISA_TYPE_UW:
+    case VISA_TYPE_W:
+    case VISA_TYPE_UD:
+    case VISA_TYPE_D:
+    case VISA_TYPE_UQ:
+    case VISA_TYPE_Q: return true;
+    default: return false;
     }
 }
 
@@ -52,11 +61,14 @@ CV_INLINE bool ty_is_signed(isa_type t) {
 
 CV_INLINE bool ty_is_float(isa_type t) {
     switch (t) {
-    case VISA_TYPE_DF: case VISA_TYPE_F: case VISA_TYPE_HF: case VISA_TYPE_BF:
-    case VISA_TYPE_TF32: case VISA_TYPE_HF8: case VISA_TYPE_BF8:
-        return true;
-    default:
-        return false;
+    case VISA_TYPE_DF:
+    case VISA_TYPE_F:
+    case VISA_TYPE_HF:
+    case VISA_TYPE_BF:
+    case VISA_TYPE_TF32:
+    case VISA_TYPE_HF8:
+    case VISA_TYPE_BF8: return true;
+    default: return false;
     }
 }
 
@@ -74,7 +86,7 @@ CV_INLINE ffmt ty_fmt(isa_type t) {
     case VISA_TYPE_TF32: return (ffmt){8, 10, false}; /* stored in an F, low 13 bits zero */
     case VISA_TYPE_HF8: return (ffmt){4, 3, true};
     case VISA_TYPE_BF8: return (ffmt){5, 2, false};
-    default: return (ffmt){8, 23, false};             /* F */
+    default: return (ffmt){8, 23, false}; /* F */
     }
 }
 
@@ -94,19 +106,47 @@ CV_INLINE int clz64(uint64_t x) { /* x != 0 */
 /* -- Raw element access ------------------------------------------------------------------------- */
 CV_INLINE uint64_t load_raw(isa_type t, const void *src) {
     switch (ty_bytes(t)) {
-    case 1: { uint8_t v; memcpy(&v, src, 1); return v; }
-    case 2: { uint16_t v; memcpy(&v, src, 2); return v; }
-    case 8: { uint64_t v; memcpy(&v, src, 8); return v; }
-    default: { uint32_t v; memcpy(&v, src, 4); return v; }
+    case 1: {
+        uint8_t v;
+        memcpy(&v, src, 1);
+        return v;
+    }
+    case 2: {
+        uint16_t v;
+        memcpy(&v, src, 2);
+        return v;
+    }
+    case 8: {
+        uint64_t v;
+        memcpy(&v, src, 8);
+        return v;
+    }
+    default: {
+        uint32_t v;
+        memcpy(&v, src, 4);
+        return v;
+    }
     }
 }
 
 CV_INLINE void store_raw(isa_type t, void *dst, uint64_t bits) {
     switch (ty_bytes(t)) {
-    case 1: { uint8_t v = (uint8_t)bits; memcpy(dst, &v, 1); break; }
-    case 2: { uint16_t v = (uint16_t)bits; memcpy(dst, &v, 2); break; }
+    case 1: {
+        uint8_t v = (uint8_t)bits;
+        memcpy(dst, &v, 1);
+        break;
+    }
+    case 2: {
+        uint16_t v = (uint16_t)bits;
+        memcpy(dst, &v, 2);
+        break;
+    }
     case 8: memcpy(dst, &bits, 8); break;
-    default: { uint32_t v = (uint32_t)bits; memcpy(dst, &v, 4); break; }
+    default: {
+        uint32_t v = (uint32_t)bits;
+        memcpy(dst, &v, 4);
+        break;
+    }
     }
 }
 
@@ -214,21 +254,18 @@ CV_INLINE uint64_t pack_float(const unp *u, ffmt f, uint32_t flags) {
     const bool neg = u->neg != 0;
 
     switch (u->cls) {
-    case U_ZERO:
-        return sign;
+    case U_ZERO: return sign;
     case U_NAN:
         if (f.fn) return sign | (expall << f.mb) | fracall;
         return sign | (expall << f.mb) | (u->mant >> (64 - f.mb)) | ((uint64_t)1 << (f.mb - 1));
-    case U_INF:
-        return sign | ((flags & EMU_CVT_SATFINITE) ? maxfin : infbits);
-    default:
-        break;
+    case U_INF: return sign | ((flags & EMU_CVT_SATFINITE) ? maxfin : infbits);
+    default: break;
     }
 
     const int emax = f.fn ? (int)expall - bias : (int)expall - 1 - bias;
     const int emin = 1 - bias;
-    const int p = 64 - clz64(u->mant);    /* significant bits */
-    const int E = u->exp + p - 1;         /* exponent of the leading bit */
+    const int p = 64 - clz64(u->mant); /* significant bits */
+    const int E = u->exp + p - 1; /* exponent of the leading bit */
     uint64_t mag;
     if (E > emax) goto overflow;
     {
@@ -265,8 +302,7 @@ CV_INLINE uint64_t pack_float(const unp *u, ffmt f, uint32_t flags) {
     if ((flags & EMU_CVT_FTZ_OUT) && mag <= fracall) mag = 0;
     return sign | mag;
 overflow:;
-    const bool to_max = (flags & EMU_CVT_SATFINITE) || rm == EMU_RTZ || (rm == EMU_RU && neg) ||
-                        (rm == EMU_RD && !neg);
+    const bool to_max = (flags & EMU_CVT_SATFINITE) || rm == EMU_RTZ || (rm == EMU_RU && neg) || (rm == EMU_RD && !neg);
     return sign | (to_max ? maxfin : infbits);
 }
 
@@ -285,7 +321,8 @@ CV_INLINE uint64_t sat_float(uint64_t bits, ffmt f) {
 /* Truncate toward zero and clamp an unpacked float to integer type t; NaN -> 0. */
 CV_INLINE uint64_t unp_to_int(isa_type t, const unp *u) {
     switch (u->cls) {
-    case U_NAN: case U_ZERO: return 0;
+    case U_NAN:
+    case U_ZERO: return 0;
     case U_INF: return int_clamp(t, u->neg, 0, true);
     default: break;
     }
@@ -330,17 +367,19 @@ CV_INLINE void convert_inline(isa_type dt, void *dst, isa_type st, const void *s
 
 /* -- Per-pair instances ------------------------------------------------------------------------- */
 #define CV_TYPES(X) X(UD) X(D) X(UW) X(W) X(UB) X(B) X(DF) X(F) X(UQ) X(Q) X(HF) X(BF) X(TF32) X(HF8) X(BF8)
-#define CV_SRCS(M, DT) M(DT, UD) M(DT, D) M(DT, UW) M(DT, W) M(DT, UB) M(DT, B) M(DT, DF) M(DT, F) \
-    M(DT, UQ) M(DT, Q) M(DT, HF) M(DT, BF) M(DT, TF32) M(DT, HF8) M(DT, BF8)
+#define CV_SRCS(M, DT)                                                                                       \
+    M(DT, UD)                                                                                                \
+    M(DT, D) M(DT, UW) M(DT, W) M(DT, UB) M(DT, B) M(DT, DF) M(DT, F) M(DT, UQ) M(DT, Q) M(DT, HF) M(DT, BF) \
+        M(DT, TF32) M(DT, HF8) M(DT, BF8)
 
 /* Generic in flags, and flags == 0 (RNE, no FTZ, no saturation) with the flags folded. */
-#define CV_DEF(DT, ST)                                                                            \
-    static void cv_##DT##_##ST(void *d, const void *s, uint32_t f) {                              \
-        convert_inline(VISA_TYPE_##DT, d, VISA_TYPE_##ST, s, f);                                  \
-    }                                                                                             \
-    static void cv0_##DT##_##ST(void *d, const void *s, uint32_t f) {                             \
-        (void)f;                                                                                  \
-        convert_inline(VISA_TYPE_##DT, d, VISA_TYPE_##ST, s, 0);                                  \
+#define CV_DEF(DT, ST)                                                \
+    static void cv_##DT##_##ST(void *d, const void *s, uint32_t f) {  \
+        convert_inline(VISA_TYPE_##DT, d, VISA_TYPE_##ST, s, f);      \
+    }                                                                 \
+    static void cv0_##DT##_##ST(void *d, const void *s, uint32_t f) { \
+        (void)f;                                                      \
+        convert_inline(VISA_TYPE_##DT, d, VISA_TYPE_##ST, s, 0);      \
     }
 #define CV_DEF_ROW(DT) CV_SRCS(CV_DEF, DT)
 CV_TYPES(CV_DEF_ROW)
@@ -353,30 +392,37 @@ static const emu_convert_fn cv_table[VISA_TYPE__COUNT][VISA_TYPE__COUNT] = {CV_T
 #define CV_ENT0_ROW(DT) CV_SRCS(CV_ENT0, DT)
 static const emu_convert_fn cv0_table[VISA_TYPE__COUNT][VISA_TYPE__COUNT] = {CV_TYPES(CV_ENT0_ROW)};
 
-static void cv_copy1(void *d, const void *s, uint32_t f) { (void)f; memcpy(d, s, 1); }
-static void cv_copy2(void *d, const void *s, uint32_t f) { (void)f; memcpy(d, s, 2); }
-static void cv_copy4(void *d, const void *s, uint32_t f) { (void)f; memcpy(d, s, 4); }
-static void cv_copy8(void *d, const void *s, uint32_t f) { (void)f; memcpy(d, s, 8); }
-
-bool emu_convert_supported(isa_type t) {
-    return (unsigned)t < VISA_TYPE__COUNT && cv_table[t][t] != NULL;
+static void cv_copy1(void *d, const void *s, uint32_t f) {
+    (void)f;
+    memcpy(d, s, 1);
 }
+static void cv_copy2(void *d, const void *s, uint32_t f) {
+    (void)f;
+    memcpy(d, s, 2);
+}
+static void cv_copy4(void *d, const void *s, uint32_t f) {
+    (void)f;
+    memcpy(d, s, 4);
+}
+static void cv_copy8(void *d, const void *s, uint32_t f) {
+    (void)f;
+    memcpy(d, s, 8);
+}
+
+bool emu_convert_supported(isa_type t) { return (unsigned)t < VISA_TYPE__COUNT && cv_table[t][t] != NULL; }
 
 int emu_convert(isa_type dst_type, void *dst, isa_type src_type, const void *src, uint32_t flags) {
     if (!emu_convert_supported(dst_type) || !emu_convert_supported(src_type)) return -1;
     /* The reference path: one out-of-line instance, types dispatched at run time. */
     switch (dst_type) {
-#define CV_REF_DST(DT)                                                                            \
-    case VISA_TYPE_##DT:                                                                          \
-        switch (src_type) { CV_SRCS(CV_REF_CASE, DT) default: return -1; }                        \
+#define CV_REF_DST(DT)                                                      \
+    case VISA_TYPE_##DT:                                                    \
+        switch (src_type) { CV_SRCS(CV_REF_CASE, DT) default : return -1; } \
         return 0;
-#define CV_REF_CASE(DT, ST)                                                                       \
-    case VISA_TYPE_##ST:                                                                          \
-        cv_##DT##_##ST(dst, src, flags);                                                          \
-        break;
+#define CV_REF_CASE(DT, ST) \
+    case VISA_TYPE_##ST: cv_##DT##_##ST(dst, src, flags); break;
         CV_TYPES(CV_REF_DST)
-    default:
-        return -1;
+    default: return -1;
     }
 }
 
@@ -404,15 +450,14 @@ bool emu_cr0_keep_denorms(uint32_t cr0, isa_type t) {
     case VISA_TYPE_F: return (cr0 & EMU_CR0_F_DENORM) != 0;
     case VISA_TYPE_HF: return (cr0 & EMU_CR0_HF_DENORM) != 0;
     case VISA_TYPE_TF32: return false; /* FCVT: "Denorms are flushed to zero" */
-    default: return true;              /* BF, HF8, BF8: no %cr0 bit; kept */
+    default: return true; /* BF, HF8, BF8: no %cr0 bit; kept */
     }
 }
 
 uint32_t emu_cr0_cvt_flags(uint32_t cr0, isa_type dst, isa_type src) {
     if (src == VISA_TYPE_TF32 && dst == VISA_TYPE_F) return 0; /* FCVT: a no-op */
     uint32_t f = (uint32_t)emu_cr0_round(cr0);
-    bool fp8 = dst == VISA_TYPE_HF8 || dst == VISA_TYPE_BF8 || src == VISA_TYPE_HF8 ||
-               src == VISA_TYPE_BF8;
+    bool fp8 = dst == VISA_TYPE_HF8 || dst == VISA_TYPE_BF8 || src == VISA_TYPE_HF8 || src == VISA_TYPE_BF8;
     if (fp8 || dst == VISA_TYPE_TF32) f = EMU_RNE; /* FCVT: RTE, fp8 denorms retained */
     if (!fp8) {
         if (ty_is_float(src) && !emu_cr0_keep_denorms(cr0, src)) f |= EMU_CVT_FTZ_IN;
@@ -423,11 +468,11 @@ uint32_t emu_cr0_cvt_flags(uint32_t cr0, isa_type dst, isa_type src) {
 }
 
 /* -- Named float conversions ---------------------------------------------------------------------- */
-#define CV_NAMED(name, DT, dty, ST, sty)                                                          \
-    dty name(sty x, uint32_t flags) {                                                             \
-        dty out;                                                                                  \
-        convert_inline(VISA_TYPE_##DT, &out, VISA_TYPE_##ST, &x, flags);                          \
-        return out;                                                                               \
+#define CV_NAMED(name, DT, dty, ST, sty)                                 \
+    dty name(sty x, uint32_t flags) {                                    \
+        dty out;                                                         \
+        convert_inline(VISA_TYPE_##DT, &out, VISA_TYPE_##ST, &x, flags); \
+        return out;                                                      \
     }
 CV_NAMED(emu_f_to_hf, HF, uint16_t, F, uint32_t)
 CV_NAMED(emu_hf_to_f, F, uint32_t, HF, uint16_t)
@@ -450,7 +495,7 @@ uint16_t emu_srnd_f_to_hf(uint32_t f, uint32_t rnd) {
     uint32_t a = f & 0x7FFFFFFFu;
     uint16_t sign = (uint16_t)((f >> 16) & 0x8000u);
     if (a >= 0x7F800000u) return emu_f_to_hf(f, EMU_RNE); /* NaN (quieted) and inf */
-    a += rnd & 0x1FFFu;             /* a carry out of the fraction normalises into the exponent */
+    a += rnd & 0x1FFFu; /* a carry out of the fraction normalises into the exponent */
     if (a >= 0x47800000u) return (uint16_t)(sign | 0x7C00u); /* >= 2^16: beyond HF, inf */
     return (uint16_t)(sign | emu_f_to_hf(a, EMU_RTZ));
 }
@@ -491,9 +536,7 @@ int64_t emu_int_min(isa_type t) {
     return (int64_t)int_extend(t, (uint64_t)1 << (8 * ty_bytes(t) - 1));
 }
 
-uint64_t emu_int_max(isa_type t) {
-    return ty_is_signed(t) ? width_mask(t) >> 1 : width_mask(t);
-}
+uint64_t emu_int_max(isa_type t) { return ty_is_signed(t) ? width_mask(t) >> 1 : width_mask(t); }
 
 uint64_t emu_int_wrap(isa_type t, uint64_t v) { return v & width_mask(t); }
 
@@ -598,9 +641,7 @@ int emu_wide_cmp(emu_wide a, emu_wide b) {
     return a.neg ? -c : c;
 }
 
-uint64_t emu_wide_wrap(isa_type t, emu_wide a) {
-    return (a.neg ? (uint64_t)0 - a.lo : a.lo) & width_mask(t);
-}
+uint64_t emu_wide_wrap(isa_type t, emu_wide a) { return (a.neg ? (uint64_t)0 - a.lo : a.lo) & width_mask(t); }
 
 uint64_t emu_wide_sat(isa_type t, emu_wide a) { return int_clamp(t, a.neg, a.lo, a.hi != 0); }
 

@@ -29,17 +29,17 @@
 /* Rounding mode; the values are the %cr0 bits 5:4 encoding. */
 typedef enum emu_round {
     EMU_RNE = 0, /* round to nearest, ties to even */
-    EMU_RU = 1,  /* round up, toward +inf */
-    EMU_RD = 2,  /* round down, toward -inf */
-    EMU_RTZ = 3  /* round toward zero */
+    EMU_RU = 1, /* round up, toward +inf */
+    EMU_RD = 2, /* round down, toward -inf */
+    EMU_RTZ = 3 /* round toward zero */
 } emu_round;
 
 /* Conversion flags (uint32_t): a rounding mode in bits 1:0 plus these bits. */
 enum {
-    EMU_CVT_RM_MASK = 0x3u,     /* emu_round; used by float->float and int->float only */
-    EMU_CVT_SAT = 1u << 2,      /* saturate: ints to the dst range, floats to [0.0, 1.0] */
-    EMU_CVT_FTZ_IN = 1u << 3,   /* flush a denormal float source to signed zero */
-    EMU_CVT_FTZ_OUT = 1u << 4,  /* flush a denormal float result (after rounding) to signed zero */
+    EMU_CVT_RM_MASK = 0x3u, /* emu_round; used by float->float and int->float only */
+    EMU_CVT_SAT = 1u << 2, /* saturate: ints to the dst range, floats to [0.0, 1.0] */
+    EMU_CVT_FTZ_IN = 1u << 3, /* flush a denormal float source to signed zero */
+    EMU_CVT_FTZ_OUT = 1u << 4, /* flush a denormal float result (after rounding) to signed zero */
     EMU_CVT_SATFINITE = 1u << 5 /* float dst: +-inf results (overflow or inf source) become
                                    +-max finite (ALT mode for F; the "_sat" fp8 conversions) */
 };

@@ -60,12 +60,13 @@ _Static_assert(SLOT(SA_ADDRS, SA_SRC0) == ATOMIC_SRC0 && SLOT(DA_SRC0, DA_DST) =
                    SLOT(SA_SRC0, SA_DST) == SLOT(DA_SRC0, DA_DST),
                "DWORD_ATOMIC and SVM_ATOMIC share one run-time function and slot arrangement");
 enum { SK_NONE = 0, SK_SLM = 1, SK_BUF = 2, SK_BTI = 3 }; /* SK_BTI (raw sends): op->target is the buffer index */
-#define F_SURF(i) ((i) & 3u)
+#define F_SURF(i) ((i)&3u)
 #define F_A(i) (((i) >> 4) & 0xFFu)
 #define F_B(i) (((i) >> 12) & 0xFFu)
 #define F_C(i) (((i) >> 20) & 0xFFu)
 #define F_FL(i) (((i) >> 28) & 0xFu)
-#define INFO(sk, a, b, c, fl) ((uint32_t)(sk) | (uint32_t)(a) << 4 | (uint32_t)(b) << 12 | (uint32_t)(c) << 20 | (uint32_t)(fl) << 28)
+#define INFO(sk, a, b, c, fl) \
+    ((uint32_t)(sk) | (uint32_t)(a) << 4 | (uint32_t)(b) << 12 | (uint32_t)(c) << 20 | (uint32_t)(fl) << 28)
 
 /* Lanes of a message: the instruction's execution size, or for a raw send the SIMD width its
 ** descriptor names (op->imm; the execution mask still covers the instruction's lanes only). */
@@ -74,9 +75,7 @@ static inline unsigned lanes(const emu_op *op) { return op->imm > 0 ? (unsigned)
 static inline const emu_opnd *slot(const emu_op *op, unsigned k) {
     return k < 5 ? &op->src[k] : k == 5 ? &op->dst : &op->dst2;
 }
-static inline emu_opnd *slot_w(emu_op *op, unsigned k) {
-    return k < 5 ? &op->src[k] : k == 5 ? &op->dst : &op->dst2;
-}
+static inline emu_opnd *slot_w(emu_op *op, unsigned k) { return k < 5 ? &op->src[k] : k == 5 ? &op->dst : &op->dst2; }
 
 static inline uint32_t rd32(const uint8_t *p) {
     uint32_t v;
@@ -158,7 +157,8 @@ static bool lower_geometry(emu_program *p, const ir_inst *in, emu_op *op, diag_s
              c = surf_attr(r, id, "Channels", 1);
     if (c < 1 || c > 4) return lerr(ds, in, "uses a surface whose Channels attribute is not 1..4");
     uint64_t pitch = surf_attr(r, id, "Pitch", (uint32_t)((uint64_t)w * 4 * c <= UINT32_MAX ? w * 4 * c : 0));
-    if (w && pitch < (uint64_t)w * 4 * c) return lerr(ds, in, "uses a surface whose Pitch is below Width * pixel bytes");
+    if (w && pitch < (uint64_t)w * 4 * c)
+        return lerr(ds, in, "uses a surface whose Pitch is below Width * pixel bytes");
     if (!h || !d) return lerr(ds, in, "uses a surface with a zero Height or Depth");
     op->dst.imm = (uint64_t)w | (uint64_t)h << 32;
     op->dst2.imm = (uint64_t)d | pitch << 32;
@@ -168,7 +168,7 @@ static bool lower_geometry(emu_program *p, const ir_inst *in, emu_op *op, diag_s
 
 typedef struct geom {
     uint64_t w, h, d, pitch; /* pixels, rows, slices, bytes per row */
-    unsigned pb;             /* pixel bytes */
+    unsigned pb; /* pixel bytes */
 } geom;
 
 static void geometry(const emu_op *op, uint64_t size, unsigned chans, geom *g) {
@@ -189,13 +189,14 @@ static void geometry(const emu_op *op, uint64_t size, unsigned chans, geom *g) {
 typedef struct dp_mem {
     uint8_t *base;
     uint64_t size;
-    unsigned space;  /* VISA_MEM_SLM or VISA_MEM_SURFACE (observation) */
-    uint32_t index;  /* the surface's buffer */
+    unsigned space; /* VISA_MEM_SLM or VISA_MEM_SURFACE (observation) */
+    uint32_t index; /* the surface's buffer */
     const emu_mem *mem;
 } dp_mem;
 
 /* Report an access at byte `off` of the surface to the observer (exec.h's emu_observe_mem). */
-static inline void dp_observe(emu_thread *t, const dp_mem *m, uint64_t off, uint32_t size, unsigned lane, unsigned kind) {
+static inline void dp_observe(emu_thread *t, const dp_mem *m, uint64_t off, uint32_t size, unsigned lane,
+                              unsigned kind) {
     emu_observe_mem(t, m->space, m->index, m->space == VISA_MEM_SLM ? emu_slm_offset(off) : off, size, lane, kind);
 }
 
@@ -347,7 +348,7 @@ void emu_dp_media(emu_thread *t, const emu_op *op) {
     unsigned rp = bw <= 4 ? 4 : bw <= 8 ? 8 : bw <= 16 ? 16 : bw <= 32 ? 32 : 64;
     uint8_t *r = regs(t, &op->src[2], (uint64_t)rp * bh);
     if (!r) return;
-    int64_t wb = (int64_t)(g.w * g.pb);                                   /* row bytes */
+    int64_t wb = (int64_t)(g.w * g.pb); /* row bytes */
     int64_t rows = field == 0 ? (int64_t)g.h : field == 1 ? (int64_t)(g.h + 1) / 2 : (int64_t)g.h / 2;
     if ((uint64_t)(g.h - 1) * g.pitch + (uint64_t)wb > m.size && wb && rows) {
         emu_fault(t, EDIAG_RUN_SURFACE_SIZE, 0, op->cond, (unsigned long long)g.w, (unsigned long long)g.h,
@@ -553,8 +554,8 @@ bool emu_dp_lower_typed(emu_program *p, const ir_inst *in, emu_op *op, diag_sink
 
 /* Byte offset of pixel (u, v, r) at LOD lod, or -1 when outside the surface; faults (-2) when
 ** the declared geometry leaves the buffer. */
-static int64_t pixel_at(emu_thread *t, const emu_op *op, const geom *g, const dp_mem *m, unsigned lane,
-                        uint32_t u, uint32_t v, uint32_t r, uint32_t lod) {
+static int64_t pixel_at(emu_thread *t, const emu_op *op, const geom *g, const dp_mem *m, unsigned lane, uint32_t u,
+                        uint32_t v, uint32_t r, uint32_t lod) {
     if (lod != 0 || u >= g->w || v >= g->h || r >= g->d) return -1;
     uint64_t off = ((uint64_t)r * g->h + v) * g->pitch + (uint64_t)u * g->pb;
     if (!at(m, off, g->pb)) {
@@ -594,8 +595,8 @@ void emu_dp_typed(emu_thread *t, const emu_op *op) {
     uint32_t mask = emu_chen(t, op);
     for (unsigned i = 0; i < n; i++) {
         if (!(mask >> i & 1)) continue;
-        int64_t px = pixel_at(t, op, &g, &m, i, lane_u32(c4[0], i), lane_u32(c4[1], i), lane_u32(c4[2], i),
-                              lane_u32(c4[3], i));
+        int64_t px =
+            pixel_at(t, op, &g, &m, i, lane_u32(c4[0], i), lane_u32(c4[1], i), lane_u32(c4[2], i), lane_u32(c4[3], i));
         if (px == -2) return;
         unsigned pos = 0;
         for (unsigned c = 0; c < 4; c++) {
@@ -686,7 +687,8 @@ static uint64_t aop_apply(unsigned a, unsigned bits, uint64_t old, uint64_t s0, 
     case VISA_ATOMIC_ADD: nv = old + s0; break;
     case VISA_ATOMIC_SUB: nv = old - s0; break;
     case VISA_ATOMIC_INC: nv = old + 1; break;
-    case VISA_ATOMIC_DEC: case VISA_ATOMIC_PREDEC: nv = old - 1; break;
+    case VISA_ATOMIC_DEC:
+    case VISA_ATOMIC_PREDEC: nv = old - 1; break;
     case VISA_ATOMIC_MIN: nv = s0 < old ? s0 : old; break;
     case VISA_ATOMIC_MAX: nv = s0 > old ? s0 : old; break;
     case VISA_ATOMIC_XCHG: nv = s0; break;
@@ -698,7 +700,9 @@ static uint64_t aop_apply(unsigned a, unsigned bits, uint64_t old, uint64_t s0, 
     case VISA_ATOMIC_MAXSINT: nv = sext(s0, bits) > sext(old, bits) ? s0 : old; break;
     case VISA_ATOMIC_FMAX: nv = fminmax(old, s0, bits, true); break;
     case VISA_ATOMIC_FMIN: nv = fminmax(old, s0, bits, false); break;
-    case VISA_ATOMIC_FCMPWR: nv = fbits_to_d(s0, bits) == fbits_to_d(old, bits) ? s1 : old; break; /* (src0 == old) ? src1 : old */
+    case VISA_ATOMIC_FCMPWR:
+        nv = fbits_to_d(s0, bits) == fbits_to_d(old, bits) ? s1 : old;
+        break; /* (src0 == old) ? src1 : old */
     case EMU_AOP_REVSUB: nv = s0 - old; break;
     case VISA_ATOMIC_FADD: nv = faddsub(old, s0, bits, false); break;
     default: nv = faddsub(old, s0, bits, true); break; /* VISA_ATOMIC_FSUB */
@@ -795,8 +799,8 @@ void emu_dp_atomic(emu_thread *t, const emu_op *op) {
             }
         }
         uint64_t old = q ? rdn(q, mb) : 0, ret;
-        uint64_t nv = aop_apply(a, bits, old, r0 ? rdn(r0 + (size_t)rb * i, rb) : 0,
-                                r1 ? rdn(r1 + (size_t)rb * i, rb) : 0, &ret);
+        uint64_t nv =
+            aop_apply(a, bits, old, r0 ? rdn(r0 + (size_t)rb * i, rb) : 0, r1 ? rdn(r1 + (size_t)rb * i, rb) : 0, &ret);
         if (q) wrn(q, nv, mb); /* out of bounds: dropped, 0 returned */
         else ret = 0;
         if (rdst) wrn(rdst + (size_t)rb * i, ret, rb);
@@ -952,7 +956,10 @@ static bool herr(const hdc *h, const char *fmt, ...) {
     vsnprintf(why, sizeof why, fmt, ap);
     va_end(ap);
     unsigned sf = h->d->sfid;
-    const char *name = sf == VISA_SFID_DC0 ? "DC0" : sf == VISA_SFID_DC1 ? "DC1" : sf == VISA_SFID_DCRO ? "DCRO" : "DC2";
+    const char *name = sf == VISA_SFID_DC0    ? "DC0"
+                       : sf == VISA_SFID_DC1  ? "DC1"
+                       : sf == VISA_SFID_DCRO ? "DCRO"
+                                              : "DC2";
     emu_diag(h->ds, EDIAG_LOWER_HDC_SEND, h->in->line, h->in->col, sf, name, h->mt, h->bti, h->d->desc, why);
     return false;
 }
@@ -1098,7 +1105,8 @@ static bool hdc_scattered(const hdc *h, emu_op *op, bool st, unsigned what /* 1 
         es = 1u << c;
     } else {
         if (!desc_hdc_scattered_legacy(desc)) return herr(h, "bit 9 (legacy SIMD mode) must be 1");
-        if (what == 4 && desc_hdc_scattered_size(desc)) return herr(h, "dword scattered control bits [11:10] must be 0");
+        if (what == 4 && desc_hdc_scattered_size(desc))
+            return herr(h, "dword scattered control bits [11:10] must be 0");
         if (what == 8) {
             if (hb) return herr(h, "qword scattered messages with a header are not supported");
             es = 8;
@@ -1159,7 +1167,8 @@ static bool hdc_a64_scattered(const hdc *h, emu_op *op, bool st) {
     } else {
         bs = sub == 1 ? 4 : 8;
         if (cnt > 1 && (bs * n) % h->grf)
-            return herr(h, "%u blocks of %u-byte elements at SIMD%u do not fill whole GRFs (layout unknown)", cnt, bs, n);
+            return herr(h, "%u blocks of %u-byte elements at SIMD%u do not fill whole GRFs (layout unknown)", cnt, bs,
+                        n);
         data = cnt * blk(h, bs * n);
     }
     unsigned ab = blk(h, 8 * n);
@@ -1179,7 +1188,8 @@ static bool hdc_a64_scattered(const hdc *h, emu_op *op, bool st) {
 
 /* Slot group of a typed message: SG8L (XeHPC: SIMD16), or SG8U = lanes 8..15 of a SIMD16 send. */
 static bool slot_group(const hdc *h, emu_op *op, unsigned sg, bool two_bits) {
-    if (two_bits && (sg == 0 || sg == 3)) return herr(h, "slot group [13:12] = %u (SIMD4x2 or reserved) is not supported", sg);
+    if (two_bits && (sg == 0 || sg == 3))
+        return herr(h, "slot group [13:12] = %u (SIMD4x2 or reserved) is not supported", sg);
     bool upper = two_bits ? sg == 2 : sg == 1;
     if (upper) {
         if (h->xehpc) return herr(h, "the upper slot group is invalid on XeHPC");
@@ -1216,11 +1226,22 @@ static bool hdc_typed(const hdc *h, emu_op *op, bool st) {
 
 /* Hardware integer AOP [11:8] -> DWORD_ATOMIC operation (0x0, the 64-bit cmpwr inside the 32-bit
 ** message, is not supported: -1). */
-static const int8_t hw_int_aop[16] = {
-    -1,                  VISA_ATOMIC_AND,     VISA_ATOMIC_OR,      VISA_ATOMIC_XOR,     VISA_ATOMIC_XCHG,
-    VISA_ATOMIC_INC,     VISA_ATOMIC_DEC,     VISA_ATOMIC_ADD,     VISA_ATOMIC_SUB,     EMU_AOP_REVSUB,
-    VISA_ATOMIC_MAXSINT, VISA_ATOMIC_MINSINT, VISA_ATOMIC_MAX,     VISA_ATOMIC_MIN,     VISA_ATOMIC_CMPXCHG,
-    VISA_ATOMIC_PREDEC};
+static const int8_t hw_int_aop[16] = {-1,
+                                      VISA_ATOMIC_AND,
+                                      VISA_ATOMIC_OR,
+                                      VISA_ATOMIC_XOR,
+                                      VISA_ATOMIC_XCHG,
+                                      VISA_ATOMIC_INC,
+                                      VISA_ATOMIC_DEC,
+                                      VISA_ATOMIC_ADD,
+                                      VISA_ATOMIC_SUB,
+                                      EMU_AOP_REVSUB,
+                                      VISA_ATOMIC_MAXSINT,
+                                      VISA_ATOMIC_MINSINT,
+                                      VISA_ATOMIC_MAX,
+                                      VISA_ATOMIC_MIN,
+                                      VISA_ATOMIC_CMPXCHG,
+                                      VISA_ATOMIC_PREDEC};
 
 /* Untyped and typed atomics (DC1). */
 static bool hdc_atomic(const hdc *h, emu_op *op) {
@@ -1234,8 +1255,8 @@ static bool hdc_atomic(const hdc *h, emu_op *op) {
     }
     if (flt) {
         unsigned c = desc_hdc_float_aop(desc);
-        static const int8_t fop[8] = {-1, VISA_ATOMIC_FMAX, VISA_ATOMIC_FMIN, VISA_ATOMIC_FCMPWR,
-                                      VISA_ATOMIC_FADD, VISA_ATOMIC_FSUB, -1, -1};
+        static const int8_t fop[8] = {
+            -1, VISA_ATOMIC_FMAX, VISA_ATOMIC_FMIN, VISA_ATOMIC_FCMPWR, VISA_ATOMIC_FADD, VISA_ATOMIC_FSUB, -1, -1};
         if (fop[c] < 0)
             return herr(h, "float atomic operation %u is not supported (1 fmax, 2 fmin, 3 fcmpwr, 4 fadd, 5 fsub)", c);
         if ((fop[c] == VISA_ATOMIC_FADD || fop[c] == VISA_ATOMIC_FSUB) && h->p->plat < VISA_PLATFORM_XEHP)
@@ -1243,7 +1264,8 @@ static bool hdc_atomic(const hdc *h, emu_op *op) {
         a = (unsigned)fop[c];
     } else {
         unsigned c = desc_hdc_aop(desc);
-        if (hw_int_aop[c] < 0) return herr(h, "atomic operation 0 (64-bit compare-and-write in the 32-bit message) is not supported");
+        if (hw_int_aop[c] < 0)
+            return herr(h, "atomic operation 0 (64-bit compare-and-write in the 32-bit message) is not supported");
         a = (unsigned)hw_int_aop[c];
     }
     if (typed) {
@@ -1296,8 +1318,16 @@ static bool hdc_atomic(const hdc *h, emu_op *op) {
 
 bool emu_dataport_lower_send(emu_program *p, const ir_inst *in, emu_op *op, const emu_send_desc *d, diag_sink *ds) {
     uint32_t desc = d->desc;
-    hdc h = {.p = p, .in = in, .ds = ds, .d = d, .bti = desc_hdc_bti(desc), .mt = desc_hdc_type(desc),
-             .grf = p->cur->grf_bytes, .nsrc0 = d->nsrc0, .nsrc1 = d->nsrc1, .rlen = desc_rlen(desc),
+    hdc h = {.p = p,
+             .in = in,
+             .ds = ds,
+             .d = d,
+             .bti = desc_hdc_bti(desc),
+             .mt = desc_hdc_type(desc),
+             .grf = p->cur->grf_bytes,
+             .nsrc0 = d->nsrc0,
+             .nsrc1 = d->nsrc1,
+             .rlen = desc_rlen(desc),
              .hdr = desc_hdc_header(desc),
              .xehpc = p->plat >= VISA_PLATFORM_XEHPC};
     h.src0 = op->src[RS_SRC0];
@@ -1308,7 +1338,8 @@ bool emu_dataport_lower_send(emu_program *p, const ir_inst *in, emu_op *op, cons
     if (d->sfid == VISA_SFID_DC2) return herr(&h, "DC2 messages are not supported (IGA: not used after SKL)");
     if (d->eot) return herr(&h, "EOT on a data-port message is not supported");
     if (mlen != d->nsrc0) return herr(&h, "the descriptor's message length is %u GRFs but src0 has %u", mlen, d->nsrc0);
-    if (h.rlen > d->ndst) return herr(&h, "the descriptor's response length is %u GRFs but dst has %u", h.rlen, d->ndst);
+    if (h.rlen > d->ndst)
+        return herr(&h, "the descriptor's response length is %u GRFs but dst has %u", h.rlen, d->ndst);
     if (d->nsrc0 && h.src0.shape == EO_NONE) return herr(&h, "src0 is %%null");
     if (d->nsrc1 && h.src1.shape == EO_NONE) return herr(&h, "src1 is %%null");
     if (h.rlen && h.dst.shape == EO_NONE) return herr(&h, "the response (%u GRFs) goes to %%null", h.rlen);
@@ -1327,18 +1358,30 @@ bool emu_dataport_lower_send(emu_program *p, const ir_inst *in, emu_op *op, cons
                 return herr(&h, "the HWord aligned block read is not supported");
             return hdc_block(&h, op, false, true, false);
         case 0x03: return hdc_scattered(&h, op, false, 4);
-        case 0x04: if (!ro) return hdc_scattered(&h, op, false, 1); break;
-        case 0x05: if (!ro) return hdc_scattered(&h, op, false, 8); break;
+        case 0x04:
+            if (!ro) return hdc_scattered(&h, op, false, 1);
+            break;
+        case 0x05:
+            if (!ro) return hdc_scattered(&h, op, false, 8);
+            break;
         case 0x07:
             if (ro) break;
             if (h.bti != 0 && h.bti != 0xFE) return herr(&h, "a fence takes BTI 0 (global) or 0xFE (SLM)");
             if (h.rlen > 1) return herr(&h, "a fence returns at most 1 GRF");
             op->fn = h_fence; /* memory is coherent and accesses happen in program order */
             return true;
-        case 0x08: if (!ro) return hdc_block(&h, op, true, false, false); break;
-        case 0x0B: if (!ro) return hdc_scattered(&h, op, true, 4); break;
-        case 0x0C: if (!ro) return hdc_scattered(&h, op, true, 1); break;
-        case 0x0D: if (!ro) return hdc_scattered(&h, op, true, 8); break;
+        case 0x08:
+            if (!ro) return hdc_block(&h, op, true, false, false);
+            break;
+        case 0x0B:
+            if (!ro) return hdc_scattered(&h, op, true, 4);
+            break;
+        case 0x0C:
+            if (!ro) return hdc_scattered(&h, op, true, 1);
+            break;
+        case 0x0D:
+            if (!ro) return hdc_scattered(&h, op, true, 8);
+            break;
         default: break;
         }
     } else { /* DC1 */
@@ -1353,8 +1396,16 @@ bool emu_dataport_lower_send(emu_program *p, const ir_inst *in, emu_op *op, cons
         case 0x15: return hdc_block(&h, op, true, true, true);
         case 0x05: return hdc_typed(&h, op, false);
         case 0x0D: return hdc_typed(&h, op, true);
-        case 0x02: case 0x03: case 0x12: case 0x13: case 0x1B: case 0x1C: case 0x1D: case 0x1E: case 0x06: case 0x07:
-            return hdc_atomic(&h, op);
+        case 0x02:
+        case 0x03:
+        case 0x12:
+        case 0x13:
+        case 0x1B:
+        case 0x1C:
+        case 0x1D:
+        case 0x1E:
+        case 0x06:
+        case 0x07: return hdc_atomic(&h, op);
         default: break;
         }
     }

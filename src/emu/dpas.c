@@ -52,13 +52,13 @@
 
 /* -- Precisions (enums.def's precision: its VISA_PRECISION_* codes and element bits) ------------ */
 typedef struct prec_info {
-    uint8_t bits;   /* element bits in the register (tf32: its 32-bit container) */
-    uint8_t fl;     /* float: 0 integer, 1 float */
-    uint8_t sgn;    /* integer: signed */
-    uint8_t ebits;  /* float: exponent bits */
-    uint8_t mbits;  /* float: fraction bits used */
+    uint8_t bits; /* element bits in the register (tf32: its 32-bit container) */
+    uint8_t fl; /* float: 0 integer, 1 float */
+    uint8_t sgn; /* integer: signed */
+    uint8_t ebits; /* float: exponent bits */
+    uint8_t mbits; /* float: fraction bits used */
     uint8_t mshift; /* float: fraction starts at this bit (tf32: 13) */
-    uint8_t noinf;  /* float: all-ones exponent is finite except all-ones fraction (hf8) */
+    uint8_t noinf; /* float: all-ones exponent is finite except all-ones fraction (hf8) */
 } prec_info;
 
 /* The format of a precision the emulator computes in (*buf, with `bits`: the table's, which
@@ -66,10 +66,10 @@ typedef struct prec_info {
 static const prec_info *prec_of(unsigned code, int bits, prec_info *buf) {
     enum { KNOWN = 1 }; /* .bits marks a row here; the value used is the table's */
     static const prec_info fmt[16] = {
-        [VISA_PRECISION_U1] = {KNOWN, 0, 0, 0, 0, 0, 0}, [VISA_PRECISION_S1] = {KNOWN, 0, 1, 0, 0, 0, 0},
-        [VISA_PRECISION_U2] = {KNOWN, 0, 0, 0, 0, 0, 0}, [VISA_PRECISION_S2] = {KNOWN, 0, 1, 0, 0, 0, 0},
-        [VISA_PRECISION_U4] = {KNOWN, 0, 0, 0, 0, 0, 0}, [VISA_PRECISION_S4] = {KNOWN, 0, 1, 0, 0, 0, 0},
-        [VISA_PRECISION_U8] = {KNOWN, 0, 0, 0, 0, 0, 0}, [VISA_PRECISION_S8] = {KNOWN, 0, 1, 0, 0, 0, 0},
+        [VISA_PRECISION_U1] = {KNOWN, 0, 0, 0, 0, 0, 0},  [VISA_PRECISION_S1] = {KNOWN, 0, 1, 0, 0, 0, 0},
+        [VISA_PRECISION_U2] = {KNOWN, 0, 0, 0, 0, 0, 0},  [VISA_PRECISION_S2] = {KNOWN, 0, 1, 0, 0, 0, 0},
+        [VISA_PRECISION_U4] = {KNOWN, 0, 0, 0, 0, 0, 0},  [VISA_PRECISION_S4] = {KNOWN, 0, 1, 0, 0, 0, 0},
+        [VISA_PRECISION_U8] = {KNOWN, 0, 0, 0, 0, 0, 0},  [VISA_PRECISION_S8] = {KNOWN, 0, 1, 0, 0, 0, 0},
         [VISA_PRECISION_BF] = {KNOWN, 1, 0, 8, 7, 0, 0},  [VISA_PRECISION_HF] = {KNOWN, 1, 0, 5, 10, 0, 0},
         [VISA_PRECISION_BF8] = {KNOWN, 1, 0, 5, 2, 0, 0}, [VISA_PRECISION_TF32] = {KNOWN, 1, 0, 8, 10, 13, 0},
         [VISA_PRECISION_HF8] = {KNOWN, 1, 0, 4, 3, 0, 1},
@@ -94,11 +94,11 @@ static unsigned ops_per_chan(unsigned wp, const prec_info *pw, const prec_info *
 
 /* op->info: W | A << 8 | SD << 16 | RC << 24 (the instruction's field);
 ** op->imm: dst type | src0 type << 8 | DPASW << 16 (src0 type unused when %null). */
-#define F_W(i) ((i) & 0xFFu)
+#define F_W(i) ((i)&0xFFu)
 #define F_A(i) (((i) >> 8) & 0xFFu)
 #define F_SD(i) (((i) >> 16) & 0xFFu)
 #define F_RC(i) ((i) >> 24)
-#define IMM_DST(m) ((unsigned)(m) & 0xFFu)
+#define IMM_DST(m) ((unsigned)(m)&0xFFu)
 #define IMM_SRC0(m) (((unsigned)(m) >> 8) & 0xFFu)
 #define IMM_W(m) (((unsigned)(m) >> 16) & 1u)
 
@@ -155,8 +155,7 @@ bool emu_dpas_lower(emu_program *p, const ir_inst *in, emu_op *op, diag_sink *ds
     unsigned grf = lay->grf_bytes, n = op->exec;
     char why[160];
     why[0] = 0;
-    if (nraw != 3 || op->nsrc != 4 || op->src[O_SRC2].shape == EO_NONE)
-        snprintf(why, sizeof why, "malformed operands");
+    if (nraw != 3 || op->nsrc != 4 || op->src[O_SRC2].shape == EO_NONE) snprintf(why, sizeof why, "malformed operands");
     else if (!pw || !pa)
         snprintf(why, sizeof why, "precision %s.%s is not one of u1..s8, bf, hf, bf8, hf8, tf32",
                  isa_enum_text(VISA_EN_precision, wp) ? isa_enum_text(VISA_EN_precision, wp) : "?",
@@ -165,10 +164,8 @@ bool emu_dpas_lower(emu_program *p, const ir_inst *in, emu_op *op, diag_sink *ds
         snprintf(why, sizeof why, "src1/src2 precisions must both be integer, the same bf/hf/tf32, or bf8/hf8");
     else if (sd != 1 && sd != 2 && sd != 4 && sd != 8)
         snprintf(why, sizeof why, "systolic depth %u is not 1, 2, 4 or 8", sd);
-    else if (rc < 1 || rc > 8)
-        snprintf(why, sizeof why, "repeat count %u is not 1..8", rc);
-    else if (w && grf != 32)
-        snprintf(why, sizeof why, "dpasw needs EU fusion (XeHP/XeHPG, 32-byte GRFs)");
+    else if (rc < 1 || rc > 8) snprintf(why, sizeof why, "repeat count %u is not 1..8", rc);
+    else if (w && grf != 32) snprintf(why, sizeof why, "dpasw needs EU fusion (XeHP/XeHPG, 32-byte GRFs)");
     else if (n != grf / 4)
         snprintf(why, sizeof why, "execution size must be %u with %u-byte GRFs (8 on XeHP/XeHPG, 16 on XeHPC/Xe2+)",
                  grf / 4, grf);
@@ -178,9 +175,13 @@ bool emu_dpas_lower(emu_program *p, const ir_inst *in, emu_op *op, diag_sink *ds
     }
     /* accumulator types */
     int dt = ir_var_type(p->cur_r, raw[0]->id), st = raw[1]->id ? ir_var_type(p->cur_r, raw[1]->id) : dt;
-    if (raw[0]->id == VISA_PREDEF_NULL || dt < 0 || st < 0 || !acc_type_ok(wp, (isa_type)dt) || !acc_type_ok(wp, (isa_type)st)) {
+    if (raw[0]->id == VISA_PREDEF_NULL || dt < 0 || st < 0 || !acc_type_ok(wp, (isa_type)dt) ||
+        !acc_type_ok(wp, (isa_type)st)) {
         emu_diag(ds, EDIAG_LOWER_DPAS_ACC_TYPE, in->line, in->col, name,
-                 !pw->fl ? "d or ud" : wp == VISA_PRECISION_BF ? "f or bf" : wp == VISA_PRECISION_HF ? "f or hf" : "f",
+                 !pw->fl                   ? "d or ud"
+                 : wp == VISA_PRECISION_BF ? "f or bf"
+                 : wp == VISA_PRECISION_HF ? "f or hf"
+                                           : "f",
                  isa_enum_text(VISA_EN_precision, wp));
         return false;
     }
@@ -236,7 +237,7 @@ enum { ACC_LSB = 272, NL = 9 };
 
 typedef struct fterm {
     uint32_t m; /* integer significand */
-    int e;      /* exponent of its unit */
+    int e; /* exponent of its unit */
     bool neg;
 } fterm;
 
@@ -408,8 +409,8 @@ static uint32_t src0_acc(const uint8_t *file, const emu_op *op, unsigned r, unsi
 /* The generic path: result (r, ln) element by element, each stage decoded from the registers.
 ** eu0 / eu1: the register files whose src2 GRFs give the first NGrf_EU0 and the remaining 32-byte
 ** GRFs of a DPASW's virtual src2 (both the thread's file for DPAS). */
-static uint32_t dpas_cell(const uint8_t *file, const emu_op *op, const uint8_t *eu0, const uint8_t *eu1,
-                          unsigned r, unsigned ln) {
+static uint32_t dpas_cell(const uint8_t *file, const emu_op *op, const uint8_t *eu0, const uint8_t *eu1, unsigned r,
+                          unsigned ln) {
     uint32_t info = op->info;
     unsigned wp = F_W(info), ap = F_A(info), sd = F_SD(info), rc = F_RC(info), n = op->exec;
     prec_info bw, ba;
@@ -492,8 +493,8 @@ typedef void (*dpas_ik)(const uint32_t *A, const uint32_t *B, unsigned rc, unsig
 typedef void (*dpas_flt)(const prec_info *p, const uint32_t *raw, uint32_t count, float *out);
 
 struct dpas_fast {
-    dpas_fk fk;   /* float, or NULL */
-    dpas_ik ik;   /* integer, or NULL */
+    dpas_fk fk; /* float, or NULL */
+    dpas_ik ik; /* integer, or NULL */
     dpas_flt flt; /* flt_values_body for this ISA level */
 };
 static inline __attribute__((always_inline)) void flt_values_body(const prec_info *p, const uint32_t *raw,
@@ -552,8 +553,8 @@ static inline __attribute__((always_inline)) void fk_body(const float *A, const 
     for (; r < rc; r++) fk_rows(A, B, r, sd, acc, bad, ops, n, 1);
 }
 
-static inline __attribute__((always_inline)) void ik_body(const uint32_t *A, const uint32_t *B, unsigned rc, unsigned kk,
-                                                          uint32_t *acc, unsigned n) {
+static inline __attribute__((always_inline)) void ik_body(const uint32_t *A, const uint32_t *B, unsigned rc,
+                                                          unsigned kk, uint32_t *acc, unsigned n) {
     for (unsigned r = 0; r < rc; r++) {
         for (unsigned c = 0; c < n; c += 8) {
             v8u a;
@@ -570,26 +571,30 @@ static inline __attribute__((always_inline)) void ik_body(const uint32_t *A, con
 }
 
 /* One kernel per class, OPS and lane count; again for AVX2 and AVX-512 hosts (picked at lowering). */
-#define FK(name, attr, ops, n, rb)                                                                             \
+#define FK(name, attr, ops, n, rb)                                                                                \
     attr static void name(const float *A, const double *B, unsigned rc, unsigned sd, double *acc, int64_t *bad) { \
-        fk_body(A, B, rc, sd, acc, bad, ops, n, rb);                                                           \
+        fk_body(A, B, rc, sd, acc, bad, ops, n, rb);                                                              \
     }
-#define IK(name, attr, n)                                                                                      \
-    attr static void name(const uint32_t *A, const uint32_t *B, unsigned rc, unsigned k, uint32_t *acc) {       \
-        ik_body(A, B, rc, k, acc, n);                                                                          \
+#define IK(name, attr, n)                                                                                 \
+    attr static void name(const uint32_t *A, const uint32_t *B, unsigned rc, unsigned k, uint32_t *acc) { \
+        ik_body(A, B, rc, k, acc, n);                                                                     \
     }
-#define KERNELS(sfx, attr, rb)                                                                                 \
-    attr static void flt##sfx(const prec_info *p, const uint32_t *raw, uint32_t count, float *out) {           \
-        flt_values_body(p, raw, count, out);                                                                   \
-    }                                                                                                          \
-    FK(fk1_8##sfx, attr, 1, 8, rb) FK(fk2_8##sfx, attr, 2, 8, rb) FK(fk4_8##sfx, attr, 4, 8, rb)              \
-    FK(fk1_16##sfx, attr, 1, 16, rb) FK(fk2_16##sfx, attr, 2, 16, rb) FK(fk4_16##sfx, attr, 4, 16, rb)        \
-    IK(ik_8##sfx, attr, 8) IK(ik_16##sfx, attr, 16)                                                            \
-    static const dpas_fast fast_rows##sfx[2][4] = {                                                            \
-        {{fk1_8##sfx, NULL, flt##sfx}, {fk2_8##sfx, NULL, flt##sfx}, {fk4_8##sfx, NULL, flt##sfx},             \
-         {NULL, ik_8##sfx, flt##sfx}},                                                                         \
-        {{fk1_16##sfx, NULL, flt##sfx}, {fk2_16##sfx, NULL, flt##sfx}, {fk4_16##sfx, NULL, flt##sfx},          \
-         {NULL, ik_16##sfx, flt##sfx}},                                                                        \
+#define KERNELS(sfx, attr, rb)                                                                       \
+    attr static void flt##sfx(const prec_info *p, const uint32_t *raw, uint32_t count, float *out) { \
+        flt_values_body(p, raw, count, out);                                                         \
+    }                                                                                                \
+    FK(fk1_8##sfx, attr, 1, 8, rb)                                                                   \
+    FK(fk2_8##sfx, attr, 2, 8, rb) FK(fk4_8##sfx, attr, 4, 8, rb) FK(fk1_16##sfx, attr, 1, 16, rb)   \
+        FK(fk2_16##sfx, attr, 2, 16, rb) FK(fk4_16##sfx, attr, 4, 16, rb) IK(ik_8##sfx, attr, 8)     \
+            IK(ik_16##sfx, attr, 16) static const dpas_fast fast_rows##sfx[2][4] = {                 \
+                {{fk1_8##sfx, NULL, flt##sfx},                                                       \
+                 {fk2_8##sfx, NULL, flt##sfx},                                                       \
+                 {fk4_8##sfx, NULL, flt##sfx},                                                       \
+                 {NULL, ik_8##sfx, flt##sfx}},                                                       \
+                {{fk1_16##sfx, NULL, flt##sfx},                                                      \
+                 {fk2_16##sfx, NULL, flt##sfx},                                                      \
+                 {fk4_16##sfx, NULL, flt##sfx},                                                      \
+                 {NULL, ik_16##sfx, flt##sfx}},                                                      \
     };
 KERNELS(, , 1)
 #if defined(__x86_64__) && defined(__GNUC__)
@@ -784,7 +789,7 @@ static uint32_t dpas_src_origin(emu_thread *t, const emu_op *op) {
     if (!org) org = emu_check_origin(t, t->file + o[O_SRC1].off, src1_bytes(n, sd, ops, pw->bits));
     if (!org)
         org = emu_check_origin(t, t->file + o[O_SRC2].off,
-                                      src2_pbytes(IMM_W(op->imm), src2_vbytes(rc, sd, ops, pa->bits)));
+                               src2_pbytes(IMM_W(op->imm), src2_vbytes(rc, sd, ops, pa->bits)));
     return org;
 }
 

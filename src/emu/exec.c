@@ -38,9 +38,7 @@ const emu_sem *emu_sem_of(unsigned form) {
     return form < VISA_FORM__COUNT && sem_table[form].sem.fn ? &sem_table[form].sem : NULL;
 }
 
-const char *emu_not_emulated(unsigned form) {
-    return form < VISA_FORM__COUNT ? sem_table[form].not_emulated : NULL;
-}
+const char *emu_not_emulated(unsigned form) { return form < VISA_FORM__COUNT ? sem_table[form].not_emulated : NULL; }
 
 static bool lower_alu(emu_program *p, const ir_inst *in, emu_op *op, diag_sink *ds) {
     const sem_row *a = &sem_table[in->form];
@@ -55,7 +53,8 @@ static bool lower_alu(emu_program *p, const ir_inst *in, emu_op *op, diag_sink *
     }
     /* MOV and SEL within one float type, without modifiers or saturation, copy bits (signalling
     ** NaNs and payloads included): no float operation happens */
-    if ((in->form == VISA_FORM_MOV || in->form == VISA_FORM_SEL) && flt && !op->sat && emu_is_float_type(op->dst.type)) {
+    if ((in->form == VISA_FORM_MOV || in->form == VISA_FORM_SEL) && flt && !op->sat &&
+        emu_is_float_type(op->dst.type)) {
         bool copy = true;
         for (unsigned k = 0; k < op->nsrc; k++)
             copy = copy && op->src[k].type == op->dst.type && op->src[k].mod == VM_NONE;

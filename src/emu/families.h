@@ -40,7 +40,7 @@ EMU_HANDLER(h_call);
 EMU_HANDLER(h_ret);
 EMU_HANDLER(h_fcall);
 EMU_HANDLER(h_ifcall);
-EMU_HANDLER(h_faddr);       /* a function's address (op->info), or an external symbol's */
+EMU_HANDLER(h_faddr); /* a function's address (op->info), or an external symbol's */
 EMU_HANDLER(h_no_function); /* fcall / faddr of a name the module does not define */
 EMU_HANDLER(h_switchjmp);
 
@@ -83,10 +83,10 @@ EMU_LOWER(emu_send_lower_raw);
 ** false. */
 enum { RS_DST = 0, RS_SRC0 = 1, RS_SRC1 = 2 };
 typedef struct emu_send_desc {
-    unsigned sfid;           /* the platform's SFID value (messages.md section 1) */
-    uint32_t desc, exdesc;   /* message descriptor and extended descriptor */
-    unsigned nsrc0, nsrc1;   /* payload sizes in GRFs */
-    unsigned ndst;           /* response size in GRFs */
+    unsigned sfid; /* the platform's SFID value (messages.md section 1) */
+    uint32_t desc, exdesc; /* message descriptor and extended descriptor */
+    unsigned nsrc0, nsrc1; /* payload sizes in GRFs */
+    unsigned ndst; /* response size in GRFs */
     bool eot;
 } emu_send_desc;
 bool emu_dataport_lower_send(emu_program *p, const ir_inst *in, emu_op *op, const emu_send_desc *d,

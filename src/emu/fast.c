@@ -35,28 +35,28 @@
 /* Pointer and stride (elements) of a source: contiguous, broadcast or immediate; a direct
 ** strided region (lowering proved it inside the file) is read as a stride, any other general
 ** region is gathered into buf_ first. */
-#define SRC(T, k, p, s)                                                                    \
-    const T *p;                                                                            \
-    unsigned s;                                                                            \
-    T buf_##p[EMU_MAX_LANES];                                                              \
-    do {                                                                                   \
-        const emu_opnd *o_ = &op->src[k];                                                  \
-        if (o_->shape == EO_IMM) {                                                         \
-            p = (const T *)(const void *)&o_->imm;                                         \
-            s = 0;                                                                         \
-        } else if (o_->shape == EO_GENERAL && o_->ustride) { /* lane i at i * ustride */  \
-            p = (const T *)(const void *)(t->file + o_->off);                              \
-            s = o_->ustride;                                                               \
-        } else if (o_->shape == EO_GENERAL) {                                              \
-            const uint16_t *lo_ = t->prog->lane_off.data + (size_t)o_->lanes * EMU_MAX_LANES; \
-            const uint8_t *b_ = t->file + o_->off;                                         \
+#define SRC(T, k, p, s)                                                                               \
+    const T *p;                                                                                       \
+    unsigned s;                                                                                       \
+    T buf_##p[EMU_MAX_LANES];                                                                         \
+    do {                                                                                              \
+        const emu_opnd *o_ = &op->src[k];                                                             \
+        if (o_->shape == EO_IMM) {                                                                    \
+            p = (const T *)(const void *)&o_->imm;                                                    \
+            s = 0;                                                                                    \
+        } else if (o_->shape == EO_GENERAL && o_->ustride) { /* lane i at i * ustride */              \
+            p = (const T *)(const void *)(t->file + o_->off);                                         \
+            s = o_->ustride;                                                                          \
+        } else if (o_->shape == EO_GENERAL) {                                                         \
+            const uint16_t *lo_ = t->prog->lane_off.data + (size_t)o_->lanes * EMU_MAX_LANES;         \
+            const uint8_t *b_ = t->file + o_->off;                                                    \
             for (unsigned i_ = 0; i_ < op->exec; i_++) memcpy(&buf_##p[i_], b_ + lo_[i_], sizeof(T)); \
-            p = buf_##p;                                                                   \
-            s = 1;                                                                         \
-        } else {                                                                           \
-            p = (const T *)(const void *)(t->file + o_->off);                              \
-            s = o_->shape == EO_CONTIG;                                                    \
-        }                                                                                  \
+            p = buf_##p;                                                                              \
+            s = 1;                                                                                    \
+        } else {                                                                                      \
+            p = (const T *)(const void *)(t->file + o_->off);                                         \
+            s = o_->shape == EO_CONTIG;                                                               \
+        }                                                                                             \
     } while (0)
 
 #define AI static inline __attribute__((always_inline, unused)) /* unused: clang warns of unused static inline */
@@ -214,15 +214,15 @@ AI float bf_mad_odd(float a, float b, float c) {
     return bitsf(w);
 }
 
-#define FLT_TRAITS(TY, ST, CT, LDX, SVX, MOD, SAT, IS_HF, IS_BF)                           \
-    typedef ST TY##_ST;                                                                    \
-    typedef CT TY##_CT;                                                                    \
-    enum { TY##_IS_HF = IS_HF, TY##_IS_BF = IS_BF };                                       \
-    AI CT TY##_LD(ST x) { return LDX; }                                                    \
-    AI ST TY##_SV(CT x) { return SVX; }                                                    \
-    AI CT TY##_MOD(CT x, unsigned m) { return MOD(x, m); }                                 \
-    AI CT TY##_SAT(CT x) { return SAT(x); }                                                \
-    AI int TY##_LT(CT a, CT b) { return a < b; }                                           \
+#define FLT_TRAITS(TY, ST, CT, LDX, SVX, MOD, SAT, IS_HF, IS_BF) \
+    typedef ST TY##_ST;                                          \
+    typedef CT TY##_CT;                                          \
+    enum { TY##_IS_HF = IS_HF, TY##_IS_BF = IS_BF };             \
+    AI CT TY##_LD(ST x) { return LDX; }                          \
+    AI ST TY##_SV(CT x) { return SVX; }                          \
+    AI CT TY##_MOD(CT x, unsigned m) { return MOD(x, m); }       \
+    AI CT TY##_SAT(CT x) { return SAT(x); }                      \
+    AI int TY##_LT(CT a, CT b) { return a < b; }                 \
     AI int TY##_LE(CT a, CT b) { return a <= b; }
 FLT_TRAITS(F, float, float, x, x, fmodf_, fsat, 0, 0)
 FLT_TRAITS(DF, double, double, x, x, fmodd_, dsat, 0, 0)
@@ -236,7 +236,7 @@ enum { FC_F, FC_D, FC_UD, FC_W, FC_UW, FC_HF, FC__COUNT };
 
 typedef struct fast_set {
     const emu_handler (*ints[FT__INT])[FO__COUNT]; /* [plain, modifiers][op] */
-    const emu_handler (*flts[FF__COUNT])[4];       /* [float row][plain, mods, sat, mods + sat] */
+    const emu_handler (*flts[FF__COUNT])[4]; /* [float row][plain, mods, sat, mods + sat] */
     emu_handler cmp[FC__COUNT];
 } fast_set;
 
@@ -334,7 +334,11 @@ static int int_index(unsigned ty) {
     }
 }
 static int flt_index(unsigned ty) {
-    return ty == VISA_TYPE_F ? FF_F : ty == VISA_TYPE_DF ? FF_DF : ty == VISA_TYPE_HF ? FF_HF : ty == VISA_TYPE_BF ? FF_BF : -1;
+    return ty == VISA_TYPE_F    ? FF_F
+           : ty == VISA_TYPE_DF ? FF_DF
+           : ty == VISA_TYPE_HF ? FF_HF
+           : ty == VISA_TYPE_BF ? FF_BF
+                                : -1;
 }
 
 /* Source shapes the loops read: contiguous, broadcast, immediate, direct general region. */
@@ -345,8 +349,13 @@ static bool fast_src_shape(const emu_opnd *s) {
 
 emu_handler emu_fast_cmp(const emu_program *p, const emu_op *op) {
     unsigned ty = op->src[0].type;
-    int c = ty == VISA_TYPE_F ? FC_F : ty == VISA_TYPE_D ? FC_D : ty == VISA_TYPE_UD ? FC_UD : ty == VISA_TYPE_W ? FC_W
-            : ty == VISA_TYPE_UW ? FC_UW : ty == VISA_TYPE_HF ? FC_HF : -1;
+    int c = ty == VISA_TYPE_F    ? FC_F
+            : ty == VISA_TYPE_D  ? FC_D
+            : ty == VISA_TYPE_UD ? FC_UD
+            : ty == VISA_TYPE_W  ? FC_W
+            : ty == VISA_TYPE_UW ? FC_UW
+            : ty == VISA_TYPE_HF ? FC_HF
+                                 : -1;
     if (p->generic || c < 0 || op->dst.shape != EO_PRED || (op->cond & 0x80) || op->nsrc != 2) return NULL;
     for (unsigned k = 0; k < 2; k++) {
         const emu_opnd *s = &op->src[k];
@@ -377,8 +386,9 @@ emu_handler emu_fast_handler(const emu_program *p, const emu_op *op) {
         ** (other than lane for lane) must be read whole first, as the generic path does */
         if (op->exec > 1 && (s->shape == EO_CONTIG || s->shape == EO_SCALAR || s->shape == EO_GENERAL)) {
             uint32_t span = s->shape == EO_CONTIG ? (uint32_t)op->exec * s->size
-                            : s->shape == EO_SCALAR ? s->size
-                                                    : p->lane_off.data[(size_t)s->lanes * EMU_MAX_LANES + op->exec - 1] + s->size;
+                            : s->shape == EO_SCALAR
+                                ? s->size
+                                : p->lane_off.data[(size_t)s->lanes * EMU_MAX_LANES + op->exec - 1] + s->size;
             uint32_t slo = s->off, shi = slo + span;
             if (slo < dhi && dlo < shi && !(s->shape == EO_CONTIG && slo == dlo)) return NULL;
         }

@@ -23,10 +23,13 @@ FB_ATTR static inline void FB_NAME(hf_ld16)(float *o, const uint16_t *p) {
 }
 FB_ATTR static inline void FB_NAME(hf_sv16)(uint16_t *p, const float *o) {
 #if FB_F16C && FB_VEC512
-    _mm256_storeu_si256((__m256i *)(void *)p, _mm512_cvtps_ph(_mm512_loadu_ps(o), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
+    _mm256_storeu_si256((__m256i *)(void *)p,
+                        _mm512_cvtps_ph(_mm512_loadu_ps(o), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
 #elif FB_F16C
-    _mm_storeu_si128((__m128i *)(void *)p, _mm256_cvtps_ph(_mm256_loadu_ps(o), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
-    _mm_storeu_si128((__m128i *)(void *)(p + 8), _mm256_cvtps_ph(_mm256_loadu_ps(o + 8), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
+    _mm_storeu_si128((__m128i *)(void *)p,
+                     _mm256_cvtps_ph(_mm256_loadu_ps(o), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
+    _mm_storeu_si128((__m128i *)(void *)(p + 8),
+                     _mm256_cvtps_ph(_mm256_loadu_ps(o + 8), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
 #else
     for (unsigned i = 0; i < 16; i++) p[i] = f_to_hf(o[i]);
 #endif
@@ -45,7 +48,8 @@ FB_ATTR static inline void FB_NAME(bf_ld16)(float *o, const uint16_t *p) {
 FB_ATTR static inline void FB_NAME(bf_sv16)(uint16_t *p, const float *o) {
 #if FB_VEC512 /* f_to_bf on 16 lanes at once */
     __m512i b = _mm512_castps_si512(_mm512_loadu_ps(o));
-    __mmask16 nan = _mm512_cmpgt_epu32_mask(_mm512_and_si512(b, _mm512_set1_epi32(0x7FFFFFFF)), _mm512_set1_epi32(0x7F800000));
+    __mmask16 nan =
+        _mm512_cmpgt_epu32_mask(_mm512_and_si512(b, _mm512_set1_epi32(0x7FFFFFFF)), _mm512_set1_epi32(0x7F800000));
     __m512i odd = _mm512_and_si512(_mm512_srli_epi32(b, 16), _mm512_set1_epi32(1));
     __m512i rne = _mm512_srli_epi32(_mm512_add_epi32(_mm512_add_epi32(b, _mm512_set1_epi32(0x7FFF)), odd), 16);
     __m512i quiet = _mm512_or_si512(_mm512_srli_epi32(b, 16), _mm512_set1_epi32(0x40));
@@ -82,89 +86,94 @@ FB_ATTR static inline unsigned FB_NAME(mad_odd16)(float *o, const float *a, cons
 ** fill O_ and nan_ for FAST and SAFE). */
 #define FB_HANDLER(NAME, TY, NSRC, EXPR, MODS, SAT) FB_HANDLER_FS(NAME, TY, NSRC, EXPR, EXPR, 1, (void)0, MODS, SAT)
 #define FB_BLOCK(TY) (TY##_IS_HF ? FB_F16C : TY##_IS_BF)
-#define FB_LD16(TY, o, p)                                                                      \
-    do {                                                                                       \
-        if (TY##_IS_HF) FB_NAME(hf_ld16)(o, (const uint16_t *)(const void *)(p));              \
-        else if (TY##_IS_BF) FB_NAME(bf_ld16)(o, (const uint16_t *)(const void *)(p));         \
-        else for (unsigned i_ = 0; i_ < 16; i_++) o[i_] = (float)TY##_LD((p)[i_]);             \
+#define FB_LD16(TY, o, p)                                                              \
+    do {                                                                               \
+        if (TY##_IS_HF) FB_NAME(hf_ld16)(o, (const uint16_t *)(const void *)(p));      \
+        else if (TY##_IS_BF) FB_NAME(bf_ld16)(o, (const uint16_t *)(const void *)(p)); \
+        else                                                                           \
+            for (unsigned i_ = 0; i_ < 16; i_++) o[i_] = (float)TY##_LD((p)[i_]);      \
     } while (0)
-#define FB_HANDLER_FS(NAME, TY, NSRC, EXPR, FAST, SAFE, PRE, MODS, SAT)                        \
-    FB_ATTR static void FB_NAME(NAME)(emu_thread *t, const emu_op *op) {                       \
-        if (op->fenv && emu_cr0_modes(t) != EMU_CR0_FAST) {                                    \
-            emu_alu_generic(t, op); /* rounding / denormal modes: the %cr0-aware path */       \
-            return;                                                                            \
-        }                                                                                      \
-        typedef TY##_ST st_t;                                                                  \
-        typedef TY##_CT ct_t;                                                                  \
-        uint32_t mask = emu_chen(t, op);                                                       \
-        unsigned n = op->exec;                                                                 \
-        st_t *d = (st_t *)(void *)(t->file + op->dst.off);                                     \
-        SRC(st_t, 0, s0, k0);                                                                  \
-        SRC(st_t, NSRC > 1 ? 1 : 0, s1, k1);                                                   \
-        SRC(st_t, NSRC > 2 ? 2 : 0, s2, k2);                                                   \
-        unsigned m0 = MODS ? op->src[0].mod : 0, m1 = MODS && NSRC > 1 ? op->src[1].mod : 0,   \
-                 m2 = MODS && NSRC > 2 ? op->src[2].mod : 0;                                   \
-        (void)s1, (void)k1, (void)s2, (void)k2, (void)m0, (void)m1, (void)m2;                  \
-        _Pragma("GCC diagnostic push") _Pragma("GCC diagnostic ignored \"-Wunused-variable\"") \
-        _Pragma("GCC diagnostic ignored \"-Wunused-but-set-variable\"")                        \
-        if (mask == emu_lanes_mask(n) && n == 16 && k0 == 1 && k1 == 1 && k2 == 1) {           \
-            if (FB_BLOCK(TY)) {                                                                \
-                float A_[16], B_[16], C_[16], R_[16];                                          \
-                FB_LD16(TY, A_, s0);                                                           \
-                if (NSRC > 1) FB_LD16(TY, B_, s1);                                             \
-                if (NSRC > 2) FB_LD16(TY, C_, s2);                                             \
-                const float *pb_ = NSRC > 1 ? B_ : A_, *pc_ = NSRC > 2 ? C_ : A_;              \
-                if (MODS)                                                                      \
-                    for (unsigned i = 0; i < 16; i++) {                                        \
-                        A_[i] = (float)TY##_MOD((ct_t)A_[i], m0);                              \
-                        if (NSRC > 1) B_[i] = (float)TY##_MOD((ct_t)B_[i], m1);                \
-                        if (NSRC > 2) C_[i] = (float)TY##_MOD((ct_t)C_[i], m2);                \
-                    }                                                                          \
-                unsigned unsafe_ = 0, nan_ = 0;                                                \
-                float O_[16];                                                                  \
-                PRE;                                                                           \
-                for (unsigned i = 0; i < 16; i++) {                                            \
-                    ct_t a = (ct_t)A_[i], b = (ct_t)pb_[i], c = (ct_t)pc_[i];                  \
-                    ct_t r_ = (FAST);                                                          \
-                    unsafe_ |= !(SAFE);                                                        \
-                    if (SAT) r_ = TY##_SAT(r_);                                                \
-                    R_[i] = (float)r_;                                                         \
-                }                                                                              \
-                if (unsafe_)                                                                   \
-                    for (unsigned i = 0; i < 16; i++) {                                        \
-                        ct_t a = (ct_t)A_[i], b = (ct_t)pb_[i], c = (ct_t)pc_[i];              \
-                        ct_t r_ = (FAST);                                                      \
-                        if (SAFE) continue;                                                    \
-                        r_ = (EXPR);                                                           \
-                        if (SAT) r_ = TY##_SAT(r_);                                            \
-                        R_[i] = (float)r_;                                                     \
-                    }                                                                          \
-                if (TY##_IS_HF) FB_NAME(hf_sv16)((uint16_t *)(void *)d, R_);                   \
-                else if (TY##_IS_BF) FB_NAME(bf_sv16)((uint16_t *)(void *)d, R_);              \
-                else for (unsigned i = 0; i < 16; i++) d[i] = TY##_SV((ct_t)R_[i]);            \
-            } else                                                                             \
-                for (unsigned i = 0; i < 16; i++) FB_LANE(TY, EXPR, MODS, SAT, i, i, i, i)     \
-        } else if (!MODS && mask == emu_lanes_mask(n) && n == 16 && k0 == 1 && k1 == 0 && k2 == 1) { \
-            for (unsigned i = 0; i < 16; i++) FB_LANE(TY, EXPR, MODS, SAT, i, i, 0, i)         \
-        } else if (!MODS && mask == emu_lanes_mask(n) && n == 16 && k0 == 2 && k1 == 2 && k2 == 2) { \
-            for (unsigned i = 0; i < 16; i++) FB_LANE(TY, EXPR, MODS, SAT, i, 2 * i, 2 * i, 2 * i) \
-        } else if (mask == emu_lanes_mask(n)) {                                                \
-            for (unsigned i = 0; i < n; i++) FB_LANE(TY, EXPR, MODS, SAT, i, i * k0, i * k1, i * k2) \
-        } else {                                                                               \
-            for (unsigned i = 0; i < n; i++)                                                   \
-                if (mask >> i & 1) FB_LANE(TY, EXPR, MODS, SAT, i, i * k0, i * k1, i * k2)     \
-        }                                                                                      \
-        _Pragma("GCC diagnostic pop")                                                          \
-        t->pc++;                                                                               \
+#define FB_HANDLER_FS(NAME, TY, NSRC, EXPR, FAST, SAFE, PRE, MODS, SAT)                                         \
+    FB_ATTR static void FB_NAME(NAME)(emu_thread * t, const emu_op *op) {                                       \
+        if (op->fenv && emu_cr0_modes(t) != EMU_CR0_FAST) {                                                     \
+            emu_alu_generic(t, op); /* rounding / denormal modes: the %cr0-aware path */                        \
+            return;                                                                                             \
+        }                                                                                                       \
+        typedef TY##_ST st_t;                                                                                   \
+        typedef TY##_CT ct_t;                                                                                   \
+        uint32_t mask = emu_chen(t, op);                                                                        \
+        unsigned n = op->exec;                                                                                  \
+        st_t *d = (st_t *)(void *)(t->file + op->dst.off);                                                      \
+        SRC(st_t, 0, s0, k0);                                                                                   \
+        SRC(st_t, NSRC > 1 ? 1 : 0, s1, k1);                                                                    \
+        SRC(st_t, NSRC > 2 ? 2 : 0, s2, k2);                                                                    \
+        unsigned m0 = MODS ? op->src[0].mod : 0, m1 = MODS && NSRC > 1 ? op->src[1].mod : 0,                    \
+                 m2 = MODS && NSRC > 2 ? op->src[2].mod : 0;                                                    \
+        (void)s1, (void)k1, (void)s2, (void)k2, (void)m0, (void)m1, (void)m2;                                   \
+        _Pragma("GCC diagnostic push") _Pragma("GCC diagnostic ignored \"-Wunused-variable\"") _Pragma(         \
+            "GCC diagnostic ignored \"-Wunused-but-set-variable\"") if (mask == emu_lanes_mask(n) && n == 16 && \
+                                                                        k0 == 1 && k1 == 1 && k2 == 1) {        \
+            if (FB_BLOCK(TY)) {                                                                                 \
+                float A_[16], B_[16], C_[16], R_[16];                                                           \
+                FB_LD16(TY, A_, s0);                                                                            \
+                if (NSRC > 1) FB_LD16(TY, B_, s1);                                                              \
+                if (NSRC > 2) FB_LD16(TY, C_, s2);                                                              \
+                const float *pb_ = NSRC > 1 ? B_ : A_, *pc_ = NSRC > 2 ? C_ : A_;                               \
+                if (MODS)                                                                                       \
+                    for (unsigned i = 0; i < 16; i++) {                                                         \
+                        A_[i] = (float)TY##_MOD((ct_t)A_[i], m0);                                               \
+                        if (NSRC > 1) B_[i] = (float)TY##_MOD((ct_t)B_[i], m1);                                 \
+                        if (NSRC > 2) C_[i] = (float)TY##_MOD((ct_t)C_[i], m2);                                 \
+                    }                                                                                           \
+                unsigned unsafe_ = 0, nan_ = 0;                                                                 \
+                float O_[16];                                                                                   \
+                PRE;                                                                                            \
+                for (unsigned i = 0; i < 16; i++) {                                                             \
+                    ct_t a = (ct_t)A_[i], b = (ct_t)pb_[i], c = (ct_t)pc_[i];                                   \
+                    ct_t r_ = (FAST);                                                                           \
+                    unsafe_ |= !(SAFE);                                                                         \
+                    if (SAT) r_ = TY##_SAT(r_);                                                                 \
+                    R_[i] = (float)r_;                                                                          \
+                }                                                                                               \
+                if (unsafe_)                                                                                    \
+                    for (unsigned i = 0; i < 16; i++) {                                                         \
+                        ct_t a = (ct_t)A_[i], b = (ct_t)pb_[i], c = (ct_t)pc_[i];                               \
+                        ct_t r_ = (FAST);                                                                       \
+                        if (SAFE) continue;                                                                     \
+                        r_ = (EXPR);                                                                            \
+                        if (SAT) r_ = TY##_SAT(r_);                                                             \
+                        R_[i] = (float)r_;                                                                      \
+                    }                                                                                           \
+                if (TY##_IS_HF) FB_NAME(hf_sv16)((uint16_t *)(void *)d, R_);                                    \
+                else if (TY##_IS_BF) FB_NAME(bf_sv16)((uint16_t *)(void *)d, R_);                               \
+                else                                                                                            \
+                    for (unsigned i = 0; i < 16; i++) d[i] = TY##_SV((ct_t)R_[i]);                              \
+            } else                                                                                              \
+                for (unsigned i = 0; i < 16; i++) FB_LANE(TY, EXPR, MODS, SAT, i, i, i, i)                      \
+        }                                                                                                       \
+        else if (!MODS && mask == emu_lanes_mask(n) && n == 16 && k0 == 1 && k1 == 0 && k2 == 1) {              \
+            for (unsigned i = 0; i < 16; i++) FB_LANE(TY, EXPR, MODS, SAT, i, i, 0, i)                          \
+        }                                                                                                       \
+        else if (!MODS && mask == emu_lanes_mask(n) && n == 16 && k0 == 2 && k1 == 2 && k2 == 2) {              \
+            for (unsigned i = 0; i < 16; i++) FB_LANE(TY, EXPR, MODS, SAT, i, 2 * i, 2 * i, 2 * i)              \
+        }                                                                                                       \
+        else if (mask == emu_lanes_mask(n)) {                                                                   \
+            for (unsigned i = 0; i < n; i++) FB_LANE(TY, EXPR, MODS, SAT, i, i *k0, i *k1, i *k2)               \
+        }                                                                                                       \
+        else {                                                                                                  \
+            for (unsigned i = 0; i < n; i++)                                                                    \
+                if (mask >> i & 1) FB_LANE(TY, EXPR, MODS, SAT, i, i *k0, i *k1, i *k2)                         \
+        }                                                                                                       \
+        _Pragma("GCC diagnostic pop") t->pc++;                                                                  \
     }
 
-#define FB_LANE(TY, EXPR, MODS, SAT, I, J0, J1, J2)                                            \
-    {                                                                                          \
-        ct_t a = TY##_LD(s0[J0]), b = TY##_LD(s1[J1]), c = TY##_LD(s2[J2]);                    \
-        if (MODS) a = TY##_MOD(a, m0), b = TY##_MOD(b, m1), c = TY##_MOD(c, m2);               \
-        ct_t r_ = (EXPR);                                                                      \
-        if (SAT) r_ = TY##_SAT(r_);                                                            \
-        d[I] = TY##_SV(r_);                                                                    \
+#define FB_LANE(TY, EXPR, MODS, SAT, I, J0, J1, J2)                              \
+    {                                                                            \
+        ct_t a = TY##_LD(s0[J0]), b = TY##_LD(s1[J1]), c = TY##_LD(s2[J2]);      \
+        if (MODS) a = TY##_MOD(a, m0), b = TY##_MOD(b, m1), c = TY##_MOD(c, m2); \
+        ct_t r_ = (EXPR);                                                        \
+        if (SAT) r_ = TY##_SAT(r_);                                              \
+        d[I] = TY##_SV(r_);                                                      \
     }
 
 /* Every operation of fast_ops.h on every type: plain and with modifiers; floats also saturating,
@@ -176,22 +185,22 @@ FB_ATTR static inline unsigned FB_NAME(mad_odd16)(float *o, const float *a, cons
 #define FB_INT_mad(TY) (ct_t)(a * b + c)
 #define FB_INT_min(TY) TY##_LT(a, b) ? a : b
 #define FB_INT_max(TY) TY##_LT(b, a) ? a : b
-#define FB_INT_and(TY) a & b
+#define FB_INT_and(TY) a &b
 #define FB_INT_or(TY) a | b
 #define FB_INT_xor(TY) a ^ b
 #define FB_INT_shl(TY) (ct_t)(a << (b & TY##_SHM))
 #define FB_INT_shr(TY) (ct_t)((a & TY##_KEEP) >> (b & TY##_SHM))
-#define FB_INT_asr(TY) TY##_ASR(a, b & TY##_SHM)
-#define FB_INT_HANDLERS(TY, F, name, nsrc, flt, wide_mods, shift)                              \
-    FB_HANDLER(TY##_##name, TY, nsrc, FB_INT_##name(TY), 0, 0)                                 \
+#define FB_INT_asr(TY) TY##_ASR(a, b &TY##_SHM)
+#define FB_INT_HANDLERS(TY, F, name, nsrc, flt, wide_mods, shift) \
+    FB_HANDLER(TY##_##name, TY, nsrc, FB_INT_##name(TY), 0, 0)    \
     FB_HANDLER(TY##_##name##_m, TY, nsrc, FB_INT_##name(TY), 1, 0)
 #define FB_INT_PLAIN(TY, F, name, nsrc, flt, wide_mods, shift) FB_NAME(TY##_##name),
 #define FB_INT_MODS(TY, F, name, nsrc, flt, wide_mods, shift) FB_NAME(TY##_##name##_m),
-#define FB_OPS_INT(TY)                                                                         \
-    EMU_FAST_OPS(FB_INT_HANDLERS, TY)                                                          \
-    static const emu_handler FB_NAME(TY##_row)[2][FO__COUNT] = {                               \
-        {EMU_FAST_OPS(FB_INT_PLAIN, TY)},                                                      \
-        {EMU_FAST_OPS(FB_INT_MODS, TY)},                                                       \
+#define FB_OPS_INT(TY)                                           \
+    EMU_FAST_OPS(FB_INT_HANDLERS, TY)                            \
+    static const emu_handler FB_NAME(TY##_row)[2][FO__COUNT] = { \
+        {EMU_FAST_OPS(FB_INT_PLAIN, TY)},                        \
+        {EMU_FAST_OPS(FB_INT_MODS, TY)},                         \
     };
 
 #define FB_FLT_EXACT(EXPR) EXPR, EXPR, 1, (void)0
@@ -216,18 +225,18 @@ FB_ATTR static inline unsigned FB_NAME(mad_odd16)(float *o, const float *a, cons
 #define FB_MAD_BF bf_mad_odd(a, b, c), f_mad_odd(a, b, c), bf_product_exact(a, b), (void)0
 #endif
 #define FB_FLT_VARIANTS(...) FB_FLT_VARIANTS_FS(__VA_ARGS__) /* the expressions: 4 arguments */
-#define FB_FLT_VARIANTS_FS(TY, OP, NSRC, EXPR, FAST, SAFE, PRE)                                \
-    FB_HANDLER_FS(TY##_##OP, TY, NSRC, EXPR, FAST, SAFE, PRE, 0, 0)                            \
-    FB_HANDLER_FS(TY##_##OP##_m, TY, NSRC, EXPR, FAST, SAFE, PRE, 1, 0)                        \
-    FB_HANDLER_FS(TY##_##OP##_s, TY, NSRC, EXPR, FAST, SAFE, PRE, 0, 1)                        \
+#define FB_FLT_VARIANTS_FS(TY, OP, NSRC, EXPR, FAST, SAFE, PRE)         \
+    FB_HANDLER_FS(TY##_##OP, TY, NSRC, EXPR, FAST, SAFE, PRE, 0, 0)     \
+    FB_HANDLER_FS(TY##_##OP##_m, TY, NSRC, EXPR, FAST, SAFE, PRE, 1, 0) \
+    FB_HANDLER_FS(TY##_##OP##_s, TY, NSRC, EXPR, FAST, SAFE, PRE, 0, 1) \
     FB_HANDLER_FS(TY##_##OP##_ms, TY, NSRC, EXPR, FAST, SAFE, PRE, 1, 1)
-#define FB_FLT_HANDLERS(TY, F, name, nsrc, flt, wide_mods, shift)                              \
+#define FB_FLT_HANDLERS(TY, F, name, nsrc, flt, wide_mods, shift) \
     EMU_FAST_IF_##flt(FB_FLT_VARIANTS(TY, name, nsrc, FB_FLT_##name(TY)))
-#define FB_FLT_ROW(TY, F, name, nsrc, flt, wide_mods, shift)                                   \
-    EMU_FAST_IF_##flt({FB_NAME(TY##_##name), FB_NAME(TY##_##name##_m), FB_NAME(TY##_##name##_s), \
-                      FB_NAME(TY##_##name##_ms)},)
-#define FB_OPS_FLT(TY)                                                                         \
-    EMU_FAST_OPS(FB_FLT_HANDLERS, TY)                                                          \
+#define FB_FLT_ROW(TY, F, name, nsrc, flt, wide_mods, shift) \
+    EMU_FAST_IF_##flt(                                       \
+        {FB_NAME(TY##_##name), FB_NAME(TY##_##name##_m), FB_NAME(TY##_##name##_s), FB_NAME(TY##_##name##_ms)}, )
+#define FB_OPS_FLT(TY)                \
+    EMU_FAST_OPS(FB_FLT_HANDLERS, TY) \
     static const emu_handler FB_NAME(TY##_frow)[FO__FLT][4] = {EMU_FAST_OPS(FB_FLT_ROW, TY)};
 
 FB_OPS_INT(B)
@@ -246,29 +255,41 @@ FB_OPS_FLT(BF)
 
 /* CMP into a predicate: the relation's C operator per lane (IEEE: with a NaN only ne holds),
 ** the bits merged into the predicate at the op's mask offset. */
-#define FB_CMP(TY)                                                                             \
-    FB_ATTR static void FB_NAME(TY##_cmp)(emu_thread *t, const emu_op *op) {                   \
-        if (op->fenv && emu_cr0_modes(t) != EMU_CR0_FAST) {                                    \
-            emu_cmp_generic(t, op); /* denormal flushing */                                    \
-            return;                                                                            \
-        }                                                                                      \
-        typedef TY##_ST st_t;                                                                  \
-        uint32_t mask = emu_chen(t, op), bits = 0;                                             \
-        unsigned n = op->exec;                                                                 \
-        SRC(st_t, 0, s0, k0);                                                                  \
-        SRC(st_t, 1, s1, k1);                                                                  \
-        switch (op->cond & 7) {                                                                \
-        case 0: for (unsigned i = 0; i < n; i++) bits |= (uint32_t)(TY##_LD(s0[i * k0]) == TY##_LD(s1[i * k1])) << i; break; \
-        case 1: for (unsigned i = 0; i < n; i++) bits |= (uint32_t)(TY##_LD(s0[i * k0]) != TY##_LD(s1[i * k1])) << i; break; \
-        case 2: for (unsigned i = 0; i < n; i++) bits |= (uint32_t)TY##_LT(TY##_LD(s1[i * k1]), TY##_LD(s0[i * k0])) << i; break; \
-        case 3: for (unsigned i = 0; i < n; i++) bits |= (uint32_t)TY##_LE(TY##_LD(s1[i * k1]), TY##_LD(s0[i * k0])) << i; break; \
-        case 4: for (unsigned i = 0; i < n; i++) bits |= (uint32_t)TY##_LT(TY##_LD(s0[i * k0]), TY##_LD(s1[i * k1])) << i; break; \
-        default: for (unsigned i = 0; i < n; i++) bits |= (uint32_t)TY##_LE(TY##_LD(s0[i * k0]), TY##_LD(s1[i * k1])) << i; break; \
-        }                                                                                      \
-        unsigned b = op->dst.bitoff;                                                           \
-        uint32_t m = b < 32 ? mask << b : 0;                                                   \
-        t->pred[op->dst.off] = (t->pred[op->dst.off] & ~m) | ((b < 32 ? bits << b : 0) & m);   \
-        t->pc++;                                                                               \
+#define FB_CMP(TY)                                                                                                     \
+    FB_ATTR static void FB_NAME(TY##_cmp)(emu_thread * t, const emu_op *op) {                                          \
+        if (op->fenv && emu_cr0_modes(t) != EMU_CR0_FAST) {                                                            \
+            emu_cmp_generic(t, op); /* denormal flushing */                                                            \
+            return;                                                                                                    \
+        }                                                                                                              \
+        typedef TY##_ST st_t;                                                                                          \
+        uint32_t mask = emu_chen(t, op), bits = 0;                                                                     \
+        unsigned n = op->exec;                                                                                         \
+        SRC(st_t, 0, s0, k0);                                                                                          \
+        SRC(st_t, 1, s1, k1);                                                                                          \
+        switch (op->cond & 7) {                                                                                        \
+        case 0:                                                                                                        \
+            for (unsigned i = 0; i < n; i++) bits |= (uint32_t)(TY##_LD(s0[i * k0]) == TY##_LD(s1[i * k1])) << i;      \
+            break;                                                                                                     \
+        case 1:                                                                                                        \
+            for (unsigned i = 0; i < n; i++) bits |= (uint32_t)(TY##_LD(s0[i * k0]) != TY##_LD(s1[i * k1])) << i;      \
+            break;                                                                                                     \
+        case 2:                                                                                                        \
+            for (unsigned i = 0; i < n; i++) bits |= (uint32_t)TY##_LT(TY##_LD(s1[i * k1]), TY##_LD(s0[i * k0])) << i; \
+            break;                                                                                                     \
+        case 3:                                                                                                        \
+            for (unsigned i = 0; i < n; i++) bits |= (uint32_t)TY##_LE(TY##_LD(s1[i * k1]), TY##_LD(s0[i * k0])) << i; \
+            break;                                                                                                     \
+        case 4:                                                                                                        \
+            for (unsigned i = 0; i < n; i++) bits |= (uint32_t)TY##_LT(TY##_LD(s0[i * k0]), TY##_LD(s1[i * k1])) << i; \
+            break;                                                                                                     \
+        default:                                                                                                       \
+            for (unsigned i = 0; i < n; i++) bits |= (uint32_t)TY##_LE(TY##_LD(s0[i * k0]), TY##_LD(s1[i * k1])) << i; \
+            break;                                                                                                     \
+        }                                                                                                              \
+        unsigned b = op->dst.bitoff;                                                                                   \
+        uint32_t m = b < 32 ? mask << b : 0;                                                                           \
+        t->pred[op->dst.off] = (t->pred[op->dst.off] & ~m) | ((b < 32 ? bits << b : 0) & m);                           \
+        t->pc++;                                                                                                       \
     }
 FB_CMP(F)
 FB_CMP(D)
@@ -278,8 +299,8 @@ FB_CMP(UW)
 FB_CMP(HF)
 
 static const fast_set FB_NAME(fast_set_) = {
-    {FB_NAME(B_row), FB_NAME(UB_row), FB_NAME(W_row), FB_NAME(UW_row), FB_NAME(D_row), FB_NAME(UD_row),
-     FB_NAME(Q_row), FB_NAME(UQ_row)},
+    {FB_NAME(B_row), FB_NAME(UB_row), FB_NAME(W_row), FB_NAME(UW_row), FB_NAME(D_row), FB_NAME(UD_row), FB_NAME(Q_row),
+     FB_NAME(UQ_row)},
     {FB_NAME(F_frow), FB_NAME(DF_frow), FB_NAME(HF_frow), FB_NAME(BF_frow)},
     {FB_NAME(F_cmp), FB_NAME(D_cmp), FB_NAME(UD_cmp), FB_NAME(W_cmp), FB_NAME(UW_cmp), FB_NAME(HF_cmp)},
 };

@@ -20,18 +20,18 @@
 
 #include "isa.h"
 
-#define EMU_FAST_OPS(X, A)                                                                          \
-    X(A, MOV, mov, 1, 1, 1, 0)                                                                      \
-    X(A, ADD, add, 2, 1, 1, 0)                                                                      \
-    X(A, MUL, mul, 2, 1, 1, 0)                                                                      \
-    X(A, MAD, mad, 3, 1, 1, 0)                                                                      \
-    X(A, MIN, min, 2, 1, 0, 0)                                                                      \
-    X(A, MAX, max, 2, 1, 0, 0)                                                                      \
-    X(A, AND, and, 2, 0, 1, 0)                                                                      \
-    X(A, OR, or, 2, 0, 1, 0)                                                                        \
-    X(A, XOR, xor, 2, 0, 1, 0)                                                                      \
-    X(A, SHL, shl, 2, 0, 1, 1)                                                                      \
-    X(A, SHR, shr, 2, 0, 0, 1)                                                                      \
+#define EMU_FAST_OPS(X, A)     \
+    X(A, MOV, mov, 1, 1, 1, 0) \
+    X(A, ADD, add, 2, 1, 1, 0) \
+    X(A, MUL, mul, 2, 1, 1, 0) \
+    X(A, MAD, mad, 3, 1, 1, 0) \
+    X(A, MIN, min, 2, 1, 0, 0) \
+    X(A, MAX, max, 2, 1, 0, 0) \
+    X(A, AND, and, 2, 0, 1, 0) \
+    X(A, OR, or, 2, 0, 1, 0)   \
+    X(A, XOR, xor, 2, 0, 1, 0) \
+    X(A, SHL, shl, 2, 0, 1, 1) \
+    X(A, SHR, shr, 2, 0, 0, 1) \
     X(A, ASR, asr, 2, 0, 0, 1)
 
 /* EMU_FAST_IF_##flt(...): its arguments for a float row, nothing for the others */
@@ -51,7 +51,7 @@ enum { FO__COUNT = 0 EMU_FAST_OPS(FO_PLUS_ONE, ~), FO__FLT = 0 EMU_FAST_OPS(FO_P
 #undef FO_PLUS_ONE
 #undef FO_PLUS_FLT
 /* the float handler tables are indexed by the operation: the float rows come first */
-#define FO_FLT_FIRST(A, F, name, nsrc, flt, wide_mods, shift)                                      \
+#define FO_FLT_FIRST(A, F, name, nsrc, flt, wide_mods, shift) \
     _Static_assert(((int)FO_##F < (int)FO__FLT) == (flt), "fast_ops.h: " #F ": the float rows come first");
 EMU_FAST_OPS(FO_FLT_FIRST, ~)
 #undef FO_FLT_FIRST
@@ -67,7 +67,8 @@ static const struct emu_fast_op_facts {
 /* The operation of a form, -1 if it has no specialised handlers. */
 static inline int emu_fast_op_of(unsigned form) {
     switch (form) {
-#define FO_CASE(A, F, name, nsrc, flt, wide_mods, shift) case VISA_FORM_##F: return FO_##F;
+#define FO_CASE(A, F, name, nsrc, flt, wide_mods, shift) \
+    case VISA_FORM_##F: return FO_##F;
         EMU_FAST_OPS(FO_CASE, ~)
 #undef FO_CASE
     default: return -1;

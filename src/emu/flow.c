@@ -96,7 +96,7 @@ void h_call(emu_thread *t, const emu_op *op) {
 }
 
 void h_ret(emu_thread *t, const emu_op *op) {
-    uint32_t lanes = !op->pred_id ? t->em
+    uint32_t lanes = !op->pred_id    ? t->em
                      : op->exec == 1 ? (emu_uniform_pred(t, op) ? t->em : 0)
                                      : emu_chen(t, op) << op->mask_off;
     t->em &= ~lanes;
@@ -160,4 +160,3 @@ void h_switchjmp(emu_thread *t, const emu_op *op) {
     }
     t->pc = t->prog->targets.data[op->info + (uint32_t)v[0].i];
 }
-

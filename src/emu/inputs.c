@@ -105,11 +105,9 @@ size_t visa_kernel_input_count(const visa_module *m, const char *kernel) {
     return r ? r->inputs.len : 0;
 }
 
-visa_status visa_kernel_get_info(const visa_module *m, const char *kernel, visa_platform plat,
-                                 visa_kernel_info *out) {
+visa_status visa_kernel_get_info(const visa_module *m, const char *kernel, visa_platform plat, visa_kernel_info *out) {
     const ir_routine *r = ir_find_kernel(m, kernel);
-    if (!r || !out || out->struct_size < sizeof *out || (unsigned)plat >= VISA_PLATFORM__COUNT)
-        return VISA_E_ARG;
+    if (!r || !out || out->struct_size < sizeof *out || (unsigned)plat >= VISA_PLATFORM__COUNT) return VISA_E_ARG;
     emu_abi abi;
     emu_abi_of(r, plat, 0, &abi);
     memset(out, 0, sizeof *out);

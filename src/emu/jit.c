@@ -65,13 +65,13 @@ typedef uint64_t (*jit_fn)(uint8_t *file, uint32_t *pred, uint32_t em, uint64_t 
 #define JIT_TAKEN (1ull << 63)
 
 typedef struct emu_jit_block {
-    jit_fn full;        /* every op's execution-mask lanes on: (em & need) == need */
-    jit_fn masked;      /* enables from the execution mask */
-    uint32_t need;      /* the em bits `full` assumes */
-    uint32_t first;     /* body: ops [first, body_end) */
-    uint32_t body_end;  /* a loop: the jmp back to first */
+    jit_fn full; /* every op's execution-mask lanes on: (em & need) == need */
+    jit_fn masked; /* enables from the execution mask */
+    uint32_t need; /* the em bits `full` assumes */
+    uint32_t first; /* body: ops [first, body_end) */
+    uint32_t body_end; /* a loop: the jmp back to first */
     bool loop;
-    bool fenv;          /* a float op: %cr0 modes other than EMU_CR0_FAST run interpreted */
+    bool fenv; /* a float op: %cr0 modes other than EMU_CR0_FAST run interpreted */
 } emu_jit_block;
 
 struct emu_jit {
@@ -132,8 +132,14 @@ uint64_t emu_jit_exec(emu_thread *t, const emu_op *op, uint64_t steps_in, uint64
 
 static bool int_type(unsigned ty) {
     switch (ty) {
-    case VISA_TYPE_B: case VISA_TYPE_UB: case VISA_TYPE_W: case VISA_TYPE_UW:
-    case VISA_TYPE_D: case VISA_TYPE_UD: case VISA_TYPE_Q: case VISA_TYPE_UQ: return true;
+    case VISA_TYPE_B:
+    case VISA_TYPE_UB:
+    case VISA_TYPE_W:
+    case VISA_TYPE_UW:
+    case VISA_TYPE_D:
+    case VISA_TYPE_UD:
+    case VISA_TYPE_Q:
+    case VISA_TYPE_UQ: return true;
     default: return false;
     }
 }
@@ -201,9 +207,14 @@ static LLVMValueRef splat(jit_gen *g, LLVMValueRef v, unsigned n) {
 /* Storage type of an element type. */
 static LLVMTypeRef elem_type(jit_gen *g, unsigned ty) {
     switch (ty) {
-    case VISA_TYPE_B: case VISA_TYPE_UB: return g->i8;
-    case VISA_TYPE_W: case VISA_TYPE_UW: case VISA_TYPE_HF: case VISA_TYPE_BF: return g->i16;
-    case VISA_TYPE_D: case VISA_TYPE_UD: return g->i32;
+    case VISA_TYPE_B:
+    case VISA_TYPE_UB: return g->i8;
+    case VISA_TYPE_W:
+    case VISA_TYPE_UW:
+    case VISA_TYPE_HF:
+    case VISA_TYPE_BF: return g->i16;
+    case VISA_TYPE_D:
+    case VISA_TYPE_UD: return g->i32;
     case VISA_TYPE_F: return g->f32;
     case VISA_TYPE_DF: return g->f64;
     default: return g->i64;
@@ -326,16 +337,25 @@ static LLVMValueRef intrinsic(jit_gen *g, const char *name, LLVMTypeRef ty, LLVM
 /* -- hf and bf: fast.c's bit tricks, lane for lane (no fpext / fptrunc: their NaN handling and,
 ** without F16C, their library calls are not fast.c's) -- */
 static LLVMValueRef vi32(jit_gen *g, uint32_t v, unsigned n) { return splat(g, c32(g, v), n); }
-static LLVMValueRef sel(jit_gen *g, LLVMValueRef c, LLVMValueRef a, LLVMValueRef b) { return LLVMBuildSelect(g->b, c, a, b, ""); }
-static LLVMValueRef ucmp(jit_gen *g, LLVMIntPredicate p, LLVMValueRef a, LLVMValueRef b) { return LLVMBuildICmp(g->b, p, a, b, ""); }
-static LLVMValueRef as_f32(jit_gen *g, LLVMValueRef v, unsigned n) { return LLVMBuildBitCast(g->b, v, LLVMVectorType(g->f32, n), ""); }
-static LLVMValueRef as_i32(jit_gen *g, LLVMValueRef v, unsigned n) { return LLVMBuildBitCast(g->b, v, LLVMVectorType(g->i32, n), ""); }
+static LLVMValueRef sel(jit_gen *g, LLVMValueRef c, LLVMValueRef a, LLVMValueRef b) {
+    return LLVMBuildSelect(g->b, c, a, b, "");
+}
+static LLVMValueRef ucmp(jit_gen *g, LLVMIntPredicate p, LLVMValueRef a, LLVMValueRef b) {
+    return LLVMBuildICmp(g->b, p, a, b, "");
+}
+static LLVMValueRef as_f32(jit_gen *g, LLVMValueRef v, unsigned n) {
+    return LLVMBuildBitCast(g->b, v, LLVMVectorType(g->f32, n), "");
+}
+static LLVMValueRef as_i32(jit_gen *g, LLVMValueRef v, unsigned n) {
+    return LLVMBuildBitCast(g->b, v, LLVMVectorType(g->i32, n), "");
+}
 
 /* fast.c hf_to_f: exact widening (with F16C the host's converter, as fast.c's blocks: a signalling
 ** NaN comes in quieted, which no result can tell) */
 static LLVMValueRef hf_widen(jit_gen *g, LLVMValueRef h16, unsigned n) {
     if (g->f16c)
-        return LLVMBuildFPExt(g->b, LLVMBuildBitCast(g->b, h16, LLVMVectorType(g->f16, n), ""), LLVMVectorType(g->f32, n), "");
+        return LLVMBuildFPExt(g->b, LLVMBuildBitCast(g->b, h16, LLVMVectorType(g->f16, n), ""),
+                              LLVMVectorType(g->f32, n), "");
     LLVMValueRef h = LLVMBuildZExt(g->b, h16, LLVMVectorType(g->i32, n), "");
     LLVMValueRef s = LLVMBuildShl(g->b, LLVMBuildAnd(g->b, h, vi32(g, 0x8000, n), ""), vi32(g, 16, n), "");
     LLVMValueRef e = LLVMBuildAnd(g->b, LLVMBuildLShr(g->b, h, vi32(g, 10, n), ""), vi32(g, 31, n), "");
@@ -362,8 +382,9 @@ static LLVMValueRef hf_narrow(jit_gen *g, LLVMValueRef f, unsigned n) {
     norm = LLVMBuildLShr(g->b, LLVMBuildSub(g->b, norm, vi32(g, 0x38000000, n), ""), vi32(g, 13, n), "");
     LLVMValueRef r = sel(g, ucmp(g, LLVMIntULT, a, vi32(g, 0x38800000, n)), sub, norm);
     r = sel(g, ucmp(g, LLVMIntUGE, a, vi32(g, 0x477FF000, n)), vi32(g, 0x7C00, n), r);
-    LLVMValueRef qnan = LLVMBuildOr(g->b, vi32(g, 0x7E00, n),
-                                    LLVMBuildAnd(g->b, LLVMBuildLShr(g->b, a, vi32(g, 13, n), ""), vi32(g, 0x3FF, n), ""), "");
+    LLVMValueRef qnan =
+        LLVMBuildOr(g->b, vi32(g, 0x7E00, n),
+                    LLVMBuildAnd(g->b, LLVMBuildLShr(g->b, a, vi32(g, 13, n), ""), vi32(g, 0x3FF, n), ""), "");
     r = sel(g, ucmp(g, LLVMIntUGT, a, vi32(g, 0x7F800000, n)), qnan, r);
     return LLVMBuildTrunc(g->b, LLVMBuildOr(g->b, s, r, ""), LLVMVectorType(g->i16, n), "");
 }
@@ -390,10 +411,12 @@ static LLVMValueRef mad_odd_f(jit_gen *g, LLVMValueRef a, LLVMValueRef b, LLVMVa
     LLVMValueRef u = as_i32(g, r, n), zero = LLVMConstNull(LLVMVectorType(g->f32, n));
     LLVMValueRef adj = LLVMBuildAnd(g->b, LLVMBuildFCmp(g->b, LLVMRealUNE, err, zero, ""),
                                     ucmp(g, LLVMIntEQ, LLVMBuildAnd(g->b, u, vi32(g, 1, n), ""), vi32(g, 0, n)), "");
-    adj = LLVMBuildAnd(g->b, adj, ucmp(g, LLVMIntNE, LLVMBuildAnd(g->b, u, vi32(g, 0x7F800000, n), ""), vi32(g, 0x7F800000, n)), "");
+    adj = LLVMBuildAnd(
+        g->b, adj, ucmp(g, LLVMIntNE, LLVMBuildAnd(g->b, u, vi32(g, 0x7F800000, n), ""), vi32(g, 0x7F800000, n)), "");
     /* toward err's side: away from zero (+1) when err has r's sign */
-    LLVMValueRef away = LLVMBuildXor(g->b, LLVMBuildFCmp(g->b, LLVMRealOGT, err, zero, ""),
-                                     LLVMBuildTrunc(g->b, LLVMBuildLShr(g->b, u, vi32(g, 31, n), ""), LLVMVectorType(g->i1, n), ""), "");
+    LLVMValueRef away = LLVMBuildXor(
+        g->b, LLVMBuildFCmp(g->b, LLVMRealOGT, err, zero, ""),
+        LLVMBuildTrunc(g->b, LLVMBuildLShr(g->b, u, vi32(g, 31, n), ""), LLVMVectorType(g->i1, n), ""), "");
     LLVMValueRef step = sel(g, adj, sel(g, away, vi32(g, 1, n), vi32(g, 0xFFFFFFFF, n)), vi32(g, 0, n));
     return as_f32(g, LLVMBuildAdd(g->b, u, step, ""), n);
 }
@@ -401,12 +424,16 @@ static LLVMValueRef mad_odd_f(jit_gen *g, LLVMValueRef a, LLVMValueRef b, LLVMVa
 static LLVMValueRef bf_exact(jit_gen *g, LLVMValueRef a, LLVMValueRef b, unsigned n) {
     LLVMTypeRef vt = LLVMVectorType(g->f32, n);
     LLVMValueRef p = LLVMBuildFMul(g->b, a, b, ""), zero = LLVMConstNull(vt);
-    LLVMValueRef mx = splat(g, LLVMConstReal(g->f32, 0x1.fffffep127), n), mn = splat(g, LLVMConstReal(g->f32, 0x1p-126), n);
+    LLVMValueRef mx = splat(g, LLVMConstReal(g->f32, 0x1.fffffep127), n),
+                 mn = splat(g, LLVMConstReal(g->f32, 0x1p-126), n);
     LLVMValueRef fa = intrinsic(g, "llvm.fabs", vt, &a, 1), fb = intrinsic(g, "llvm.fabs", vt, &b, 1),
                  fp = intrinsic(g, "llvm.fabs", vt, &p, 1);
-    LLVMValueRef finite = LLVMBuildAnd(g->b, LLVMBuildFCmp(g->b, LLVMRealOLE, fa, mx, ""), LLVMBuildFCmp(g->b, LLVMRealOLE, fb, mx, ""), "");
-    LLVMValueRef out = LLVMBuildOr(g->b, LLVMBuildFCmp(g->b, LLVMRealOLT, fp, mn, ""), LLVMBuildFCmp(g->b, LLVMRealOGT, fp, mx, ""), "");
-    LLVMValueRef nz = LLVMBuildAnd(g->b, LLVMBuildFCmp(g->b, LLVMRealUNE, a, zero, ""), LLVMBuildFCmp(g->b, LLVMRealUNE, b, zero, ""), "");
+    LLVMValueRef finite = LLVMBuildAnd(g->b, LLVMBuildFCmp(g->b, LLVMRealOLE, fa, mx, ""),
+                                       LLVMBuildFCmp(g->b, LLVMRealOLE, fb, mx, ""), "");
+    LLVMValueRef out = LLVMBuildOr(g->b, LLVMBuildFCmp(g->b, LLVMRealOLT, fp, mn, ""),
+                                   LLVMBuildFCmp(g->b, LLVMRealOGT, fp, mx, ""), "");
+    LLVMValueRef nz = LLVMBuildAnd(g->b, LLVMBuildFCmp(g->b, LLVMRealUNE, a, zero, ""),
+                                   LLVMBuildFCmp(g->b, LLVMRealUNE, b, zero, ""), "");
     return LLVMBuildNot(g->b, LLVMBuildAnd(g->b, LLVMBuildAnd(g->b, finite, nz, ""), out, ""), "");
 }
 /* fast.c bf_mad_odd: the exact product in double, the sum rounded to odd in double, then to odd in float */
@@ -418,21 +445,26 @@ static LLVMValueRef bf_mad_odd(jit_gen *g, LLVMValueRef a, LLVMValueRef b, LLVMV
     LLVMValueRef err = LLVMBuildFAdd(g->b, LLVMBuildFSub(g->b, p, LLVMBuildFSub(g->b, r, bb, ""), ""),
                                      LLVMBuildFSub(g->b, q, bb, ""), "");
     LLVMValueRef u = LLVMBuildBitCast(g->b, r, it, ""), dz = LLVMConstNull(dt);
-    LLVMValueRef one = splat(g, LLVMConstInt(g->i64, 1, 0), n), exp = splat(g, LLVMConstInt(g->i64, 0x7FF0000000000000ull, 0), n);
+    LLVMValueRef one = splat(g, LLVMConstInt(g->i64, 1, 0), n),
+                 exp = splat(g, LLVMConstInt(g->i64, 0x7FF0000000000000ull, 0), n);
     LLVMValueRef adj = LLVMBuildAnd(g->b, LLVMBuildFCmp(g->b, LLVMRealUNE, err, dz, ""),
                                     ucmp(g, LLVMIntEQ, LLVMBuildAnd(g->b, u, one, ""), LLVMConstNull(it)), "");
     adj = LLVMBuildAnd(g->b, adj, ucmp(g, LLVMIntNE, LLVMBuildAnd(g->b, u, exp, ""), exp), "");
-    LLVMValueRef away = LLVMBuildXor(g->b, LLVMBuildFCmp(g->b, LLVMRealOGT, err, dz, ""),
-                                     LLVMBuildTrunc(g->b, LLVMBuildLShr(g->b, u, splat(g, LLVMConstInt(g->i64, 63, 0), n), ""),
-                                                    LLVMVectorType(g->i1, n), ""), "");
+    LLVMValueRef away =
+        LLVMBuildXor(g->b, LLVMBuildFCmp(g->b, LLVMRealOGT, err, dz, ""),
+                     LLVMBuildTrunc(g->b, LLVMBuildLShr(g->b, u, splat(g, LLVMConstInt(g->i64, 63, 0), n), ""),
+                                    LLVMVectorType(g->i1, n), ""),
+                     "");
     LLVMValueRef step = sel(g, adj, sel(g, away, one, splat(g, LLVMConstInt(g->i64, ~0ull, 0), n)), LLVMConstNull(it));
     r = LLVMBuildBitCast(g->b, LLVMBuildAdd(g->b, u, step, ""), dt, "");
     LLVMValueRef f = LLVMBuildFPTrunc(g->b, r, LLVMVectorType(g->f32, n), ""), fd = LLVMBuildFPExt(g->b, f, dt, "");
     LLVMValueRef w = as_i32(g, f, n);
     LLVMValueRef adj2 = LLVMBuildAnd(g->b, LLVMBuildFCmp(g->b, LLVMRealUNE, fd, r, ""),
                                      ucmp(g, LLVMIntEQ, LLVMBuildAnd(g->b, w, vi32(g, 1, n), ""), vi32(g, 0, n)), "");
-    adj2 = LLVMBuildAnd(g->b, adj2, ucmp(g, LLVMIntNE, LLVMBuildAnd(g->b, w, vi32(g, 0x7F800000, n), ""), vi32(g, 0x7F800000, n)), "");
-    LLVMValueRef up = LLVMBuildFCmp(g->b, LLVMRealOGT, intrinsic(g, "llvm.fabs", dt, &r, 1), intrinsic(g, "llvm.fabs", dt, &fd, 1), "");
+    adj2 = LLVMBuildAnd(
+        g->b, adj2, ucmp(g, LLVMIntNE, LLVMBuildAnd(g->b, w, vi32(g, 0x7F800000, n), ""), vi32(g, 0x7F800000, n)), "");
+    LLVMValueRef up = LLVMBuildFCmp(g->b, LLVMRealOGT, intrinsic(g, "llvm.fabs", dt, &r, 1),
+                                    intrinsic(g, "llvm.fabs", dt, &fd, 1), "");
     LLVMValueRef step2 = sel(g, adj2, sel(g, up, vi32(g, 1, n), vi32(g, 0xFFFFFFFF, n)), vi32(g, 0, n));
     return as_f32(g, LLVMBuildAdd(g->b, w, step2, ""), n);
 }
@@ -444,7 +476,8 @@ static LLVMValueRef bf_mad(jit_gen *g, LLVMValueRef *s, unsigned n) {
     LLVMValueRef all = intrinsic(g, "llvm.vector.reduce.and", LLVMVectorType(g->i1, n), &exact, 1);
     LLVMBasicBlockRef from = LLVMGetInsertBlock(g->b);
     LLVMValueRef fn = LLVMGetBasicBlockParent(from);
-    LLVMBasicBlockRef slow = LLVMAppendBasicBlockInContext(g->c, fn, "bf_wide"), join = LLVMAppendBasicBlockInContext(g->c, fn, "bf_join");
+    LLVMBasicBlockRef slow = LLVMAppendBasicBlockInContext(g->c, fn, "bf_wide"),
+                      join = LLVMAppendBasicBlockInContext(g->c, fn, "bf_join");
     LLVMBuildCondBr(g->b, all, join, slow);
     LLVMPositionBuilderAtEnd(g->b, slow);
     LLVMValueRef mixed = sel(g, exact, fast, bf_mad_odd(g, s[0], s[1], s[2], n));
@@ -503,15 +536,19 @@ static LLVMValueRef fused_mad(jit_gen *g, const emu_op *op, LLVMValueRef *s, uns
         f = intrinsic(g, "llvm.fma", vt, s, 3);
         LLVMValueRef u = as_i32(g, f, n), p = LLVMBuildFMul(g->b, s[0], s[1], "");
         LLVMValueRef m = LLVMBuildAnd(g->b, u, vi32(g, 0x7FFFFFFF, n), "");
-        LLVMValueRef exact = LLVMBuildAnd(g->b, LLVMBuildFCmp(g->b, LLVMRealOEQ, LLVMBuildFSub(g->b, f, p, ""), s[2], ""),
-                                          LLVMBuildFCmp(g->b, LLVMRealOEQ, LLVMBuildFSub(g->b, f, s[2], ""), p, ""), "");
+        LLVMValueRef exact =
+            LLVMBuildAnd(g->b, LLVMBuildFCmp(g->b, LLVMRealOEQ, LLVMBuildFSub(g->b, f, p, ""), s[2], ""),
+                         LLVMBuildFCmp(g->b, LLVMRealOEQ, LLVMBuildFSub(g->b, f, s[2], ""), p, ""), "");
         LLVMValueRef tie;
         if (hf) {
             tie = ucmp(g, LLVMIntEQ, LLVMBuildAnd(g->b, u, vi32(g, 0x1FFF, n), ""), vi32(g, 0x1000, n));
-            tie = LLVMBuildOr(g->b, tie, ucmp(g, LLVMIntULT, LLVMBuildSub(g->b, m, vi32(g, 1, n), ""), vi32(g, 0x38800000 - 1, n)), "");
+            tie = LLVMBuildOr(g->b, tie,
+                              ucmp(g, LLVMIntULT, LLVMBuildSub(g->b, m, vi32(g, 1, n), ""), vi32(g, 0x38800000 - 1, n)),
+                              "");
         } else {
             tie = ucmp(g, LLVMIntEQ, LLVMBuildAnd(g->b, u, vi32(g, 0xFFFF, n), ""), vi32(g, 0x8000, n));
-            tie = LLVMBuildOr(g->b, tie, ucmp(g, LLVMIntEQ, m, vi32(g, 0, n)), ""); /* inexact zero: fast.c bf_fused_ok */
+            tie =
+                LLVMBuildOr(g->b, tie, ucmp(g, LLVMIntEQ, m, vi32(g, 0, n)), ""); /* inexact zero: fast.c bf_fused_ok */
             LLVMValueRef pm = LLVMBuildAnd(g->b, as_i32(g, p, n), vi32(g, 0x7FFFFFFF, n), "");
             exact = LLVMBuildAnd(g->b, exact, ucmp(g, LLVMIntUGE, pm, vi32(g, 0x00800000, n)), "");
         }
@@ -528,11 +565,12 @@ static LLVMValueRef fused_mad(jit_gen *g, const emu_op *op, LLVMValueRef *s, uns
     LLVMPositionBuilderAtEnd(g->b, fast);
     LLVMValueRef r = op->sat ? flt_sat(g, f, g->f32, n) : f, rf;
     if (hf && g->f16c) /* no NaN reaches it, so fptrunc's NaN rule (see hf_narrow) cannot matter */
-        rf = LLVMBuildBitCast(g->b, LLVMBuildFPTrunc(g->b, r, LLVMVectorType(g->f16, n), ""), LLVMVectorType(g->i16, n), "");
-    else if (hf)
-        rf = hf_narrow(g, r, n);
+        rf = LLVMBuildBitCast(g->b, LLVMBuildFPTrunc(g->b, r, LLVMVectorType(g->f16, n), ""), LLVMVectorType(g->i16, n),
+                              "");
+    else if (hf) rf = hf_narrow(g, r, n);
     else { /* bf_narrow without its NaN lanes: to nearest even */
-        LLVMValueRef b = as_i32(g, r, n), lsb = LLVMBuildAnd(g->b, LLVMBuildLShr(g->b, b, vi32(g, 16, n), ""), vi32(g, 1, n), "");
+        LLVMValueRef b = as_i32(g, r, n),
+                     lsb = LLVMBuildAnd(g->b, LLVMBuildLShr(g->b, b, vi32(g, 16, n), ""), vi32(g, 1, n), "");
         b = LLVMBuildAdd(g->b, LLVMBuildAdd(g->b, b, vi32(g, 0x7FFF, n), ""), lsb, "");
         rf = LLVMBuildTrunc(g->b, LLVMBuildLShr(g->b, b, vi32(g, 16, n), ""), LLVMVectorType(g->i16, n), "");
     }
@@ -583,8 +621,12 @@ static LLVMValueRef flt_min_max(jit_gen *g, LLVMValueRef *s, LLVMRealPredicate p
 #define JIT_FLT_mad (hf ? mad_odd_f(g, s[0], s[1], s[2], n) : bf ? bf_mad(g, s, n) : intrinsic(g, "llvm.fma", vt, s, 3))
 #define JIT_FLT_min flt_min_max(g, s, LLVMRealOLT)
 #define JIT_FLT_max flt_min_max(g, s, LLVMRealOGT)
-#define JIT_INT_CASE(A, F, name, nsrc, flt, wide_mods, shift) case FO_##F: r = JIT_INT_##name; break;
-#define JIT_FLT_CASE(A, F, name, nsrc, flt, wide_mods, shift) EMU_FAST_IF_##flt(case FO_##F: r = JIT_FLT_##name; break;)
+#define JIT_INT_CASE(A, F, name, nsrc, flt, wide_mods, shift) \
+    case FO_##F:                                              \
+        r = JIT_INT_##name;                                   \
+        break;
+#define JIT_FLT_CASE(A, F, name, nsrc, flt, wide_mods, shift) \
+    EMU_FAST_IF_##flt(case FO_##F : r = JIT_FLT_##name; break;)
 
 /* One ALU op (emu_fast_handler took it: every operand of the destination's type). */
 static void gen_alu(jit_gen *g, const emu_op *op) {
@@ -600,7 +642,10 @@ static void gen_alu(jit_gen *g, const emu_op *op) {
         for (unsigned k = 0; k < op->nsrc && k < 3; k++)
             s[k] = int_mod(g, int_widen(g, s[k], ty, ct), op->src[k].mod, ty);
         unsigned shm = op->dst.size == 8 ? 63 : 31;
-        uint64_t keep = op->dst.size == 8 ? ~0ull : op->dst.size == 4 ? 0xFFFFFFFFull : op->dst.size == 2 ? 0xFFFF : 0xFF;
+        uint64_t keep = op->dst.size == 8   ? ~0ull
+                        : op->dst.size == 4 ? 0xFFFFFFFFull
+                        : op->dst.size == 2 ? 0xFFFF
+                                            : 0xFF;
         LLVMValueRef cnt = NULL;
         if (emu_fast_op_facts[fo].shift) cnt = LLVMBuildAnd(g->b, s[1], splat(g, LLVMConstInt(cs, shm, 0), n), "");
         switch (fo) { EMU_FAST_OPS(JIT_INT_CASE, ~) }
@@ -692,8 +737,10 @@ static void gen_function(jit_gen *g, const emu_program *p, const emu_jit_block *
     LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex,
                             LLVMCreateEnumAttribute(g->c, LLVMGetEnumAttributeKindForName("nounwind", 8), 0));
     if (g->vec512) { /* 16 f / 32 hf lanes per register: the width the AVX-512 handlers use (fast.c) */
-        LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex, LLVMCreateStringAttribute(g->c, "prefer-vector-width", 19, "512", 3));
-        LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex, LLVMCreateStringAttribute(g->c, "min-legal-vector-width", 22, "512", 3));
+        LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex,
+                                LLVMCreateStringAttribute(g->c, "prefer-vector-width", 19, "512", 3));
+        LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex,
+                                LLVMCreateStringAttribute(g->c, "min-legal-vector-width", 22, "512", 3));
     }
     g->file = LLVMGetParam(fn, 0);
     g->pred = LLVMGetParam(fn, 1);
@@ -749,8 +796,8 @@ static LLVMTargetMachineRef target_machine(const emu_program *p, const char *tri
 #else
     c = cpu = LLVMGetHostCPUName(), f = feat = LLVMGetHostCPUFeatures();
 #endif
-    LLVMTargetMachineRef tm =
-        LLVMCreateTargetMachine(target, triple, c, f, LLVMCodeGenLevelAggressive, LLVMRelocDefault, LLVMCodeModelJITDefault);
+    LLVMTargetMachineRef tm = LLVMCreateTargetMachine(target, triple, c, f, LLVMCodeGenLevelAggressive,
+                                                      LLVMRelocDefault, LLVMCodeModelJITDefault);
     LLVMDisposeMessage(cpu);
     LLVMDisposeMessage(feat);
     if (!tm) snprintf(err, cap, "no target machine for %s", triple);
@@ -765,15 +812,16 @@ static void error_text(LLVMErrorRef e, char *err, size_t cap) {
 
 /* Compile blocks[0..nb) into a new JIT; fns[2i], fns[2i + 1] receive block i's full and masked
 ** functions.  NULL with a reason in err when LLVM refuses. */
-static LLVMOrcLLJITRef compile(const emu_program *p, const emu_jit_block *blocks, uint32_t nb, jit_fn *fns,
-                               char *err, size_t cap) {
+static LLVMOrcLLJITRef compile(const emu_program *p, const emu_jit_block *blocks, uint32_t nb, jit_fn *fns, char *err,
+                               size_t cap) {
     const char *why = emu_llvm_load(); /* the library and its native target, once per process */
     if (why) {
         snprintf(err, cap, "%s", why);
         return NULL;
     }
     char *triple = LLVMGetDefaultTargetTriple();
-    LLVMTargetMachineRef tm = target_machine(p, triple, err, cap), tm_jit = tm ? target_machine(p, triple, err, cap) : NULL;
+    LLVMTargetMachineRef tm = target_machine(p, triple, err, cap),
+                         tm_jit = tm ? target_machine(p, triple, err, cap) : NULL;
     bool ok = false;
     LLVMOrcLLJITRef jit = NULL;
     LLVMOrcThreadSafeContextRef tsc = NULL;
@@ -907,7 +955,8 @@ visa_status emu_jit_build(emu_program *p, diag_sink *ds) {
     j->cap = blocks.cap;
     p->jit = j;
     j->code = compile(p, j->blocks, j->nblocks, fns, p->jit_error, sizeof p->jit_error);
-    for (uint32_t i = 0; j->code && i < j->nblocks; i++) j->blocks[i].full = fns[2 * i], j->blocks[i].masked = fns[2 * i + 1];
+    for (uint32_t i = 0; j->code && i < j->nblocks; i++)
+        j->blocks[i].full = fns[2 * i], j->blocks[i].masked = fns[2 * i + 1];
     vx_free(p->ctx, fns, sizeof(jit_fn) * 2 * blocks.len);
     if (!j->code) {
         vx_free(p->ctx, jops, sizeof(emu_op) * n);

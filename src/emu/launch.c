@@ -23,9 +23,9 @@
 
 #define DEFAULT_MAX_STEPS 100000000ull
 /* Limits of a launch (docs/launch.md, "Limits"). */
-#define MAX_LAUNCH_THREADS (1ull << 40)       /* groups x threads per group that a launch may start */
-#define MAX_GROUP_BYTES (1ull << 30)          /* one group's emulated state: registers, SLM, tables */
-#define MAX_LAUNCH_BYTES (4ull << 30)         /* all host threads' group state together */
+#define MAX_LAUNCH_THREADS (1ull << 40) /* groups x threads per group that a launch may start */
+#define MAX_GROUP_BYTES (1ull << 30) /* one group's emulated state: registers, SLM, tables */
+#define MAX_LAUNCH_BYTES (4ull << 30) /* all host threads' group state together */
 
 /* Scratch buffers for implicit pointer inputs of kinds the emulator does not define. */
 #define SCRATCH_BYTES (64u * 1024u)
@@ -45,21 +45,21 @@ typedef struct launch {
     const visa_arg *args;
     size_t nargs;
     visa_buffer *bufs;
-    size_t nbufs;         /* the caller's, then one scratch buffer per undefined implicit pointer */
+    size_t nbufs; /* the caller's, then one scratch buffer per undefined implicit pointer */
     size_t nuser_bufs;
     uint32_t groups[3], gsize[3]; /* gsize: threads per group (OpenCL model: nthreads, 1, 1) */
-    uint32_t local[3];    /* work-items per group (CM model: gsize, one work-item per thread) */
+    uint32_t local[3]; /* work-items per group (CM model: gsize, one work-item per thread) */
     uint32_t global_offset[3];
-    uint32_t nthreads;    /* threads per group */
-    uint64_t items;       /* work-items per group */
+    uint32_t nthreads; /* threads per group */
+    uint64_t items; /* work-items per group */
     emu_abi abi;
     const visa_arg **bound; /* per input: its argument, NULL if the launch fills it */
-    uint32_t simd;        /* dispatch width: initial execution mask */
+    uint32_t simd; /* dispatch width: initial execution mask */
     uint32_t slm_bytes;
     uint64_t max_steps;
-    emu_budget budget;    /* the launch-wide limits every thread checks (emu_limits_check) */
+    emu_budget budget; /* the launch-wide limits every thread checks (emu_limits_check) */
     unsigned host_threads;
-    uint32_t cr0;         /* initial %cr0 */
+    uint32_t cr0; /* initial %cr0 */
     /* work distribution and the first fault */
     pthread_mutex_t lock;
     uint64_t next_group, ngroups;
@@ -71,10 +71,10 @@ typedef struct launch {
     char fault_msg[512];
     bool oom;
     uint64_t steps, threads_run;
-    uint32_t workers;     /* host workers started so far */
-    uint64_t *symbols;    /* per emu_program.extern_syms: its address (launch_symbols), NULL when none */
-    emu_obs_run *obs;     /* the observer's prepared run, NULL when nobody observes */
-    emu_check_run *chk;   /* run checks (check.c), NULL when none */
+    uint32_t workers; /* host workers started so far */
+    uint64_t *symbols; /* per emu_program.extern_syms: its address (launch_symbols), NULL when none */
+    emu_obs_run *obs; /* the observer's prepared run, NULL when nobody observes */
+    emu_check_run *chk; /* run checks (check.c), NULL when none */
 } launch;
 
 static void put(uint8_t *p, uint64_t v, unsigned bytes) {
@@ -123,11 +123,14 @@ static void write_arg(const launch *L, const ir_input *in, const visa_arg *a, ui
         for (uint32_t k = 0; k < a->buffer; k++)
             put(dst + k * eb, encode_number(ty, &L->opts->vector_elems[a->value + k]), eb);
         return;
-    case VISA_ARG_SCALAR: case VISA_ARG_INT: case VISA_ARG_FLOAT:
+    case VISA_ARG_SCALAR:
+    case VISA_ARG_INT:
+    case VISA_ARG_FLOAT:
         /* one number: its bits in the element type, into the input's low bytes (up to 8) */
         put(dst, encode_number(ty, a), size < 8 ? size : 8);
         return;
-    case VISA_ARG_LOCAL_SIZE: case VISA_ARG_ENQUEUED_LOCAL_SIZE: memcpy(v3, L->local, 12); break;
+    case VISA_ARG_LOCAL_SIZE:
+    case VISA_ARG_ENQUEUED_LOCAL_SIZE: memcpy(v3, L->local, 12); break;
     case VISA_ARG_GROUP_COUNT: memcpy(v3, L->groups, 12); break;
     case VISA_ARG_GLOBAL_OFFSET: memcpy(v3, L->global_offset, 12); break;
     case VISA_ARG_GLOBAL_SIZE:
@@ -157,9 +160,9 @@ static void fill_local_ids(const launch *L, uint32_t ti, const ir_input *in, uin
         uint32_t id = 0;
         if (c < 3 && lane < L->simd) {
             uint64_t n = (uint64_t)ti * L->simd + lane;
-            id = c == 0 ? (uint32_t)(n % L->local[0])
-               : c == 1 ? (uint32_t)(n / L->local[0] % L->local[1])
-                        : (uint32_t)(n / L->local[0] / L->local[1]);
+            id = c == 0   ? (uint32_t)(n % L->local[0])
+                 : c == 1 ? (uint32_t)(n / L->local[0] % L->local[1])
+                          : (uint32_t)(n / L->local[0] / L->local[1]);
         }
         dst[b] = (uint8_t)(id >> (8 * (rel & 1)));
     }
@@ -194,12 +197,13 @@ static void init_thread(const launch *L, emu_thread *t, const uint32_t g[3], con
     put(f + off[VISA_PREDEF_GROUP_ID_Z], g[2], 4);
     put(f + off[VISA_PREDEF_THREAD_X], l[0], 2);
     put(f + off[VISA_PREDEF_THREAD_Y], l[1], 2);
-    put(f + off[VISA_PREDEF_SR0] + 8, t->dispatch, 4);            /* %sr0.2: DMask, the dispatch mask */
+    put(f + off[VISA_PREDEF_SR0] + 8, t->dispatch, 4); /* %sr0.2: DMask, the dispatch mask */
     uint32_t in_group = l[0] + L->gsize[0] * (l[1] + L->gsize[1] * l[2]);
     if (L->abi.opencl) {
         /* %hw_id / %sr0: the hardware thread (sr0_thread_bits) */
         put(f + off[VISA_PREDEF_HW_ID], hw_thread, 4);
-        if (L->opts->platform >= VISA_PLATFORM_XEHP) put(f + off[VISA_PREDEF_SR0], sr0_thread_bits(L->opts->platform, hw_thread), 4);
+        if (L->opts->platform >= VISA_PLATFORM_XEHP)
+            put(f + off[VISA_PREDEF_SR0], sr0_thread_bits(L->opts->platform, hw_thread), 4);
     } else {
         put(f + off[VISA_PREDEF_HW_ID], in_group, 4); /* %hw_id: thread in group */
     }
@@ -219,8 +223,9 @@ static void init_thread(const launch *L, emu_thread *t, const uint32_t g[3], con
             const emu_layout *lay = &p->lay;
             bool surf = role == VISA_INPUT_SURFACE;
             if (in->id >= (surf ? lay->nsurfs : lay->nsamps)) continue;
-            uint32_t v = a->kind == VISA_ARG_BUFFER ? a->buffer
-                         : a->kind == VISA_ARG_FLOAT ? (uint32_t)a->fvalue : (uint32_t)a->value;
+            uint32_t v = a->kind == VISA_ARG_BUFFER  ? a->buffer
+                         : a->kind == VISA_ARG_FLOAT ? (uint32_t)a->fvalue
+                                                     : (uint32_t)a->value;
             t->state[(surf ? lay->surf_slot : lay->samp_slot)[in->id]] = v;
             continue;
         }
@@ -261,7 +266,7 @@ static void init_thread(const launch *L, emu_thread *t, const uint32_t g[3], con
 ** threads can take turns at barriers. */
 typedef struct group_mem {
     uint32_t nthreads;
-    uint32_t worker;  /* the host worker running the group: its hardware-thread slots (hw_thread_id) */
+    uint32_t worker; /* the host worker running the group: its hardware-thread slots (hw_thread_id) */
     emu_thread *t;
     uint8_t *file;
     uint32_t *addr, *pred, *state, *wait;
@@ -468,11 +473,13 @@ static void *worker(void *arg) {
     return NULL;
 }
 
-static const char *const arg_keyword[] = {
-    [VISA_ARG_LOCAL_SIZE] = "local_size", [VISA_ARG_GLOBAL_SIZE] = "global_size",
-    [VISA_ARG_GROUP_COUNT] = "group_count", [VISA_ARG_GLOBAL_OFFSET] = "global_offset",
-    [VISA_ARG_ENQUEUED_LOCAL_SIZE] = "enqueued_local_size", [VISA_ARG_WORK_DIM] = "work_dim",
-    [VISA_ARG_PAYLOAD_HEADER] = "payload_header"};
+static const char *const arg_keyword[] = {[VISA_ARG_LOCAL_SIZE] = "local_size",
+                                          [VISA_ARG_GLOBAL_SIZE] = "global_size",
+                                          [VISA_ARG_GROUP_COUNT] = "group_count",
+                                          [VISA_ARG_GLOBAL_OFFSET] = "global_offset",
+                                          [VISA_ARG_ENQUEUED_LOCAL_SIZE] = "enqueued_local_size",
+                                          [VISA_ARG_WORK_DIM] = "work_dim",
+                                          [VISA_ARG_PAYLOAD_HEADER] = "payload_header"};
 
 const char *visa_arg_keyword(visa_arg_kind kind) {
     return (unsigned)kind < sizeof arg_keyword / sizeof arg_keyword[0] ? arg_keyword[kind] : NULL;
@@ -640,7 +647,8 @@ static bool bind_args(diag_sink *ds, const ir_routine *r, const emu_abi *abi, co
                                 ty >= 0 ? isa_types[ty].name : "?", a->buffer, a->buffer == 1 ? "" : "s");
                 return false;
             }
-            if (a->value > o->nvector_elems || a->buffer > o->nvector_elems - a->value || (a->buffer && !o->vector_elems)) {
+            if (a->value > o->nvector_elems || a->buffer > o->nvector_elems - a->value ||
+                (a->buffer && !o->vector_elems)) {
                 emu_diag_offset(ds, EDIAG_INPUT_VECTOR_ELEMS, VISA_DIAG_NO_OFFSET, name);
                 return false;
             }
@@ -790,9 +798,9 @@ static bool launch_limits(diag_sink *ds, const ir_routine *r, const visa_run_opt
     if (nt > MAX_LAUNCH_BYTES / group) nt = (unsigned)(MAX_LAUNCH_BYTES / group);
     L->host_threads = nt ? nt : 1;
     L->max_steps = o->max_steps ? o->max_steps : DEFAULT_MAX_STEPS;
-    L->budget.max_total = o->max_total_steps ? o->max_total_steps
+    L->budget.max_total = o->max_total_steps                                   ? o->max_total_steps
                           : L->max_steps > UINT64_MAX / EMU_TOTAL_STEPS_FACTOR ? UINT64_MAX
-                                                                             : L->max_steps * EMU_TOTAL_STEPS_FACTOR;
+                                                                               : L->max_steps * EMU_TOTAL_STEPS_FACTOR;
     if (o->timeout_seconds != 0) {
         if (!(o->timeout_seconds > 0) || !isfinite(o->timeout_seconds)) {
             emu_diag_offset(ds, EDIAG_LAUNCH_TIMEOUT_VALUE, VISA_DIAG_NO_OFFSET, o->timeout_seconds);
@@ -940,8 +948,8 @@ visa_status visa_kernel_run(const visa_kernel *k, const visa_run_opts *opts_in, 
     return st;
 }
 
-visa_status visa_module_run(const visa_module *m, const visa_run_opts *opts_in, const visa_arg *args,
-                            size_t nargs, visa_buffer *bufs, size_t nbufs, visa_run_stats *stats) {
+visa_status visa_module_run(const visa_module *m, const visa_run_opts *opts_in, const visa_arg *args, size_t nargs,
+                            visa_buffer *bufs, size_t nbufs, visa_run_stats *stats) {
     if (stats) memset(stats, 0, sizeof *stats);
     visa_run_opts opts;
     if (!m || !opts_in || visa__run_opts_read(opts_in, &opts) != VISA_OK) return VISA_E_ARG;

@@ -35,8 +35,8 @@ visa_status emu_layout_build(visa_ctx *ctx, const ir_routine *r, visa_platform p
     for (uint32_t i = 0; i < r->attrs.len; i++) {
         const ir_attr *a = &r->attrs.data[i];
         if (!strcmp(ir_str(r, a->name), "NumGRF") && a->size == 4) {
-            uint32_t v = (uint32_t)a->value[0] | ((uint32_t)a->value[1] << 8) |
-                         ((uint32_t)a->value[2] << 16) | ((uint32_t)a->value[3] << 24);
+            uint32_t v = (uint32_t)a->value[0] | ((uint32_t)a->value[1] << 8) | ((uint32_t)a->value[2] << 16) |
+                         ((uint32_t)a->value[3] << 24);
             if (v >= 1 && v <= 1024) lay->num_grf = v;
         }
     }
@@ -107,7 +107,8 @@ visa_status emu_layout_build(visa_ctx *ctx, const ir_routine *r, visa_platform p
         placed[id] = true;
         next = off + size;
     }
-    uint32_t file = kernel ? next : round_up(next > (uint32_t)lay->num_grf * grf ? next : (uint32_t)lay->num_grf * grf, grf);
+    uint32_t file =
+        kernel ? next : round_up(next > (uint32_t)lay->num_grf * grf ? next : (uint32_t)lay->num_grf * grf, grf);
     /* remaining predefined variables after the GRF file */
     for (unsigned id = 0; id < isa_predef_var_count; id++) {
         if (placed[id]) continue;

@@ -41,10 +41,10 @@ static void llvm_load_once(void) {
     }
     const char *missing = NULL;
     void *fn;
-#define LLVM_DL_LOOKUP(slot, name)                                                                  \
-    if (!missing) {                                                                                 \
-        if ((fn = dlsym(h, name))) slot = (__typeof__(slot))fn;                                     \
-        else missing = name;                                                                        \
+#define LLVM_DL_LOOKUP(slot, name)                              \
+    if (!missing) {                                             \
+        if ((fn = dlsym(h, name))) slot = (__typeof__(slot))fn; \
+        else missing = name;                                    \
     }
 #define LLVM_DL_FN(name) LLVM_DL_LOOKUP(llvm.api.name, #name)
 #define LLVM_DL_TARGET(member, f) LLVM_DL_LOOKUP(llvm.api.member, LLVM_DL_NAME(f))
@@ -54,8 +54,7 @@ static void llvm_load_once(void) {
     if (missing || major != LLVM_VERSION_MAJOR) {
         if (missing)
             snprintf(llvm.msg, sizeof llvm.msg, "%s is not LLVM %d: it lacks %s", lib, LLVM_VERSION_MAJOR, missing);
-        else
-            snprintf(llvm.msg, sizeof llvm.msg, "%s is LLVM %u, not %d", lib, major, LLVM_VERSION_MAJOR);
+        else snprintf(llvm.msg, sizeof llvm.msg, "%s is LLVM %u, not %d", lib, major, LLVM_VERSION_MAJOR);
         llvm.why = llvm.msg;
         dlclose(h);
         return;

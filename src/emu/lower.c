@@ -52,11 +52,13 @@ static visa_status lower_inst(emu_program *p, const ir_inst *in, uint32_t *label
     for (unsigned k = 0; k < in->nopnd; k++) {
         const ir_opnd *o = &in->opnd[k];
         switch (o->kind) {
-        case 'V': case 'v': case '&': {
+        case 'V':
+        case 'v':
+        case '&': {
             bool is_dst = nv < ndst;
-            emu_opnd *slot = nv == 0 && ndst >= 1 ? &op.dst
+            emu_opnd *slot = nv == 0 && ndst >= 1   ? &op.dst
                              : nv == 1 && ndst == 2 ? &op.dst2
-                                                         : &op.src[op.nsrc < 5 ? op.nsrc : 4];
+                                                    : &op.src[op.nsrc < 5 ? op.nsrc : 4];
             if (!emu_lower_vec(p, in, &o->u.vec, op.exec, is_dst, slot, ds)) return VISA_E_UNSUPPORTED;
             if (!is_dst) op.nsrc++;
             if (is_dst && o->u.vec.mod == VM_SAT) op.sat = 1;

@@ -16,7 +16,7 @@ void emu_layout_free(visa_ctx *ctx, emu_layout *lay);
 ** fast handlers; VISA_EMU_TIER: interp, jit or jit-all), and part of a prepared kernel's key. */
 typedef struct emu_knobs {
     bool generic;
-    uint8_t isa;  /* EMU_ISA_* */
+    uint8_t isa; /* EMU_ISA_* */
     uint8_t tier; /* EMU_TIER_* (jit.h) */
 } emu_knobs;
 void emu_knobs_read(emu_knobs *k);

@@ -68,7 +68,7 @@
 ** pitch; none in a raw send: the pitch is payload dword 2), src[4] surface.
 ** block2d operands: src[0] data (dst or stored data), src[1] base or payload, src[2..4] width,
 ** height, pitch, dst X, dst2 Y. */
-#define I_OP(i) ((i) & 0x3F)
+#define I_OP(i) ((i)&0x3F)
 #define I_SFID(i) (((i) >> 6) & 3)
 #define I_ATYPE(i) (((i) >> 8) & 7)
 #define I_ASIZE(i) (((i) >> 11) & 7)
@@ -83,8 +83,8 @@
 
 static uint32_t pack_info(unsigned opc, unsigned sfid, unsigned atype, unsigned asize, unsigned dsize, bool transpose,
                           bool vnni, bool eot, unsigned chmask, unsigned elems, bool raw) {
-    return opc | sfid << 6 | atype << 8 | asize << 11 | dsize << 14 | (unsigned)transpose << 17 |
-           (unsigned)vnni << 18 | (unsigned)eot << 19 | chmask << 20 | (elems - 1) << 24 | (uint32_t)raw << 31;
+    return opc | sfid << 6 | atype << 8 | asize << 11 | dsize << 14 | (unsigned)transpose << 17 | (unsigned)vnni << 18 |
+           (unsigned)eot << 19 | chmask << 20 | (elems - 1) << 24 | (uint32_t)raw << 31;
 }
 
 static const uint8_t elems_of_code[9] = {0, 1, 2, 3, 4, 8, 16, 32, 64};
@@ -96,7 +96,8 @@ static const uint8_t addr_bytes[6] = {0, 2, 4, 8, 4, 4};
 static unsigned popcount4(unsigned m) { return (m & 1) + (m >> 1 & 1) + (m >> 2 & 1) + (m >> 3 & 1); }
 
 static bool is_atomic(unsigned opc) {
-    return (opc >= VISA_LSC_OP_ATOMIC_IINC && opc <= VISA_LSC_OP_ATOMIC_XOR) || (opc >= VISA_LSC_OP_ATOMIC_BFADD && opc <= VISA_LSC_OP_ATOMIC_BFCAS);
+    return (opc >= VISA_LSC_OP_ATOMIC_IINC && opc <= VISA_LSC_OP_ATOMIC_XOR) ||
+           (opc >= VISA_LSC_OP_ATOMIC_BFADD && opc <= VISA_LSC_OP_ATOMIC_BFCAS);
 }
 static unsigned atomic_nsrc(unsigned opc) {
     if (opc == VISA_LSC_OP_ATOMIC_IINC || opc == VISA_LSC_OP_ATOMIC_IDEC || opc == VISA_LSC_OP_ATOMIC_LOAD) return 0;
@@ -106,8 +107,8 @@ static unsigned atomic_nsrc(unsigned opc) {
 static bool is_float_atomic(unsigned opc) { return opc >= VISA_LSC_OP_ATOMIC_FADD && opc <= VISA_LSC_OP_ATOMIC_FCAS; }
 static bool is_bf_atomic(unsigned opc) { return opc >= VISA_LSC_OP_ATOMIC_BFADD && opc <= VISA_LSC_OP_ATOMIC_BFCAS; }
 static bool is_store(unsigned opc) {
-    return opc == VISA_LSC_OP_STORE || opc == VISA_LSC_OP_STORE_STRIDED || opc == VISA_LSC_OP_STORE_QUAD || opc == VISA_LSC_OP_STORE_UNCOMPRESSED ||
-           opc == VISA_LSC_OP_STORE_UNCOMPRESSED_QUAD;
+    return opc == VISA_LSC_OP_STORE || opc == VISA_LSC_OP_STORE_STRIDED || opc == VISA_LSC_OP_STORE_QUAD ||
+           opc == VISA_LSC_OP_STORE_UNCOMPRESSED || opc == VISA_LSC_OP_STORE_UNCOMPRESSED_QUAD;
 }
 static bool is_quad(unsigned opc) {
     return opc == VISA_LSC_OP_LOAD_QUAD || opc == VISA_LSC_OP_STORE_QUAD || opc == VISA_LSC_OP_STORE_UNCOMPRESSED_QUAD;
@@ -169,7 +170,8 @@ static uint8_t *space_ptr(emu_thread *t, const lsc_space *s, uint64_t addr, uint
 
 /* Report an access to the observer (exec.h: one predictable branch when unobserved). */
 static inline void observe(emu_thread *t, const lsc_space *s, uint64_t a, uint32_t size, unsigned lane, unsigned kind) {
-    static const unsigned space[] = {[SP_GLOBAL] = VISA_MEM_GLOBAL, [SP_SLM] = VISA_MEM_SLM, [SP_SURFACE] = VISA_MEM_SURFACE};
+    static const unsigned space[] = {
+        [SP_GLOBAL] = VISA_MEM_GLOBAL, [SP_SLM] = VISA_MEM_SLM, [SP_SURFACE] = VISA_MEM_SURFACE};
     emu_observe_mem(t, space[s->kind], s->index, s->kind == SP_SLM ? emu_slm_offset(a) : a, size, lane, kind);
 }
 
@@ -409,21 +411,26 @@ static uint64_t atomic_apply(unsigned opc, uint64_t old, uint64_t s1, uint64_t s
     }
     double o = fl_of(old, mb, bf), a = fl_of(s1 & msk, mb, bf);
     switch (opc) {
-    case VISA_LSC_OP_ATOMIC_FADD: case VISA_LSC_OP_ATOMIC_BFADD:
+    case VISA_LSC_OP_ATOMIC_FADD:
+    case VISA_LSC_OP_ATOMIC_BFADD:
         if (mb == 4) return fl_bits((double)((float)o + (float)a), 4, false);
         return fl_bits(o + a, mb, bf);
-    case VISA_LSC_OP_ATOMIC_FSUB: case VISA_LSC_OP_ATOMIC_BFSUB:
+    case VISA_LSC_OP_ATOMIC_FSUB:
+    case VISA_LSC_OP_ATOMIC_BFSUB:
         if (mb == 4) return fl_bits((double)((float)o - (float)a), 4, false);
         return fl_bits(o - a, mb, bf);
-    case VISA_LSC_OP_ATOMIC_FMIN: case VISA_LSC_OP_ATOMIC_BFMIN:
+    case VISA_LSC_OP_ATOMIC_FMIN:
+    case VISA_LSC_OP_ATOMIC_BFMIN:
         if (isnan(a)) return old;
         if (isnan(o)) return s1 & msk;
         return fl_less(a, o) ? s1 & msk : old;
-    case VISA_LSC_OP_ATOMIC_FMAX: case VISA_LSC_OP_ATOMIC_BFMAX:
+    case VISA_LSC_OP_ATOMIC_FMAX:
+    case VISA_LSC_OP_ATOMIC_BFMAX:
         if (isnan(a)) return old;
         if (isnan(o)) return s1 & msk;
         return fl_less(o, a) ? s1 & msk : old;
-    case VISA_LSC_OP_ATOMIC_FCAS: case VISA_LSC_OP_ATOMIC_BFCAS: return o == a ? s2 & msk : old;
+    case VISA_LSC_OP_ATOMIC_FCAS:
+    case VISA_LSC_OP_ATOMIC_BFCAS: return o == a ? s2 & msk : old;
     default: return old;
     }
 }
@@ -471,7 +478,8 @@ static void h_apndctr(emu_thread *t, const emu_op *op) {
     if (!space_of(t, op, &sp)) return;
     uint32_t fsize = t->prog->lay.file_bytes;
     const emu_opnd *dst = &op->src[0], *src = &op->src[2];
-    if ((dst->shape != EO_NONE && dst->off + (uint64_t)n * rb > fsize) || (src->shape != EO_NONE && src->off + (uint64_t)n * rb > fsize)) {
+    if ((dst->shape != EO_NONE && dst->off + (uint64_t)n * rb > fsize) ||
+        (src->shape != EO_NONE && src->off + (uint64_t)n * rb > fsize)) {
         emu_fault(t, EDIAG_RUN_PAYLOAD_FILE, 0);
         return;
     }
@@ -486,7 +494,9 @@ static void h_apndctr(emu_thread *t, const emu_op *op) {
         observe(t, &sp, 0, mb, i, VISA_MEM_ATOMIC);
         uint64_t v = src->shape != EO_NONE ? load_reg(t->file + src->off + i * rb, ds) : 0;
         uint64_t old = load_mem(m, mb);
-        uint64_t nv = opc == VISA_LSC_OP_APNDCTR_ATOMIC_ADD ? old + v : opc == VISA_LSC_OP_APNDCTR_ATOMIC_SUB ? old - v : v;
+        uint64_t nv = opc == VISA_LSC_OP_APNDCTR_ATOMIC_ADD   ? old + v
+                      : opc == VISA_LSC_OP_APNDCTR_ATOMIC_SUB ? old - v
+                                                              : v;
         memcpy(m, &nv, mb);
         if (dst->shape != EO_NONE) mem_to_reg(t->file + dst->off + i * rb, (const uint8_t *)&old, ds);
         if (dst->shape != EO_NONE) emu_check_xfer(t, t->file + dst->off + i * rb, rb, NULL, mb, i, false);
@@ -498,7 +508,7 @@ static void h_apndctr(emu_thread *t, const emu_op *op) {
 typedef struct b2d {
     uint64_t base;
     uint64_t width, height, pitch; /* bytes, rows, bytes (minus-one fields + 1) */
-    int64_t x, y;                  /* elements, rows */
+    int64_t x, y; /* elements, rows */
     unsigned w, h, blocks;
 } b2d;
 
@@ -585,16 +595,15 @@ static void b2d_clip(const b2d *g, int64_t col0, unsigned w, unsigned e, unsigne
 /* Host pointer of a row's in-surface columns [x0, x1), or NULL when the row is outside the
 ** surface or not wholly inside one buffer (then the element loop decides, and reports a fault at
 ** the first element in no buffer, as it always does). */
-static uint8_t *b2d_row(emu_thread *t, const b2d *g, int64_t row, int64_t col0, unsigned x0, unsigned x1,
-                              unsigned e) {
+static uint8_t *b2d_row(emu_thread *t, const b2d *g, int64_t row, int64_t col0, unsigned x0, unsigned x1, unsigned e) {
     if (row < 0 || (uint64_t)row >= g->height || x0 >= x1) return NULL;
     return emu_global(t->mem, g->base + (uint64_t)row * g->pitch + (uint64_t)(col0 + x0) * e, (x1 - x0) * e);
 }
 
 /* Copy n elements of e bytes (1, 2, 4 or 8) from src into dst at element stride step (e bytes). */
 static void b2d_scatter(uint8_t *dst, const uint8_t *src, unsigned n, unsigned e, uint64_t step) {
-#define SCATTER(E)                                                                                 \
-    for (unsigned i = 0; i < n; i++) memcpy(dst + i * step * (E), src + (size_t)i * (E), (E));     \
+#define SCATTER(E)                                                                             \
+    for (unsigned i = 0; i < n; i++) memcpy(dst + i * step * (E), src + (size_t)i * (E), (E)); \
     break;
     switch (e) {
     case 1: SCATTER(1)
@@ -674,7 +683,8 @@ static void b2d_observe(emu_thread *t, const b2d *g, unsigned e, unsigned blocks
             if (c0 < 0) c0 = 0;
             if (c1 > cols) c1 = cols;
             if (c0 < c1)
-                observe(t, &sp, g->base + (uint64_t)row * g->pitch + (uint64_t)c0 * e, (uint32_t)((c1 - c0) * e), 0, kind);
+                observe(t, &sp, g->base + (uint64_t)row * g->pitch + (uint64_t)c0 * e, (uint32_t)((c1 - c0) * e), 0,
+                        kind);
         }
 }
 
@@ -817,9 +827,12 @@ static bool finish_simt(emu_program *p, const ir_inst *in, emu_op *op, diag_sink
     unsigned grf = p->cur->grf_bytes, rb = reg_bytes[ds_];
     if (ds_ < VISA_LSC_DS_D8 || ds_ > VISA_LSC_DS_D16U32H) return lsc_err(in, ds, "invalid data size");
     if (asize < VISA_LSC_AS_A16 || asize > VISA_LSC_AS_A32S) return lsc_err(in, ds, "invalid address size");
-    if (I_ATYPE(info) == VISA_LSC_AT_ARG) return lsc_err(in, ds, "the arg address model (indirect data) has no meaning in the emulator");
-    if (I_ATYPE(info) < VISA_LSC_AT_FLAT || I_ATYPE(info) > VISA_LSC_AT_BTI) return lsc_err(in, ds, "invalid address type");
-    if (I_SFID(info) == VISA_LSC_SFID_SLM && I_ATYPE(info) != VISA_LSC_AT_FLAT) return lsc_err(in, ds, "SLM messages must use flat addresses");
+    if (I_ATYPE(info) == VISA_LSC_AT_ARG)
+        return lsc_err(in, ds, "the arg address model (indirect data) has no meaning in the emulator");
+    if (I_ATYPE(info) < VISA_LSC_AT_FLAT || I_ATYPE(info) > VISA_LSC_AT_BTI)
+        return lsc_err(in, ds, "invalid address type");
+    if (I_SFID(info) == VISA_LSC_SFID_SLM && I_ATYPE(info) != VISA_LSC_AT_FLAT)
+        return lsc_err(in, ds, "SLM messages must use flat addresses");
     if (I_SFID(info) == VISA_LSC_SFID_TGM && !native) return lsc_err(in, ds, "typed (TGM) messages are not supported");
     if (native) {
         /* vISA sizes SIMT payloads for the native message width, not ExecSize: W = max(ExecSize,
@@ -833,7 +846,8 @@ static bool finish_simt(emu_program *p, const ir_inst *in, emu_op *op, diag_sink
     }
     if (is_atomic(opc)) {
         unsigned mb = mem_bytes[ds_];
-        if (I_TRANSPOSE(info) || elems != 1) return lsc_err(in, ds, "atomics take one element per address, not transposed");
+        if (I_TRANSPOSE(info) || elems != 1)
+            return lsc_err(in, ds, "atomics take one element per address, not transposed");
         if (is_float_atomic(opc) && mb == 1) return lsc_err(in, ds, "float atomics need d16, d32 or d64 data");
         if (is_bf_atomic(opc) && mb != 2) return lsc_err(in, ds, "bfloat16 atomics need 16-bit data");
         if (I_SFID(info) != VISA_LSC_SFID_SLM) p->global_atomics = true;
@@ -865,20 +879,24 @@ bool emu_lsc_lower_untyped(emu_program *p, const ir_inst *in, emu_op *op, diag_s
     memset(&op->dst, 0, sizeof op->dst);
     memset(&op->dst2, 0, sizeof op->dst2);
     unsigned sfid = (unsigned)num(in, U_SFID);
-    if (sfid != VISA_LSC_SFID_UGM && sfid != VISA_LSC_SFID_UGML && sfid != VISA_LSC_SFID_SLM) return lsc_err(in, ds, "the SFID must be .ugm, .ugml or .slm");
+    if (sfid != VISA_LSC_SFID_UGM && sfid != VISA_LSC_SFID_UGML && sfid != VISA_LSC_SFID_SLM)
+        return lsc_err(in, ds, "the SFID must be .ugm, .ugml or .slm");
 
     if (opc == VISA_LSC_OP_LOAD_BLOCK2D || opc == VISA_LSC_OP_STORE_BLOCK2D) {
         bool store = opc == VISA_LSC_OP_STORE_BLOCK2D;
         unsigned dsz = (unsigned)num(in, B_DS), order = (unsigned)num(in, B_ORD), blocks = (unsigned)num(in, B_BLOCKS),
                  w = (unsigned)num(in, B_W), h = (unsigned)num(in, B_H), vnni = (unsigned)num(in, B_VNNI);
         if (sfid == VISA_LSC_SFID_SLM) return lsc_err(in, ds, "2D block messages access global memory (.ugm)");
-        if (dsz < VISA_LSC_DS_D8 || dsz > VISA_LSC_DS_D64) return lsc_err(in, ds, "2D blocks take d8, d16, d32 or d64 data");
+        if (dsz < VISA_LSC_DS_D8 || dsz > VISA_LSC_DS_D64)
+            return lsc_err(in, ds, "2D blocks take d8, d16, d32 or d64 data");
         if (order != VISA_LSC_ORDER_NONTRANSPOSE && order != VISA_LSC_ORDER_TRANSPOSE)
             return lsc_err(in, ds, "invalid data order");
         if (!w || !h || !blocks || w > 256 || h > 256 || blocks > 16)
             return lsc_err(in, ds, "2D block width and height must be 1..256 and blocks 1..16");
-        if (store && (blocks != 1 || order == VISA_LSC_ORDER_TRANSPOSE || vnni)) return lsc_err(in, ds, "store_block2d stores one plain block");
-        op->info = pack_info(opc, sfid, VISA_LSC_AT_FLAT, VISA_LSC_AS_A64, dsz, order == VISA_LSC_ORDER_TRANSPOSE, vnni != 0, false, 0, 1, false);
+        if (store && (blocks != 1 || order == VISA_LSC_ORDER_TRANSPOSE || vnni))
+            return lsc_err(in, ds, "store_block2d stores one plain block");
+        op->info = pack_info(opc, sfid, VISA_LSC_AT_FLAT, VISA_LSC_AS_A64, dsz, order == VISA_LSC_ORDER_TRANSPOSE,
+                             vnni != 0, false, 0, 1, false);
         op->target = w | h << 9 | blocks << 18;
         op->imm = (int32_t)((uint32_t)(uint16_t)num(in, B_XOFF) | (uint32_t)(uint16_t)num(in, B_YOFF) << 16);
         if (!emu_msg_raw(p, in, store ? B_SRC1 : B_DST, &op->src[0], ds)) return false;
@@ -899,7 +917,8 @@ bool emu_lsc_lower_untyped(emu_program *p, const ir_inst *in, emu_op *op, diag_s
     }
     if (opc == VISA_LSC_OP_APNDCTR_ATOMIC_ADD || opc == VISA_LSC_OP_APNDCTR_ATOMIC_SUB) {
         unsigned at = (unsigned)num(in, A_AT), dsz = (unsigned)num(in, A_DS);
-        if (at != VISA_LSC_AT_BSS && at != VISA_LSC_AT_SS && at != VISA_LSC_AT_BTI) return lsc_err(in, ds, "append counters need a bti, bss or ss surface");
+        if (at != VISA_LSC_AT_BSS && at != VISA_LSC_AT_SS && at != VISA_LSC_AT_BTI)
+            return lsc_err(in, ds, "append counters need a bti, bss or ss surface");
         if (dsz != VISA_LSC_DS_D32 && dsz != VISA_LSC_DS_D64 && dsz != VISA_LSC_DS_D16U32 && dsz != VISA_LSC_DS_D8U32)
             return lsc_err(in, ds, "append counters take d32 or d64 data");
         op->info = pack_info(opc, sfid, at, VISA_LSC_AS_A32, dsz, false, false, false, 0, 1, false);
@@ -920,8 +939,8 @@ bool emu_lsc_lower_untyped(emu_program *p, const ir_inst *in, emu_op *op, diag_s
     unsigned elems = quad ? 1 : elems_of_code[ecode];
     if (dsz > VISA_LSC_DS_D16U32H) dsz = 0;
     if (asize > VISA_LSC_AS_A32S) asize = 0;
-    op->info = pack_info(opc == VISA_LSC_OP_STORE_UNCOMPRESSED ? VISA_LSC_OP_STORE : opc, sfid, at & 7, asize, dsz, order == VISA_LSC_ORDER_TRANSPOSE, false,
-                         false, quad ? chm : 0, elems, false);
+    op->info = pack_info(opc == VISA_LSC_OP_STORE_UNCOMPRESSED ? VISA_LSC_OP_STORE : opc, sfid, at & 7, asize, dsz,
+                         order == VISA_LSC_ORDER_TRANSPOSE, false, false, quad ? chm : 0, elems, false);
     uint32_t scale = (uint32_t)(uint16_t)num(in, U_SCALE);
     op->target = scale ? scale : 1;
     op->imm = (int32_t)num(in, U_OFF);
@@ -929,7 +948,8 @@ bool emu_lsc_lower_untyped(emu_program *p, const ir_inst *in, emu_op *op, diag_s
     bool strided = is_strided(opc);
     /* strided: dst, base, pitch (V), data; others: dst, addresses, data 1, data 2 */
     if (!emu_msg_raw(p, in, U_DST, &op->src[0], ds) || !emu_msg_raw(p, in, U_SRC0, &op->src[1], ds) ||
-        !emu_msg_raw(p, in, strided ? U_SRC2 : U_SRC1, &op->src[2], ds) || !emu_msg_scalar(p, in, U_SURF, &op->src[4], ds))
+        !emu_msg_raw(p, in, strided ? U_SRC2 : U_SRC1, &op->src[2], ds) ||
+        !emu_msg_scalar(p, in, U_SURF, &op->src[4], ds))
         return false;
     if (strided ? !emu_msg_scalar(p, in, U_SRC1, &op->src[3], ds) : !emu_msg_raw(p, in, U_SRC2, &op->src[3], ds))
         return false;
@@ -949,9 +969,11 @@ bool emu_lsc_lower_typed(emu_program *p, const ir_inst *in, emu_op *op, diag_sin
     memset(&op->dst2, 0, sizeof op->dst2);
     unsigned at = (unsigned)num(in, T_AT), asize = (unsigned)num(in, T_AS), dsz = (unsigned)num(in, T_DS),
              chm = (unsigned)num(in, T_CHM) & 0xF;
-    if (at != VISA_LSC_AT_BSS && at != VISA_LSC_AT_SS && at != VISA_LSC_AT_BTI) return lsc_err(in, ds, "typed messages need a bti, bss or ss surface");
+    if (at != VISA_LSC_AT_BSS && at != VISA_LSC_AT_SS && at != VISA_LSC_AT_BTI)
+        return lsc_err(in, ds, "typed messages need a bti, bss or ss surface");
     if (dsz < VISA_LSC_DS_D8 || dsz > VISA_LSC_DS_D16U32H) return lsc_err(in, ds, "invalid data size");
-    if (asize != VISA_LSC_AS_A32 && asize != VISA_LSC_AS_A16 && asize != VISA_LSC_AS_A64) return lsc_err(in, ds, "invalid address size");
+    if (asize != VISA_LSC_AS_A32 && asize != VISA_LSC_AS_A16 && asize != VISA_LSC_AS_A64)
+        return lsc_err(in, ds, "invalid address size");
     emu_opnd v, r, lod;
     if (!emu_msg_raw(p, in, T_V, &v, ds) || !emu_msg_raw(p, in, T_R, &r, ds) || !emu_msg_raw(p, in, T_LOD, &lod, ds))
         return false;
@@ -986,13 +1008,14 @@ bool emu_lsc_lower_send(emu_program *p, const ir_inst *in, emu_op *op, const emu
                                                 : VISA_LSC_SFID_TGM;
     unsigned at = desc_lsc_addr_type(desc) + 1; /* HW 0 flat, 1 bss, 2 ss, 3 bti */
     unsigned dsz = desc_lsc_data_size(desc) + 1;
-#define RAW_ERR(d, ...)                                                                                                \
-    do {                                                                                                               \
-        emu_diag(ds, d, in->line, in->col, __VA_ARGS__);                                                               \
-        return false;                                                                                                  \
+#define RAW_ERR(d, ...)                                  \
+    do {                                                 \
+        emu_diag(ds, d, in->line, in->col, __VA_ARGS__); \
+        return false;                                    \
     } while (0)
     if (opc == VISA_LSC_OP_FENCE) {
-        op->info = pack_info(opc, sfid, VISA_LSC_AT_FLAT, VISA_LSC_AS_A32, VISA_LSC_DS_D32, false, false, d->eot, 0, 1, true);
+        op->info =
+            pack_info(opc, sfid, VISA_LSC_AT_FLAT, VISA_LSC_AS_A32, VISA_LSC_DS_D32, false, false, d->eot, 0, 1, true);
         op->fn = emu_lsc_nothing;
         return true;
     }
@@ -1025,7 +1048,8 @@ bool emu_lsc_lower_send(emu_program *p, const ir_inst *in, emu_op *op, const emu
         } else if (ex) {
             RAW_ERR(EDIAG_LOWER_LSC_SEND_B2D_EXDESC, ex);
         }
-        op->info = pack_info(opc, sfid, VISA_LSC_AT_FLAT, VISA_LSC_AS_A64, dsz, tr, vnni, d->eot, 0, 1, true) | 1u << 20;
+        op->info =
+            pack_info(opc, sfid, VISA_LSC_AT_FLAT, VISA_LSC_AS_A64, dsz, tr, vnni, d->eot, 0, 1, true) | 1u << 20;
         op->imm = (int32_t)((uint32_t)(uint16_t)xo | (uint32_t)(uint16_t)yo << 16);
         op->src[0] = store ? src1 : dst;
         op->src[1] = src0;
@@ -1035,8 +1059,9 @@ bool emu_lsc_lower_send(emu_program *p, const ir_inst *in, emu_op *op, const emu
         return true;
     }
     bool quad = is_quad(opc);
-    bool known = opc <= VISA_LSC_OP_LOAD_STATUS || opc == VISA_LSC_OP_STORE_UNCOMPRESSED || opc == VISA_LSC_OP_STORE_UNCOMPRESSED_QUAD ||
-                 is_bf_atomic(opc) || opc == VISA_LSC_OP_APNDCTR_ATOMIC_ADD || opc == VISA_LSC_OP_APNDCTR_ATOMIC_SUB;
+    bool known = opc <= VISA_LSC_OP_LOAD_STATUS || opc == VISA_LSC_OP_STORE_UNCOMPRESSED ||
+                 opc == VISA_LSC_OP_STORE_UNCOMPRESSED_QUAD || is_bf_atomic(opc) ||
+                 opc == VISA_LSC_OP_APNDCTR_ATOMIC_ADD || opc == VISA_LSC_OP_APNDCTR_ATOMIC_SUB;
     if (!known || opc == VISA_LSC_OP_CCS_UPDATE || opc == VISA_LSC_OP_READ_STATE_INFO)
         RAW_ERR(EDIAG_LOWER_LSC_SEND_OPCODE, opc, desc, d->sfid);
     if (opc == VISA_LSC_OP_APNDCTR_ATOMIC_ADD || opc == VISA_LSC_OP_APNDCTR_ATOMIC_SUB)
@@ -1110,4 +1135,3 @@ bool emu_lsc_lower_send(emu_program *p, const ir_inst *in, emu_op *op, const emu
     return finish_simt(p, in, op, ds, false);
 #undef RAW_ERR
 }
-

@@ -28,10 +28,8 @@ uint8_t *emu_global(emu_mem *mem, uint64_t addr, uint32_t size) {
 const char *emu_global_where(const emu_mem *mem, uint64_t addr, char *buf, size_t cap) {
     uint64_t off;
     uint32_t i = emu_global_buffer(mem, addr, &off);
-    if (i == UINT32_MAX)
-        snprintf(buf, cap, "0x%llx (in no buffer)", (unsigned long long)addr);
-    else
-        snprintf(buf, cap, "buffer %u (%zu bytes) + %llu", i, mem->bufs[i].size, (unsigned long long)off);
+    if (i == UINT32_MAX) snprintf(buf, cap, "0x%llx (in no buffer)", (unsigned long long)addr);
+    else snprintf(buf, cap, "buffer %u (%zu bytes) + %llu", i, mem->bufs[i].size, (unsigned long long)off);
     return buf;
 }
 
@@ -46,8 +44,8 @@ uint8_t *emu_surface(emu_mem *mem, uint32_t index, uint64_t off, uint32_t size, 
     return b->data + off;
 }
 
-void emu_mem_locate(const emu_mem *mem, unsigned space, uint32_t buffer, uint64_t addr, uint32_t *buf,
-                    uint64_t *offset, uint64_t *limit) {
+void emu_mem_locate(const emu_mem *mem, unsigned space, uint32_t buffer, uint64_t addr, uint32_t *buf, uint64_t *offset,
+                    uint64_t *limit) {
     *limit = 0;
     if (space == VISA_MEM_GLOBAL) {
         *buf = emu_global_buffer(mem, addr, offset);

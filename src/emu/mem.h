@@ -13,7 +13,7 @@
 struct emu_mem {
     visa_buffer *bufs; /* global memory: buffer i lives at visa_buffer_address(i) */
     size_t nbufs;
-    uint8_t *slm;      /* shared local memory of the thread's group */
+    uint8_t *slm; /* shared local memory of the thread's group */
     uint32_t slm_size;
     /* memcheck (check.c): an out-of-bounds access gets these zeroed bytes instead of faulting, so
     ** reads return 0 and writes are dropped; NULL otherwise */
@@ -51,8 +51,8 @@ uint32_t emu_global_buffer(const emu_mem *mem, uint64_t addr, uint64_t *offset);
 ** the buffer holding emulated address addr, for VISA_MEM_SURFACE the buffer `buffer` (addr is the
 ** offset), for VISA_MEM_SLM the group's SLM (*buf UINT32_MAX); *buf is UINT32_MAX when no buffer
 ** holds it; *limit is the size of what holds it (0 for none). */
-void emu_mem_locate(const emu_mem *mem, unsigned space, uint32_t buffer, uint64_t addr, uint32_t *buf,
-                    uint64_t *offset, uint64_t *limit);
+void emu_mem_locate(const emu_mem *mem, unsigned space, uint32_t buffer, uint64_t addr, uint32_t *buf, uint64_t *offset,
+                    uint64_t *limit);
 /* Host pointer for `size` bytes at byte `off` of the surface bound to buffer `index` (a surface
 ** variable's state value), NULL if out of bounds or unbound; *bytes (may be NULL) receives the
 ** surface's size, 0 when unbound. */

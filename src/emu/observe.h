@@ -16,9 +16,9 @@ void emu_observe_group_end(emu_obs_group *g);
 
 /* What the observed loop keeps of one op between its hooks. */
 typedef struct emu_obs_step {
-    uint32_t enabled;   /* channel enables as the handler sees them */
-    bool show_dst;      /* the event carries the destination */
-    uint64_t t0, t1;    /* host clock around the handler (VISA_OBSERVE_TIME) */
+    uint32_t enabled; /* channel enables as the handler sees them */
+    bool show_dst; /* the event carries the destination */
+    uint64_t t0, t1; /* host clock around the handler (VISA_OBSERVE_TIME) */
     uint8_t before[EMU_MAX_LANES * 8];
 } emu_obs_step;
 /* Before the op at pc runs (steps: the thread's count before it), after it ran, and, once the loop

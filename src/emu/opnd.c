@@ -30,8 +30,8 @@ static bool check_span(emu_program *p, const ir_inst *in, diag_sink *ds, uint64_
 }
 
 /* An indirect operand r[A(k),off]<region>: its address element(s) and the region's strides. */
-static bool lower_indirect(emu_program *p, const ir_inst *in, const ir_vec *v, unsigned exec, bool is_dst,
-                           emu_opnd *o, diag_sink *ds) {
+static bool lower_indirect(emu_program *p, const ir_inst *in, const ir_vec *v, unsigned exec, bool is_dst, emu_opnd *o,
+                           diag_sink *ds) {
     const emu_layout *lay = p->cur;
     const ir_routine *r = p->cur_r;
     unsigned vs = ir_region_value(IR_REGION_V(v->region)), w = ir_region_value(IR_REGION_W(v->region)),
@@ -77,8 +77,8 @@ static bool lower_indirect(emu_program *p, const ir_inst *in, const ir_vec *v, u
 }
 
 /* A general (direct) operand: a scalar, a contiguous run, or a region with a table of lane offsets. */
-static bool lower_general(emu_program *p, const ir_inst *in, const ir_vec *v, unsigned exec, bool is_dst,
-                          emu_opnd *o, diag_sink *ds) {
+static bool lower_general(emu_program *p, const ir_inst *in, const ir_vec *v, unsigned exec, bool is_dst, emu_opnd *o,
+                          diag_sink *ds) {
     const emu_layout *lay = p->cur;
     int t = ir_var_type(p->cur_r, v->id);
     if (t < 0 || v->id >= lay->nvars) {
@@ -96,8 +96,7 @@ static bool lower_general(emu_program *p, const ir_inst *in, const ir_vec *v, un
         o->shape = EO_CE0;
         return true;
     }
-    uint64_t base = (uint64_t)lay->var_off[v->id] + (uint64_t)v->row * lay->grf_bytes +
-                    (uint64_t)v->col * o->size;
+    uint64_t base = (uint64_t)lay->var_off[v->id] + (uint64_t)v->row * lay->grf_bytes + (uint64_t)v->col * o->size;
     unsigned vs, w, hs;
     if (is_dst || IR_REGION_W(v->region) == 0) {
         hs = ir_region_value(IR_REGION_H(v->region));
@@ -145,8 +144,8 @@ static bool lower_general(emu_program *p, const ir_inst *in, const ir_vec *v, un
 }
 
 /* Resolve one vector operand.  is_dst: destination region <h>. */
-bool emu_lower_vec(emu_program *p, const ir_inst *in, const ir_vec *v, unsigned exec, bool is_dst,
-                      emu_opnd *o, diag_sink *ds) {
+bool emu_lower_vec(emu_program *p, const ir_inst *in, const ir_vec *v, unsigned exec, bool is_dst, emu_opnd *o,
+                   diag_sink *ds) {
     memset(o, 0, sizeof *o);
     const emu_layout *lay = p->cur;
     const ir_routine *r = p->cur_r;
@@ -211,9 +210,7 @@ bool emu_lower_vec(emu_program *p, const ir_inst *in, const ir_vec *v, unsigned 
     }
     case VC_INDIRECT: return lower_indirect(p, in, v, exec, is_dst, o, ds);
     case VC_GENERAL: return lower_general(p, in, v, exec, is_dst, o, ds);
-    default:
-        emu_diag(ds, EDIAG_LOWER_OPERAND_CLASS, in->line, in->col, v->cls);
-        return false;
+    default: emu_diag(ds, EDIAG_LOWER_OPERAND_CLASS, in->line, in->col, v->cls); return false;
     }
 }
 
@@ -297,9 +294,7 @@ bool emu_msg_scalar(emu_program *p, const ir_inst *in, unsigned k, emu_opnd *o, 
         o->off = (uint32_t)off;
         return true;
     }
-    default:
-        emu_diag(ds, EDIAG_LOWER_MSG_CLASS, in->line, in->col, v->cls);
-        return false;
+    default: emu_diag(ds, EDIAG_LOWER_MSG_CLASS, in->line, in->col, v->cls); return false;
     }
 }
 

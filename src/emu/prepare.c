@@ -109,12 +109,13 @@ visa_status visa_kernel_prepare(const visa_module *m, const char *kernel, visa_p
 void emu_prepared_note_launch(const visa_kernel *k) { atomic_fetch_add(&k->set->launches, 1); }
 
 visa_status visa_module_prepare_stats(const visa_module *m, visa_prepare_stats *out) {
-    if (!m || !out || out->struct_size < offsetof(visa_prepare_stats, launches) + sizeof out->launches) return VISA_E_ARG;
+    if (!m || !out || out->struct_size < offsetof(visa_prepare_stats, launches) + sizeof out->launches)
+        return VISA_E_ARG;
     visa_prepare_stats s;
     memset(&s, 0, sizeof s);
     s.struct_size = out->struct_size;
-    const emu_prepared *set = (const emu_prepared *)atomic_load_explicit(&((visa_module *)m)->prepared,
-                                                                         memory_order_acquire);
+    const emu_prepared *set =
+        (const emu_prepared *)atomic_load_explicit(&((visa_module *)m)->prepared, memory_order_acquire);
     if (set) {
         s.kernels = atomic_load(&set->kernels);
         s.lowerings = atomic_load(&set->lowerings);

@@ -7,12 +7,12 @@
 #include "lower.h"
 
 struct visa_kernel {
-    struct visa_kernel *next;      /* the module's prepared kernels */
-    struct emu_prepared *set;      /* the module's set, which counts its launches */
+    struct visa_kernel *next; /* the module's prepared kernels */
+    struct emu_prepared *set; /* the module's set, which counts its launches */
     const ir_routine *r;
     visa_platform plat;
     emu_knobs knobs;
-    emu_program prog;              /* immutable once prepared: launches on any thread read it */
+    emu_program prog; /* immutable once prepared: launches on any thread read it */
 };
 
 /* Count one launch of k (visa_module_prepare_stats). */

@@ -66,8 +66,11 @@ bool emu_send_lower_raw(emu_program *p, const ir_inst *in, emu_op *op, diag_sink
     }
     /* payload sizes must fit in the register file */
     uint32_t grf = p->cur->grf_bytes;
-    const struct { const emu_opnd *o; unsigned n; const char *name; } pl[3] = {
-        {&src0, d.nsrc0, "src0"}, {&src1, d.nsrc1, "src1"}, {&dst, d.ndst, "dst"}};
+    const struct {
+        const emu_opnd *o;
+        unsigned n;
+        const char *name;
+    } pl[3] = {{&src0, d.nsrc0, "src0"}, {&src1, d.nsrc1, "src1"}, {&dst, d.ndst, "dst"}};
     for (unsigned k = 0; k < 3; k++) {
         if (pl[k].o->shape == EO_NONE || !pl[k].n) continue;
         if ((uint64_t)pl[k].o->off + (uint64_t)pl[k].n * grf > p->cur->file_bytes) {
@@ -91,7 +94,10 @@ bool emu_send_lower_raw(emu_program *p, const ir_inst *in, emu_op *op, diag_sink
     if (lsc) return emu_lsc_lower_send(p, in, op, &d, ds);
     switch (d.sfid) {
     case VISA_SFID_GATEWAY: return emu_sync_lower_send(p, in, op, &d, ds);
-    case VISA_SFID_DC0: case VISA_SFID_DC1: case VISA_SFID_DC2: case VISA_SFID_DCRO: return emu_dataport_lower_send(p, in, op, &d, ds);
+    case VISA_SFID_DC0:
+    case VISA_SFID_DC1:
+    case VISA_SFID_DC2:
+    case VISA_SFID_DCRO: return emu_dataport_lower_send(p, in, op, &d, ds);
     case VISA_SFID_NULL:
         op->fn = h_null_msg;
         op->info = d.eot;

@@ -17,18 +17,16 @@
 #include <stdint.h>
 
 /* -- Exec byte --------------------------------------------------------------------------------- */
-#define IR_EXEC_CODE_MASK 0x0Fu   /* bits 0-3: size code */
-#define IR_EXEC_MAX_CODE 5u       /* 32 channels */
-#define IR_EXEC_EMASK_SHIFT 4u    /* bits 4-7: emask enum value */
-#define IR_EMASK_NOMASK 8u        /* emask values 8-15 are the NoMask forms of 0-7 */
-#define IR_EMASK_GROUP_LANES 4u   /* channels between M(k) and M(k+1) */
+#define IR_EXEC_CODE_MASK 0x0Fu /* bits 0-3: size code */
+#define IR_EXEC_MAX_CODE 5u /* 32 channels */
+#define IR_EXEC_EMASK_SHIFT 4u /* bits 4-7: emask enum value */
+#define IR_EMASK_NOMASK 8u /* emask values 8-15 are the NoMask forms of 0-7 */
+#define IR_EMASK_GROUP_LANES 4u /* channels between M(k) and M(k+1) */
 
 static inline unsigned ir_exec_code(uint8_t exec) { return exec & IR_EXEC_CODE_MASK; }
 static inline bool ir_exec_code_valid(uint8_t exec) { return ir_exec_code(exec) <= IR_EXEC_MAX_CODE; }
 /* Channels (1..32); 0 for an invalid size code. */
-static inline unsigned ir_exec_lanes(uint8_t exec) {
-    return ir_exec_code_valid(exec) ? 1u << ir_exec_code(exec) : 0;
-}
+static inline unsigned ir_exec_lanes(uint8_t exec) { return ir_exec_code_valid(exec) ? 1u << ir_exec_code(exec) : 0; }
 /* The emask enum value (VISA_EN_emask): 0..15. */
 static inline unsigned ir_exec_emask(uint8_t exec) { return (unsigned)exec >> IR_EXEC_EMASK_SHIFT; }
 static inline bool ir_exec_nomask(uint8_t exec) { return ir_exec_emask(exec) >= IR_EMASK_NOMASK; }
@@ -51,12 +49,12 @@ static inline uint8_t ir_exec_make(unsigned code, unsigned emask) {
 #define IR_EXEC_SIMD1_NOMASK ((uint8_t)(IR_EMASK_NOMASK << IR_EXEC_EMASK_SHIFT))
 
 /* -- Predicate word ---------------------------------------------------------------------------- */
-#define IR_PRED_ID_MASK 0x0FFFu   /* bits 0-11 */
+#define IR_PRED_ID_MASK 0x0FFFu /* bits 0-11 */
 #define IR_PRED_MAX_ID IR_PRED_ID_MASK
-#define IR_PRED_RESERVED 0x1000u  /* bit 12 */
-#define IR_PRED_CTRL_SHIFT 13u    /* bits 13-14 */
+#define IR_PRED_RESERVED 0x1000u /* bit 12 */
+#define IR_PRED_CTRL_SHIFT 13u /* bits 13-14 */
 #define IR_PRED_CTRL_MASK 3u
-#define IR_PRED_INVERSE 0x8000u   /* bit 15 */
+#define IR_PRED_INVERSE 0x8000u /* bit 15 */
 enum { IR_PRED_SEQ = 0, IR_PRED_ANY = 1, IR_PRED_ALL = 2, IR_PRED_CTRL_RESERVED = 3 };
 
 static inline unsigned ir_pred_id(uint16_t pred) { return pred & IR_PRED_ID_MASK; }

@@ -27,18 +27,14 @@ visa_module *ir_module_new(visa_ctx *ctx) {
     return m;
 }
 
-static void attrs_free(visa_ctx *ctx, ir_attr_list *l) {
-    vx_free(ctx, l->items, (size_t)l->count * sizeof *l->items);
-}
+static void attrs_free(visa_ctx *ctx, ir_attr_list *l) { vx_free(ctx, l->items, (size_t)l->count * sizeof *l->items); }
 
 void ir_routine_free(visa_ctx *ctx, ir_routine *r) {
-    for (uint32_t i = 0; i < r->strings.len; i++)
-        vx_free(ctx, r->strings.data[i].s, r->strings.data[i].len + 1);
+    for (uint32_t i = 0; i < r->strings.len; i++) vx_free(ctx, r->strings.data[i].s, r->strings.data[i].len + 1);
     vec_free(ctx, &r->strings);
     for (uint32_t i = 0; i < r->vars.len; i++) attrs_free(ctx, &r->vars.data[i].attrs);
     vec_free(ctx, &r->vars);
-    ir_state_var *const lists[4] = {r->addrs.data, r->preds.data, r->samplers.data,
-                                    r->surfaces.data};
+    ir_state_var *const lists[4] = {r->addrs.data, r->preds.data, r->samplers.data, r->surfaces.data};
     const uint32_t lens[4] = {r->addrs.len, r->preds.len, r->samplers.len, r->surfaces.len};
     for (int k = 0; k < 4; k++)
         for (uint32_t i = 0; i < lens[k]; i++) attrs_free(ctx, &lists[k][i].attrs);
@@ -65,8 +61,7 @@ void visa_module_destroy(visa_module *m) {
     if (prepared) prepared->release(ctx, prepared);
     for (uint32_t i = 0; i < m->routines.len; i++) ir_routine_free(ctx, &m->routines.data[i]);
     vec_free(ctx, &m->routines);
-    for (uint32_t i = 0; i < m->comments.len; i++)
-        vx_free(ctx, m->comments.data[i].text, m->comments.data[i].len + 1);
+    for (uint32_t i = 0; i < m->comments.len; i++) vx_free(ctx, m->comments.data[i].text, m->comments.data[i].len + 1);
     vec_free(ctx, &m->comments);
     if (m->name) vx_free(ctx, m->name, strlen(m->name) + 1);
     vx_free(ctx, m, sizeof *m);
@@ -126,8 +121,7 @@ const char *ir_str(const ir_routine *r, uint32_t index) {
 ir_opnd *ir_opnds_alloc(visa_ctx *ctx, unsigned n) { return vx_alloc(ctx, n * sizeof(ir_opnd)); }
 
 bool ir_attr_list_push(visa_ctx *ctx, ir_attr_list *list, const ir_attr *a) {
-    ir_attr *p = vx_realloc(ctx, list->items, (size_t)list->count * sizeof *p,
-                            (size_t)(list->count + 1) * sizeof *p);
+    ir_attr *p = vx_realloc(ctx, list->items, (size_t)list->count * sizeof *p, (size_t)(list->count + 1) * sizeof *p);
     if (!p) return false;
     p[list->count++] = *a;
     list->items = p;
@@ -159,8 +153,7 @@ int ir_var_type(const ir_routine *r, uint32_t id) {
 }
 
 uint32_t ir_var_bytes(const ir_routine *r, uint32_t id) {
-    if (id < isa_predef_var_count)
-        return isa_predef_vars[id].num_elts * isa_types[isa_predef_vars[id].type].bytes;
+    if (id < isa_predef_var_count) return isa_predef_vars[id].num_elts * isa_types[isa_predef_vars[id].type].bytes;
     if (id < ISA_NUM_PREDEF_VARS) return 0;
     id -= ISA_NUM_PREDEF_VARS;
     if (id >= r->vars.len) return 0;

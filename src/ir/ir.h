@@ -11,8 +11,15 @@
 #include "ir/ctrl.h"
 
 /* Vector operand classes (binary tag bits 0-2; ADDROF is text/IR only, encoded as GENERAL). */
-enum { VC_GENERAL = 0, VC_ADDRESS = 1, VC_PREDICATE = 2, VC_INDIRECT = 3, VC_ADDROF = 4,
-       VC_IMMEDIATE = 5, VC_STATE = 6 };
+enum {
+    VC_GENERAL = 0,
+    VC_ADDRESS = 1,
+    VC_PREDICATE = 2,
+    VC_INDIRECT = 3,
+    VC_ADDROF = 4,
+    VC_IMMEDIATE = 5,
+    VC_STATE = 6
+};
 /* Modifiers (tag bits 3-5). */
 enum { VM_NONE = 0, VM_ABS = 1, VM_NEG = 2, VM_NEG_ABS = 3, VM_SAT = 4, VM_NOT = 5 };
 /* State operand classes. */
@@ -20,28 +27,28 @@ enum { VS_SURFACE = 0, VS_SAMPLER = 1 };
 
 /* Region codes (binary nibbles): 0 = absent, 1..7 = 0,1,2,4,8,16,32. */
 #define IR_REGION(v, w, h) ((uint16_t)((v) | ((w) << 4) | ((h) << 8)))
-#define IR_REGION_V(r) ((r) & 0xF)
+#define IR_REGION_V(r) ((r)&0xF)
 #define IR_REGION_W(r) (((r) >> 4) & 0xF)
 #define IR_REGION_H(r) (((r) >> 8) & 0xF)
 int ir_region_code(unsigned value); /* value -> code (1..7), -1 if not representable */
 unsigned ir_region_value(unsigned code);
 
 typedef struct ir_vec {
-    uint8_t cls;       /* VC_* */
-    uint8_t mod;       /* VM_* */
-    uint8_t type;      /* isa_type: immediates, indirect access type */
-    uint8_t row, col;  /* general and address-of: row (GRF units) and column (elements of the
+    uint8_t cls; /* VC_* */
+    uint8_t mod; /* VM_* */
+    uint8_t type; /* isa_type: immediates, indirect access type */
+    uint8_t row, col; /* general and address-of: row (GRF units) and column (elements of the
                        ** variable's type); address: element and width code; state: offset */
     uint8_t addr_elem; /* indirect: element of the address variable */
     uint8_t state_cls; /* state: VS_* */
-    uint16_t region;   /* region codes (general/indirect) */
-    int16_t ind_off;   /* indirect: byte offset */
-    uint32_t id;       /* variable id in its class (general: full id incl. 32 predefined) */
-    uint64_t imm;      /* immediate bits (sign-extended to 32 for b/w/d) */
+    uint16_t region; /* region codes (general/indirect) */
+    int16_t ind_off; /* indirect: byte offset */
+    uint32_t id; /* variable id in its class (general: full id incl. 32 predefined) */
+    uint64_t imm; /* immediate bits (sign-extended to 32 for b/w/d) */
 } ir_vec;
 
 typedef struct ir_raw {
-    uint32_t id;     /* full general-variable id, 0 = %null */
+    uint32_t id; /* full general-variable id, 0 = %null */
     uint16_t offset; /* bytes */
 } ir_raw;
 
@@ -49,13 +56,13 @@ typedef struct ir_raw {
 typedef struct ir_opnd {
     char kind;
     uint8_t line_off; /* text: source line of the operand minus the instruction's line (<= 255) */
-    uint16_t col;     /* text: 1-based source column of the operand; 0 = unknown (binary, hooks) */
+    uint16_t col; /* text: 1-based source column of the operand; 0 = unknown (binary, hooks) */
     union {
         ir_vec vec;
         ir_raw raw;
         uint32_t label; /* label id */
-        int64_t num;    /* b w d i */
-        uint32_t str;   /* string index (s S) */
+        int64_t num; /* b w d i */
+        uint32_t str; /* string index (s S) */
     } u;
 } ir_opnd;
 
@@ -63,24 +70,24 @@ typedef struct ir_opnd {
 typedef struct ir_trivia {
     uint32_t first; /* index into module comments */
     uint16_t count; /* own-line comments before the statement */
-    int32_t eol;    /* trailing comment index, -1 if none */
+    int32_t eol; /* trailing comment index, -1 if none */
 } ir_trivia;
 
 typedef struct ir_inst {
-    uint16_t form;   /* isa_form_id */
-    uint8_t exec;    /* exec byte (layout E; ctrl.h decodes it) */
-    uint16_t pred;   /* predicate word (layout P; ctrl.h), 0 = none */
+    uint16_t form; /* isa_form_id */
+    uint8_t exec; /* exec byte (layout E; ctrl.h decodes it) */
+    uint16_t pred; /* predicate word (layout P; ctrl.h), 0 = none */
     uint16_t nopnd;
-    ir_opnd *opnd;   /* layout order, excluding E, P, o and # */
+    ir_opnd *opnd; /* layout order, excluding E, P, o and # */
     uint32_t line, col; /* source position (0 if not from text) */
-    uint64_t offset;    /* binary offset (if decoded) */
+    uint64_t offset; /* binary offset (if decoded) */
     ir_trivia trivia;
 } ir_inst;
 
 typedef struct ir_attr {
-    uint32_t name;   /* string index */
-    uint8_t size;    /* value bytes */
-    uint8_t is_str;  /* value is a string */
+    uint32_t name; /* string index */
+    uint8_t size; /* value bytes */
+    uint8_t is_str; /* value is a string */
     uint8_t value[255];
     uint32_t line, col; /* text: position of the attribute's name (kernel attributes) */
     ir_trivia trivia;
@@ -92,11 +99,11 @@ typedef struct ir_attr_list {
 } ir_attr_list;
 
 typedef struct ir_var {
-    uint32_t name;      /* string index */
-    uint8_t type;       /* isa_type */
-    uint8_t align;      /* VISA_Align code */
+    uint32_t name; /* string index */
+    uint8_t type; /* isa_type */
+    uint8_t align; /* VISA_Align code */
     uint16_t num_elts;
-    uint32_t alias_id;  /* full id of the parent, 0 = none (see has_alias) */
+    uint32_t alias_id; /* full id of the parent, 0 = none (see has_alias) */
     uint16_t alias_off; /* bytes */
     uint8_t has_alias;
     ir_attr_list attrs;
@@ -115,16 +122,16 @@ typedef struct ir_state_var {
 
 typedef struct ir_label {
     uint32_t name;
-    uint8_t kind;    /* label_kind enum */
+    uint8_t kind; /* label_kind enum */
     uint8_t defined; /* text: a definition was seen */
     uint32_t line, col; /* first mention */
 } ir_label;
 
 enum { IN_GENERAL = 0, IN_SAMPLER = 1, IN_SURFACE = 2 };
 typedef struct ir_input {
-    uint8_t kind;    /* bits 0-2 class, bits 3-7 implicit kind */
-    uint32_t id;     /* id in its class */
-    int16_t offset;  /* bytes from r0 */
+    uint8_t kind; /* bits 0-2 class, bits 3-7 implicit kind */
+    uint32_t id; /* id in its class */
+    int16_t offset; /* bytes from r0 */
     uint16_t size;
     uint8_t implicit_syntax; /* text: written with .implicit_* */
     uint32_t line, col;
@@ -147,9 +154,9 @@ typedef struct ir_gen_binary {
 
 typedef struct ir_routine {
     uint8_t is_kernel;
-    uint32_t name;       /* string index */
+    uint32_t name; /* string index */
     VEC(ir_string) strings;
-    VEC(ir_var) vars;    /* user variables: entry k is id 32+k */
+    VEC(ir_var) vars; /* user variables: entry k is id 32+k */
     VEC(ir_state_var) addrs, preds, samplers, surfaces; /* preds: P1.., surfaces: T6.. */
     VEC(ir_label) labels;
     VEC(ir_input) inputs;
@@ -158,12 +165,12 @@ typedef struct ir_routine {
     VEC(ir_gen_binary) gen_binaries; /* kernels: the object's native code, in header order */
     uint8_t input_size, return_size; /* functions */
     VEC(uint32_t) funcdecls; /* text .funcdecl names (string indices), informational */
-    ir_trivia trivia;        /* comments before the .kernel line */
+    ir_trivia trivia; /* comments before the .kernel line */
     uint32_t line;
 } ir_routine;
 
 typedef struct ir_comment {
-    char *text;   /* the comment including its // or slash-star delimiters */
+    char *text; /* the comment including its // or slash-star delimiters */
     uint32_t len;
     uint32_t id_len; /* an end-of-line "/// $N " that an instruction's printed id replaces */
     uint8_t blank_before; /* an empty line preceded it */
@@ -171,16 +178,16 @@ typedef struct ir_comment {
 
 struct visa_module {
     visa_ctx *ctx;
-    char *name;              /* input name given when parsed or decoded (diagnostics) */
+    char *name; /* input name given when parsed or decoded (diagnostics) */
     uint8_t major, minor;
     uint8_t has_version;
     visa_platform platform;
     VEC(ir_routine) routines;
     VEC(ir_comment) comments;
     ir_trivia version_trivia;
-    ir_trivia tail_trivia;   /* comments after the last statement */
+    ir_trivia tail_trivia; /* comments after the last statement */
     uint8_t no_final_newline; /* source ended without a newline after the tail comments */
-    uint8_t dialect;          /* visa_dialect the text was written in, which `visa fmt` keeps:
+    uint8_t dialect; /* visa_dialect the text was written in, which `visa fmt` keeps:
                               ** IGC 2.x's disassembly print (also a decoded object's), its
                               ** asm-text print (vISA_IsaAssembly: no blank lines around the
                               ** header, no predefined-variable block) or IGC 1.0.x's dump */

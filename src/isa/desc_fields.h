@@ -8,11 +8,11 @@
 #include <stdint.h>
 
 #define DESC_BITS(hi, lo) ((0xFFFFFFFFu >> (31 - (hi))) & (0xFFFFFFFFu << (lo)))
-#define DESC_FIELD(word, name, hi, lo)                                                                     \
-    static inline uint32_t word##_##name(uint32_t v) { return (v & DESC_BITS(hi, lo)) >> (lo); }           \
+#define DESC_FIELD(word, name, hi, lo)                                                           \
+    static inline uint32_t word##_##name(uint32_t v) { return (v & DESC_BITS(hi, lo)) >> (lo); } \
     static inline uint32_t word##_##name##_mask(void) { return DESC_BITS(hi, lo); }
 /* bit hi to the top, then an arithmetic shift down (as GCC and Clang shift a negative int) */
-#define DESC_SFIELD(word, name, hi, lo)                                                                    \
+#define DESC_SFIELD(word, name, hi, lo)                                                                           \
     static inline int32_t word##_##name(uint32_t v) { return (int32_t)(v << (31 - (hi))) >> (31 - (hi) + (lo)); } \
     static inline uint32_t word##_##name##_mask(void) { return DESC_BITS(hi, lo); }
 #include "desc_fields.def"

@@ -5,9 +5,9 @@
 #include "core/core.h"
 #include "isa.h"
 
-static const char *const group_names[] = {"mov", "arithmetic", "logic", "compare", "address",
-                                          "control flow", "data port", "sampler", "misc",
-                                          "SIMD control flow", "synchronization", "SVM", "LSC"};
+static const char *const group_names[] = {
+    "mov",  "arithmetic",        "logic",           "compare", "address", "control flow", "data port", "sampler",
+    "misc", "SIMD control flow", "synchronization", "SVM",     "LSC"};
 
 static const char *layout_code_name(char c) {
     switch (c) {
@@ -154,12 +154,11 @@ visa_status visa_describe_instruction(const char *mnemonic, visa_write_fn write,
         const char *layout = isa_form_layout(f, full);
         int n = snprintf(buf, sizeof buf, "%s\n  opcode:     0x%02X", F->name, F->opcode);
         if (F->sub >= 0)
-            n += snprintf(buf + n, sizeof buf - (size_t)n, " sub-opcode 0x%02X (%s)", F->sub,
-                          isa_forms[F->parent].name);
-        n += snprintf(buf + n, sizeof buf - (size_t)n, "\n  mnemonic:   %s\n  group:      %s\n",
-                      F->mnem, group_names[isa_form_group(f)]);
-        n += snprintf(buf + n, sizeof buf - (size_t)n, "  semantics:  %s\n  layout:     opcode(ub)",
-                      F->sem);
+            n +=
+                snprintf(buf + n, sizeof buf - (size_t)n, " sub-opcode 0x%02X (%s)", F->sub, isa_forms[F->parent].name);
+        n += snprintf(buf + n, sizeof buf - (size_t)n, "\n  mnemonic:   %s\n  group:      %s\n", F->mnem,
+                      group_names[isa_form_group(f)]);
+        n += snprintf(buf + n, sizeof buf - (size_t)n, "  semantics:  %s\n  layout:     opcode(ub)", F->sem);
         if (F->sub >= 0) {
             /* the sub-opcode byte sits where the parent has 'o' */
             char pre[64];
@@ -184,14 +183,12 @@ visa_status visa_describe_instruction(const char *mnemonic, visa_write_fn write,
             if (F->exec & (1 << k)) n += snprintf(buf + n, sizeof buf - (size_t)n, "%d ", 1 << k);
         n += snprintf(buf + n, sizeof buf - (size_t)n, "\n  platforms:  %s and later\n",
                       visa_platform_name((visa_platform)F->plat));
-        n += snprintf(buf + n, sizeof buf - (size_t)n, "  flags:     %s%s%s%s%s%s%s\n",
-                      (F->flags & VF_SAT) ? " sat" : "",
-                      (F->flags & VF_SMOD_ARITH) ? " (-)(abs)" : "",
-                      (F->flags & VF_SMOD_LOGIC) ? " (~)" : "",
-                      strchr(layout, 'P') || (F->sub >= 0 && strchr(isa_forms[F->parent].layout, 'P'))
-                          ? " predicate" : "",
-                      (F->flags & VF_BRANCH) ? " branch" : "", (F->flags & VF_SEND) ? " send" : "",
-                      (F->flags & VF_MATH) ? " math" : "");
+        n += snprintf(
+            buf + n, sizeof buf - (size_t)n, "  flags:     %s%s%s%s%s%s%s\n", (F->flags & VF_SAT) ? " sat" : "",
+            (F->flags & VF_SMOD_ARITH) ? " (-)(abs)" : "", (F->flags & VF_SMOD_LOGIC) ? " (~)" : "",
+            strchr(layout, 'P') || (F->sub >= 0 && strchr(isa_forms[F->parent].layout, 'P')) ? " predicate" : "",
+            (F->flags & VF_BRANCH) ? " branch" : "", (F->flags & VF_SEND) ? " send" : "",
+            (F->flags & VF_MATH) ? " math" : "");
         if (F->typeset != TM_NONE && n < (int)sizeof buf - 600) {
             n += snprintf(buf + n, sizeof buf - (size_t)n, "  types:      ");
             size_t k = isa_typeset_describe(F->typeset, buf + n, sizeof buf - (size_t)n - 300);
@@ -204,15 +201,15 @@ visa_status visa_describe_instruction(const char *mnemonic, visa_write_fn write,
         } else {
             /* the generic form the template engine prints and parses */
             n += snprintf(buf + n, sizeof buf - (size_t)n, "  text:       %s%.*s%s%s",
-                          strchr(layout, 'P') ? "[(<pred>)] " : "",
-                          (int)isa_mnem_len(F->mnem), F->mnem,
-                          (F->flags & VF_SAT) ? "[.sat]" : "",
-                          strchr(layout, 'E') ? " (<emask>, <exec_size>)" : "");
+                          strchr(layout, 'P') ? "[(<pred>)] " : "", (int)isa_mnem_len(F->mnem), F->mnem,
+                          (F->flags & VF_SAT) ? "[.sat]" : "", strchr(layout, 'E') ? " (<emask>, <exec_size>)" : "");
             for (const char *c = layout; *c && n < (int)sizeof buf - 40; c++)
                 if (!strchr("EPo#*!", *c))
                     n += snprintf(buf + n, sizeof buf - (size_t)n, " <%s>",
-                                  *c == 'V' || *c == '&' ? "vec" : *c == 'R' ? "raw"
-                                  : *c == 'L' ? "label" : "imm");
+                                  *c == 'V' || *c == '&' ? "vec"
+                                  : *c == 'R'            ? "raw"
+                                  : *c == 'L'            ? "label"
+                                                         : "imm");
             n += snprintf(buf + n, sizeof buf - (size_t)n, "\n\n");
         }
         visa_status st = write(ud, buf, (size_t)n < sizeof buf ? (size_t)n : sizeof buf - 1);

@@ -114,8 +114,7 @@ size_t isa_enum_longest_at(isa_enum_id en, const char *p, bool (*stop)(char next
     size_t best = 0;
     for (size_t i = enum_first(en); i < N_ENUM_VALS && enum_vals[i].en == en; i++) {
         const enum_val *e = &enum_vals[i];
-        if (e->len > best && e->text[0] == p[0] && strncmp(p, e->text, e->len) == 0 &&
-            (!stop || stop(p[e->len]))) {
+        if (e->len > best && e->text[0] == p[0] && strncmp(p, e->text, e->len) == 0 && (!stop || stop(p[e->len]))) {
             best = e->len;
             *value = e->value;
         }
@@ -157,8 +156,7 @@ _Static_assert(VISA_TYPE__COUNT <= 32, "type masks are 32 bits");
 
 const isa_typemap isa_typemaps[] = {
 #define VISA_TMSET(N, what)
-#define VISA_TM(N, plat_min, plat_max, dst, src) \
-    {N, plat_min, plat_max, (uint32_t)(dst), (uint32_t)(src)},
+#define VISA_TM(N, plat_min, plat_max, dst, src) {N, plat_min, plat_max, (uint32_t)(dst), (uint32_t)(src)},
 #include "typemaps.def"
 #undef VISA_TMSET
 #undef VISA_TM
@@ -179,13 +177,9 @@ static const char *const typeset_whats[TM__COUNT] = {
 #undef VISA_TMSET
 #undef VISA_TM
 };
-const char *isa_typeset_name(unsigned typeset) {
-    return typeset < TM__COUNT ? typeset_names[typeset] : NULL;
-}
+const char *isa_typeset_name(unsigned typeset) { return typeset < TM__COUNT ? typeset_names[typeset] : NULL; }
 
-const char *isa_typeset_what(unsigned typeset) {
-    return typeset < TM__COUNT ? typeset_whats[typeset] : NULL;
-}
+const char *isa_typeset_what(unsigned typeset) { return typeset < TM__COUNT ? typeset_whats[typeset] : NULL; }
 
 unsigned isa_typeset_map_count(unsigned typeset) {
     unsigned n = 0;
@@ -301,8 +295,7 @@ const isa_form isa_forms[VISA_FORM__COUNT] = {
 #define VISA_OP(N, code, mnem, grp, layout, text, hook, flags, ts, plat, ex, sem) \
     {#N, mnem, layout, text, sem, flags, ts, -1, -1, code, grp, hook, plat, ex},
 #define VISA_SUB(P, N, sub, mnem, layout, text, hook, flags, ts, plat, ex, sem) \
-    {#N, mnem, layout, text, sem, flags, ts, VISA_FORM_##P, sub, VISA_OP_##P, \
-     GROUP_OF_PARENT, hook, plat, ex},
+    {#N, mnem, layout, text, sem, flags, ts, VISA_FORM_##P, sub, VISA_OP_##P, GROUP_OF_PARENT, hook, plat, ex},
 #define GROUP_OF_PARENT 0xFF /* resolved by isa_form_group() */
 #include "ops.def"
 #undef VISA_OP
@@ -311,17 +304,14 @@ const isa_form isa_forms[VISA_FORM__COUNT] = {
 
 /* Opcode byte -> opcode form + 1 (0 = unknown). */
 static const int16_t form_of_opcode[256] = {
-#define VISA_OP(N, code, mnem, grp, layout, text, hook, flags, ts, plat, ex, sem) \
-    [code] = VISA_FORM_##N + 1,
+#define VISA_OP(N, code, mnem, grp, layout, text, hook, flags, ts, plat, ex, sem) [code] = VISA_FORM_##N + 1,
 #define VISA_SUB(P, N, sub, mnem, layout, text, hook, flags, ts, plat, ex, sem)
 #include "ops.def"
 #undef VISA_OP
 #undef VISA_SUB
 };
 
-int isa_form_by_opcode(unsigned opcode) {
-    return opcode < 256 ? form_of_opcode[opcode] - 1 : -1;
-}
+int isa_form_by_opcode(unsigned opcode) { return opcode < 256 ? form_of_opcode[opcode] - 1 : -1; }
 
 int isa_form_sub(int parent_form, unsigned sub) {
     for (int i = parent_form + 1; i < VISA_FORM__COUNT && isa_forms[i].parent == parent_form; i++)

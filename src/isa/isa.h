@@ -35,9 +35,9 @@ enum isa_type_bit {
 
 typedef struct isa_type_info {
     const char *name; /* text spelling */
-    uint8_t code;     /* binary encoding */
+    uint8_t code; /* binary encoding */
     uint8_t bytes;
-    uint8_t cls;      /* TC_* */
+    uint8_t cls; /* TC_* */
 } isa_type_info;
 
 extern const isa_type_info isa_types[VISA_TYPE__COUNT];
@@ -57,8 +57,8 @@ enum {
 };
 
 /* -- Predefined variables and surfaces ----------------------------------------------------- */
-#define ISA_NUM_PREDEF_VARS 32   /* ids 0..31 reserved; user variables start at 32 */
-#define ISA_NUM_PREDEF_SURFS 6   /* T0..T5; user surfaces start at 6 */
+#define ISA_NUM_PREDEF_VARS 32 /* ids 0..31 reserved; user variables start at 32 */
+#define ISA_NUM_PREDEF_SURFS 6 /* T0..T5; user surfaces start at 6 */
 /* Access of a predefined variable (predefined.def). */
 typedef enum isa_predef_access { PV_RW, PV_RO, PV_NULL, PV_PAUSE } isa_predef_access;
 enum isa_predef_id {
@@ -74,8 +74,8 @@ typedef struct isa_predef_var {
     uint8_t access; /* isa_predef_access */
     uint16_t num_elts;
 } isa_predef_var;
-extern const isa_predef_var isa_predef_vars[];  /* indexed by id, count isa_predef_var_count */
-extern const unsigned isa_predef_var_count;      /* 22 */
+extern const isa_predef_var isa_predef_vars[]; /* indexed by id, count isa_predef_var_count */
+extern const unsigned isa_predef_var_count; /* 22 */
 extern const char *const isa_predef_surf_names[ISA_NUM_PREDEF_SURFS];
 
 /* -- Enums ------------------------------------------------------------------------------------ */
@@ -123,36 +123,47 @@ uint32_t isa_align_bytes(unsigned code, uint32_t grf);
 
 /* -- Instruction table ---------------------------------------------------------------------- */
 typedef enum isa_group {
-    G_MOV, G_ARITH, G_LOGIC, G_COMPARE, G_ADDRESS, G_FLOW, G_DATAPORT, G_SAMPLER,
-    G_MISC, G_SIMDFLOW, G_SYNC, G_SVM, G_LSC
+    G_MOV,
+    G_ARITH,
+    G_LOGIC,
+    G_COMPARE,
+    G_ADDRESS,
+    G_FLOW,
+    G_DATAPORT,
+    G_SAMPLER,
+    G_MISC,
+    G_SIMDFLOW,
+    G_SYNC,
+    G_SVM,
+    G_LSC
 } isa_group;
 
 /* Instruction property flags. */
 enum {
-    VF_SAT = 1u << 0,        /* .sat allowed */
+    VF_SAT = 1u << 0, /* .sat allowed */
     VF_SMOD_ARITH = 1u << 1, /* source modifiers (-) (abs) (-abs) */
     VF_SMOD_LOGIC = 1u << 2, /* source modifier (~) */
-    VF_MATH = 1u << 3,       /* extended math unit */
-    VF_BRANCH = 1u << 4,     /* changes control flow */
-    VF_CALL = 1u << 5,       /* call-like */
-    VF_SEND = 1u << 6,       /* message to a shared function */
-    VF_SYNC = 1u << 7,       /* synchronisation */
-    VF_NO_ID = 1u << 8,      /* printed without the "/// $N" instruction id */
-    VF_LABEL_DEF = 1u << 9,  /* defines a label */
+    VF_MATH = 1u << 3, /* extended math unit */
+    VF_BRANCH = 1u << 4, /* changes control flow */
+    VF_CALL = 1u << 5, /* call-like */
+    VF_SEND = 1u << 6, /* message to a shared function */
+    VF_SYNC = 1u << 7, /* synchronisation */
+    VF_NO_ID = 1u << 8, /* printed without the "/// $N" instruction id */
+    VF_LABEL_DEF = 1u << 9, /* defines a label */
     VF_PRED_OPND = 1u << 10, /* operands may be predicate variables */
-    VF_SYSTOLIC = 1u << 11,  /* dpas family */
-    VF_ATOMIC0 = 1u << 12,   /* LSC atomic with no data source */
-    VF_ATOMIC1 = 1u << 13,   /* LSC atomic with one data source */
-    VF_ATOMIC2 = 1u << 14,   /* LSC atomic with two data sources */
+    VF_SYSTOLIC = 1u << 11, /* dpas family */
+    VF_ATOMIC0 = 1u << 12, /* LSC atomic with no data source */
+    VF_ATOMIC1 = 1u << 13, /* LSC atomic with one data source */
+    VF_ATOMIC2 = 1u << 14, /* LSC atomic with two data sources */
     VF_PRED_HIDDEN = 1u << 15, /* has a predicate IGC's printer never prints (text drops it) */
-    VF_LOAD = 1u << 16,      /* LSC load (an lsc_load* mnemonic): reads memory into dst */
-    VF_STORE = 1u << 17,     /* LSC store (an lsc_store* mnemonic): writes memory */
-    VF_CHMASK = 1u << 18,    /* LSC quad load/store: a channel mask instead of a vector size */
+    VF_LOAD = 1u << 16, /* LSC load (an lsc_load* mnemonic): reads memory into dst */
+    VF_STORE = 1u << 17, /* LSC store (an lsc_store* mnemonic): writes memory */
+    VF_CHMASK = 1u << 18, /* LSC quad load/store: a channel mask instead of a vector size */
 };
 
 /* Legal exec sizes: bit k = exec size code k (1 << k lanes).  Named by content. */
 enum {
-    EX_NONE = 0,     /* no exec size field */
+    EX_NONE = 0, /* no exec size field */
     EX_1 = 0x01,
     EX_8 = 0x08,
     EX_1_2_4_8 = 0x0F,
@@ -161,15 +172,24 @@ enum {
     EX_1_8_16 = 0x19,
     EX_1_2_4_8_16 = 0x1F,
     EX_8_16_32 = 0x38,
-    EX_4UP = 0x3C,   /* 4, 8, 16, 32 */
+    EX_4UP = 0x3C, /* 4, 8, 16, 32 */
     EX_1_4_8_16_32 = 0x3D,
     EX_ALL = 0x3F,
 };
 
 /* Text hooks: families whose syntax needs code (src/text/hooks_*.c). */
 typedef enum isa_text_hook {
-    TH_NONE, TH_LABEL, TH_CALL, TH_DEBUG, TH_SYNC, TH_SEND, TH_DPAS, TH_DATAPORT, TH_SAMPLER,
-    TH_LSC, TH__COUNT
+    TH_NONE,
+    TH_LABEL,
+    TH_CALL,
+    TH_DEBUG,
+    TH_SYNC,
+    TH_SEND,
+    TH_DPAS,
+    TH_DATAPORT,
+    TH_SAMPLER,
+    TH_LSC,
+    TH__COUNT
 } isa_text_hook;
 
 #include "typesets.h"
@@ -178,14 +198,14 @@ typedef enum isa_text_hook {
 ** A set is a list of maps; a map admits, on platforms plat_min..plat_max, any dst type in `dst`
 ** and any type in `src` for every typed source.  TM_NONE has no maps and constrains nothing. */
 typedef struct isa_typemap {
-    uint16_t set;      /* isa_typeset */
-    uint8_t plat_min;  /* P_*, inclusive */
-    uint8_t plat_max;  /* P_*, inclusive */
-    uint32_t dst;      /* VT_* mask; 0 = the set has no dst operand (stores) */
-    uint32_t src;      /* VT_* mask, union over the typed sources; 0 = no typed source */
+    uint16_t set; /* isa_typeset */
+    uint8_t plat_min; /* P_*, inclusive */
+    uint8_t plat_max; /* P_*, inclusive */
+    uint32_t dst; /* VT_* mask; 0 = the set has no dst operand (stores) */
+    uint32_t src; /* VT_* mask, union over the typed sources; 0 = no typed source */
 } isa_typemap;
 
-extern const isa_typemap isa_typemaps[];   /* grouped by set, in typemaps.def order */
+extern const isa_typemap isa_typemaps[]; /* grouped by set, in typemaps.def order */
 extern const unsigned isa_typemap_count;
 
 /* "TM_INT32" / the one-line description from typemaps.def; NULL if out of range. */
@@ -225,20 +245,20 @@ typedef enum isa_opcode {
 } isa_opcode;
 
 typedef struct isa_form {
-    const char *name;   /* table name, e.g. "LSC_LOAD" */
-    const char *mnem;   /* mnemonic spellings ("a|b", or "%enum") */
+    const char *name; /* table name, e.g. "LSC_LOAD" */
+    const char *mnem; /* mnemonic spellings ("a|b", or "%enum") */
     const char *layout; /* binary layout codes after the opcode (sub-rows: after the sub byte) */
-    const char *text;   /* text template or NULL */
-    const char *sem;    /* one-line semantics */
-    uint32_t flags;     /* VF_* */
-    uint16_t typeset;   /* TM_* */
-    int16_t parent;     /* form of the parent opcode, -1 for opcode rows */
-    int16_t sub;        /* sub-opcode, -1 for opcode rows */
+    const char *text; /* text template or NULL */
+    const char *sem; /* one-line semantics */
+    uint32_t flags; /* VF_* */
+    uint16_t typeset; /* TM_* */
+    int16_t parent; /* form of the parent opcode, -1 for opcode rows */
+    int16_t sub; /* sub-opcode, -1 for opcode rows */
     uint8_t opcode;
-    uint8_t group;      /* isa_group; use isa_form_group() */
-    uint8_t hook;       /* isa_text_hook */
-    uint8_t plat;       /* first platform */
-    uint8_t exec;       /* EX_* */
+    uint8_t group; /* isa_group; use isa_form_group() */
+    uint8_t hook; /* isa_text_hook */
+    uint8_t plat; /* first platform */
+    uint8_t exec; /* EX_* */
 } isa_form;
 
 extern const isa_form isa_forms[VISA_FORM__COUNT];

@@ -5,12 +5,13 @@
 
 #include "isa.h"
 
-#define VISA_PLAT(N, text, grf, slm_kb, aliases)                                                    \
-    _Static_assert((int)VISA_PLATFORM_##N == (int)P_##N,                                            \
+#define VISA_PLAT(N, text, grf, slm_kb, aliases)         \
+    _Static_assert((int)VISA_PLATFORM_##N == (int)P_##N, \
                    "visa.h: VISA_PLATFORM_" #N " is not the value of its platforms.def row");
 #include "platforms.def"
 #undef VISA_PLAT
-_Static_assert((int)VISA_PLATFORM__COUNT == (int)P__COUNT, "visa.h: visa_platform is not one value per platforms.def row");
+_Static_assert((int)VISA_PLATFORM__COUNT == (int)P__COUNT,
+               "visa.h: visa_platform is not one value per platforms.def row");
 
 static const struct {
     const char *name;
@@ -59,10 +60,6 @@ visa_status visa_platform_from_name(const char *name, visa_platform *out) {
     return VISA_E_ARG;
 }
 
-const char *visa_platform_name(visa_platform p) {
-    return (unsigned)p < P__COUNT ? platforms[p].name : "?";
-}
+const char *visa_platform_name(visa_platform p) { return (unsigned)p < P__COUNT ? platforms[p].name : "?"; }
 
-unsigned visa_platform_grf_bytes(visa_platform p) {
-    return (unsigned)p < P__COUNT ? platforms[p].grf : 32;
-}
+unsigned visa_platform_grf_bytes(visa_platform p) { return (unsigned)p < P__COUNT ? platforms[p].grf : 32; }

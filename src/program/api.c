@@ -17,7 +17,7 @@
 
 static const char *arg_kind_of_qualifier(const char *q, visa_cl_arg_kind *kind) {
     if (!q) q = "";
-    *kind = !strcmp(q, "__local") ? VISA_CL_ARG_LOCAL
+    *kind = !strcmp(q, "__local")                                ? VISA_CL_ARG_LOCAL
             : !strcmp(q, "__global") || !strcmp(q, "__constant") ? VISA_CL_ARG_BUFFER
                                                                  : VISA_CL_ARG_VALUE;
     return q;
@@ -71,8 +71,8 @@ static visa_status describe_args(visa_program *p, vp_program_kernel_ex *kx) {
             if (ai->type_name) {
                 /* IGC writes "float4;16": the type, then its size in bytes */
                 const char *semi = strchr(ai->type_name, ';');
-                a->type_name = semi ? vp_arena_strndup(&p->arena, ai->type_name, (size_t)(semi - ai->type_name))
-                                    : ai->type_name;
+                a->type_name =
+                    semi ? vp_arena_strndup(&p->arena, ai->type_name, (size_t)(semi - ai->type_name)) : ai->type_name;
                 if (!a->type_name) return VISA_E_NOMEM;
                 if (semi && atoi(semi + 1) > 0) a->size = (uint32_t)atoi(semi + 1);
             }
@@ -143,8 +143,12 @@ static char *copy_text(visa_ctx *ctx, const char *s, size_t len) {
 
 /* OpenCL C or SPIR-V through libocloc; the zebin and the log become the program's. */
 static visa_status build(visa_program *p, const visa_program_opts *o, const void *data, size_t len) {
-    vp_ocloc_request req = {o->device && *o->device ? o->device : VP_DEFAULT_DEVICE, o->options, data, len,
-                            o->input == VISA_PROGRAM_SPIRV, p->name};
+    vp_ocloc_request req = {o->device && *o->device ? o->device : VP_DEFAULT_DEVICE,
+                            o->options,
+                            data,
+                            len,
+                            o->input == VISA_PROGRAM_SPIRV,
+                            p->name};
     vp_ocloc_result res;
     visa_status st = vp_ocloc_compile(p->ctx, &req, &res);
     if (res.log) {

@@ -89,7 +89,8 @@ static bool apply_reloc(visa_program *p, unsigned seg, uint64_t start, bool rela
     const vp_zebin *zb = p->prog->zebin;
     visa_buffer *b = &p->segments[seg];
     unsigned width = r->type == VP_R_ZE_SYM_ADDR ? 8 : 4;
-    if (r->type != VP_R_ZE_SYM_ADDR && r->type != VP_R_ZE_SYM_ADDR_32 && r->type != VP_R_ZE_SYM_ADDR_32_HI) return false;
+    if (r->type != VP_R_ZE_SYM_ADDR && r->type != VP_R_ZE_SYM_ADDR_32 && r->type != VP_R_ZE_SYM_ADDR_32_HI)
+        return false;
     if (r->symbol >= zb->symbol_count || start + r->offset + width > b->size) return false;
     unsigned sseg;
     uint64_t sstart;
@@ -112,8 +113,8 @@ static visa_status relocate_segments(visa_program *p, diag_sink *ds) {
         for (uint32_t i = 0; i < rt->count; i++) {
             if (apply_reloc(p, seg, start, rt->rela, &rt->relocs[i])) continue;
             diag_at_offset(ds, VISA_SEV_ERROR, "E-PROGRAM-RELOC", zb->sections[rt->section].offset,
-                           "relocation %u of %s (type %u, symbol %u, offset %llu) cannot be applied to program data",
-                           i, zb->sections[rt->section].name, rt->relocs[i].type, rt->relocs[i].symbol,
+                           "relocation %u of %s (type %u, symbol %u, offset %llu) cannot be applied to program data", i,
+                           zb->sections[rt->section].name, rt->relocs[i].type, rt->relocs[i].symbol,
                            (unsigned long long)rt->relocs[i].offset);
             return VISA_E_BINARY;
         }

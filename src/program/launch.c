@@ -113,7 +113,10 @@ static bool plan_geometry(cl_plan *P) {
         bool used = d < L->work_dim;
         P->global[d] = used ? L->global_size[d] : 1;
         P->offset[d] = used ? L->global_offset[d] : 0;
-        P->local[d] = !used ? 1 : local_given ? L->local_size[d] : reqd ? (uint64_t)env->required_work_group_size[d] : 0;
+        P->local[d] = !used         ? 1
+                      : local_given ? L->local_size[d]
+                      : reqd        ? (uint64_t)env->required_work_group_size[d]
+                                    : 0;
         if (!P->global[d] || (local_given && !P->local[d])) {
             diag_at_offset(P->ds, VISA_SEV_ERROR, "E-PROGRAM-LAUNCH", VISA_DIAG_NO_OFFSET,
                            "%s size %llu in dimension %u: every used dimension needs at least 1",
@@ -225,7 +228,8 @@ static void fill_payload(cl_plan *P, const uint64_t local[3]) {
         case VP_ARG_ARG_BYVALUE:
             if (arg && arg->data) {
                 size_t from = a->source_offset > 0 ? (size_t)a->source_offset : 0;
-                if (from + (size_t)a->size <= arg->size) memcpy(dst, (const uint8_t *)arg->data + from, (size_t)a->size);
+                if (from + (size_t)a->size <= arg->size)
+                    memcpy(dst, (const uint8_t *)arg->data + from, (size_t)a->size);
             }
             break;
         case VP_ARG_ARG_BYPOINTER:
@@ -315,7 +319,8 @@ static visa_status plan_and_run(cl_plan *P, visa_run_stats *stats) {
     st = plan_buffers(P);
     if (st != VISA_OK) return st;
     P->payload_size = k->payload_size > (uint32_t)k->env.inline_data_payload_size
-                          ? k->payload_size : (uint32_t)k->env.inline_data_payload_size;
+                          ? k->payload_size
+                          : (uint32_t)k->env.inline_data_payload_size;
     P->payload = vx_alloc(P->ctx, P->payload_size ? P->payload_size : 1);
     if (!P->payload) return VISA_E_NOMEM;
     const visa_kernel *vk;
@@ -336,8 +341,8 @@ visa_status visa_program_run(const visa_program *program, const visa_cl_launch *
     diag_init(&ds, program->ctx, program->name, NULL, 0);
     const vp_program_kernel_ex *kx = vp_kernel_find(program, launch->kernel);
     if (!kx) {
-        diag_at_offset(&ds, VISA_SEV_ERROR, "E-PROGRAM-KERNEL", VISA_DIAG_NO_OFFSET, "the program has no kernel named '%s'",
-                       launch->kernel ? launch->kernel : "(null)");
+        diag_at_offset(&ds, VISA_SEV_ERROR, "E-PROGRAM-KERNEL", VISA_DIAG_NO_OFFSET,
+                       "the program has no kernel named '%s'", launch->kernel ? launch->kernel : "(null)");
         return VISA_E_ARG;
     }
     cl_plan P;

@@ -27,14 +27,11 @@
 #include "program_int.h"
 
 /* oclocInvoke and oclocFreeOutput, as compute-runtime's ocloc_api.h declares them */
-typedef int (*ocloc_invoke_fn)(unsigned num_args, const char *argv[], uint32_t num_sources,
-                               const uint8_t **sources, const uint64_t *source_lens,
-                               const char **source_names, uint32_t num_headers,
-                               const uint8_t **headers, const uint64_t *header_lens,
-                               const char **header_names, uint32_t *num_outputs,
-                               uint8_t ***outputs, uint64_t **output_lens, char ***output_names);
-typedef int (*ocloc_free_fn)(uint32_t *num_outputs, uint8_t ***outputs, uint64_t **output_lens,
-                             char ***output_names);
+typedef int (*ocloc_invoke_fn)(unsigned num_args, const char *argv[], uint32_t num_sources, const uint8_t **sources,
+                               const uint64_t *source_lens, const char **source_names, uint32_t num_headers,
+                               const uint8_t **headers, const uint64_t *header_lens, const char **header_names,
+                               uint32_t *num_outputs, uint8_t ***outputs, uint64_t **output_lens, char ***output_names);
+typedef int (*ocloc_free_fn)(uint32_t *num_outputs, uint8_t ***outputs, uint64_t **output_lens, char ***output_names);
 
 /* ocloc's status codes (ocloc_api.h) */
 enum {
@@ -110,8 +107,8 @@ static void log_summary(const char *log, char *out, size_t n) {
 }
 
 /* Copy ocloc's outputs into `res`: the .bin output is the zebin, stdout.log the log. */
-static visa_status take_outputs(visa_ctx *ctx, diag_sink *ds, uint32_t n, uint8_t **data,
-                                const uint64_t *lens, char **names, vp_ocloc_result *res) {
+static visa_status take_outputs(visa_ctx *ctx, diag_sink *ds, uint32_t n, uint8_t **data, const uint64_t *lens,
+                                char **names, vp_ocloc_result *res) {
     uint32_t bins = 0;
     for (uint32_t i = 0; i < n; i++) {
         if (!names[i] || (!data[i] && lens[i]) || lens[i] >= SIZE_MAX) continue;
@@ -189,8 +186,8 @@ visa_status vp_ocloc_compile(visa_ctx *ctx, const vp_ocloc_request *req, vp_oclo
     uint8_t **data_out = NULL;
     uint64_t *lens_out = NULL;
     char **names_out = NULL;
-    out->status = ocloc_lib.invoke(argc, argv, 1, sources, lens, names, 0, NULL, NULL, NULL, &n_out,
-                                   &data_out, &lens_out, &names_out);
+    out->status = ocloc_lib.invoke(argc, argv, 1, sources, lens, names, 0, NULL, NULL, NULL, &n_out, &data_out,
+                                   &lens_out, &names_out);
     vx_free(ctx, source, req->source_len + 1);
     visa_status st = take_outputs(ctx, &ds, n_out, data_out, lens_out, names_out, out);
     ocloc_lib.free_output(&n_out, &data_out, &lens_out, &names_out);
@@ -202,11 +199,11 @@ visa_status vp_ocloc_compile(visa_ctx *ctx, const vp_ocloc_request *req, vp_oclo
     if (st == VISA_OK && out->status != 0) {
         char summary[256];
         log_summary(out->log, summary, sizeof summary);
-        diag_at_offset(&ds, VISA_SEV_ERROR, out->status == OCLOC_INVALID_DEVICE ||
-                                            out->status == OCLOC_INVALID_COMMAND_LINE
-                                                ? "E-OCLOC-ARG" : "E-OCLOC-BUILD",
-                       VISA_DIAG_NO_OFFSET, "ocloc failed (%d) for device %s: %s", out->status,
-                       req->device, summary);
+        diag_at_offset(&ds, VISA_SEV_ERROR,
+                       out->status == OCLOC_INVALID_DEVICE || out->status == OCLOC_INVALID_COMMAND_LINE
+                           ? "E-OCLOC-ARG"
+                           : "E-OCLOC-BUILD",
+                       VISA_DIAG_NO_OFFSET, "ocloc failed (%d) for device %s: %s", out->status, req->device, summary);
         st = status_of(out->status);
     }
     return st;

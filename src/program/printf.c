@@ -19,8 +19,21 @@
 
 /* compute-runtime's PRINTF_DATA_TYPE = IGC's SHADER_PRINTF_TYPE */
 enum {
-    PT_INVALID, PT_BYTE, PT_SHORT, PT_INT, PT_FLOAT, PT_STRING, PT_LONG, PT_POINTER, PT_DOUBLE,
-    PT_VECTOR_BYTE, PT_VECTOR_SHORT, PT_VECTOR_INT, PT_VECTOR_LONG, PT_VECTOR_FLOAT, PT_VECTOR_DOUBLE
+    PT_INVALID,
+    PT_BYTE,
+    PT_SHORT,
+    PT_INT,
+    PT_FLOAT,
+    PT_STRING,
+    PT_LONG,
+    PT_POINTER,
+    PT_DOUBLE,
+    PT_VECTOR_BYTE,
+    PT_VECTOR_SHORT,
+    PT_VECTOR_INT,
+    PT_VECTOR_LONG,
+    PT_VECTOR_FLOAT,
+    PT_VECTOR_DOUBLE
 };
 #define PRINTF_FULL_MARKER 0xFFFFFFFFu
 
@@ -57,7 +70,7 @@ static void emit(pf_out *o, const char *s, size_t n) {
 /* One conversion spec of the format: %[flags][width][.prec][vN][length]conv. */
 typedef struct pf_spec {
     char c_spec[32]; /* flags, width and precision as C spells them, with '%' */
-    unsigned vec;    /* vector width, 0 for a scalar */
+    unsigned vec; /* vector width, 0 for a scalar */
     char conv;
 } pf_spec;
 
@@ -93,11 +106,15 @@ static void format_value(pf_out *o, const pf_spec *s, int type, uint64_t bits, u
     int64_t sv = bytes == 1 ? (int8_t)bits : bytes == 2 ? (int16_t)bits : bytes == 4 ? (int32_t)bits : (int64_t)bits;
     uint64_t uv = bytes >= 8 ? bits : bits & ((1ull << (8 * bytes)) - 1);
     switch (s->conv) {
-    case 'd': case 'i':
+    case 'd':
+    case 'i':
         snprintf(spec, sizeof spec, "%slld", s->c_spec);
         len = snprintf(buf, sizeof buf, spec, (long long)sv);
         break;
-    case 'o': case 'u': case 'x': case 'X':
+    case 'o':
+    case 'u':
+    case 'x':
+    case 'X':
         snprintf(spec, sizeof spec, "%sll%c", s->c_spec, s->conv);
         len = snprintf(buf, sizeof buf, spec, (unsigned long long)uv);
         break;
@@ -105,13 +122,18 @@ static void format_value(pf_out *o, const pf_spec *s, int type, uint64_t bits, u
         snprintf(spec, sizeof spec, "%sc", s->c_spec);
         len = snprintf(buf, sizeof buf, spec, (int)(unsigned char)bits);
         break;
-    case 'f': case 'F': case 'e': case 'E': case 'g': case 'G': case 'a': case 'A':
+    case 'f':
+    case 'F':
+    case 'e':
+    case 'E':
+    case 'g':
+    case 'G':
+    case 'a':
+    case 'A':
         snprintf(spec, sizeof spec, "%s%c", s->c_spec, s->conv);
         len = snprintf(buf, sizeof buf, spec, is_float ? d : (double)sv);
         break;
-    case 'p':
-        len = snprintf(buf, sizeof buf, "0x%llx", (unsigned long long)bits);
-        break;
+    case 'p': len = snprintf(buf, sizeof buf, "0x%llx", (unsigned long long)bits); break;
     case 's': {
         size_t max = 0;
         const char *str = type == PT_STRING ? vp_data_string(p, bits, &max) : NULL;
@@ -125,13 +147,16 @@ static void format_value(pf_out *o, const pf_spec *s, int type, uint64_t bits, u
     if (len > 0) emit(o, buf, (size_t)len < sizeof buf ? (size_t)len : sizeof buf - 1);
 }
 
-static unsigned scalar_bytes(int type) { return type == PT_LONG || type == PT_DOUBLE || type == PT_POINTER || type == PT_STRING ? 8 : 4; }
+static unsigned scalar_bytes(int type) {
+    return type == PT_LONG || type == PT_DOUBLE || type == PT_POINTER || type == PT_STRING ? 8 : 4;
+}
 
 static unsigned elem_bytes(int type) {
     switch (type) {
     case PT_VECTOR_BYTE: return 1;
     case PT_VECTOR_SHORT: return 2;
-    case PT_VECTOR_LONG: case PT_VECTOR_DOUBLE: return 8;
+    case PT_VECTOR_LONG:
+    case PT_VECTOR_DOUBLE: return 8;
     default: return 4;
     }
 }
@@ -193,8 +218,8 @@ static bool format_record(pf_reader *r, pf_out *o, const visa_program *p, bool *
     return true;
 }
 
-visa_status vp_printf_output(const visa_program *p, const uint8_t *buf, size_t size, diag_sink *ds,
-                             visa_write_fn out, void *ud) {
+visa_status vp_printf_output(const visa_program *p, const uint8_t *buf, size_t size, diag_sink *ds, visa_write_fn out,
+                             void *ud) {
     uint32_t used = (uint32_t)buf[0] | (uint32_t)buf[1] << 8 | (uint32_t)buf[2] << 16 | (uint32_t)buf[3] << 24;
     pf_reader r = {buf, 4, used < size ? used : size};
     bool full = false;
@@ -204,9 +229,9 @@ visa_status vp_printf_output(const visa_program *p, const uint8_t *buf, size_t s
         size_t at = r.pos;
         if (!format_record(&r, &o, p, &full)) {
             if (!full)
-                diag_at_offset(ds, VISA_SEV_WARNING, "W-PROGRAM-PRINTF", VISA_DIAG_NO_OFFSET,
-                               "the printf buffer holds a record at byte %zu that does not parse; the output stops there",
-                               at);
+                diag_at_offset(
+                    ds, VISA_SEV_WARNING, "W-PROGRAM-PRINTF", VISA_DIAG_NO_OFFSET,
+                    "the printf buffer holds a record at byte %zu that does not parse; the output stops there", at);
             else
                 diag_at_offset(ds, VISA_SEV_WARNING, "W-PROGRAM-PRINTF", VISA_DIAG_NO_OFFSET,
                                "the printf buffer (%zu bytes) filled up: later printf calls printed nothing", size);

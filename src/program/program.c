@@ -29,20 +29,18 @@ static long visa_kernel_attr(const char *text, size_t len, const char *name) {
 }
 
 /* The kernel's vISA text agrees with its .ze_info on the SIMD size and the per-thread payload. */
-static void check_visaasm(vp_program *p, diag_sink *ds, const vp_zebin_kernel *code,
-                          const vp_zeinfo_kernel *info) {
+static void check_visaasm(vp_program *p, diag_sink *ds, const vp_zebin_kernel *code, const vp_zeinfo_kernel *info) {
     if (!code->visaasm) return;
     long simd = visa_kernel_attr(code->visaasm, code->visaasm_len, "SimdSize");
     long per_thread = visa_kernel_attr(code->visaasm, code->visaasm_len, "PerThreadInputSize");
     long want = 0;
     for (uint32_t i = 0; i < info->thread_arg_count; i++) want += info->thread_args[i].size;
     if ((simd >= 0 && simd != info->env.simd_size) || (per_thread >= 0 && per_thread != want))
-        diag_at_offset(ds, VISA_SEV_WARNING, "W-PROGRAM-VISAASM",
-                       p->zebin->sections[code->visaasm_section].offset,
+        diag_at_offset(ds, VISA_SEV_WARNING, "W-PROGRAM-VISAASM", p->zebin->sections[code->visaasm_section].offset,
                        "kernel %s: its vISA text (section %u) says SimdSize=%ld "
                        "PerThreadInputSize=%ld, .ze_info %d and %ld: the text may be another "
-                       "kernel's", info->name, code->visaasm_section, simd, per_thread,
-                       info->env.simd_size, want);
+                       "kernel's",
+                       info->name, code->visaasm_section, simd, per_thread, info->env.simd_size, want);
 }
 
 static visa_status match_kernels(vp_program *p, diag_sink *ds) {
@@ -85,8 +83,7 @@ static visa_status split_strings(vp_program *p) {
     return VISA_OK;
 }
 
-static visa_status read_program(vp_program *p, diag_sink *ds, const char *name, const void *data,
-                                size_t len) {
+static visa_status read_program(vp_program *p, diag_sink *ds, const char *name, const void *data, size_t len) {
     visa_status st = vp_zebin_read(p->ctx, name, data, len, &p->zebin);
     if (st != VISA_OK) return st;
     const vp_zebin_section *zs = p->zebin->ze_info;
@@ -97,8 +94,7 @@ static visa_status read_program(vp_program *p, diag_sink *ds, const char *name, 
     }
     char zname[512];
     snprintf(zname, sizeof zname, "%s:.ze_info", name ? name : "<input>");
-    st = vp_zeinfo_parse(p->ctx, zname, zs->data ? (const char *)zs->data : "", (size_t)zs->size,
-                         &p->zeinfo);
+    st = vp_zeinfo_parse(p->ctx, zname, zs->data ? (const char *)zs->data : "", (size_t)zs->size, &p->zeinfo);
     if (st != VISA_OK) return st;
     st = match_kernels(p, ds);
     if (st == VISA_OK) st = split_strings(p);
@@ -106,8 +102,7 @@ static visa_status read_program(vp_program *p, diag_sink *ds, const char *name, 
     return st;
 }
 
-visa_status vp_program_read(visa_ctx *ctx, const char *name, const void *data, size_t len,
-                            vp_program **out) {
+visa_status vp_program_read(visa_ctx *ctx, const char *name, const void *data, size_t len, vp_program **out) {
     if (!ctx || !out) return VISA_E_ARG;
     *out = NULL;
     diag_sink ds;

@@ -25,7 +25,7 @@ struct visa_program {
     const char *name;
     uint8_t *binary; /* the zebin; NULL after a failed build */
     size_t binary_len;
-    char *log;       /* IGC's build messages, NUL-terminated; NULL for none */
+    char *log; /* IGC's build messages, NUL-terminated; NULL for none */
     size_t log_len;
     vp_program *prog;
     visa_platform platform;

@@ -28,7 +28,7 @@ typedef struct vp_arena {
     bool failed; /* an allocation failed (the reader then reports out of memory) */
 } vp_arena;
 void vp_arena_init(vp_arena *a, visa_ctx *ctx);
-void *vp_arena_alloc(vp_arena *a, size_t size);       /* zeroed, 16-byte aligned; NULL on failure */
+void *vp_arena_alloc(vp_arena *a, size_t size); /* zeroed, 16-byte aligned; NULL on failure */
 void *vp_arena_array(vp_arena *a, size_t n, size_t size); /* n * size, overflow-checked */
 char *vp_arena_strndup(vp_arena *a, const char *s, size_t n);
 void vp_arena_free(vp_arena *a);
@@ -45,9 +45,9 @@ enum {
 /* Relocation types of zebin code and data sections */
 enum {
     VP_R_ZE_NONE = 0,
-    VP_R_ZE_SYM_ADDR = 1,             /* 64-bit address of the symbol (plus addend) */
-    VP_R_ZE_SYM_ADDR_32 = 2,          /* its low 32 bits */
-    VP_R_ZE_SYM_ADDR_32_HI = 3,       /* its high 32 bits */
+    VP_R_ZE_SYM_ADDR = 1, /* 64-bit address of the symbol (plus addend) */
+    VP_R_ZE_SYM_ADDR_32 = 2, /* its low 32 bits */
+    VP_R_ZE_SYM_ADDR_32_HI = 3, /* its high 32 bits */
     VP_R_PER_THREAD_PAYLOAD_OFFSET = 4, /* 32 bits: the per-thread payload's offset */
 };
 /* The largest .bss section accepted: its size is memory to give, not bytes of the file. */
@@ -66,31 +66,31 @@ typedef struct vp_zebin_symbol {
     const char *name;
     uint64_t value, size;
     uint8_t bind, type, other; /* ELF64_ST_BIND / ELF64_ST_TYPE of st_info, st_other */
-    uint16_t shndx;            /* the section it is defined in; SHN_UNDEF (0) when undefined */
+    uint16_t shndx; /* the section it is defined in; SHN_UNDEF (0) when undefined */
 } vp_zebin_symbol;
 
 typedef struct vp_zebin_reloc {
     uint64_t offset; /* in the target section */
     uint32_t symbol; /* index in vp_zebin.symbols */
-    uint32_t type;   /* VP_R_* (others kept as they are) */
-    int64_t addend;  /* 0 for .rel sections */
+    uint32_t type; /* VP_R_* (others kept as they are) */
+    int64_t addend; /* 0 for .rel sections */
 } vp_zebin_reloc;
 
 typedef struct vp_zebin_reloc_table {
     uint32_t section; /* the .rel.* / .rela.* section */
-    uint32_t target;  /* the section the relocations patch (sh_info) */
+    uint32_t target; /* the section the relocations patch (sh_info) */
     bool rela;
     const vp_zebin_reloc *relocs;
     uint32_t count;
 } vp_zebin_reloc_table;
 
 typedef struct vp_zebin_kernel {
-    const char *name;       /* the suffix of its .text.<name> section */
+    const char *name; /* the suffix of its .text.<name> section */
     uint32_t text_section;
-    const uint8_t *code;    /* the native code */
+    const uint8_t *code; /* the native code */
     uint64_t code_size;
     uint32_t visaasm_section; /* 0: the zebin has no vISA text for it */
-    const char *visaasm;      /* vISA text, visaasm_len bytes, not NUL-terminated */
+    const char *visaasm; /* vISA text, visaasm_len bytes, not NUL-terminated */
     size_t visaasm_len;
     bool symbol_table; /* IGC's external-function carrier, VP_ZEBIN_SYMBOL_TABLE_KERNEL */
 } vp_zebin_kernel;
@@ -99,13 +99,13 @@ typedef struct vp_zebin_kernel {
 ** product family, or with target flag bit 15 the gfx core, in e_machine). */
 typedef struct vp_zebin_device {
     bool has_product_family, has_gfx_core, has_target_metadata;
-    uint32_t product_family;  /* PRODUCT_FAMILY (devices.def) */
-    uint32_t gfx_core;        /* GFXCORE_FAMILY; IGC 1.0.12504 writes 0 (unknown) */
+    uint32_t product_family; /* PRODUCT_FAMILY (devices.def) */
+    uint32_t gfx_core; /* GFXCORE_FAMILY; IGC 1.0.12504 writes 0 (unknown) */
     uint32_t target_metadata; /* compute-runtime's ZebinTargetFlags */
     uint32_t min_revision, max_revision, generator; /* fields of target_metadata (generator 1: IGC) */
-    const char *zebin_version;  /* "1.20"; NULL when absent */
-    const char *product_name;   /* devices.def's name of product_family ("DG2"), or NULL */
-    bool has_platform;          /* the device maps to a vISA platform */
+    const char *zebin_version; /* "1.20"; NULL when absent */
+    const char *product_name; /* devices.def's name of product_family ("DG2"), or NULL */
+    bool has_platform; /* the device maps to a vISA platform */
     visa_platform platform;
 } vp_zebin_device;
 
@@ -133,8 +133,7 @@ typedef struct vp_zebin {
 
 /* Read a zebin; the result owns a copy of the bytes.  name is used in diagnostics.  Errors:
 ** VISA_E_BINARY (E-ZEBIN-* diagnostics with byte offsets), VISA_E_NOMEM, VISA_E_ARG. */
-visa_status vp_zebin_read(visa_ctx *ctx, const char *name, const void *data, size_t len,
-                          vp_zebin **out);
+visa_status vp_zebin_read(visa_ctx *ctx, const char *name, const void *data, size_t len, vp_zebin **out);
 void vp_zebin_free(vp_zebin *zb);
 const vp_zebin_section *vp_zebin_section_by_name(const vp_zebin *zb, const char *name);
 const vp_zebin_kernel *vp_zebin_kernel_by_name(const vp_zebin *zb, const char *name);
@@ -144,26 +143,28 @@ const vp_zebin_reloc_table *vp_zebin_relocs_for(const vp_zebin *zb, uint32_t tar
 /* -- .ze_info (zeinfo.c; the schema is zeinfo.def) --------------------------------------------- */
 /* Limits of the values .ze_info may hold (E-ZEINFO-RANGE past them).  What a platform allows is
 ** the launch's to check; these only keep hostile numbers out of the model. */
-#define VP_ZEINFO_MAX_PAYLOAD 4096      /* cross-thread payload bytes: the arguments (OpenCL's
+#define VP_ZEINFO_MAX_PAYLOAD \
+    4096 /* cross-thread payload bytes: the arguments (OpenCL's
                                            CL_DEVICE_MAX_PARAMETER_SIZE is 1-2 KiB on Intel
                                            GPUs) and IGC's implicit ones, which fit in 256 */
-#define VP_ZEINFO_MAX_PER_THREAD 256    /* per-thread payload bytes: 3 channels of 32 16-bit local
+#define VP_ZEINFO_MAX_PER_THREAD \
+    256 /* per-thread payload bytes: 3 channels of 32 16-bit local
                                            ids, each padded to a 64-byte GRF, are 192 */
-#define VP_ZEINFO_MAX_ARGS 1024         /* explicit kernel arguments */
-#define VP_ZEINFO_MAX_BTI 255           /* binding table index */
+#define VP_ZEINFO_MAX_ARGS 1024 /* explicit kernel arguments */
+#define VP_ZEINFO_MAX_BTI 255 /* binding table index */
 #define VP_ZEINFO_MAX_SAMPLERS 128
 #define VP_ZEINFO_MAX_SIMD 32
 #define VP_ZEINFO_MAX_GRF 512
-#define VP_ZEINFO_MAX_BARRIERS 32       /* named barriers (XeHPC has 32) */
+#define VP_ZEINFO_MAX_BARRIERS 32 /* named barriers (XeHPC has 32) */
 #define VP_ZEINFO_MAX_EU_THREADS 64
-#define VP_ZEINFO_MAX_GROUP 1024        /* work-items in one dimension of a work-group */
-#define VP_ZEINFO_MAX_SLM (1 << 20)     /* bytes of SLM (PVC gives a work-group 128 KiB) */
-#define VP_ZEINFO_MAX_SLM_ALIGN 4096    /* slm_alignment: 0 or a power of two up to this */
+#define VP_ZEINFO_MAX_GROUP 1024 /* work-items in one dimension of a work-group */
+#define VP_ZEINFO_MAX_SLM (1 << 20) /* bytes of SLM (PVC gives a work-group 128 KiB) */
+#define VP_ZEINFO_MAX_SLM_ALIGN 4096 /* slm_alignment: 0 or a power of two up to this */
 #define VP_ZEINFO_MAX_THREAD_BUFFER (1 << 24) /* per-thread scratch/private bytes (hardware: 256 KiB) */
-#define VP_ZEINFO_MAX_CODE (1 << 24)    /* offsets into a kernel's code */
-#define VP_ZEINFO_MAX_TEXT (16u << 20)  /* bytes of .ze_info text */
-#define VP_ZEINFO_MAX_NODES (1u << 20)  /* YAML nodes (scalars, mappings, sequences) */
-#define VP_ZEINFO_MAX_DEPTH 16          /* YAML nesting; .ze_info needs 5 */
+#define VP_ZEINFO_MAX_CODE (1 << 24) /* offsets into a kernel's code */
+#define VP_ZEINFO_MAX_TEXT (16u << 20) /* bytes of .ze_info text */
+#define VP_ZEINFO_MAX_NODES (1u << 20) /* YAML nodes (scalars, mappings, sequences) */
+#define VP_ZEINFO_MAX_DEPTH 16 /* YAML nesting; .ze_info needs 5 */
 
 /* Name tables: enum vp_table_id names them; each value of a table is VP_<TABLE>_<CODE>, and 0,
 ** VP_<TABLE>_UNKNOWN, means absent (or, for VP_ARG, a name IGC wrote that the table lacks). */
@@ -243,8 +244,12 @@ bool vp_arg_type_is_explicit(vp_arg_type type);
 #define VP_DECL_BOOL(m) bool m;
 #define VP_DECL_STR(m) const char *m;
 #define VP_DECL_INT3(m) int32_t m[3];
-#define VP_DECL_ENUM(m) int32_t m; const char *m##_name;
-#define VP_RECORD_TAIL uint64_t present; uint32_t line, col;
+#define VP_DECL_ENUM(m) \
+    int32_t m;          \
+    const char *m##_name;
+#define VP_RECORD_TAIL \
+    uint64_t present;  \
+    uint32_t line, col;
 
 typedef struct vp_exec_env {
 #define VP_ENV(m, kind, table, def, lo, hi, req) VP_DECL_##kind(m)
@@ -327,8 +332,8 @@ typedef struct vp_zeinfo_kernel {
     uint32_t sampler_count;
     const vp_arg_info *arg_infos; /* from kernels_misc_info, by index order as IGC wrote them */
     uint32_t arg_info_count;
-    uint32_t explicit_args;  /* 1 + the largest arg_index of payload arguments and BTIs */
-    uint32_t payload_size;   /* the end of the last cross-thread payload argument */
+    uint32_t explicit_args; /* 1 + the largest arg_index of payload arguments and BTIs */
+    uint32_t payload_size; /* the end of the last cross-thread payload argument */
 } vp_zeinfo_kernel;
 
 typedef struct vp_zeinfo_function {
@@ -351,27 +356,26 @@ typedef struct vp_zeinfo {
 
 /* Parse .ze_info text.  name is used in diagnostics (with YAML line and column).  Errors:
 ** VISA_E_SYNTAX (E-ZEINFO-* diagnostics), VISA_E_NOMEM, VISA_E_ARG. */
-visa_status vp_zeinfo_parse(visa_ctx *ctx, const char *name, const char *text, size_t len,
-                            vp_zeinfo **out);
+visa_status vp_zeinfo_parse(visa_ctx *ctx, const char *name, const char *text, size_t len, vp_zeinfo **out);
 void vp_zeinfo_free(vp_zeinfo *zi);
 const vp_zeinfo_kernel *vp_zeinfo_kernel_by_name(const vp_zeinfo *zi, const char *name);
 
 /* -- IGC's offline compiler (ocloc.c) ----------------------------------------------------------- */
 typedef struct vp_ocloc_request {
-    const char *device;   /* ocloc's -device: "tgllp", "dg2-g10", "pvc", "mtl", ... */
-    const char *options;  /* OpenCL build options ("-cl-std=CL2.0 -DN=4"); NULL for none */
-    const void *source;   /* OpenCL C text, or a SPIR-V module when spirv is set */
+    const char *device; /* ocloc's -device: "tgllp", "dg2-g10", "pvc", "mtl", ... */
+    const char *options; /* OpenCL build options ("-cl-std=CL2.0 -DN=4"); NULL for none */
+    const void *source; /* OpenCL C text, or a SPIR-V module when spirv is set */
     size_t source_len;
     bool spirv;
-    const char *name;     /* the input's name in IGC's messages; NULL: "kernel.cl" / "kernel.spv" */
+    const char *name; /* the input's name in IGC's messages; NULL: "kernel.cl" / "kernel.spv" */
 } vp_ocloc_request;
 
 typedef struct vp_ocloc_result {
-    uint8_t *zebin;  /* the zebin IGC wrote (NULL when the build failed) */
+    uint8_t *zebin; /* the zebin IGC wrote (NULL when the build failed) */
     size_t zebin_len;
-    char *log;       /* ocloc's and IGC's messages, NUL-terminated ("" when there were none) */
-    size_t log_len;  /* bytes before the terminating NUL that log was given */
-    int status;      /* what oclocInvoke returned (0: success) */
+    char *log; /* ocloc's and IGC's messages, NUL-terminated ("" when there were none) */
+    size_t log_len; /* bytes before the terminating NUL that log was given */
+    int status; /* what oclocInvoke returned (0: success) */
 } vp_ocloc_result;
 
 /* Compile through libocloc.so (loaded on first use; VISA_OCLOC_LIB in the environment names
@@ -385,7 +389,7 @@ void vp_ocloc_result_free(visa_ctx *ctx, vp_ocloc_result *res);
 /* -- A program: a zebin and its .ze_info (program.c) -------------------------------------------- */
 typedef struct vp_program_kernel {
     const char *name;
-    const vp_zebin_kernel *code;  /* native code and vISA text */
+    const vp_zebin_kernel *code; /* native code and vISA text */
     const vp_zeinfo_kernel *info; /* execution env, payload, argument metadata */
 } vp_program_kernel;
 
@@ -409,8 +413,7 @@ typedef struct vp_program {
 /* Read a zebin and parse its .ze_info; every .ze_info kernel must have its code section.
 ** Errors as vp_zebin_read and vp_zeinfo_parse (the .ze_info diagnostics name "<name>:.ze_info"),
 ** and E-PROGRAM-* ones. */
-visa_status vp_program_read(visa_ctx *ctx, const char *name, const void *data, size_t len,
-                            vp_program **out);
+visa_status vp_program_read(visa_ctx *ctx, const char *name, const void *data, size_t len, vp_program **out);
 void vp_program_free(vp_program *prog);
 const vp_program_kernel *vp_program_kernel_by_name(const vp_program *prog, const char *name);
 /* The printf string at `offset` of .data.const.string (a format string's address minus the

@@ -22,8 +22,8 @@ typedef struct cl_plan {
     diag_sink *ds;
     uint32_t simd, per_thread_size;
     uint64_t global[3], local[3], offset[3]; /* local: the enqueued work-group size */
-    uint64_t whole[3], rest[3], groups[3];   /* per dimension: whole groups, the remainder's size, all groups */
-    uint32_t *arg_slot;   /* per argument: its buffer's slot, UINT32_MAX for none */
+    uint64_t whole[3], rest[3], groups[3]; /* per dimension: whole groups, the remainder's size, all groups */
+    uint32_t *arg_slot; /* per argument: its buffer's slot, UINT32_MAX for none */
     uint32_t *slm_offset; /* per argument: a __local argument's SLM offset */
     uint32_t slm_bytes;
     visa_buffer *bufs;

@@ -10,8 +10,8 @@
 #include "printf.h"
 
 static bool env_error(cl_plan *P, const char *what) {
-    diag_at_offset(P->ds, VISA_SEV_ERROR, "E-PROGRAM-UNSUPPORTED", VISA_DIAG_NO_OFFSET, "kernel %s: %s",
-                   P->kx->k->name, what);
+    diag_at_offset(P->ds, VISA_SEV_ERROR, "E-PROGRAM-UNSUPPORTED", VISA_DIAG_NO_OFFSET, "kernel %s: %s", P->kx->k->name,
+                   what);
     return false;
 }
 

@@ -30,8 +30,7 @@ static void yfail(yreader *y, const char *id, yaml_mark_t mark, const char *fmt,
 static void yfail(yreader *y, const char *id, yaml_mark_t mark, const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
-    diag_vat(y->ds, VISA_SEV_ERROR, id, (uint32_t)mark.line + 1, (uint32_t)mark.column + 1, 0, fmt,
-             ap);
+    diag_vat(y->ds, VISA_SEV_ERROR, id, (uint32_t)mark.line + 1, (uint32_t)mark.column + 1, 0, fmt, ap);
     va_end(ap);
     y->err = true;
 }
@@ -65,8 +64,7 @@ static void attach(yreader *y, vp_ynode *n, yaml_mark_t mark) {
     }
     if (f->count == f->cap) {
         uint32_t cap = f->cap ? f->cap * 2 : 8;
-        vp_ynode **items = vx_realloc(y->arena->ctx, f->items, f->cap * sizeof *items,
-                                      cap * sizeof *items);
+        vp_ynode **items = vx_realloc(y->arena->ctx, f->items, f->cap * sizeof *items, cap * sizeof *items);
         if (!items) {
             y->arena->failed = y->err = true;
             return;
@@ -106,18 +104,15 @@ static void on_scalar(yreader *y, const yaml_event_t *ev) {
     n->text = vp_arena_strndup(y->arena, (const char *)ev->data.scalar.value, ev->data.scalar.length);
     n->len = ev->data.scalar.length;
     n->quoted = ev->data.scalar.style != YAML_PLAIN_SCALAR_STYLE;
-    if (!n->text)
-        y->err = true;
-    else
-        attach(y, n, ev->start_mark);
+    if (!n->text) y->err = true;
+    else attach(y, n, ev->start_mark);
 }
 
 /* One event; false when the stream is over. */
 static bool on_event(yreader *y, const yaml_event_t *ev) {
     switch (ev->type) {
     case YAML_DOCUMENT_START_EVENT:
-        if (++y->documents > 1)
-            yfail(y, "E-ZEINFO-YAML", ev->start_mark, ".ze_info has more than one YAML document");
+        if (++y->documents > 1) yfail(y, "E-ZEINFO-YAML", ev->start_mark, ".ze_info has more than one YAML document");
         return true;
     case YAML_ALIAS_EVENT:
         yfail(y, "E-ZEINFO-ALIAS", ev->start_mark, "YAML alias *%s: .ze_info has no aliases",
@@ -133,8 +128,7 @@ static bool on_event(yreader *y, const yaml_event_t *ev) {
     }
 }
 
-visa_status vp_yaml_read(vp_arena *arena, diag_sink *ds, const char *text, size_t len,
-                         vp_ynode **root) {
+visa_status vp_yaml_read(vp_arena *arena, diag_sink *ds, const char *text, size_t len, vp_ynode **root) {
     *root = NULL;
     yreader y = {.arena = arena, .ds = ds};
     yaml_parser_t parser;
@@ -150,8 +144,8 @@ visa_status vp_yaml_read(vp_arena *arena, diag_sink *ds, const char *text, size_
             if (parser.error == YAML_MEMORY_ERROR) arena->failed = true;
             else
                 yfail(&y, "E-ZEINFO-YAML", parser.problem_mark, "YAML: %s%s%s",
-                      parser.problem ? parser.problem : "syntax error",
-                      parser.context ? " " : "", parser.context ? parser.context : "");
+                      parser.problem ? parser.problem : "syntax error", parser.context ? " " : "",
+                      parser.context ? parser.context : "");
             break;
         }
         more = on_event(&y, &ev);
@@ -165,8 +159,7 @@ visa_status vp_yaml_read(vp_arena *arena, diag_sink *ds, const char *text, size_
     if (arena->failed) return VISA_E_NOMEM;
     if (y.err) return VISA_E_SYNTAX;
     if (!y.root || (y.root->kind == VP_YNODE_SCALAR && !y.root->quoted &&
-                    (y.root->len == 0 || strcmp(y.root->text, "~") == 0 ||
-                     strcmp(y.root->text, "null") == 0))) {
+                    (y.root->len == 0 || strcmp(y.root->text, "~") == 0 || strcmp(y.root->text, "null") == 0))) {
         diag_at(ds, VISA_SEV_ERROR, "E-ZEINFO-EMPTY", 1, 1, ".ze_info is empty");
         return VISA_E_SYNTAX;
     }

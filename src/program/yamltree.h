@@ -15,16 +15,15 @@ typedef enum vp_ynode_kind { VP_YNODE_SCALAR, VP_YNODE_SEQ, VP_YNODE_MAP } vp_yn
 typedef struct vp_ynode vp_ynode;
 struct vp_ynode {
     vp_ynode_kind kind;
-    bool quoted;         /* a scalar written quoted or as a block: a string, not a number */
-    uint32_t line, col;  /* 1-based */
-    const char *text;    /* a scalar's text, NUL-terminated */
+    bool quoted; /* a scalar written quoted or as a block: a string, not a number */
+    uint32_t line, col; /* 1-based */
+    const char *text; /* a scalar's text, NUL-terminated */
     size_t len;
-    vp_ynode **items;    /* a sequence's items; a mapping's keys and values, alternating */
-    uint32_t count;      /* items (a mapping has count / 2 pairs) */
+    vp_ynode **items; /* a sequence's items; a mapping's keys and values, alternating */
+    uint32_t count; /* items (a mapping has count / 2 pairs) */
 };
 
 /* Parse `text` into nodes allocated from `arena`; *root is NULL on error (diagnostics on ds). */
-visa_status vp_yaml_read(vp_arena *arena, diag_sink *ds, const char *text, size_t len,
-                         vp_ynode **root);
+visa_status vp_yaml_read(vp_arena *arena, diag_sink *ds, const char *text, size_t len, vp_ynode **root);
 
 #endif

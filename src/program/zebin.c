@@ -42,8 +42,7 @@ typedef struct zr {
     bool err;
 } zr;
 
-static void zfail(zr *r, const char *id, uint64_t offset, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
+static void zfail(zr *r, const char *id, uint64_t offset, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 static void zfail(zr *r, const char *id, uint64_t offset, const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
@@ -53,13 +52,9 @@ static void zfail(zr *r, const char *id, uint64_t offset, const char *fmt, ...) 
 }
 
 /* [offset, offset + size) lies in the file */
-static bool in_file(const zr *r, uint64_t offset, uint64_t size) {
-    return offset <= r->len && size <= r->len - offset;
-}
+static bool in_file(const zr *r, uint64_t offset, uint64_t size) { return offset <= r->len && size <= r->len - offset; }
 
-static uint64_t sh_at(const zr *r, uint32_t i) {
-    return r->eh.e_shoff + (uint64_t)i * sizeof(Elf64_Shdr);
-}
+static uint64_t sh_at(const zr *r, uint32_t i) { return r->eh.e_shoff + (uint64_t)i * sizeof(Elf64_Shdr); }
 
 static uint32_t rd32(const uint8_t *p) {
     uint32_t v;
@@ -69,8 +64,8 @@ static uint32_t rd32(const uint8_t *p) {
 
 /* -- Header and section table ------------------------------------------------------------------ */
 static bool elf_type_ok(uint16_t t) {
-    return t == ET_REL || t == ET_EXEC || t == ET_DYN || t == VP_ET_ZEBIN_REL ||
-           t == VP_ET_ZEBIN_EXE || t == VP_ET_ZEBIN_DYN;
+    return t == ET_REL || t == ET_EXEC || t == ET_DYN || t == VP_ET_ZEBIN_REL || t == VP_ET_ZEBIN_EXE ||
+           t == VP_ET_ZEBIN_DYN;
 }
 
 static bool read_header(zr *r) {
@@ -88,27 +83,21 @@ static bool read_header(zr *r) {
     memcpy(&r->eh, r->p, sizeof r->eh);
     const Elf64_Ehdr *e = &r->eh;
     if (e->e_ident[EI_CLASS] != ELFCLASS64)
-        zfail(r, "E-ZEBIN-HEADER", EI_CLASS, "ELF class %u: only 64-bit zebins are read",
-              e->e_ident[EI_CLASS]);
+        zfail(r, "E-ZEBIN-HEADER", EI_CLASS, "ELF class %u: only 64-bit zebins are read", e->e_ident[EI_CLASS]);
     else if (e->e_ident[EI_DATA] != ELFDATA2LSB)
-        zfail(r, "E-ZEBIN-HEADER", EI_DATA, "ELF data encoding %u: zebins are little-endian",
-              e->e_ident[EI_DATA]);
+        zfail(r, "E-ZEBIN-HEADER", EI_DATA, "ELF data encoding %u: zebins are little-endian", e->e_ident[EI_DATA]);
     else if (e->e_ident[EI_VERSION] != EV_CURRENT || e->e_version != EV_CURRENT)
-        zfail(r, "E-ZEBIN-HEADER", EI_VERSION, "ELF version %u, expected %u",
-              e->e_ident[EI_VERSION], EV_CURRENT);
+        zfail(r, "E-ZEBIN-HEADER", EI_VERSION, "ELF version %u, expected %u", e->e_ident[EI_VERSION], EV_CURRENT);
     else if (!elf_type_ok(e->e_type))
-        zfail(r, "E-ZEBIN-HEADER", offsetof(Elf64_Ehdr, e_type), "ELF type 0x%x is not a zebin's",
-              e->e_type);
+        zfail(r, "E-ZEBIN-HEADER", offsetof(Elf64_Ehdr, e_type), "ELF type 0x%x is not a zebin's", e->e_type);
     else if (e->e_ehsize != sizeof(Elf64_Ehdr))
-        zfail(r, "E-ZEBIN-HEADER", offsetof(Elf64_Ehdr, e_ehsize), "ELF header size %u, expected %zu",
-              e->e_ehsize, sizeof(Elf64_Ehdr));
-    else if (e->e_shoff == 0)
-        zfail(r, "E-ZEBIN-HEADER", offsetof(Elf64_Ehdr, e_shoff), "no section table");
+        zfail(r, "E-ZEBIN-HEADER", offsetof(Elf64_Ehdr, e_ehsize), "ELF header size %u, expected %zu", e->e_ehsize,
+              sizeof(Elf64_Ehdr));
+    else if (e->e_shoff == 0) zfail(r, "E-ZEBIN-HEADER", offsetof(Elf64_Ehdr, e_shoff), "no section table");
     else if (e->e_shentsize != sizeof(Elf64_Shdr))
-        zfail(r, "E-ZEBIN-HEADER", offsetof(Elf64_Ehdr, e_shentsize),
-              "section header size %u, expected %zu", e->e_shentsize, sizeof(Elf64_Shdr));
-    else if (e->e_phnum && (e->e_phentsize != sizeof(Elf64_Phdr) ||
-                            e->e_phoff > r->len ||
+        zfail(r, "E-ZEBIN-HEADER", offsetof(Elf64_Ehdr, e_shentsize), "section header size %u, expected %zu",
+              e->e_shentsize, sizeof(Elf64_Shdr));
+    else if (e->e_phnum && (e->e_phentsize != sizeof(Elf64_Phdr) || e->e_phoff > r->len ||
                             e->e_phnum > (r->len - e->e_phoff) / sizeof(Elf64_Phdr)))
         zfail(r, "E-ZEBIN-HEADER", offsetof(Elf64_Ehdr, e_phoff),
               "program header table (%u entries at %llu) is not in the file", e->e_phnum,
@@ -120,8 +109,7 @@ static bool read_section_table(zr *r) {
     const Elf64_Ehdr *e = &r->eh;
     if (!in_file(r, e->e_shoff, sizeof(Elf64_Shdr))) {
         zfail(r, "E-ZEBIN-SECTION", offsetof(Elf64_Ehdr, e_shoff),
-              "section table at %llu is past the end of the file (%zu bytes)",
-              (unsigned long long)e->e_shoff, r->len);
+              "section table at %llu is past the end of the file (%zu bytes)", (unsigned long long)e->e_shoff, r->len);
         return false;
     }
     Elf64_Shdr first;
@@ -131,14 +119,14 @@ static bool read_section_table(zr *r) {
     uint64_t strndx = e->e_shstrndx == SHN_XINDEX ? first.sh_link : e->e_shstrndx;
     if (n == 0 || n > (r->len - e->e_shoff) / sizeof(Elf64_Shdr)) {
         zfail(r, "E-ZEBIN-SECTION", offsetof(Elf64_Ehdr, e_shnum),
-              "section table of %llu entries at %llu does not fit in the file (%zu bytes)",
-              (unsigned long long)n, (unsigned long long)e->e_shoff, r->len);
+              "section table of %llu entries at %llu does not fit in the file (%zu bytes)", (unsigned long long)n,
+              (unsigned long long)e->e_shoff, r->len);
         return false;
     }
     if (strndx == SHN_UNDEF || strndx >= n) {
         zfail(r, "E-ZEBIN-STRTAB", offsetof(Elf64_Ehdr, e_shstrndx),
-              "section name table index %llu is not a section (%llu sections)",
-              (unsigned long long)strndx, (unsigned long long)n);
+              "section name table index %llu is not a section (%llu sections)", (unsigned long long)strndx,
+              (unsigned long long)n);
         return false;
     }
     r->shnum = (uint32_t)n;
@@ -157,13 +145,12 @@ static void check_section_ranges(zr *r) {
         if (s->sh_type == SHT_NOBITS) {
             if (s->sh_size > VP_ZEBIN_MAX_BSS)
                 zfail(r, "E-ZEBIN-LIMIT", sh_at(r, i) + offsetof(Elf64_Shdr, sh_size),
-                      "section %u: %llu bytes of zeroed memory (at most %u)", i,
-                      (unsigned long long)s->sh_size, VP_ZEBIN_MAX_BSS);
+                      "section %u: %llu bytes of zeroed memory (at most %u)", i, (unsigned long long)s->sh_size,
+                      VP_ZEBIN_MAX_BSS);
         } else if (s->sh_type != SHT_NULL && !in_file(r, s->sh_offset, s->sh_size)) {
             zfail(r, "E-ZEBIN-SECTION", sh_at(r, i) + offsetof(Elf64_Shdr, sh_offset),
                   "section %u: bytes %llu..%llu are past the end of the file (%zu bytes)", i,
-                  (unsigned long long)s->sh_offset,
-                  (unsigned long long)s->sh_offset + s->sh_size, r->len);
+                  (unsigned long long)s->sh_offset, (unsigned long long)s->sh_offset + s->sh_size, r->len);
         }
     }
 }
@@ -221,8 +208,7 @@ static const char *table_string(const zr *r, uint32_t tab, uint64_t index) {
 static void read_section_names(zr *r) {
     if (r->sh[r->shstrndx].sh_type != SHT_STRTAB) {
         zfail(r, "E-ZEBIN-STRTAB", sh_at(r, r->shstrndx) + offsetof(Elf64_Shdr, sh_type),
-              "section name table (section %u) has type %u, not SHT_STRTAB", r->shstrndx,
-              r->sh[r->shstrndx].sh_type);
+              "section name table (section %u) has type %u, not SHT_STRTAB", r->shstrndx, r->sh[r->shstrndx].sh_type);
         return;
     }
     for (uint32_t i = 0; i < r->shnum; i++) {
@@ -231,16 +217,20 @@ static void read_section_names(zr *r) {
         const char *name = i ? table_string(r, r->shstrndx, s->sh_name) : "";
         if (!name) {
             zfail(r, "E-ZEBIN-STRTAB", sh_at(r, i) + offsetof(Elf64_Shdr, sh_name),
-                  "section %u: name index %u is outside the name table or unterminated", i,
-                  s->sh_name);
+                  "section %u: name index %u is outside the name table or unterminated", i, s->sh_name);
             name = "";
         }
-        *d = (vp_zebin_section){.name = name, .index = i, .type = s->sh_type, .link = s->sh_link,
-                                .info = s->sh_info, .flags = s->sh_flags, .offset = s->sh_offset,
-                                .size = s->sh_size, .entsize = s->sh_entsize,
+        *d = (vp_zebin_section){.name = name,
+                                .index = i,
+                                .type = s->sh_type,
+                                .link = s->sh_link,
+                                .info = s->sh_info,
+                                .flags = s->sh_flags,
+                                .offset = s->sh_offset,
+                                .size = s->sh_size,
+                                .entsize = s->sh_entsize,
                                 .addralign = s->sh_addralign};
-        if (i && s->sh_type != SHT_NOBITS && s->sh_type != SHT_NULL && s->sh_size)
-            d->data = r->p + s->sh_offset;
+        if (i && s->sh_type != SHT_NOBITS && s->sh_type != SHT_NULL && s->sh_size) d->data = r->p + s->sh_offset;
     }
 }
 
@@ -249,8 +239,8 @@ static bool table_shape(zr *r, uint32_t i, size_t entsize, const char *id, const
     const Elf64_Shdr *s = &r->sh[i];
     if (s->sh_entsize != entsize || s->sh_size % entsize) {
         zfail(r, id, sh_at(r, i) + offsetof(Elf64_Shdr, sh_entsize),
-              "%s section %u: entry size %llu and size %llu, expected entries of %zu bytes", what,
-              i, (unsigned long long)s->sh_entsize, (unsigned long long)s->sh_size, entsize);
+              "%s section %u: entry size %llu and size %llu, expected entries of %zu bytes", what, i,
+              (unsigned long long)s->sh_entsize, (unsigned long long)s->sh_size, entsize);
         return false;
     }
     return true;
@@ -262,26 +252,24 @@ static void read_symbol(zr *r, uint32_t tab, uint32_t strtab, uint64_t k, vp_zeb
     memcpy(&sym, r->p + at, sizeof sym);
     const char *name = table_string(r, strtab, sym.st_name);
     if (!name) {
-        zfail(r, "E-ZEBIN-SYMTAB", at,
-              "symbol %llu: name index %u is outside the string table or unterminated",
+        zfail(r, "E-ZEBIN-SYMTAB", at, "symbol %llu: name index %u is outside the string table or unterminated",
               (unsigned long long)k, sym.st_name);
         name = "";
     }
-    *out = (vp_zebin_symbol){name, sym.st_value, sym.st_size, ELF64_ST_BIND(sym.st_info),
-                             ELF64_ST_TYPE(sym.st_info), sym.st_other, sym.st_shndx};
+    *out = (vp_zebin_symbol){
+        name,         sym.st_value, sym.st_size, ELF64_ST_BIND(sym.st_info), ELF64_ST_TYPE(sym.st_info),
+        sym.st_other, sym.st_shndx};
     if (sym.st_shndx == SHN_UNDEF || sym.st_shndx == SHN_ABS || sym.st_shndx == SHN_COMMON) return;
     if (sym.st_shndx >= r->shnum) {
         zfail(r, "E-ZEBIN-SYMTAB", at + offsetof(Elf64_Sym, st_shndx),
-              "symbol %llu (%s): section index %u is not a section", (unsigned long long)k, name,
-              sym.st_shndx);
+              "symbol %llu (%s): section index %u is not a section", (unsigned long long)k, name, sym.st_shndx);
         return;
     }
     uint64_t size = r->sh[sym.st_shndx].sh_size;
     if (sym.st_value > size || sym.st_size > size - sym.st_value)
         zfail(r, "E-ZEBIN-SYMTAB", at + offsetof(Elf64_Sym, st_value),
-              "symbol %llu (%s): bytes %llu..%llu are outside section %u (%llu bytes)",
-              (unsigned long long)k, name, (unsigned long long)sym.st_value,
-              (unsigned long long)(sym.st_value + sym.st_size), sym.st_shndx,
+              "symbol %llu (%s): bytes %llu..%llu are outside section %u (%llu bytes)", (unsigned long long)k, name,
+              (unsigned long long)sym.st_value, (unsigned long long)(sym.st_value + sym.st_size), sym.st_shndx,
               (unsigned long long)size);
 }
 
@@ -295,8 +283,7 @@ static uint32_t read_symbols(zr *r) {
         }
         tab = i;
     }
-    if (!tab || !table_shape(r, tab, sizeof(Elf64_Sym), "E-ZEBIN-SYMTAB", "symbol table"))
-        return 0;
+    if (!tab || !table_shape(r, tab, sizeof(Elf64_Sym), "E-ZEBIN-SYMTAB", "symbol table")) return 0;
     uint32_t strtab = r->sh[tab].sh_link;
     if (strtab == 0 || strtab >= r->shnum || r->sh[strtab].sh_type != SHT_STRTAB) {
         zfail(r, "E-ZEBIN-STRTAB", sh_at(r, tab) + offsetof(Elf64_Shdr, sh_link),
@@ -335,8 +322,7 @@ static bool read_reloc_table(zr *r, uint32_t i, uint32_t symtab, vp_zebin_reloc_
     }
     if (s->sh_info == 0 || s->sh_info >= r->shnum || r->sh[s->sh_info].sh_type == SHT_NOBITS) {
         zfail(r, "E-ZEBIN-RELOC", sh_at(r, i) + offsetof(Elf64_Shdr, sh_info),
-              "relocation section %u patches section %u, which has no bytes to patch", i,
-              s->sh_info);
+              "relocation section %u patches section %u, which has no bytes to patch", i, s->sh_info);
         return false;
     }
     uint64_t n = s->sh_size / entsize, target_size = r->sh[s->sh_info].sh_size;
@@ -346,19 +332,17 @@ static bool read_reloc_table(zr *r, uint32_t i, uint32_t symtab, vp_zebin_reloc_
         uint64_t at = s->sh_offset + k * entsize;
         Elf64_Rela e = {0};
         memcpy(&e, r->p + at, entsize);
-        rel[k] = (vp_zebin_reloc){e.r_offset, ELF64_R_SYM(e.r_info), ELF64_R_TYPE(e.r_info),
-                                  rela ? e.r_addend : 0};
+        rel[k] = (vp_zebin_reloc){e.r_offset, ELF64_R_SYM(e.r_info), ELF64_R_TYPE(e.r_info), rela ? e.r_addend : 0};
         unsigned width = reloc_width(rel[k].type);
         if (rel[k].symbol >= r->zb->symbol_count)
             zfail(r, "E-ZEBIN-RELOC", at + offsetof(Elf64_Rel, r_info),
-                  "relocation %llu of section %u: symbol %u is not in the symbol table",
-                  (unsigned long long)k, i, rel[k].symbol);
+                  "relocation %llu of section %u: symbol %u is not in the symbol table", (unsigned long long)k, i,
+                  rel[k].symbol);
         else if (e.r_offset > target_size || width > target_size - e.r_offset)
             zfail(r, "E-ZEBIN-RELOC", at,
                   "relocation %llu of section %u patches bytes %llu..%llu of section %u (%llu bytes)",
-                  (unsigned long long)k, i, (unsigned long long)e.r_offset,
-                  (unsigned long long)e.r_offset + width, s->sh_info,
-                  (unsigned long long)target_size);
+                  (unsigned long long)k, i, (unsigned long long)e.r_offset, (unsigned long long)e.r_offset + width,
+                  s->sh_info, (unsigned long long)target_size);
     }
     *t = (vp_zebin_reloc_table){i, s->sh_info, rela, rel, (uint32_t)n};
     return true;
@@ -366,16 +350,14 @@ static bool read_reloc_table(zr *r, uint32_t i, uint32_t symtab, vp_zebin_reloc_
 
 static void read_relocations(zr *r, uint32_t symtab) {
     uint32_t n = 0;
-    for (uint32_t i = 1; i < r->shnum; i++)
-        n += r->sh[i].sh_type == SHT_REL || r->sh[i].sh_type == SHT_RELA;
+    for (uint32_t i = 1; i < r->shnum; i++) n += r->sh[i].sh_type == SHT_REL || r->sh[i].sh_type == SHT_RELA;
     if (!n) return;
     vp_zebin_reloc_table *t = vp_arena_array(&r->zb->arena, n, sizeof *t);
     if (!t) return;
     uint32_t k = 0;
     for (uint32_t i = 1; i < r->shnum; i++) {
         if (r->sh[i].sh_type != SHT_REL && r->sh[i].sh_type != SHT_RELA) continue;
-        if (read_reloc_table(r, i, symtab, &t[k]))
-            k++;
+        if (read_reloc_table(r, i, symtab, &t[k])) k++;
     }
     r->zb->reloc_tables = t;
     r->zb->reloc_table_count = k;
@@ -389,8 +371,7 @@ static void read_note(zr *r, uint64_t at, uint32_t type, const uint8_t *desc, ui
     if (type == NOTE_ZEBIN_VERSION) {
         if (!descsz || !memchr(desc, 0, descsz))
             zfail(r, "E-ZEBIN-NOTE", at, "IntelGT zebin version note is not a NUL-terminated string");
-        else
-            d->zebin_version = (const char *)desc;
+        else d->zebin_version = (const char *)desc;
         return;
     }
     if (type < NOTE_PRODUCT_FAMILY || type > NOTE_TARGET_METADATA) return; /* ABI versions etc. */
@@ -410,8 +391,8 @@ static void read_notes(zr *r, const vp_zebin_section *s) {
     while (pos < size) {
         uint64_t at = s->offset + pos;
         if (size - pos < sizeof(Elf64_Nhdr)) {
-            zfail(r, "E-ZEBIN-NOTE", at, "%llu stray bytes after the last note of %s",
-                  (unsigned long long)(size - pos), s->name);
+            zfail(r, "E-ZEBIN-NOTE", at, "%llu stray bytes after the last note of %s", (unsigned long long)(size - pos),
+                  s->name);
             return;
         }
         Elf64_Nhdr nh;
@@ -419,8 +400,8 @@ static void read_notes(zr *r, const vp_zebin_section *s) {
         uint64_t name_at = pos + sizeof nh, desc_at = name_at + (((uint64_t)nh.n_namesz + 3) & ~3ull);
         uint64_t end = desc_at + (((uint64_t)nh.n_descsz + 3) & ~3ull);
         if (desc_at > size || end > size || nh.n_descsz > size - desc_at) {
-            zfail(r, "E-ZEBIN-NOTE", at, "note (name %u bytes, data %u bytes) runs past the end of %s",
-                  nh.n_namesz, nh.n_descsz, s->name);
+            zfail(r, "E-ZEBIN-NOTE", at, "note (name %u bytes, data %u bytes) runs past the end of %s", nh.n_namesz,
+                  nh.n_descsz, s->name);
             return;
         }
         if (nh.n_namesz == sizeof owner && memcmp(s->data + name_at, owner, sizeof owner) == 0)
@@ -431,8 +412,11 @@ static void read_notes(zr *r, const vp_zebin_section *s) {
 
 static bool platform_of_product(uint32_t family, visa_platform *out, const char **name) {
     switch (family) {
-#define VP_PRODUCT(n, number, plat) \
-    case number: *out = VISA_PLATFORM_##plat; *name = #n; return true;
+#define VP_PRODUCT(n, number, plat)  \
+    case number:                     \
+        *out = VISA_PLATFORM_##plat; \
+        *name = #n;                  \
+        return true;
 #include "devices.def"
     default: return false;
     }
@@ -440,8 +424,10 @@ static bool platform_of_product(uint32_t family, visa_platform *out, const char 
 
 static bool platform_of_core(uint32_t core, visa_platform *out) {
     switch (core) {
-#define VP_CORE(n, number, plat) \
-    case number: *out = VISA_PLATFORM_##plat; return true;
+#define VP_CORE(n, number, plat)     \
+    case number:                     \
+        *out = VISA_PLATFORM_##plat; \
+        return true;
 #include "devices.def"
     default: return false;
     }
@@ -461,15 +447,14 @@ static void resolve_device(zr *r) {
     d->min_revision = (d->target_metadata >> 8) & 31;
     d->max_revision = (d->target_metadata >> 16) & 31;
     d->generator = (d->target_metadata >> 21) & 7;
-    if (d->has_product_family &&
-        platform_of_product(d->product_family, &d->platform, &d->product_name))
+    if (d->has_product_family && platform_of_product(d->product_family, &d->platform, &d->product_name))
         d->has_platform = true;
-    else if (d->has_gfx_core && platform_of_core(d->gfx_core, &d->platform))
-        d->has_platform = true;
+    else if (d->has_gfx_core && platform_of_core(d->gfx_core, &d->platform)) d->has_platform = true;
     if (!d->has_platform)
         diag_at_offset(r->ds, VISA_SEV_WARNING, "W-ZEBIN-DEVICE", offsetof(Elf64_Ehdr, e_machine),
                        "the zebin's device (product family %u, gfx core %u) has no vISA platform "
-                       "here", d->product_family, d->gfx_core);
+                       "here",
+                       d->product_family, d->gfx_core);
 }
 
 /* -- Kernels, vISA text, program-scope sections ------------------------------------------------ */
@@ -499,7 +484,9 @@ static void read_kernels(zr *r) {
         for (uint32_t j = 0; j < c; j++)
             if (strcmp(ks[j].name, k) == 0)
                 zfail(r, "E-ZEBIN-KERNEL", sh_at(r, i), "a second code section for kernel %s", k);
-        ks[c++] = (vp_zebin_kernel){.name = k, .text_section = i, .code = s->data,
+        ks[c++] = (vp_zebin_kernel){.name = k,
+                                    .text_section = i,
+                                    .code = s->data,
                                     .code_size = s->size,
                                     .symbol_table = strcmp(k, VP_ZEBIN_SYMBOL_TABLE_KERNEL) == 0};
     }
@@ -533,7 +520,8 @@ static void map_visaasm(zr *r) {
     if (unnamed != left) {
         zfail(r, "E-ZEBIN-VISAASM", sh_at(r, first_unnamed),
               "%u unnamed .visaasm sections for %u kernels without vISA text: which is whose "
-              "is unknown", unnamed, left);
+              "is unknown",
+              unnamed, left);
         return;
     }
     uint32_t j = 0;
@@ -562,20 +550,15 @@ static const struct {
 
 static void find_program_sections(zr *r) {
     for (size_t t = 0; t < sizeof program_sections / sizeof *program_sections; t++) {
-        const vp_zebin_section **slot =
-            (const vp_zebin_section **)((char *)r->zb + program_sections[t].field);
+        const vp_zebin_section **slot = (const vp_zebin_section **)((char *)r->zb + program_sections[t].field);
         for (uint32_t i = 1; i < r->shnum; i++) {
             const vp_zebin_section *s = &r->secs[i];
             if (strcmp(s->name, program_sections[t].name) != 0) continue;
-            if (*slot)
-                zfail(r, "E-ZEBIN-SECTION", sh_at(r, i), "a second %s section (section %u)",
-                      s->name, i);
+            if (*slot) zfail(r, "E-ZEBIN-SECTION", sh_at(r, i), "a second %s section (section %u)", s->name, i);
             else if (program_sections[t].type != SHT_NULL && s->type != program_sections[t].type)
                 zfail(r, "E-ZEBIN-SECTION", sh_at(r, i) + offsetof(Elf64_Shdr, sh_type),
-                      "%s has section type 0x%x, expected 0x%x", s->name, s->type,
-                      program_sections[t].type);
-            else
-                *slot = s;
+                      "%s has section type 0x%x, expected 0x%x", s->name, s->type, program_sections[t].type);
+            else *slot = s;
         }
     }
     for (uint32_t i = 1; i < r->shnum; i++)
@@ -604,8 +587,7 @@ static void read_all(zr *r) {
     if (!r->err) resolve_device(r);
 }
 
-visa_status vp_zebin_read(visa_ctx *ctx, const char *name, const void *data, size_t len,
-                          vp_zebin **out) {
+visa_status vp_zebin_read(visa_ctx *ctx, const char *name, const void *data, size_t len, vp_zebin **out) {
     if (!ctx || !out || (!data && len)) return VISA_E_ARG;
     *out = NULL;
     diag_sink ds;

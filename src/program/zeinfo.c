@@ -48,7 +48,7 @@ typedef struct record {
 #define ROW(T, m, kind, table, def, lo, hi, req) \
     {#m, VP_K_##kind, VP_TAB_##table, req, def, lo, hi, offsetof(T, m), VP_NAMEOFF_##kind(T, m)},
 #define RECORD(T, what, rows) \
-    {what, rows, sizeof rows / sizeof *rows, offsetof(T, present), offsetof(T, line)}
+    { what, rows, sizeof rows / sizeof *rows, offsetof(T, present), offsetof(T, line) }
 
 static const field env_fields[] = {
 #define VP_ENV(m, kind, table, def, lo, hi, req) ROW(vp_exec_env, m, kind, table, def, lo, hi, req)
@@ -63,8 +63,7 @@ static const field parg_fields[] = {
 #include "zeinfo.def"
 };
 static const field ptarg_fields[] = {
-#define VP_PTARG(m, kind, table, def, lo, hi, req) \
-    ROW(vp_per_thread_arg, m, kind, table, def, lo, hi, req)
+#define VP_PTARG(m, kind, table, def, lo, hi, req) ROW(vp_per_thread_arg, m, kind, table, def, lo, hi, req)
 #include "zeinfo.def"
 };
 static const field bti_fields[] = {
@@ -76,8 +75,7 @@ static const field ptmb_fields[] = {
 #include "zeinfo.def"
 };
 static const field isamp_fields[] = {
-#define VP_ISAMP(m, kind, table, def, lo, hi, req) \
-    ROW(vp_inline_sampler, m, kind, table, def, lo, hi, req)
+#define VP_ISAMP(m, kind, table, def, lo, hi, req) ROW(vp_inline_sampler, m, kind, table, def, lo, hi, req)
 #include "zeinfo.def"
 };
 static const field arginfo_fields[] = {
@@ -85,8 +83,7 @@ static const field arginfo_fields[] = {
 #include "zeinfo.def"
 };
 static const field hostacc_fields[] = {
-#define VP_HOSTACC(m, kind, table, def, lo, hi, req) \
-    ROW(vp_host_access, m, kind, table, def, lo, hi, req)
+#define VP_HOSTACC(m, kind, table, def, lo, hi, req) ROW(vp_host_access, m, kind, table, def, lo, hi, req)
 #include "zeinfo.def"
 };
 
@@ -101,47 +98,58 @@ static const record arginfo_rec = RECORD(vp_arg_info, "args_info entry", arginfo
 static const record hostacc_rec = RECORD(vp_host_access, "global_host_access_table entry", hostacc_fields);
 
 /* Name tables: names_<TABLE>[code], code 0 being "unknown" */
-static const char *const names_ARG[] = {"unknown",
+static const char *const names_ARG[] = {
+    "unknown",
 #define VP_ARG(code, spelling, explicit_arg) spelling,
 #include "zeinfo.def"
 };
-static const char *const names_ADDRMODE[] = {"unknown",
+static const char *const names_ADDRMODE[] = {
+    "unknown",
 #define VP_ADDRMODE(code, spelling) spelling,
 #include "zeinfo.def"
 };
-static const char *const names_ADDRSPACE[] = {"unknown",
+static const char *const names_ADDRSPACE[] = {
+    "unknown",
 #define VP_ADDRSPACE(code, spelling) spelling,
 #include "zeinfo.def"
 };
-static const char *const names_ACCESS[] = {"unknown",
+static const char *const names_ACCESS[] = {
+    "unknown",
 #define VP_ACCESS(code, spelling) spelling,
 #include "zeinfo.def"
 };
-static const char *const names_IMAGE[] = {"unknown",
+static const char *const names_IMAGE[] = {
+    "unknown",
 #define VP_IMAGE(code, spelling) spelling,
 #include "zeinfo.def"
 };
-static const char *const names_SAMPLER[] = {"unknown",
+static const char *const names_SAMPLER[] = {
+    "unknown",
 #define VP_SAMPLER(code, spelling) spelling,
 #include "zeinfo.def"
 };
-static const char *const names_BUFTYPE[] = {"unknown",
+static const char *const names_BUFTYPE[] = {
+    "unknown",
 #define VP_BUFTYPE(code, spelling) spelling,
 #include "zeinfo.def"
 };
-static const char *const names_BUFUSE[] = {"unknown",
+static const char *const names_BUFUSE[] = {
+    "unknown",
 #define VP_BUFUSE(code, spelling) spelling,
 #include "zeinfo.def"
 };
-static const char *const names_SCHED[] = {"unknown",
+static const char *const names_SCHED[] = {
+    "unknown",
 #define VP_SCHED(code, spelling) spelling,
 #include "zeinfo.def"
 };
-static const char *const names_SAMPADDR[] = {"unknown",
+static const char *const names_SAMPADDR[] = {
+    "unknown",
 #define VP_SAMPADDR(code, spelling) spelling,
 #include "zeinfo.def"
 };
-static const char *const names_SAMPFILTER[] = {"unknown",
+static const char *const names_SAMPFILTER[] = {
+    "unknown",
 #define VP_SAMPFILTER(code, spelling) spelling,
 #include "zeinfo.def"
 };
@@ -151,8 +159,7 @@ static const struct {
     uint32_t count;
     bool open;
 } tables[VP_TAB__COUNT] = {
-#define VP_TABLE(table, open) \
-    [VP_TAB_##table] = {names_##table, sizeof names_##table / sizeof *names_##table, open},
+#define VP_TABLE(table, open) [VP_TAB_##table] = {names_##table, sizeof names_##table / sizeof *names_##table, open},
 #include "zeinfo.def"
 };
 
@@ -162,15 +169,12 @@ static const bool arg_explicit[VP_ARG__COUNT] = {
 };
 
 const char *vp_zeinfo_name(vp_table_id table, int32_t code) {
-    if (table <= VP_TAB_NONE || table >= VP_TAB__COUNT || code < 0 ||
-        (uint32_t)code >= tables[table].count)
+    if (table <= VP_TAB_NONE || table >= VP_TAB__COUNT || code < 0 || (uint32_t)code >= tables[table].count)
         return "unknown";
     return tables[table].names[code];
 }
 
-bool vp_arg_type_is_explicit(vp_arg_type type) {
-    return (unsigned)type < VP_ARG__COUNT && arg_explicit[type];
-}
+bool vp_arg_type_is_explicit(vp_arg_type type) { return (unsigned)type < VP_ARG__COUNT && arg_explicit[type]; }
 
 /* -- Reading values ---------------------------------------------------------------------------- */
 typedef struct zi_reader {
@@ -215,8 +219,7 @@ static const char *node_what(const vp_ynode *n) {
     return n->quoted ? "a quoted string" : "a scalar";
 }
 
-static bool read_int(zi_reader *z, const vp_ynode *n, const char *key, int32_t lo, int32_t hi,
-                     int32_t *out) {
+static bool read_int(zi_reader *z, const vp_ynode *n, const char *key, int32_t lo, int32_t hi, int32_t *out) {
     if (n->kind != VP_YNODE_SCALAR || n->quoted) {
         zerr(z, n, "E-ZEINFO-TYPE", "%s: expected an integer, got %s", key, node_what(n));
         return false;
@@ -261,8 +264,7 @@ static const char *read_str(zi_reader *z, const vp_ynode *n, const char *key) {
 
 static bool read_int3(zi_reader *z, const vp_ynode *n, const field *f, int32_t *out) {
     if (n->kind != VP_YNODE_SEQ || n->count != 3) {
-        zerr(z, n, "E-ZEINFO-TYPE", "%s: expected a sequence of 3 integers, got %s", f->key,
-             node_what(n));
+        zerr(z, n, "E-ZEINFO-TYPE", "%s: expected a sequence of 3 integers, got %s", f->key, node_what(n));
         return false;
     }
     bool ok = true;
@@ -270,8 +272,7 @@ static bool read_int3(zi_reader *z, const vp_ynode *n, const field *f, int32_t *
     return ok;
 }
 
-static bool read_enum(zi_reader *z, const vp_ynode *n, const field *f, int32_t *code,
-                      const char **name) {
+static bool read_enum(zi_reader *z, const vp_ynode *n, const field *f, int32_t *code, const char **name) {
     if (n->kind != VP_YNODE_SCALAR) {
         zerr(z, n, "E-ZEINFO-TYPE", "%s: expected a name, got %s", f->key, node_what(n));
         return false;
@@ -294,10 +295,7 @@ static void read_value(zi_reader *z, const vp_ynode *n, const field *f, char *re
     case K_BOOL: read_bool(z, n, f->key, (bool *)(rec + f->off)); break;
     case K_STR: *(const char **)(void *)(rec + f->off) = read_str(z, n, f->key); break;
     case K_INT3: read_int3(z, n, f, (int32_t *)(void *)(rec + f->off)); break;
-    default:
-        read_enum(z, n, f, (int32_t *)(void *)(rec + f->off),
-                  (const char **)(void *)(rec + f->name_off));
-        break;
+    default: read_enum(z, n, f, (int32_t *)(void *)(rec + f->off), (const char **)(void *)(rec + f->name_off)); break;
     }
 }
 
@@ -306,8 +304,8 @@ static void read_value(zi_reader *z, const vp_ynode *n, const field *f, char *re
 static bool key_repeated(zi_reader *z, const vp_ynode *n, uint32_t k) {
     for (uint32_t j = 0; j < k; j += 2) {
         if (strcmp(n->items[j]->text, n->items[k]->text) == 0) {
-            zerr(z, n->items[k], "E-ZEINFO-DUP", "key '%.60s' given twice (first on line %u)",
-                 n->items[k]->text, n->items[j]->line);
+            zerr(z, n->items[k], "E-ZEINFO-DUP", "key '%.60s' given twice (first on line %u)", n->items[k]->text,
+                 n->items[j]->line);
             return true;
         }
     }
@@ -315,12 +313,10 @@ static bool key_repeated(zi_reader *z, const vp_ynode *n, uint32_t k) {
 }
 
 /* One record of `rec`'s kind from mapping `n` into `out`.  required: enforce required keys. */
-static void read_record(zi_reader *z, const vp_ynode *n, const record *rec, void *out,
-                        bool required) {
+static void read_record(zi_reader *z, const vp_ynode *n, const record *rec, void *out, bool required) {
     char *base = out;
     for (uint32_t i = 0; i < rec->count; i++)
-        if (rec->fields[i].kind == K_INT)
-            *(int32_t *)(void *)(base + rec->fields[i].off) = rec->fields[i].def;
+        if (rec->fields[i].kind == K_INT) *(int32_t *)(void *)(base + rec->fields[i].off) = rec->fields[i].def;
     uint32_t *pos = (uint32_t *)(void *)(base + rec->line_off);
     pos[0] = n->line;
     pos[1] = n->col;
@@ -334,8 +330,7 @@ static void read_record(zi_reader *z, const vp_ynode *n, const record *rec, void
         uint32_t i = 0;
         while (i < rec->count && strcmp(rec->fields[i].key, key->text) != 0) i++;
         if (i == rec->count) {
-            zwarn(z, key, "W-ZEINFO-UNKNOWN", "unknown key '%.60s' in a %s (ignored)", key->text,
-                  rec->what);
+            zwarn(z, key, "W-ZEINFO-UNKNOWN", "unknown key '%.60s' in a %s (ignored)", key->text, rec->what);
         } else if (!(*present >> i & 1)) {
             *present |= 1ull << i;
             read_value(z, value, &rec->fields[i], base);
@@ -349,8 +344,7 @@ static void read_record(zi_reader *z, const vp_ynode *n, const record *rec, void
 }
 
 /* A sequence of records of `rec`'s kind into a new array of `size`-byte items. */
-static void *read_list(zi_reader *z, const vp_ynode *n, const record *rec, size_t size,
-                       uint32_t *count) {
+static void *read_list(zi_reader *z, const vp_ynode *n, const record *rec, size_t size, uint32_t *count) {
     *count = 0;
     if (n->kind != VP_YNODE_SEQ) {
         zerr(z, n, "E-ZEINFO-TYPE", "expected a sequence of %ss, got %s", rec->what, node_what(n));
@@ -372,27 +366,28 @@ static const struct kernel_list {
 } kernel_lists[] = {
     {"payload_arguments", &parg_rec, sizeof(vp_payload_arg), offsetof(vp_zeinfo_kernel, args),
      offsetof(vp_zeinfo_kernel, arg_count)},
-    {"per_thread_payload_arguments", &ptarg_rec, sizeof(vp_per_thread_arg),
-     offsetof(vp_zeinfo_kernel, thread_args), offsetof(vp_zeinfo_kernel, thread_arg_count)},
+    {"per_thread_payload_arguments", &ptarg_rec, sizeof(vp_per_thread_arg), offsetof(vp_zeinfo_kernel, thread_args),
+     offsetof(vp_zeinfo_kernel, thread_arg_count)},
     {"binding_table_indices", &bti_rec, sizeof(vp_bti), offsetof(vp_zeinfo_kernel, btis),
      offsetof(vp_zeinfo_kernel, bti_count)},
-    {"per_thread_memory_buffers", &ptmb_rec, sizeof(vp_thread_buffer),
-     offsetof(vp_zeinfo_kernel, buffers), offsetof(vp_zeinfo_kernel, buffer_count)},
+    {"per_thread_memory_buffers", &ptmb_rec, sizeof(vp_thread_buffer), offsetof(vp_zeinfo_kernel, buffers),
+     offsetof(vp_zeinfo_kernel, buffer_count)},
     {"inline_samplers", &isamp_rec, sizeof(vp_inline_sampler), offsetof(vp_zeinfo_kernel, samplers),
      offsetof(vp_zeinfo_kernel, sampler_count)},
 };
 #define N_KERNEL_LISTS (sizeof kernel_lists / sizeof *kernel_lists)
 
 static bool ignored(const char *where, const char *key) {
-#define VP_IGNORE(w, k) if (strcmp(where, #w) == 0 && strcmp(key, k) == 0) return true;
+#define VP_IGNORE(w, k) \
+    if (strcmp(where, #w) == 0 && strcmp(key, k) == 0) return true;
 #include "zeinfo.def"
     return false;
 }
 
 /* Reads the keys of mapping `n` that `keys` names into `found` (NULL when absent); reports
 ** repeated keys and warns of unknown ones.  false when `n` is not a mapping. */
-static bool split_mapping(zi_reader *z, const vp_ynode *n, const char *what, const char *where,
-                          const char *const *keys, size_t nkeys, const vp_ynode **found) {
+static bool split_mapping(zi_reader *z, const vp_ynode *n, const char *what, const char *where, const char *const *keys,
+                          size_t nkeys, const vp_ynode **found) {
     memset(found, 0, nkeys * sizeof *found);
     if (n->kind != VP_YNODE_MAP) {
         zerr(z, n, "E-ZEINFO-TYPE", "%s must be a mapping, not %s", what, node_what(n));
@@ -402,10 +397,8 @@ static bool split_mapping(zi_reader *z, const vp_ynode *n, const char *what, con
         const char *key = n->items[k]->text;
         size_t i = 0;
         while (i < nkeys && strcmp(keys[i], key) != 0) i++;
-        if (i < nkeys && found[i])
-            key_repeated(z, n, k);
-        else if (i < nkeys)
-            found[i] = n->items[k + 1];
+        if (i < nkeys && found[i]) key_repeated(z, n, k);
+        else if (i < nkeys) found[i] = n->items[k + 1];
         else if (!ignored(where, key))
             zwarn(z, n->items[k], "W-ZEINFO-UNKNOWN", "unknown key '%.60s' in %s (ignored)", key, what);
     }
@@ -450,9 +443,7 @@ static int cmp_skey(const void *x, const void *y) {
     return (p->index > q->index) - (p->index < q->index);
 }
 
-static skey *sorted_keys(zi_reader *z, uint32_t n) {
-    return vp_arena_array(&z->zi->arena, n ? n : 1, sizeof(skey));
-}
+static skey *sorted_keys(zi_reader *z, uint32_t n) { return vp_arena_array(&z->zi->arena, n ? n : 1, sizeof(skey)); }
 
 /* Argument descriptions that say the same thing twice: one arg_bypointer per (index, addrmode),
 ** one arg_byvalue piece per (index, source_offset), one buffer_address / buffer_offset /
@@ -467,7 +458,8 @@ static void check_arg_duplicates(zi_reader *z, const vp_zeinfo_kernel *k) {
         /* by value and by pointer sort together, so that an argument that is both is seen */
         bool byref = a->arg_type == VP_ARG_ARG_BYPOINTER || a->arg_type == VP_ARG_ARG_BYVALUE;
         int64_t second = a->arg_type == VP_ARG_ARG_BYPOINTER ? a->addrmode
-                         : a->arg_type == VP_ARG_ARG_BYVALUE ? a->source_offset : 0;
+                         : a->arg_type == VP_ARG_ARG_BYVALUE ? a->source_offset
+                                                             : 0;
         keys[n++] = (skey){a->arg_index, byref ? -1 : a->arg_type, second, i};
     }
     qsort(keys, n, sizeof *keys, cmp_skey);
@@ -475,11 +467,15 @@ static void check_arg_duplicates(zi_reader *z, const vp_zeinfo_kernel *k) {
         const vp_payload_arg *a = &k->args[keys[i].index], *b = &k->args[keys[i - 1].index];
         if (keys[i].a != keys[i - 1].a || keys[i].b != keys[i - 1].b) continue;
         if (a->arg_type != b->arg_type)
-            zerr_at(z, a->line, a->col, "E-ZEINFO-DUP", "kernel %s: argument %d is both by value "
-                    "and by pointer (lines %u and %u)", k->name, a->arg_index, b->line, a->line);
+            zerr_at(z, a->line, a->col, "E-ZEINFO-DUP",
+                    "kernel %s: argument %d is both by value "
+                    "and by pointer (lines %u and %u)",
+                    k->name, a->arg_index, b->line, a->line);
         else if (keys[i].c == keys[i - 1].c)
-            zerr_at(z, a->line, a->col, "E-ZEINFO-DUP", "kernel %s: argument %d's %s repeats "
-                    "line %u", k->name, a->arg_index, a->arg_type_name, b->line);
+            zerr_at(z, a->line, a->col, "E-ZEINFO-DUP",
+                    "kernel %s: argument %d's %s repeats "
+                    "line %u",
+                    k->name, a->arg_index, a->arg_type_name, b->line);
     }
 }
 
@@ -492,8 +488,10 @@ static void check_payload_bytes(zi_reader *z, vp_zeinfo_kernel *k) {
         const vp_payload_arg *a = &k->args[i];
         uint32_t end = (uint32_t)a->offset + (uint32_t)a->size;
         if (end > VP_ZEINFO_MAX_PAYLOAD)
-            zerr_at(z, a->line, a->col, "E-ZEINFO-RANGE", "kernel %s: payload argument ends at "
-                    "byte %u, past the %u-byte payload limit", k->name, end, VP_ZEINFO_MAX_PAYLOAD);
+            zerr_at(z, a->line, a->col, "E-ZEINFO-RANGE",
+                    "kernel %s: payload argument ends at "
+                    "byte %u, past the %u-byte payload limit",
+                    k->name, end, VP_ZEINFO_MAX_PAYLOAD);
         if (end > k->payload_size) k->payload_size = end;
         if (a->size > 0) keys[n++] = (skey){a->offset, (int64_t)end, 0, i};
     }
@@ -501,16 +499,17 @@ static void check_payload_bytes(zi_reader *z, vp_zeinfo_kernel *k) {
     for (uint32_t i = 1; i < n; i++) {
         const vp_payload_arg *a = &k->args[keys[i].index];
         if (keys[i].a < keys[i - 1].b)
-            zerr_at(z, a->line, a->col, "E-ZEINFO-OVERLAP", "kernel %s: payload bytes %lld..%lld "
-                    "overlap bytes %lld..%lld (line %u)", k->name, (long long)keys[i].a,
-                    (long long)keys[i].b, (long long)keys[i - 1].a, (long long)keys[i - 1].b,
-                    k->args[keys[i - 1].index].line);
+            zerr_at(z, a->line, a->col, "E-ZEINFO-OVERLAP",
+                    "kernel %s: payload bytes %lld..%lld "
+                    "overlap bytes %lld..%lld (line %u)",
+                    k->name, (long long)keys[i].a, (long long)keys[i].b, (long long)keys[i - 1].a,
+                    (long long)keys[i - 1].b, k->args[keys[i - 1].index].line);
     }
 }
 
 /* Equal values of one int32 field among n records (stride bytes apart) are duplicates. */
-static void check_unique(zi_reader *z, const char *kernel, const char *what, const void *items,
-                         uint32_t n, size_t stride, size_t off, size_t line_off) {
+static void check_unique(zi_reader *z, const char *kernel, const char *what, const void *items, uint32_t n,
+                         size_t stride, size_t off, size_t line_off) {
     skey *keys = sorted_keys(z, n);
     if (!keys) return;
     const char *base = items;
@@ -521,8 +520,8 @@ static void check_unique(zi_reader *z, const char *kernel, const char *what, con
         if (keys[i].a != keys[i - 1].a) continue;
         const uint32_t *pos = (const uint32_t *)(const void *)(base + keys[i].index * stride + line_off);
         const uint32_t *first = (const uint32_t *)(const void *)(base + keys[i - 1].index * stride + line_off);
-        zerr_at(z, pos[0], pos[1], "E-ZEINFO-DUP", "kernel %s: %s %lld given twice (first on line %u)",
-                kernel, what, (long long)keys[i].a, first[0]);
+        zerr_at(z, pos[0], pos[1], "E-ZEINFO-DUP", "kernel %s: %s %lld given twice (first on line %u)", kernel, what,
+                (long long)keys[i].a, first[0]);
     }
 }
 
@@ -533,32 +532,35 @@ static void note_index(vp_zeinfo_kernel *k, int32_t index) {
 static void check_kernel(zi_reader *z, vp_zeinfo_kernel *k) {
     int32_t simd = k->env.simd_size;
     if (VP_PRESENT(&k->env, VP_ENV_simd_size) && simd != 1 && simd != 8 && simd != 16 && simd != 32)
-        zerr_at(z, k->env.line, k->env.col, "E-ZEINFO-RANGE",
-                "kernel %s: simd_size %d is not 1, 8, 16 or 32", k->name, simd);
+        zerr_at(z, k->env.line, k->env.col, "E-ZEINFO-RANGE", "kernel %s: simd_size %d is not 1, 8, 16 or 32", k->name,
+                simd);
     for (uint32_t i = 0; i < k->arg_count; i++) {
         const vp_payload_arg *a = &k->args[i];
         if (vp_arg_type_is_explicit(a->arg_type) && a->arg_index < 0)
-            zerr_at(z, a->line, a->col, "E-ZEINFO-MISSING", "kernel %s: %s without 'arg_index'",
-                    k->name, a->arg_type_name ? a->arg_type_name : "argument");
+            zerr_at(z, a->line, a->col, "E-ZEINFO-MISSING", "kernel %s: %s without 'arg_index'", k->name,
+                    a->arg_type_name ? a->arg_type_name : "argument");
         if (a->slm_alignment & (a->slm_alignment - 1))
-            zerr_at(z, a->line, a->col, "E-ZEINFO-RANGE", "kernel %s: slm_alignment %d is not a "
-                    "power of two", k->name, a->slm_alignment);
+            zerr_at(z, a->line, a->col, "E-ZEINFO-RANGE",
+                    "kernel %s: slm_alignment %d is not a "
+                    "power of two",
+                    k->name, a->slm_alignment);
         note_index(k, a->arg_index);
     }
     for (uint32_t i = 0; i < k->thread_arg_count; i++) {
         const vp_per_thread_arg *a = &k->thread_args[i];
         if (a->offset + a->size > VP_ZEINFO_MAX_PER_THREAD)
-            zerr_at(z, a->line, a->col, "E-ZEINFO-RANGE", "kernel %s: per-thread payload argument "
-                    "ends at byte %d, past the %u-byte limit", k->name, a->offset + a->size,
-                    VP_ZEINFO_MAX_PER_THREAD);
+            zerr_at(z, a->line, a->col, "E-ZEINFO-RANGE",
+                    "kernel %s: per-thread payload argument "
+                    "ends at byte %d, past the %u-byte limit",
+                    k->name, a->offset + a->size, VP_ZEINFO_MAX_PER_THREAD);
     }
     for (uint32_t i = 0; i < k->bti_count; i++) note_index(k, k->btis[i].arg_index);
     check_payload_bytes(z, k);
     check_arg_duplicates(z, k);
-    check_unique(z, k->name, "binding table index", k->btis, k->bti_count, sizeof *k->btis,
-                 offsetof(vp_bti, bti_value), offsetof(vp_bti, line));
-    check_unique(z, k->name, "binding table entry for argument", k->btis, k->bti_count,
-                 sizeof *k->btis, offsetof(vp_bti, arg_index), offsetof(vp_bti, line));
+    check_unique(z, k->name, "binding table index", k->btis, k->bti_count, sizeof *k->btis, offsetof(vp_bti, bti_value),
+                 offsetof(vp_bti, line));
+    check_unique(z, k->name, "binding table entry for argument", k->btis, k->bti_count, sizeof *k->btis,
+                 offsetof(vp_bti, arg_index), offsetof(vp_bti, line));
 }
 
 /* -- Top level --------------------------------------------------------------------------------- */
@@ -569,8 +571,7 @@ static void read_version(zi_reader *z, const vp_ynode *n) {
     int used = 0;
     if (sscanf(s, "%3u.%3u%n", &major, &minor, &used) != 2 || s[used] || !strchr("0123456789", *s))
         zerr(z, n, "E-ZEINFO-VERSION", "version '%.40s' is not MAJOR.MINOR", s);
-    else if (major != 1)
-        zerr(z, n, "E-ZEINFO-VERSION", "version %u.%u: only .ze_info 1.x is read", major, minor);
+    else if (major != 1) zerr(z, n, "E-ZEINFO-VERSION", "version %u.%u: only .ze_info 1.x is read", major, minor);
     z->zi->version_major = major;
     z->zi->version_minor = minor;
 }
@@ -601,8 +602,7 @@ static void read_kernels(zi_reader *z, const vp_ynode *n) {
     for (uint32_t i = 1; i < n->count; i++)
         if (strcmp(by_name[i]->name, by_name[i - 1]->name) == 0)
             zerr_at(z, by_name[i]->line, by_name[i]->col, "E-ZEINFO-DUP",
-                    "a second kernel named '%.60s' (the first is on line %u)", by_name[i]->name,
-                    by_name[i - 1]->line);
+                    "a second kernel named '%.60s' (the first is on line %u)", by_name[i]->name, by_name[i - 1]->line);
 }
 
 static void read_functions(zi_reader *z, const vp_ynode *n) {
@@ -648,8 +648,7 @@ static void read_misc_info(zi_reader *z, const vp_ynode *n) {
         vp_zeinfo_kernel *k = name ? (vp_zeinfo_kernel *)vp_zeinfo_kernel_by_name(z->zi, name) : NULL;
         if (!name) continue;
         if (!k) {
-            zwarn(z, v[0], "W-ZEINFO-MISC", "kernels_misc_info names '%.60s', which is not a kernel",
-                  name);
+            zwarn(z, v[0], "W-ZEINFO-MISC", "kernels_misc_info names '%.60s', which is not a kernel", name);
             continue;
         }
         if (seen[k - z->zi->kernels]) {
@@ -659,8 +658,8 @@ static void read_misc_info(zi_reader *z, const vp_ynode *n) {
         seen[k - z->zi->kernels] = true;
         if (!v[1]) continue;
         k->arg_infos = read_list(z, v[1], &arginfo_rec, sizeof *k->arg_infos, &k->arg_info_count);
-        check_unique(z, k->name, "args_info index", k->arg_infos, k->arg_info_count,
-                     sizeof *k->arg_infos, offsetof(vp_arg_info, index), offsetof(vp_arg_info, line));
+        check_unique(z, k->name, "args_info index", k->arg_infos, k->arg_info_count, sizeof *k->arg_infos,
+                     offsetof(vp_arg_info, index), offsetof(vp_arg_info, line));
         for (uint32_t a = 0; a < k->arg_info_count; a++) note_index(k, k->arg_infos[a].index);
     }
 }
@@ -668,8 +667,8 @@ static void read_misc_info(zi_reader *z, const vp_ynode *n) {
 enum { TK_VERSION, TK_KERNELS, TK_FUNCTIONS, TK_HOST_ACCESS, TK_MISC, TK__COUNT };
 
 static void read_document(zi_reader *z, const vp_ynode *root) {
-    static const char *const keys[TK__COUNT] = {"version", "kernels", "functions",
-                                                "global_host_access_table", "kernels_misc_info"};
+    static const char *const keys[TK__COUNT] = {"version", "kernels", "functions", "global_host_access_table",
+                                                "kernels_misc_info"};
     const vp_ynode *v[TK__COUNT];
     if (!split_mapping(z, root, ".ze_info", "TOP", keys, TK__COUNT, v)) return;
     if (v[TK_VERSION]) read_version(z, v[TK_VERSION]);
@@ -678,20 +677,19 @@ static void read_document(zi_reader *z, const vp_ynode *root) {
     else zerr(z, root, "E-ZEINFO-MISSING", ".ze_info without 'kernels'");
     if (v[TK_FUNCTIONS]) read_functions(z, v[TK_FUNCTIONS]);
     if (v[TK_HOST_ACCESS])
-        z->zi->host_access = read_list(z, v[TK_HOST_ACCESS], &hostacc_rec, sizeof(vp_host_access),
-                                       &z->zi->host_access_count);
+        z->zi->host_access =
+            read_list(z, v[TK_HOST_ACCESS], &hostacc_rec, sizeof(vp_host_access), &z->zi->host_access_count);
     if (v[TK_MISC]) read_misc_info(z, v[TK_MISC]);
 }
 
-visa_status vp_zeinfo_parse(visa_ctx *ctx, const char *name, const char *text, size_t len,
-                            vp_zeinfo **out) {
+visa_status vp_zeinfo_parse(visa_ctx *ctx, const char *name, const char *text, size_t len, vp_zeinfo **out) {
     if (!ctx || !out || (!text && len)) return VISA_E_ARG;
     *out = NULL;
     diag_sink ds;
     diag_init(&ds, ctx, name, text, len);
     if (len > VP_ZEINFO_MAX_TEXT) {
-        diag_at(&ds, VISA_SEV_ERROR, "E-ZEINFO-LIMIT", 1, 1, ".ze_info of %zu bytes (at most %u)",
-                len, VP_ZEINFO_MAX_TEXT);
+        diag_at(&ds, VISA_SEV_ERROR, "E-ZEINFO-LIMIT", 1, 1, ".ze_info of %zu bytes (at most %u)", len,
+                VP_ZEINFO_MAX_TEXT);
         return VISA_E_SYNTAX;
     }
     vp_zeinfo *zi = vx_alloc(ctx, sizeof *zi);

@@ -195,9 +195,7 @@ static bool call_parse(txt_parser *tp, int form, ir_inst *inst) {
         vec_free(tp->ctx, &labels);
         return ok;
     }
-    default:
-        tp_error(tp, w, "unexpected instruction");
-        return false;
+    default: tp_error(tp, w, "unexpected instruction"); return false;
     }
 }
 
@@ -214,9 +212,7 @@ static void debug_print(txt_printer *pr, const ir_inst *inst) {
         else sb_puts(o, "\"\"");
         break;
     }
-    case VISA_OP_LOC:
-        sb_printf(o, "LOC %u", (unsigned)inst->opnd[0].u.num);
-        break;
+    case VISA_OP_LOC: sb_printf(o, "LOC %u", (unsigned)inst->opnd[0].u.num); break;
     default: { /* LIFETIME */
         unsigned props = (unsigned)inst->opnd[0].u.num;
         uint32_t id = (uint32_t)inst->opnd[1].u.num;
@@ -244,8 +240,7 @@ static bool debug_parse(txt_parser *tp, int form, ir_inst *inst) {
         vx_free(tp->ctx, s, n + 1);
         return inst->opnd[0].u.str != UINT32_MAX;
     }
-    case VISA_OP_LOC:
-        return tp_inst_alloc(tp, inst, 1) && tp_parse_opnd(tp, inst, 0, 'd', 0, -1);
+    case VISA_OP_LOC: return tp_inst_alloc(tp, inst, 1) && tp_parse_opnd(tp, inst, 0, 'd', 0, -1);
     default: {
         if (!tp_inst_alloc(tp, inst, 2)) return false;
         inst->opnd[0].kind = 'b';
@@ -291,9 +286,7 @@ static void sync_print(txt_printer *pr, const ir_inst *inst) {
                 if (v & (1u << b)) sb_puts(o, letters[b]);
         }
         break;
-    case VISA_OP_SBARRIER:
-        sb_puts(o, v ? "sbarrier.signal" : "sbarrier.wait");
-        break;
+    case VISA_OP_SBARRIER: sb_puts(o, v ? "sbarrier.signal" : "sbarrier.wait"); break;
     default: /* NBARRIER: wait id | signal id count | signal id type prod cons */
         sb_puts(o, v ? "nbarrier.signal " : "nbarrier.wait ");
         pr_vec(pr, &inst->opnd[1].u.vec, true);
@@ -324,8 +317,10 @@ static bool sync_parse(txt_parser *tp, int form, ir_inst *inst) {
             if (word_is(w, n, "fence_local")) mask = 0x20;
             if (tp_accept_nows(tp, ".")) {
                 /* letters E I S C R L1 in this order, each optional */
-                static const struct { const char *s; unsigned bit; } opts[] = {
-                    {"E", 1}, {"I", 2}, {"S", 4}, {"C", 8}, {"R", 16}, {"L1", 64}};
+                static const struct {
+                    const char *s;
+                    unsigned bit;
+                } opts[] = {{"E", 1}, {"I", 2}, {"S", 4}, {"C", 8}, {"R", 16}, {"L1", 64}};
                 for (unsigned k = 0; k < 6; k++)
                     if (tp_accept_nows(tp, opts[k].s)) mask |= opts[k].bit;
             }
@@ -404,8 +399,7 @@ static void send_print(txt_printer *pr, const ir_inst *inst) {
         pr_raw(pr, &inst->opnd[RSEND_DST].u.raw);
         break;
     case VISA_OP_RAW_SENDS: {
-        static const char *const names[4] = {"raw_sends.", "raw_sendsc.", "raw_sends_eot.",
-                                             "raw_sendsc_eot."};
+        static const char *const names[4] = {"raw_sends.", "raw_sendsc.", "raw_sends_eot.", "raw_sendsc_eot."};
         sb_puts(o, names[mod & 3]);
         sb_printf(o, "%u.%u.%u.%u ", (unsigned)inst->opnd[RSENDS_SFID].u.num, (unsigned)inst->opnd[RSENDS_NSRC0].u.num,
                   (unsigned)inst->opnd[RSENDS_NSRC1].u.num, (unsigned)inst->opnd[RSENDS_NDST].u.num);
@@ -422,8 +416,7 @@ static void send_print(txt_printer *pr, const ir_inst *inst) {
         break;
     }
     default: { /* RAW_SENDG */
-        static const char *const names[4] = {"raw_sendg.", "raw_sendgc.", "raw_sendg_eot.",
-                                             "raw_sendgc_eot."};
+        static const char *const names[4] = {"raw_sendg.", "raw_sendgc.", "raw_sendg_eot.", "raw_sendgc_eot."};
         sb_puts(o, names[mod & 3]);
         sb_printf(o, "0x%X ", (unsigned)inst->opnd[RSENDG_SFID].u.num);
         pr_exec(pr, inst->exec);
@@ -436,8 +429,8 @@ static void send_print(txt_printer *pr, const ir_inst *inst) {
             sb_putc(o, ' ');
             pr_vec(pr, &inst->opnd[k].u.vec, true);
         }
-        uint64_t desc = ((uint64_t)(uint32_t)inst->opnd[RSENDG_DESC_HI].u.num << 32) |
-                        (uint32_t)inst->opnd[RSENDG_DESC_LO].u.num;
+        uint64_t desc =
+            ((uint64_t)(uint32_t)inst->opnd[RSENDG_DESC_HI].u.num << 32) | (uint32_t)inst->opnd[RSENDG_DESC_LO].u.num;
         sb_printf(o, " 0x%llX", (unsigned long long)desc);
         break;
     }
@@ -525,9 +518,11 @@ static bool send_parse(txt_parser *tp, int form, ir_inst *inst) {
         tp_error(tp, tp->p, "expected .SFID");
         return false;
     }
-    static const struct { const char *s; unsigned v; } sfids[] = {
-        {"ugm", 0xF}, {"slm", 0xE}, {"tgm", 0xD}, {"null", 0}, {"smpl", 2}, {"gtwy", 3},
-        {"rc", 5}, {"btd", 7}, {"rta", 8}};
+    static const struct {
+        const char *s;
+        unsigned v;
+    } sfids[] = {{"ugm", 0xF}, {"slm", 0xE}, {"tgm", 0xD}, {"null", 0}, {"smpl", 2},
+                 {"gtwy", 3},  {"rc", 5},    {"btd", 7},   {"rta", 8}};
     bool named = false;
     for (unsigned k = 0; k < sizeof sfids / sizeof sfids[0]; k++)
         if (tp_accept_word(tp, sfids[k].s)) {
@@ -628,8 +623,8 @@ static bool dpas_parse(txt_parser *tp, int form, ir_inst *inst) {
         if (!tp_parse_opnd(tp, inst, k, isa_layout_kind(layout, k), 0, -1)) return false;
     }
     inst->opnd[n - 1].kind = 'd';
-    inst->opnd[n - 1].u.num = (int64_t)(prec[0] | (prec[1] << 8) | ((uint32_t)depth.u.num << 16) |
-                                        ((uint32_t)rep.u.num << 24));
+    inst->opnd[n - 1].u.num =
+        (int64_t)(prec[0] | (prec[1] << 8) | ((uint32_t)depth.u.num << 16) | ((uint32_t)rep.u.num << 24));
     return true;
 }
 

@@ -18,9 +18,9 @@
 
 /* IGC's CISAAtomicOpNames has no name for VISA_ATOMIC_PREDEC (the spec's "predec") and its lexer
 ** has no token for it: it prints "" and cannot be parsed back (memory.md H16). */
-#define ATOMIC_16 0x20      /* op byte bit 5: .16 */
-#define ATOMIC_64 0x40      /* op byte bit 6: .64 (SVM only in text) */
-#define SVM_UNALIGNED 0x80  /* SVM block props: what IGC's builder and printer use */
+#define ATOMIC_16 0x20 /* op byte bit 5: .16 */
+#define ATOMIC_64 0x40 /* op byte bit 6: .64 (SVM only in text) */
+#define SVM_UNALIGNED 0x80 /* SVM block props: what IGC's builder and printer use */
 
 static const isa_form *form_of(const ir_inst *inst) { return &isa_forms[inst->form]; }
 
@@ -40,9 +40,7 @@ static void put_mnem(txt_printer *pr, const ir_inst *inst) {
     sb_putn(pr->out, m, isa_mnem_len(m));
 }
 
-static unsigned num(const ir_inst *inst, unsigned k) {
-    return k < inst->nopnd ? (unsigned)inst->opnd[k].u.num : 0;
-}
+static unsigned num(const ir_inst *inst, unsigned k) { return k < inst->nopnd ? (unsigned)inst->opnd[k].u.num : 0; }
 
 static void put_surface(txt_printer *pr, unsigned id) {
     sb_putc(pr->out, ' ');
@@ -93,21 +91,21 @@ static void put_count(txt_printer *pr, const char *pre, unsigned code) {
 ** walk the same descriptor, so the two cannot disagree. */
 typedef enum dp_piece_kind {
     D_END,
-    D_OWORD_MOD,  /* a: field whose bit 0 prints ".mod" (-1: never printed); parse accepts ".mod" only */
-    D_COUNT,      /* a: VISA_Oword_Num code printed " (n)" */
-    D_SURFACE,    /* a: surface id */
-    D_OPNDS,      /* a: the V/R operands from a to the end, in layout order */
-    D_OPND,       /* a: one operand */
-    D_EXEC,       /* the exec size and mask */
+    D_OWORD_MOD, /* a: field whose bit 0 prints ".mod" (-1: never printed); parse accepts ".mod" only */
+    D_COUNT, /* a: VISA_Oword_Num code printed " (n)" */
+    D_SURFACE, /* a: surface id */
+    D_OPNDS, /* a: the V/R operands from a to the end, in layout order */
+    D_OPND, /* a: one operand */
+    D_EXEC, /* the exec size and mask */
     D_MEDIA_MODE, /* a: MEDIA_LD/ST mode */
-    D_MEDIA_WH,   /* a, b: block width and height "(w,h)" */
-    D_MEDIA_PLANE,/* a: plane (optional in text) */
-    D_SCATTER,    /* a: element size, b: modifier field (-1: none), c: num_elts (exec and mask) */
-    D_CHMASK,     /* a: channel mask; b: 1 if an empty mask prints "0000" */
-    D_BLOCKS,     /* a: VISA_SVM_Block_Num code printed ".n" */
-    D_ATOMIC,     /* a: atomic op byte; b: 1 if widths .32 and .64 are allowed (SVM) */
-    D_SVM_BLOCK,  /* a: SVM block props (alignment and oword count) */
-    D_SVM_BTYPE,  /* a: SVM block type ".1", ".4", ".8" */
+    D_MEDIA_WH, /* a, b: block width and height "(w,h)" */
+    D_MEDIA_PLANE, /* a: plane (optional in text) */
+    D_SCATTER, /* a: element size, b: modifier field (-1: none), c: num_elts (exec and mask) */
+    D_CHMASK, /* a: channel mask; b: 1 if an empty mask prints "0000" */
+    D_BLOCKS, /* a: VISA_SVM_Block_Num code printed ".n" */
+    D_ATOMIC, /* a: atomic op byte; b: 1 if widths .32 and .64 are allowed (SVM) */
+    D_SVM_BLOCK, /* a: SVM block props (alignment and oword count) */
+    D_SVM_BTYPE, /* a: SVM block type ".1", ".4", ".8" */
 } dp_piece_kind;
 
 typedef struct dp_piece {
@@ -120,10 +118,14 @@ typedef struct dp_syntax {
     dp_piece p[DP_MAX_PIECES];
 } dp_syntax;
 
-#define P0(kind) {kind, 0, 0, 0}
-#define P(kind, a) {kind, a, 0, 0}
-#define P2(kind, a, b) {kind, a, b, 0}
-#define P3(kind, a, b, c) {kind, a, b, c}
+#define P0(kind) \
+    { kind, 0, 0, 0 }
+#define P(kind, a) \
+    { kind, a, 0, 0 }
+#define P2(kind, a, b) \
+    { kind, a, b, 0 }
+#define P3(kind, a, b, c) \
+    { kind, a, b, c }
 static const dp_syntax syn_oword_ld = {
     {P(D_OWORD_MOD, OWLD_MOD), P(D_COUNT, OWLD_SIZE), P(D_SURFACE, OWLD_SURF), P(D_OPNDS, OWLD_OFF)}};
 static const dp_syntax syn_oword_st = {
@@ -156,23 +158,33 @@ static const dp_syntax syn_svm_4scaled = {{P2(D_CHMASK, S4_CHM, 0), P0(D_EXEC), 
 #undef P3
 
 static const dp_syntax *const dp_syntaxes[VISA_FORM__COUNT] = {
-    [VISA_FORM_OWORD_LD] = &syn_oword_ld,         [VISA_FORM_OWORD_LD_UNALIGNED] = &syn_oword_ld,
-    [VISA_FORM_OWORD_ST] = &syn_oword_st,         [VISA_FORM_MEDIA_LD] = &syn_media,
-    [VISA_FORM_MEDIA_ST] = &syn_media,            [VISA_FORM_GATHER] = &syn_gather,
-    [VISA_FORM_SCATTER] = &syn_scatter,           [VISA_FORM_GATHER4_TYPED] = &syn_typed,
-    [VISA_FORM_SCATTER4_TYPED] = &syn_typed,      [VISA_FORM_GATHER4_SCALED] = &syn_4scaled,
-    [VISA_FORM_SCATTER4_SCALED] = &syn_4scaled,   [VISA_FORM_GATHER_SCALED] = &syn_scaled,
-    [VISA_FORM_SCATTER_SCALED] = &syn_scaled,     [VISA_FORM_DWORD_ATOMIC] = &syn_dword_atomic,
-    [VISA_FORM_TYPED_ATOMIC] = &syn_typed_atomic,     [VISA_FORM_QW_GATHER] = &syn_qw,
-    [VISA_FORM_QW_SCATTER] = &syn_qw,             [VISA_FORM_SVM_BLOCK_LD] = &syn_svm_block,
-    [VISA_FORM_SVM_BLOCK_ST] = &syn_svm_block,    [VISA_FORM_SVM_GATHER] = &syn_svm_gs,
-    [VISA_FORM_SVM_SCATTER] = &syn_svm_gs,        [VISA_FORM_SVM_ATOMIC] = &syn_svm_atomic,
-    [VISA_FORM_SVM_GATHER4SCALED] = &syn_svm_4scaled, [VISA_FORM_SVM_SCATTER4SCALED] = &syn_svm_4scaled,
+    [VISA_FORM_OWORD_LD] = &syn_oword_ld,
+    [VISA_FORM_OWORD_LD_UNALIGNED] = &syn_oword_ld,
+    [VISA_FORM_OWORD_ST] = &syn_oword_st,
+    [VISA_FORM_MEDIA_LD] = &syn_media,
+    [VISA_FORM_MEDIA_ST] = &syn_media,
+    [VISA_FORM_GATHER] = &syn_gather,
+    [VISA_FORM_SCATTER] = &syn_scatter,
+    [VISA_FORM_GATHER4_TYPED] = &syn_typed,
+    [VISA_FORM_SCATTER4_TYPED] = &syn_typed,
+    [VISA_FORM_GATHER4_SCALED] = &syn_4scaled,
+    [VISA_FORM_SCATTER4_SCALED] = &syn_4scaled,
+    [VISA_FORM_GATHER_SCALED] = &syn_scaled,
+    [VISA_FORM_SCATTER_SCALED] = &syn_scaled,
+    [VISA_FORM_DWORD_ATOMIC] = &syn_dword_atomic,
+    [VISA_FORM_TYPED_ATOMIC] = &syn_typed_atomic,
+    [VISA_FORM_QW_GATHER] = &syn_qw,
+    [VISA_FORM_QW_SCATTER] = &syn_qw,
+    [VISA_FORM_SVM_BLOCK_LD] = &syn_svm_block,
+    [VISA_FORM_SVM_BLOCK_ST] = &syn_svm_block,
+    [VISA_FORM_SVM_GATHER] = &syn_svm_gs,
+    [VISA_FORM_SVM_SCATTER] = &syn_svm_gs,
+    [VISA_FORM_SVM_ATOMIC] = &syn_svm_atomic,
+    [VISA_FORM_SVM_GATHER4SCALED] = &syn_svm_4scaled,
+    [VISA_FORM_SVM_SCATTER4SCALED] = &syn_svm_4scaled,
 };
 
-static const dp_syntax *syntax_of(int form) {
-    return form >= 0 && form < VISA_FORM__COUNT ? dp_syntaxes[form] : NULL;
-}
+static const dp_syntax *syntax_of(int form) { return form >= 0 && form < VISA_FORM__COUNT ? dp_syntaxes[form] : NULL; }
 
 static void dp_print_piece(txt_printer *pr, const ir_inst *inst, const dp_piece *d) {
     strbuf *o = pr->out;
@@ -325,8 +337,9 @@ static bool dot_atomic(txt_parser *tp, int64_t *out, bool widths) {
         if (bits == 16) op |= ATOMIC_16;
         else if (widths && bits == 64) op |= ATOMIC_64;
         else if (!(widths && bits == 32)) {
-            tp_error(tp, wat, widths ? "invalid atomic width %llu (expected 16, 32 or 64)"
-                                     : "invalid atomic width %llu (only .16 is allowed here)",
+            tp_error(tp, wat,
+                     widths ? "invalid atomic width %llu (expected 16, 32 or 64)"
+                            : "invalid atomic width %llu (only .16 is allowed here)",
                      (unsigned long long)bits);
             return false;
         }
@@ -422,8 +435,7 @@ static bool dp_parse_piece(txt_parser *tp, ir_inst *inst, const dp_piece *d) {
             const char *vat = tp->p;
             if (!tp_int_expr(tp, &wh[i])) return false;
             if (wh[i] < 0 || wh[i] > 0xFF) {
-                tp_error(tp, vat, "block %s %lld out of range (0..255)", i ? "height" : "width",
-                         (long long)wh[i]);
+                tp_error(tp, vat, "block %s %lld out of range (0..255)", i ? "height" : "width", (long long)wh[i]);
                 return false;
             }
         }

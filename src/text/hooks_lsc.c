@@ -26,14 +26,14 @@
 
 /* -- Forms ------------------------------------------------------------------------------------- */
 enum lsc_shape {
-    SH_U_GEN,      /* untyped load/store/atomic (formatUntypedSimple) */
-    SH_U_STRIDED,  /* untyped strided load/store */
-    SH_U_BLOCK2D,  /* untyped 2D block load/store */
-    SH_U_APNDCTR,  /* append-counter atomics */
-    SH_U_ECC,      /* lsc_extended_cache_ctrl */
-    SH_T_GEN,      /* typed quad load/store and atomics */
-    SH_T_RSI,      /* lsc_read_state_info */
-    SH_T_BLOCK2D,  /* typed 2D block load/store */
+    SH_U_GEN, /* untyped load/store/atomic (formatUntypedSimple) */
+    SH_U_STRIDED, /* untyped strided load/store */
+    SH_U_BLOCK2D, /* untyped 2D block load/store */
+    SH_U_APNDCTR, /* append-counter atomics */
+    SH_U_ECC, /* lsc_extended_cache_ctrl */
+    SH_T_GEN, /* typed quad load/store and atomics */
+    SH_T_RSI, /* lsc_read_state_info */
+    SH_T_BLOCK2D, /* typed 2D block load/store */
     SH_FENCE
 };
 enum lsc_kind { K_LOAD, K_STORE, K_ATOMIC };
@@ -55,7 +55,7 @@ static int lsc_shape(int form) {
 
 /* Operand count each shape's indices assume (guards against a layout edit in ops.def). */
 static unsigned shape_count(int shape) {
-    static const unsigned count[] = {U_SRC2 + 1, U_SRC2 + 1, B_SRC1 + 1, A_SRC + 1, U_SRC2 + 1,
+    static const unsigned count[] = {U_SRC2 + 1, U_SRC2 + 1, B_SRC1 + 1,  A_SRC + 1,  U_SRC2 + 1,
                                      T_SRC2 + 1, T_SRC2 + 1, TB_SRC1 + 1, F_SCOPE + 1};
     return count[shape];
 }
@@ -65,8 +65,7 @@ static unsigned shape_count(int shape) {
 static int lsc_kind(int form) {
     const isa_form *F = &isa_forms[form];
     if (F->flags & (VF_ATOMIC0 | VF_ATOMIC1 | VF_ATOMIC2)) return K_ATOMIC;
-    if ((F->flags & VF_LOAD) || form == VISA_FORM_LSC_T_READ_STATE_INFO ||
-        form == VISA_FORM_LSC_EXTENDED_CACHE_CTRL)
+    if ((F->flags & VF_LOAD) || form == VISA_FORM_LSC_T_READ_STATE_INFO || form == VISA_FORM_LSC_EXTENDED_CACHE_CTRL)
         return K_LOAD;
     return K_STORE;
 }
@@ -76,8 +75,7 @@ static bool lsc_has_chmask(int form) { return isa_forms[form].flags & VF_CHMASK;
 
 /* IGC's lexer returns LSC_LOAD_MNEMONIC (which takes .ov) for these untyped loads. */
 static bool lsc_takes_ov(int form) {
-    return form == VISA_FORM_LSC_LOAD || form == VISA_FORM_LSC_LOAD_QUAD ||
-           form == VISA_FORM_LSC_LOAD_STATUS;
+    return form == VISA_FORM_LSC_LOAD || form == VISA_FORM_LSC_LOAD_QUAD || form == VISA_FORM_LSC_LOAD_STATUS;
 }
 
 static const char *mnem_of(int form, size_t *n) {
@@ -98,13 +96,11 @@ static uint32_t ev(isa_enum_id en, const char *name) {
 typedef struct lsc_os {
     txt_printer *pr;
     strbuf *o;
-    bool hex;   /* std::hex is set */
+    bool hex; /* std::hex is set */
     bool upper; /* std::uppercase is set */
 } lsc_os;
 
-static void os_hexdigits(lsc_os *s, uint64_t v) {
-    sb_printf(s->o, s->upper ? "%llX" : "%llx", (unsigned long long)v);
-}
+static void os_hexdigits(lsc_os *s, uint64_t v) { sb_printf(s->o, s->upper ? "%llX" : "%llx", (unsigned long long)v); }
 
 /* operator<< on an int with the current base. */
 static void os_i32(lsc_os *s, int32_t v) {
@@ -637,7 +633,7 @@ static bool has_twin(int form) {
 enum { SF_UNTYPED, SF_TYPED, SF_ANY };
 static bool p_sfid(txt_parser *tp, int form, int which, uint32_t *sfid) {
     static const char *const expect[3] = {"an SFID (.ugm, .ugml or .slm)", "the SFID .tgm",
-                                           "an SFID (.ugm, .ugml, .slm or .tgm)"};
+                                          "an SFID (.ugm, .ugml, .slm or .tgm)"};
     tp_skip_ws(tp);
     const char *at = tp->p;
     size_t len = *tp->p == '.' ? enum_at(tp->p + 1, VISA_EN_lsc_sfid, true, sfid) : 0;
@@ -678,8 +674,9 @@ static bool p_cache(txt_parser *tp, ir_inst *in, unsigned l1, unsigned l3) {
         return false;
     }
     if (count >= 3) {
-        tp_error(tp, at, "three cache options (.L1.L2.L3) belong to the efficient64b dialect, "
-                         "which the 4.1 format cannot hold");
+        tp_error(tp, at,
+                 "three cache options (.L1.L2.L3) belong to the efficient64b dialect, "
+                 "which the 4.1 format cannot hold");
         return false;
     }
     in->opnd[l1].u.num = count ? v[0] : 0;
@@ -835,8 +832,8 @@ static void set_imm(ir_vec *v, uint64_t x, bool imm64) {
 }
 
 static bool at_expr_start(const char *p) {
-    return is_digit(*p) || *p == '(' || *p == '-' || *p == '~' || *p == '!' ||
-           strncmp(p, "%sizeof", 7) == 0 || strncmp(p, "%DispatchSimd", 13) == 0;
+    return is_digit(*p) || *p == '(' || *p == '-' || *p == '~' || *p == '!' || strncmp(p, "%sizeof", 7) == 0 ||
+           strncmp(p, "%DispatchSimd", 13) == 0;
 }
 
 /* LscVectorOpReg (VAR | VAR.col | VAR(row,col)) or, when allowed, an immediate :ud (:uq). */
@@ -889,8 +886,8 @@ static bool p_reg_or_imm(txt_parser *tp, ir_vec *v, bool allow_imm, bool imm64, 
 }
 
 /* Address model and surface: LscAddrModelOpt (stateful_only: LscAddrModelStateful). */
-static bool p_model(txt_parser *tp, bool stateful_only, bool allow_empty, uint32_t *at_out,
-                    ir_vec *surf, uint32_t *idx) {
+static bool p_model(txt_parser *tp, bool stateful_only, bool allow_empty, uint32_t *at_out, ir_vec *surf,
+                    uint32_t *idx) {
     tp_skip_ws(tp);
     const char *at = tp->p;
     uint32_t flat = ev(VISA_EN_lsc_addr_type, "flat"), arg = ev(VISA_EN_lsc_addr_type, "arg");
@@ -1072,8 +1069,7 @@ static bool p_shape2d(txt_parser *tp, ir_inst *in) {
 /* data operand of the general forms; shape fields at ds .. ds+3 (size order elems chmask) */
 static bool p_data(txt_parser *tp, ir_inst *in, unsigned k, unsigned ds) {
     uint32_t size, order, un;
-    if (!p_raw(tp, &in->opnd[k].u.raw, false, "a data operand") || !p_shape(tp, &size, &order, &un))
-        return false;
+    if (!p_raw(tp, &in->opnd[k].u.raw, false, "a data operand") || !p_shape(tp, &size, &order, &un)) return false;
     in->opnd[ds].u.num = size;
     in->opnd[ds + 1].u.num = order;
     in->opnd[ds + 2].u.num = un;
@@ -1174,8 +1170,7 @@ static bool parse_untyped(txt_parser *tp, int form, ir_inst *in, int shape) {
         if (!p_data(tp, in, U_DST, U_DS) || !p_untyped_addr(tp, in, strided)) return false;
         break;
     case K_STORE:
-        if (!p_untyped_addr(tp, in, strided) || !p_data(tp, in, strided ? U_SRC2 : U_SRC1, U_DS))
-            return false;
+        if (!p_untyped_addr(tp, in, strided) || !p_data(tp, in, strided ? U_SRC2 : U_SRC1, U_DS)) return false;
         break;
     default:
         if (!p_data(tp, in, U_DST, U_DS) || !p_untyped_addr(tp, in, false) ||
@@ -1184,8 +1179,7 @@ static bool parse_untyped(txt_parser *tp, int form, ir_inst *in, int shape) {
             return false;
         break;
     }
-    if (strided && in->opnd[U_SRC1].u.vec.cls == 0xFF)
-        set_imm(&in->opnd[U_SRC1].u.vec, natural_stride(in), false);
+    if (strided && in->opnd[U_SRC1].u.vec.cls == 0xFF) set_imm(&in->opnd[U_SRC1].u.vec, natural_stride(in), false);
     return true;
 }
 
@@ -1212,8 +1206,7 @@ static bool p_block2d_addr(txt_parser *tp, ir_inst *in) {
         int64_t x, y;
         tp_skip_ws(tp);
         const char *xat = tp->p;
-        if (!tp_expect(tp, "(") || !x_unr(tp, &x, 0) || !in_i32(tp, xat, x, "x offset") ||
-            !tp_expect(tp, ","))
+        if (!tp_expect(tp, "(") || !x_unr(tp, &x, 0) || !in_i32(tp, xat, x, "x offset") || !tp_expect(tp, ","))
             return false;
         tp_skip_ws(tp);
         const char *yat = tp->p;
@@ -1227,8 +1220,7 @@ static bool p_block2d_addr(txt_parser *tp, ir_inst *in) {
     }
     static const char *const names[3] = {"the surface width", "the surface height", "the surface pitch"};
     for (unsigned k = B_SW; k <= B_SP; k++)
-        if (!tp_expect(tp, ",") || !p_reg_or_imm(tp, &in->opnd[k].u.vec, true, false, names[k - B_SW]))
-            return false;
+        if (!tp_expect(tp, ",") || !p_reg_or_imm(tp, &in->opnd[k].u.vec, true, false, names[k - B_SW])) return false;
     if (!tp_expect(tp, ",") || !p_block_xy(tp, in, B_X, "block x") || !tp_expect(tp, ",") ||
         !p_block_xy(tp, in, B_Y, "block y"))
         return false;
@@ -1241,10 +1233,8 @@ static bool parse_block2d(txt_parser *tp, int form, ir_inst *in) {
     in->opnd[B_SFID].u.num = sfid;
     if (!p_cache(tp, in, B_L1, B_L3) || !tp_exec(tp, &in->exec)) return false;
     if (lsc_kind(form) == K_LOAD)
-        return p_raw(tp, &in->opnd[B_DST].u.raw, false, "a destination") && p_shape2d(tp, in) &&
-               p_block2d_addr(tp, in);
-    return p_block2d_addr(tp, in) && p_raw(tp, &in->opnd[B_SRC1].u.raw, false, "the stored data") &&
-           p_shape2d(tp, in);
+        return p_raw(tp, &in->opnd[B_DST].u.raw, false, "a destination") && p_shape2d(tp, in) && p_block2d_addr(tp, in);
+    return p_block2d_addr(tp, in) && p_raw(tp, &in->opnd[B_SRC1].u.raw, false, "the stored data") && p_shape2d(tp, in);
 }
 
 static bool parse_apndctr(txt_parser *tp, int form, ir_inst *in) {
@@ -1360,10 +1350,9 @@ static bool p_typed_block2d_addr(txt_parser *tp, ir_inst *in) {
 
 static bool parse_typed_block2d(txt_parser *tp, int form, ir_inst *in) {
     uint32_t sfid;
-    if (!p_mnemonic(tp, form) || !p_sfid(tp, form, SF_TYPED, &sfid) || !p_cache(tp, in, TB_L1, TB_L3))
-        return false;
-    in->pred = 0;     /* IGC's grammar parses a predicate here and drops it */
-    in->exec = IR_EXEC_SIMD1_NOMASK;  /* no exec size in the text: SIMD1 NoMask */
+    if (!p_mnemonic(tp, form) || !p_sfid(tp, form, SF_TYPED, &sfid) || !p_cache(tp, in, TB_L1, TB_L3)) return false;
+    in->pred = 0; /* IGC's grammar parses a predicate here and drops it */
+    in->exec = IR_EXEC_SIMD1_NOMASK; /* no exec size in the text: SIMD1 NoMask */
     if (lsc_kind(form) == K_LOAD)
         return p_raw(tp, &in->opnd[TB_DST].u.raw, false, "a destination") && p_shape_typed2d(tp, in) &&
                p_typed_block2d_addr(tp, in);

@@ -27,9 +27,7 @@
 #include "text.h"
 
 /* -- Small helpers ------------------------------------------------------------------------------ */
-static unsigned onum(const ir_inst *inst, unsigned k) {
-    return k < inst->nopnd ? (unsigned)inst->opnd[k].u.num : 0;
-}
+static unsigned onum(const ir_inst *inst, unsigned k) { return k < inst->nopnd ? (unsigned)inst->opnd[k].u.num : 0; }
 
 /* " " + operand k printed by its kind (IGC's printOperand). */
 static void put_opnd(txt_printer *pr, const ir_inst *inst, unsigned k) {
@@ -37,7 +35,9 @@ static void put_opnd(txt_printer *pr, const ir_inst *inst, unsigned k) {
     const ir_opnd *o = &inst->opnd[k];
     sb_putc(pr->out, ' ');
     switch (o->kind) {
-    case 'V': case 'v': case '&': pr_vec(pr, &o->u.vec, true); break;
+    case 'V':
+    case 'v':
+    case '&': pr_vec(pr, &o->u.vec, true); break;
     case 'R': pr_raw(pr, &o->u.raw); break;
     default: sb_printf(pr->out, "%u", (unsigned)o->u.num); break;
     }
@@ -400,10 +400,13 @@ static void sampler_print(txt_printer *pr, const ir_inst *inst) {
         return;
     }
     switch (F->opcode) {
-    case VISA_OP_SAMPLE3D: case VISA_OP_LOAD3D: case VISA_OP_GATHER4_3D: print_3d(pr, inst); break;
+    case VISA_OP_SAMPLE3D:
+    case VISA_OP_LOAD3D:
+    case VISA_OP_GATHER4_3D: print_3d(pr, inst); break;
     case VISA_OP_INFO3D: print_info(pr, inst); break;
     case VISA_OP_RT_WRITE3D: print_rt(pr, inst); break;
-    case VISA_OP_SAMPLE: case VISA_OP_LOAD: print_legacy(pr, inst); break;
+    case VISA_OP_SAMPLE:
+    case VISA_OP_LOAD: print_legacy(pr, inst); break;
     default: sb_printf(pr->out, "%s <no text form>", F->name); break;
     }
 }
@@ -412,13 +415,14 @@ static bool sampler_parse(txt_parser *tp, int form, ir_inst *inst) {
     const isa_form *F = &isa_forms[form];
     if (F->text) return tp_parse_template(tp, form, F->text, TPL_MESSAGE, inst);
     switch (F->opcode) {
-    case VISA_OP_SAMPLE3D: case VISA_OP_LOAD3D: case VISA_OP_GATHER4_3D: return parse_3d(tp, form, inst);
+    case VISA_OP_SAMPLE3D:
+    case VISA_OP_LOAD3D:
+    case VISA_OP_GATHER4_3D: return parse_3d(tp, form, inst);
     case VISA_OP_INFO3D: return parse_info(tp, form, inst);
     case VISA_OP_RT_WRITE3D: return parse_rt(tp, form, inst);
-    case VISA_OP_SAMPLE: case VISA_OP_LOAD: return parse_legacy(tp, form, inst);
-    default:
-        tp_error(tp, tp->p, "'%s' has no text form", F->name);
-        return false;
+    case VISA_OP_SAMPLE:
+    case VISA_OP_LOAD: return parse_legacy(tp, form, inst);
+    default: tp_error(tp, tp->p, "'%s' has no text form", F->name); return false;
     }
 }
 

@@ -86,9 +86,7 @@ static bool buf_push(txt_parser *tp, char c, uint32_t line, uint32_t col) {
 
 /* Characters copied as they are, a run at a time: all but comment starts, continuations,
 ** strings, CRs and control or non-ASCII bytes (the cases tp_next_line looks at one by one). */
-static bool plain_char(unsigned char c) {
-    return c >= 0x20 && c < 0x7F && c != '/' && c != '\\' && c != '"';
-}
+static bool plain_char(unsigned char c) { return c >= 0x20 && c < 0x7F && c != '/' && c != '\\' && c != '"'; }
 
 /* Comments, by index into the module's comments. */
 typedef VEC(uint32_t) comment_list;
@@ -96,13 +94,13 @@ typedef VEC(uint32_t) comment_list;
 /* Where the scan of one logical line stands, and what it found so far.  (The own-line comments
 ** are a list beside it, not in it: so that the scan's fields can stay in registers.) */
 typedef struct line_scan {
-    size_t i;          /* next source byte */
+    size_t i; /* next source byte */
     size_t line_start; /* first byte of the current source line */
     uint32_t line, col; /* source line; column of the character last looked at */
-    bool content;      /* a character of a statement was seen (not only blanks and comments) */
-    bool blank;        /* nothing at all: no content and no comment */
-    bool too_long;     /* longer than MAX_LINE_CHARS (or out of memory) */
-    int32_t eol;       /* the end-of-line comment, -1 if none */
+    bool content; /* a character of a statement was seen (not only blanks and comments) */
+    bool blank; /* nothing at all: no content and no comment */
+    bool too_long; /* longer than MAX_LINE_CHARS (or out of memory) */
+    int32_t eol; /* the end-of-line comment, -1 if none */
     comment_list *own; /* comments before any content: own-line comments */
 } line_scan;
 
@@ -165,7 +163,8 @@ static void scan_line_comment(txt_parser *tp, line_scan *ls) {
     if (gen && !ls->content && n - i > 10 && memcmp(s + i, "// .decl V", 10) == 0) {
         /* how many predefined variables the block lists tells IGC 1.0 (21) from 2.x */
         unsigned v = 0;
-        for (size_t k = i + 10; k < n && s[k] >= '0' && s[k] <= '9' && v < 1000; k++) v = v * 10 + (unsigned)(s[k] - '0');
+        for (size_t k = i + 10; k < n && s[k] >= '0' && s[k] <= '9' && v < 1000; k++)
+            v = v * 10 + (unsigned)(s[k] - '0');
         if (v + 1 > tp->predef_vars_listed) tp->predef_vars_listed = v + 1;
     }
     if (!gen) {
@@ -239,8 +238,8 @@ static void scan_string(txt_parser *tp, line_scan *ls) {
 static void scan_char(txt_parser *tp, line_scan *ls, char c) {
     if (((unsigned char)c < 0x20 && c != '\t' && c != '\r') || c == 0x7F) {
         if (!tp->failed)
-            diag_at(&tp->ds, VISA_SEV_ERROR, "E-SYNTAX", ls->line, ls->col,
-                    "invalid character 0x%02x in input", (unsigned char)c);
+            diag_at(&tp->ds, VISA_SEV_ERROR, "E-SYNTAX", ls->line, ls->col, "invalid character 0x%02x in input",
+                    (unsigned char)c);
         tp->failed = true;
         c = ' ';
     } else if ((unsigned char)c >= 0x80) {
@@ -265,8 +264,8 @@ static void end_line(txt_parser *tp, line_scan *ls) {
     tp->line_no = ls->line + 1;
     if (ls->too_long) {
         if (!tp->failed)
-            diag_at(&tp->ds, VISA_SEV_ERROR, "E-SYNTAX", ls->line, 1,
-                    "statement longer than %u characters", MAX_LINE_CHARS);
+            diag_at(&tp->ds, VISA_SEV_ERROR, "E-SYNTAX", ls->line, 1, "statement longer than %u characters",
+                    MAX_LINE_CHARS);
         tp->failed = true;
         tp->buf.len = tp->segs.len = 0;
     }
@@ -295,8 +294,8 @@ bool tp_next_line(txt_parser *tp, bool *blank) {
     if (tp->pos >= tp->len) return false;
     const char *s = tp->src;
     comment_list own = {0};
-    line_scan ls = {.i = tp->pos, .line_start = tp->pos, .line = tp->line_no, .col = 1,
-                    .blank = true, .eol = -1, .own = &own};
+    line_scan ls = {
+        .i = tp->pos, .line_start = tp->pos, .line = tp->line_no, .col = 1, .blank = true, .eol = -1, .own = &own};
     while (ls.i < tp->len && s[ls.i] != '\n') {
         size_t i = ls.i;
         char c = s[i];
@@ -354,8 +353,7 @@ void tp_error(txt_parser *tp, const char *at, const char *fmt, ...) {
             vsnprintf(tp->quiet_msg, sizeof tp->quiet_msg, fmt, ap);
         }
     } else if (!tp->failed) {
-        diag_vat(&tp->ds, VISA_SEV_ERROR, "E-SYNTAX", tp_line_of(tp, at), tp_col_of(tp, at), 0,
-                 fmt, ap);
+        diag_vat(&tp->ds, VISA_SEV_ERROR, "E-SYNTAX", tp_line_of(tp, at), tp_col_of(tp, at), 0, fmt, ap);
     }
     tp->failed = true;
     va_end(ap);
@@ -363,8 +361,7 @@ void tp_error(txt_parser *tp, const char *at, const char *fmt, ...) {
 
 /* -- Cursor ----------------------------------------------------------------------------------- */
 static bool is_ident_start(int c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c == '$' || c == '@' ||
-           c == '?';
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c == '$' || c == '@' || c == '?';
 }
 static bool is_ident_char(int c) { return is_ident_start(c) || (c >= '0' && c <= '9') || c == '-'; }
 static bool is_word_char(int c) {
@@ -444,7 +441,10 @@ bool tp_string(txt_parser *tp, char **out, size_t *out_len) {
             case 'r': c = '\r'; break;
             case 't': c = '\t'; break;
             case 'v': c = '\v'; break;
-            case '\'': case '"': case '\\': case '?': c = e; break;
+            case '\'':
+            case '"':
+            case '\\':
+            case '?': c = e; break;
             case 'x': {
                 int v = hexval((unsigned char)*tp->p);
                 if (v < 0) {
@@ -464,8 +464,7 @@ bool tp_string(txt_parser *tp, char **out, size_t *out_len) {
             default:
                 if (e >= '0' && e <= '7') {
                     int v = e - '0';
-                    for (int k = 0; k < 2 && *tp->p >= '0' && *tp->p <= '7'; k++)
-                        v = v * 8 + (*tp->p++ - '0');
+                    for (int k = 0; k < 2 && *tp->p >= '0' && *tp->p <= '7'; k++) v = v * 8 + (*tp->p++ - '0');
                     c = (char)v;
                 } else {
                     tp_error(tp, tp->p - 2, "invalid escape sequence");

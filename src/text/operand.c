@@ -64,8 +64,7 @@ bool tp_exec(txt_parser *tp, uint8_t *exec) {
     if (!tp_int_expr(tp, &size)) return false;
     int code = size > 0 ? ir_exec_code_of((uint64_t)size) : -1;
     if (code < 0) {
-        tp_error(tp, sz_at, "invalid execution size %lld (expected 1, 2, 4, 8, 16 or 32)",
-                 (long long)size);
+        tp_error(tp, sz_at, "invalid execution size %lld (expected 1, 2, 4, 8, 16 or 32)", (long long)size);
         return false;
     }
     if (!tp_expect(tp, ")")) return false;
@@ -128,8 +127,7 @@ static bool parse_region(txt_parser *tp, uint16_t *region) {
         *region = IR_REGION(0, ca, cb);
     } else {
         if (ca < 0) {
-            tp_error(tp, va, "invalid vertical stride %lld (expected 0, 1, 2, 4, 8, 16 or 32)",
-                     (long long)a);
+            tp_error(tp, va, "invalid vertical stride %lld (expected 0, 1, 2, 4, 8, 16 or 32)", (long long)a);
             return false;
         }
         if (cb < 0 || b > 16) {
@@ -304,8 +302,10 @@ static bool addrof_offset(txt_parser *tp, ir_vec *v) {
     int t = ir_var_type(tp->r, v->id);
     unsigned size = t >= 0 ? isa_types[t].bytes : 1;
     if ((x % grf) % size || x / grf > 255) {
-        tp_error(tp, oat, "address-of offset %lld is not a multiple of the element size "
-                          "or lies beyond 255 GRFs", (long long)x);
+        tp_error(tp, oat,
+                 "address-of offset %lld is not a multiple of the element size "
+                 "or lies beyond 255 GRFs",
+                 (long long)x);
         return false;
     }
     v->row = (uint8_t)(x / grf);
@@ -324,8 +324,7 @@ static bool vec_addrof(txt_parser *tp, ir_vec *v, bool allow_addrof, const char 
     size_t n = tp_ident(tp, &name);
     txt_name *e = n ? tp_name_find(tp, name, n) : NULL;
     if (!e || (e->kind != TN_VAR && e->kind != TN_SURFACE && e->kind != TN_SAMPLER)) {
-        tp_error(tp, n ? name : tp->p, "undefined variable '%.*s' in address-of", (int)n,
-                 n ? name : "");
+        tp_error(tp, n ? name : tp->p, "undefined variable '%.*s' in address-of", (int)n, n ? name : "");
         return false;
     }
     if (e->kind != TN_VAR) {
@@ -343,8 +342,8 @@ static bool vec_addrof(txt_parser *tp, ir_vec *v, bool allow_addrof, const char 
 }
 
 static bool starts_immediate(const char *p) {
-    return (*p >= '0' && *p <= '9') || *p == '-' || *p == '~' || *p == '(' || *p == '!' ||
-           *p == '.' || strncmp(p, "%sizeof", 7) == 0 || strncmp(p, "%DispatchSimd", 13) == 0;
+    return (*p >= '0' && *p <= '9') || *p == '-' || *p == '~' || *p == '(' || *p == '!' || *p == '.' ||
+           strncmp(p, "%sizeof", 7) == 0 || strncmp(p, "%DispatchSimd", 13) == 0;
 }
 
 /* A(k)<width> of address variable e (name: where it is written). */
@@ -366,8 +365,7 @@ static bool vec_address(txt_parser *tp, ir_vec *v, const txt_name *e, const char
     for (int c = 0; c <= 5; c++)
         if (b == (1 << c)) code = c;
     if (code < 0) {
-        tp_error(tp, wat, "invalid address operand width %lld (expected 1, 2, 4, 8, 16 or 32)",
-                 (long long)b);
+        tp_error(tp, wat, "invalid address operand width %lld (expected 1, 2, 4, 8, 16 or 32)", (long long)b);
         return false;
     }
     v->col = (uint8_t)code;
@@ -461,11 +459,10 @@ bool tp_vec_operand(txt_parser *tp, ir_vec *v, bool allow_addrof) {
         v->id = e->id;
         return true;
     case TN_ADDR: return vec_address(tp, v, e, name);
-    case TN_SURFACE: case TN_SAMPLER: return vec_state(tp, v, e, name, at);
+    case TN_SURFACE:
+    case TN_SAMPLER: return vec_state(tp, v, e, name, at);
     case TN_VAR: return vec_general(tp, v, e->id);
-    default:
-        tp_error(tp, name, "'%.*s' is not a variable", (int)n, name);
-        return false;
+    default: tp_error(tp, name, "'%.*s' is not a variable", (int)n, name); return false;
     }
 }
 
@@ -476,8 +473,7 @@ bool tp_raw_operand(txt_parser *tp, ir_raw *raw) {
     size_t n = (size_t)(tp->p - name);
     raw->offset = 0;
     if (!tp_accept_nows(tp, ".")) {
-        tp_error(tp, tp->p, "expected '.' and a byte offset after raw operand '%.*s'", (int)n,
-                 name);
+        tp_error(tp, tp->p, "expected '.' and a byte offset after raw operand '%.*s'", (int)n, name);
         return false;
     }
     int64_t off;
@@ -514,8 +510,8 @@ static size_t lead_name(txt_parser *tp, const char **name, bool *indirect) {
     return tp_ident(tp, name);
 }
 
-visa_status txt_parse_lone_operand(visa_ctx *ctx, const char *file, const char *text, size_t len, visa_platform platform,
-                            ir_vec *out, int *type) {
+visa_status txt_parse_lone_operand(visa_ctx *ctx, const char *file, const char *text, size_t len,
+                                   visa_platform platform, ir_vec *out, int *type) {
     txt_parser tp;
     memset(&tp, 0, sizeof tp);
     visa_module m;
@@ -557,7 +553,8 @@ visa_status txt_parse_lone_operand(visa_ctx *ctx, const char *file, const char *
         tp.p = tp.buf.data;
         if (ok) ok = tp_vec_operand(&tp, out, false);
         if (ok && out->cls != VC_GENERAL && out->cls != VC_INDIRECT) {
-            tp_error(&tp, tp.buf.data, "expected a general operand V(row,col)<region> or an indirect one r[A(k),off]<region>:type");
+            tp_error(&tp, tp.buf.data,
+                     "expected a general operand V(row,col)<region> or an indirect one r[A(k),off]<region>:type");
             ok = false;
         }
         if (ok && out->cls == VC_GENERAL && !out->region) {

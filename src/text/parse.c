@@ -33,8 +33,7 @@ static bool parse_attr_value(txt_parser *tp, ir_attr *a, const char *name, size_
         char *s;
         size_t len;
         if (!tp_string(tp, &s, &len)) return false;
-        if (n == 6 && memcmp(name, "Target", 6) == 0 && (strcmp(s, "cm") == 0 ||
-                                                         strcmp(s, "3d") == 0)) {
+        if (n == 6 && memcmp(name, "Target", 6) == 0 && (strcmp(s, "cm") == 0 || strcmp(s, "3d") == 0)) {
             a->size = 1;
             a->value[0] = s[0] == 'c' ? 0 : 1;
         } else if (len == 0) {
@@ -139,8 +138,9 @@ static bool parse_align(txt_parser *tp, uint8_t *align) {
     tp->p = a;
     int64_t bytes;
     if (!((*a >= '0' && *a <= '9') || *a == '(')) {
-        tp_error(tp, a, "invalid alignment '%.*s' (expected byte, word, dword, qword, "
-                        "oword, GRF, GRFx2, hword, wordx32, wordx64 or a byte count)",
+        tp_error(tp, a,
+                 "invalid alignment '%.*s' (expected byte, word, dword, qword, "
+                 "oword, GRF, GRFx2, hword, wordx32, wordx64 or a byte count)",
                  (int)(wn ? wn : 1), a);
         return false;
     }
@@ -215,13 +215,18 @@ static bool parse_decl_general(txt_parser *tp, const char *name, size_t n) {
 }
 
 /* Store a state variable declaration in its list; its id through *id. */
-static bool add_state_var(txt_parser *tp, uint8_t kind, const ir_state_var *sv, const char *name,
-                          uint32_t *id) {
+static bool add_state_var(txt_parser *tp, uint8_t kind, const ir_state_var *sv, const char *name, uint32_t *id) {
     ir_routine *r = tp->r;
     bool ok;
     switch (kind) {
-    case TN_ADDR: ok = vec_push(tp->ctx, &r->addrs, *sv); *id = r->addrs.len - 1; break;
-    case TN_PRED: ok = vec_push(tp->ctx, &r->preds, *sv); *id = r->preds.len; break;
+    case TN_ADDR:
+        ok = vec_push(tp->ctx, &r->addrs, *sv);
+        *id = r->addrs.len - 1;
+        break;
+    case TN_PRED:
+        ok = vec_push(tp->ctx, &r->preds, *sv);
+        *id = r->preds.len;
+        break;
     case TN_SAMPLER:
         ok = r->samplers.len < 31 && vec_push(tp->ctx, &r->samplers, *sv);
         *id = r->samplers.len - 1;
@@ -238,8 +243,7 @@ static bool add_state_var(txt_parser *tp, uint8_t kind, const ir_state_var *sv, 
 
 /* The rest of ".decl NAME v_type=A|P|S|T" (vt; k: where it is written, kn its length):
 ** num_elts=, then optional v_name= (samplers and surfaces) and attrs=. */
-static bool parse_decl_state(txt_parser *tp, const char *name, size_t n, char vt, const char *k,
-                             size_t kn) {
+static bool parse_decl_state(txt_parser *tp, const char *name, size_t n, char vt, const char *k, size_t kn) {
     ir_routine *r = tp->r;
     ir_state_var sv;
     memset(&sv, 0, sizeof sv);
@@ -264,9 +268,7 @@ static bool parse_decl_state(txt_parser *tp, const char *name, size_t n, char vt
         kind = TN_SURFACE;
         if (!parse_num_elts(tp, &sv.num_elts, 256)) return false;
         break;
-    default:
-        tp_error(tp, kn ? k : tp->p, "invalid v_type (expected G, A, P, S or T)");
-        return false;
+    default: tp_error(tp, kn ? k : tp->p, "invalid v_type (expected G, A, P, S or T)"); return false;
     }
     const char *vname = name;
     size_t vn = n;
@@ -287,8 +289,8 @@ static bool parse_decl_state(txt_parser *tp, const char *name, size_t n, char vt
         vn = (size_t)len;
     }
     sv.name = ir_string_add(tp->ctx, r, vname, vn);
-    if ((key_eq(tp, "attrs") && !parse_attrs(tp, &sv.attrs)) || (!tp_at_end(tp) &&
-        (tp_error(tp, tp->p, "unexpected text in declaration"), true))) {
+    if ((key_eq(tp, "attrs") && !parse_attrs(tp, &sv.attrs)) ||
+        (!tp_at_end(tp) && (tp_error(tp, tp->p, "unexpected text in declaration"), true))) {
         attrs_drop(tp->ctx, &sv.attrs);
         return false;
     }
@@ -435,8 +437,7 @@ static size_t letter_number(char *buf, char letter, unsigned i) {
     return 1 + txt_small_decimal(buf + 1, i);
 }
 
-static bool begin_routine(txt_parser *tp, bool is_kernel, const char *name, size_t n,
-                          uint32_t line) {
+static bool begin_routine(txt_parser *tp, bool is_kernel, const char *name, size_t n, uint32_t line) {
     /* labels of the previous routine go out of scope */
     for (uint32_t i = 0; i < tp->names.len && tp->buckets; i++)
         tp->buckets[tp->names.data[i].hash & tp->bucket_mask] = 0;
@@ -633,9 +634,8 @@ static bool normalize_instruction(txt_parser *tp, ir_inst *inst, const char *mn,
     }
     bool logic = op == VISA_OP_AND || op == VISA_OP_OR || op == VISA_OP_XOR || op == VISA_OP_NOT;
     bool shift = op == VISA_OP_SHL || op == VISA_OP_SHR || op == VISA_OP_ASR;
-    bool other = op == VISA_OP_ROL || op == VISA_OP_ROR || op == VISA_OP_CBIT ||
-                 op == VISA_OP_FBH || op == VISA_OP_FBL || op == VISA_OP_BFREV ||
-                 op == VISA_OP_BFE || op == VISA_OP_BFI;
+    bool other = op == VISA_OP_ROL || op == VISA_OP_ROR || op == VISA_OP_CBIT || op == VISA_OP_FBH ||
+                 op == VISA_OP_FBL || op == VISA_OP_BFREV || op == VISA_OP_BFE || op == VISA_OP_BFI;
     if (!logic && !shift && !other) return true;
     if (pred_opnd) {
         if (!logic) {
@@ -696,12 +696,12 @@ static bool parse_instruction(txt_parser *tp, const mn_index *ix) {
             tp->failed = false;
             tp->p = mn;
             const isa_form *F = &isa_forms[f];
-            bool ok = F->hook == TH_NONE ? tp_parse_template(tp, f, F->text, TPL_INST, &trial)
+            bool ok = F->hook == TH_NONE          ? tp_parse_template(tp, f, F->text, TPL_INST, &trial)
                       : txt_hooks[F->hook]->parse ? txt_hooks[F->hook]->parse(tp, f, &trial)
-                                                 : false;
-            if (ok && !tp_at_end(tp)) ok = false, tp->quiet_err_off = (uint32_t)(tp->p - tp->buf.data),
-                                       snprintf(tp->quiet_msg, sizeof tp->quiet_msg,
-                                                "unexpected text after instruction");
+                                                  : false;
+            if (ok && !tp_at_end(tp))
+                ok = false, tp->quiet_err_off = (uint32_t)(tp->p - tp->buf.data),
+                snprintf(tp->quiet_msg, sizeof tp->quiet_msg, "unexpected text after instruction");
             vx_free(tp->ctx, trial.opnd, (size_t)trial.nopnd * sizeof(ir_opnd));
             tp->quiet = false;
             if (ok) chosen = f;
@@ -889,8 +889,7 @@ static bool parse_statement(txt_parser *tp, const mn_index *ix, bool *more) {
                 return false;
             }
             if (maj > 255 || min > 255) {
-                tp_error(tp, start, "invalid version %llu.%llu", (unsigned long long)maj,
-                         (unsigned long long)min);
+                tp_error(tp, start, "invalid version %llu.%llu", (unsigned long long)maj, (unsigned long long)min);
                 return false;
             }
             tp->m->major = (uint8_t)maj;
@@ -901,10 +900,8 @@ static bool parse_statement(txt_parser *tp, const mn_index *ix, bool *more) {
         }
         if (DIR(".kernel") || DIR(".global_function")) {
             if (tp->scope_marks.len) {
-                diag_at(&tp->ds, VISA_SEV_ERROR, "E-SYNTAX",
-                        tp->scope_open_line.data[tp->scope_marks.len - 1],
-                        tp->scope_open_col.data[tp->scope_marks.len - 1],
-                        "'{' is not closed before the next routine");
+                diag_at(&tp->ds, VISA_SEV_ERROR, "E-SYNTAX", tp->scope_open_line.data[tp->scope_marks.len - 1],
+                        tp->scope_open_col.data[tp->scope_marks.len - 1], "'{' is not closed before the next routine");
                 tp->scope_marks.len = tp->scope_open_line.len = tp->scope_open_col.len = 0;
             }
             char *name;
@@ -957,8 +954,7 @@ static bool parse_statement(txt_parser *tp, const mn_index *ix, bool *more) {
             tp->p++;
             /* the "name:" line IGC prints after ".function name" re-states the subroutine */
             txt_name *e = tp_name_find(tp, name, n);
-            if (e && e->kind == TN_LABEL && tp->r->labels.data[e->id].defined == 2 &&
-                tp->r->insts.len &&
+            if (e && e->kind == TN_LABEL && tp->r->labels.data[e->id].defined == 2 && tp->r->insts.len &&
                 tp->r->insts.data[tp->r->insts.len - 1].form == VISA_FORM_SUBROUTINE &&
                 tp->r->insts.data[tp->r->insts.len - 1].opnd[0].u.label == e->id) {
                 tp->r->labels.data[e->id].defined = 1;
@@ -987,8 +983,8 @@ static void report_undefined_labels(txt_parser *tp, ir_routine *r) {
     for (uint32_t i = 0; i < r->labels.len; i++) {
         ir_label *lab = &r->labels.data[i];
         if (!lab->defined && lab->kind != 2 && lab->kind != 3)
-            diag_at(&tp->ds, VISA_SEV_ERROR, "E-SYNTAX", lab->line, lab->col,
-                    "undefined label '%s'", ir_str(r, lab->name));
+            diag_at(&tp->ds, VISA_SEV_ERROR, "E-SYNTAX", lab->line, lab->col, "undefined label '%s'",
+                    ir_str(r, lab->name));
     }
 }
 
@@ -1039,8 +1035,8 @@ static bool canon_strings(visa_ctx *ctx, ir_routine *r) {
         for (uint32_t i = 0; i < n && i < 29; i++) walk_str(&w, i); /* begin_routine's names */
         for (uint32_t v = 0; v < r->vars.len; v++)
             if (!plan.any_scoped || !plan.scoped[v]) walk_var(&w, &r->vars.data[v]);
-        const VEC(ir_state_var) *lists[4] = {(void *)&r->addrs, (void *)&r->preds,
-                                             (void *)&r->samplers, (void *)&r->surfaces};
+        const VEC(ir_state_var) *
+            lists[4] = {(void *)&r->addrs, (void *)&r->preds, (void *)&r->samplers, (void *)&r->surfaces};
         for (int l = 0; l < 4; l++)
             for (uint32_t i = 0; i < lists[l]->len; i++) {
                 walk_str(&w, lists[l]->data[i].name);
@@ -1071,8 +1067,8 @@ static bool canon_strings(visa_ctx *ctx, ir_routine *r) {
             if (r->vars.data[v].name < n) r->vars.data[v].name = map[r->vars.data[v].name];
             remap_attrs(map, n, &r->vars.data[v].attrs);
         }
-        VEC(ir_state_var) *mlists[4] = {(void *)&r->addrs, (void *)&r->preds, (void *)&r->samplers,
-                                        (void *)&r->surfaces};
+        VEC(ir_state_var) *
+            mlists[4] = {(void *)&r->addrs, (void *)&r->preds, (void *)&r->samplers, (void *)&r->surfaces};
         for (int l = 0; l < 4; l++)
             for (uint32_t i = 0; i < mlists[l]->len; i++) {
                 if (mlists[l]->data[i].name < n) mlists[l]->data[i].name = map[mlists[l]->data[i].name];
@@ -1155,8 +1151,7 @@ visa_status visa_module_parse_text(visa_ctx *ctx, const char *name, const char *
         }
         if (tp->r && tp->scope_marks.len)
             diag_at(&tp->ds, VISA_SEV_ERROR, "E-SYNTAX", tp->scope_open_line.data[tp->scope_marks.len - 1],
-                    tp->scope_open_col.data[tp->scope_marks.len - 1],
-                    "'{' is not closed before the end of input");
+                    tp->scope_open_col.data[tp->scope_marks.len - 1], "'{' is not closed before the end of input");
         for (uint32_t i = 0; i < tp->m->routines.len; i++) {
             report_undefined_labels(tp, &tp->m->routines.data[i]);
             if (!ir_routine_finalize_attrs(ctx, &tp->m->routines.data[i]) ||

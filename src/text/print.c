@@ -73,8 +73,8 @@ bool pr_label_text(txt_printer *pr, const char *s, size_t len) {
     if (!len) sb_putc(pr->out, '_');
     for (size_t i = 0; i < len; i++) {
         char c = s[i];
-        bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c == '@' ||
-                  c == '?' || (i > 0 && ((c >= '0' && c <= '9') || c == '-'));
+        bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c == '@' || c == '?' ||
+                  (i > 0 && ((c >= '0' && c <= '9') || c == '-'));
         sb_putc(pr->out, ok ? c : '_');
         changed |= !ok;
     }
@@ -150,8 +150,7 @@ static void label_names_free(txt_printer *pr) {
 void pr_label(txt_printer *pr, uint32_t label) {
     if (label < pr->r->labels.len && pr->label_names && pr->label_names[label])
         sb_puts(pr->out, pr->label_names[label]);
-    else
-        sb_printf(pr->out, "L%u", label);
+    else sb_printf(pr->out, "L%u", label);
 }
 
 static const char *const modifier_str[8] = {"", "(abs)", "(-)", "(-abs)", "", "(~)", "", ""};
@@ -186,12 +185,8 @@ void pr_vec(txt_printer *pr, const ir_vec *v, bool region) {
         sb_putc(o, ')');
         if (region) pr_region(pr, v->region);
         break;
-    case VC_ADDRESS:
-        sb_printf(o, "%sA%u(%u)<%u>", mod, v->id, v->row, 1u << (v->col & 7));
-        break;
-    case VC_PREDICATE:
-        sb_printf(o, "%sP%u", mod, v->id);
-        break;
+    case VC_ADDRESS: sb_printf(o, "%sA%u(%u)<%u>", mod, v->id, v->row, 1u << (v->col & 7)); break;
+    case VC_PREDICATE: sb_printf(o, "%sP%u", mod, v->id); break;
     case VC_INDIRECT:
         sb_printf(o, "%sr[A%u(%u),%d]", mod, v->id, v->addr_elem, v->ind_off);
         pr_region(pr, v->region);
@@ -209,8 +204,7 @@ void pr_vec(txt_printer *pr, const ir_vec *v, bool region) {
         break;
     case VC_IMMEDIATE: {
         uint64_t x = v->imm;
-        if (v->type != VISA_TYPE_DF && v->type != VISA_TYPE_Q && v->type != VISA_TYPE_UQ)
-            x &= 0xFFFFFFFFu;
+        if (v->type != VISA_TYPE_DF && v->type != VISA_TYPE_Q && v->type != VISA_TYPE_UQ) x &= 0xFFFFFFFFu;
         sb_puts(o, "0x");
         sb_putx(o, x);
         sb_putc(o, ':');
@@ -221,8 +215,7 @@ void pr_vec(txt_printer *pr, const ir_vec *v, bool region) {
         pr_state_name(pr, v->state_cls, v->id);
         sb_printf(o, "(%u)", v->row);
         break;
-    default:
-        sb_puts(o, "<bad operand>");
+    default: sb_puts(o, "<bad operand>");
     }
 }
 
@@ -368,16 +361,15 @@ static void pr_decls(txt_printer *pr) {
     for (uint32_t i = 0; i < r->samplers.len; i++) {
         const ir_state_var *s = &r->samplers.data[i];
         begin_header_line(pr, &s->trivia);
-        sb_printf(pr->out, ".decl S%u v_type=S num_elts=%u v_name=%s", i, s->num_elts,
-                  ir_str(r, s->name));
+        sb_printf(pr->out, ".decl S%u v_type=S num_elts=%u v_name=%s", i, s->num_elts, ir_str(r, s->name));
         pr_attrs(pr, &s->attrs);
         pr_eol_comment(pr, &s->trivia);
     }
     for (uint32_t i = 0; i < r->surfaces.len; i++) {
         const ir_state_var *s = &r->surfaces.data[i];
         begin_header_line(pr, &s->trivia);
-        sb_printf(pr->out, ".decl T%u v_type=T num_elts=%u v_name=%s", i + ISA_NUM_PREDEF_SURFS,
-                  s->num_elts, ir_str(r, s->name));
+        sb_printf(pr->out, ".decl T%u v_type=T num_elts=%u v_name=%s", i + ISA_NUM_PREDEF_SURFS, s->num_elts,
+                  ir_str(r, s->name));
         pr_attrs(pr, &s->attrs);
         pr_eol_comment(pr, &s->trivia);
     }
@@ -524,8 +516,7 @@ static void pr_routine(txt_printer *pr, bool print_version) {
     ** back when it starts with a newline (.function, labels).  Otherwise break the line. */
     if (r->insts.len) {
         const ir_inst *first = &r->insts.data[0];
-        if (first->form != VISA_FORM_SUBROUTINE && first->form != VISA_FORM_LABEL)
-            sb_putc(o, '\n');
+        if (first->form != VISA_FORM_SUBROUTINE && first->form != VISA_FORM_LABEL) sb_putc(o, '\n');
     }
     const txt_scope_plan *plan = &pr->plan;
     uint32_t next = 0, depth = 0;
@@ -576,30 +567,23 @@ visa_status visa_dialect_from_name(const char *name, visa_dialect *out) {
     return VISA_E_ARG;
 }
 
-const char *visa_dialect_name(visa_dialect d) {
-    return (unsigned)d < VISA_DIALECT__COUNT ? dialect_names[d] : NULL;
-}
+const char *visa_dialect_name(visa_dialect d) { return (unsigned)d < VISA_DIALECT__COUNT ? dialect_names[d] : NULL; }
 
-visa_dialect visa_module_dialect(const visa_module *m) {
-    return m ? (visa_dialect)m->dialect : VISA_DIALECT_KEEP;
-}
+visa_dialect visa_module_dialect(const visa_module *m) { return m ? (visa_dialect)m->dialect : VISA_DIALECT_KEEP; }
 
 /* The dialect a print uses (visa.h visa_print_opts); KEEP for contradicting options. */
 static visa_dialect print_dialect(const visa_module *m, const visa_print_opts *o) {
     bool asm_text = o && (o->flags & VISA_PRINT_ASM_TEXT);
     visa_dialect want = o ? VISA_PRINT_DIALECT_OF(o->flags) : VISA_DIALECT_KEEP;
     if (want >= VISA_DIALECT__COUNT) return VISA_DIALECT_KEEP;
-    if (want != VISA_DIALECT_KEEP)
-        return asm_text && want != VISA_DIALECT_ASM_TEXT ? VISA_DIALECT_KEEP : want;
+    if (want != VISA_DIALECT_KEEP) return asm_text && want != VISA_DIALECT_ASM_TEXT ? VISA_DIALECT_KEEP : want;
     if (asm_text) return VISA_DIALECT_ASM_TEXT;
     /* without comments, IGC 2.x's canonical form is its disassembly print */
-    if (m->dialect == VISA_DIALECT_ASM_TEXT && o && (o->flags & VISA_PRINT_STRIP_COMMENTS))
-        return VISA_DIALECT_IGC2;
+    if (m->dialect == VISA_DIALECT_ASM_TEXT && o && (o->flags & VISA_PRINT_STRIP_COMMENTS)) return VISA_DIALECT_IGC2;
     return (visa_dialect)m->dialect;
 }
 
-visa_status visa_module_print(const visa_module *m, const visa_print_opts *opts,
-                              visa_write_fn write, void *ud) {
+visa_status visa_module_print(const visa_module *m, const visa_print_opts *opts, visa_write_fn write, void *ud) {
     visa_print_opts o;
     if (!m || !write || (opts && visa__print_opts_read(opts, &o) != VISA_OK)) return VISA_E_ARG;
     /* every allocation of the printer goes through the guard: one failure fails the print */
@@ -653,8 +637,8 @@ static visa_status buf_write(void *ud, const char *data, size_t len) {
     return s->sb.oom ? VISA_E_NOMEM : VISA_OK;
 }
 
-visa_status visa_module_print_to_buffer(const visa_module *m, const visa_print_opts *opts,
-                                        char **out, size_t *out_len) {
+visa_status visa_module_print_to_buffer(const visa_module *m, const visa_print_opts *opts, char **out,
+                                        size_t *out_len) {
     if (!m || !out || !out_len) return VISA_E_ARG;
     *out = NULL;
     *out_len = 0;

@@ -27,9 +27,7 @@ static void ref_var(txt_scope_plan *p, uint32_t id, uint32_t at) {
     p->end[v] = at + 1;
 }
 
-static bool in_range(const txt_scope_plan *p, uint32_t v, uint32_t at) {
-    return at >= p->first[v] && at < p->end[v];
-}
+static bool in_range(const txt_scope_plan *p, uint32_t v, uint32_t at) { return at >= p->first[v] && at < p->end[v]; }
 
 /* Does the scope of v (interval [first, end)) contain the scope of w?  Equal intervals nest in
 ** print order: the later one is inside. */
@@ -53,8 +51,8 @@ static bool scopes_work(const ir_routine *r, txt_scope_plan *p) {
     /* inputs print in the header: their variables must be there */
     for (uint32_t i = 0; i < r->inputs.len; i++) {
         const ir_input *in = &r->inputs.data[i];
-        if ((in->kind & 7) == IN_GENERAL && in->id >= ISA_NUM_PREDEF_VARS &&
-            in->id - ISA_NUM_PREDEF_VARS < n && p->scoped[in->id - ISA_NUM_PREDEF_VARS])
+        if ((in->kind & 7) == IN_GENERAL && in->id >= ISA_NUM_PREDEF_VARS && in->id - ISA_NUM_PREDEF_VARS < n &&
+            p->scoped[in->id - ISA_NUM_PREDEF_VARS])
             return false;
     }
     for (uint32_t v = 0; v < n; v++) {
@@ -70,8 +68,8 @@ static bool scopes_work(const ir_routine *r, txt_scope_plan *p) {
         if (!p->scoped[a]) continue;
         for (uint32_t b = 0; b < n; b++) {
             if (!p->scoped[b] || a == b) continue;
-            bool apart = p->end[a] <= p->first[b] || p->end[b] <= p->first[a] ||
-                         p->first[a] == p->end[a] || p->first[b] == p->end[b];
+            bool apart = p->end[a] <= p->first[b] || p->end[b] <= p->first[a] || p->first[a] == p->end[a] ||
+                         p->first[b] == p->end[b];
             if (!apart && !contains(p, a, b) && !contains(p, b, a)) return false;
             if (!apart && contains(p, a, b) && name_eq(r, a, b)) {
                 /* a reference to a inside b's scope would find b */
@@ -189,8 +187,7 @@ bool txt_scope_plan_build(visa_ctx *ctx, const ir_routine *r, txt_scope_plan *p)
             if ((o->kind == 'V' || o->kind == 'v' || o->kind == '&') &&
                 (o->u.vec.cls == VC_GENERAL || o->u.vec.cls == VC_ADDROF))
                 ref_var(p, o->u.vec.id, i);
-            else if (o->kind == 'R')
-                ref_var(p, o->u.raw.id, i);
+            else if (o->kind == 'R') ref_var(p, o->u.raw.id, i);
         }
     }
     for (uint32_t v = 0; v < n; v++) {

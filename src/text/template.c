@@ -61,11 +61,11 @@ static int first_vec(const ir_inst *inst) {
 
 /* An operand directive, after its '%'. */
 typedef struct tdir {
-    unsigned k;     /* operand, in layout order */
+    unsigned k; /* operand, in layout order */
     unsigned lo, w; /* bit field lo..lo+w-1 of an integer operand (w = 0: the whole operand) */
-    bool opt;       /* '?': a value without a name prints nothing */
-    int en;         /* enum, -1 if none */
-    char fmt;       /* 'x' 't' 'T' 's' 'c', or 0 */
+    bool opt; /* '?': a value without a name prints nothing */
+    int en; /* enum, -1 if none */
+    char fmt; /* 'x' 't' 'T' 's' 'c', or 0 */
 } tdir;
 
 static unsigned decimal(const char **t) {
@@ -106,8 +106,7 @@ static unsigned field_mask(const tdir *d) { return d->w ? (d->w >= 32 ? ~0u : (1
 
 /* -- Printing ---------------------------------------------------------------------------------- */
 static bool is_identifier(const char *s, size_t n) {
-    if (!n || !((s[0] >= 'a' && s[0] <= 'z') || (s[0] >= 'A' && s[0] <= 'Z') || s[0] == '_'))
-        return false;
+    if (!n || !((s[0] >= 'a' && s[0] <= 'z') || (s[0] >= 'A' && s[0] <= 'Z') || s[0] == '_')) return false;
     for (size_t i = 1; i < n; i++)
         if (!((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= 'A' && s[i] <= 'Z') || s[i] == '_' ||
               (s[i] >= '0' && s[i] <= '9')))
@@ -169,7 +168,8 @@ static void print_opnd(txt_printer *pr, const ir_inst *inst, const tdir *d) {
     case 'v': pr_vec(pr, &o->u.vec, false); break;
     case 'R': pr_raw(pr, &o->u.raw); break;
     case 'L': pr_label(pr, o->u.label); break;
-    case 's': case 'S': {
+    case 's':
+    case 'S': {
         const ir_string *s = o->u.str < pr->r->strings.len ? &pr->r->strings.data[o->u.str] : NULL;
         if (!s) sb_puts(pr->out, "\"\"");
         else if (is_identifier(s->s, s->len)) sb_putn(pr->out, s->s, s->len);
@@ -370,8 +370,10 @@ static bool parse_int_opnd(txt_parser *tp, ir_opnd *o, char kind, char fmt, int 
         int n = 0;
         while (1) {
             char c = *tp->p;
-            int d = (c >= '0' && c <= '9') ? c - '0' : (c >= 'a' && c <= 'f') ? c - 'a' + 10
-                    : (c >= 'A' && c <= 'F') ? c - 'A' + 10 : -1;
+            int d = (c >= '0' && c <= '9')   ? c - '0'
+                    : (c >= 'a' && c <= 'f') ? c - 'a' + 10
+                    : (c >= 'A' && c <= 'F') ? c - 'A' + 10
+                                             : -1;
             if (d < 0 || n > 16) break;
             u = u * 16 + (uint64_t)d;
             tp->p++;
@@ -390,7 +392,10 @@ static bool parse_int_opnd(txt_parser *tp, ir_opnd *o, char kind, char fmt, int 
     case 'b': hi = 0xFF; break;
     case 'w': hi = 0xFFFF; break;
     case 'd': hi = 0xFFFFFFFFll; break;
-    default: lo = INT32_MIN; hi = INT32_MAX; break;
+    default:
+        lo = INT32_MIN;
+        hi = INT32_MAX;
+        break;
     }
     if (v < lo || v > hi) {
         tp_error(tp, at, "value %lld out of range for this field", (long long)v);
@@ -412,7 +417,9 @@ bool tp_parse_opnd(txt_parser *tp, ir_inst *inst, unsigned k, char kind, char fm
         o->col = col <= 0xFFFF ? (uint16_t)col : 0;
     }
     switch (kind) {
-    case 'V': case 'v': case '&':
+    case 'V':
+    case 'v':
+    case '&':
         if (!tp_vec_operand(tp, &o->u.vec, kind == '&')) return false;
         if (kind == 'v' && o->u.vec.cls == VC_GENERAL && o->u.vec.region == 0)
             o->u.vec.region = IR_REGION(2, 2, 1); /* implicit <1;1,0> */
@@ -437,7 +444,8 @@ bool tp_parse_opnd(txt_parser *tp, ir_inst *inst, unsigned k, char kind, char fm
         }
         return tp_label_ref(tp, name, n, 0, &o->u.label);
     }
-    case 's': case 'S': {
+    case 's':
+    case 'S': {
         tp_skip_ws(tp);
         char *s;
         size_t n;
@@ -501,8 +509,7 @@ static bool parse_directive_opnd(txt_parser *tp, ir_inst *inst, const tdir *d, t
     return tp_parse_opnd(tp, inst, d->k, o->kind, d->fmt, d->en);
 }
 
-bool tp_parse_template(txt_parser *tp, int form, const char *tmpl, txt_tpl_dialect dialect,
-                       ir_inst *inst) {
+bool tp_parse_template(txt_parser *tp, int form, const char *tmpl, txt_tpl_dialect dialect, ir_inst *inst) {
     const isa_form *F = &isa_forms[form];
     char full[64], gen[160];
     const char *layout = isa_form_layout(form, full);

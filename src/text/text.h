@@ -12,9 +12,9 @@
 /* -- Parser ---------------------------------------------------------------------------------- */
 typedef struct txt_name {
     uint32_t hash;
-    uint32_t prev;  /* previous entry in the same bucket chain (+1), 0 = end */
-    uint32_t name;  /* offset into the parser's name storage (NUL-terminated) */
-    uint8_t kind;   /* TN_* */
+    uint32_t prev; /* previous entry in the same bucket chain (+1), 0 = end */
+    uint32_t name; /* offset into the parser's name storage (NUL-terminated) */
+    uint8_t kind; /* TN_* */
     uint32_t id;
 } txt_name;
 
@@ -30,25 +30,25 @@ typedef struct txt_parser {
     visa_ctx *ctx;
     diag_sink ds;
     visa_module *m;
-    ir_routine *r;   /* current routine, NULL before .kernel */
+    ir_routine *r; /* current routine, NULL before .kernel */
     const char *src;
     size_t len;
-    size_t pos;      /* next unread source byte */
+    size_t pos; /* next unread source byte */
     uint32_t line_no, line_col_base;
 
     /* current logical line */
-    VEC(char) buf;           /* characters, NUL-terminated */
-    VEC(txt_seg) segs;       /* where buf's characters (the NUL too) come from */
-    const char *p;           /* cursor into buf.data */
-    bool failed;             /* an error was reported on this line */
-    bool quiet;              /* speculative parse: suppress diagnostics */
-    uint32_t quiet_err_off;  /* furthest error offset while quiet */
+    VEC(char) buf; /* characters, NUL-terminated */
+    VEC(txt_seg) segs; /* where buf's characters (the NUL too) come from */
+    const char *p; /* cursor into buf.data */
+    bool failed; /* an error was reported on this line */
+    bool quiet; /* speculative parse: suppress diagnostics */
+    uint32_t quiet_err_off; /* furthest error offset while quiet */
     char quiet_msg[200];
 
     /* names: chained hash with LIFO removal for { } scopes */
     VEC(txt_name) names;
     VEC(char) name_store;
-    uint32_t *buckets;       /* bucket_mask + 1 chains (index + 1); grows with the names */
+    uint32_t *buckets; /* bucket_mask + 1 chains (index + 1); grows with the names */
     uint32_t bucket_mask;
     VEC(uint32_t) scope_marks;
     VEC(uint32_t) scope_open_line, scope_open_col; /* where each open '{' stands */
@@ -97,18 +97,17 @@ bool tp_at_end(txt_parser *tp); /* end of line, or a '}' closing an open scope *
 /* Append n characters that stood at line:col onwards to the logical line (false when out of
 ** memory); the caller bounds the line's length. */
 bool tp_buf_append(txt_parser *tp, const char *c, size_t n, uint32_t line, uint32_t col);
-bool tp_expect(txt_parser *tp, const char *lit);         /* error if absent */
-bool tp_accept_word(txt_parser *tp, const char *word);   /* literal not followed by ident char */
+bool tp_expect(txt_parser *tp, const char *lit); /* error if absent */
+bool tp_accept_word(txt_parser *tp, const char *word); /* literal not followed by ident char */
 /* An identifier [A-Za-z_$@?%][A-Za-z0-9_$@?-]* (% only first); returns length, 0 if none. */
 size_t tp_ident(txt_parser *tp, const char **start);
 /* A word of [A-Za-z0-9_] characters. */
 size_t tp_word(txt_parser *tp, const char **start);
 bool tp_string(txt_parser *tp, char **out, size_t *out_len); /* quoted string, unescaped */
-bool tp_int_expr(txt_parser *tp, int64_t *out);              /* IGC integer expression */
-bool tp_int_expr_in_angle(txt_parser *tp, int64_t *out);     /* additive only (inside <>) */
-bool tp_uint_dec(txt_parser *tp, uint64_t *out);             /* plain decimal/hex number */
-void tp_error(txt_parser *tp, const char *at, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
+bool tp_int_expr(txt_parser *tp, int64_t *out); /* IGC integer expression */
+bool tp_int_expr_in_angle(txt_parser *tp, int64_t *out); /* additive only (inside <>) */
+bool tp_uint_dec(txt_parser *tp, uint64_t *out); /* plain decimal/hex number */
+void tp_error(txt_parser *tp, const char *at, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 uint32_t tp_line_of(txt_parser *tp, const char *at);
 uint32_t tp_col_of(txt_parser *tp, const char *at);
 
@@ -129,8 +128,8 @@ bool tp_state_var(txt_parser *tp, uint8_t *cls, uint32_t *id); /* surface/sample
 ** indirect r[A(k),off]<region>:type, its leading name taken as the variable.  *type: the type
 ** written (-1 if none).  Errors (E-SYNTAX, at columns of `text`) go to ctx's diagnostics:
 ** VISA_E_SYNTAX, or VISA_E_NOMEM. */
-visa_status txt_parse_lone_operand(visa_ctx *ctx, const char *file, const char *text, size_t len, visa_platform platform,
-                            ir_vec *out, int *type);
+visa_status txt_parse_lone_operand(visa_ctx *ctx, const char *file, const char *text, size_t len,
+                                   visa_platform platform, ir_vec *out, int *type);
 
 /* Parse operand k of kind `kind` (layout code) into inst->opnd[k]; fmt/en as in templates. */
 bool tp_parse_opnd(txt_parser *tp, ir_inst *inst, unsigned k, char kind, char fmt, int en);
@@ -138,8 +137,7 @@ bool tp_parse_opnd(txt_parser *tp, ir_inst *inst, unsigned k, char kind, char fm
 ** message rows' (blanks before any literal, one exact mnemonic, enum operands as fields). */
 typedef enum txt_tpl_dialect { TPL_INST, TPL_MESSAGE } txt_tpl_dialect;
 /* Template-driven parse of the instruction text after the predicate (tmpl NULL: generic). */
-bool tp_parse_template(txt_parser *tp, int form, const char *tmpl, txt_tpl_dialect dialect,
-                       ir_inst *inst);
+bool tp_parse_template(txt_parser *tp, int form, const char *tmpl, txt_tpl_dialect dialect, ir_inst *inst);
 /* Tokens of the message dialect, for the hooks that parse such rows by hand:
 ** channel letters, a non-empty subsequence of R G B A in that order, either case, at the cursor
 ** (IGC's SAMPLER_CHANNEL token after its '.'); */
@@ -156,12 +154,12 @@ bool tp_mnemonic(txt_parser *tp, int form);
 typedef struct txt_scope_plan {
     uint32_t nvars;
     bool any_scoped;
-    uint8_t *scoped;    /* per user variable */
-    uint8_t *refs;      /* per user variable: referenced by an instruction */
+    uint8_t *scoped; /* per user variable */
+    uint8_t *refs; /* per user variable: referenced by an instruction */
     uint32_t *first, *end;
-    uint32_t *order;    /* scoped variables in print order */
+    uint32_t *order; /* scoped variables in print order */
     uint32_t norder;
-    char **renamed;     /* per user variable, NULL = its own name; NULL array = none */
+    char **renamed; /* per user variable, NULL = its own name; NULL array = none */
 } txt_scope_plan;
 bool txt_scope_plan_build(visa_ctx *ctx, const ir_routine *r, txt_scope_plan *p);
 void txt_scope_plan_free(visa_ctx *ctx, txt_scope_plan *p);
@@ -172,12 +170,12 @@ typedef struct txt_printer {
     const ir_routine *r;
     strbuf *out;
     bool keep_comments;
-    bool asm_text;          /* IGC 2.x's asm-text print (VISA_DIALECT_ASM_TEXT) */
-    bool igc1;              /* IGC 1.0.x's dump print (VISA_DIALECT_IGC1) */
-    char **label_names;     /* printed name of every label of the routine (pr_label) */
+    bool asm_text; /* IGC 2.x's asm-text print (VISA_DIALECT_ASM_TEXT) */
+    bool igc1; /* IGC 1.0.x's dump print (VISA_DIALECT_IGC1) */
+    char **label_names; /* printed name of every label of the routine (pr_label) */
     uint8_t *label_renamed; /* the name had bytes rewritten (IGC's "Original Name" comment) */
-    txt_scope_plan plan;    /* where declarations go (scopes.c) */
-    uint32_t nfuncs;        /* functions in the module (each kernel lists them as .funcdecl) */
+    txt_scope_plan plan; /* where declarations go (scopes.c) */
+    uint32_t nfuncs; /* functions in the module (each kernel lists them as .funcdecl) */
 } txt_printer;
 
 void pr_vec(txt_printer *pr, const ir_vec *v, bool region);

@@ -38,9 +38,9 @@ void vf_check_module(vf *v) {
         for (; slots[at]; at = (at + 1) & (nslots - 1)) {
             const ir_routine *q = &m->routines.data[slots[at] - 1];
             if (strcmp(ir_str(q, q->name), name) == 0) {
-                vf_report(v, VR_ROUTINE_DUP, r->line, 1, 0,
-                          "%s '%s' has the same name as the %s on line %u", r->is_kernel ? "kernel" : "function",
-                          name, q->is_kernel ? "kernel" : "function", (unsigned)q->line);
+                vf_report(v, VR_ROUTINE_DUP, r->line, 1, 0, "%s '%s' has the same name as the %s on line %u",
+                          r->is_kernel ? "kernel" : "function", name, q->is_kernel ? "kernel" : "function",
+                          (unsigned)q->line);
                 break;
             }
         }
@@ -54,8 +54,7 @@ void vf_check_module(vf *v) {
             if (a->is_str) continue;
             uint64_t x = attr_int(a);
             const char *why = NULL;
-            if (!strcmp(an, "SimdSize") && a->size && x != 8 && x != 16 && x != 32)
-                why = "is 8, 16 or 32";
+            if (!strcmp(an, "SimdSize") && a->size && x != 8 && x != 16 && x != 32) why = "is 8, 16 or 32";
             else if (!strcmp(an, "SLMSize") && x > 64) why = "is 0-64 (KB)";
             else if (!strcmp(an, "ArgSize") && x > 32) why = "is 0-32 (GRFs)";
             else if (!strcmp(an, "RetValSize") && x > 12) why = "is 0-12 (GRFs)";
@@ -66,8 +65,8 @@ void vf_check_module(vf *v) {
         }
         if (!r->is_kernel && (r->input_size > 32 || r->return_size > 12))
             vf_report(v, VR_FUNC_ARG_SIZE, r->line, 1, 0,
-                      "function '%s' has input size %u and return size %u GRFs (at most 32 and 12)",
-                      name, r->input_size, r->return_size);
+                      "function '%s' has input size %u and return size %u GRFs (at most 32 and 12)", name,
+                      r->input_size, r->return_size);
     }
     vx_free(m->ctx, slots, sizeof(uint32_t) * nslots);
     v->r = NULL;
@@ -88,30 +87,28 @@ void vf_check_decls(vf *v) {
             vf_report(v, VR_NAME_LENGTH, line, col, 0, "variable name is %zu characters long (at most 64)",
                       strlen(name));
         unsigned t = x->type;
-        bool type_ok = t < VISA_TYPE__COUNT &&
-                       (t == VISA_TYPE_UD || t == VISA_TYPE_D || t == VISA_TYPE_UW || t == VISA_TYPE_W ||
-                        t == VISA_TYPE_UB || t == VISA_TYPE_B || t == VISA_TYPE_UQ || t == VISA_TYPE_Q ||
-                        t == VISA_TYPE_DF || t == VISA_TYPE_HF || t == VISA_TYPE_F ||
-                        (t == VISA_TYPE_BF && v->plat >= P_XEHP));
+        bool type_ok =
+            t < VISA_TYPE__COUNT &&
+            (t == VISA_TYPE_UD || t == VISA_TYPE_D || t == VISA_TYPE_UW || t == VISA_TYPE_W || t == VISA_TYPE_UB ||
+             t == VISA_TYPE_B || t == VISA_TYPE_UQ || t == VISA_TYPE_Q || t == VISA_TYPE_DF || t == VISA_TYPE_HF ||
+             t == VISA_TYPE_F || (t == VISA_TYPE_BF && v->plat >= P_XEHP));
         if (!type_ok)
-            vf_report(v, VR_DECL_TYPE, line, col, 0, "variable '%s' has type %s, which a general variable "
-                      "may not have%s", name, t < VISA_TYPE__COUNT ? isa_types[t].name : "?",
-                      t == VISA_TYPE_BF ? " before XeHP" : "");
+            vf_report(v, VR_DECL_TYPE, line, col, 0,
+                      "variable '%s' has type %s, which a general variable "
+                      "may not have%s",
+                      name, t < VISA_TYPE__COUNT ? isa_types[t].name : "?", t == VISA_TYPE_BF ? " before XeHP" : "");
         if (x->num_elts < 1 || x->num_elts > 4096)
-            vf_report(v, VR_DECL_NUM_ELTS, line, col, 0, "variable '%s' has %u elements (1-4096)", name,
-                      x->num_elts);
+            vf_report(v, VR_DECL_NUM_ELTS, line, col, 0, "variable '%s' has %u elements (1-4096)", name, x->num_elts);
         uint32_t bytes = t < VISA_TYPE__COUNT ? (uint32_t)x->num_elts * isa_types[t].bytes : 0;
         if (bytes > 4096)
             vf_report(v, VR_DECL_SIZE, line, col, 0, "variable '%s' is %u bytes (at most 4096)", name, bytes);
         if (x->align > 9)
-            vf_report(v, VR_DECL_ALIGN, line, col, 0, "variable '%s' has alignment code %u (0-9)", name,
-                      x->align);
+            vf_report(v, VR_DECL_ALIGN, line, col, 0, "variable '%s' has alignment code %u (0-9)", name, x->align);
         if (!x->has_alias) continue;
         if (x->alias_id == 0) {
             if (x->alias_off)
                 vf_report(v, VR_ALIAS_PARENT, line, col, 0,
-                          "variable '%s' is not an alias (parent %%null) but has alias offset %u", name,
-                          x->alias_off);
+                          "variable '%s' is not an alias (parent %%null) but has alias offset %u", name, x->alias_off);
             continue;
         }
         if (x->alias_id == id || !vf_var_exists(v, x->alias_id)) {
@@ -132,9 +129,8 @@ void vf_check_decls(vf *v) {
         ** parent is a declared variable, so an alias of a predefined one is only a warning */
         vrule_id bounds = x->alias_id < ISA_NUM_PREDEF_VARS ? VR_ALIAS_PREDEF_BOUNDS : VR_ALIAS_BOUNDS;
         if (bytes && pbytes && (uint64_t)x->alias_off + bytes > pbytes)
-            vf_report(v, bounds, line, col, 0,
-                      "alias '%s' covers bytes %u..%u of '%s', which has %u bytes", name, x->alias_off,
-                      x->alias_off + bytes - 1, pname, pbytes);
+            vf_report(v, bounds, line, col, 0, "alias '%s' covers bytes %u..%u of '%s', which has %u bytes", name,
+                      x->alias_off, x->alias_off + bytes - 1, pname, pbytes);
         if (t < VISA_TYPE__COUNT && x->alias_off % isa_types[t].bytes)
             vf_report(v, VR_ALIAS_ALIGN, line, col, 0, "alias offset %u is not a multiple of %u (type %s)",
                       x->alias_off, isa_types[t].bytes, isa_types[t].name);
@@ -155,21 +151,22 @@ void vf_check_decls(vf *v) {
         for (uint32_t k = 0; k < cls[c].n; k++) {
             const ir_state_var *s = &cls[c].d[k];
             unsigned n = s->num_elts;
-            bool ok = c == 0 ? n >= 1 && n <= 16
+            bool ok = c == 0   ? n >= 1 && n <= 16
                       : c == 1 ? n == 1 || n == 2 || n == 4 || n == 8 || n == 16 || n == 32
                                : n >= 1;
             if (!ok)
-                vf_report(v, VR_DECL_NUM_ELTS, s->line, s->col, 0, "%s variable '%s' has %u elements (%s)",
-                          cls[c].what, ir_str(r, s->name), n,
-                          c == 0 ? "1-16" : c == 1 ? "1, 2, 4, 8, 16 or 32" : "at least 1");
+                vf_report(v, VR_DECL_NUM_ELTS, s->line, s->col, 0, "%s variable '%s' has %u elements (%s)", cls[c].what,
+                          ir_str(r, s->name), n,
+                          c == 0   ? "1-16"
+                          : c == 1 ? "1, 2, 4, 8, 16 or 32"
+                                   : "at least 1");
             if (strlen(ir_str(r, s->name)) > 64)
                 vf_report(v, VR_NAME_LENGTH, s->line, s->col, 0, "variable name is %zu characters long (at most 64)",
                           strlen(ir_str(r, s->name)));
         }
         if (cls[c].n > cls[c].max) {
             const ir_state_var *s = &cls[c].d[cls[c].max];
-            vf_report(v, VR_DECL_COUNT, s->line, s->col, 0, "more than %u %s variables", cls[c].max,
-                      cls[c].what);
+            vf_report(v, VR_DECL_COUNT, s->line, s->col, 0, "more than %u %s variables", cls[c].max, cls[c].what);
         }
     }
 }
@@ -183,24 +180,23 @@ void vf_check_inputs(vf *v) {
         const ir_input *in = &r->inputs.data[i];
         uint32_t line = in->line, col = in->col;
         uint32_t ocol = in->off_col ? in->off_col : col, scol = in->size_col ? in->size_col : col;
-        if (i == 256)
-            vf_report(v, VR_INPUT_COUNT, line, col, 0, "more than 256 inputs");
+        if (i == 256) vf_report(v, VR_INPUT_COUNT, line, col, 0, "more than 256 inputs");
         unsigned cat = in->kind & 3, prov = in->kind >> 3;
         if (prov) seen_implicit = true;
-        else if (seen_implicit)
-            vf_report(v, VR_INPUT_ORDER, line, col, 0, "user input after an implicit input");
-        bool exists = cat == IN_GENERAL ? in->id >= ISA_NUM_PREDEF_VARS && vf_var_exists(v, in->id)
+        else if (seen_implicit) vf_report(v, VR_INPUT_ORDER, line, col, 0, "user input after an implicit input");
+        bool exists = cat == IN_GENERAL   ? in->id >= ISA_NUM_PREDEF_VARS && vf_var_exists(v, in->id)
                       : cat == IN_SAMPLER ? in->id < r->samplers.len
-                      : cat == IN_SURFACE ? in->id >= ISA_NUM_PREDEF_SURFS &&
-                                                in->id - ISA_NUM_PREDEF_SURFS < r->surfaces.len
-                                          : false;
+                      : cat == IN_SURFACE
+                          ? in->id >= ISA_NUM_PREDEF_SURFS && in->id - ISA_NUM_PREDEF_SURFS < r->surfaces.len
+                          : false;
         if ((in->kind & 4) || !exists) {
             vf_report(v, VR_INPUT_VAR, line, col, 0, "input %u: %s", i,
-                      (in->kind & 4) ? "kind bit 2 is reserved" : cat == 3 ? "category 3 is reserved"
-                                                                             : "no such variable");
+                      (in->kind & 4) ? "kind bit 2 is reserved"
+                      : cat == 3     ? "category 3 is reserved"
+                                     : "no such variable");
             continue;
         }
-        const char *name = cat == IN_GENERAL ? vf_var_name(v, in->id, nb, sizeof nb)
+        const char *name = cat == IN_GENERAL   ? vf_var_name(v, in->id, nb, sizeof nb)
                            : cat == IN_SAMPLER ? ir_str(r, r->samplers.data[in->id].name)
                                                : ir_str(r, r->surfaces.data[in->id - ISA_NUM_PREDEF_SURFS].name);
         if (in->offset < 0) {
@@ -213,8 +209,7 @@ void vf_check_inputs(vf *v) {
             align = t >= 0 ? isa_types[t].bytes : 1;
             want = vf_var_bytes(v, in->id);
             const ir_var *x = &r->vars.data[in->id - ISA_NUM_PREDEF_VARS];
-            if (x->has_alias && x->alias_id)
-                vf_report(v, VR_INPUT_ALIAS, line, col, 0, "input '%s' is an alias", name);
+            if (x->has_alias && x->alias_id) vf_report(v, VR_INPUT_ALIAS, line, col, 0, "input '%s' is an alias", name);
         } else {
             want = 4u * (cat == IN_SAMPLER ? r->samplers.data[in->id].num_elts
                                            : r->surfaces.data[in->id - ISA_NUM_PREDEF_SURFS].num_elts);
@@ -239,8 +234,8 @@ void vf_check_inputs(vf *v) {
             int a0 = in->offset, a1 = in->offset + in->size, b0 = o->offset, b1 = o->offset + o->size;
             if (a0 < b1 && b0 < a1) {
                 vf_report(v, VR_INPUT_OVERLAP, line, ocol, 0,
-                          "input '%s' (bytes %d..%d) overlaps input %u (bytes %d..%d)", name, a0, a1 - 1,
-                          j, b0, b1 - 1);
+                          "input '%s' (bytes %d..%d) overlaps input %u (bytes %d..%d)", name, a0, a1 - 1, j, b0,
+                          b1 - 1);
                 break;
             }
         }
@@ -289,8 +284,8 @@ void vf_check_labels(vf *v) {
                 vf_at_inst(v, VR_LABEL_UNDEFINED, inst, k, "label '%s' is never defined", ln);
             unsigned kind = r->labels.data[l].kind;
             if (call ? !(kind == 1 || kind == 2) : !(kind == 0 || kind == 4))
-                vf_at_inst(v, VR_LABEL_KIND, inst, k, "%s targets '%s', a %s label", call ? "a call" : "a branch",
-                           ln, isa_enum_text(VISA_EN_label_kind, kind) ? isa_enum_text(VISA_EN_label_kind, kind) : "?");
+                vf_at_inst(v, VR_LABEL_KIND, inst, k, "%s targets '%s', a %s label", call ? "a call" : "a branch", ln,
+                           isa_enum_text(VISA_EN_label_kind, kind) ? isa_enum_text(VISA_EN_label_kind, kind) : "?");
         }
     }
     vx_free(v->m->ctx, def, n);

@@ -20,15 +20,15 @@ int vf_var_type(const vf *v, uint32_t id) {
 
 uint32_t vf_var_bytes(const vf *v, uint32_t id) {
     if (!vf_var_exists(v, id)) return 0;
-    if (id == VISA_PREDEF_ARG) return 32 * v->grf;  /* %arg: 32 GRFs (256 dwords before PVC, 512 from PVC) */
-    if (id == VISA_PREDEF_RETVAL) return 12 * v->grf;  /* %retval: 12 GRFs */
+    if (id == VISA_PREDEF_ARG) return 32 * v->grf; /* %arg: 32 GRFs (256 dwords before PVC, 512 from PVC) */
+    if (id == VISA_PREDEF_RETVAL) return 12 * v->grf; /* %retval: 12 GRFs */
     /* %r0 is the thread's r0, one GRF (IGC's builtinR0: one GRF of ud, BuildIRImpl.cpp
     ** createBuiltinDecls), though the predefined table declares it 8 x ud */
     if (id == VISA_PREDEF_R0) return v->grf;
     int t = vf_var_type(v, id);
     if (t < 0 || t >= VISA_TYPE__COUNT) return 0;
-    uint32_t n = id < ISA_NUM_PREDEF_VARS ? isa_predef_vars[id].num_elts
-                                          : v->r->vars.data[id - ISA_NUM_PREDEF_VARS].num_elts;
+    uint32_t n =
+        id < ISA_NUM_PREDEF_VARS ? isa_predef_vars[id].num_elts : v->r->vars.data[id - ISA_NUM_PREDEF_VARS].num_elts;
     return n * isa_types[t].bytes;
 }
 
@@ -139,8 +139,13 @@ unsigned vf_opnd_classes(int form, unsigned vk) {
         if (!*p) return 0;
         unsigned m = 0;
         for (; *p && *p != ' '; p++)
-            m |= *p == 'G' ? OC_G : *p == 'I' ? OC_I : *p == 'M' ? OC_M : *p == 'P' ? OC_P
-               : *p == 'A' ? OC_A : *p == 'S' ? OC_S : 0;
+            m |= *p == 'G'   ? OC_G
+                 : *p == 'I' ? OC_I
+                 : *p == 'M' ? OC_M
+                 : *p == 'P' ? OC_P
+                 : *p == 'A' ? OC_A
+                 : *p == 'S' ? OC_S
+                             : 0;
         return m;
     }
     if (!alu_group(form)) return 0;
@@ -151,7 +156,6 @@ bool vf_form_on_platform(int form, unsigned plat) {
     if (plat < isa_forms[form].plat) return false;
     if (isa_forms[form].parent >= 0 && plat < isa_forms[isa_forms[form].parent].plat) return false;
     for (size_t i = 0; i < COUNT(gap_rows); i++)
-        if (gap_rows[i].form == form && plat >= gap_rows[i].from && plat <= gap_rows[i].to)
-            return false;
+        if (gap_rows[i].form == form && plat >= gap_rows[i].from && plat <= gap_rows[i].to) return false;
     return true;
 }

@@ -16,7 +16,8 @@ static const char *mnem(const ir_inst *inst, char *buf, size_t n) {
 
 static unsigned class_bit(unsigned cls) {
     switch (cls) {
-    case VC_GENERAL: case VC_ADDROF: return OC_G;
+    case VC_GENERAL:
+    case VC_ADDROF: return OC_G;
     case VC_INDIRECT: return OC_I;
     case VC_IMMEDIATE: return OC_M;
     case VC_PREDICATE: return OC_P;
@@ -56,7 +57,8 @@ static bool alu_form(int form) {
 static int vec_type(const vf *v, const ir_vec *x) {
     switch (x->cls) {
     case VC_GENERAL: return vf_var_type(v, x->id);
-    case VC_INDIRECT: case VC_IMMEDIATE: return x->type < VISA_TYPE__COUNT ? x->type : -1;
+    case VC_INDIRECT:
+    case VC_IMMEDIATE: return x->type < VISA_TYPE__COUNT ? x->type : -1;
     case VC_PREDICATE: return VISA_TYPE_BOOL;
     default: return -1;
     }
@@ -73,25 +75,45 @@ static uint64_t opnd_offset(const ir_inst *inst, int k) {
     bool list = false;
     for (const char *c = lay; *c || list; c++) {
         char code = list ? 0 : *c;
-        if (code == 'E' || code == 'o' || code == '#') { pos += 1; continue; }
-        if (code == 'P') { pos += 2; continue; }
-        if (code == '*' || code == '!') { list = true; c--; continue; }
+        if (code == 'E' || code == 'o' || code == '#') {
+            pos += 1;
+            continue;
+        }
+        if (code == 'P') {
+            pos += 2;
+            continue;
+        }
+        if (code == '*' || code == '!') {
+            list = true;
+            c--;
+            continue;
+        }
         if (j >= inst->nopnd) break;
         const ir_opnd *o = &inst->opnd[j];
         if (j == k) return pos;
         switch (o->kind) {
         case 'b': pos += 1; break;
-        case 'w': case 's': case 'L': pos += 2; break;
-        case 'd': case 'i': case 'S': pos += 4; break;
+        case 'w':
+        case 's':
+        case 'L': pos += 2; break;
+        case 'd':
+        case 'i':
+        case 'S': pos += 4; break;
         case 'R': pos += 6; break;
-        case 'V': case 'v': case '&':
+        case 'V':
+        case 'v':
+        case '&':
             switch (o->u.vec.cls) {
-            case VC_GENERAL: case VC_ADDROF: case VC_INDIRECT: pos += 9; break;
-            case VC_ADDRESS: case VC_STATE: pos += 5; break;
+            case VC_GENERAL:
+            case VC_ADDROF:
+            case VC_INDIRECT: pos += 9; break;
+            case VC_ADDRESS:
+            case VC_STATE: pos += 5; break;
             case VC_PREDICATE: pos += 3; break;
             case VC_IMMEDIATE:
-                pos += o->u.vec.type == VISA_TYPE_DF || o->u.vec.type == VISA_TYPE_Q ||
-                               o->u.vec.type == VISA_TYPE_UQ ? 10 : 6;
+                pos += o->u.vec.type == VISA_TYPE_DF || o->u.vec.type == VISA_TYPE_Q || o->u.vec.type == VISA_TYPE_UQ
+                           ? 10
+                           : 6;
                 break;
             default: return inst->offset;
             }
@@ -104,26 +126,24 @@ static uint64_t opnd_offset(const ir_inst *inst, int k) {
     return inst->offset;
 }
 
-#define AT(rule, k, ...)                                                                     \
-    do {                                                                                     \
-        if (inst->line) vf_at_inst(v, rule, inst, k, __VA_ARGS__);                           \
-        else vf_report(v, rule, 0, 0, opnd_offset(inst, k), __VA_ARGS__);                    \
+#define AT(rule, k, ...)                                                  \
+    do {                                                                  \
+        if (inst->line) vf_at_inst(v, rule, inst, k, __VA_ARGS__);        \
+        else vf_report(v, rule, 0, 0, opnd_offset(inst, k), __VA_ARGS__); \
     } while (0)
 
-void vf_at_opnd(vf *v, vrule_id rule, const ir_inst *inst, int k, const char *msg) {
-    AT(rule, k, "%s", msg);
-}
+void vf_at_opnd(vf *v, vrule_id rule, const ir_inst *inst, int k, const char *msg) { AT(rule, k, "%s", msg); }
 
-static void check_general_region(vf *v, const ir_inst *inst, int k, const ir_vec *x, bool is_dst,
-                                 unsigned exec, const char *what) {
+static void check_general_region(vf *v, const ir_inst *inst, int k, const ir_vec *x, bool is_dst, unsigned exec,
+                                 const char *what) {
     vf_issue is[VF_REGION_MAX_ISSUES];
     unsigned n = vf_region_shape(x->region, is_dst, x->cls == VC_INDIRECT, exec, is);
     for (unsigned i = 0; i < n; i++) AT(is[i].rule, k, "%s %s", what, is[i].msg);
 }
 
 /* Elements of a direct general operand: bounds, column offset, GRF span (5_operands rule 6). */
-static void check_general_extent(vf *v, const ir_inst *inst, int k, const ir_vec *x, bool is_dst,
-                                 unsigned exec, const char *what) {
+static void check_general_extent(vf *v, const ir_inst *inst, int k, const ir_vec *x, bool is_dst, unsigned exec,
+                                 const char *what) {
     if (x->id == 0) return; /* %null */
     int t = vf_var_type(v, x->id);
     uint32_t bytes = vf_var_bytes(v, x->id);
@@ -137,8 +157,8 @@ static void check_general_extent(vf *v, const ir_inst *inst, int k, const ir_vec
     if (!vf_region_last_index(x->region, is_dst, exec, &last_idx)) return;
     uint64_t last = first + last_idx * ts + ts - 1;
     if (last >= bytes) {
-        AT(VR_OPND_BOUNDS, k, "%s reaches byte %llu of '%s', which has %u bytes", what,
-           (unsigned long long)last, name, bytes);
+        AT(VR_OPND_BOUNDS, k, "%s reaches byte %llu of '%s', which has %u bytes", what, (unsigned long long)last, name,
+           bytes);
         return;
     }
     if (inst->form == VISA_FORM_MADW && is_dst) return; /* its page defines a two-part result */
@@ -160,14 +180,14 @@ typedef struct ictx {
     const isa_form *F;
     const char *mn;
     const char *lay;
-    bool alu;      /* an ALU group: operands follow the execution size, classes have defaults */
-    bool has_e;    /* an execution size field that the table constrains */
+    bool alu; /* an ALU group: operands follow the execution size, classes have defaults */
+    bool has_e; /* an execution size field that the table constrains */
     unsigned code; /* execution size code */
     unsigned exec; /* execution size (1 for an invalid code) */
     unsigned moff; /* mask offset (channels) */
     bool nomask;
     unsigned ndst; /* leading vector destinations (ALU forms) */
-    bool typed;    /* operand types checked against the form's type set */
+    bool typed; /* operand types checked against the form's type set */
 } ictx;
 
 /* Types the operand walk collects for the type maps. */
@@ -190,8 +210,10 @@ static void check_exec(vf *v, const ir_inst *inst, const ictx *c) {
     if (!ir_exec_code_valid(inst->exec) || !(c->F->exec & (1u << code)))
         AT(VR_EXEC_SIZE, -1, "'%s' does not allow execution size %u", c->mn, ir_exec_lanes(inst->exec));
     else if ((!nomask || inst->pred) && (moff % exec || moff + exec > 32))
-        AT(VR_EXEC_MASK, -1, "mask offset %u (M%u) is not aligned to execution size %u or runs past "
-           "channel 32", moff, moff / 4 + 1, exec);
+        AT(VR_EXEC_MASK, -1,
+           "mask offset %u (M%u) is not aligned to execution size %u or runs past "
+           "channel 32",
+           moff, moff / 4 + 1, exec);
 }
 
 static void check_predicate(vf *v, const ir_inst *inst, const ictx *c) {
@@ -204,8 +226,7 @@ static void check_predicate(vf *v, const ir_inst *inst, const ictx *c) {
         AT(VR_PRED_CTRL, -1, "invalid predicate control 0x%04x", inst->pred);
     } else if (has_e && ir_exec_code_valid(inst->exec) && r->preds.data[pid - 1].num_elts < moff + exec) {
         AT(VR_PRED_SIZE, -1, "predicate '%s' has %u elements; channels %u..%u need %u",
-           ir_str(r, r->preds.data[pid - 1].name), r->preds.data[pid - 1].num_elts, moff,
-           moff + exec - 1, moff + exec);
+           ir_str(r, r->preds.data[pid - 1].name), r->preds.data[pid - 1].num_elts, moff, moff + exec - 1, moff + exec);
     }
 }
 
@@ -252,16 +273,17 @@ static bool check_declared(vf *v, const ir_inst *inst, const ictx *c, int k, con
     const ir_routine *r = c->r;
     bool defined = true;
     switch (x->cls) {
-    case VC_GENERAL: case VC_ADDROF:
+    case VC_GENERAL:
+    case VC_ADDROF:
         defined = vf_var_exists(v, x->id) && !(x->id >= isa_predef_var_count && x->id < ISA_NUM_PREDEF_VARS);
         break;
-    case VC_ADDRESS: case VC_INDIRECT: defined = x->id < r->addrs.len; break;
+    case VC_ADDRESS:
+    case VC_INDIRECT: defined = x->id < r->addrs.len; break;
     case VC_PREDICATE: defined = x->id >= 1 && x->id <= r->preds.len; break;
     case VC_STATE:
-        if (x->state_cls == VS_SURFACE ? x->id >= ISA_NUM_PREDEF_SURFS + r->surfaces.len
-                                       : x->id >= r->samplers.len) {
-            AT(VR_SURFACE_UNDEFINED, k, "%s %u is not declared",
-               x->state_cls == VS_SURFACE ? "surface" : "sampler", (unsigned)x->id);
+        if (x->state_cls == VS_SURFACE ? x->id >= ISA_NUM_PREDEF_SURFS + r->surfaces.len : x->id >= r->samplers.len) {
+            AT(VR_SURFACE_UNDEFINED, k, "%s %u is not declared", x->state_cls == VS_SURFACE ? "surface" : "sampler",
+               (unsigned)x->id);
             return false;
         }
         break;
@@ -297,11 +319,9 @@ static void check_modifiers(vf *v, const ir_inst *inst, const ictx *c, int k, co
 static void check_imm_ind_addr(vf *v, const ir_inst *inst, const ictx *c, int k, const ir_vec *x, unsigned vk,
                                bool is_dst) {
     const ir_routine *r = c->r;
-    if (x->cls == VC_IMMEDIATE && x->type == VISA_TYPE_BOOL)
-        AT(VR_IMM_TYPE, k, "an immediate cannot have type bool");
+    if (x->cls == VC_IMMEDIATE && x->type == VISA_TYPE_BOOL) AT(VR_IMM_TYPE, k, "an immediate cannot have type bool");
     if (x->cls == VC_INDIRECT) {
-        if (x->type == VISA_TYPE_V || x->type == VISA_TYPE_UV || x->type == VISA_TYPE_VF ||
-            x->type == VISA_TYPE_BOOL)
+        if (x->type == VISA_TYPE_V || x->type == VISA_TYPE_UV || x->type == VISA_TYPE_VF || x->type == VISA_TYPE_BOOL)
             AT(VR_INDIRECT_TYPE, k, "an indirect operand cannot have type %s", isa_types[x->type].name);
         if (x->ind_off < -512 || x->ind_off > 511)
             AT(VR_INDIRECT_OFFSET, k, "indirect offset %d is outside [-512, 511]", x->ind_off);
@@ -319,8 +339,8 @@ static void check_imm_ind_addr(vf *v, const ir_inst *inst, const ictx *c, int k,
         unsigned width = wc <= 5 ? 1u << wc : 0;
         bool dst_addr = vk == 0 && c->form == VISA_FORM_ADDR_ADD;
         if (!dst_addr && (wc >= 5 || x->row + width > n))
-            AT(VR_ADDR_OPND, k, "address operand A%u(%u)<%u> exceeds its %u elements or has width 32",
-               (unsigned)x->id, x->row, width, n);
+            AT(VR_ADDR_OPND, k, "address operand A%u(%u)<%u> exceeds its %u elements or has width 32", (unsigned)x->id,
+               x->row, width, n);
         else if (dst_addr && x->row >= n)
             AT(VR_ADDR_OPND, k, "address element %u of A%u (%u elements)", x->row, (unsigned)x->id, n);
     }
@@ -330,8 +350,7 @@ static void check_imm_ind_addr(vf *v, const ir_inst *inst, const ictx *c, int k,
 static void check_predef_write(vf *v, const ir_inst *inst, const ictx *c, int k, const ir_vec *x) {
     if (x->cls != VC_GENERAL || x->id >= isa_predef_var_count) return;
     unsigned access = isa_predef_vars[x->id].access;
-    if (access == PV_RO)
-        AT(VR_PREDEF_WRITE, k, "predefined variable %s is read-only", isa_predef_vars[x->id].name);
+    if (access == PV_RO) AT(VR_PREDEF_WRITE, k, "predefined variable %s is read-only", isa_predef_vars[x->id].name);
     if (access == PV_PAUSE && !(x->row == 0 && x->col == 4 && c->exec == 1))
         AT(VR_PREDEF_WRITE, k, "only the pause counter %%tsc(0,4) of %%tsc may be written");
 }
@@ -354,8 +373,8 @@ static void check_opnd_type(vf *v, const ir_inst *inst, const ictx *c, int k, co
         ty->dst_type = t;
         if (!isa_type_legal(c->F->typeset, v->plat, true, (unsigned)t)) {
             bool igc_ok = igc != TM_NONE && isa_type_legal(igc, v->plat, true, (unsigned)t);
-            AT(igc_ok ? VR_TYPE_SPEC : VR_TYPE_SUPPORTED, k, "'%s' does not support destination type %s on %s%s",
-               c->mn, isa_types[t].name, visa_platform_name((visa_platform)v->plat), igc_ok ? " (IGC accepts it)" : "");
+            AT(igc_ok ? VR_TYPE_SPEC : VR_TYPE_SUPPORTED, k, "'%s' does not support destination type %s on %s%s", c->mn,
+               isa_types[t].name, visa_platform_name((visa_platform)v->plat), igc_ok ? " (IGC accepts it)" : "");
             ty->spec_warned = ty->spec_warned || igc_ok;
         }
     } else if (vk >= c->ndst && ty->nsrc < 8) {
@@ -394,7 +413,8 @@ static void check_operands(vf *v, const ir_inst *inst, const ictx *c, itypes *ty
         check_modifiers(v, inst, c, k, x, is_dst, what);
         check_imm_ind_addr(v, inst, c, k, x, my_vk, is_dst);
         /* regions and extents (instructions whose operands follow the execution size) */
-        if (c->alu && c->has_e && ir_exec_code_valid(inst->exec) && (x->cls == VC_GENERAL || x->cls == VC_INDIRECT) && x->region) {
+        if (c->alu && c->has_e && ir_exec_code_valid(inst->exec) && (x->cls == VC_GENERAL || x->cls == VC_INDIRECT) &&
+            x->region) {
             check_general_region(v, inst, k, x, is_dst, c->exec, what);
             if (x->cls == VC_GENERAL) check_general_extent(v, inst, k, x, is_dst, c->exec, what);
         }
@@ -428,8 +448,8 @@ static void check_type_maps(vf *v, const ir_inst *inst, const ictx *c, const ity
         char types[96] = "";
         size_t len = 0;
         for (unsigned i = 0; i < nsrc && len < sizeof types - 8; i++)
-            len += (size_t)snprintf(types + len, sizeof types - len, "%s%s", i ? ", " : "",
-                                    isa_types[ty->src_t[i]].name);
+            len +=
+                (size_t)snprintf(types + len, sizeof types - len, "%s%s", i ? ", " : "", isa_types[ty->src_t[i]].name);
         AT(igc_ok ? VR_TYPE_SPEC : VR_TYPE_MAP, at, "no type map of '%s' has destination %s with sources %s%s", c->mn,
            dst_type >= 0 ? isa_types[dst_type].name : "(none)", types, igc_ok ? " (IGC accepts it)" : "");
     }
@@ -458,8 +478,10 @@ static void check_mov_from_pred(vf *v, const ir_inst *inst, const ictx *c) {
     else if (d->mod == VM_SAT) AT(VR_PRED_OPND_MODE, 0, "mov from a predicate cannot saturate");
     else if (t >= 0 && !(d->cls == VC_GENERAL && d->id == VISA_PREDEF_NULL) &&
              ((t != VISA_TYPE_UB && t != VISA_TYPE_UW && t != VISA_TYPE_UD) || isa_types[t].bytes * 8u < pn))
-        AT(VR_PRED_OPND_MODE, 0, "mov from a %u-element predicate needs a ub, uw or ud destination of at "
-           "least %u bits", pn, pn);
+        AT(VR_PRED_OPND_MODE, 0,
+           "mov from a %u-element predicate needs a ub, uw or ud destination of at "
+           "least %u bits",
+           pn, pn);
 }
 
 /* srnd is NoMask (its page's notes; IGC verifyInstructionSrnd: "srnd must use noMask") */
@@ -477,7 +499,8 @@ static void check_inst(vf *v, const ir_inst *inst) {
     c.lay = isa_form_layout(c.form, lbuf);
     c.alu = alu_form(c.form);
     c.has_e = strchr(c.lay, 'E') != NULL && c.F->exec != EX_NONE;
-    const unsigned code = ir_exec_code(inst->exec), exec = ir_exec_code_valid(inst->exec) ? ir_exec_lanes(inst->exec) : 1;
+    const unsigned code = ir_exec_code(inst->exec),
+                   exec = ir_exec_code_valid(inst->exec) ? ir_exec_lanes(inst->exec) : 1;
     const unsigned moff = ir_exec_mask_offset(inst->exec);
     const bool nomask = ir_exec_nomask(inst->exec);
     c.code = code, c.exec = exec, c.moff = moff, c.nomask = nomask;

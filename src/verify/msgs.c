@@ -24,13 +24,9 @@ static void at(vf *v, vrule_id rule, const ir_inst *inst, int k, const char *fmt
     vf_at_opnd(v, rule, inst, k, msg);
 }
 
-static int64_t num(const ir_inst *inst, int k) {
-    return k < inst->nopnd ? inst->opnd[k].u.num : 0;
-}
+static int64_t num(const ir_inst *inst, int k) { return k < inst->nopnd ? inst->opnd[k].u.num : 0; }
 
-static unsigned exec_of(const ir_inst *inst) {
-    return ir_exec_code_valid(inst->exec) ? ir_exec_lanes(inst->exec) : 1;
-}
+static unsigned exec_of(const ir_inst *inst) { return ir_exec_code_valid(inst->exec) ? ir_exec_lanes(inst->exec) : 1; }
 
 /* The first spelling of a form's mnemonic ("raw_send|raw_sendc" -> raw_send). */
 static const char *mnem_of(int form, char *buf, size_t n) {
@@ -51,14 +47,19 @@ typedef struct prec {
 
 static bool prec_of(int64_t code, prec *p) {
     switch (code) {
-    case VISA_PRECISION_U1: case VISA_PRECISION_S1: case VISA_PRECISION_U2: case VISA_PRECISION_S2:
-    case VISA_PRECISION_U4: case VISA_PRECISION_S4: case VISA_PRECISION_U8: case VISA_PRECISION_S8:
-        p->cls = PC_INT;
-        break;
+    case VISA_PRECISION_U1:
+    case VISA_PRECISION_S1:
+    case VISA_PRECISION_U2:
+    case VISA_PRECISION_S2:
+    case VISA_PRECISION_U4:
+    case VISA_PRECISION_S4:
+    case VISA_PRECISION_U8:
+    case VISA_PRECISION_S8: p->cls = PC_INT; break;
     case VISA_PRECISION_BF: p->cls = PC_BF; break;
     case VISA_PRECISION_HF: p->cls = PC_HF; break;
     case VISA_PRECISION_TF32: p->cls = PC_TF32; break;
-    case VISA_PRECISION_BF8: case VISA_PRECISION_HF8: p->cls = PC_F8; break;
+    case VISA_PRECISION_BF8:
+    case VISA_PRECISION_HF8: p->cls = PC_F8; break;
     default: return false; /* not a precision of the spec (e.g. e2m1) */
     }
     p->bits = (unsigned)isa_enum_attr(VISA_EN_precision, (uint32_t)code);
@@ -119,7 +120,8 @@ static void dpas_align(vf *v, const ir_inst *inst, int k, const char *mn, const 
     }
     uint32_t base_align = isa_align_bytes(v->r->vars.data[base - ISA_NUM_PREDEF_VARS].align, v->grf);
     for (uint32_t i = 0; i < v->r->inputs.len; i++) /* an input: its offset is its alignment */
-        if (v->r->inputs.data[i].id == base && (v->r->inputs.data[i].kind & 3) == IN_GENERAL) base_align = v->r->inputs.data[i].offset;
+        if (v->r->inputs.data[i].id == base && (v->r->inputs.data[i].kind & 3) == IN_GENERAL)
+            base_align = v->r->inputs.data[i].offset;
     char nb[32];
     if (base_align % align)
         at(v, VR_DPAS_ALIGN, inst, k, "'%s': %s's variable '%s' is %u-byte aligned; it must be %u-byte aligned", mn,
@@ -174,12 +176,11 @@ static void check_dpas(vf *v, const ir_inst *inst) {
     }
     unsigned exec = exec_of(inst);
     if (ir_exec_code_valid(inst->exec) && exec != v->grf / 4)
-        at(v, VR_DPAS_EXEC, inst, -1, "'%s' has execution size %u; with %u-byte GRFs it must be %u", mn, exec,
-           v->grf, v->grf / 4);
+        at(v, VR_DPAS_EXEC, inst, -1, "'%s' has execution size %u; with %u-byte GRFs it must be %u", mn, exec, v->grf,
+           v->grf / 4);
 
     /* operand types */
-    const ir_raw *dst = &inst->opnd[kraw[0]].u.raw, *s0 = &inst->opnd[kraw[1]].u.raw,
-                 *s1 = &inst->opnd[kraw[2]].u.raw;
+    const ir_raw *dst = &inst->opnd[kraw[0]].u.raw, *s0 = &inst->opnd[kraw[1]].u.raw, *s1 = &inst->opnd[kraw[2]].u.raw;
     const ir_vec *s2 = &inst->opnd[k2].u.vec;
     int dt = dst->id ? vf_var_type(v, dst->id) : -1;
     int s0t = s0->id ? vf_var_type(v, s0->id) : -1;
@@ -188,8 +189,8 @@ static void check_dpas(vf *v, const ir_inst *inst) {
             at(v, VR_DPAS_TYPE, inst, kraw[0], "'%s': the destination has type %s; %s precision needs %s", mn,
                isa_types[dt].name, isa_enum_text(VISA_EN_precision, wc), acc_types(w.cls));
         if (s0t >= 0 && !acc_type_ok(w.cls, s0t))
-            at(v, VR_DPAS_TYPE, inst, kraw[1], "'%s': src0 has type %s; %s precision needs %s", mn,
-               isa_types[s0t].name, isa_enum_text(VISA_EN_precision, wc), acc_types(w.cls));
+            at(v, VR_DPAS_TYPE, inst, kraw[1], "'%s': src0 has type %s; %s precision needs %s", mn, isa_types[s0t].name,
+               isa_enum_text(VISA_EN_precision, wc), acc_types(w.cls));
     }
     int s1t = s1->id ? vf_var_type(v, s1->id) : -1;
     int s2t = s2->cls == VC_GENERAL && s2->id ? vf_var_type(v, s2->id) : -1;
@@ -246,9 +247,18 @@ static void check_dpas(vf *v, const ir_inst *inst) {
 
 /* The L1/L3 pairs of the page's PVC table: 1 loads, 2 stores, 3 both. */
 static unsigned cache_pair_applies(int64_t l1, int64_t l3) {
-    enum { DF = VISA_LSC_CACHE_DF, UC = VISA_LSC_CACHE_UC, CA = VISA_LSC_CACHE_CA, WB = VISA_LSC_CACHE_WB,
-           WT = VISA_LSC_CACHE_WT, ST = VISA_LSC_CACHE_ST, RI = VISA_LSC_CACHE_RI };
-    static const struct { uint8_t l1, l3, applies; } tab[] = {
+    enum {
+        DF = VISA_LSC_CACHE_DF,
+        UC = VISA_LSC_CACHE_UC,
+        CA = VISA_LSC_CACHE_CA,
+        WB = VISA_LSC_CACHE_WB,
+        WT = VISA_LSC_CACHE_WT,
+        ST = VISA_LSC_CACHE_ST,
+        RI = VISA_LSC_CACHE_RI
+    };
+    static const struct {
+        uint8_t l1, l3, applies;
+    } tab[] = {
         {DF, DF, 3}, {UC, UC, 3}, {ST, UC, 3}, {UC, CA, 1}, {CA, UC, 1}, {CA, CA, 1}, {ST, CA, 1},
         {RI, CA, 1}, {UC, WB, 2}, {WT, UC, 2}, {WT, WB, 2}, {ST, WB, 2}, {WB, WB, 2},
     };
@@ -272,7 +282,8 @@ static void check_cache(vf *v, const ir_inst *inst, int ksfid, int kl1, int kl3)
     if (!load && !store) return;
     unsigned ap = cache_pair_applies(l1, l3);
     if (!(ap & (load ? 1u : 2u))) {
-        const char *t1 = isa_enum_text(VISA_EN_lsc_cache, (uint32_t)l1), *t3 = isa_enum_text(VISA_EN_lsc_cache, (uint32_t)l3);
+        const char *t1 = isa_enum_text(VISA_EN_lsc_cache, (uint32_t)l1),
+                   *t3 = isa_enum_text(VISA_EN_lsc_cache, (uint32_t)l3);
         at(v, VR_LSC_CACHE, inst, kl1, "'%s': cache pair .%s.%s is not allowed for %s on XeHPC", mn, t1 ? t1 : "?",
            t3 ? t3 : "?", load ? "loads" : "stores");
     }
@@ -341,7 +352,11 @@ static void check_lsc(vf *v, const ir_inst *inst) {
         check_cache(v, inst, ksfid, ksfid + 1, ksfid + 2);
     }
     if (gen) { /* AddrSize, DataSize, DataElemsPerAddr: the page's valid values (0 is "invalid") */
-        static const struct { int k; isa_enum_id en; const char *what; } enc[] = {
+        static const struct {
+            int k;
+            isa_enum_id en;
+            const char *what;
+        } enc[] = {
             {U_AS, VISA_EN_lsc_addr_size, "address size"},
             {U_DS, VISA_EN_lsc_data_size, "data size"},
             {U_ELEMS, VISA_EN_lsc_elems, "vector size"},
@@ -425,7 +440,8 @@ static void check_dataport(vf *v, const ir_inst *inst) {
     /* Block_size: 8 bytes is 0b11 on the SVM_GATHER page, 0b10 on SVM_SCATTER's (enums.def: 2), so
     ** every code names a size on some page and only the 8-block restriction is checked */
     (void)kb;
-    if (has_bs && field(inst, MF_SVM_NUM_BLOCKS, &k, &x) && (x & 3) == 3 && ((bs & 3) != 1 || ir_exec_lanes(inst->exec) != 8))
+    if (has_bs && field(inst, MF_SVM_NUM_BLOCKS, &k, &x) && (x & 3) == 3 &&
+        ((bs & 3) != 1 || ir_exec_lanes(inst->exec) != 8))
         at(v, VR_DP_BLOCKS, inst, k, "'%s': 8 blocks are only valid for 4-byte blocks and execution size 8", mn);
     if (field(inst, MF_CHANNELS, &k, &x) && (x & 0xF) == 0)
         at(v, VR_DP_CHANNELS, inst, k, "'%s': no channel is enabled", mn);
@@ -521,8 +537,9 @@ static void check_send(vf *v, const ir_inst *inst) {
         uint32_t room = raw_room(v, r);
         uint64_t bytes = lens[i] * v->grf;
         if (room && bytes > room)
-            at(v, VR_SEND_BOUNDS, inst, kr[i], "'%s': %s is %llu GRFs (%llu bytes); its variable has %u from the offset",
-               mn, what[nr == 3][i], (unsigned long long)lens[i], (unsigned long long)bytes, room);
+            at(v, VR_SEND_BOUNDS, inst, kr[i],
+               "'%s': %s is %llu GRFs (%llu bytes); its variable has %u from the offset", mn, what[nr == 3][i],
+               (unsigned long long)lens[i], (unsigned long long)bytes, room);
     }
 }
 
@@ -537,7 +554,8 @@ static void check_call_size(vf *v, const ir_inst *inst) {
     if (as < 0 || as > 32)
         at(v, VR_CALL_SIZE, inst, k[n - 2], "'%s': argument size %lld GRFs exceeds %%arg (32 GRFs)", mn, (long long)as);
     if (rs < 0 || rs > 12)
-        at(v, VR_CALL_SIZE, inst, k[n - 1], "'%s': return size %lld GRFs exceeds %%retval (12 GRFs)", mn, (long long)rs);
+        at(v, VR_CALL_SIZE, inst, k[n - 1], "'%s': return size %lld GRFs exceeds %%retval (12 GRFs)", mn,
+           (long long)rs);
 }
 
 /* switchjmp: 1..32 labels */

@@ -41,7 +41,10 @@ unsigned vf_region_shape(unsigned region, bool is_dst, bool indirect, unsigned e
         n = add(out, n, VR_REGION_VSTRIDE, "has %s vertical stride", vc ? "an invalid" : "a null");
     if (h < 0 || h > 4)
         n = add(out, n, VR_REGION_HSTRIDE, "has horizontal stride %s",
-                h < 0 ? "null or invalid" : h == 8 ? "8" : h == 16 ? "16" : "32");
+                h < 0     ? "null or invalid"
+                : h == 8  ? "8"
+                : h == 16 ? "16"
+                          : "32");
     return n;
 }
 
@@ -95,8 +98,7 @@ static void put_issue(visa_region *out, const char *what, const char *sep, const
     snprintf(b->message, sizeof b->message, "%s%s%s", what, sep, is->msg);
 }
 
-visa_status visa_region_layout(visa_ctx *ctx, const char *operand, const visa_region_opts *opts_in,
-                               visa_region *out) {
+visa_status visa_region_layout(visa_ctx *ctx, const char *operand, const visa_region_opts *opts_in, visa_region *out) {
     if (!ctx || !operand || !opts_in || !out || out->struct_size < sizeof *out) return VISA_E_ARG;
     visa_region_opts o;
     if (visa__region_opts_read(opts_in, &o) != VISA_OK) return VISA_E_ARG;
@@ -161,14 +163,12 @@ visa_status visa_region_layout(visa_ctx *ctx, const char *operand, const visa_re
     }
     /* the spec's pseudo-code: element i*VertStride + j*HorzStride of row i, lane j of the row;
     ** a destination is one row of exec lanes, HorzStride apart */
-    const int64_t first = out->indirect ? (int64_t)(o.naddrs ? o.addrs[0] : 0) + x.ind_off
-                                        : (int64_t)x.row * grf + (int64_t)x.col * ts;
+    const int64_t first =
+        out->indirect ? (int64_t)(o.naddrs ? o.addrs[0] : 0) + x.ind_off : (int64_t)x.row * grf + (int64_t)x.col * ts;
     for (unsigned i = 0; i < exec; i++) {
         unsigned r = i / w, j = i % w;
-        if (out->multi_address)
-            out->lane_byte[i] = (int64_t)o.addrs[r] + x.ind_off + (int64_t)j * hs * ts;
-        else
-            out->lane_byte[i] = first + ((int64_t)r * (out->destination ? 0 : vs) + (int64_t)j * hs) * ts;
+        if (out->multi_address) out->lane_byte[i] = (int64_t)o.addrs[r] + x.ind_off + (int64_t)j * hs * ts;
+        else out->lane_byte[i] = first + ((int64_t)r * (out->destination ? 0 : vs) + (int64_t)j * hs) * ts;
     }
     /* the rules, as the verifier checks them: the shape of every region, and the column and GRF
     ** span of a general operand (its variable GRF-aligned, the JIT's placement) */

@@ -20,8 +20,8 @@ size_t visa_verify_rule_count(void) { return VR__COUNT; }
 const visa_verify_rule *visa_verify_rule_at(size_t i) { return i < VR__COUNT ? &rules[i] : NULL; }
 
 /* -- Diagnostics ------------------------------------------------------------------------------- */
-static void vf_vreport(vf *v, vrule_id rule, uint32_t line, uint32_t col, uint64_t offset,
-                       const char *fmt, va_list ap) {
+static void vf_vreport(vf *v, vrule_id rule, uint32_t line, uint32_t col, uint64_t offset, const char *fmt,
+                       va_list ap) {
     char msg[400];
     vsnprintf(msg, sizeof msg, fmt, ap);
     /* name the routine when the module has several (binary positions do not say which) */
@@ -30,15 +30,13 @@ static void vf_vreport(vf *v, vrule_id rule, uint32_t line, uint32_t col, uint64
     if (line) {
         diag_at(&v->ds, rules[rule].severity, rules[rule].id, line, col ? col : 1, "%s", msg);
     } else if (named) {
-        diag_at_offset(&v->ds, rules[rule].severity, rules[rule].id, offset, "%s (in '%s')", msg,
-                       rname);
+        diag_at_offset(&v->ds, rules[rule].severity, rules[rule].id, offset, "%s (in '%s')", msg, rname);
     } else {
         diag_at_offset(&v->ds, rules[rule].severity, rules[rule].id, offset, "%s", msg);
     }
 }
 
-void vf_report(vf *v, vrule_id rule, uint32_t line, uint32_t col, uint64_t offset, const char *fmt,
-               ...) {
+void vf_report(vf *v, vrule_id rule, uint32_t line, uint32_t col, uint64_t offset, const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
     vf_vreport(v, rule, line, col, offset, fmt, ap);

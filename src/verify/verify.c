@@ -7,8 +7,7 @@
 #include "verify_int.h"
 
 /* -- Entry point ------------------------------------------------------------------------------ */
-visa_status visa_module_verify(const visa_module *m, const visa_verify_opts *opts,
-                               visa_verify_stats *stats) {
+visa_status visa_module_verify(const visa_module *m, const visa_verify_opts *opts, visa_verify_stats *stats) {
     if (stats) memset(stats, 0, sizeof *stats);
     visa_verify_opts o;
     if (!m || !opts || visa__verify_opts_read(opts, &o) != VISA_OK) return VISA_E_ARG;

@@ -19,15 +19,15 @@ typedef enum vrule_id {
 typedef struct vf {
     const visa_module *m;
     const ir_routine *r; /* routine being checked */
-    unsigned plat;       /* P_* */
-    unsigned grf;        /* GRF bytes of the platform */
+    unsigned plat; /* P_* */
+    unsigned grf; /* GRF bytes of the platform */
     diag_sink ds;
 } vf;
 
 /* Diagnostics (report.c; vf_at_opnd in insts.c).  Report rule `rule` at a text position (line > 0)
 ** or at a binary offset. */
-void vf_report(vf *v, vrule_id rule, uint32_t line, uint32_t col, uint64_t offset, const char *fmt,
-               ...) __attribute__((format(printf, 6, 7)));
+void vf_report(vf *v, vrule_id rule, uint32_t line, uint32_t col, uint64_t offset, const char *fmt, ...)
+    __attribute__((format(printf, 6, 7)));
 /* At instruction `inst`, operand k (its own column when the parser recorded one; k < 0: the
 ** instruction). */
 void vf_at_inst(vf *v, vrule_id rule, const ir_inst *inst, int k, const char *fmt, ...)
@@ -38,7 +38,7 @@ void vf_at_opnd(vf *v, vrule_id rule, const ir_inst *inst, int k, const char *ms
 
 /* General variables of the routine being checked, by full id (predefined ids included); facts.c. */
 bool vf_var_exists(const vf *v, uint32_t id);
-int vf_var_type(const vf *v, uint32_t id);       /* isa_type, -1 if unknown */
+int vf_var_type(const vf *v, uint32_t id); /* isa_type, -1 if unknown */
 uint32_t vf_var_bytes(const vf *v, uint32_t id); /* platform-aware for %arg/%retval; 0 unknown */
 const char *vf_var_name(const vf *v, uint32_t id, char *buf, size_t n);
 /* The root variable of an alias chain and the byte offset of `id` in it; false on a cycle or a
@@ -86,8 +86,19 @@ bool vf_form_on_platform(int form, unsigned plat);
 unsigned vf_form_igc_typeset(int form);
 /* Limited fields of the legacy data-port and SVM messages (opfacts.def VISA_MSG_FIELD). */
 enum {
-    MF_OWORDS, MF_SVM_OWORDS, MF_ELT_SIZE, MF_NUM_ELTS, MF_NUM_BLOCKS, MF_QW_BLOCKS, MF_SVM_BLOCK_SIZE,
-    MF_SVM_NUM_BLOCKS, MF_CHANNELS, MF_MEDIA_PLANE, MF_MEDIA_W, MF_MEDIA_H, MF_MEDIA_H_TABLE
+    MF_OWORDS,
+    MF_SVM_OWORDS,
+    MF_ELT_SIZE,
+    MF_NUM_ELTS,
+    MF_NUM_BLOCKS,
+    MF_QW_BLOCKS,
+    MF_SVM_BLOCK_SIZE,
+    MF_SVM_NUM_BLOCKS,
+    MF_CHANNELS,
+    MF_MEDIA_PLANE,
+    MF_MEDIA_W,
+    MF_MEDIA_H,
+    MF_MEDIA_H_TABLE
 };
 /* The stored operand of field `field` of a form; -1 if the form has none. */
 int vf_form_msg_field(int form, int field);

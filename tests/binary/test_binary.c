@@ -36,8 +36,9 @@ static void on_diag(void *ud, const visa_diag *d) {
         c->offset = d->line ? 0 : d->offset;
         snprintf(c->msg, sizeof c->msg, "%s", d->message);
     }
-    if (c->verbose) fprintf(stderr, "  %s:%u:%u:+0x%llx: %s\n", d->file, d->line, d->col,
-                            (unsigned long long)d->offset, d->message);
+    if (c->verbose)
+        fprintf(stderr, "  %s:%u:%u:+0x%llx: %s\n", d->file, d->line, d->col, (unsigned long long)d->offset,
+                d->message);
 }
 
 static visa_ctx *new_ctx(capture *c) {
@@ -236,8 +237,8 @@ static void test_golden_bytes(const char *dir) {
             size_t nl = (size_t)(b[8] | (b[9] << 8));
             size_t off = (size_t)b[10 + nl] | ((size_t)b[11 + nl] << 8) | ((size_t)b[12 + nl] << 16) |
                          ((size_t)b[13 + nl] << 24);
-            size_t size = (size_t)b[14 + nl] | ((size_t)b[15 + nl] << 8) |
-                          ((size_t)b[16 + nl] << 16) | ((size_t)b[17 + nl] << 24);
+            size_t size = (size_t)b[14 + nl] | ((size_t)b[15 + nl] << 8) | ((size_t)b[16 + nl] << 16) |
+                          ((size_t)b[17 + nl] << 24);
             const ir_routine *r = &d->routines.data[0];
             size_t start = r->insts.len ? (size_t)r->insts.data[0].offset : off + size;
             size_t got = off + size - start;
@@ -265,8 +266,8 @@ static void test_golden_bytes(const char *dir) {
 }
 
 /* The object `want` decodes, prints as `text` and re-encodes byte for byte. */
-static void check_object_reads_back(visa_ctx *ctx, const char *name, const char *hpath,
-                                    const uint8_t *want, size_t hl, const char *text, size_t tl) {
+static void check_object_reads_back(visa_ctx *ctx, const char *name, const char *hpath, const uint8_t *want, size_t hl,
+                                    const char *text, size_t tl) {
     visa_module *d = NULL;
     CHECKF(visa_module_decode(ctx, hpath, want, hl, VISA_PLATFORM_XE2, &d) == VISA_OK,
            "%s: hand-computed object does not decode", name);
@@ -399,7 +400,8 @@ static void native_case(const char *dir, const char *name) {
     visa_module *d = NULL, *m = NULL;
     if ((igc1 || corrupt) && want) {
         visa_status st = visa_module_decode(ctx, hpath, want, hl, VISA_PLATFORM_XE2, &d);
-        CHECKF(st == VISA_E_BINARY && c.igc1 == igc1, "%s: status %d, %d E-BIN-IGC1 (%s)", name, (int)st, c.igc1, c.msg);
+        CHECKF(st == VISA_E_BINARY && c.igc1 == igc1, "%s: status %d, %d E-BIN-IGC1 (%s)", name, (int)st, c.igc1,
+               c.msg);
     } else if (want && text) {
         check_object_reads_back(ctx, name, hpath, want, hl, text, tl);
         /* text holds no native code: the same kernel object, without the table */

@@ -9,8 +9,8 @@
 #include <string.h>
 #include <sys/wait.h>
 
-static char tmpdir[256];      /* the scratch directory (mkdtemp by the test) */
-static const char *visa_bin;  /* the CLI under test */
+static char tmpdir[256]; /* the scratch directory (mkdtemp by the test) */
+static const char *visa_bin; /* the CLI under test */
 
 /* The whole file, NUL-terminated (len: its length without the NUL); NULL if unreadable. */
 static inline char *read_file(const char *path, size_t *len) {
@@ -44,8 +44,10 @@ static inline void add_arg(char *cmd, size_t cap, const char *s) {
     cmd[n++] = ' ';
     cmd[n++] = '\'';
     for (; *s && n + 6 < cap; s++) {
-        if (*s == '\'') { memcpy(cmd + n, "'\\''", 4); n += 4; }
-        else cmd[n++] = *s;
+        if (*s == '\'') {
+            memcpy(cmd + n, "'\\''", 4);
+            n += 4;
+        } else cmd[n++] = *s;
     }
     cmd[n++] = '\'';
     cmd[n] = 0;

@@ -55,9 +55,9 @@ typedef struct jval {
     jtype t;
     int b;
     double num;
-    char *s;             /* J_STR */
-    int n;               /* J_ARR/J_OBJ element count */
-    char **keys;         /* J_OBJ */
+    char *s; /* J_STR */
+    int n; /* J_ARR/J_OBJ element count */
+    char **keys; /* J_OBJ */
     struct jval **items; /* J_ARR/J_OBJ */
 } jval;
 
@@ -71,7 +71,10 @@ static void jskip(jreader *r) {
 }
 
 static char *jstring(jreader *r) {
-    if (*r->p != '"') { r->bad = 1; return NULL; }
+    if (*r->p != '"') {
+        r->bad = 1;
+        return NULL;
+    }
     r->p++;
     size_t cap = 16, len = 0;
     char *out = malloc(cap);
@@ -89,14 +92,21 @@ static char *jstring(jreader *r) {
                 for (int k = 0; k < 4 && *r->p; k++) r->p++;
                 c = '?';
                 break;
-            case 0: r->bad = 1; free(out); return NULL;
+            case 0:
+                r->bad = 1;
+                free(out);
+                return NULL;
             default: break; /* \" \\ \/ */
             }
         }
         if (len + 2 > cap) out = realloc(out, cap *= 2);
         out[len++] = c;
     }
-    if (*r->p != '"') { r->bad = 1; free(out); return NULL; }
+    if (*r->p != '"') {
+        r->bad = 1;
+        free(out);
+        return NULL;
+    }
     r->p++;
     out[len] = 0;
     return out;
@@ -119,29 +129,58 @@ static jval *jparse(jreader *r) {
         char close = c == '{' ? '}' : ']';
         r->p++;
         jskip(r);
-        if (*r->p == close) { r->p++; return v; }
+        if (*r->p == close) {
+            r->p++;
+            return v;
+        }
         for (;;) {
             char *key = NULL;
             jskip(r);
             if (v->t == J_OBJ) {
                 key = jstring(r);
                 jskip(r);
-                if (r->bad || *r->p != ':') { r->bad = 1; free(key); return v; }
+                if (r->bad || *r->p != ':') {
+                    r->bad = 1;
+                    free(key);
+                    return v;
+                }
                 r->p++;
             }
             jpush(v, key, jparse(r));
             if (r->bad) return v;
             jskip(r);
-            if (*r->p == ',') { r->p++; continue; }
-            if (*r->p == close) { r->p++; return v; }
+            if (*r->p == ',') {
+                r->p++;
+                continue;
+            }
+            if (*r->p == close) {
+                r->p++;
+                return v;
+            }
             r->bad = 1;
             return v;
         }
     }
-    if (c == '"') { v->t = J_STR; v->s = jstring(r); return v; }
-    if (!strncmp(r->p, "true", 4)) { v->t = J_BOOL; v->b = 1; r->p += 4; return v; }
-    if (!strncmp(r->p, "false", 5)) { v->t = J_BOOL; r->p += 5; return v; }
-    if (!strncmp(r->p, "null", 4)) { r->p += 4; return v; }
+    if (c == '"') {
+        v->t = J_STR;
+        v->s = jstring(r);
+        return v;
+    }
+    if (!strncmp(r->p, "true", 4)) {
+        v->t = J_BOOL;
+        v->b = 1;
+        r->p += 4;
+        return v;
+    }
+    if (!strncmp(r->p, "false", 5)) {
+        v->t = J_BOOL;
+        r->p += 5;
+        return v;
+    }
+    if (!strncmp(r->p, "null", 4)) {
+        r->p += 4;
+        return v;
+    }
     char *end;
     v->t = J_NUM;
     v->num = strtod(r->p, &end);
@@ -216,8 +255,14 @@ static void report(const char *file, int check, int ok, const char *why) { repor
 typedef double (*expect_fn)(long i);
 
 static double iota_d(long i) { return (double)i; }
-static double sevens(long i) { (void)i; return 7; }
-static double zero(long i) { (void)i; return 0; }
+static double sevens(long i) {
+    (void)i;
+    return 7;
+}
+static double zero(long i) {
+    (void)i;
+    return 0;
+}
 /* constraints_float: "sf = -sf" on the float operand */
 static double neg_f(long i) { return (double)-(float)i; }
 /* constraints_immediate: "dst |= 1 << (sizeof(int) * 8 - 1) | 0x42" */
@@ -517,7 +562,11 @@ static int print_ok(const char *key, const char *out, const jval *prints, char *
             while (*p == ' ') p++;
             if (!*p) break;
             double got = strtod(p, &end);
-            if (end == p) { bad = 1; snprintf(why, cap, "buffer %d: unparsable '%.20s'", buf, p); break; }
+            if (end == p) {
+                bad = 1;
+                snprintf(why, cap, "buffer %d: unparsable '%.20s'", buf, p);
+                break;
+            }
             double want = fn(i);
             int same = !strcmp(type, "f") ? ((float)got == (float)want && signbit(got) == signbit(want)) : got == want;
             if (!same) {
@@ -729,7 +778,7 @@ int main(int argc, char **argv) {
         free(text);
     }
 
-    static const char *const names[] = {"stdout", "stderr", "fmt1", "fmt2", "fmt_s1", "fmt_s2",
+    static const char *const names[] = {"stdout", "stderr", "fmt1",        "fmt2",         "fmt_s1", "fmt_s2",
                                         "x1.isa", "x2.isa", "dis.visaasm", "dis2.visaasm", "run.out"};
     for (size_t k = 0; k < sizeof names / sizeof *names; k++) remove(scratch(names[k]));
     rmdir(tmpdir);

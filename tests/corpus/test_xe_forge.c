@@ -49,7 +49,7 @@
 ** Checks that fail today for a reason tracked elsewhere: reported as "expected failure" and
 ** counted apart.  A listed check that passes is reported (XPASS) so the entry is removed. */
 typedef struct known_failure {
-    const char *file;  /* file name (ew_add.visaasm) */
+    const char *file; /* file name (ew_add.visaasm) */
     const char *check; /* check name (run, fmt, ...) */
     const char *reason;
 } known_failure;
@@ -96,8 +96,8 @@ static float fval(uint32_t u) {
 typedef enum { W_EXACT, W_RANGE, W_UNTOUCHED } want_kind;
 typedef struct want {
     want_kind kind;
-    uint32_t bits;  /* W_EXACT */
-    float lo, hi;   /* W_RANGE: lo <= result <= hi */
+    uint32_t bits; /* W_EXACT */
+    float lo, hi; /* W_RANGE: lo <= result <= hi */
 } want;
 
 static want exact(float f) { return (want){W_EXACT, fbits(f), 0, 0}; }
@@ -259,8 +259,8 @@ static float gen_div(int mem, size_t i) {
 }
 /* exp: mostly -20..20, plus the saturation edges and values near them */
 static float gen_exp(int mem, size_t i) {
-    static const float edge[] = {0.0f, -0.0f, 1.0f, -1.0f, 0.5f, -100.0f, 88.5f, -87.25f, 105.5f, -105.5f,
-                                 104.75f, -104.0f, 200.0f, -200.0f, 100.0f, -0.0001f};
+    static const float edge[] = {0.0f,   -0.0f,   1.0f,    -1.0f,   0.5f,   -100.0f, 88.5f,  -87.25f,
+                                 105.5f, -105.5f, 104.75f, -104.0f, 200.0f, -200.0f, 100.0f, -0.0001f};
     (void)mem;
     if (i % 5 == 1) return edge[(i / 5) % (sizeof edge / sizeof *edge)];
     uint32_t h = hash(7, (uint32_t)i);
@@ -317,21 +317,21 @@ enum { MAXMEM = 3 };
 typedef struct kcase kcase;
 typedef void (*expect_fn)(const kcase *k, uint8_t *const *in, want *w);
 struct kcase {
-    const char *file;        /* xe-forge file */
-    const char *kernel;      /* its .kernel name */
-    const char *computes;    /* for the log */
-    unsigned lx, gx, gy;     /* local size x, groups x and y */
-    int nmem;                /* memrefs */
-    size_t rows[MAXMEM];     /* elements per memref (1-D), rows (2-D) */
-    size_t cols[MAXMEM];     /* 0 for a 1-D memref, else columns */
-    unsigned esize;          /* bytes per element of memrefs other than the output (4 or 2) */
-    int out;                 /* the memref the kernel writes */
-    int local_size_arg;      /* the kernel reads local_size (the last input) */
+    const char *file; /* xe-forge file */
+    const char *kernel; /* its .kernel name */
+    const char *computes; /* for the log */
+    unsigned lx, gx, gy; /* local size x, groups x and y */
+    int nmem; /* memrefs */
+    size_t rows[MAXMEM]; /* elements per memref (1-D), rows (2-D) */
+    size_t cols[MAXMEM]; /* 0 for a 1-D memref, else columns */
+    unsigned esize; /* bytes per element of memrefs other than the output (4 or 2) */
+    int out; /* the memref the kernel writes */
+    int local_size_arg; /* the kernel reads local_size (the last input) */
     float (*gen)(int mem, size_t i);
-    want (*ew1)(float);      /* elementwise: out[i] = ew1(in0[i]) ... */
+    want (*ew1)(float); /* elementwise: out[i] = ew1(in0[i]) ... */
     want (*ew2)(float, float); /* ... or ew2(in0[i], in1[i]), for i < bound */
-    size_t bound;            /* elementwise: elements written; the rest keep their fill */
-    expect_fn expect;        /* the others */
+    size_t bound; /* elementwise: elements written; the rest keep their fill */
+    expect_fn expect; /* the others */
 };
 
 #define FILL 0x7fbadbadu /* a NaN no kernel computes: output elements it must not write */
@@ -422,12 +422,16 @@ static void expect_dpas(const kcase *k, uint8_t *const *in, want *w) {
 }
 
 /* -- the table: launch and inputs of each kernel -- */
-#define MEM1(n) {n, n, n}, {0, 0, 0}
+#define MEM1(n) \
+    {n, n, n}, { 0, 0, 0 }
 static const kcase KERNELS[] = {
-    {"ew_add.visaasm", "ew_add", "c = (a + b) + 0.0", 32, 3, 1, 3, MEM1(96), 4, 2, 1, gen_mixed, NULL, ref_add, 96, NULL},
-    {"ew_sub.visaasm", "ew_sub", "c = (a + -b) + 0.0", 32, 3, 1, 3, MEM1(96), 4, 2, 1, gen_mixed, NULL, ref_sub, 96, NULL},
+    {"ew_add.visaasm", "ew_add", "c = (a + b) + 0.0", 32, 3, 1, 3, MEM1(96), 4, 2, 1, gen_mixed, NULL, ref_add, 96,
+     NULL},
+    {"ew_sub.visaasm", "ew_sub", "c = (a + -b) + 0.0", 32, 3, 1, 3, MEM1(96), 4, 2, 1, gen_mixed, NULL, ref_sub, 96,
+     NULL},
     {"ew_mul.visaasm", "ew_mul", "c = a * b + 0.0", 32, 3, 1, 3, MEM1(96), 4, 2, 1, gen_mixed, NULL, ref_mul, 96, NULL},
-    {"ew_max.visaasm", "ew_max", "c = max(a, b) + 0.0", 32, 3, 1, 3, MEM1(96), 4, 2, 1, gen_mixed, NULL, ref_max, 96, NULL},
+    {"ew_max.visaasm", "ew_max", "c = max(a, b) + 0.0", 32, 3, 1, 3, MEM1(96), 4, 2, 1, gen_mixed, NULL, ref_max, 96,
+     NULL},
     {"ew_div.visaasm", "ew_div", "c = a / b as scaled x * inv(y), 1.0 when a == b", 32, 3, 1, 3, MEM1(96), 4, 2, 1,
      gen_div, NULL, ref_div, 96, NULL},
     {"ew_add_masked.visaasm", "ew_add_masked", "c = (a + b) + 0.0 for i < 219", 64, 4, 1, 3, MEM1(256), 4, 2, 1,
@@ -438,8 +442,8 @@ static const kcase KERNELS[] = {
      gen_mixed, NULL, ref_mul, 219, NULL},
     {"ew_max_masked.visaasm", "ew_max_masked", "c = max(a, b) + 0.0 for i < 219", 64, 4, 1, 3, MEM1(256), 4, 2, 1,
      gen_mixed, NULL, ref_max, 219, NULL},
-    {"ew_exp.visaasm", "ew_exp", "b = 2^n * 2^r (x = n ln2 + r), 0 below -105, inf above 105; 2 per work-item", 16,
-     3, 1, 2, MEM1(96), 4, 1, 1, gen_exp, ref_exp, NULL, 96, NULL},
+    {"ew_exp.visaasm", "ew_exp", "b = 2^n * 2^r (x = n ln2 + r), 0 below -105, inf above 105; 2 per work-item", 16, 3,
+     1, 2, MEM1(96), 4, 1, 1, gen_exp, ref_exp, NULL, 96, NULL},
     {"ew_exp_masked_loop.visaasm", "ew_exp_masked_loop", "as ew_exp for i < 219; 4 per work-item", 16, 4, 1, 2,
      MEM1(256), 4, 1, 1, gen_exp, ref_exp, NULL, 219, NULL},
     {"ew_floor_int.visaasm", "ew_floor_int", "b = float(int(a)), toward zero; 2 per work-item", 16, 3, 1, 2, MEM1(96),
@@ -452,31 +456,136 @@ static const kcase KERNELS[] = {
      ref_sqrt, NULL, 96, NULL},
     {"ew_select_neg.visaasm", "ew_select_neg", "b = (a < 0 ? a * 0.5 : a) + 0.0; 2 per work-item", 16, 3, 1, 2,
      MEM1(96), 4, 1, 1, gen_mixed, ref_select_neg, NULL, 96, NULL},
-    {"convert_bf16.visaasm", "convert_bf16", "b = f32(bf16(a * 3.3))", 32, 3, 1, 2, MEM1(96), 4, 1, 1,
-     gen_convert_bf16, ref_convert_bf16, NULL, 96, NULL},
+    {"convert_bf16.visaasm", "convert_bf16", "b = f32(bf16(a * 3.3))", 32, 3, 1, 2, MEM1(96), 4, 1, 1, gen_convert_bf16,
+     ref_convert_bf16, NULL, 96, NULL},
     {"convert_f16.visaasm", "convert_f16", "b = f32(f16(a * 3.3))", 32, 3, 1, 2, MEM1(96), 4, 1, 1, gen_convert_f16,
      ref_convert_f16, NULL, 96, NULL},
     {"p1_scalar_store.visaasm", "scalar_store", "out[group] = group + 42.0 (work-item 0)", 32, 4, 1, 2, MEM1(8), 4, 1,
      0, gen_mixed, NULL, NULL, 0, expect_p1},
-    {"p2_one_subgroup.visaasm", "p2_one_subgroup", "out = 2 * in", 16, 3, 1, 2, MEM1(48), 4, 1, 1, gen_mixed,
-     ref_twice, NULL, 48, NULL},
+    {"p2_one_subgroup.visaasm", "p2_one_subgroup", "out = 2 * in", 16, 3, 1, 2, MEM1(48), 4, 1, 1, gen_mixed, ref_twice,
+     NULL, 48, NULL},
     {"p3_two_subgroups.visaasm", "p3_two_subgroups", "out = 2 * in", 32, 3, 1, 2, MEM1(96), 4, 1, 1, gen_mixed,
      ref_twice, NULL, 96, NULL},
-    {"p4_subgroup_sum.visaasm", "p4_subgroup_sum", "out[group] = tree sum of the group's 16", 16, 4, 1, 2,
-     {64, 8, 0}, {0, 0, 0}, 4, 1, 1, gen_mixed, NULL, NULL, 0, expect_p4},
+    {"p4_subgroup_sum.visaasm",
+     "p4_subgroup_sum",
+     "out[group] = tree sum of the group's 16",
+     16,
+     4,
+     1,
+     2,
+     {64, 8, 0},
+     {0, 0, 0},
+     4,
+     1,
+     1,
+     gen_mixed,
+     NULL,
+     NULL,
+     0,
+     expect_p4},
     /* a partial sub-group: lanes 12-15 are off (the dispatch mask) and keep the NoMask 0 */
-    {"p4_subgroup_sum.visaasm", "p4_subgroup_sum", "out[group] = tree sum of the group's 12 and four zeros", 12, 3,
-     1, 2, {36, 8, 0}, {0, 0, 0}, 4, 1, 1, gen_mixed, NULL, NULL, 0, expect_p4},
-    {"sg_max.visaasm", "sg_max", "out[s] = max of sub-group s's 16", 32, 3, 1, 2, {96, 8, 0}, {0, 0, 0}, 4, 1, 1,
-     gen_sg, NULL, NULL, 0, expect_sg_max},
-    {"sg_min.visaasm", "sg_min", "out[s] = min of sub-group s's 16", 32, 3, 1, 2, {96, 8, 0}, {0, 0, 0}, 4, 1, 1,
-     gen_sg, NULL, NULL, 0, expect_sg_min},
-    {"transpose_2d.visaasm", "transpose_2d", "out (8 x 32) = transpose of in (32 x 8)", 16, 2, 8, 2, {256, 256, 0},
-     {0, 0, 0}, 4, 1, 1, gen_mixed, NULL, NULL, 0, expect_transpose},
-    {"dpas_gemm_bf16.visaasm", "dpas_gemm_bf16", "C (32 x 32 f32) += A (32 x 64 bf16) * B (64 x 32 bf16)", 16, 4, 2,
-     3, {32, 64, 32}, {64, 32, 32}, 2, 2, 0, NULL, NULL, NULL, 0, expect_dpas},
-    {"dpas_gemm_f16.visaasm", "dpas_gemm_f16", "C (32 x 32 f32) += A (32 x 64 f16) * B (64 x 32 f16)", 16, 4, 2, 3,
-     {32, 64, 32}, {64, 32, 32}, 2, 2, 0, NULL, NULL, NULL, 0, expect_dpas},
+    {"p4_subgroup_sum.visaasm",
+     "p4_subgroup_sum",
+     "out[group] = tree sum of the group's 12 and four zeros",
+     12,
+     3,
+     1,
+     2,
+     {36, 8, 0},
+     {0, 0, 0},
+     4,
+     1,
+     1,
+     gen_mixed,
+     NULL,
+     NULL,
+     0,
+     expect_p4},
+    {"sg_max.visaasm",
+     "sg_max",
+     "out[s] = max of sub-group s's 16",
+     32,
+     3,
+     1,
+     2,
+     {96, 8, 0},
+     {0, 0, 0},
+     4,
+     1,
+     1,
+     gen_sg,
+     NULL,
+     NULL,
+     0,
+     expect_sg_max},
+    {"sg_min.visaasm",
+     "sg_min",
+     "out[s] = min of sub-group s's 16",
+     32,
+     3,
+     1,
+     2,
+     {96, 8, 0},
+     {0, 0, 0},
+     4,
+     1,
+     1,
+     gen_sg,
+     NULL,
+     NULL,
+     0,
+     expect_sg_min},
+    {"transpose_2d.visaasm",
+     "transpose_2d",
+     "out (8 x 32) = transpose of in (32 x 8)",
+     16,
+     2,
+     8,
+     2,
+     {256, 256, 0},
+     {0, 0, 0},
+     4,
+     1,
+     1,
+     gen_mixed,
+     NULL,
+     NULL,
+     0,
+     expect_transpose},
+    {"dpas_gemm_bf16.visaasm",
+     "dpas_gemm_bf16",
+     "C (32 x 32 f32) += A (32 x 64 bf16) * B (64 x 32 bf16)",
+     16,
+     4,
+     2,
+     3,
+     {32, 64, 32},
+     {64, 32, 32},
+     2,
+     2,
+     0,
+     NULL,
+     NULL,
+     NULL,
+     0,
+     expect_dpas},
+    {"dpas_gemm_f16.visaasm",
+     "dpas_gemm_f16",
+     "C (32 x 32 f32) += A (32 x 64 f16) * B (64 x 32 f16)",
+     16,
+     4,
+     2,
+     3,
+     {32, 64, 32},
+     {64, 32, 32},
+     2,
+     2,
+     0,
+     NULL,
+     NULL,
+     NULL,
+     0,
+     expect_dpas},
 };
 
 /* dpas inputs: A = k * 2^-3, B = k * 2^-2 with k in -8..8 (hashed), C = k * 2^-1 */
@@ -557,7 +666,8 @@ static void run_kernel(visa_ctx *ctx, const char *dir, const kcase *k) {
     size_t nargs = 0;
     memset(args, 0, sizeof args);
     for (int mem = 0; mem < k->nmem; mem++)
-        for (int twice = 0; twice < 2; twice++) args[nargs].kind = VISA_ARG_BUFFER, args[nargs++].buffer = (uint32_t)mem;
+        for (int twice = 0; twice < 2; twice++)
+            args[nargs].kind = VISA_ARG_BUFFER, args[nargs++].buffer = (uint32_t)mem;
     for (int mem = 0; mem < k->nmem; mem++) {
         uint64_t vals[5] = {0, k->rows[mem], 1, 0, 0};
         int nv = 3;
@@ -571,15 +681,17 @@ static void run_kernel(visa_ctx *ctx, const char *dir, const kcase *k) {
     info.struct_size = sizeof info;
     int ok = visa_kernel_get_info(m, NULL, VISA_PLATFORM_XE2, &info) == VISA_OK;
     if (!ok || !info.opencl || info.simd_size != 16 || info.arg_count != nargs) {
-        snprintf(why, sizeof why, "ABI: the kernel takes %u arguments (opencl %d, SIMD %u), the memref layout gives %zu",
-                 info.arg_count, info.opencl, info.simd_size, nargs);
+        snprintf(why, sizeof why,
+                 "ABI: the kernel takes %u arguments (opencl %d, SIMD %u), the memref layout gives %zu", info.arg_count,
+                 info.opencl, info.simd_size, nargs);
         report(k->file, "run", 0, why);
         goto done;
     }
     if (k->local_size_arg) { /* local_size is the last input: 3 x 4 bytes */
         visa_input_info last;
         memset(&last, 0, sizeof last);
-        if (visa_kernel_input_at(m, NULL, VISA_PLATFORM_XE2, info.input_count - 1, &last) != VISA_OK || last.size != 12) {
+        if (visa_kernel_input_at(m, NULL, VISA_PLATFORM_XE2, info.input_count - 1, &last) != VISA_OK ||
+            last.size != 12) {
             report(k->file, "run", 0, "ABI: the last input is not 12 bytes (local_size)");
             goto done;
         }
@@ -687,7 +799,10 @@ static void text_checks(const char *dir, const char *name, int xe_forge) {
             const char *args2[] = {"fmt", a, "--platform", pf, strip ? "--strip-comments" : NULL, NULL};
             rc2 = visa(b, args2);
         }
-        snprintf(why, sizeof why, rc ? "visa fmt exit %d" : rc2 ? "fmt of fmt's output: exit %d" : "fmt(fmt(x)) differs from fmt(x)",
+        snprintf(why, sizeof why,
+                 rc    ? "visa fmt exit %d"
+                 : rc2 ? "fmt of fmt's output: exit %d"
+                       : "fmt(fmt(x)) differs from fmt(x)",
                  rc ? rc : rc2);
         report(name, strip ? "fmt-strip" : "fmt", rc == 0 && rc2 == 0 && same_files(a, b), why);
         if (rc) show_stderr();
@@ -733,7 +848,8 @@ static void text_checks(const char *dir, const char *name, int xe_forge) {
         report(name, "dis", rc == 0 && same_files(dis, scratch("fmt_s1")), why);
         const char *a2[] = {"asm", dis, "--platform", pf, "-o", obj2, NULL};
         int rc2 = rc == 0 ? visa(NULL, a2) : -1;
-        snprintf(why, sizeof why, rc2 ? "visa asm of the disassembly: exit %d" : "asm(dis(asm(x))) differs from asm(x)", rc2);
+        snprintf(why, sizeof why, rc2 ? "visa asm of the disassembly: exit %d" : "asm(dis(asm(x))) differs from asm(x)",
+                 rc2);
         report(name, "reasm", rc2 == 0 && same_files(obj1, obj2), why);
     }
     const char *v[] = {"verify", path, "--platform", pf, NULL};
@@ -815,8 +931,8 @@ int main(int argc, char **argv) {
     for (size_t f = 0; f < nfiles; f++) free(names[f]);
     free(names);
 
-    static const char *const scratch_names[] = {"stdout", "stderr", "fmt1", "fmt2", "fmt_s1", "fmt_s2",
-                                                "x1.isa", "x2.isa", "dis.visaasm"};
+    static const char *const scratch_names[] = {"stdout", "stderr", "fmt1",   "fmt2",       "fmt_s1",
+                                                "fmt_s2", "x1.isa", "x2.isa", "dis.visaasm"};
     for (size_t k = 0; k < sizeof scratch_names / sizeof *scratch_names; k++) remove(scratch(scratch_names[k]));
     rmdir(tmpdir);
     printf("%d expected failures (KNOWN_FAILING)\n", n_xfail);

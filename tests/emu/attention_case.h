@@ -16,14 +16,14 @@
 #include "visa/visa.h"
 
 enum {
-    PA_D = 128,             /* head size */
-    PA_BS = 64,             /* tokens per KV block */
-    PA_PART = 512,          /* tokens per partition */
-    PA_GROUP = 8,           /* query heads per KV head = threads per group */
-    PA_NS = 2,              /* sequences */
-    PA_NKV = 2,             /* KV heads */
+    PA_D = 128, /* head size */
+    PA_BS = 64, /* tokens per KV block */
+    PA_PART = 512, /* tokens per partition */
+    PA_GROUP = 8, /* query heads per KV head = threads per group */
+    PA_NS = 2, /* sequences */
+    PA_NKV = 2, /* KV heads */
     PA_NH = PA_NKV * PA_GROUP, /* query heads */
-    PA_NP = 2,              /* max partitions */
+    PA_NP = 2, /* max partitions */
     PA_MAXB = PA_NP * PA_PART / PA_BS,
     PA_NBLK = 24 /* physical blocks: 16 for sequence 0 and 8 for sequence 1 */
 };
@@ -49,9 +49,9 @@ static inline uint16_t pa_to_hf(float f) {
     x &= 0x7fffffff;
     if (x >= 0x7f800000) return (uint16_t)(sign | 0x7c00 | (x > 0x7f800000 ? 0x200 : 0));
     if (x >= 0x477ff000) return (uint16_t)(sign | 0x7c00); /* rounds past 65504 */
-    if (x < 0x38800000) {                                  /* hf subnormal or zero */
-        double v = (double)fabsf(f) * 16777216.0;          /* units of 2^-24, exact */
-        return (uint16_t)(sign | (uint16_t)nearbyint(v));  /* default mode rounds to even */
+    if (x < 0x38800000) { /* hf subnormal or zero */
+        double v = (double)fabsf(f) * 16777216.0; /* units of 2^-24, exact */
+        return (uint16_t)(sign | (uint16_t)nearbyint(v)); /* default mode rounds to even */
     }
     uint32_t mant = x & 0x7fffff, e = (x >> 23) - 127 + 15;
     uint32_t h = e << 10 | mant >> 13, rest = mant & 0x1fff;
@@ -99,12 +99,16 @@ static inline void pa_init(pa_case *c) {
             for (int d = 0; d < PA_D; d++) c->out[s][h][d] = pa_to_hf(PA_SENTINEL);
         }
     memset(c->alibi, 0, sizeof c->alibi);
-    const visa_buffer kb[10] = {
-        {(uint8_t *)c->max_logits, sizeof c->max_logits}, {(uint8_t *)c->exp_sums, sizeof c->exp_sums},
-        {(uint8_t *)c->out_p, sizeof c->out_p},           {(uint8_t *)c->tem, sizeof c->tem},
-        {(uint8_t *)c->qh, sizeof c->qh},                 {(uint8_t *)c->kh, sizeof c->kh},
-        {(uint8_t *)c->vh, sizeof c->vh},                 {(uint8_t *)c->alibi, sizeof c->alibi},
-        {(uint8_t *)c->btab, sizeof c->btab},             {(uint8_t *)c->ctx_len, sizeof c->ctx_len}};
+    const visa_buffer kb[10] = {{(uint8_t *)c->max_logits, sizeof c->max_logits},
+                                {(uint8_t *)c->exp_sums, sizeof c->exp_sums},
+                                {(uint8_t *)c->out_p, sizeof c->out_p},
+                                {(uint8_t *)c->tem, sizeof c->tem},
+                                {(uint8_t *)c->qh, sizeof c->qh},
+                                {(uint8_t *)c->kh, sizeof c->kh},
+                                {(uint8_t *)c->vh, sizeof c->vh},
+                                {(uint8_t *)c->alibi, sizeof c->alibi},
+                                {(uint8_t *)c->btab, sizeof c->btab},
+                                {(uint8_t *)c->ctx_len, sizeof c->ctx_len}};
     memcpy(c->kb, kb, sizeof kb);
     memset(c->ka, 0, sizeof c->ka);
     for (int i = 0; i < 10; i++) c->ka[i].kind = VISA_ARG_BUFFER, c->ka[i].buffer = (uint32_t)i;

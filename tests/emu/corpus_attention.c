@@ -52,7 +52,10 @@ static void on_diag(void *ud, const visa_diag *d) {
 }
 
 /* Worst error over a case, reported whether or not it passes. */
-typedef struct { double worst, worst_ratio; int bad; } errstat;
+typedef struct {
+    double worst, worst_ratio;
+    int bad;
+} errstat;
 static void check_val(errstat *s, const char *what, int i, double got, double want, double tol) {
     double err = fabs(got - want);
     if (!(err <= tol)) { /* NaN fails too */
@@ -116,8 +119,8 @@ int main(int argc, char **argv) {
                 check_val(&es_max, "max_logits", (s * NH + h) * NP + p, c->max_logits[s][h][p], mx, 0);
                 check_val(&es_sum, "exp_sums", (s * NH + h) * NP + p, c->exp_sums[s][h][p], sum, sum * 1e-5);
                 for (int t = 0; t < PART; t++)
-                    check_val(&es_tem, "tem_out", ((s * NH + h) * NP + p) * PART + t, pa_from_hf(c->tem[s][h][p * PART + t]),
-                              m_p[t], m_p[t] / 1024 + ldexp(1, -24));
+                    check_val(&es_tem, "tem_out", ((s * NH + h) * NP + p) * PART + t,
+                              pa_from_hf(c->tem[s][h][p * PART + t]), m_p[t], m_p[t] / 1024 + ldexp(1, -24));
                 for (int d = 0; d < D; d++) {
                     double o = 0, mag = 0;
                     for (int t = 0; t < PART; t++) {
@@ -144,9 +147,13 @@ int main(int argc, char **argv) {
                 CHECKF(kept, "sequence %d head %d partition %d was written", s, h, p);
             }
     CASE_END("no output for partitions past the context");
-    const struct { const char *name; errstat *e; } ks[] = {
-        {"attention max_logits", &es_max}, {"attention exp_sums", &es_sum},
-        {"attention tem_out (softmax)", &es_tem}, {"attention out (per partition)", &es_out}};
+    const struct {
+        const char *name;
+        errstat *e;
+    } ks[] = {{"attention max_logits", &es_max},
+              {"attention exp_sums", &es_sum},
+              {"attention tem_out (softmax)", &es_tem},
+              {"attention out (per partition)", &es_out}};
     for (size_t i = 0; i < sizeof ks / sizeof ks[0]; i++) {
         CASE_BEGIN();
         CHECKF(!ks[i].e->bad, "%d elements outside tolerance", ks[i].e->bad);

@@ -83,7 +83,11 @@ static int isnan_bits(int t, uint64_t b) {
 
 /* Exact value of float bits as a double (hf, bf, f all fit). */
 static double fval(int t, uint64_t b) {
-    if (t == T_DF) { double d; memcpy(&d, &b, 8); return d; }
+    if (t == T_DF) {
+        double d;
+        memcpy(&d, &b, 8);
+        return d;
+    }
     int eb = fexp(t), mb = fman(t), bias = (1 << (eb - 1)) - 1;
     int sign = (int)((b >> (eb + mb)) & 1);
     int64_t e = (int64_t)((b >> mb) & ((1u << eb) - 1));
@@ -123,7 +127,11 @@ static uint64_t fmt_round(int t, int sign, uint64_t M, int E, int sticky) {
     if (M == 0) return sbit;
     if (sticky) {
         /* make room for two guard bits so the sticky nudge can never be lost */
-        while (M >> 61) { sticky |= (M & 1) ? 1 : 0; M >>= 1; E++; } /* not reached for our inputs */
+        while (M >> 61) {
+            sticky |= (M & 1) ? 1 : 0;
+            M >>= 1;
+            E++;
+        } /* not reached for our inputs */
         M = (M << 2) + (uint64_t)(int64_t)sticky;
         E -= 2;
     }
@@ -136,18 +144,33 @@ static uint64_t fmt_round(int t, int sign, uint64_t M, int E, int sticky) {
     else {
         uint64_t rem, half;
         int gt, eq;
-        if (shift > 64) { r = 0; rem = M; gt = 0; eq = 0; }
-        else {
-            if (shift == 64) { r = 0; rem = M; half = 1ull << 63; }
-            else { r = M >> shift; rem = M & ((1ull << shift) - 1); half = 1ull << (shift - 1); }
-            gt = rem > half; eq = rem == half;
+        if (shift > 64) {
+            r = 0;
+            rem = M;
+            gt = 0;
+            eq = 0;
+        } else {
+            if (shift == 64) {
+                r = 0;
+                rem = M;
+                half = 1ull << 63;
+            } else {
+                r = M >> shift;
+                rem = M & ((1ull << shift) - 1);
+                half = 1ull << (shift - 1);
+            }
+            gt = rem > half;
+            eq = rem == half;
         }
         if (rem) {
             int up = RM == 0 ? (gt || (eq && (r & 1))) : RM == 1 ? !sign : RM == 2 ? sign : 0;
             if (up) r++;
         }
     }
-    if (r >> (mb + 1)) { r >>= 1; q++; }
+    if (r >> (mb + 1)) {
+        r >>= 1;
+        q++;
+    }
     uint64_t out;
     if (r >> mb) {
         int64_t biased = q + mb + bias;
@@ -199,7 +222,10 @@ static uint64_t i2dst(int dt, i128 v, int sat) {
         }
         return b;
     }
-    if (sat) { if (v < imin(dt)) v = imin(dt); if (v > imax(dt)) v = imax(dt); }
+    if (sat) {
+        if (v < imin(dt)) v = imin(dt);
+        if (v > imax(dt)) v = imax(dt);
+    }
     return (uint64_t)v & tmask(dt);
 }
 /* float -> integer (2_datatypes "Float to Integer"): truncate, clamp, NaN -> 0. */
@@ -217,17 +243,25 @@ enum { X_EXACT, X_ANYNAN, X_SKIP, X_TOL };
 typedef struct expect {
     int kind;
     uint64_t v, alt; /* alt: a second accepted value (== v when there is none) */
-    double tol;      /* X_TOL: absolute tolerance around the exact double value ref */
+    double tol; /* X_TOL: absolute tolerance around the exact double value ref */
     double ref;
-    int nan_as;      /* X_ANYNAN on an integer-typed dst: 1 = f bits (tf32), 2 = bf8 (E5M2) bits */
+    int nan_as; /* X_ANYNAN on an integer-typed dst: 1 = f bits (tf32), 2 = bf8 (E5M2) bits */
 } expect;
-static void ex_exact(expect *e, uint64_t v) { e->kind = X_EXACT; e->v = e->alt = v; }
+static void ex_exact(expect *e, uint64_t v) {
+    e->kind = X_EXACT;
+    e->v = e->alt = v;
+}
 
 /* A float result (exact double r, rounded once to dt, saturated if asked). */
 static void ex_float(expect *e, int dt, double r, int sat, int sticky) {
     if (isnan(r)) {
-        if (sat) { ex_exact(e, 0); return; }
-        e->kind = X_ANYNAN; e->v = e->alt = qnan_bits(dt); return;
+        if (sat) {
+            ex_exact(e, 0);
+            return;
+        }
+        e->kind = X_ANYNAN;
+        e->v = e->alt = qnan_bits(dt);
+        return;
     }
     uint64_t b = d2f(dt, r, sticky);
     if (ALT && dt == T_F && (b & 0x7fffffffu) == 0x7f800000u) b -= 1; /* ALT: +-inf results -> +-fmax */
@@ -235,7 +269,11 @@ static void ex_float(expect *e, int dt, double r, int sat, int sticky) {
         double rv = fval(dt, b);
         if (rv > 1.0) b = d2f(dt, 1.0, 0);
         else if (rv < 0.0) b = 0;
-        else if (rv == 0.0) { ex_exact(e, 0); e->alt = d2f(dt, -0.0, 0); return; }
+        else if (rv == 0.0) {
+            ex_exact(e, 0);
+            e->alt = d2f(dt, -0.0, 0);
+            return;
+        }
     }
     ex_exact(e, b);
 }
@@ -244,19 +282,27 @@ static void ex_float(expect *e, int dt, double r, int sat, int sticky) {
 static uint64_t rng_state = 0x9e3779b97f4a7c15ull;
 static uint64_t rnd(void) {
     uint64_t x = rng_state;
-    x ^= x << 13; x ^= x >> 7; x ^= x << 17;
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
     return rng_state = x;
 }
 
 #define POOL_MAX 96
-typedef struct pool { int n; uint64_t v[POOL_MAX]; } pool;
-static void pool_add(pool *p, uint64_t v) { if (p->n < POOL_MAX) p->v[p->n++] = v; }
+typedef struct pool {
+    int n;
+    uint64_t v[POOL_MAX];
+} pool;
+static void pool_add(pool *p, uint64_t v) {
+    if (p->n < POOL_MAX) p->v[p->n++] = v;
+}
 
 /* Boundary values of a type (raw bits). */
 static void specials(int t, pool *p) {
     p->n = 0;
     if (!is_flt(t)) {
-        const int64_t small[] = {0, 1, -1, 2, -2, 3, 5, 7, 8, 15, 16, 31, 32, 33, 63, 64, 65, 100, -100, 127, 128, 255, 256, 0x5555, 0x7fff, 0x8000, 0xffff, 0x10000};
+        const int64_t small[] = {0,  1,  -1, 2,   -2,   3,   5,   7,   8,   15,     16,     31,     32,     33,
+                                 63, 64, 65, 100, -100, 127, 128, 255, 256, 0x5555, 0x7fff, 0x8000, 0xffff, 0x10000};
         for (size_t i = 0; i < sizeof small / sizeof *small; i++) pool_add(p, (uint64_t)small[i] & tmask(t));
         pool_add(p, (uint64_t)imin(t) & tmask(t));
         pool_add(p, (uint64_t)imax(t) & tmask(t));
@@ -269,26 +315,76 @@ static void specials(int t, pool *p) {
         pool_add(p, 0x123456789abcdef0ull & tmask(t));
         return;
     }
-    const double vals[] = {0.0, -0.0, 1.0, -1.0, 0.5, -0.5, 1.5, -1.5, 2.5, -2.5, 3.5, 0.25, 0.75, 2.0, 3.0,
-                           0.1, -0.3, 1e-3, 100.0, -100.5, 65504.0, 65520.0, -65520.0, 65519.0, 1e5, 1e10, -1e10,
-                           2147483647.0, 2147483648.0, -2147483648.0, -2147483904.0, 4294967295.0, 4294967296.0,
-                           9.2233720368547758e18, 1.8446744073709552e19, -9.3e18, 3.0e38, -3.4e38, 1e300,
-                           8388608.5, 8388607.5, 16777217.0, 255.5, 127.5, -128.5, 32767.5, -32768.5, 65535.5,
-                           3.14159265358979323846, -3.14159265358979323846, 7.0e-45, 1.1754942e-38, 1.1754944e-38, 6.0e-8, 6.1e-5, 1e-310};
+    const double vals[] = {0.0,
+                           -0.0,
+                           1.0,
+                           -1.0,
+                           0.5,
+                           -0.5,
+                           1.5,
+                           -1.5,
+                           2.5,
+                           -2.5,
+                           3.5,
+                           0.25,
+                           0.75,
+                           2.0,
+                           3.0,
+                           0.1,
+                           -0.3,
+                           1e-3,
+                           100.0,
+                           -100.5,
+                           65504.0,
+                           65520.0,
+                           -65520.0,
+                           65519.0,
+                           1e5,
+                           1e10,
+                           -1e10,
+                           2147483647.0,
+                           2147483648.0,
+                           -2147483648.0,
+                           -2147483904.0,
+                           4294967295.0,
+                           4294967296.0,
+                           9.2233720368547758e18,
+                           1.8446744073709552e19,
+                           -9.3e18,
+                           3.0e38,
+                           -3.4e38,
+                           1e300,
+                           8388608.5,
+                           8388607.5,
+                           16777217.0,
+                           255.5,
+                           127.5,
+                           -128.5,
+                           32767.5,
+                           -32768.5,
+                           65535.5,
+                           3.14159265358979323846,
+                           -3.14159265358979323846,
+                           7.0e-45,
+                           1.1754942e-38,
+                           1.1754944e-38,
+                           6.0e-8,
+                           6.1e-5,
+                           1e-310};
     for (size_t i = 0; i < sizeof vals / sizeof *vals; i++) pool_add(p, d2f(t, vals[i], 0));
     int eb = fexp(t), mb = fman(t);
     uint64_t expall = ((1ull << eb) - 1) << mb, sgn = 1ull << (eb + mb);
-    pool_add(p, expall);                          /* +inf */
-    pool_add(p, expall | sgn);                    /* -inf */
-    pool_add(p, expall | (1ull << (mb - 1)));     /* qNaN */
+    pool_add(p, expall); /* +inf */
+    pool_add(p, expall | sgn); /* -inf */
+    pool_add(p, expall | (1ull << (mb - 1))); /* qNaN */
     pool_add(p, expall | sgn | (1ull << (mb - 1)) | 5); /* -qNaN with payload */
-    pool_add(p, expall | 1);                      /* sNaN */
+    pool_add(p, expall | 1); /* sNaN */
     pool_add(p, expall | ((1ull << (mb - 1)) - 1)); /* sNaN, large payload */
-    pool_add(p, 1);                               /* smallest denormal */
+    pool_add(p, 1); /* smallest denormal */
     pool_add(p, sgn | 1);
-    pool_add(p, (1ull << mb) - 1);                /* largest denormal */
-    pool_add(p, 1ull << mb);                      /* smallest normal */
-    pool_add(p, expall - 1);                      /* largest finite */
+    pool_add(p, (1ull << mb) - 1); /* largest denormal */
+    pool_add(p, 1ull << mb); /* smallest normal */
+    pool_add(p, expall - 1); /* largest finite */
     pool_add(p, sgn | (expall - 1));
 }
 
@@ -316,7 +412,7 @@ static uint64_t rand_val(int t) {
 #define LANES_PER_GROUP 16
 enum { MAXL = 8192 };
 static uint64_t VALS[4][MAXL]; /* the lanes' source values; src1 of plane holds 2 per lane */
-static int RUN_SMUL1 = 1;      /* elements of S1 per lane (plane reads 32 per SIMD16 group) */
+static int RUN_SMUL1 = 1; /* elements of S1 per lane (plane reads 32 per SIMD16 group) */
 #define CR0_SET 0x80000000u /* marks a %cr0 value as given (0 itself is a mode: flush all, RTNE) */
 static uint32_t RUN_CR0; /* CR0_SET | %cr0 for run_body; 0: the API default */
 typedef struct runner {
@@ -327,29 +423,37 @@ typedef struct runner {
 static void on_diag(void *ud, const visa_diag *d) {
     runner *r = ud;
     size_t l = strlen(r->diag);
-    if (l < sizeof r->diag - 1)
-        snprintf(r->diag + l, sizeof r->diag - l, "%u:%u: %s\n", d->line, d->col, d->message);
+    if (l < sizeof r->diag - 1) snprintf(r->diag + l, sizeof r->diag - l, "%u:%u: %s\n", d->line, d->col, d->message);
 }
 
-static int dwords(int t, int elts) { int b = tsize[t] * elts; return b < 4 ? 1 : b / 4; }
+static int dwords(int t, int elts) {
+    int b = tsize[t] * elts;
+    return b < 4 ? 1 : b / 4;
+}
 
 /* Run `body` (instructions on S0..S3 -> D [, D2]) over nlanes lanes (a multiple of 16).
 ** src[k] holds nlanes elements of type st[k]; out gets nlanes*dmul elements of dt, out2 nlanes
 ** of dt2. Returns 0 on success. */
-static int run_body(runner *R, const char *body, int nsrc, const int *st, int dt, int dmul, int dt2,
-                    int nlanes, uint8_t *const *src, uint8_t *out, uint8_t *out2) {
+static int run_body(runner *R, const char *body, int nsrc, const int *st, int dt, int dmul, int dt2, int nlanes,
+                    uint8_t *const *src, uint8_t *out, uint8_t *out2) {
     char text[8192];
     int n = 0;
     n += snprintf(text + n, sizeof text - (size_t)n, ".version 4.1\n.kernel \"m\"\n");
     const char *ptrs[6] = {"OUT", "OUT2", "IN0", "IN1", "IN2", "IN3"};
     for (int i = 0; i < 6; i++)
-        n += snprintf(text + n, sizeof text - (size_t)n, ".decl %s v_type=G type=uq num_elts=1\n.decl A%s v_type=G type=uq num_elts=1\n", ptrs[i], ptrs[i]);
+        n +=
+            snprintf(text + n, sizeof text - (size_t)n,
+                     ".decl %s v_type=G type=uq num_elts=1\n.decl A%s v_type=G type=uq num_elts=1\n", ptrs[i], ptrs[i]);
     for (int k = 0; k < nsrc; k++)
-        n += snprintf(text + n, sizeof text - (size_t)n, ".decl S%d v_type=G type=%s num_elts=%d align=GRF\n", k, tname[st[k]], k == 1 ? 16 * RUN_SMUL1 : 16);
-    n += snprintf(text + n, sizeof text - (size_t)n, ".decl D v_type=G type=%s num_elts=%d align=GRF\n", tname[dt], 16 * dmul);
+        n += snprintf(text + n, sizeof text - (size_t)n, ".decl S%d v_type=G type=%s num_elts=%d align=GRF\n", k,
+                      tname[st[k]], k == 1 ? 16 * RUN_SMUL1 : 16);
+    n += snprintf(text + n, sizeof text - (size_t)n, ".decl D v_type=G type=%s num_elts=%d align=GRF\n", tname[dt],
+                  16 * dmul);
     if (dt2 != T_NONE)
-        n += snprintf(text + n, sizeof text - (size_t)n, ".decl D2 v_type=G type=%s num_elts=16 align=GRF\n", tname[dt2]);
-    n += snprintf(text + n, sizeof text - (size_t)n, ".decl PR v_type=P num_elts=16\n.decl P1 v_type=P num_elts=16\n"
+        n += snprintf(text + n, sizeof text - (size_t)n, ".decl D2 v_type=G type=%s num_elts=16 align=GRF\n",
+                      tname[dt2]);
+    n += snprintf(text + n, sizeof text - (size_t)n,
+                  ".decl PR v_type=P num_elts=16\n.decl P1 v_type=P num_elts=16\n"
                   ".decl P2 v_type=P num_elts=16\n.decl P3 v_type=P num_elts=16\n.decl AX v_type=A num_elts=2\n");
     for (int i = 0; i < 6; i++)
         n += snprintf(text + n, sizeof text - (size_t)n, ".input %s offset=%d size=8\n", ptrs[i], 64 + 8 * i);
@@ -367,9 +471,11 @@ static int run_body(runner *R, const char *body, int nsrc, const int *st, int dt
         n += snprintf(text + n, sizeof text - (size_t)n, "    lsc_load.ugm (M1_NM, 1) S%d:d32x%dt flat[AIN%d]:a64\n", k,
                       dwords(st[k], k == 1 ? 16 * RUN_SMUL1 : 16), k);
     n += snprintf(text + n, sizeof text - (size_t)n, "%s\n", body);
-    n += snprintf(text + n, sizeof text - (size_t)n, "    lsc_store.ugm (M1_NM, 1) flat[AOUT]:a64 D:d32x%dt\n", dwords(dt, 16 * dmul));
+    n += snprintf(text + n, sizeof text - (size_t)n, "    lsc_store.ugm (M1_NM, 1) flat[AOUT]:a64 D:d32x%dt\n",
+                  dwords(dt, 16 * dmul));
     if (dt2 != T_NONE)
-        n += snprintf(text + n, sizeof text - (size_t)n, "    lsc_store.ugm (M1_NM, 1) flat[AOUT2]:a64 D2:d32x%dt\n", dwords(dt2, 16));
+        n += snprintf(text + n, sizeof text - (size_t)n, "    lsc_store.ugm (M1_NM, 1) flat[AOUT2]:a64 D2:d32x%dt\n",
+                      dwords(dt2, 16));
     n += snprintf(text + n, sizeof text - (size_t)n, "    ret (M1, 1)\n");
 
     R->diag[0] = 0;
@@ -386,17 +492,29 @@ static int run_body(runner *R, const char *body, int nsrc, const int *st, int dt
         {out2 ? out2 : dummy[0], out2 ? (size_t)(tsize[dt2] * nlanes) : 64},
     };
     for (int k = 0; k < 4; k++) {
-        if (k < nsrc) { bufs[2 + k].data = src[k]; bufs[2 + k].size = (size_t)(tsize[st[k]] * nlanes * (k == 1 ? RUN_SMUL1 : 1)); }
-        else { bufs[2 + k].data = dummy[k]; bufs[2 + k].size = 64; }
+        if (k < nsrc) {
+            bufs[2 + k].data = src[k];
+            bufs[2 + k].size = (size_t)(tsize[st[k]] * nlanes * (k == 1 ? RUN_SMUL1 : 1));
+        } else {
+            bufs[2 + k].data = dummy[k];
+            bufs[2 + k].size = 64;
+        }
     }
     visa_arg args[6];
-    for (int i = 0; i < 6; i++) { memset(&args[i], 0, sizeof args[i]); args[i].kind = VISA_ARG_BUFFER; args[i].buffer = (uint32_t)i; }
+    for (int i = 0; i < 6; i++) {
+        memset(&args[i], 0, sizeof args[i]);
+        args[i].kind = VISA_ARG_BUFFER;
+        args[i].buffer = (uint32_t)i;
+    }
     visa_run_opts o;
     memset(&o, 0, sizeof o);
     o.struct_size = sizeof o;
     o.platform = VISA_PLATFORM_XE3;
     o.groups[0] = (uint32_t)groups;
-    if (RUN_CR0) { o.set_cr0 = true; o.cr0 = RUN_CR0 & ~CR0_SET; }
+    if (RUN_CR0) {
+        o.set_cr0 = true;
+        o.cr0 = RUN_CR0 & ~CR0_SET;
+    }
     s = visa_module_run(m, &o, args, 6, bufs, 6, NULL);
     visa_module_destroy(m);
     if (s != VISA_OK) {
@@ -411,7 +529,9 @@ static uint64_t get_elt(const uint8_t *buf, int t, int i) {
     memcpy(&v, buf + (size_t)i * (size_t)tsize[t], (size_t)tsize[t]);
     return v;
 }
-static void put_elt(uint8_t *buf, int t, int i, uint64_t v) { memcpy(buf + (size_t)i * (size_t)tsize[t], &v, (size_t)tsize[t]); }
+static void put_elt(uint8_t *buf, int t, int i, uint64_t v) {
+    memcpy(buf + (size_t)i * (size_t)tsize[t], &v, (size_t)tsize[t]);
+}
 
 /* ------------------------------------------------------------------ combos */
 struct combo;
@@ -421,22 +541,22 @@ typedef void (*model_fn)(const struct combo *c, const uint64_t *s, expect *e, ex
 typedef void (*vmodel_fn)(const struct combo *c, int lane, expect *e);
 
 typedef struct combo {
-    const char *op;     /* mnemonic as written (may include a suffix such as ".lt") */
+    const char *op; /* mnemonic as written (may include a suffix such as ".lt") */
     int nsrc;
     int dt, st[4];
     int sat;
     const char *mod[4]; /* source modifier text: "", "(-)", "(abs)", "(-abs)", "(~)" */
     model_fn model;
-    int param;          /* op-specific (bfn table, ...) */
-    const char *body;   /* NULL: generic "op[.sat] (M1, 16) D S0 S1 ..." */
-    int dmul, dt2;      /* madw: 2 dst elements per lane; addc/subb: carry type */
-    int lanes_stride;   /* sad2: only even lanes defined */
-    uint32_t cr0;       /* CR0_SET | the initial %cr0 of the run (visa_run_opts.cr0); 0: the default 0x4C0 */
-    vmodel_fn vmodel;   /* instead of model */
-    int smul1;          /* plane: 2 src1 elements per lane */
-    uint32_t imm;       /* setp: the immediate source */
-    int cr0_mov;        /* the kernel writes cr0 itself (mov %cr0) instead of the run option */
-    int hard_mad;       /* lanes from mad_hard() (hf or bf mad), not the pools */
+    int param; /* op-specific (bfn table, ...) */
+    const char *body; /* NULL: generic "op[.sat] (M1, 16) D S0 S1 ..." */
+    int dmul, dt2; /* madw: 2 dst elements per lane; addc/subb: carry type */
+    int lanes_stride; /* sad2: only even lanes defined */
+    uint32_t cr0; /* CR0_SET | the initial %cr0 of the run (visa_run_opts.cr0); 0: the default 0x4C0 */
+    vmodel_fn vmodel; /* instead of model */
+    int smul1; /* plane: 2 src1 elements per lane */
+    uint32_t imm; /* setp: the immediate source */
+    int cr0_mov; /* the kernel writes cr0 itself (mov %cr0) instead of the run option */
+    int hard_mad; /* lanes from mad_hard() (hf or bf mad), not the pools */
 } combo;
 
 static long n_combos, n_lanes;
@@ -450,7 +570,8 @@ static int ulp_ok(int dt, uint64_t got, const expect *e) {
     return fabs(g - e->ref) <= e->tol;
 }
 
-static int check_lane(const combo *c, int dt, uint64_t got, const expect *e, int lane, const uint64_t *s, const char *which) {
+static int check_lane(const combo *c, int dt, uint64_t got, const expect *e, int lane, const uint64_t *s,
+                      const char *which) {
     if (e->kind == X_SKIP) return 1;
     n_lanes++;
     int ok;
@@ -461,9 +582,11 @@ static int check_lane(const combo *c, int dt, uint64_t got, const expect *e, int
     if (!ok) {
         char srcs[200] = "";
         for (int k = 0; k < c->nsrc; k++)
-            snprintf(srcs + strlen(srcs), sizeof srcs - strlen(srcs), " %s%s:0x%llx", c->mod[k] ? c->mod[k] : "", tname[c->st[k]], (unsigned long long)s[k]);
-        fprintf(stderr, "  %s%s %s%s lane %d:%s -> got 0x%llx want 0x%llx%s", c->op, c->sat ? ".sat" : "", tname[dt], which, lane, srcs,
-                (unsigned long long)got, (unsigned long long)e->v, e->kind == X_ANYNAN ? " (any NaN)" : "");
+            snprintf(srcs + strlen(srcs), sizeof srcs - strlen(srcs), " %s%s:0x%llx", c->mod[k] ? c->mod[k] : "",
+                     tname[c->st[k]], (unsigned long long)s[k]);
+        fprintf(stderr, "  %s%s %s%s lane %d:%s -> got 0x%llx want 0x%llx%s", c->op, c->sat ? ".sat" : "", tname[dt],
+                which, lane, srcs, (unsigned long long)got, (unsigned long long)e->v,
+                e->kind == X_ANYNAN ? " (any NaN)" : "");
         if (e->kind == X_TOL) fprintf(stderr, " (ref %.17g tol %g, got %.17g)", e->ref, e->tol, fval(dt, got));
         if (is_flt(dt) && e->kind != X_TOL) fprintf(stderr, " (%.9g vs %.9g)", fval(dt, got), fval(dt, e->v));
         fputc('\n', stderr);
@@ -526,7 +649,7 @@ static int mad_hard(int t, uint64_t (*vals)[MAXL], int want) {
 static void run_combo(const combo *c) {
     pool sp[4];
     for (int k = 0; k < c->nsrc; k++) specials(c->st[k], &sp[k]);
-    uint64_t (*vals)[MAXL] = VALS;
+    uint64_t(*vals)[MAXL] = VALS;
     int nl = 0;
     int hard_ties = 0;
     if (c->hard_mad) { /* searched once per type, the same lanes for every variant of the combo */
@@ -548,18 +671,26 @@ static void run_combo(const combo *c) {
         for (int i = 0; i < sp[0].n; i++) vals[0][nl++] = sp[0].v[i];
     } else if (c->nsrc == 2) {
         for (int i = 0; i < sp[0].n; i++)
-            for (int j = 0; j < sp[1].n && nl < 2800; j++) { vals[0][nl] = sp[0].v[i]; vals[1][nl++] = sp[1].v[j]; }
+            for (int j = 0; j < sp[1].n && nl < 2800; j++) {
+                vals[0][nl] = sp[0].v[i];
+                vals[1][nl++] = sp[1].v[j];
+            }
     } else {
         for (; nl < 1200; nl++)
             for (int k = 0; k < c->nsrc; k++) vals[k][nl] = sp[k].v[rnd() % (uint64_t)sp[k].n];
     }
     int target = c->hard_mad ? nl : nl + 512;
     for (; nl < target; nl++)
-        for (int k = 0; k < c->nsrc; k++) vals[k][nl] = (rnd() & 1) ? rand_val(c->st[k]) : sp[k].v[rnd() % (uint64_t)sp[k].n];
-    while (nl % LANES_PER_GROUP) { for (int k = 0; k < c->nsrc; k++) vals[k][nl] = vals[k][0]; nl++; }
+        for (int k = 0; k < c->nsrc; k++)
+            vals[k][nl] = (rnd() & 1) ? rand_val(c->st[k]) : sp[k].v[rnd() % (uint64_t)sp[k].n];
+    while (nl % LANES_PER_GROUP) {
+        for (int k = 0; k < c->nsrc; k++) vals[k][nl] = vals[k][0];
+        nl++;
+    }
 
     int smul1 = c->smul1 ? c->smul1 : 1;
-    for (int i = nl; i < nl * smul1; i++) vals[1][i] = (rnd() & 1) ? rand_val(c->st[1]) : sp[1].v[rnd() % (uint64_t)sp[1].n];
+    for (int i = nl; i < nl * smul1; i++)
+        vals[1][i] = (rnd() & 1) ? rand_val(c->st[1]) : sp[1].v[rnd() % (uint64_t)sp[1].n];
     uint8_t *src[4] = {0};
     for (int k = 0; k < c->nsrc; k++) {
         int ne = k == 1 ? nl * smul1 : nl;
@@ -579,9 +710,12 @@ static void run_combo(const combo *c) {
     }
     char name[160];
     snprintf(name, sizeof name, "%s%s dst=%s src=%s%s%s%s%s%s%s%s", c->op, c->sat ? ".sat" : "", tname[c->dt],
-             c->mod[0] ? c->mod[0] : "", tname[c->st[0]], c->nsrc > 1 ? "," : "", c->nsrc > 1 ? (c->mod[1] ? c->mod[1] : "") : "",
-             c->nsrc > 1 ? tname[c->st[1]] : "", c->nsrc > 2 ? "," : "", c->nsrc > 2 ? tname[c->st[2]] : "", c->nsrc > 3 ? ",.." : "");
-    if (c->cr0) snprintf(name + strlen(name), sizeof name - strlen(name), " cr0=0x%x%s", (unsigned)(c->cr0 & ~CR0_SET), c->cr0_mov ? " (mov)" : "");
+             c->mod[0] ? c->mod[0] : "", tname[c->st[0]], c->nsrc > 1 ? "," : "",
+             c->nsrc > 1 ? (c->mod[1] ? c->mod[1] : "") : "", c->nsrc > 1 ? tname[c->st[1]] : "",
+             c->nsrc > 2 ? "," : "", c->nsrc > 2 ? tname[c->st[2]] : "", c->nsrc > 3 ? ",.." : "");
+    if (c->cr0)
+        snprintf(name + strlen(name), sizeof name - strlen(name), " cr0=0x%x%s", (unsigned)(c->cr0 & ~CR0_SET),
+                 c->cr0_mov ? " (mov)" : "");
     CASE_BEGIN();
     n_combos++;
     RUN_CR0 = c->cr0_mov ? 0 : c->cr0;
@@ -597,19 +731,22 @@ static void run_combo(const combo *c) {
             if (c->lanes_stride == 2)
                 for (int k = 0; k < c->nsrc; k++) s[k] |= vals[k][i + 1] << 32; /* pair for sad2 */
             expect e, e2;
-            memset(&e, 0, sizeof e); memset(&e2, 0, sizeof e2);
+            memset(&e, 0, sizeof e);
+            memset(&e2, 0, sizeof e2);
             e2.kind = X_SKIP;
             if (c->vmodel) c->vmodel(c, i, &e);
             else c->model(c, s, &e, &e2);
             if (ALT) /* ALT mode: NaN, infinity and denormal inputs must not be passed (2_datatypes) */
                 for (int k = 0; k < c->nsrc; k++)
-                    if (is_flt(c->st[k]) && (!isfinite(fval(c->st[k], s[k])) || is_denorm_bits(c->st[k], s[k]))) e.kind = X_SKIP;
+                    if (is_flt(c->st[k]) && (!isfinite(fval(c->st[k], s[k])) || is_denorm_bits(c->st[k], s[k])))
+                        e.kind = X_SKIP;
             if (dmul == 2) {
                 /* madw: low halves in the first 16 elements of each group, high halves next */
                 int g = i / 16, l = i % 16;
                 uint64_t lo = get_elt(out, c->dt, g * 32 + l), hi = get_elt(out, c->dt, g * 32 + 16 + l);
                 expect el = e, eh = e;
-                el.v = el.alt = e.v & 0xffffffffu; eh.v = eh.alt = e.v >> 32;
+                el.v = el.alt = e.v & 0xffffffffu;
+                eh.v = eh.alt = e.v >> 32;
                 if (!check_lane(c, c->dt, lo, &el, i, s, "(lo)") || !check_lane(c, c->dt, hi, &eh, i, s, "(hi)")) bad++;
                 continue;
             }
@@ -617,7 +754,8 @@ static void run_combo(const combo *c) {
             if (out2 && !check_lane(c, c->dt2, get_elt(out2, c->dt2, i), &e2, i, s, "(2nd dst)")) bad++;
         }
         CHECKF(bad == 0, "%s: lanes differ from the model", name);
-        CHECKF(!c->hard_mad || hard_ties >= 128, "%s: only %d lanes whose float fma is an inexact midpoint", name, hard_ties);
+        CHECKF(!c->hard_mad || hard_ties >= 128, "%s: only %d lanes whose float fma is an inexact midpoint", name,
+               hard_ties);
     }
     set_mode(0x4C0);
     RUN_CR0 = 0;
@@ -656,9 +794,7 @@ static double fsrc(const combo *c, const uint64_t *s, int k) {
 static void fused(const combo *c, int dt, double a, double b, double cc, int sat, expect *e);
 static double host_rm(double (*f)(double, double, double), double a, double b, double cc);
 static double mul_ab(double a, double b, double unused);
-static void ex_float_exec(const combo *c, expect *e, double r, int sticky) {
-    ex_float(e, c->dt, r, c->sat, sticky);
-}
+static void ex_float_exec(const combo *c, expect *e, double r, int sticky) { ex_float(e, c->dt, r, c->sat, sticky); }
 static void m_add(const combo *c, const uint64_t *s, expect *e, expect *e2) {
     (void)e2;
     if (is_flt(c->dt)) fused(c, c->dt, fsrc(c, s, 0), 1.0, fsrc(c, s, 1), c->sat, e); /* exact sum, one rounding */
@@ -675,8 +811,7 @@ static void m_mul(const combo *c, const uint64_t *s, expect *e, expect *e2) {
         if (c->dt == T_DF) ex_float_exec(c, e, host_rm(mul_ab, a, b, 0), 0); /* rounded in the current mode */
         else if (p == 0 || !isfinite(p)) ex_float_exec(c, e, p, 0);
         else fused(c, c->dt, a, b, -0.0, c->sat, e);
-    }
-    else ex_exact(e, i2dst(c->dt, isrc(c, s, 0) * isrc(c, s, 1), c->sat));
+    } else ex_exact(e, i2dst(c->dt, isrc(c, s, 0) * isrc(c, s, 1), c->sat));
 }
 /* a*b+c rounded once (fused): the product of two <= f values is exact in double; TwoSum gives the
 ** sum's rounding error, which decides ties when rounding to a narrower type. */
@@ -690,16 +825,25 @@ static double host_rm(double (*f)(double, double, double), double a, double b, d
     fesetround(saved);
     return r;
 }
-static double mul_ab(double a, double b, double unused) { (void)unused; return a * b; }
+static double mul_ab(double a, double b, double unused) {
+    (void)unused;
+    return a * b;
+}
 static void fused(const combo *c, int dt, double a, double b, double cc, int sat, expect *e) {
-    if (dt == T_DF) { ex_float(e, dt, host_rm(fma, a, b, cc), sat, 0); return; }
+    if (dt == T_DF) {
+        ex_float(e, dt, host_rm(fma, a, b, cc), sat, 0);
+        return;
+    }
     double p = a * b, sum = p + cc;
     double bb = sum - p, err = (p - (sum - bb)) + (cc - bb);
     int sticky = 0;
     if (isfinite(sum) && err != 0) sticky = ((err > 0) == (sum > 0)) ? 1 : -1;
     /* IEEE: an exact zero sum of opposite-signed (or -0 + +0) operands is -0 only when rounding down */
     if (sum == 0 && err == 0 && RM == 2 && (p != 0 || signbit(p) != signbit(cc))) sum = -0.0;
-    if (sum == 0 && err != 0) { ex_float_exec(c, e, err, 0); return; }
+    if (sum == 0 && err != 0) {
+        ex_float_exec(c, e, err, 0);
+        return;
+    }
     ex_float_exec(c, e, sum, sticky);
     (void)sat;
 }
@@ -720,14 +864,18 @@ static void m_divmod(const combo *c, const uint64_t *s, expect *e, expect *e2, i
         ex_float(e, c->dt, r, c->sat, 0);
         /* DIV.md: x * INV(y), not correctly rounded: 2 ulps of the destination */
         if (e->kind == X_EXACT && isfinite(r) && r != 0) {
-            e->kind = X_TOL; e->ref = r;
+            e->kind = X_TOL;
+            e->ref = r;
             e->tol = 2 * ldexp(1.0, ilogb(r) - fman(c->dt));
             if (c->sat) e->ref = r < 0 ? 0 : r > 1 ? 1 : r;
         }
         return;
     }
     i128 a = isrc(c, s, 0), b = isrc(c, s, 1);
-    if (b == 0) { e->kind = X_SKIP; return; } /* undefined */
+    if (b == 0) {
+        e->kind = X_SKIP;
+        return;
+    } /* undefined */
     ex_exact(e, i2dst(c->dt, mod ? a % b : a / b, c->sat)); /* C truncates: DIV.md sign table */
 }
 static void m_div(const combo *c, const uint64_t *s, expect *e, expect *e2) { m_divmod(c, s, e, e2, 0); }
@@ -745,7 +893,10 @@ static void m_minmax(const combo *c, const uint64_t *s, expect *e, expect *e2, i
         else if (isnan(b)) r = a;
         else r = ismax ? (a > b ? a : b) : (a < b ? a : b);
         ex_float(e, c->dt, r, c->sat, 0);
-        if (a == 0 && b == 0 && !c->sat) { e->v = d2f(c->dt, a, 0); e->alt = d2f(c->dt, b, 0); }
+        if (a == 0 && b == 0 && !c->sat) {
+            e->v = d2f(c->dt, a, 0);
+            e->alt = d2f(c->dt, b, 0);
+        }
         return;
     }
     i128 a = isrc(c, s, 0), b = isrc(c, s, 1);
@@ -775,7 +926,10 @@ static void m_shift(const combo *c, const uint64_t *s, expect *e, expect *e2) {
     if (c->sat && c->param == 0) {
         /* SHL.md: with .sat the shifted result must fit in 33 bits, else undefined */
         i128 lim = (i128)1 << 32;
-        if (r >= lim || r < -lim) { e->kind = X_SKIP; return; }
+        if (r >= lim || r < -lim) {
+            e->kind = X_SKIP;
+            return;
+        }
     }
     ex_exact(e, i2dst(c->dt, r, c->sat));
 }
@@ -802,19 +956,24 @@ static void m_fbh(const combo *c, const uint64_t *s, expect *e, expect *e2) {
     (void)e2;
     uint32_t v = (uint32_t)s[0];
     if (c->st[0] == T_D) {
-        if (v == 0 || v == 0xffffffffu) { ex_exact(e, 0xffffffffu); return; }
+        if (v == 0 || v == 0xffffffffu) {
+            ex_exact(e, 0xffffffffu);
+            return;
+        }
         ex_exact(e, (uint64_t)__builtin_clz(v >> 31 ? ~v : v)); /* leading bits equal to the sign */
         return;
     }
     ex_exact(e, v ? (uint64_t)__builtin_clz(v) : 0xffffffffu);
 }
 static void m_lzd(const combo *c, const uint64_t *s, expect *e, expect *e2) {
-    (void)c; (void)e2;
+    (void)c;
+    (void)e2;
     uint32_t v = (uint32_t)s[0];
     ex_exact(e, v ? (uint64_t)__builtin_clz(v) : 32);
 }
 static void m_bfrev(const combo *c, const uint64_t *s, expect *e, expect *e2) {
-    (void)c; (void)e2;
+    (void)c;
+    (void)e2;
     uint32_t v = (uint32_t)s[0], r = 0;
     for (int i = 0; i < 32; i++) r |= ((v >> i) & 1u) << (31 - i);
     ex_exact(e, r);
@@ -827,11 +986,15 @@ static void m_bfe(const combo *c, const uint64_t *s, expect *e, expect *e2) {
     uint32_t v = (uint32_t)s[2];
     uint32_t f = (uint32_t)((v >> off) & ((1ull << w) - 1));
     if (c->dt == T_D && w && off + w <= 32 && ((f >> (w - 1)) & 1)) f |= ~(uint32_t)((1ull << w) - 1);
-    if (c->dt == T_D && w && off + w > 32) { e->kind = X_SKIP; return; } /* field runs past bit 31: sign bit unstated */
+    if (c->dt == T_D && w && off + w > 32) {
+        e->kind = X_SKIP;
+        return;
+    } /* field runs past bit 31: sign bit unstated */
     ex_exact(e, f);
 }
 static void m_bfi(const combo *c, const uint64_t *s, expect *e, expect *e2) {
-    (void)c; (void)e2;
+    (void)c;
+    (void)e2;
     unsigned w = (unsigned)s[0] & 31, off = (unsigned)s[1] & 31;
     uint32_t mask = (uint32_t)(((1ull << w) - 1) << off);
     ex_exact(e, (((uint32_t)s[2] << off) & mask) | ((uint32_t)s[3] & ~mask));
@@ -852,8 +1015,13 @@ static void m_mulh(const combo *c, const uint64_t *s, expect *e, expect *e2) {
 }
 static void m_addc(const combo *c, const uint64_t *s, expect *e, expect *e2) {
     uint64_t a = (uint32_t)s[0], b = (uint32_t)s[1], r;
-    if (c->param == 0) { r = a + b; ex_exact(e2, r >> 32); }
-    else { r = a - b; ex_exact(e2, a < b); }
+    if (c->param == 0) {
+        r = a + b;
+        ex_exact(e2, r >> 32);
+    } else {
+        r = a - b;
+        ex_exact(e2, a < b);
+    }
     ex_exact(e, r & 0xffffffffu);
 }
 static void m_madw(const combo *c, const uint64_t *s, expect *e, expect *e2) {
@@ -920,7 +1088,10 @@ static void m_sel(const combo *c, const uint64_t *s, expect *e, expect *e2) {
     int k = (s[2] & 1) ? 0 : 1;
     if (is_flt(c->dt)) {
         double v = fsrc(c, s, k);
-        if (!c->sat && (!c->mod[k] || !*c->mod[k])) { ex_exact(e, s[k] & tmask(c->dt)); return; } /* a copy */
+        if (!c->sat && (!c->mod[k] || !*c->mod[k])) {
+            ex_exact(e, s[k] & tmask(c->dt));
+            return;
+        } /* a copy */
         ex_float(e, c->dt, v, c->sat, 0);
         if (isnan(v) && !c->sat) e->kind = X_ANYNAN;
         return;
@@ -939,11 +1110,15 @@ static void m_mov(const combo *c, const uint64_t *s, expect *e, expect *e2) {
     }
     double v = fsrc(c, s, 0);
     if (is_flt(dt)) {
-        if (dt == st && plain && !c->sat) { ex_exact(e, s[0] & tmask(dt)); return; } /* a copy */
+        if (dt == st && plain && !c->sat) {
+            ex_exact(e, s[0] & tmask(dt));
+            return;
+        } /* a copy */
         ex_float(e, dt, v, c->sat, 0);
         return;
     }
-    if (c->sat) { /* float -> int with .sat: the conversion already clamps */ }
+    if (c->sat) { /* float -> int with .sat: the conversion already clamps */
+    }
     ex_exact(e, f2i(dt, v));
 }
 
@@ -991,23 +1166,44 @@ static void m_math(const combo *c, const uint64_t *s, expect *e, expect *e2) {
     int absolute = 0;
     if (ALT && (c->param == 1 || c->param == 2 || c->param == 4)) x = fabs(x); /* ALT: sqrt, rsq, log read |src| */
     switch (c->param) {
-    case 0: r = 1.0 / x; break;                    /* inv */
-    case 1: r = sqrt(x); break;                    /* sqrt */
-    case 2: r = 1.0 / sqrt(x); break;              /* rsqrt */
-    case 3: r = exp2(x); break;                    /* exp: 2**x */
-    case 4: r = log2(x); break;                    /* log: log2 */
-    case 5: r = sin(x); absolute = 1; break;
-    case 6: r = cos(x); absolute = 1; break;
-    case 7: r = tanh(x); absolute = 1; break;
-    case 8: r = 1.0 / (1.0 + exp(-x)); absolute = 1; break; /* sigm */
-    default: r = pow(x, fsrc(c, s, 1)); break;     /* pow */
+    case 0: r = 1.0 / x; break; /* inv */
+    case 1: r = sqrt(x); break; /* sqrt */
+    case 2: r = 1.0 / sqrt(x); break; /* rsqrt */
+    case 3: r = exp2(x); break; /* exp: 2**x */
+    case 4: r = log2(x); break; /* log: log2 */
+    case 5:
+        r = sin(x);
+        absolute = 1;
+        break;
+    case 6:
+        r = cos(x);
+        absolute = 1;
+        break;
+    case 7:
+        r = tanh(x);
+        absolute = 1;
+        break;
+    case 8:
+        r = 1.0 / (1.0 + exp(-x));
+        absolute = 1;
+        break; /* sigm */
+    default: r = pow(x, fsrc(c, s, 1)); break; /* pow */
     }
-    if ((c->param == 5 || c->param == 6) && fabs(x) > 1024) { e->kind = X_SKIP; return; }
+    if ((c->param == 5 || c->param == 6) && fabs(x) > 1024) {
+        e->kind = X_SKIP;
+        return;
+    }
     if (c->param == 9) {
         /* POW: only the IEEE-defined cases are checked; negative bases are implementation-defined */
         double y = fsrc(c, s, 1);
-        if (x < 0 || isnan(x) || isnan(y)) { e->kind = X_SKIP; return; }
-        if (!isfinite(r) && isfinite(x) && isfinite(y)) { e->kind = X_SKIP; return; } /* overflow edge */
+        if (x < 0 || isnan(x) || isnan(y)) {
+            e->kind = X_SKIP;
+            return;
+        }
+        if (!isfinite(r) && isfinite(x) && isfinite(y)) {
+            e->kind = X_SKIP;
+            return;
+        } /* overflow edge */
     }
     if (c->param == 3 || c->param == 4) {
         /* exact when the result is exactly representable (exp of an integer, log of a power of 2) */
@@ -1021,8 +1217,15 @@ static void m_math(const combo *c, const uint64_t *s, expect *e, expect *e2) {
 }
 
 /* ------------------------------------------------------------------ macros and other ops */
-static double div_ab(double a, double b, double unused) { (void)unused; return a / b; }
-static double sqrt_a(double a, double unused, double unused2) { (void)unused; (void)unused2; return sqrt(a); }
+static double div_ab(double a, double b, double unused) {
+    (void)unused;
+    return a / b;
+}
+static double sqrt_a(double a, double unused, double unused2) {
+    (void)unused;
+    (void)unused2;
+    return sqrt(a);
+}
 /* DIVM.md / SQRTM.md: IEEE-compliant, so exact: correctly rounded in the %cr0 mode.  F: the
 ** double quotient / root plus the sign of its exact remainder (fma) decide the one rounding. */
 static void m_ieee(const combo *c, const uint64_t *s, expect *e, expect *e2) {
@@ -1052,11 +1255,24 @@ static void sum_terms(const combo *c, const double *t, int n, expect *e) {
     double r = 0, big = 0;
     for (int i = 0; i < n; i++) {
         r += t[i];
-        if (isnan(t[i])) { if (c->sat) ex_exact(e, 0); else { e->kind = X_ANYNAN; e->v = e->alt = qnan_bits(c->dt); } return; }
-        if (fabs(t[i]) > FLT_MAX) { e->kind = X_SKIP; return; }
+        if (isnan(t[i])) {
+            if (c->sat) ex_exact(e, 0);
+            else {
+                e->kind = X_ANYNAN;
+                e->v = e->alt = qnan_bits(c->dt);
+            }
+            return;
+        }
+        if (fabs(t[i]) > FLT_MAX) {
+            e->kind = X_SKIP;
+            return;
+        }
         big = fmax(big, fabs(t[i]));
     }
-    if (fabs(r) > FLT_MAX * (1 - 0x1p-25)) { e->kind = X_SKIP; return; } /* overflow edge */
+    if (fabs(r) > FLT_MAX * (1 - 0x1p-25)) {
+        e->kind = X_SKIP;
+        return;
+    } /* overflow edge */
     ex_float(e, c->dt, r, c->sat, 0);
     if (e->kind != X_EXACT) return;
     e->kind = X_TOL;
@@ -1074,7 +1290,10 @@ static double fsrcb(const combo *c, int k, uint64_t b) {
 static void m_lrp(const combo *c, const uint64_t *s, expect *e, expect *e2) {
     (void)e2;
     double a = fsrc(c, s, 0), b = fsrc(c, s, 1), d = fsrc(c, s, 2), om = 1.0 - a;
-    if (fabs(om) > FLT_MAX && isfinite(a)) { e->kind = X_SKIP; return; }
+    if (fabs(om) > FLT_MAX && isfinite(a)) {
+        e->kind = X_SKIP;
+        return;
+    }
     double t[2] = {b * a, d * om};
     sum_terms(c, t, 2, e);
 }
@@ -1084,7 +1303,10 @@ static void vm_dp(const combo *c, int lane, expect *e) {
     int b = lane & ~3, n = c->param == 5 ? 3 : c->param;
     double t[4];
     for (int j = 0; j < n; j++) t[j] = fsrcb(c, 0, VALS[0][b + j]) * fsrcb(c, 1, VALS[1][b + j]);
-    if (c->param == 5) { t[3] = fsrcb(c, 1, VALS[1][b + 3]); n = 4; }
+    if (c->param == 5) {
+        t[3] = fsrcb(c, 1, VALS[1][b + 3]);
+        n = 4;
+    }
     sum_terms(c, t, n, e);
 }
 /* line: src0[0] * src1[i] + src0[3], src0 read from its scalar region's first 4 elements. */
@@ -1104,8 +1326,9 @@ static void vm_plane(const combo *c, int lane, expect *e) {
 /* SETP.md: vector src0 -> LSB per lane; scalar (param 1) -> bit i of src0; immediate (param 2)
 ** -> bit i of the immediate c->imm. */
 static void vm_setp(const combo *c, int lane, expect *e) {
-    uint64_t v = c->param == 0 ? VALS[0][lane] & 1 : c->param == 1 ? (VALS[0][lane / 16 * 16] >> (lane % 16)) & 1
-                                                                    : ((uint64_t)c->imm >> (lane % 16)) & 1;
+    uint64_t v = c->param == 0   ? VALS[0][lane] & 1
+                 : c->param == 1 ? (VALS[0][lane / 16 * 16] >> (lane % 16)) & 1
+                                 : ((uint64_t)c->imm >> (lane % 16)) & 1;
     ex_exact(e, v);
 }
 /* ADD3O.md: dst = the sum truncated to dst; P = overflow.  Reading: overflow = the exact sum of
@@ -1127,11 +1350,20 @@ static void m_invm(const combo *c, const uint64_t *s, expect *e, expect *e2) {
     int special_in = c->param == 0 ? (!isfinite(a) || !isfinite(b) || a == 0 || b == 0) : (!isfinite(a) || a <= 0);
     if (c->dt == T_F && !isnan(r)) {
         double rf = fval(T_F, d2f(T_F, r, 0));
-        if (!special_in && (isinf(rf) || rf == 0)) { e->kind = e2->kind = X_SKIP; return; }
+        if (!special_in && (isinf(rf) || rf == 0)) {
+            e->kind = e2->kind = X_SKIP;
+            return;
+        }
     }
-    if (c->dt == T_DF && !special_in && (isinf(r) || r == 0)) { e->kind = e2->kind = X_SKIP; return; }
+    if (c->dt == T_DF && !special_in && (isinf(r) || r == 0)) {
+        e->kind = e2->kind = X_SKIP;
+        return;
+    }
     ex_exact(e2, special_in);
-    if (!special_in) { e->kind = X_SKIP; return; }
+    if (!special_in) {
+        e->kind = X_SKIP;
+        return;
+    }
     ex_float(e, c->dt, r, 0, 0);
 }
 /* FCVT.md: hf -> bf8 (E5M2, as ub): round to nearest even, denormals kept; bf8 and hf share the
@@ -1144,21 +1376,39 @@ static void m_fcvt(const combo *c, const uint64_t *s, expect *e, expect *e2) {
     switch (c->param) {
     case 0: {
         x &= 0xffff;
-        if (isnan_bits(T_HF, x)) { e->kind = X_ANYNAN; e->nan_as = 2; return; }
+        if (isnan_bits(T_HF, x)) {
+            e->kind = X_ANYNAN;
+            e->nan_as = 2;
+            return;
+        }
         uint64_t r = x >> 8, rem = x & 0xff;
         if (rem > 0x80 || (rem == 0x80 && (r & 1))) r++;
         ex_exact(e, r);
         return;
     }
     case 1:
-        if ((x & 0x7c) == 0x7c && (x & 3)) { e->kind = X_ANYNAN; e->v = e->alt = qnan_bits(T_HF); return; }
+        if ((x & 0x7c) == 0x7c && (x & 3)) {
+            e->kind = X_ANYNAN;
+            e->v = e->alt = qnan_bits(T_HF);
+            return;
+        }
         ex_exact(e, (x & 0xff) << 8);
         return;
     case 2: {
         x &= 0xffffffffu;
-        if (isnan_bits(T_F, x)) { e->kind = X_ANYNAN; e->nan_as = 1; return; }
-        if (is_denorm_bits(T_F, x)) { ex_exact(e, x & 0x80000000u); return; }
-        if ((x & 0x7f800000u) == 0x7f800000u) { ex_exact(e, x); return; }
+        if (isnan_bits(T_F, x)) {
+            e->kind = X_ANYNAN;
+            e->nan_as = 1;
+            return;
+        }
+        if (is_denorm_bits(T_F, x)) {
+            ex_exact(e, x & 0x80000000u);
+            return;
+        }
+        if ((x & 0x7f800000u) == 0x7f800000u) {
+            ex_exact(e, x);
+            return;
+        }
         uint64_t r = x >> 13, rem = x & 0x1fff;
         if (rem > 0x1000 || (rem == 0x1000 && (r & 1))) r++;
         ex_exact(e, (r << 13) & 0xffffffffu); /* a carry into the exponent is the next binade / inf */
@@ -1176,18 +1426,38 @@ static void m_srnd(const combo *c, const uint64_t *s, expect *e, expect *e2) {
     (void)e2;
     if (c->param == 1) {
         uint64_t x = s[0] & 0xffff, sg = x & 0x8000, mag = x & 0x7fff;
-        if (isnan_bits(T_HF, x)) { e->kind = X_ANYNAN; e->nan_as = 2; return; }
-        if (mag == 0x7c00) { ex_exact(e, (sg >> 8) | 0x7c); return; }
+        if (isnan_bits(T_HF, x)) {
+            e->kind = X_ANYNAN;
+            e->nan_as = 2;
+            return;
+        }
+        if (mag == 0x7c00) {
+            ex_exact(e, (sg >> 8) | 0x7c);
+            return;
+        }
         uint64_t r = (mag + (s[1] & 0xff)) >> 8;
-        if (r >= 0x7c) { e->kind = X_SKIP; return; }
+        if (r >= 0x7c) {
+            e->kind = X_SKIP;
+            return;
+        }
         ex_exact(e, (sg >> 8) | r);
         return;
     }
     uint64_t x = s[0] & 0xffffffffu, sg = x & 0x80000000u, mag = x & 0x7fffffffu;
-    if (isnan_bits(T_F, x)) { e->kind = X_ANYNAN; e->v = e->alt = qnan_bits(T_HF); return; }
-    if (mag == 0x7f800000u) { ex_exact(e, (sg >> 16) | 0x7c00); return; }
+    if (isnan_bits(T_F, x)) {
+        e->kind = X_ANYNAN;
+        e->v = e->alt = qnan_bits(T_HF);
+        return;
+    }
+    if (mag == 0x7f800000u) {
+        ex_exact(e, (sg >> 16) | 0x7c00);
+        return;
+    }
     uint64_t sum = mag + (s[1] & 0x1fff);
-    if (sum >= 0x7f800000u) { e->kind = X_SKIP; return; } /* far beyond the hf range */
+    if (sum >= 0x7f800000u) {
+        e->kind = X_SKIP;
+        return;
+    } /* far beyond the hf range */
     float f;
     uint32_t fb = (uint32_t)sum;
     memcpy(&f, &fb, 4);
@@ -1198,7 +1468,10 @@ static void m_srnd(const combo *c, const uint64_t *s, expect *e, expect *e2) {
     uint64_t h = d2f(T_HF, (double)f, 0);
     RM = saved;
     FLUSH[T_HF] = saved_fl;
-    if ((h & 0x7fff) >= 0x7bff && (double)f >= 65504.0 + 16) { e->kind = X_SKIP; return; }
+    if ((h & 0x7fff) >= 0x7bff && (double)f >= 65504.0 + 16) {
+        e->kind = X_SKIP;
+        return;
+    }
     ex_exact(e, (sg >> 16) | h);
 }
 
@@ -1217,21 +1490,38 @@ static void vm_imm(const combo *c, int lane, expect *e) {
     int l = lane % 16;
     if (c->param >= 4) {
         double v = vf_val((c->imm >> (8 * (l % 4))) & 0xff);
-        if (c->param == 5) { ex_float(e, T_F, v, 0, 0); return; }
+        if (c->param == 5) {
+            ex_float(e, T_F, v, 0, 0);
+            return;
+        }
         fused(c, T_F, fsrcb(c, 0, VALS[0][lane]), 1.0, v, 0, e);
         return;
     }
     i128 el = (c->imm >> (4 * (l % 8))) & 15;
     if (!(c->param & 1) && el > 7) el -= 16;
-    if (c->param >= 2) { ex_exact(e, i2dst(c->dt, el, 0)); return; }
+    if (c->param >= 2) {
+        ex_exact(e, i2dst(c->dt, el, 0));
+        return;
+    }
     ex_exact(e, i2dst(c->dt, ival(c->st[0], VALS[0][lane]) + el, 0));
 }
 /* Source regions (5_operands: element (i / width) * vstride + (i % width) * hstride from the
 ** offset) on src1 of add; param indexes REGIONS. */
-static const struct { int off, vs, w, hs; } REGIONS[] = {
-    {0, 8, 4, 2}, {0, 0, 4, 1}, {0, 4, 4, 0}, {5, 0, 1, 0}, {0, 16, 8, 2}, {3, 1, 1, 0}, {1, 4, 2, 2}, {2, 2, 2, 1},
+static const struct {
+    int off, vs, w, hs;
+} REGIONS[] = {
+    {0, 8, 4, 2},
+    {0, 0, 4, 1},
+    {0, 4, 4, 0},
+    {5, 0, 1, 0},
+    {0, 16, 8, 2},
+    {3, 1, 1, 0},
+    {1, 4, 2, 2},
+    {2, 2, 2, 1},
     /* indirect (5_operands: r[A(0), imm]<region>, the address variable holds a byte address) */
-    {1, 2, 1, 0}, {4, 0, 1, 0}, {7, 1, 1, 0},
+    {1, 2, 1, 0},
+    {4, 0, 1, 0},
+    {7, 1, 1, 0},
 };
 static void vm_region(const combo *c, int lane, expect *e) {
     int g = lane / 16, l = lane % 16, p = c->param;
@@ -1243,7 +1533,10 @@ static void vm_region(const combo *c, int lane, expect *e) {
 ** fill value c->imm written first. */
 static void vm_dstride(const combo *c, int lane, expect *e) {
     int g = lane / 16, l = lane % 16, st = c->param;
-    if (l % st) { ex_exact(e, c->imm & tmask(c->dt)); return; }
+    if (l % st) {
+        ex_exact(e, c->imm & tmask(c->dt));
+        return;
+    }
     uint64_t s[4] = {VALS[0][16 * g + l / st], VALS[1][16 * g + l / st], 0, 0};
     m_add(c, s, e, NULL);
 }
@@ -1258,7 +1551,10 @@ static void vm_pred(const combo *c, int lane, expect *e) {
     case 3: r = !p1; break;
     default: {
         int on = (int)(VALS[2][lane] & 1) ^ (c->param == 5);
-        if (!on) { ex_exact(e, c->imm & tmask(c->dt)); return; }
+        if (!on) {
+            ex_exact(e, c->imm & tmask(c->dt));
+            return;
+        }
         uint64_t s[4] = {VALS[0][lane], VALS[1][lane], 0, 0};
         m_add(c, s, e, NULL);
         return;
@@ -1271,8 +1567,15 @@ static void vm_pred(const combo *c, int lane, expect *e) {
 static combo C0(const char *op, int nsrc, int dt, int s0, int s1, int s2, model_fn m) {
     combo c;
     memset(&c, 0, sizeof c);
-    c.op = op; c.nsrc = nsrc; c.dt = dt; c.st[0] = s0; c.st[1] = s1; c.st[2] = s2; c.st[3] = s2;
-    c.model = m; c.dt2 = T_NONE;
+    c.op = op;
+    c.nsrc = nsrc;
+    c.dt = dt;
+    c.st[0] = s0;
+    c.st[1] = s1;
+    c.st[2] = s2;
+    c.st[3] = s2;
+    c.model = m;
+    c.dt2 = T_NONE;
     return c;
 }
 
@@ -1280,35 +1583,51 @@ static const int INTS[] = {T_UB, T_B, T_UW, T_W, T_UD, T_D, T_UQ, T_Q};
 static const int INT32S[] = {T_UB, T_B, T_UW, T_W, T_UD, T_D};
 
 /* Integer ops over every (dst, src) type pair in `ts`, plus mixed-source cases. */
-static void int_binary(const char *op, model_fn m, int param, const int *ts, int nt, int with_sat, const char *const *mods) {
+static void int_binary(const char *op, model_fn m, int param, const int *ts, int nt, int with_sat,
+                       const char *const *mods) {
     for (int i = 0; i < nt; i++) {
         int t = ts[i];
         combo c = C0(op, 2, t, t, t, t, m);
         c.param = param;
         run_combo(&c);
-        if (with_sat) { c.sat = 1; run_combo(&c); c.sat = 0; }
+        if (with_sat) {
+            c.sat = 1;
+            run_combo(&c);
+            c.sat = 0;
+        }
         /* mixed: each source another type, dst a third */
-        c.st[0] = ts[(i + 1) % nt]; c.st[1] = ts[(i + 3) % nt];
+        c.st[0] = ts[(i + 1) % nt];
+        c.st[1] = ts[(i + 3) % nt];
         run_combo(&c);
-        if (with_sat) { c.sat = 1; run_combo(&c); c.sat = 0; }
+        if (with_sat) {
+            c.sat = 1;
+            run_combo(&c);
+            c.sat = 0;
+        }
         if (mods) {
             c.st[0] = c.st[1] = t;
-            c.mod[0] = mods[0]; c.mod[1] = mods[1];
+            c.mod[0] = mods[0];
+            c.mod[1] = mods[1];
             run_combo(&c);
-            c.mod[0] = mods[2]; c.mod[1] = NULL;
+            c.mod[0] = mods[2];
+            c.mod[1] = NULL;
             run_combo(&c);
         }
     }
 }
 
 int main(int argc, char **argv) {
-    (void)argc; (void)argv;
+    (void)argc;
+    (void)argv;
     visa_ctx_desc d;
     memset(&d, 0, sizeof d);
     d.struct_size = sizeof d;
     d.on_diag = on_diag;
     d.diag_ud = &RUN;
-    if (visa_ctx_create(&d, &RUN.ctx) != VISA_OK) { fprintf(stderr, "no context\n"); return 1; }
+    if (visa_ctx_create(&d, &RUN.ctx) != VISA_OK) {
+        fprintf(stderr, "no context\n");
+        return 1;
+    }
     set_mode(0x4C0);
 
     static const char *const amods[] = {"(-)", "(abs)", "(-abs)"};
@@ -1325,28 +1644,53 @@ int main(int argc, char **argv) {
     int_binary("max", m_max, 0, INTS, 8, 1, amods);
     /* mul q = d * d (TM_INT_QDD) */
     for (int dq = T_UQ; dq <= T_Q; dq++)
-        for (int a = T_UD; a <= T_D; a++) { c = C0("mul", 2, dq, a, a ^ (dq == T_Q), 0, m_mul); run_combo(&c); c.sat = 1; run_combo(&c); }
+        for (int a = T_UD; a <= T_D; a++) {
+            c = C0("mul", 2, dq, a, a ^ (dq == T_Q), 0, m_mul);
+            run_combo(&c);
+            c.sat = 1;
+            run_combo(&c);
+        }
     for (int i = 0; i < 6; i++) {
         int t = INT32S[i];
-        c = C0("mad", 3, t, t, t, t, m_mad); run_combo(&c);
-        c.sat = 1; run_combo(&c);
-        c.sat = 0; c.st[0] = INT32S[(i + 2) % 6]; c.st[2] = INT32S[(i + 5) % 6]; run_combo(&c);
-        c.mod[1] = "(-)"; run_combo(&c);
+        c = C0("mad", 3, t, t, t, t, m_mad);
+        run_combo(&c);
+        c.sat = 1;
+        run_combo(&c);
+        c.sat = 0;
+        c.st[0] = INT32S[(i + 2) % 6];
+        c.st[2] = INT32S[(i + 5) % 6];
+        run_combo(&c);
+        c.mod[1] = "(-)";
+        run_combo(&c);
     }
     for (int t = T_UW; t <= T_D; t++) {
-        c = C0("add3", 3, t, t, t, t, m_add3); run_combo(&c);
-        c.sat = 1; run_combo(&c);
-        c.sat = 0; c.st[1] = t ^ 1; c.st[2] = t >= T_UD ? t - 2 : t + 2; c.mod[2] = "(-)"; run_combo(&c);
+        c = C0("add3", 3, t, t, t, t, m_add3);
+        run_combo(&c);
+        c.sat = 1;
+        run_combo(&c);
+        c.sat = 0;
+        c.st[1] = t ^ 1;
+        c.st[2] = t >= T_UD ? t - 2 : t + 2;
+        c.mod[2] = "(-)";
+        run_combo(&c);
     }
     for (int t = T_UD; t <= T_D; t++) {
-        c = C0("mulh", 2, t, t, t, 0, m_mulh); run_combo(&c);
-        c = C0("madw", 3, t, t, t, t, m_madw); c.dmul = 2; run_combo(&c);
-        c.st[2] = t ^ 1; run_combo(&c);
+        c = C0("mulh", 2, t, t, t, 0, m_mulh);
+        run_combo(&c);
+        c = C0("madw", 3, t, t, t, t, m_madw);
+        c.dmul = 2;
+        run_combo(&c);
+        c.st[2] = t ^ 1;
+        run_combo(&c);
     }
-    c = C0("addc", 2, T_UD, T_UD, T_UD, 0, m_addc); c.dt2 = T_UD;
-    c.body = "    addc (M1, 16) D(0,0)<1> D2(0,0)<1> S0(0,0)<1;1,0> S1(0,0)<1;1,0>"; run_combo(&c);
-    c.op = "subb"; c.param = 1;
-    c.body = "    subb (M1, 16) D(0,0)<1> D2(0,0)<1> S0(0,0)<1;1,0> S1(0,0)<1;1,0>"; run_combo(&c);
+    c = C0("addc", 2, T_UD, T_UD, T_UD, 0, m_addc);
+    c.dt2 = T_UD;
+    c.body = "    addc (M1, 16) D(0,0)<1> D2(0,0)<1> S0(0,0)<1;1,0> S1(0,0)<1;1,0>";
+    run_combo(&c);
+    c.op = "subb";
+    c.param = 1;
+    c.body = "    subb (M1, 16) D(0,0)<1> D2(0,0)<1> S0(0,0)<1;1,0> S1(0,0)<1;1,0>";
+    run_combo(&c);
 
     /* ---- float arithmetic: add mul mad min max div, hf/f/df (+ bf with f), .sat, modifiers */
     for (int i = 0; i < 3; i++) {
@@ -1354,14 +1698,25 @@ int main(int argc, char **argv) {
         const char *ops[] = {"add", "mul", "min", "max", "div"};
         model_fn fns[] = {m_add, m_mul, m_min, m_max, m_div};
         for (int o = 0; o < 5; o++) {
-            c = C0(ops[o], 2, t, t, t, 0, fns[o]); run_combo(&c);
-            c.sat = 1; run_combo(&c);
-            c.sat = 0; c.mod[0] = "(-)"; c.mod[1] = "(abs)"; run_combo(&c);
-            c.mod[0] = "(-abs)"; c.mod[1] = NULL; run_combo(&c);
+            c = C0(ops[o], 2, t, t, t, 0, fns[o]);
+            run_combo(&c);
+            c.sat = 1;
+            run_combo(&c);
+            c.sat = 0;
+            c.mod[0] = "(-)";
+            c.mod[1] = "(abs)";
+            run_combo(&c);
+            c.mod[0] = "(-abs)";
+            c.mod[1] = NULL;
+            run_combo(&c);
         }
-        c = C0("mad", 3, t, t, t, t, m_mad); run_combo(&c);
-        c.sat = 1; run_combo(&c);
-        c.sat = 0; c.mod[2] = "(-)"; run_combo(&c);
+        c = C0("mad", 3, t, t, t, t, m_mad);
+        run_combo(&c);
+        c.sat = 1;
+        run_combo(&c);
+        c.sat = 0;
+        c.mod[2] = "(-)";
+        run_combo(&c);
     }
     /* mixed hf/f sources (TM_HF_F mixable), f/bf (from XeHP) */
     {
@@ -1369,24 +1724,37 @@ int main(int argc, char **argv) {
         model_fn fns[] = {m_mul, m_mad, m_min, m_max};
         for (int o = 0; o < 4; o++) {
             int ns = o == 1 ? 3 : 2;
-            c = C0(ops[o], ns, T_F, T_HF, T_F, T_HF, fns[o]); run_combo(&c);
-            c = C0(ops[o], ns, T_HF, T_HF, T_F, T_HF, fns[o]); run_combo(&c);
+            c = C0(ops[o], ns, T_F, T_HF, T_F, T_HF, fns[o]);
+            run_combo(&c);
+            c = C0(ops[o], ns, T_HF, T_HF, T_F, T_HF, fns[o]);
+            run_combo(&c);
             if (o < 2) {
-                c = C0(ops[o], ns, T_F, T_BF, T_F, T_BF, fns[o]); run_combo(&c);
-                c = C0(ops[o], ns, T_BF, T_BF, T_BF, T_BF, fns[o]); run_combo(&c);
-                c = C0(ops[o], ns, T_BF, T_F, T_BF, T_F, fns[o]); run_combo(&c);
+                c = C0(ops[o], ns, T_F, T_BF, T_F, T_BF, fns[o]);
+                run_combo(&c);
+                c = C0(ops[o], ns, T_BF, T_BF, T_BF, T_BF, fns[o]);
+                run_combo(&c);
+                c = C0(ops[o], ns, T_BF, T_F, T_BF, T_F, fns[o]);
+                run_combo(&c);
             }
         }
-        c = C0("add", 2, T_BF, T_BF, T_BF, 0, m_add); run_combo(&c);
-        c = C0("add", 2, T_F, T_BF, T_F, 0, m_add); run_combo(&c);
+        c = C0("add", 2, T_BF, T_BF, T_BF, 0, m_add);
+        run_combo(&c);
+        c = C0("add", 2, T_F, T_BF, T_F, 0, m_add);
+        run_combo(&c);
     }
     /* hf and bf mad on the lanes where a float fma rounded again to hf / bf goes wrong (mad_hard):
     ** plain, saturated, and with src0 and src2 negated (which negates a*b + c, ties and all) */
     for (int i = 0; i < 2; i++) {
         int t = i ? T_BF : T_HF;
-        c = C0("mad", 3, t, t, t, t, m_mad); c.hard_mad = 1; run_combo(&c);
-        c.sat = 1; run_combo(&c);
-        c.sat = 0; c.mod[0] = "(-)"; c.mod[2] = "(-)"; run_combo(&c);
+        c = C0("mad", 3, t, t, t, t, m_mad);
+        c.hard_mad = 1;
+        run_combo(&c);
+        c.sat = 1;
+        run_combo(&c);
+        c.sat = 0;
+        c.mod[0] = "(-)";
+        c.mod[2] = "(-)";
+        run_combo(&c);
     }
 
     /* ---- logic and shifts */
@@ -1396,42 +1764,74 @@ int main(int argc, char **argv) {
         int_binary("or", m_logic, 1, INTS, 8, 0, lmods);
         int_binary("xor", m_logic, 2, INTS, 8, 0, lmods);
         for (int i = 0; i < 8; i++) {
-            c = C0("not", 1, INTS[i], INTS[i], 0, 0, m_logic); c.param = 3; run_combo(&c);
-            c.st[0] = INTS[(i + 3) % 8]; run_combo(&c);
+            c = C0("not", 1, INTS[i], INTS[i], 0, 0, m_logic);
+            c.param = 3;
+            run_combo(&c);
+            c.st[0] = INTS[(i + 3) % 8];
+            run_combo(&c);
         }
         for (int i = 0; i < 8; i++) {
             int t = INTS[i];
-            c = C0("shl", 2, t, t, INTS[(i + 5) % 8], 0, m_shift); run_combo(&c);
-            c.sat = 1; run_combo(&c); c.sat = 0;
-            c.st[0] = INTS[(i + 2) % 8]; run_combo(&c);
+            c = C0("shl", 2, t, t, INTS[(i + 5) % 8], 0, m_shift);
+            run_combo(&c);
+            c.sat = 1;
+            run_combo(&c);
+            c.sat = 0;
+            c.st[0] = INTS[(i + 2) % 8];
+            run_combo(&c);
             if (!is_signed(t)) {
-                c = C0("shr", 2, t, t, t, 0, m_shift); c.param = 1; run_combo(&c);
-                c.st[1] = INTS[(i + 3) % 8]; c.st[0] = t == T_UB ? T_UB : t - 2; run_combo(&c);
-                c.st[0] = t; c.sat = 1; run_combo(&c);
+                c = C0("shr", 2, t, t, t, 0, m_shift);
+                c.param = 1;
+                run_combo(&c);
+                c.st[1] = INTS[(i + 3) % 8];
+                c.st[0] = t == T_UB ? T_UB : t - 2;
+                run_combo(&c);
+                c.st[0] = t;
+                c.sat = 1;
+                run_combo(&c);
             } else {
-                c = C0("asr", 2, t, t, t, 0, m_shift); c.param = 2; run_combo(&c);
-                c.st[1] = INTS[(i + 3) % 8]; c.st[0] = t == T_B ? T_B : t - 2; run_combo(&c);
+                c = C0("asr", 2, t, t, t, 0, m_shift);
+                c.param = 2;
+                run_combo(&c);
+                c.st[1] = INTS[(i + 3) % 8];
+                c.st[0] = t == T_B ? T_B : t - 2;
+                run_combo(&c);
             }
         }
         for (int rot = 0; rot < 2; rot++) {
             const int ts[] = {T_UW, T_W, T_UD, T_D, T_UQ, T_Q};
             for (int i = 0; i < 6; i++) {
-                c = C0(rot ? "ror" : "rol", 2, ts[i], ts[i], ts[i], 0, m_rot); c.param = rot; run_combo(&c);
-                if (i < 4) { c.st[1] = ts[(i + 1) % 4]; run_combo(&c); }
+                c = C0(rot ? "ror" : "rol", 2, ts[i], ts[i], ts[i], 0, m_rot);
+                c.param = rot;
+                run_combo(&c);
+                if (i < 4) {
+                    c.st[1] = ts[(i + 1) % 4];
+                    run_combo(&c);
+                }
             }
         }
     }
 
     /* ---- bit operations */
-    for (int t = T_UB; t <= T_UD; t += 2) { c = C0("cbit", 1, T_UD, t, 0, 0, m_cbit); run_combo(&c); }
-    for (int t = T_UD; t <= T_D; t++) {
-        c = C0("fbl", 1, T_UD, t, 0, 0, m_fbl); run_combo(&c);
-        c = C0("fbh", 1, T_UD, t, 0, 0, m_fbh); run_combo(&c);
-        c = C0("bfe", 3, t, t, t, t, m_bfe); run_combo(&c);
-        c = C0("bfi", 4, t, t, t, t, m_bfi); c.st[3] = t; run_combo(&c);
+    for (int t = T_UB; t <= T_UD; t += 2) {
+        c = C0("cbit", 1, T_UD, t, 0, 0, m_cbit);
+        run_combo(&c);
     }
-    c = C0("lzd", 1, T_UD, T_UD, 0, 0, m_lzd); run_combo(&c);
-    c = C0("bfrev", 1, T_UD, T_UD, 0, 0, m_bfrev); run_combo(&c);
+    for (int t = T_UD; t <= T_D; t++) {
+        c = C0("fbl", 1, T_UD, t, 0, 0, m_fbl);
+        run_combo(&c);
+        c = C0("fbh", 1, T_UD, t, 0, 0, m_fbh);
+        run_combo(&c);
+        c = C0("bfe", 3, t, t, t, t, m_bfe);
+        run_combo(&c);
+        c = C0("bfi", 4, t, t, t, t, m_bfi);
+        c.st[3] = t;
+        run_combo(&c);
+    }
+    c = C0("lzd", 1, T_UD, T_UD, 0, 0, m_lzd);
+    run_combo(&c);
+    c = C0("bfrev", 1, T_UD, T_UD, 0, 0, m_bfrev);
+    run_combo(&c);
     {
         const int fns[] = {0x00, 0xff, 0x80, 0xfe, 0x96, 0xca, 0xe8, 0x01, 0x5a, 0x3c};
         const int ts[] = {T_UW, T_W, T_UD, T_D};
@@ -1440,8 +1840,10 @@ int main(int argc, char **argv) {
         for (int f = 0; f < 10; f++) {
             int t = ts[f % 4];
             snprintf(ops[f], sizeof ops[f], "bfn.x%x", fns[f]);
-            c = C0(ops[f], 3, t, t, ts[(f + 1) % 4], t, m_bfn); c.param = fns[f];
-            snprintf(bodies[f], sizeof bodies[f], "    bfn.x%x (M1, 16) D(0,0)<1> S0(0,0)<1;1,0> S1(0,0)<1;1,0> S2(0,0)<1;1,0>", fns[f]);
+            c = C0(ops[f], 3, t, t, ts[(f + 1) % 4], t, m_bfn);
+            c.param = fns[f];
+            snprintf(bodies[f], sizeof bodies[f],
+                     "    bfn.x%x (M1, 16) D(0,0)<1> S0(0,0)<1;1,0> S1(0,0)<1;1,0> S2(0,0)<1;1,0>", fns[f]);
             c.body = bodies[f];
             run_combo(&c);
         }
@@ -1450,15 +1852,23 @@ int main(int argc, char **argv) {
     /* ---- dp4a, sad2, sad2add */
     for (int a = T_UD; a <= T_D; a++)
         for (int b = T_UD; b <= T_D; b++) {
-            c = C0("dp4a", 3, a, a, b, b ^ (a == T_D), m_dp4a); run_combo(&c);
-            c.sat = 1; run_combo(&c);
+            c = C0("dp4a", 3, a, a, b, b ^ (a == T_D), m_dp4a);
+            run_combo(&c);
+            c.sat = 1;
+            run_combo(&c);
         }
     for (int dt = T_UW; dt <= T_W; dt++)
         for (int st = T_UB; st <= T_B; st++) {
-            c = C0("sad2", 2, dt, st, st, 0, m_sad2); c.lanes_stride = 2; run_combo(&c);
-            c.sat = 1; run_combo(&c);
-            c = C0("sad2add", 3, dt, st, st, dt, m_sad2); c.lanes_stride = 2; run_combo(&c);
-            c.sat = 1; run_combo(&c);
+            c = C0("sad2", 2, dt, st, st, 0, m_sad2);
+            c.lanes_stride = 2;
+            run_combo(&c);
+            c.sat = 1;
+            run_combo(&c);
+            c = C0("sad2add", 3, dt, st, st, dt, m_sad2);
+            c.lanes_stride = 2;
+            run_combo(&c);
+            c.sat = 1;
+            run_combo(&c);
         }
 
     /* ---- compare and select */
@@ -1471,31 +1881,53 @@ int main(int argc, char **argv) {
             snprintf(bodies[r], sizeof bodies[r],
                      "    cmp.%s (M1, 16) PR S0(0,0)<1;1,0> S1(0,0)<1;1,0>\n"
                      "    mov (M1, 16) D(0,0)<1> 0x0:ud\n"
-                     "    (PR) mov (M1, 16) D(0,0)<1> 0x1:ud", rels[r]);
+                     "    (PR) mov (M1, 16) D(0,0)<1> 0x1:ud",
+                     rels[r]);
             for (int i = 0; i < 12; i++) {
                 int t = ts[i];
-                c = C0(ops[r], 2, T_UD, t, t, 0, m_cmp_pred); c.param = r; c.body = bodies[r]; run_combo(&c);
+                c = C0(ops[r], 2, T_UD, t, t, 0, m_cmp_pred);
+                c.param = r;
+                c.body = bodies[r];
+                run_combo(&c);
                 /* general dst: all ones / zero; float sources need the same dst type */
-                c = C0(ops[r], 2, t, t, t, 0, m_cmp_gen); c.param = r; run_combo(&c);
-                if (!is_flt(t)) { c.st[1] = INTS[(i + 3) % 8]; c.dt = T_UD; run_combo(&c); }
-                else if (t != T_BF) { c.mod[0] = "(-)"; c.mod[1] = "(abs)"; run_combo(&c); }
+                c = C0(ops[r], 2, t, t, t, 0, m_cmp_gen);
+                c.param = r;
+                run_combo(&c);
+                if (!is_flt(t)) {
+                    c.st[1] = INTS[(i + 3) % 8];
+                    c.dt = T_UD;
+                    run_combo(&c);
+                } else if (t != T_BF) {
+                    c.mod[0] = "(-)";
+                    c.mod[1] = "(abs)";
+                    run_combo(&c);
+                }
             }
-            c = C0(ops[r], 2, T_F, T_HF, T_F, 0, m_cmp_gen); c.param = r; c.dt = T_UD; c.body = NULL;
-            c.dt = T_F; run_combo(&c);
+            c = C0(ops[r], 2, T_F, T_HF, T_F, 0, m_cmp_gen);
+            c.param = r;
+            c.dt = T_UD;
+            c.body = NULL;
+            c.dt = T_F;
+            run_combo(&c);
         }
-        static const char *const selbody =
-            "    and (M1, 16) D(0,0)<1> S2(0,0)<1;1,0> 0x1:ud\n"
-            "    cmp.ne (M1, 16) PR D(0,0)<1;1,0> 0x0:ud\n"
-            "    (PR) sel (M1, 16) D(0,0)<1> S0(0,0)<1;1,0> S1(0,0)<1;1,0>";
-        static const char *const selsatbody =
-            "    and (M1, 16) D(0,0)<1> S2(0,0)<1;1,0> 0x1:ud\n"
-            "    cmp.ne (M1, 16) PR D(0,0)<1;1,0> 0x0:ud\n"
-            "    (PR) sel.sat (M1, 16) D(0,0)<1> (-)S0(0,0)<1;1,0> S1(0,0)<1;1,0>";
+        static const char *const selbody = "    and (M1, 16) D(0,0)<1> S2(0,0)<1;1,0> 0x1:ud\n"
+                                           "    cmp.ne (M1, 16) PR D(0,0)<1;1,0> 0x0:ud\n"
+                                           "    (PR) sel (M1, 16) D(0,0)<1> S0(0,0)<1;1,0> S1(0,0)<1;1,0>";
+        static const char *const selsatbody = "    and (M1, 16) D(0,0)<1> S2(0,0)<1;1,0> 0x1:ud\n"
+                                              "    cmp.ne (M1, 16) PR D(0,0)<1;1,0> 0x0:ud\n"
+                                              "    (PR) sel.sat (M1, 16) D(0,0)<1> (-)S0(0,0)<1;1,0> S1(0,0)<1;1,0>";
         for (int i = 0; i < 12; i++) {
             int t = ts[i];
             if (tsize[t] < 4) continue; /* D doubles as the predicate source below: 32-bit and wider */
-            c = C0("sel", 3, t, t, t, T_UD, m_sel); c.body = selbody; run_combo(&c);
-            if (t != T_BF) { c.body = selsatbody; c.sat = 1; c.mod[0] = "(-)"; run_combo(&c); }
+            c = C0("sel", 3, t, t, t, T_UD, m_sel);
+            c.body = selbody;
+            run_combo(&c);
+            if (t != T_BF) {
+                c.body = selsatbody;
+                c.sat = 1;
+                c.mod[0] = "(-)";
+                run_combo(&c);
+            }
         }
     }
 
@@ -1504,14 +1936,22 @@ int main(int argc, char **argv) {
         const int ts[] = {T_UB, T_B, T_UW, T_W, T_UD, T_D, T_UQ, T_Q, T_HF, T_F, T_DF};
         for (int i = 0; i < 11; i++)
             for (int j = 0; j < 11; j++) {
-                c = C0("mov", 1, ts[i], ts[j], 0, 0, m_mov); run_combo(&c);
-                c.sat = 1; run_combo(&c); c.sat = 0;
-                if (i == j) { c.mod[0] = is_flt(ts[j]) ? "(-abs)" : "(-)"; run_combo(&c); }
+                c = C0("mov", 1, ts[i], ts[j], 0, 0, m_mov);
+                run_combo(&c);
+                c.sat = 1;
+                run_combo(&c);
+                c.sat = 0;
+                if (i == j) {
+                    c.mod[0] = is_flt(ts[j]) ? "(-abs)" : "(-)";
+                    run_combo(&c);
+                }
             }
         int bfp[][2] = {{T_BF, T_F}, {T_F, T_BF}, {T_BF, T_BF}};
         for (int i = 0; i < 3; i++) {
-            c = C0("mov", 1, bfp[i][0], bfp[i][1], 0, 0, m_mov); run_combo(&c);
-            c.sat = 1; run_combo(&c);
+            c = C0("mov", 1, bfp[i][0], bfp[i][1], 0, 0, m_mov);
+            run_combo(&c);
+            c.sat = 1;
+            run_combo(&c);
         }
     }
 
@@ -1519,9 +1959,16 @@ int main(int argc, char **argv) {
     {
         const char *ops[] = {"rndd", "rndu", "rnde", "rndz", "frc"};
         for (int o = 0; o < 5; o++) {
-            c = C0(ops[o], 1, T_F, T_F, 0, 0, m_rnd); c.param = o; run_combo(&c);
-            if (o < 4) { c.sat = 1; run_combo(&c); c.sat = 0; }
-            c.mod[0] = "(-)"; run_combo(&c);
+            c = C0(ops[o], 1, T_F, T_F, 0, 0, m_rnd);
+            c.param = o;
+            run_combo(&c);
+            if (o < 4) {
+                c.sat = 1;
+                run_combo(&c);
+                c.sat = 0;
+            }
+            c.mod[0] = "(-)";
+            run_combo(&c);
         }
     }
 
@@ -1530,35 +1977,68 @@ int main(int argc, char **argv) {
         const char *ops[] = {"inv", "sqrt", "rsqrt", "exp", "log", "sin", "cos", "tanh", "sigm"};
         for (int o = 0; o < 9; o++) {
             for (int t = T_HF; t <= T_F; t += 2) {
-                c = C0(ops[o], 1, t, t, 0, 0, m_math); c.param = o; run_combo(&c);
-                c.sat = 1; run_combo(&c); c.sat = 0;
-                c.mod[0] = "(abs)"; run_combo(&c);
+                c = C0(ops[o], 1, t, t, 0, 0, m_math);
+                c.param = o;
+                run_combo(&c);
+                c.sat = 1;
+                run_combo(&c);
+                c.sat = 0;
+                c.mod[0] = "(abs)";
+                run_combo(&c);
             }
-            c = C0(ops[o], 1, T_F, T_HF, 0, 0, m_math); c.param = o; run_combo(&c);
+            c = C0(ops[o], 1, T_F, T_HF, 0, 0, m_math);
+            c.param = o;
+            run_combo(&c);
         }
-        c = C0("inv", 1, T_DF, T_DF, 0, 0, m_math); c.param = 0; run_combo(&c);
-        for (int t = T_HF; t <= T_F; t += 2) { c = C0("pow", 2, t, t, t, 0, m_math); c.param = 9; run_combo(&c); }
+        c = C0("inv", 1, T_DF, T_DF, 0, 0, m_math);
+        c.param = 0;
+        run_combo(&c);
+        for (int t = T_HF; t <= T_F; t += 2) {
+            c = C0("pow", 2, t, t, t, 0, m_math);
+            c.param = 9;
+            run_combo(&c);
+        }
     }
 
     /* ---- IEEE macros: divm, sqrtm (exact), invm, rsqtm (early-out flag and special results) */
     for (int t = T_F; t <= T_DF; t++) {
-        c = C0("divm", 2, t, t, t, 0, m_ieee); run_combo(&c);
-        c.sat = 1; run_combo(&c); c.sat = 0;
-        c.mod[0] = "(-)"; c.mod[1] = "(abs)"; run_combo(&c);
-        c.mod[0] = c.mod[1] = NULL; c.cr0 = CR0_SET | 0x4D0; run_combo(&c);
-        c.cr0 = CR0_SET | 0x4F0; run_combo(&c);
-        c = C0("sqrtm", 1, t, t, 0, 0, m_ieee); c.param = 1; run_combo(&c);
-        c.sat = 1; run_combo(&c); c.sat = 0;
-        c.mod[0] = "(abs)"; run_combo(&c); c.mod[0] = NULL;
-        c.cr0 = CR0_SET | 0x4E0; run_combo(&c);
-        c = C0("invm", 2, t, t, t, 0, m_invm); c.dt2 = T_UD;
+        c = C0("divm", 2, t, t, t, 0, m_ieee);
+        run_combo(&c);
+        c.sat = 1;
+        run_combo(&c);
+        c.sat = 0;
+        c.mod[0] = "(-)";
+        c.mod[1] = "(abs)";
+        run_combo(&c);
+        c.mod[0] = c.mod[1] = NULL;
+        c.cr0 = CR0_SET | 0x4D0;
+        run_combo(&c);
+        c.cr0 = CR0_SET | 0x4F0;
+        run_combo(&c);
+        c = C0("sqrtm", 1, t, t, 0, 0, m_ieee);
+        c.param = 1;
+        run_combo(&c);
+        c.sat = 1;
+        run_combo(&c);
+        c.sat = 0;
+        c.mod[0] = "(abs)";
+        run_combo(&c);
+        c.mod[0] = NULL;
+        c.cr0 = CR0_SET | 0x4E0;
+        run_combo(&c);
+        c = C0("invm", 2, t, t, t, 0, m_invm);
+        c.dt2 = T_UD;
         c.body = "    invm (M1, 16) D(0,0)<1> PR S0(0,0)<1;1,0> S1(0,0)<1;1,0>\n"
                  "    mov (M1, 16) D2(0,0)<1> 0x0:ud\n    (PR) mov (M1, 16) D2(0,0)<1> 0x1:ud";
         run_combo(&c);
         c.body = "    invm (M1, 16) D(0,0)<1> PR (-)S0(0,0)<1;1,0> (abs)S1(0,0)<1;1,0>\n"
                  "    mov (M1, 16) D2(0,0)<1> 0x0:ud\n    (PR) mov (M1, 16) D2(0,0)<1> 0x1:ud";
-        c.mod[0] = "(-)"; c.mod[1] = "(abs)"; run_combo(&c);
-        c = C0("rsqtm", 1, t, t, 0, 0, m_invm); c.dt2 = T_UD; c.param = 1;
+        c.mod[0] = "(-)";
+        c.mod[1] = "(abs)";
+        run_combo(&c);
+        c = C0("rsqtm", 1, t, t, 0, 0, m_invm);
+        c.dt2 = T_UD;
+        c.param = 1;
         c.body = "    rsqtm (M1, 16) D(0,0)<1> PR S0(0,0)<1;1,0>\n"
                  "    mov (M1, 16) D2(0,0)<1> 0x0:ud\n    (PR) mov (M1, 16) D2(0,0)<1> 0x1:ud";
         run_combo(&c);
@@ -1566,26 +2046,47 @@ int main(int argc, char **argv) {
 
     /* ---- lrp, line, dp2/dp3/dp4/dph, plane (f only) */
     {
-        c = C0("lrp", 3, T_F, T_F, T_F, T_F, m_lrp); run_combo(&c);
-        c.sat = 1; run_combo(&c); c.sat = 0;
-        c.mod[0] = "(abs)"; c.mod[2] = "(-)"; run_combo(&c);
+        c = C0("lrp", 3, T_F, T_F, T_F, T_F, m_lrp);
+        run_combo(&c);
+        c.sat = 1;
+        run_combo(&c);
+        c.sat = 0;
+        c.mod[0] = "(abs)";
+        c.mod[2] = "(-)";
+        run_combo(&c);
         static const char *const dpn[] = {"dp2", "dp3", "dp4", "dph"};
         static char dpb[4][2][160];
         for (int o = 0; o < 4; o++)
             for (int sat = 0; sat < 2; sat++) {
-                c = C0(dpn[o], 2, T_F, T_F, T_F, 0, NULL); c.vmodel = vm_dp; c.param = o < 3 ? o + 2 : 5; c.sat = sat;
-                if (sat) { c.mod[0] = "(-)"; c.mod[1] = "(abs)"; }
-                snprintf(dpb[o][sat], sizeof dpb[o][sat], "    %s%s (M1, 16) D(0,0)<1> %sS0(0,0)<1;1,0> %sS1(0,0)<1;1,0>", dpn[o],
-                         sat ? ".sat" : "", sat ? "(-)" : "", sat ? "(abs)" : "");
+                c = C0(dpn[o], 2, T_F, T_F, T_F, 0, NULL);
+                c.vmodel = vm_dp;
+                c.param = o < 3 ? o + 2 : 5;
+                c.sat = sat;
+                if (sat) {
+                    c.mod[0] = "(-)";
+                    c.mod[1] = "(abs)";
+                }
+                snprintf(dpb[o][sat], sizeof dpb[o][sat],
+                         "    %s%s (M1, 16) D(0,0)<1> %sS0(0,0)<1;1,0> %sS1(0,0)<1;1,0>", dpn[o], sat ? ".sat" : "",
+                         sat ? "(-)" : "", sat ? "(abs)" : "");
                 c.body = dpb[o][sat];
                 run_combo(&c);
             }
-        c = C0("line", 2, T_F, T_F, T_F, 0, NULL); c.vmodel = vm_line;
-        c.body = "    line (M1, 16) D(0,0)<1> S0(0,0)<0;1,0> S1(0,0)<1;1,0>"; run_combo(&c);
-        c.sat = 1; c.body = "    line.sat (M1, 16) D(0,0)<1> S0(0,0)<0;1,0> S1(0,0)<1;1,0>"; run_combo(&c);
-        c = C0("plane", 2, T_F, T_F, T_F, 0, NULL); c.vmodel = vm_plane; c.smul1 = 2;
-        c.body = "    plane (M1, 16) D(0,0)<1> S0(0,0)<0;1,0> S1(0,0)<1;1,0>"; run_combo(&c);
-        c.sat = 1; c.body = "    plane.sat (M1, 16) D(0,0)<1> S0(0,0)<0;1,0> S1(0,0)<1;1,0>"; run_combo(&c);
+        c = C0("line", 2, T_F, T_F, T_F, 0, NULL);
+        c.vmodel = vm_line;
+        c.body = "    line (M1, 16) D(0,0)<1> S0(0,0)<0;1,0> S1(0,0)<1;1,0>";
+        run_combo(&c);
+        c.sat = 1;
+        c.body = "    line.sat (M1, 16) D(0,0)<1> S0(0,0)<0;1,0> S1(0,0)<1;1,0>";
+        run_combo(&c);
+        c = C0("plane", 2, T_F, T_F, T_F, 0, NULL);
+        c.vmodel = vm_plane;
+        c.smul1 = 2;
+        c.body = "    plane (M1, 16) D(0,0)<1> S0(0,0)<0;1,0> S1(0,0)<1;1,0>";
+        run_combo(&c);
+        c.sat = 1;
+        c.body = "    plane.sat (M1, 16) D(0,0)<1> S0(0,0)<0;1,0> S1(0,0)<1;1,0>";
+        run_combo(&c);
     }
 
     /* ---- setp (vector LSBs, scalar bits, immediate), add3.o (sum + overflow predicate) */
@@ -1594,52 +2095,90 @@ int main(int argc, char **argv) {
         static char b[6][300];
         const int ts[] = {T_UB, T_UW, T_UD};
         for (int i = 0; i < 3; i++) {
-            c = C0("setp", 1, T_UD, ts[i], 0, 0, NULL); c.vmodel = vm_setp;
-            snprintf(b[i], sizeof b[i], "    setp (M1_NM, 16) PR S0(0,0)<1;1,0>\n%s", pb); c.body = b[i]; run_combo(&c);
+            c = C0("setp", 1, T_UD, ts[i], 0, 0, NULL);
+            c.vmodel = vm_setp;
+            snprintf(b[i], sizeof b[i], "    setp (M1_NM, 16) PR S0(0,0)<1;1,0>\n%s", pb);
+            c.body = b[i];
+            run_combo(&c);
             if (ts[i] != T_UB) {
                 c.param = 1;
-                snprintf(b[3 + i], sizeof b[3 + i], "    setp (M1_NM, 16) PR S0(0,0)<0;1,0>\n%s", pb); c.body = b[3 + i]; run_combo(&c);
+                snprintf(b[3 + i], sizeof b[3 + i], "    setp (M1_NM, 16) PR S0(0,0)<0;1,0>\n%s", pb);
+                c.body = b[3 + i];
+                run_combo(&c);
             }
         }
         static char ib[4][300];
         for (int i = 0; i < 4; i++) {
-            c = C0("setp", 1, T_UD, T_UW, 0, 0, NULL); c.vmodel = vm_setp; c.param = 2; c.imm = (uint32_t)rnd() & 0xffff;
-            snprintf(ib[i], sizeof ib[i], "    setp (M1_NM, 16) PR 0x%x:uw\n%s", (unsigned)c.imm, pb); c.body = ib[i]; run_combo(&c);
+            c = C0("setp", 1, T_UD, T_UW, 0, 0, NULL);
+            c.vmodel = vm_setp;
+            c.param = 2;
+            c.imm = (uint32_t)rnd() & 0xffff;
+            snprintf(ib[i], sizeof ib[i], "    setp (M1_NM, 16) PR 0x%x:uw\n%s", (unsigned)c.imm, pb);
+            c.body = ib[i];
+            run_combo(&c);
         }
         static char ab[8][400];
         const int at[] = {T_UW, T_W, T_UD, T_D};
         for (int i = 0; i < 4; i++)
             for (int v = 0; v < 2; v++) {
                 int t = at[i];
-                c = C0("add3.o", 3, t, t, v ? at[(i + 1) % 4] : t, v ? at[(i + 3) % 4] : t, m_add3o); c.dt2 = T_UD;
+                c = C0("add3.o", 3, t, t, v ? at[(i + 1) % 4] : t, v ? at[(i + 3) % 4] : t, m_add3o);
+                c.dt2 = T_UD;
                 if (v) c.mod[1] = "(-)";
                 snprintf(ab[2 * i + v], sizeof ab[2 * i + v],
                          "    (PR) add3.o (M1, 16) D(0,0)<1> S0(0,0)<1;1,0> %sS1(0,0)<1;1,0> S2(0,0)<1;1,0>\n"
-                         "    mov (M1, 16) D2(0,0)<1> 0x0:ud\n    (PR) mov (M1, 16) D2(0,0)<1> 0x1:ud", v ? "(-)" : "");
-                c.body = ab[2 * i + v]; run_combo(&c);
+                         "    mov (M1, 16) D2(0,0)<1> 0x0:ud\n    (PR) mov (M1, 16) D2(0,0)<1> 0x1:ud",
+                         v ? "(-)" : "");
+                c.body = ab[2 * i + v];
+                run_combo(&c);
             }
     }
 
     /* ---- fcvt (hf <-> bf8, f <-> tf32), srnd (f -> hf, hf -> bf8) */
     {
-        c = C0("fcvt", 1, T_UB, T_HF, 0, 0, m_fcvt); c.param = 0;
-        c.body = "    fcvt (M1_NM, 16) D(0,0)<1> S0(0,0)<1;1,0>"; run_combo(&c);
-        c = C0("fcvt", 1, T_HF, T_UB, 0, 0, m_fcvt); c.param = 1; run_combo(&c);
-        c = C0("fcvt", 1, T_UD, T_F, 0, 0, m_fcvt); c.param = 2; run_combo(&c);
-        c = C0("fcvt", 1, T_F, T_UD, 0, 0, m_fcvt); c.param = 3; run_combo(&c);
-        c = C0("srnd", 2, T_HF, T_F, T_UW, 0, m_srnd); c.param = 0;
-        c.body = "    srnd (M1_NM, 16) D(0,0)<1> S0(0,0)<1;1,0> S1(0,0)<1;1,0>"; run_combo(&c);
-        c = C0("srnd", 2, T_UB, T_HF, T_UB, 0, m_srnd); c.param = 1;
-        c.body = "    srnd (M1_NM, 16) D(0,0)<1> S0(0,0)<1;1,0> S1(0,0)<1;1,0>"; run_combo(&c);
+        c = C0("fcvt", 1, T_UB, T_HF, 0, 0, m_fcvt);
+        c.param = 0;
+        c.body = "    fcvt (M1_NM, 16) D(0,0)<1> S0(0,0)<1;1,0>";
+        run_combo(&c);
+        c = C0("fcvt", 1, T_HF, T_UB, 0, 0, m_fcvt);
+        c.param = 1;
+        run_combo(&c);
+        c = C0("fcvt", 1, T_UD, T_F, 0, 0, m_fcvt);
+        c.param = 2;
+        run_combo(&c);
+        c = C0("fcvt", 1, T_F, T_UD, 0, 0, m_fcvt);
+        c.param = 3;
+        run_combo(&c);
+        c = C0("srnd", 2, T_HF, T_F, T_UW, 0, m_srnd);
+        c.param = 0;
+        c.body = "    srnd (M1_NM, 16) D(0,0)<1> S0(0,0)<1;1,0> S1(0,0)<1;1,0>";
+        run_combo(&c);
+        c = C0("srnd", 2, T_UB, T_HF, T_UB, 0, m_srnd);
+        c.param = 1;
+        c.body = "    srnd (M1_NM, 16) D(0,0)<1> S0(0,0)<1;1,0> S1(0,0)<1;1,0>";
+        run_combo(&c);
         /* the pages fix the denormal handling of these conversions ("retained" for bf8 and srnd,
         ** "flushed" for tf32): a flush-all / keep-all %cr0 must not change them */
-        c.cr0 = CR0_SET | 0x000; run_combo(&c);
-        c = C0("srnd", 2, T_HF, T_F, T_UW, 0, m_srnd); c.param = 0; c.cr0 = CR0_SET | 0x000;
-        c.body = "    srnd (M1_NM, 16) D(0,0)<1> S0(0,0)<1;1,0> S1(0,0)<1;1,0>"; run_combo(&c);
-        c = C0("fcvt", 1, T_UB, T_HF, 0, 0, m_fcvt); c.param = 0; c.cr0 = CR0_SET | 0x000;
-        c.body = "    fcvt (M1_NM, 16) D(0,0)<1> S0(0,0)<1;1,0>"; run_combo(&c);
-        c = C0("fcvt", 1, T_HF, T_UB, 0, 0, m_fcvt); c.param = 1; c.cr0 = CR0_SET | 0x000; run_combo(&c);
-        c = C0("fcvt", 1, T_UD, T_F, 0, 0, m_fcvt); c.param = 2; c.cr0 = CR0_SET | 0x4C0; run_combo(&c);
+        c.cr0 = CR0_SET | 0x000;
+        run_combo(&c);
+        c = C0("srnd", 2, T_HF, T_F, T_UW, 0, m_srnd);
+        c.param = 0;
+        c.cr0 = CR0_SET | 0x000;
+        c.body = "    srnd (M1_NM, 16) D(0,0)<1> S0(0,0)<1;1,0> S1(0,0)<1;1,0>";
+        run_combo(&c);
+        c = C0("fcvt", 1, T_UB, T_HF, 0, 0, m_fcvt);
+        c.param = 0;
+        c.cr0 = CR0_SET | 0x000;
+        c.body = "    fcvt (M1_NM, 16) D(0,0)<1> S0(0,0)<1;1,0>";
+        run_combo(&c);
+        c = C0("fcvt", 1, T_HF, T_UB, 0, 0, m_fcvt);
+        c.param = 1;
+        c.cr0 = CR0_SET | 0x000;
+        run_combo(&c);
+        c = C0("fcvt", 1, T_UD, T_F, 0, 0, m_fcvt);
+        c.param = 2;
+        c.cr0 = CR0_SET | 0x4C0;
+        run_combo(&c);
     }
 
     /* ---- operand forms: V / UV / VF immediates, source regions, destination strides,
@@ -1653,76 +2192,113 @@ int main(int argc, char **argv) {
                 int t = vt[i], uv = p & 1;
                 if (t == T_F && p < 2) continue; /* V/UV into float arithmetic: integer/float mix */
                 if (p < 2 && (uv != !is_signed(t))) continue; /* V goes with signed, UV with unsigned */
-                c = C0(p < 2 ? "add" : "mov", p < 2 ? 1 : 0, t, t, 0, 0, NULL); c.vmodel = vm_imm; c.param = p;
+                c = C0(p < 2 ? "add" : "mov", p < 2 ? 1 : 0, t, t, 0, 0, NULL);
+                c.vmodel = vm_imm;
+                c.param = p;
                 c.imm = (uint32_t)rnd();
-                if (c.nsrc == 0) { c.nsrc = 1; c.st[0] = T_UD; } /* an unused loaded source keeps the runner simple */
-                snprintf(b[nb], sizeof b[nb],
-                         p < 2 ? "    add (M1, 8) D(0,0)<1> S0(0,0)<1;1,0> 0x%x:%s\n    add (M1, 8) D(0,8)<1> S0(0,8)<1;1,0> 0x%x:%s"
-                               : "    mov (M1, 8) D(0,0)<1> 0x%x:%s\n    mov (M1, 8) D(0,8)<1> 0x%x:%s",
-                         (unsigned)c.imm, uv ? "uv" : "v", (unsigned)c.imm, uv ? "uv" : "v");
-                c.body = b[nb++]; run_combo(&c);
+                if (c.nsrc == 0) {
+                    c.nsrc = 1;
+                    c.st[0] = T_UD;
+                } /* an unused loaded source keeps the runner simple */
+                snprintf(
+                    b[nb], sizeof b[nb],
+                    p < 2
+                        ? "    add (M1, 8) D(0,0)<1> S0(0,0)<1;1,0> 0x%x:%s\n    add (M1, 8) D(0,8)<1> S0(0,8)<1;1,0> 0x%x:%s"
+                        : "    mov (M1, 8) D(0,0)<1> 0x%x:%s\n    mov (M1, 8) D(0,8)<1> 0x%x:%s",
+                    (unsigned)c.imm, uv ? "uv" : "v", (unsigned)c.imm, uv ? "uv" : "v");
+                c.body = b[nb++];
+                run_combo(&c);
             }
         for (int p = 4; p < 6; p++) {
-            c = C0(p == 4 ? "add" : "mov", 1, T_F, p == 4 ? T_F : T_UD, 0, 0, NULL); c.vmodel = vm_imm; c.param = p;
+            c = C0(p == 4 ? "add" : "mov", 1, T_F, p == 4 ? T_F : T_UD, 0, 0, NULL);
+            c.vmodel = vm_imm;
+            c.param = p;
             c.imm = (uint32_t)rnd();
             int n = 0;
             for (int k = 0; k < 16; k += 4)
                 n += snprintf(b[nb] + n, sizeof b[nb] - (size_t)n,
-                              p == 4 ? "    add (M1, 4) D(0,%d)<1> S0(0,%d)<1;1,0> 0x%x:vf\n" : "    mov (M1, 4) D(0,%d)<1> 0x%x:vf\n", k,
-                              p == 4 ? k : (int)c.imm, c.imm);
-            c.body = b[nb++]; run_combo(&c);
+                              p == 4 ? "    add (M1, 4) D(0,%d)<1> S0(0,%d)<1;1,0> 0x%x:vf\n"
+                                     : "    mov (M1, 4) D(0,%d)<1> 0x%x:vf\n",
+                              k, p == 4 ? k : (int)c.imm, c.imm);
+            c.body = b[nb++];
+            run_combo(&c);
         }
         const int rt[] = {T_D, T_UW, T_F, T_HF};
         static char rb[4][8][200];
         for (int i = 0; i < 4; i++)
             for (int r = 0; r < 8; r++) {
-                c = C0("add", 2, rt[i], rt[i], rt[i], 0, NULL); c.vmodel = vm_region; c.param = r; c.smul1 = 2;
-                snprintf(rb[i][r], sizeof rb[i][r], "    add (M1, 16) D(0,0)<1> S0(0,0)<1;1,0> S1(0,%d)<%d;%d,%d>", REGIONS[r].off,
-                         REGIONS[r].vs, REGIONS[r].w, REGIONS[r].hs);
-                c.body = rb[i][r]; run_combo(&c);
+                c = C0("add", 2, rt[i], rt[i], rt[i], 0, NULL);
+                c.vmodel = vm_region;
+                c.param = r;
+                c.smul1 = 2;
+                snprintf(rb[i][r], sizeof rb[i][r], "    add (M1, 16) D(0,0)<1> S0(0,0)<1;1,0> S1(0,%d)<%d;%d,%d>",
+                         REGIONS[r].off, REGIONS[r].vs, REGIONS[r].w, REGIONS[r].hs);
+                c.body = rb[i][r];
+                run_combo(&c);
             }
         /* indirect sources (region from the address register's byte address) and destination */
         static char xb[3][3][300], xd[3][300];
         for (int i = 0; i < 3; i++) {
             int t = rt[i == 0 ? 0 : i + 1]; /* d, f, hf */
             for (int r = 8; r < 11; r++) {
-                c = C0("add", 2, t, t, t, 0, NULL); c.vmodel = vm_region; c.param = r; c.smul1 = 2;
+                c = C0("add", 2, t, t, t, 0, NULL);
+                c.vmodel = vm_region;
+                c.param = r;
+                c.smul1 = 2;
                 if (r == 9 && t != T_D) c.mod[1] = "(-)";
-                snprintf(xb[i][r - 8], sizeof xb[i][r - 8],
-                         "    addr_add (M1_NM, 1) AX(0)<1> &S1[%d] 0x0:uw\n    add (M1, 16) D(0,0)<1> S0(0,0)<1;1,0> %sr[AX(0),0]<%d;%d,%d>:%s",
-                         REGIONS[r].off * tsize[t], c.mod[1] ? c.mod[1] : "", REGIONS[r].vs, REGIONS[r].w, REGIONS[r].hs, tname[t]);
-                c.body = xb[i][r - 8]; run_combo(&c);
+                snprintf(
+                    xb[i][r - 8], sizeof xb[i][r - 8],
+                    "    addr_add (M1_NM, 1) AX(0)<1> &S1[%d] 0x0:uw\n    add (M1, 16) D(0,0)<1> S0(0,0)<1;1,0> %sr[AX(0),0]<%d;%d,%d>:%s",
+                    REGIONS[r].off * tsize[t], c.mod[1] ? c.mod[1] : "", REGIONS[r].vs, REGIONS[r].w, REGIONS[r].hs,
+                    tname[t]);
+                c.body = xb[i][r - 8];
+                run_combo(&c);
             }
             c = C0("add", 2, t, t, t, 0, m_add);
-            snprintf(xd[i], sizeof xd[i], "    addr_add (M1_NM, 1) AX(1)<1> &D[0] 0x0:uw\n    add (M1, 16) r[AX(1),0]<1>:%s S0(0,0)<1;1,0> S1(0,0)<1;1,0>", tname[t]);
-            c.body = xd[i]; run_combo(&c);
+            snprintf(
+                xd[i], sizeof xd[i],
+                "    addr_add (M1_NM, 1) AX(1)<1> &D[0] 0x0:uw\n    add (M1, 16) r[AX(1),0]<1>:%s S0(0,0)<1;1,0> S1(0,0)<1;1,0>",
+                tname[t]);
+            c.body = xd[i];
+            run_combo(&c);
         }
         const int dt[] = {T_D, T_W, T_F, T_UB};
         static char db[4][2][300];
         for (int i = 0; i < 4; i++)
             for (int st = 2; st <= 4; st += 2) {
-                c = C0("add", 2, dt[i], dt[i], dt[i], 0, NULL); c.vmodel = vm_dstride; c.param = st;
+                c = C0("add", 2, dt[i], dt[i], dt[i], 0, NULL);
+                c.vmodel = vm_dstride;
+                c.param = st;
                 c.imm = dt[i] == T_F ? 0x3f800000u : 0x57;
-                snprintf(db[i][st / 4], sizeof db[i][st / 4],
-                         "    mov (M1, 16) D(0,0)<1> 0x%x:%s\n    add (M1, %d) D(0,0)<%d> S0(0,0)<1;1,0> S1(0,0)<1;1,0>", (unsigned)c.imm,
-                         tname[dt[i]], 16 / st, st);
-                c.body = db[i][st / 4]; run_combo(&c);
+                snprintf(
+                    db[i][st / 4], sizeof db[i][st / 4],
+                    "    mov (M1, 16) D(0,0)<1> 0x%x:%s\n    add (M1, %d) D(0,0)<%d> S0(0,0)<1;1,0> S1(0,0)<1;1,0>",
+                    (unsigned)c.imm, tname[dt[i]], 16 / st, st);
+                c.body = db[i][st / 4];
+                run_combo(&c);
             }
         static const char *const pops[] = {"and", "or", "xor", "not"};
         static char pb[6][400];
         for (int p = 0; p < 6; p++) {
             if (p < 4) {
                 c = C0(pops[p], 2, T_UD, T_UD, T_UD, 0, NULL);
-                snprintf(pb[p], sizeof pb[p],
-                         "    setp (M1_NM, 16) P1 S0(0,0)<1;1,0>\n    setp (M1_NM, 16) P2 S1(0,0)<1;1,0>\n    %s (M1, 16) P3 P1%s\n"
-                         "    mov (M1, 16) D(0,0)<1> 0x0:ud\n    (P3) mov (M1, 16) D(0,0)<1> 0x1:ud", pops[p], p == 3 ? "" : " P2");
+                snprintf(
+                    pb[p], sizeof pb[p],
+                    "    setp (M1_NM, 16) P1 S0(0,0)<1;1,0>\n    setp (M1_NM, 16) P2 S1(0,0)<1;1,0>\n    %s (M1, 16) P3 P1%s\n"
+                    "    mov (M1, 16) D(0,0)<1> 0x0:ud\n    (P3) mov (M1, 16) D(0,0)<1> 0x1:ud",
+                    pops[p], p == 3 ? "" : " P2");
             } else {
-                c = C0(p == 4 ? "(P1) add" : "(!P1) add", 3, T_D, T_D, T_W, T_UD, NULL); c.imm = 0x57;
+                c = C0(p == 4 ? "(P1) add" : "(!P1) add", 3, T_D, T_D, T_W, T_UD, NULL);
+                c.imm = 0x57;
                 snprintf(pb[p], sizeof pb[p],
                          "    setp (M1_NM, 16) P1 S2(0,0)<1;1,0>\n    mov (M1, 16) D(0,0)<1> 0x57:d\n"
-                         "    (%sP1) add (M1, 16) D(0,0)<1> S0(0,0)<1;1,0> S1(0,0)<1;1,0>", p == 5 ? "!" : "");
+                         "    (%sP1) add (M1, 16) D(0,0)<1> S0(0,0)<1;1,0> S1(0,0)<1;1,0>",
+                         p == 5 ? "!" : "");
             }
-            c.vmodel = vm_pred; c.param = p; c.body = pb[p]; run_combo(&c);
+            c.vmodel = vm_pred;
+            c.param = p;
+            c.body = pb[p];
+            run_combo(&c);
         }
     }
 
@@ -1739,34 +2315,74 @@ int main(int argc, char **argv) {
                 const char *ops[] = {"add", "mul", "min", "max"};
                 model_fn fns[] = {m_add, m_mul, m_min, m_max};
                 for (int o = 0; o < 4; o++) {
-                    c = C0(ops[o], 2, t, t, t, 0, fns[o]); c.cr0 = m | CR0_SET; run_combo(&c);
-                    if (o == 0) { c.mod[1] = "(-)"; c.sat = 1; run_combo(&c); }
+                    c = C0(ops[o], 2, t, t, t, 0, fns[o]);
+                    c.cr0 = m | CR0_SET;
+                    run_combo(&c);
+                    if (o == 0) {
+                        c.mod[1] = "(-)";
+                        c.sat = 1;
+                        run_combo(&c);
+                    }
                 }
-                c = C0("mad", 3, t, t, t, t, m_mad); c.cr0 = m | CR0_SET; run_combo(&c);
-                c = C0("cmp.lt", 2, t, t, t, 0, m_cmp_gen); c.param = 4; c.cr0 = m | CR0_SET; run_combo(&c);
-                c = C0("cmp.eq", 2, t, t, t, 0, m_cmp_gen); c.param = 0; c.cr0 = m | CR0_SET; run_combo(&c);
+                c = C0("mad", 3, t, t, t, t, m_mad);
+                c.cr0 = m | CR0_SET;
+                run_combo(&c);
+                c = C0("cmp.lt", 2, t, t, t, 0, m_cmp_gen);
+                c.param = 4;
+                c.cr0 = m | CR0_SET;
+                run_combo(&c);
+                c = C0("cmp.eq", 2, t, t, t, 0, m_cmp_gen);
+                c.param = 0;
+                c.cr0 = m | CR0_SET;
+                run_combo(&c);
             }
             if (!alt) {
                 /* the kernel writes %cr0 itself (4_visa_header V14: R/W, "for subsequent instructions") */
                 static char mb[8][2][300];
-                snprintf(mb[mi][0], sizeof mb[mi][0], "    mov (M1_NM, 1) %%cr0(0,0)<1> 0x%x:ud\n    add (M1, 16) D(0,0)<1> S0(0,0)<1;1,0> S1(0,0)<1;1,0>", (unsigned)m);
-                snprintf(mb[mi][1], sizeof mb[mi][1], "    mov (M1_NM, 1) %%cr0(0,0)<1> 0x%x:ud\n    mad (M1, 16) D(0,0)<1> S0(0,0)<1;1,0> S1(0,0)<1;1,0> S2(0,0)<1;1,0>", (unsigned)m);
-                c = C0("add", 2, T_F, T_F, T_F, 0, m_add); c.cr0 = m | CR0_SET; c.cr0_mov = 1; c.body = mb[mi][0]; run_combo(&c);
-                c = C0("mad", 3, T_HF, T_HF, T_HF, T_HF, m_mad); c.cr0 = m | CR0_SET; c.cr0_mov = 1; c.body = mb[mi][1]; run_combo(&c);
+                snprintf(
+                    mb[mi][0], sizeof mb[mi][0],
+                    "    mov (M1_NM, 1) %%cr0(0,0)<1> 0x%x:ud\n    add (M1, 16) D(0,0)<1> S0(0,0)<1;1,0> S1(0,0)<1;1,0>",
+                    (unsigned)m);
+                snprintf(
+                    mb[mi][1], sizeof mb[mi][1],
+                    "    mov (M1_NM, 1) %%cr0(0,0)<1> 0x%x:ud\n    mad (M1, 16) D(0,0)<1> S0(0,0)<1;1,0> S1(0,0)<1;1,0> S2(0,0)<1;1,0>",
+                    (unsigned)m);
+                c = C0("add", 2, T_F, T_F, T_F, 0, m_add);
+                c.cr0 = m | CR0_SET;
+                c.cr0_mov = 1;
+                c.body = mb[mi][0];
+                run_combo(&c);
+                c = C0("mad", 3, T_HF, T_HF, T_HF, T_HF, m_mad);
+                c.cr0 = m | CR0_SET;
+                c.cr0_mov = 1;
+                c.body = mb[mi][1];
+                run_combo(&c);
             }
             if (!alt) {
                 /* conversions: narrowing floats use the mode, integer -> float too, float -> int truncates */
-                const int cv[][2] = {{T_F, T_DF}, {T_HF, T_F}, {T_HF, T_DF}, {T_F, T_D}, {T_F, T_UD}, {T_F, T_Q},
-                                     {T_DF, T_UQ}, {T_HF, T_W}, {T_HF, T_D}, {T_DF, T_F}, {T_F, T_HF}, {T_D, T_F}, {T_UQ, T_DF}};
+                const int cv[][2] = {{T_F, T_DF}, {T_HF, T_F},  {T_HF, T_DF}, {T_F, T_D},  {T_F, T_UD},
+                                     {T_F, T_Q},  {T_DF, T_UQ}, {T_HF, T_W},  {T_HF, T_D}, {T_DF, T_F},
+                                     {T_F, T_HF}, {T_D, T_F},   {T_UQ, T_DF}};
                 for (int i = 0; i < (int)(sizeof cv / sizeof *cv); i++) {
-                    c = C0("mov", 1, cv[i][0], cv[i][1], 0, 0, m_mov); c.cr0 = m | CR0_SET; run_combo(&c);
+                    c = C0("mov", 1, cv[i][0], cv[i][1], 0, 0, m_mov);
+                    c.cr0 = m | CR0_SET;
+                    run_combo(&c);
                 }
-                c = C0("mul", 2, T_F, T_HF, T_F, 0, m_mul); c.cr0 = m | CR0_SET; run_combo(&c);
-                c = C0("mad", 3, T_HF, T_HF, T_F, T_HF, m_mad); c.cr0 = m | CR0_SET; run_combo(&c);
+                c = C0("mul", 2, T_F, T_HF, T_F, 0, m_mul);
+                c.cr0 = m | CR0_SET;
+                run_combo(&c);
+                c = C0("mad", 3, T_HF, T_HF, T_F, T_HF, m_mad);
+                c.cr0 = m | CR0_SET;
+                run_combo(&c);
             } else {
                 const char *ops[] = {"sqrt", "rsqrt", "log", "inv", "exp"};
                 const int par[] = {1, 2, 4, 0, 3};
-                for (int o = 0; o < 5; o++) { c = C0(ops[o], 1, T_F, T_F, 0, 0, m_math); c.param = par[o]; c.cr0 = m | CR0_SET; run_combo(&c); }
+                for (int o = 0; o < 5; o++) {
+                    c = C0(ops[o], 1, T_F, T_F, 0, 0, m_math);
+                    c.param = par[o];
+                    c.cr0 = m | CR0_SET;
+                    run_combo(&c);
+                }
             }
         }
     }

@@ -71,8 +71,7 @@ static void sf(Str *s, const char *fmt, ...) {
 static long byte_checks;
 
 /* Compare n bytes where care[i] (or every byte when care is NULL). */
-static void cmp_bytes(const char *what, const uint8_t *got, const uint8_t *exp,
-                      const uint8_t *care, size_t n) {
+static void cmp_bytes(const char *what, const uint8_t *got, const uint8_t *exp, const uint8_t *care, size_t n) {
     int shown = 0;
     for (size_t i = 0; i < n; i++) {
         if (care && !care[i]) continue;
@@ -80,8 +79,8 @@ static void cmp_bytes(const char *what, const uint8_t *got, const uint8_t *exp,
         if (got[i] != exp[i]) {
             th_case_failed = 1;
             if (shown++ < 6)
-                fprintf(stderr, "  %s: byte %zu (dword %zu) got 0x%02x expected 0x%02x\n", what, i,
-                        i / 4, got[i], exp[i]);
+                fprintf(stderr, "  %s: byte %zu (dword %zu) got 0x%02x expected 0x%02x\n", what, i, i / 4, got[i],
+                        exp[i]);
         }
     }
 }
@@ -132,8 +131,7 @@ static void k_in(Kern *k, const char *name, const char *what, unsigned size, vis
 
 static void k_surf(Kern *k, const char *name, const char *attrs, unsigned buf) {
     char what[160];
-    snprintf(what, sizeof what, "v_type=T num_elts=1%s%s", attrs ? " attrs=" : "",
-             attrs ? attrs : "");
+    snprintf(what, sizeof what, "v_type=T num_elts=1%s%s", attrs ? " attrs=" : "", attrs ? attrs : "");
     k_in(k, name, what, 4, (visa_arg){VISA_ARG_BUFFER, 0, buf, 0});
 }
 
@@ -156,13 +154,12 @@ static void k_vec(Kern *k, const char *name, const char *type, unsigned n) {
 }
 
 /* Element i of a vector, as (row, col) for an element of esize bytes. */
-static void k_fill(Kern *k, const char *name, unsigned esize, const char *type, unsigned n,
-                   const void *vals) {
+static void k_fill(Kern *k, const char *name, unsigned esize, const char *type, unsigned n, const void *vals) {
     unsigned per = k->grf / esize;
     for (unsigned i = 0; i < n; i++) {
         uint64_t v = esize == 8 ? ((const uint64_t *)vals)[i] : ((const uint32_t *)vals)[i];
-        sf(&k->body, "    mov (M1_NM, 1) %s(%u,%u)<1> 0x%llx:%s\n", name, i / per, i % per,
-           (unsigned long long)v, type);
+        sf(&k->body, "    mov (M1_NM, 1) %s(%u,%u)<1> 0x%llx:%s\n", name, i / per, i % per, (unsigned long long)v,
+           type);
     }
 }
 
@@ -171,9 +168,7 @@ static void k_fill32(Kern *k, const char *name, unsigned n, const uint32_t *v) {
     snprintf(view, sizeof view, "%s_U", name);
     k_fill(k, view, 4, "ud", n, v);
 }
-static void k_fill64(Kern *k, const char *name, unsigned n, const uint64_t *v) {
-    k_fill(k, name, 8, "uq", n, v);
-}
+static void k_fill64(Kern *k, const char *name, unsigned n, const uint64_t *v) { k_fill(k, name, 8, "uq", n, v); }
 
 /* Store nbytes (a multiple of 4) of var to the dump pointer OUT at byte `at`. */
 static void k_dump(Kern *k, const char *var, unsigned nbytes, unsigned at) {
@@ -181,8 +176,7 @@ static void k_dump(Kern *k, const char *var, unsigned nbytes, unsigned at) {
     while (off < nbytes) {
         unsigned dw = (nbytes - off) / 4, c = 64;
         while (c > dw) c /= 2;
-        sf(&k->body, "    lsc_store.ugm (M1_NM, 1)  flat[OUT+0x%x]:a64  %s.%u:d32x%ut\n", at + off,
-           var, off, c);
+        sf(&k->body, "    lsc_store.ugm (M1_NM, 1)  flat[OUT+0x%x]:a64  %s.%u:d32x%ut\n", at + off, var, off, c);
         off += c * 4;
     }
 }
@@ -200,8 +194,7 @@ static int k_run(Kern *k, const char *what, uint8_t *out, size_t out_size) {
     unsigned ob = k_buf(k, out, out_size);
     k_ptr(k, "OUT", ob);
     Str t = {0};
-    sf(&t, ".version 4.1\n.kernel \"k\"\n%s%s.kernel_attr SimdSize=%u\n", k->decl.p, k->input.p,
-       k->simd);
+    sf(&t, ".version 4.1\n.kernel \"k\"\n%s%s.kernel_attr SimdSize=%u\n", k->decl.p, k->input.p, k->simd);
     if (k->slm) sf(&t, ".kernel_attr SLMSize=4\n");
     sf(&t, "%s    ret (M1, 1)\n", k->body.p);
     visa_ctx *ctx = NULL;
@@ -242,8 +235,7 @@ typedef struct Ctl {
     char pfx[16], emask[24];
 } Ctl;
 
-static void ctl_pick(Ctl *c, unsigned simd, unsigned exec, bool allow_nm, bool allow_pred,
-                     bool allow_off) {
+static void ctl_pick(Ctl *c, unsigned simd, unsigned exec, bool allow_nm, bool allow_pred, bool allow_off) {
     memset(c, 0, sizeof *c);
     c->exec = exec;
     uint32_t all = simd == 32 ? 0xffffffffu : (1u << simd) - 1;
@@ -278,15 +270,13 @@ static void ctl_emit(Kern *k, Ctl *c) {
     c->id = k->labels++;
     if (c->go) {
         sf(&k->decl, ".decl PG%u v_type=P num_elts=%u\n", c->id, k->simd);
-        sf(&k->body, "    setp (M1_NM, %u) PG%u 0x%x:%s\n", k->simd, c->id, c->em,
-           k->simd == 32 ? "ud" : "uw");
+        sf(&k->body, "    setp (M1_NM, %u) PG%u 0x%x:%s\n", k->simd, c->id, c->em, k->simd == 32 ? "ud" : "uw");
         sf(&k->body, "    (!PG%u) goto (M1, %u) LBL%u\n", c->id, k->simd, c->id);
     }
     c->pfx[0] = 0;
     if (c->pred) {
         sf(&k->decl, ".decl PP%u v_type=P num_elts=%u\n", c->id, c->pn);
-        sf(&k->body, "    setp (M1_NM, %u) PP%u 0x%x:%s\n", c->pn, c->id, c->pbits,
-           c->pn == 32 ? "ud" : "uw");
+        sf(&k->body, "    setp (M1_NM, %u) PP%u 0x%x:%s\n", c->pn, c->id, c->pbits, c->pn == 32 ? "ud" : "uw");
         snprintf(c->pfx, sizeof c->pfx, "(%sPP%u) ", c->inv ? "!" : "", c->id);
     }
     snprintf(c->emask, sizeof c->emask, "M%u%s, %u", c->off / 4 + 1, c->nm ? "_NM" : "", c->exec);
@@ -306,7 +296,11 @@ static unsigned pick_simd(unsigned exec) {
     return simd;
 }
 
-static uint32_t rd32(const uint8_t *p) { uint32_t v; memcpy(&v, p, 4); return v; }
+static uint32_t rd32(const uint8_t *p) {
+    uint32_t v;
+    memcpy(&v, p, 4);
+    return v;
+}
 static void wr32(uint8_t *p, uint32_t v) { memcpy(p, &v, 4); }
 static void fill_rand(uint8_t *p, size_t n) {
     for (size_t i = 0; i < n; i++) p[i] = (uint8_t)rnd32();
@@ -355,8 +349,7 @@ static void scaled_run(const ScaledCase *c, bool raw, long *variants) {
     Ctl ctl = c->ctl;
     char what[160];
     snprintf(what, sizeof what, "%s%s.%u (exec %u, simd %u) %s", raw ? "raw " : "",
-             c->write ? "scatter_scaled" : "gather_scaled", c->nb, c->exec, c->simd,
-             visa_platform_name(c->plat));
+             c->write ? "scatter_scaled" : "gather_scaled", c->nb, c->exec, c->simd, visa_platform_name(c->plat));
     unsigned bti = t6, msimd = c->exec <= 8 ? 8 : 16, lg = c->nb == 1 ? 0 : c->nb == 2 ? 1 : 2;
     if (!raw) {
         k_vec(&k, "E", "ud", 32);
@@ -369,9 +362,8 @@ static void scaled_run(const ScaledCase *c, bool raw, long *variants) {
         if (c->g_imm) snprintf(g, sizeof g, "0x%x:ud", c->g);
         else snprintf(g, sizeof g, "G(0,0)<0;1,0>");
         ctl_emit(&k, &ctl);
-        sf(&k.body, "    %s%s.%u (%s) T6 %s E.0 %s.0\n", ctl.pfx,
-           c->write ? "scatter_scaled" : "gather_scaled", c->nb, ctl.emask, g,
-           c->write ? "S" : "R");
+        sf(&k.body, "    %s%s.%u (%s) T6 %s E.0 %s.0\n", ctl.pfx, c->write ? "scatter_scaled" : "gather_scaled", c->nb,
+           ctl.emask, g, c->write ? "S" : "R");
     } else {
         /* header (dword 2 = global offset) + one GRF of offsets per 8 lanes */
         uint32_t ph[24] = {0};
@@ -384,14 +376,13 @@ static void scaled_run(const ScaledCase *c, bool raw, long *variants) {
         ctl_emit(&k, &ctl);
         if (!c->write) {
             desc |= 0x04u << 14 | (msimd / 8) << 20;
-            sf(&k.body, "    %sraw_send (%s) 0xa %u %u 0x%x:ud PH.0 R.0\n", ctl.pfx, ctl.emask,
-               mlen, msimd / 8, desc);
+            sf(&k.body, "    %sraw_send (%s) 0xa %u %u 0x%x:ud PH.0 R.0\n", ctl.pfx, ctl.emask, mlen, msimd / 8, desc);
         } else {
             desc |= 0x0cu << 14;
             k_vec(&k, "S", c->dtype, 16);
             k_fill32(&k, "S", c->exec, c->src);
-            sf(&k.body, "    %sraw_sends.10.%u.%u.0 (%s) 0x%x:ud 0x%x:ud PH.0 S.0 %%null.0\n",
-               ctl.pfx, mlen, msimd / 8, ctl.emask, (msimd / 8) << 6, desc);
+            sf(&k.body, "    %sraw_sends.10.%u.%u.0 (%s) 0x%x:ud 0x%x:ud PH.0 S.0 %%null.0\n", ctl.pfx, mlen, msimd / 8,
+               ctl.emask, (msimd / 8) << 6, desc);
         }
     }
     ctl_end(&k, &ctl);
@@ -451,8 +442,7 @@ static void test_scaled(int n, bool write, long *variants, long *raws) {
                 /* scatter: no two lanes may touch the same byte (the page leaves it undefined) */
                 bool clash = false;
                 for (unsigned j = 0; j < i && !clash; j++)
-                    clash = (uint64_t)t[i] < (uint64_t)t[j] + c.nb &&
-                            (uint64_t)t[j] < (uint64_t)t[i] + c.nb;
+                    clash = (uint64_t)t[i] < (uint64_t)t[j] + c.nb && (uint64_t)t[j] < (uint64_t)t[i] + c.nb;
                 if (!clash) break;
                 if (tries == 50) t[i] = 0x80000000u + 8 * i; /* far outside: dropped */
             }
@@ -501,8 +491,7 @@ static void svm4_run(const Svm4Case *c, bool raw, long *variants) {
     Ctl ctl = c->ctl;
     char what[160];
     snprintf(what, sizeof what, "%s%s.%s (exec %u, simd %u) %s", raw ? "raw " : "",
-             c->write ? "svm_scatter4scaled" : "svm_gather4scaled", chs, c->exec, c->simd,
-             visa_platform_name(c->plat));
+             c->write ? "svm_scatter4scaled" : "svm_gather4scaled", chs, c->exec, c->simd, visa_platform_name(c->plat));
     k_vec(&k, "S", c->dtype, 64);
     k_fill32(&k, "S", nch * stride, c->src);
     if (!raw) {
@@ -512,25 +501,22 @@ static void svm4_run(const Svm4Case *c, bool raw, long *variants) {
         k_fill64(&k, "EO", c->exec, c->e);
         ctl_emit(&k, &ctl);
         sf(&k.body, "    %s%s.%s (%s) A(0,0)<0;1,0> EO.0 %s.0\n", ctl.pfx,
-           c->write ? "svm_scatter4scaled" : "svm_gather4scaled", chs, ctl.emask,
-           c->write ? "S" : "R");
+           c->write ? "svm_scatter4scaled" : "svm_gather4scaled", chs, ctl.emask, c->write ? "S" : "R");
     } else {
         uint64_t a[16] = {0};
         for (unsigned i = 0; i < c->exec; i++) a[i] = paddr + c->base + c->e[i];
         unsigned msimd = c->exec, mlen = msimd / 4, blk = msimd / 8;
         k_vec(&k, "AQ", "uq", 16);
         k_fill64(&k, "AQ", msimd, a);
-        uint32_t desc = 0xffu | ((~c->mask & 0xfu) << 8) | (msimd == 16 ? 1u : 2u) << 12 |
-                        mlen << 25;
+        uint32_t desc = 0xffu | ((~c->mask & 0xfu) << 8) | (msimd == 16 ? 1u : 2u) << 12 | mlen << 25;
         ctl_emit(&k, &ctl);
         if (!c->write) {
             desc |= 0x11u << 14 | (nch * blk) << 20;
-            sf(&k.body, "    %sraw_send (%s) 0xc %u %u 0x%x:ud AQ.0 R.0\n", ctl.pfx, ctl.emask,
-               mlen, nch * blk, desc);
+            sf(&k.body, "    %sraw_send (%s) 0xc %u %u 0x%x:ud AQ.0 R.0\n", ctl.pfx, ctl.emask, mlen, nch * blk, desc);
         } else {
             desc |= 0x19u << 14;
-            sf(&k.body, "    %sraw_sends.12.%u.%u.0 (%s) 0x%x:ud 0x%x:ud AQ.0 S.0 %%null.0\n",
-               ctl.pfx, mlen, nch * blk, ctl.emask, (nch * blk) << 6, desc);
+            sf(&k.body, "    %sraw_sends.12.%u.%u.0 (%s) 0x%x:ud 0x%x:ud AQ.0 S.0 %%null.0\n", ctl.pfx, mlen, nch * blk,
+               ctl.emask, (nch * blk) << 6, desc);
         }
     }
     ctl_end(&k, &ctl);
@@ -592,8 +578,7 @@ static void test_svm4(bool write, long *variants, long *raws) {
                 for (unsigned j = 0; j < i && write && !clash; j++)
                     for (unsigned a = 0; a < 4 && !clash; a++)
                         for (unsigned b = 0; b < 4 && !clash; b++)
-                            clash = ((c.mask >> a) & (c.mask >> b) & 1) &&
-                                    t[i] + 4 * a == t[j] + 4 * b;
+                            clash = ((c.mask >> a) & (c.mask >> b) & 1) && t[i] + 4 * a == t[j] + 4 * b;
                 if (!clash) break;
             }
             c.e[i] = t[i] - c.base; /* may be "negative": the 64-bit sum wraps */
@@ -615,8 +600,8 @@ typedef struct Check {
     size_t n;
 } Check;
 
-static void finish(Kern *k, const char *what, uint8_t *out, const uint8_t *exp,
-                   const uint8_t *care, size_t n, const Check *bufs, size_t nb) {
+static void finish(Kern *k, const char *what, uint8_t *out, const uint8_t *exp, const uint8_t *care, size_t n,
+                   const Check *bufs, size_t nb) {
     CASE_BEGIN();
     if (!k_run(k, what, out, n)) {
         cmp_bytes(what, out, exp, care, n);
@@ -631,8 +616,8 @@ static visa_platform any_plat(void) { return plats3[rndu(3)]; }
 /* The common tail of a one-buffer case: dump n register bytes, name the case (printf-style,
 ** the platform appended) and compare the dump and the buffer (got: the kernel's bytes, want:
 ** the model's). */
-static void finish_buf(Kern *k, unsigned n, uint8_t *out, const uint8_t *exp, const uint8_t *care,
-                       uint8_t *got, uint8_t *want, size_t size, const char *fmt, ...) {
+static void finish_buf(Kern *k, unsigned n, uint8_t *out, const uint8_t *exp, const uint8_t *care, uint8_t *got,
+                       uint8_t *want, size_t size, const char *fmt, ...) {
     k_dump(k, "R", n, 0);
     char what[192];
     va_list ap;
@@ -683,8 +668,7 @@ static void test_oword(int n) {
                 }
             }
         }
-        finish_buf(&k, 192, out, exp, NULL, surf, mem, size, "%s (%u) 0x%x size %u",
-                   ops[kind], no, off, size);
+        finish_buf(&k, 192, out, exp, NULL, surf, mem, size, "%s (%u) 0x%x size %u", ops[kind], no, off, size);
     }
 }
 
@@ -783,8 +767,7 @@ static void test_gather(int n) {
         Ctl c;
         ctl_pick(&c, 16, exec, true, false, false);
         ctl_emit(&k, &c);
-        sf(&k.body, "    %s.%u (%s) T6 0x%x:ud E.0 %s.0\n", wr ? "scatter" : "gather", esz, c.emask,
-           g, wr ? "S" : "R");
+        sf(&k.body, "    %s.%u (%s) T6 0x%x:ud E.0 %s.0\n", wr ? "scatter" : "gather", esz, c.emask, g, wr ? "S" : "R");
         ctl_end(&k, &c);
         for (unsigned i = 0; i < exec; i++) {
             if (!((c.chen >> i) & 1)) continue;
@@ -797,8 +780,7 @@ static void test_gather(int n) {
             if (!wr)
                 for (unsigned b = esz; b < 4; b++) care[4 * i + b] = 0; /* undefined */
         }
-        finish_buf(&k, 128, out, exp, care, surf, mem, size, "%s.%u (%s)",
-                   wr ? "scatter" : "gather", esz, c.emask);
+        finish_buf(&k, 128, out, exp, care, surf, mem, size, "%s.%u (%s)", wr ? "scatter" : "gather", esz, c.emask);
     }
 }
 
@@ -840,8 +822,8 @@ static void test_gather4(int n) {
         Ctl c;
         ctl_pick(&c, 16, exec, true, true, false);
         ctl_emit(&k, &c);
-        sf(&k.body, "    %s%s.%s (%s) T6 0x%x:ud E.0 %s.0\n", c.pfx,
-           wr ? "scatter4_scaled" : "gather4_scaled", chs, c.emask, g, wr ? "S" : "R");
+        sf(&k.body, "    %s%s.%s (%s) T6 0x%x:ud E.0 %s.0\n", c.pfx, wr ? "scatter4_scaled" : "gather4_scaled", chs,
+           c.emask, g, wr ? "S" : "R");
         ctl_end(&k, &c);
         unsigned pos = 0;
         for (unsigned ch = 0; ch < 4; ch++) {
@@ -856,8 +838,8 @@ static void test_gather4(int n) {
             }
             pos++;
         }
-        finish_buf(&k, 320, out, exp, care, surf, mem, size, "%s.%s (%s)",
-                   wr ? "scatter4_scaled" : "gather4_scaled", chs, c.emask);
+        finish_buf(&k, 320, out, exp, care, surf, mem, size, "%s.%s (%s)", wr ? "scatter4_scaled" : "gather4_scaled",
+                   chs, c.emask);
     }
 }
 
@@ -885,8 +867,7 @@ static void test_typed(int n) {
                 u[i] = rndu(W + 2);
                 v[i] = rndu(H + 1);
                 bool clash = false; /* scatter: one write per pixel */
-                for (unsigned j = 0; j < i && wr; j++)
-                    clash |= u[j] == u[i] && v[j] == v[i] && u[i] < W && v[i] < H;
+                for (unsigned j = 0; j < i && wr; j++) clash |= u[j] == u[i] && v[j] == v[i] && u[i] < W && v[i] < H;
                 if (!clash) break;
             }
         unsigned stride = exec > k.grf / 4 ? exec : k.grf / 4, nch = 0;
@@ -904,8 +885,8 @@ static void test_typed(int n) {
         Ctl c;
         ctl_pick(&c, 16, exec, true, true, false);
         ctl_emit(&k, &c);
-        sf(&k.body, "    %s%s.%s (%s) T6 U.0 V.0 %%null.0 LOD.0 %s.0\n", c.pfx,
-           wr ? "scatter4_typed" : "gather4_typed", chs, c.emask, wr ? "S" : "R");
+        sf(&k.body, "    %s%s.%s (%s) T6 U.0 V.0 %%null.0 LOD.0 %s.0\n", c.pfx, wr ? "scatter4_typed" : "gather4_typed",
+           chs, c.emask, wr ? "S" : "R");
         ctl_end(&k, &c);
         unsigned pos = 0;
         for (unsigned ch = 0; ch < 4; ch++) {
@@ -952,8 +933,8 @@ static uint64_t atomic_op(const char *op, uint64_t old, uint64_t s0, uint64_t s1
 /* DWORD_ATOMIC (every integer op, out of bounds: returns 0, no write), TYPED_ATOMIC.add on a 1D
 ** surface, SVM_ATOMIC 32-bit and cmpxchg.64; addresses repeat across lanes. */
 static void test_atomic(int n) {
-    static const char *const ops[] = {"add", "sub", "inc", "dec", "min", "max", "xchg",
-                                      "cmpxchg", "and", "or", "xor", "minsint", "maxsint"};
+    static const char *const ops[] = {"add",     "sub", "inc", "dec", "min",     "max",    "xchg",
+                                      "cmpxchg", "and", "or",  "xor", "minsint", "maxsint"};
     for (int it = 0; it < n; it++) {
         Kern k;
         k_init(&k, any_plat(), 16);
@@ -1009,13 +990,12 @@ static void test_atomic(int n) {
             for (unsigned i = 0; i < exec; i++) ud[i] = o[i] / 4; /* pixel index */
             k_vec(&k, "U", "ud", 16);
             k_fill32(&k, "U", exec, ud);
-            sf(&k.body, "    %styped_atomic.add (%s) T6 U.0 %%null.0 %%null.0 %%null.0 X.0 %%null.0 R.0\n",
-               c.pfx, c.emask);
+            sf(&k.body, "    %styped_atomic.add (%s) T6 U.0 %%null.0 %%null.0 %%null.0 X.0 %%null.0 R.0\n", c.pfx,
+               c.emask);
         } else {
             k_vec(&k, "A", "uq", 16);
             k_fill64(&k, "A", exec, a);
-            sf(&k.body, "    %ssvm_atomic.%s%s (%s) A.0 R.0 %s %s\n", c.pfx, op, q ? ".64" : "",
-               c.emask, x, y);
+            sf(&k.body, "    %ssvm_atomic.%s%s (%s) A.0 R.0 %s %s\n", c.pfx, op, q ? ".64" : "", c.emask, x, y);
         }
         ctl_end(&k, &c);
         for (unsigned i = 0; i < exec; i++) {
@@ -1032,8 +1012,7 @@ static void test_atomic(int n) {
             if (q) wr32(exp + esz * i + 4, (uint32_t)(old >> 32));
         }
         static const char *const kinds[] = {"dword_atomic", "dword_atomic", "typed_atomic", "svm_atomic"};
-        finish_buf(&k, 128, out, exp, care, surf, mem, size, "%s.%s%s (%s)",
-                   kinds[kind], op, q ? ".64" : "", c.emask);
+        finish_buf(&k, 128, out, exp, care, surf, mem, size, "%s.%s%s (%s)", kinds[kind], op, q ? ".64" : "", c.emask);
     }
 }
 
@@ -1071,8 +1050,8 @@ static void test_qword(int n) {
         Ctl c;
         ctl_pick(&c, 16, exec, true, true, false);
         ctl_emit(&k, &c);
-        sf(&k.body, "    %s%s.%u (%s) T6 O.0 %s.0\n", c.pfx, wr ? "qw_scatter" : "qw_gather", nb,
-           c.emask, wr ? "S" : "R");
+        sf(&k.body, "    %s%s.%u (%s) T6 O.0 %s.0\n", c.pfx, wr ? "qw_scatter" : "qw_gather", nb, c.emask,
+           wr ? "S" : "R");
         ctl_end(&k, &c);
         for (unsigned i = 0; i < exec; i++) {
             if (!((c.chen >> i) & 1)) continue;
@@ -1086,8 +1065,8 @@ static void test_qword(int n) {
                 }
             }
         }
-        finish_buf(&k, 192, out, exp, NULL, surf, mem, size, "%s.%u (%s)",
-                   wr ? "qw_scatter" : "qw_gather", nb, c.emask);
+        finish_buf(&k, 192, out, exp, NULL, surf, mem, size, "%s.%u (%s)", wr ? "qw_scatter" : "qw_gather", nb,
+                   c.emask);
     }
 }
 
@@ -1146,8 +1125,8 @@ static void test_svm(int n) {
         Ctl c;
         ctl_pick(&c, 8, 8, true, true, false);
         ctl_emit(&k, &c);
-        sf(&k.body, "    %s%s.%u.%u (%s) A.0 %s.0\n", c.pfx, wr ? "svm_scatter" : "svm_gather", bs, nb,
-           c.emask, wr ? "S" : "R");
+        sf(&k.body, "    %s%s.%u.%u (%s) A.0 %s.0\n", c.pfx, wr ? "svm_scatter" : "svm_gather", bs, nb, c.emask,
+           wr ? "S" : "R");
         ctl_end(&k, &c);
         k_dump(&k, "R", 192, 0);
         unsigned mb = nb < 4 ? 4 : nb;
@@ -1163,8 +1142,8 @@ static void test_svm(int n) {
                     else exp[r] = mem[o[i] + bs * j + x];
                 }
         }
-        snprintf(what, sizeof what, "%s.%u.%u (%s) %s", wr ? "svm_scatter" : "svm_gather", bs, nb,
-                 c.emask, visa_platform_name(k.plat));
+        snprintf(what, sizeof what, "%s.%u.%u (%s) %s", wr ? "svm_scatter" : "svm_gather", bs, nb, c.emask,
+                 visa_platform_name(k.plat));
         Check ck = {mem, m, size};
         finish(&k, what, out, exp, care, 192, &ck, 1);
     }
@@ -1179,8 +1158,7 @@ int main(int argc, char **argv) {
     test_scaled(72, true, &v, &raw);
     test_svm4(false, &v, &raw);
     test_svm4(true, &v, &raw);
-    printf("seed pages: %ld vISA kernels, %ld raw-send twins; %ld byte checks\n", v, raw,
-           byte_checks);
+    printf("seed pages: %ld vISA kernels, %ld raw-send twins; %ld byte checks\n", v, raw, byte_checks);
     test_oword(36);
     test_media(40);
     test_gather(30);

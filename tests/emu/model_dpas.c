@@ -73,10 +73,9 @@ typedef struct {
 } prec;
 
 static const prec PRECS[] = {
-    {"u1", 1, P_UINT}, {"s1", 1, P_SINT}, {"u2", 2, P_UINT},  {"s2", 2, P_SINT},
-    {"u4", 4, P_UINT}, {"s4", 4, P_SINT}, {"u8", 8, P_UINT},  {"s8", 8, P_SINT},
-    {"bf", 16, P_BF},  {"hf", 16, P_HF},  {"tf32", 32, P_TF32}, {"bf8", 8, P_BF8},
-    {"hf8", 8, P_HF8},
+    {"u1", 1, P_UINT},    {"s1", 1, P_SINT}, {"u2", 2, P_UINT}, {"s2", 2, P_SINT}, {"u4", 4, P_UINT},
+    {"s4", 4, P_SINT},    {"u8", 8, P_UINT}, {"s8", 8, P_SINT}, {"bf", 16, P_BF},  {"hf", 16, P_HF},
+    {"tf32", 32, P_TF32}, {"bf8", 8, P_BF8}, {"hf8", 8, P_HF8},
 };
 #define NPRECS (sizeof PRECS / sizeof PRECS[0])
 static const prec *prec_by(const char *n) {
@@ -91,8 +90,8 @@ static int is_int(const prec *p) { return p->kind == P_UINT || p->kind == P_SINT
 typedef struct {
     int ebits, mbits, ieee;
 } ffmt;
-static const ffmt F_F32 = {8, 23, 1}, F_HF = {5, 10, 1}, F_BF = {8, 7, 1}, F_TF32 = {8, 10, 1},
-                  F_BF8 = {5, 2, 1}, F_HF8 = {4, 3, 0};
+static const ffmt F_F32 = {8, 23, 1}, F_HF = {5, 10, 1}, F_BF = {8, 7, 1}, F_TF32 = {8, 10, 1}, F_BF8 = {5, 2, 1},
+                  F_HF8 = {4, 3, 0};
 static const ffmt *fmt_of(pkind k) {
     switch (k) {
     case P_BF: return &F_BF;
@@ -140,7 +139,7 @@ static fval decode(const ffmt *f, uint32_t bits) {
     return v;
 }
 
-#define BW 10   /* words of the fixed-point accumulator */
+#define BW 10 /* words of the fixed-point accumulator */
 #define BIAS 300 /* its LSB is 2^-BIAS */
 typedef struct {
     uint64_t w[BW];
@@ -163,8 +162,7 @@ static void big_add(big *a, uint64_t mant, int exp, int neg) {
         carry = c1 | c2;
     }
     if (neg) { /* a + ~t + 1 */
-        for (int i = 0; i < BW && ++a->w[i] == 0; i++) {
-        }
+        for (int i = 0; i < BW && ++a->w[i] == 0; i++) {}
     }
     (void)carry;
 }
@@ -180,8 +178,7 @@ static uint32_t big_round(big a, int p, int emin, int emax, int ebits) {
     int neg = (int)(a.w[BW - 1] >> 63);
     if (neg) {
         for (int i = 0; i < BW; i++) a.w[i] = ~a.w[i];
-        for (int i = 0; i < BW && ++a.w[i] == 0; i++) {
-        }
+        for (int i = 0; i < BW && ++a.w[i] == 0; i++) {}
     }
     uint32_t sign = (uint32_t)neg << (ebits + p - 1);
     int h = -1;
@@ -322,8 +319,7 @@ static fval float_elem(const prec *p, uint32_t v) {
 
 /* The Src2 byte the instruction reads at position `bit` of its (logical) Src2: DPASW takes GRFs
 ** below NGrf_EU0 from EU0's Src2 and the rest from the start of EU1's. */
-static uint32_t src2_elem(const cfg *c, unsigned ops, const uint8_t *a_eu0, const uint8_t *a_eu1,
-                          size_t bit) {
+static uint32_t src2_elem(const cfg *c, unsigned ops, const uint8_t *a_eu0, const uint8_t *a_eu1, size_t bit) {
     size_t byte = bit / 8;
     const uint8_t *src = a_eu0;
     if (c->wide) {
@@ -335,8 +331,8 @@ static uint32_t src2_elem(const cfg *c, unsigned ops, const uint8_t *a_eu0, cons
     return get_bits(src, byte * 8 + bit % 8, c->a->bits);
 }
 
-static void model(const cfg *c, unsigned N, unsigned grf, const uint8_t *A, const uint8_t *A1,
-                  const uint8_t *B, const uint8_t *C, uint8_t *D) {
+static void model(const cfg *c, unsigned N, unsigned grf, const uint8_t *A, const uint8_t *A1, const uint8_t *B,
+                  const uint8_t *C, uint8_t *D) {
     unsigned ops = ops_per_chan(c->w, c->a), S = 32 / (ops * c->w->bits);
     unsigned db = type_bytes(c->dt);
     size_t k = 0;
@@ -443,14 +439,14 @@ static uint32_t gen_float(const ffmt *f, int is_tf32, int mode, uint64_t *s) {
         if (!rnd(s, 8)) {
             uint32_t mall = (1u << f->mbits) - 1;
             switch (rnd(s, 8)) {
-            case 0: e = 0, m = 0; break;                        /* +-0 */
+            case 0: e = 0, m = 0; break; /* +-0 */
             case 1: e = (uint32_t)emaxf, m = f->ieee ? 0 : 6; break; /* inf (hf8: 448) */
-            case 2: e = (uint32_t)emaxf, m = mall; break;        /* NaN */
+            case 2: e = (uint32_t)emaxf, m = mall; break; /* NaN */
             case 3: e = (uint32_t)emaxf, m = f->ieee ? 1 : 4; break; /* NaN, low payload (hf8: 384) */
             case 4: e = (uint32_t)emaxf - (uint32_t)f->ieee, m = mall - (uint32_t)!f->ieee; break; /* max */
-            case 5: e = 0, m = 1; break;                        /* min subnormal */
-            case 6: e = 0, m = mall; break;                     /* max subnormal */
-            default: e = 1, m = 0; break;                       /* min normal */
+            case 5: e = 0, m = 1; break; /* min subnormal */
+            case 6: e = 0, m = mall; break; /* max subnormal */
+            default: e = 1, m = 0; break; /* min normal */
             }
         }
         break;
@@ -563,9 +559,9 @@ static void on_diag(void *ud, const visa_diag *d) {
 static long n_elem_checks, n_runs;
 
 static void cfg_name(const cfg *c, char *out, size_t n) {
-    snprintf(out, n, "%s%s %s.%s.%s.%d.%d dst=%s src0=%s mode=%d seed=%" PRIu64,
-             visa_platform_name(c->plat), c->pair ? " (2 threads)" : "", c->wide ? "dpasw" : "dpas", c->w->name, c->a->name, c->sd,
-             c->rc, c->dt, c->ct ? c->ct : "%null", c->mode, c->seed);
+    snprintf(out, n, "%s%s %s.%s.%s.%d.%d dst=%s src0=%s mode=%d seed=%" PRIu64, visa_platform_name(c->plat),
+             c->pair ? " (2 threads)" : "", c->wide ? "dpasw" : "dpas", c->w->name, c->a->name, c->sd, c->rc, c->dt,
+             c->ct ? c->ct : "%null", c->mode, c->seed);
 }
 
 static void run_case(visa_ctx *ctx, const cfg *c) {
@@ -575,8 +571,7 @@ static void run_case(visa_ctx *ctx, const cfg *c) {
     size_t b_bytes = (size_t)((c->sd - 1) / (int)S + 1) * grf;
     size_t c_bytes = (size_t)c->rc * N * (c->ct ? type_bytes(c->ct) : 4);
     size_t d_bytes = (size_t)c->rc * N * type_bytes(c->dt);
-    size_t a_sz = round128(a_bytes), b_sz = round128(b_bytes), c_sz = round128(c_bytes),
-           d_sz = round128(d_bytes);
+    size_t a_sz = round128(a_bytes), b_sz = round128(b_bytes), c_sz = round128(c_bytes), d_sz = round128(d_bytes);
     /* one such layout per thread, thread t's at t*stride */
     size_t a_off = 0, b_off = a_sz, c_off = b_off + b_sz, d_off = c_off + c_sz, stride = d_off + d_sz;
     unsigned nthr = c->pair ? 2 : 1;
@@ -615,8 +610,8 @@ static void run_case(visa_ctx *ctx, const cfg *c) {
     emit_block(&t, "B", b_off, b_sz, 0, c->pair);
     if (c->ct) emit_block(&t, "C", c_off, c_sz, 0, c->pair);
     emit_block(&t, "D", d_off, d_sz, 0, c->pair);
-    sb_printf(&t, "    %s.%s.%s.%d.%d (M1, %u) D.0 %s B.0 A(0,0)\n", c->wide ? "dpasw" : "dpas",
-              c->w->name, c->a->name, c->sd, c->rc, N, c->ct ? "C.0" : "%null.0");
+    sb_printf(&t, "    %s.%s.%s.%d.%d (M1, %u) D.0 %s B.0 A(0,0)\n", c->wide ? "dpasw" : "dpas", c->w->name, c->a->name,
+              c->sd, c->rc, N, c->ct ? "C.0" : "%null.0");
     emit_block(&t, "D", d_off, d_sz, 1, c->pair);
     sb_printf(&t, "    ret (M1, 1)\n");
 
@@ -648,10 +643,9 @@ static void run_case(visa_ctx *ctx, const cfg *c) {
                     memcpy(&exp, wd + e * db, db);
                     n_elem_checks++;
                     if (got != exp && shown++ < 4)
-                        CHECKF(0, "%s: thread %u row %zu lane %zu: got 0x%08x want 0x%08x", name, th,
-                               e / N, e % N, got, exp);
-                    else if (got != exp)
-                        th_case_failed = 1;
+                        CHECKF(0, "%s: thread %u row %zu lane %zu: got 0x%08x want 0x%08x", name, th, e / N, e % N, got,
+                               exp);
+                    else if (got != exp) th_case_failed = 1;
                 }
                 CHECKF(!memcmp(gd + d_bytes, wd + d_bytes, d_sz - d_bytes),
                        "%s: thread %u: bytes after the last row were written", name, th);
@@ -689,7 +683,7 @@ int main(int argc, char **argv) {
     static const accpair bf_acc[] = {{"f", "f"}, {"bf", "bf"}, {"f", NULL}, {"bf", "f"}, {"f", "bf"}, {"bf", NULL}};
     static const accpair hf_acc[] = {{"f", "f"}, {"hf", "hf"}, {"f", NULL}, {"hf", "f"}, {"f", "hf"}, {"hf", NULL}};
     static const accpair f_acc[] = {{"f", "f"}, {"f", NULL}};
-    static const char *fpairs[][2] = {{"bf", "bf"}, {"hf", "hf"}, {"tf32", "tf32"}, {"bf8", "bf8"},
+    static const char *fpairs[][2] = {{"bf", "bf"},   {"hf", "hf"},   {"tf32", "tf32"}, {"bf8", "bf8"},
                                       {"bf8", "hf8"}, {"hf8", "bf8"}, {"hf8", "hf8"}};
     uint64_t seed = 1;
     for (size_t pi = 0; pi < sizeof plats / sizeof plats[0]; pi++) {
@@ -703,8 +697,8 @@ int main(int argc, char **argv) {
                     for (int rc = 1; rc <= 8; rc++) {
                         const accpair *ap = &int_acc[(size_t)rc % 6];
                         for (int wide = 0; wide <= (has_dpasw && sds[si] == 8 && rc % 3 == 0); wide++) {
-                            cfg c = {pl, wide, 0, &PRECS[wi], &PRECS[ai], sds[si], rc, ap->dt, ap->ct,
-                                     (int)(rc + wi) % 2, seed++};
+                            cfg c = {pl, wide,   0,      &PRECS[wi],         &PRECS[ai], sds[si],
+                                     rc, ap->dt, ap->ct, (int)(rc + wi) % 2, seed++};
                             run_case(ctx, &c);
                             if (wide && check_fused_pairs) { /* and as a fused pair of two threads */
                                 c.pair = 1;

@@ -61,7 +61,7 @@ static layout_t layout_of(unsigned s, unsigned g) {
     L.out = inl;
     L.gc = inl + 8;
     L.idx = inl + 24;
-    L.ls = inl + g;            /* the rest of the cross-thread data from the next GRF */
+    L.ls = inl + g; /* the rest of the cross-thread data from the next GRF */
     L.gs = L.ls + 12;
     L.go = L.ls + 24;
     L.wd = L.ls + 36;
@@ -167,7 +167,9 @@ static void model_ids(unsigned simd, const unsigned ls[3], unsigned t, unsigned 
     id[0] = x, id[1] = y, id[2] = z;
 }
 
-static uint32_t rd32(const uint8_t *p) { return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24; }
+static uint32_t rd32(const uint8_t *p) {
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
 
 static void run_case(visa_platform pf, unsigned simd, unsigned lx, unsigned ly, unsigned lz, unsigned gx, unsigned gy,
                      unsigned gz) {
@@ -217,8 +219,9 @@ static void run_case(visa_platform pf, unsigned simd, unsigned lx, unsigned ly, 
         for (unsigned ti = 0; ti < nthreads; ti++) {
             const uint8_t *rec = out + ((size_t)g * nthreads + ti) * RECORD;
             unsigned dmask = ti == nthreads - 1 && tail ? (1u << tail) - 1 : full;
-            uint32_t want_hdr[16] = {gid[0], gid[1], gid[2], nthreads << 24 | ti, dmask, lx, ly, lz,
-                                     gx * lx, gy * ly, gz * lz, 7, 0, 3, wd, 0x5EED};
+            uint32_t want_hdr[16] = {
+                gid[0], gid[1], gid[2], nthreads << 24 | ti, dmask, lx, ly, lz, gx * lx, gy * ly, gz * lz, 7, 0,
+                3,      wd,     0x5EED};
             for (int k = 0; k < 16; k++)
                 CHECKF(rd32(rec + 4 * k) == want_hdr[k], "%s: group %u thread %u header dword %d = 0x%x, want 0x%x",
                        name, g, ti, k, rd32(rec + 4 * k), want_hdr[k]);
@@ -245,9 +248,9 @@ static void hand_checks(void) {
     CASE_BEGIN();
     unsigned id[3];
     const unsigned a[3] = {5, 3, 2}; /* 30 work-items, SIMD8: 4 threads, the last with 6 lanes */
-    model_ids(8, a, 3, 5, id);       /* work-item 29: x = 29 % 5 = 4, y = 29 / 5 % 3 = 2, z = 29 / 15 = 1 */
+    model_ids(8, a, 3, 5, id); /* work-item 29: x = 29 % 5 = 4, y = 29 / 5 % 3 = 2, z = 29 / 15 = 1 */
     CHECK(id[0] == 4 && id[1] == 2 && id[2] == 1);
-    model_ids(8, a, 3, 7, id);       /* work-item 31, past the end: x 1, y 0, z 2 (z keeps counting) */
+    model_ids(8, a, 3, 7, id); /* work-item 31, past the end: x 1, y 0, z 2 (z keeps counting) */
     CHECK(id[0] == 1 && id[1] == 0 && id[2] == 2);
     const unsigned b[3] = {40, 1, 1}; /* SIMD32: work-item 63 wraps to x 23 */
     model_ids(32, b, 1, 31, id);
@@ -272,11 +275,18 @@ static void input_list(visa_platform pf, unsigned simd) {
     CHECK(ki.opencl && ki.simd_size == simd && ki.per_thread_input_size == L.ptis && ki.local_id_row_bytes == L.row);
     CHECK(ki.input_count == 10 && ki.arg_count == 7);
     CHECK(visa_kernel_input_count(m, NULL) == 10 && visa_kernel_input_count(m, "nope") == 0);
-    static const struct { const char *name; visa_input_role role; int dim; const char *type; unsigned elems; bool read; } want[10] = {
-        {"LX", VISA_INPUT_PER_THREAD, 0, "uw", 0, true}, {"LY", VISA_INPUT_PER_THREAD, 1, "uw", 0, true},
-        {"LZ", VISA_INPUT_PER_THREAD, 2, "uw", 0, true}, {"OUT", VISA_INPUT_INLINE, -1, "uq", 1, true},
-        {"GC", VISA_INPUT_INLINE, -1, "ud", 3, true}, {"IDX", VISA_INPUT_INLINE, -1, "uq", 1, true},
-        {"LS", VISA_INPUT_CROSS_THREAD, -1, "d", 3, true}, {"GS", VISA_INPUT_CROSS_THREAD, -1, "ud", 3, true},
+    static const struct {
+        const char *name;
+        visa_input_role role;
+        int dim;
+        const char *type;
+        unsigned elems;
+        bool read;
+    } want[10] = {
+        {"LX", VISA_INPUT_PER_THREAD, 0, "uw", 0, true},    {"LY", VISA_INPUT_PER_THREAD, 1, "uw", 0, true},
+        {"LZ", VISA_INPUT_PER_THREAD, 2, "uw", 0, true},    {"OUT", VISA_INPUT_INLINE, -1, "uq", 1, true},
+        {"GC", VISA_INPUT_INLINE, -1, "ud", 3, true},       {"IDX", VISA_INPUT_INLINE, -1, "uq", 1, true},
+        {"LS", VISA_INPUT_CROSS_THREAD, -1, "d", 3, true},  {"GS", VISA_INPUT_CROSS_THREAD, -1, "ud", 3, true},
         {"GO", VISA_INPUT_CROSS_THREAD, -1, "ud", 3, true}, {"WD", VISA_INPUT_CROSS_THREAD, -1, "ud", 1, true}};
     for (size_t i = 0; i < 10; i++) {
         visa_input_info ii;
@@ -299,10 +309,13 @@ int main(void) {
     if (visa_ctx_create(&d, &ctx) != VISA_OK) return 1;
     hand_checks();
     static const visa_platform plats[2] = {VISA_PLATFORM_XEHPG, VISA_PLATFORM_XE2}; /* 32- and 64-byte GRF */
-    static const struct { unsigned simd, l[3], g[3]; } cases[] = {
-        {8, {8, 1, 1}, {2, 1, 1}},   {8, {13, 1, 1}, {3, 1, 1}},  {8, {4, 4, 1}, {1, 2, 1}},  {8, {5, 3, 2}, {2, 1, 2}},
-        {16, {16, 1, 1}, {2, 1, 1}}, {16, {20, 1, 1}, {1, 1, 1}}, {16, {3, 5, 1}, {2, 2, 1}}, {16, {4, 2, 2}, {1, 1, 2}},
-        {16, {1, 1, 1}, {1, 1, 1}},  {32, {32, 1, 1}, {2, 1, 1}}, {32, {40, 1, 1}, {1, 2, 1}}, {32, {7, 3, 2}, {1, 1, 1}},
+    static const struct {
+        unsigned simd, l[3], g[3];
+    } cases[] = {
+        {8, {8, 1, 1}, {2, 1, 1}},   {8, {13, 1, 1}, {3, 1, 1}},  {8, {4, 4, 1}, {1, 2, 1}},
+        {8, {5, 3, 2}, {2, 1, 2}},   {16, {16, 1, 1}, {2, 1, 1}}, {16, {20, 1, 1}, {1, 1, 1}},
+        {16, {3, 5, 1}, {2, 2, 1}},  {16, {4, 2, 2}, {1, 1, 2}},  {16, {1, 1, 1}, {1, 1, 1}},
+        {32, {32, 1, 1}, {2, 1, 1}}, {32, {40, 1, 1}, {1, 2, 1}}, {32, {7, 3, 2}, {1, 1, 1}},
         {32, {8, 4, 2}, {2, 1, 1}},  {32, {2, 2, 2}, {1, 1, 3}},
     };
     for (int p = 0; p < 2; p++) {

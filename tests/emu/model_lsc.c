@@ -192,8 +192,8 @@ static void test_b2d_load(visa_platform pf, b2d_t c, int form) {
     prefill(t, "R", REGB);
     char name[160];
     snprintf(name, sizeof name, "b2d load %s %s.%dx%dx%d%c%c X=%d Y=%d surf %ux%u pitch %u %s", pf_name(pf),
-             dsname[c.ds], c.blocks, c.w, c.h, c.tr ? 't' : 'n', c.vnni ? 't' : 'n', m.x, m.y, c.sw, c.sh,
-             c.sp, form ? "raw_sends" : "lsc");
+             dsname[c.ds], c.blocks, c.w, c.h, c.tr ? 't' : 'n', c.vnni ? 't' : 'n', m.x, m.y, c.sw, c.sh, c.sp,
+             form ? "raw_sends" : "lsc");
     if (form == 0) {
         emit(t, "    mov (M1, 1) XY(0,0)<1> %d:d\n    mov (M1, 1) XY(0,1)<1> %d:d\n", c.x, c.y);
         emit(t, "    lsc_load_block2d.ugm (M1, 1)  R:%s.%dx%dx%d%c%c  flat[B0,0x%x,0x%x,0x%x,XY(0,0),XY(0,1)]\n",
@@ -243,12 +243,12 @@ static void test_b2d_store(visa_platform pf, b2d_t c, int form) {
     body(t, 2, 16);
     fill(t, "D", REGB, 1, 0);
     char name[160];
-    snprintf(name, sizeof name, "b2d store %s %s.%dx%d X=%d Y=%d surf %ux%u pitch %u %s", pf_name(pf),
-             dsname[c.ds], c.w, c.h, c.x, c.y, c.sw, c.sh, c.sp, form ? "raw_sends" : "lsc");
+    snprintf(name, sizeof name, "b2d store %s %s.%dx%d X=%d Y=%d surf %ux%u pitch %u %s", pf_name(pf), dsname[c.ds],
+             c.w, c.h, c.x, c.y, c.sw, c.sh, c.sp, form ? "raw_sends" : "lsc");
     if (form == 0) {
         emit(t, "    mov (M1, 1) XY(0,0)<1> %d:d\n    mov (M1, 1) XY(0,1)<1> %d:d\n", c.x, c.y);
-        emit(t, "    lsc_store_block2d.ugm (M1, 1)  flat[B0,0x%x,0x%x,0x%x,XY(0,0),XY(0,1)]  D:%s.%dx%dnn\n",
-             c.sw - 1, c.sh - 1, c.sp - 1, dsname[c.ds], c.w, c.h);
+        emit(t, "    lsc_store_block2d.ugm (M1, 1)  flat[B0,0x%x,0x%x,0x%x,XY(0,0),XY(0,1)]  D:%s.%dx%dnn\n", c.sw - 1,
+             c.sh - 1, c.sp - 1, dsname[c.ds], c.w, c.h);
     } else {
         uint32_t desc = 7u | (uint32_t)c.ds << 9 | 1u << 25;
         emit(t, "    mov (M1, 16) P(0,0)<1> 0x0:ud\n    mov (M1, 1) PQ(0,0)<1> B0(0,0)<0;1,0>\n");
@@ -280,9 +280,9 @@ static void b2d_place(b2d_t *c) {
     int cols = (int)(c->sw / E), span = c->blocks * c->w;
     switch (rnd() % 5) {
     case 0: c->x = (int)(rnd() % (unsigned)(cols > span ? cols - span + 1 : 1)), c->y = (int)(rnd() % c->sh); break;
-    case 1: c->x = -(int)(rnd() % (unsigned)span) - 1, c->y = -(int)(rnd() % 6); break;    /* left / top */
+    case 1: c->x = -(int)(rnd() % (unsigned)span) - 1, c->y = -(int)(rnd() % 6); break; /* left / top */
     case 2: c->x = cols - (int)(rnd() % (unsigned)span), c->y = (int)c->sh - 1 - (int)(rnd() % 3); break;
-    case 3: c->x = cols + (int)(rnd() % 8), c->y = (int)(rnd() % c->sh); break;           /* all right */
+    case 3: c->x = cols + (int)(rnd() % 8), c->y = (int)(rnd() % c->sh); break; /* all right */
     default: c->x = (int)(rnd() % (unsigned)cols), c->y = -(int)c->h - (int)(rnd() % 3); break; /* above */
     }
     if (E == 1) c->x &= ~3; /* X restrictions (messages.md 3.3) */
@@ -293,28 +293,58 @@ static void suite_b2d(void) {
     /* {ds, blocks, w, h, tr, vnni} -- shapes from the supported-variant families of messages.md
     ** 3.3 (block row <= 64 bytes, transpose d32 W <= 8 / d64 W <= 4 H 8, VNNI d8/d16). */
     static const int shapes[][6] = {
-        {0, 1, 4, 1, 0, 0},  {0, 1, 16, 8, 0, 0}, {0, 2, 32, 4, 0, 0}, {0, 4, 16, 16, 0, 0}, {0, 1, 64, 32, 0, 0},
-        {0, 1, 8, 3, 0, 0},  {1, 1, 2, 1, 0, 0},  {1, 1, 8, 5, 0, 0},  {1, 2, 16, 8, 0, 0},  {1, 1, 32, 32, 0, 0},
-        {1, 2, 8, 32, 0, 0}, {1, 1, 6, 7, 0, 0},  {2, 1, 1, 1, 0, 0},  {2, 1, 3, 9, 0, 0},   {2, 2, 8, 16, 0, 0},
-        {2, 1, 16, 32, 0, 0}, {3, 1, 1, 4, 0, 0}, {3, 1, 4, 8, 0, 0},  {3, 1, 8, 16, 0, 0},
+        {0, 1, 4, 1, 0, 0},
+        {0, 1, 16, 8, 0, 0},
+        {0, 2, 32, 4, 0, 0},
+        {0, 4, 16, 16, 0, 0},
+        {0, 1, 64, 32, 0, 0},
+        {0, 1, 8, 3, 0, 0},
+        {1, 1, 2, 1, 0, 0},
+        {1, 1, 8, 5, 0, 0},
+        {1, 2, 16, 8, 0, 0},
+        {1, 1, 32, 32, 0, 0},
+        {1, 2, 8, 32, 0, 0},
+        {1, 1, 6, 7, 0, 0},
+        {2, 1, 1, 1, 0, 0},
+        {2, 1, 3, 9, 0, 0},
+        {2, 2, 8, 16, 0, 0},
+        {2, 1, 16, 32, 0, 0},
+        {3, 1, 1, 4, 0, 0},
+        {3, 1, 4, 8, 0, 0},
+        {3, 1, 8, 16, 0, 0},
         /* VNNI */
-        {0, 1, 4, 4, 0, 1},  {0, 1, 16, 32, 0, 1}, {0, 2, 16, 8, 0, 1}, {0, 4, 16, 4, 0, 1}, {0, 1, 8, 12, 0, 1},
-        {1, 1, 16, 16, 0, 1}, {1, 2, 16, 32, 0, 1}, {1, 1, 2, 2, 0, 1}, {1, 1, 8, 6, 0, 1}, {1, 2, 8, 8, 0, 1},
+        {0, 1, 4, 4, 0, 1},
+        {0, 1, 16, 32, 0, 1},
+        {0, 2, 16, 8, 0, 1},
+        {0, 4, 16, 4, 0, 1},
+        {0, 1, 8, 12, 0, 1},
+        {1, 1, 16, 16, 0, 1},
+        {1, 2, 16, 32, 0, 1},
+        {1, 1, 2, 2, 0, 1},
+        {1, 1, 8, 6, 0, 1},
+        {1, 2, 8, 8, 0, 1},
         /* transposed */
-        {2, 1, 1, 1, 1, 0},  {2, 1, 8, 16, 1, 0}, {2, 1, 4, 8, 1, 0},  {2, 1, 8, 32, 1, 0},  {2, 1, 3, 5, 1, 0},
-        {3, 1, 4, 8, 1, 0},  {3, 1, 2, 8, 1, 0},  {3, 1, 1, 8, 1, 0},
+        {2, 1, 1, 1, 1, 0},
+        {2, 1, 8, 16, 1, 0},
+        {2, 1, 4, 8, 1, 0},
+        {2, 1, 8, 32, 1, 0},
+        {2, 1, 3, 5, 1, 0},
+        {3, 1, 4, 8, 1, 0},
+        {3, 1, 2, 8, 1, 0},
+        {3, 1, 1, 8, 1, 0},
     };
     static const visa_platform pfs[] = {VISA_PLATFORM_XE2, VISA_PLATFORM_XEHPC};
     for (size_t p = 0; p < 2; p++)
         for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++)
             for (int rep = 0; rep < 3; rep++) {
-                b2d_t c = {shapes[s][0], shapes[s][1], shapes[s][2], shapes[s][3], shapes[s][4], shapes[s][5], 0, 0, 0, 0, 0};
+                b2d_t c = {
+                    shapes[s][0], shapes[s][1], shapes[s][2], shapes[s][3], shapes[s][4], shapes[s][5], 0, 0, 0, 0, 0};
                 b2d_place(&c);
                 test_b2d_load(pfs[p], c, rep == 2);
             }
-    static const int st_shapes[][3] = {{0, 4, 1}, {0, 16, 8}, {0, 64, 8}, {0, 12, 5}, {1, 2, 4}, {1, 16, 8},
-                                       {1, 32, 16}, {1, 6, 3}, {2, 1, 1}, {2, 8, 8}, {2, 16, 8}, {2, 5, 7},
-                                       {3, 1, 3}, {3, 4, 8}, {3, 8, 4}};
+    static const int st_shapes[][3] = {{0, 4, 1},  {0, 16, 8},  {0, 64, 8}, {0, 12, 5}, {1, 2, 4},
+                                       {1, 16, 8}, {1, 32, 16}, {1, 6, 3},  {2, 1, 1},  {2, 8, 8},
+                                       {2, 16, 8}, {2, 5, 7},   {3, 1, 3},  {3, 4, 8},  {3, 8, 4}};
     for (size_t p = 0; p < 2; p++)
         for (size_t s = 0; s < sizeof st_shapes / sizeof st_shapes[0]; s++)
             for (int rep = 0; rep < 3; rep++) {
@@ -486,8 +516,8 @@ static void test_strided(visa_platform pf, int store, int ds, unsigned vec, unsi
         emit(t, "    (P1) lsc_load_strided.ugm (M1, %u)  R:%s%s  flat[B0+0x%x, 0x%x]:a64\n", exec, udsname[ds], vs,
              base, pitch);
     char name[128];
-    snprintf(name, sizeof name, "strided %s %s (M1, %u) %s%s pitch %u mask 0x%x", pf_name(pf),
-             store ? "store" : "load", exec, udsname[ds], vs, pitch, mask);
+    snprintf(name, sizeof name, "strided %s %s (M1, %u) %s%s pitch %u mask 0x%x", pf_name(pf), store ? "store" : "load",
+             exec, udsname[ds], vs, pitch, mask);
     run_untyped(name, pf, t, mem, aux, wmem, wreg);
     free(t), free(mem), free(aux), free(wmem), free(wreg);
 }
@@ -559,14 +589,20 @@ static uint64_t atomic_new(const aop_t *o, uint64_t old, uint64_t s1, uint64_t s
         uint32_t ua = (uint32_t)old, ub = (uint32_t)s1, ur;
         memcpy(&a, &ua, 4), memcpy(&b, &ub, 4);
         if (!strcmp(n, "fcas")) return ua == ub ? s2 : old; /* values are finite, non-zero */
-        r = !strcmp(n, "fadd") ? a + b : !strcmp(n, "fsub") ? a - b : !strcmp(n, "fmin") ? (a < b ? a : b) : (a > b ? a : b);
+        r = !strcmp(n, "fadd")   ? a + b
+            : !strcmp(n, "fsub") ? a - b
+            : !strcmp(n, "fmin") ? (a < b ? a : b)
+                                 : (a > b ? a : b);
         memcpy(&ur, &r, 4);
         return ur;
     }
     double a, b, r;
     memcpy(&a, &old, 8), memcpy(&b, &s1, 8);
     if (!strcmp(n, "fcas")) return old == s1 ? s2 : old;
-    r = !strcmp(n, "fadd") ? a + b : !strcmp(n, "fsub") ? a - b : !strcmp(n, "fmin") ? (a < b ? a : b) : (a > b ? a : b);
+    r = !strcmp(n, "fadd")   ? a + b
+        : !strcmp(n, "fsub") ? a - b
+        : !strcmp(n, "fmin") ? (a < b ? a : b)
+                             : (a > b ? a : b);
     uint64_t u;
     memcpy(&u, &r, 8);
     return u;

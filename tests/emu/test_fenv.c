@@ -76,7 +76,9 @@ int main(int argc, char **argv) {
         fesetround(FE_TONEAREST);
         differ_up += memcmp(&u, &e, 4) != 0;
         if (near[i] == eb && up[i] == eb) pass++;
-        else fail++, fprintf(stderr, "FAIL lane %d: nearest 0x%08x, upward 0x%08x, expected 0x%08x\n", i, near[i], up[i], eb);
+        else
+            fail++, fprintf(stderr, "FAIL lane %d: nearest 0x%08x, upward 0x%08x, expected 0x%08x\n", i, near[i], up[i],
+                            eb);
     }
     /* the test can only fail if rounding upward changes some lane */
     if (differ_up) pass++;

@@ -24,15 +24,15 @@
 #include "visa/visa.h"
 
 static int pass, fail;
-#define CHECK(c, ...)                                                                              \
-    do {                                                                                           \
-        if (c) pass++;                                                                             \
-        else {                                                                                     \
-            fail++;                                                                                \
-            fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);                                   \
-            fprintf(stderr, __VA_ARGS__);                                                          \
-            fputc('\n', stderr);                                                                   \
-        }                                                                                          \
+#define CHECK(c, ...)                                            \
+    do {                                                         \
+        if (c) pass++;                                           \
+        else {                                                   \
+            fail++;                                              \
+            fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__); \
+            fprintf(stderr, __VA_ARGS__);                        \
+            fputc('\n', stderr);                                 \
+        }                                                        \
     } while (0)
 
 static void on_diag(void *ud, const visa_diag *d) {
@@ -42,49 +42,48 @@ static void on_diag(void *ud, const visa_diag *d) {
 
 /* ID = lane; lanes from LANES on wait at DONE (goto), so the loop runs with the others only
 ** (the block's masked function); H = ID; loop N times. */
-static const char k_wloop[] =
-    ".version 4.1\n"
-    ".kernel \"wloop\"\n"
-    ".decl OUT v_type=G type=uq num_elts=1 align=qword\n"
-    ".decl N v_type=G type=d num_elts=1 align=dword\n"
-    ".decl ADDR v_type=G type=uq num_elts=1 align=qword\n"
-    ".decl ID v_type=G type=uw num_elts=16 align=GRF\n"
-    ".decl H v_type=G type=w num_elts=16 align=GRF\n"
-    ".decl S v_type=G type=w num_elts=16 align=GRF\n"
-    ".decl T v_type=G type=w num_elts=16 align=GRF\n"
-    ".decl CNT v_type=G type=d num_elts=1 align=dword\n"
-    ".decl P1 v_type=P num_elts=16\n"
-    ".decl P2 v_type=P num_elts=16\n"
-    ".decl P3 v_type=P num_elts=16\n"
-    ".decl LANES v_type=G type=uw num_elts=1 align=word\n"
-    ".input OUT offset=64 size=8\n"
-    ".input N offset=72 size=4\n"
-    ".input LANES offset=76 size=2\n"
-    ".kernel_attr SimdSize=16\n"
-    "    mov (M1, 8) ID(0,0)<1> 0x76543210:uv\n"
-    "    add (M1, 8) ID(0,8)<1> ID(0,0)<1;1,0> 0x8:uw\n"
-    "    cmp.lt (M1, 16) P3 ID(0,0)<1;1,0> LANES(0,0)<0;1,0>\n"
-    "    (!P3) goto (M1, 16) DONE\n"
-    "    mov (M1, 16) H(0,0)<1> ID(0,0)<1;1,0>\n"
-    "    mov (M1_NM, 1) CNT(0,0)<1> N(0,0)<0;1,0>\n"
-    "LOOP:\n"
-    "    mul (M1, 16) H(0,0)<1> H(0,0)<1;1,0> 0x6255:w\n"
-    "    add (M1, 16) H(0,0)<1> H(0,0)<1;1,0> 0x3619:w\n"
-    "    cmp.lt (M1, 16) P2 H(0,0)<1;1,0> 0x0:w\n"
-    "    (P2) add (M1, 16) S(0,0)<1> S(0,0)<1;1,0> 0x1:w\n"
-    "    (!P2) xor (M1, 16) T(0,0)<1> T(0,0)<1;1,0> H(0,0)<1;1,0>\n"
-    "    asr (M1, 16) T(0,0)<1> T(0,0)<1;1,0> 0x1:w\n"
-    "    max (M3, 8) T(0,8)<1> T(0,8)<1;1,0> (-)S(0,8)<1;1,0>\n"
-    "    add (M1_NM, 1) CNT(0,0)<1> CNT(0,0)<0;1,0> 0xffffffff:d\n"
-    "    cmp.gt (M1_NM, 1) P1 CNT(0,0)<0;1,0> 0x0:d\n"
-    "    (P1) jmp (M1, 1) LOOP\n"
-    "DONE:\n"
-    "    mul (M1_NM, 1) ADDR(0,0)<1> %group_id_x(0,0)<0;1,0> 0x60:uq\n"
-    "    add (M1_NM, 1) ADDR(0,0)<1> ADDR(0,0)<0;1,0> OUT(0,0)<0;1,0>\n"
-    "    lsc_store.ugm (M1_NM, 1)  flat[ADDR]:a64  H:d32x8t\n"
-    "    lsc_store.ugm (M1_NM, 1)  flat[ADDR+0x20]:a64  S:d32x8t\n"
-    "    lsc_store.ugm (M1_NM, 1)  flat[ADDR+0x40]:a64  T:d32x8t\n"
-    "    ret (M1, 1)\n";
+static const char k_wloop[] = ".version 4.1\n"
+                              ".kernel \"wloop\"\n"
+                              ".decl OUT v_type=G type=uq num_elts=1 align=qword\n"
+                              ".decl N v_type=G type=d num_elts=1 align=dword\n"
+                              ".decl ADDR v_type=G type=uq num_elts=1 align=qword\n"
+                              ".decl ID v_type=G type=uw num_elts=16 align=GRF\n"
+                              ".decl H v_type=G type=w num_elts=16 align=GRF\n"
+                              ".decl S v_type=G type=w num_elts=16 align=GRF\n"
+                              ".decl T v_type=G type=w num_elts=16 align=GRF\n"
+                              ".decl CNT v_type=G type=d num_elts=1 align=dword\n"
+                              ".decl P1 v_type=P num_elts=16\n"
+                              ".decl P2 v_type=P num_elts=16\n"
+                              ".decl P3 v_type=P num_elts=16\n"
+                              ".decl LANES v_type=G type=uw num_elts=1 align=word\n"
+                              ".input OUT offset=64 size=8\n"
+                              ".input N offset=72 size=4\n"
+                              ".input LANES offset=76 size=2\n"
+                              ".kernel_attr SimdSize=16\n"
+                              "    mov (M1, 8) ID(0,0)<1> 0x76543210:uv\n"
+                              "    add (M1, 8) ID(0,8)<1> ID(0,0)<1;1,0> 0x8:uw\n"
+                              "    cmp.lt (M1, 16) P3 ID(0,0)<1;1,0> LANES(0,0)<0;1,0>\n"
+                              "    (!P3) goto (M1, 16) DONE\n"
+                              "    mov (M1, 16) H(0,0)<1> ID(0,0)<1;1,0>\n"
+                              "    mov (M1_NM, 1) CNT(0,0)<1> N(0,0)<0;1,0>\n"
+                              "LOOP:\n"
+                              "    mul (M1, 16) H(0,0)<1> H(0,0)<1;1,0> 0x6255:w\n"
+                              "    add (M1, 16) H(0,0)<1> H(0,0)<1;1,0> 0x3619:w\n"
+                              "    cmp.lt (M1, 16) P2 H(0,0)<1;1,0> 0x0:w\n"
+                              "    (P2) add (M1, 16) S(0,0)<1> S(0,0)<1;1,0> 0x1:w\n"
+                              "    (!P2) xor (M1, 16) T(0,0)<1> T(0,0)<1;1,0> H(0,0)<1;1,0>\n"
+                              "    asr (M1, 16) T(0,0)<1> T(0,0)<1;1,0> 0x1:w\n"
+                              "    max (M3, 8) T(0,8)<1> T(0,8)<1;1,0> (-)S(0,8)<1;1,0>\n"
+                              "    add (M1_NM, 1) CNT(0,0)<1> CNT(0,0)<0;1,0> 0xffffffff:d\n"
+                              "    cmp.gt (M1_NM, 1) P1 CNT(0,0)<0;1,0> 0x0:d\n"
+                              "    (P1) jmp (M1, 1) LOOP\n"
+                              "DONE:\n"
+                              "    mul (M1_NM, 1) ADDR(0,0)<1> %group_id_x(0,0)<0;1,0> 0x60:uq\n"
+                              "    add (M1_NM, 1) ADDR(0,0)<1> ADDR(0,0)<0;1,0> OUT(0,0)<0;1,0>\n"
+                              "    lsc_store.ugm (M1_NM, 1)  flat[ADDR]:a64  H:d32x8t\n"
+                              "    lsc_store.ugm (M1_NM, 1)  flat[ADDR+0x20]:a64  S:d32x8t\n"
+                              "    lsc_store.ugm (M1_NM, 1)  flat[ADDR+0x40]:a64  T:d32x8t\n"
+                              "    ret (M1, 1)\n";
 /* instructions per thread: 6 before the loop, 11 per trip (the label counts), 7 after */
 #define WLOOP_STEPS(n) (6u + 11u * (n) + 7u)
 
@@ -146,41 +145,42 @@ static void test_wloop(visa_ctx *ctx) {
                 visa_run_stats st = {0, 0};
                 int r = run(m, tiers[ti], 2, lanes, out, sizeof out, trips[k], &st);
                 CHECK(r == VISA_OK, "%s: run failed (%d)", tiers[ti], r);
-                CHECK(st.instructions == 2ull * WLOOP_STEPS((unsigned)trips[k]), "%s, %u lanes, %d trips: %llu instructions, expected %u",
-                      tiers[ti], lanes, trips[k], (unsigned long long)st.instructions, 2u * WLOOP_STEPS((unsigned)trips[k]));
+                CHECK(st.instructions == 2ull * WLOOP_STEPS((unsigned)trips[k]),
+                      "%s, %u lanes, %d trips: %llu instructions, expected %u", tiers[ti], lanes, trips[k],
+                      (unsigned long long)st.instructions, 2u * WLOOP_STEPS((unsigned)trips[k]));
                 int16_t h[16], s[16], t[16];
                 model_wloop(trips[k], lanes, h, s, t);
                 for (unsigned g = 0; g < 2; g++) {
                     const uint8_t *o = out + g * 0x60;
                     CHECK(!memcmp(o, h, 32) && !memcmp(o + 32, s, 32) && !memcmp(o + 64, t, 32),
-                          "%s, %u lanes, %d trips, group %u: H/S/T differ from the model", tiers[ti], lanes, trips[k], g);
+                          "%s, %u lanes, %d trips, group %u: H/S/T differ from the model", tiers[ti], lanes, trips[k],
+                          g);
                 }
             }
     visa_module_destroy(m);
 }
 
 /* %cr0 rounding toward +inf (bits 5:4 = 01 over the default 0x4C0): 1 + 2^-30 rounds up one ulp. */
-static const char k_cr0[] =
-    ".version 4.1\n"
-    ".kernel \"cr0loop\"\n"
-    ".decl OUT v_type=G type=uq num_elts=1 align=qword\n"
-    ".decl N v_type=G type=d num_elts=1 align=dword\n"
-    ".decl A v_type=G type=f num_elts=16 align=GRF\n"
-    ".decl CNT v_type=G type=d num_elts=1 align=dword\n"
-    ".decl P1 v_type=P num_elts=16\n"
-    ".input OUT offset=64 size=8\n"
-    ".input N offset=72 size=4\n"
-    ".kernel_attr SimdSize=16\n"
-    "    mov (M1, 16) A(0,0)<1> 0x3f800000:f\n"
-    "    mov (M1_NM, 1) CNT(0,0)<1> N(0,0)<0;1,0>\n"
-    "    mov (M1_NM, 1) %cr0(0,0)<1> 0x4d0:ud\n"
-    "LOOP:\n"
-    "    add (M1, 16) A(0,0)<1> A(0,0)<1;1,0> 0x30800000:f\n"
-    "    add (M1_NM, 1) CNT(0,0)<1> CNT(0,0)<0;1,0> 0xffffffff:d\n"
-    "    cmp.gt (M1_NM, 1) P1 CNT(0,0)<0;1,0> 0x0:d\n"
-    "    (P1) jmp (M1, 1) LOOP\n"
-    "    lsc_store.ugm (M1_NM, 1)  flat[OUT]:a64  A:d32x16t\n"
-    "    ret (M1, 1)\n";
+static const char k_cr0[] = ".version 4.1\n"
+                            ".kernel \"cr0loop\"\n"
+                            ".decl OUT v_type=G type=uq num_elts=1 align=qword\n"
+                            ".decl N v_type=G type=d num_elts=1 align=dword\n"
+                            ".decl A v_type=G type=f num_elts=16 align=GRF\n"
+                            ".decl CNT v_type=G type=d num_elts=1 align=dword\n"
+                            ".decl P1 v_type=P num_elts=16\n"
+                            ".input OUT offset=64 size=8\n"
+                            ".input N offset=72 size=4\n"
+                            ".kernel_attr SimdSize=16\n"
+                            "    mov (M1, 16) A(0,0)<1> 0x3f800000:f\n"
+                            "    mov (M1_NM, 1) CNT(0,0)<1> N(0,0)<0;1,0>\n"
+                            "    mov (M1_NM, 1) %cr0(0,0)<1> 0x4d0:ud\n"
+                            "LOOP:\n"
+                            "    add (M1, 16) A(0,0)<1> A(0,0)<1;1,0> 0x30800000:f\n"
+                            "    add (M1_NM, 1) CNT(0,0)<1> CNT(0,0)<0;1,0> 0xffffffff:d\n"
+                            "    cmp.gt (M1_NM, 1) P1 CNT(0,0)<0;1,0> 0x0:d\n"
+                            "    (P1) jmp (M1, 1) LOOP\n"
+                            "    lsc_store.ugm (M1_NM, 1)  flat[OUT]:a64  A:d32x16t\n"
+                            "    ret (M1, 1)\n";
 
 static void test_cr0(visa_ctx *ctx) {
     visa_module *m = parse(ctx, "cr0loop", k_cr0);
@@ -193,7 +193,8 @@ static void test_cr0(visa_ctx *ctx) {
         int r = run(m, tiers[ti], 1, 0, (uint8_t *)out, sizeof out, 50, NULL);
         CHECK(r == VISA_OK, "%s: cr0 run failed (%d)", tiers[ti], r);
         for (unsigned i = 0; i < 16; i++)
-            CHECK(out[i] == 0x3f800000u + 50, "%s: lane %u = 0x%08x, expected 0x%08x", tiers[ti], i, out[i], 0x3f800000u + 50);
+            CHECK(out[i] == 0x3f800000u + 50, "%s: lane %u = 0x%08x, expected 0x%08x", tiers[ti], i, out[i],
+                  0x3f800000u + 50);
     }
     visa_module_destroy(m);
 }
@@ -204,29 +205,28 @@ static void test_cr0(visa_ctx *ctx) {
 ** qNaN * -1.0 returns the NaN operand, 0x7fc00000; 0.0 * inf is the default NaN, 0xffc00000;
 ** the hf signalling NaN 0x7c01 plus -0.0 is quieted, 0x7e01 (an optimiser would drop x + -0.0;
 ** a mov would copy the bits, exec.c's MOV rule); (-abs) on 0x7fc00001 sets the sign. */
-static const char k_nan[] =
-    ".version 4.1\n"
-    ".kernel \"nan\"\n"
-    ".decl OUT v_type=G type=uq num_elts=1 align=qword\n"
-    ".decl A v_type=G type=f num_elts=16 align=GRF\n"
-    ".decl B v_type=G type=f num_elts=16 align=GRF\n"
-    ".decl D v_type=G type=f num_elts=64 align=GRF\n"
-    ".decl H v_type=G type=hf num_elts=16 align=GRF\n"
-    ".decl N v_type=G type=d num_elts=1 align=dword\n"
-    ".input OUT offset=64 size=8\n"
-    ".input N offset=72 size=4\n" /* unused: run() passes it */
-    ".kernel_attr SimdSize=16\n"
-    "    mov (M1, 16) A(0,0)<1> 0x7fc00000:f\n"
-    "    mov (M1, 16) B(0,0)<1> 0x3f800000:f\n"
-    "    mul (M1, 16) D(0,0)<1> (-)A(0,0)<1;1,0> B(0,0)<1;1,0>\n"
-    "    mul (M1, 16) D(1,0)<1> A(0,0)<1;1,0> 0xbf800000:f\n"
-    "    mul (M1, 16) D(2,0)<1> 0x0:f 0x7f800000:f\n"
-    "    mov (M1, 16) A(0,0)<1> 0x7fc00001:f\n"
-    "    mov (M1, 16) D(3,0)<1> (-abs)A(0,0)<1;1,0>\n"
-    "    add (M1, 16) H(0,0)<1> 0x7c01:hf 0x8000:hf\n"
-    "    lsc_store.ugm (M1_NM, 1)  flat[OUT]:a64  D:d32x64t\n"
-    "    lsc_store.ugm (M1_NM, 1)  flat[OUT+0x100]:a64  H:d32x8t\n"
-    "    ret (M1, 1)\n";
+static const char k_nan[] = ".version 4.1\n"
+                            ".kernel \"nan\"\n"
+                            ".decl OUT v_type=G type=uq num_elts=1 align=qword\n"
+                            ".decl A v_type=G type=f num_elts=16 align=GRF\n"
+                            ".decl B v_type=G type=f num_elts=16 align=GRF\n"
+                            ".decl D v_type=G type=f num_elts=64 align=GRF\n"
+                            ".decl H v_type=G type=hf num_elts=16 align=GRF\n"
+                            ".decl N v_type=G type=d num_elts=1 align=dword\n"
+                            ".input OUT offset=64 size=8\n"
+                            ".input N offset=72 size=4\n" /* unused: run() passes it */
+                            ".kernel_attr SimdSize=16\n"
+                            "    mov (M1, 16) A(0,0)<1> 0x7fc00000:f\n"
+                            "    mov (M1, 16) B(0,0)<1> 0x3f800000:f\n"
+                            "    mul (M1, 16) D(0,0)<1> (-)A(0,0)<1;1,0> B(0,0)<1;1,0>\n"
+                            "    mul (M1, 16) D(1,0)<1> A(0,0)<1;1,0> 0xbf800000:f\n"
+                            "    mul (M1, 16) D(2,0)<1> 0x0:f 0x7f800000:f\n"
+                            "    mov (M1, 16) A(0,0)<1> 0x7fc00001:f\n"
+                            "    mov (M1, 16) D(3,0)<1> (-abs)A(0,0)<1;1,0>\n"
+                            "    add (M1, 16) H(0,0)<1> 0x7c01:hf 0x8000:hf\n"
+                            "    lsc_store.ugm (M1_NM, 1)  flat[OUT]:a64  D:d32x64t\n"
+                            "    lsc_store.ugm (M1_NM, 1)  flat[OUT+0x100]:a64  H:d32x8t\n"
+                            "    ret (M1, 1)\n";
 
 /* Parse `text` and run it once on `tier` (one group), its output buffer zeroed first. */
 static bool run_kernel(visa_ctx *ctx, const char *name, const char *text, const char *tier, void *out, size_t bytes) {
@@ -258,26 +258,26 @@ static void test_nan(visa_ctx *ctx) {
 /* An op whose channels pass channel 31 (M5 with 32 lanes: the verifier's V-EXEC-MASK, but an
 ** unverified module runs): channel n is enabled by EM[n + 16], so only channels 0..15 write.  By
 ** hand: D[0..15] = 1 + 16, D[16..31] = 1.  (The compiled tier leaves such ops to the interpreter.) */
-static const char k_wide[] =
-    ".version 4.1\n"
-    ".kernel \"wide\"\n"
-    ".decl OUT v_type=G type=uq num_elts=1 align=qword\n"
-    ".decl N v_type=G type=d num_elts=1 align=dword\n"
-    ".decl D v_type=G type=d num_elts=32 align=GRF\n"
-    ".input OUT offset=64 size=8\n"
-    ".input N offset=72 size=4\n" /* unused: run() passes it */
-    ".kernel_attr SimdSize=32\n"
-    "    mov (M1, 32) D(0,0)<1> 0x1:d\n"
-    "    add (M5, 32) D(0,0)<1> D(0,0)<1;1,0> 0x10:d\n"
-    "    lsc_store.ugm (M1_NM, 1)  flat[OUT]:a64  D:d32x32t\n"
-    "    ret (M1, 1)\n";
+static const char k_wide[] = ".version 4.1\n"
+                             ".kernel \"wide\"\n"
+                             ".decl OUT v_type=G type=uq num_elts=1 align=qword\n"
+                             ".decl N v_type=G type=d num_elts=1 align=dword\n"
+                             ".decl D v_type=G type=d num_elts=32 align=GRF\n"
+                             ".input OUT offset=64 size=8\n"
+                             ".input N offset=72 size=4\n" /* unused: run() passes it */
+                             ".kernel_attr SimdSize=32\n"
+                             "    mov (M1, 32) D(0,0)<1> 0x1:d\n"
+                             "    add (M5, 32) D(0,0)<1> D(0,0)<1;1,0> 0x10:d\n"
+                             "    lsc_store.ugm (M1_NM, 1)  flat[OUT]:a64  D:d32x32t\n"
+                             "    ret (M1, 1)\n";
 
 static void test_wide(visa_ctx *ctx) {
     for (unsigned ti = 0; ti < 2; ti++) {
         int32_t out[32];
         if (!run_kernel(ctx, "wide", k_wide, both_tiers[ti], out, sizeof out)) continue;
         for (unsigned i = 0; i < 32; i++)
-            CHECK(out[i] == (i < 16 ? 17 : 1), "%s: D[%u] = %d, expected %d", both_tiers[ti], i, out[i], i < 16 ? 17 : 1);
+            CHECK(out[i] == (i < 16 ? 17 : 1), "%s: D[%u] = %d, expected %d", both_tiers[ti], i, out[i],
+                  i < 16 ? 17 : 1);
     }
 }
 
@@ -294,14 +294,13 @@ static uint32_t blocks_of(visa_ctx *ctx, visa_module *m, const char *tier, char 
     return n;
 }
 
-static const char k_straight[] =
-    ".version 4.1\n"
-    ".kernel \"straight\"\n"
-    ".decl A v_type=G type=d num_elts=16 align=GRF\n"
-    ".kernel_attr SimdSize=16\n"
-    "    mov (M1, 16) A(0,0)<1> 0x5:d\n"
-    "    add (M1, 16) A(0,0)<1> A(0,0)<1;1,0> 0x7:d\n"
-    "    ret (M1, 1)\n";
+static const char k_straight[] = ".version 4.1\n"
+                                 ".kernel \"straight\"\n"
+                                 ".decl A v_type=G type=d num_elts=16 align=GRF\n"
+                                 ".kernel_attr SimdSize=16\n"
+                                 "    mov (M1, 16) A(0,0)<1> 0x5:d\n"
+                                 "    add (M1, 16) A(0,0)<1> A(0,0)<1;1,0> 0x7:d\n"
+                                 "    ret (M1, 1)\n";
 
 static void test_blocks(visa_ctx *ctx) {
     visa_module *loop = parse(ctx, "wloop", k_wloop), *straight = parse(ctx, "straight", k_straight);

@@ -14,42 +14,40 @@
 #include "../harness.h"
 #include "visa/visa.h"
 
-static const char LOOP_KERNEL[] =
-    ".version 4.1\n"
-    ".kernel \"acc\"\n"
-    ".decl OUT v_type=G type=uq num_elts=1 align=qword\n"
-    ".decl N v_type=G type=d num_elts=1 align=dword\n"
-    ".decl ID v_type=G type=uw num_elts=16 align=GRF\n"
-    ".decl X v_type=G type=d num_elts=16 align=GRF\n"
-    ".decl ACC v_type=G type=d num_elts=16 align=GRF\n"
-    ".decl K v_type=G type=d num_elts=1 align=dword\n"
-    ".decl P1 v_type=P num_elts=1\n"
-    ".input OUT offset=64 size=8\n"
-    ".input N offset=72 size=4\n"
-    ".kernel_attr SimdSize=16\n"
-    "    mov (M1, 8) ID(0,0)<1> 0x76543210:uv\n"
-    "    add (M1, 8) ID(0,8)<1> ID(0,0)<1;1,0> 0x8:uw\n"
-    "    mul (M1, 16) X(0,0)<1> ID(0,0)<1;1,0> 0x3:d\n"
-    "    mov (M1, 16) ACC(0,0)<1> 0x0:d\n"
-    "    mov (M1_NM, 1) K(0,0)<1> 0x0:d\n"
-    "LOOP:\n"
-    "    add (M1, 16) ACC(0,0)<1> ACC(0,0)<1;1,0> X(0,0)<1;1,0>\n"
-    "    add (M1, 16) ACC(0,0)<1> ACC(0,0)<1;1,0> K(0,0)<0;1,0>\n"
-    "    add (M1_NM, 1) K(0,0)<1> K(0,0)<0;1,0> 0x1:d\n"
-    "    cmp.lt (M1_NM, 1) P1 K(0,0)<0;1,0> N(0,0)<0;1,0>\n"
-    "    (P1) jmp (M1, 1) LOOP\n"
-    "    lsc_store.ugm (M1_NM, 1)  flat[OUT]:a64  ACC:d32x16t\n"
-    "    ret (M1, 1)\n";
+static const char LOOP_KERNEL[] = ".version 4.1\n"
+                                  ".kernel \"acc\"\n"
+                                  ".decl OUT v_type=G type=uq num_elts=1 align=qword\n"
+                                  ".decl N v_type=G type=d num_elts=1 align=dword\n"
+                                  ".decl ID v_type=G type=uw num_elts=16 align=GRF\n"
+                                  ".decl X v_type=G type=d num_elts=16 align=GRF\n"
+                                  ".decl ACC v_type=G type=d num_elts=16 align=GRF\n"
+                                  ".decl K v_type=G type=d num_elts=1 align=dword\n"
+                                  ".decl P1 v_type=P num_elts=1\n"
+                                  ".input OUT offset=64 size=8\n"
+                                  ".input N offset=72 size=4\n"
+                                  ".kernel_attr SimdSize=16\n"
+                                  "    mov (M1, 8) ID(0,0)<1> 0x76543210:uv\n"
+                                  "    add (M1, 8) ID(0,8)<1> ID(0,0)<1;1,0> 0x8:uw\n"
+                                  "    mul (M1, 16) X(0,0)<1> ID(0,0)<1;1,0> 0x3:d\n"
+                                  "    mov (M1, 16) ACC(0,0)<1> 0x0:d\n"
+                                  "    mov (M1_NM, 1) K(0,0)<1> 0x0:d\n"
+                                  "LOOP:\n"
+                                  "    add (M1, 16) ACC(0,0)<1> ACC(0,0)<1;1,0> X(0,0)<1;1,0>\n"
+                                  "    add (M1, 16) ACC(0,0)<1> ACC(0,0)<1;1,0> K(0,0)<0;1,0>\n"
+                                  "    add (M1_NM, 1) K(0,0)<1> K(0,0)<0;1,0> 0x1:d\n"
+                                  "    cmp.lt (M1_NM, 1) P1 K(0,0)<0;1,0> N(0,0)<0;1,0>\n"
+                                  "    (P1) jmp (M1, 1) LOOP\n"
+                                  "    lsc_store.ugm (M1_NM, 1)  flat[OUT]:a64  ACC:d32x16t\n"
+                                  "    ret (M1, 1)\n";
 
 /* An instruction the emulator does not run (sem.def EMU_NOT): preparing it fails. */
-static const char UNSUPPORTED_KERNEL[] =
-    ".version 4.1\n"
-    ".kernel \"rsi\"\n"
-    ".decl V40 v_type=G type=ud num_elts=16 align=GRF\n"
-    ".decl V41 v_type=G type=ud num_elts=8 align=GRF\n"
-    ".kernel_attr SimdSize=16\n"
-    "    lsc_read_state_info.tgm  V40  bti(0x4)[V41]\n"
-    "    ret (M1, 1)\n";
+static const char UNSUPPORTED_KERNEL[] = ".version 4.1\n"
+                                         ".kernel \"rsi\"\n"
+                                         ".decl V40 v_type=G type=ud num_elts=16 align=GRF\n"
+                                         ".decl V41 v_type=G type=ud num_elts=8 align=GRF\n"
+                                         ".kernel_attr SimdSize=16\n"
+                                         "    lsc_read_state_info.tgm  V40  bti(0x4)[V41]\n"
+                                         "    ret (M1, 1)\n";
 
 #define LAUNCHES 1000
 
@@ -72,7 +70,8 @@ static bool run_once(const visa_module *m, const visa_kernel *k, int32_t n) {
     visa_buffer buf = {(uint8_t *)out, sizeof out};
     visa_arg args[2] = {{.kind = VISA_ARG_BUFFER, .buffer = 0}, {.kind = VISA_ARG_INT, .value = (uint64_t)n}};
     visa_run_opts o = {.struct_size = sizeof o, .platform = VISA_PLATFORM_XE2};
-    visa_status st = k ? visa_kernel_run(k, &o, args, 2, &buf, 1, NULL) : visa_module_run(m, &o, args, 2, &buf, 1, NULL);
+    visa_status st =
+        k ? visa_kernel_run(k, &o, args, 2, &buf, 1, NULL) : visa_module_run(m, &o, args, 2, &buf, 1, NULL);
     if (st != VISA_OK) return false;
     for (int32_t lane = 0; lane < 16; lane++)
         if (out[lane] != 3 * lane * n + n * (n - 1) / 2) return false;
@@ -104,8 +103,10 @@ static void test_many_launches(visa_ctx *ctx) {
            (unsigned long long)s.lowerings);
     CHECKF(s.launches == LAUNCHES, "launches %llu", (unsigned long long)s.launches);
     const char *tier = getenv("VISA_EMU_TIER");
-    if (tier && !strcmp(tier, "jit-all")) CHECKF(s.compilations == 1, "compilations %llu", (unsigned long long)s.compilations);
-    else if (tier && !strcmp(tier, "interp")) CHECKF(s.compilations == 0, "compilations %llu", (unsigned long long)s.compilations);
+    if (tier && !strcmp(tier, "jit-all"))
+        CHECKF(s.compilations == 1, "compilations %llu", (unsigned long long)s.compilations);
+    else if (tier && !strcmp(tier, "interp"))
+        CHECKF(s.compilations == 0, "compilations %llu", (unsigned long long)s.compilations);
     else CHECK(s.compilations <= 1);
     visa_module_destroy(m);
     CASE_END("many_launches");

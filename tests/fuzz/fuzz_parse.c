@@ -77,8 +77,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (visa_ctx_create(&desc, &ctx) != VISA_OK) abort();
     visa_module *m = NULL;
     bool h1_only = true;
-    if (visa_module_parse_text(ctx, "fuzz", (const char *)data, size, VISA_PLATFORM_XE2, &m) ==
-        VISA_OK) {
+    if (visa_module_parse_text(ctx, "fuzz", (const char *)data, size, VISA_PLATFORM_XE2, &m) == VISA_OK) {
         /* H2 modules are printed (never a crash) but not read back */
         bool read_back = !igc_surface_index_hazard(m, &h1_only) || h1_only;
         /* The first print may normalise what IGC's printer rewrites (label names, routine
@@ -93,11 +92,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             visa_module *m2 = NULL, *m3 = NULL;
             if (visa_module_parse_text(ctx, "printed", p1, l1, VISA_PLATFORM_XE2, &m2) != VISA_OK)
                 abort(); /* printed text must parse */
-            if (!ir_module_equal(m, m2) && !igc_drops_pitch(m) && !igc_surface_index_hazard(m, &h1_only))
-                abort();
+            if (!ir_module_equal(m, m2) && !igc_drops_pitch(m) && !igc_surface_index_hazard(m, &h1_only)) abort();
             char *p2 = print(m2, flags, &l2);
-            if (visa_module_parse_text(ctx, "printed2", p2, l2, VISA_PLATFORM_XE2, &m3) != VISA_OK)
-                abort();
+            if (visa_module_parse_text(ctx, "printed2", p2, l2, VISA_PLATFORM_XE2, &m3) != VISA_OK) abort();
             if (!ir_module_equal(m2, m3)) abort();
             char *p3 = print(m3, flags, &l3);
             if (l2 != l3 || memcmp(p2, p3, l2)) abort(); /* print is a fixpoint */

@@ -18,8 +18,8 @@
 
 enum { MAX_ARGS = 16, BUF_BYTES = 4096 };
 
-static visa_status run(const visa_module *m, unsigned threads, visa_arg *args, size_t nargs,
-                       visa_buffer *bufs, size_t nbufs) {
+static visa_status run(const visa_module *m, unsigned threads, visa_arg *args, size_t nargs, visa_buffer *bufs,
+                       size_t nbufs) {
     for (size_t i = 0; i < nbufs; i++)
         for (size_t k = 0; k < BUF_BYTES; k++) bufs[i].data[k] = (uint8_t)k;
     visa_run_opts ro;

@@ -6,21 +6,20 @@
 
 #include <visa/visa.h>
 
-static const char *KERNEL =
-    ".version 4.1\n"
-    ".kernel \"inc\"\n"
-    ".decl V32 v_type=G type=uq num_elts=1 align=qword\n"
-    ".decl V33 v_type=G type=d num_elts=8 align=GRF\n"
-    ".decl V34 v_type=G type=uq num_elts=8 align=GRF\n"
-    ".input V32 offset=64 size=8\n"
-    ".kernel_attr SimdSize=8\n"
-    ".function \"inc_BB_0\"\n"
-    "inc_BB_0:\n"
-    "    mov (M1, 8) V34(0,0)<1> V32(0,0)<0;1,0>\n"
-    "    lsc_load.ugm (M1, 1)  V33:d32x8t  flat[V34]:a64\n"
-    "    add (M1, 8) V33(0,0)<1> V33(0,0)<1;1,0> 0x1:d\n"
-    "    lsc_store.ugm (M1, 1)  flat[V34]:a64  V33:d32x8t\n"
-    "    ret (M1, 1)\n";
+static const char *KERNEL = ".version 4.1\n"
+                            ".kernel \"inc\"\n"
+                            ".decl V32 v_type=G type=uq num_elts=1 align=qword\n"
+                            ".decl V33 v_type=G type=d num_elts=8 align=GRF\n"
+                            ".decl V34 v_type=G type=uq num_elts=8 align=GRF\n"
+                            ".input V32 offset=64 size=8\n"
+                            ".kernel_attr SimdSize=8\n"
+                            ".function \"inc_BB_0\"\n"
+                            "inc_BB_0:\n"
+                            "    mov (M1, 8) V34(0,0)<1> V32(0,0)<0;1,0>\n"
+                            "    lsc_load.ugm (M1, 1)  V33:d32x8t  flat[V34]:a64\n"
+                            "    add (M1, 8) V33(0,0)<1> V33(0,0)<1;1,0> 0x1:d\n"
+                            "    lsc_store.ugm (M1, 1)  flat[V34]:a64  V33:d32x8t\n"
+                            "    ret (M1, 1)\n";
 
 static void on_diag(void *ud, const visa_diag *d) {
     (void)ud;
@@ -29,8 +28,13 @@ static void on_diag(void *ud, const visa_diag *d) {
 
 int main(void) {
     int failed = 0;
-#define CHECK(c) \
-    do { if (!(c)) { fprintf(stderr, "consumer: check failed: %s\n", #c); failed++; } } while (0)
+#define CHECK(c)                                                 \
+    do {                                                         \
+        if (!(c)) {                                              \
+            fprintf(stderr, "consumer: check failed: %s\n", #c); \
+            failed++;                                            \
+        }                                                        \
+    } while (0)
     unsigned major = 99;
     const char *version = visa_version(&major, NULL, NULL);
     CHECK(!strcmp(version, VISA_VERSION_STRING) && major == VISA_VERSION_MAJOR);
@@ -42,8 +46,7 @@ int main(void) {
     visa_ctx *ctx = NULL;
     CHECK(visa_ctx_create(&desc, &ctx) == VISA_OK);
     visa_module *m = NULL;
-    CHECK(visa_module_parse_text(ctx, "inc", KERNEL, strlen(KERNEL), VISA_PLATFORM_XE2, &m) ==
-          VISA_OK);
+    CHECK(visa_module_parse_text(ctx, "inc", KERNEL, strlen(KERNEL), VISA_PLATFORM_XE2, &m) == VISA_OK);
     if (!m) return 1;
 
     char *text = NULL;

@@ -31,8 +31,8 @@ static void pt_on_diag(void *ud, const visa_diag *d) {
     if (d->severity == VISA_SEV_ERROR) s->errors++;
     if (d->severity == VISA_SEV_WARNING) s->warnings++;
     if (s->verbose)
-        fprintf(stderr, "  %s %s:%u:%u @%llu: %s\n", d->code, d->file, d->line, d->col,
-                (unsigned long long)d->offset, d->message);
+        fprintf(stderr, "  %s %s:%u:%u @%llu: %s\n", d->code, d->file, d->line, d->col, (unsigned long long)d->offset,
+                d->message);
     if (s->count == sizeof s->diags / sizeof *s->diags) return;
     pt_diag *k = &s->diags[s->count++];
     snprintf(k->code, sizeof k->code, "%s", d->code);
@@ -67,9 +67,7 @@ static visa_ctx *pt_ctx(pt_state *s) {
     return ctx;
 }
 
-static void pt_reset(pt_state *s) {
-    s->count = s->errors = s->warnings = 0;
-}
+static void pt_reset(pt_state *s) { s->count = s->errors = s->warnings = 0; }
 
 /* The first diagnostic with this code, or NULL. */
 static const pt_diag *pt_find(const pt_state *s, const char *code) {

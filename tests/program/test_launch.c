@@ -77,21 +77,25 @@ static visa_cl_launch launch_1d(const char *kernel, uint64_t global, uint64_t lo
 
 static void test_reduce(void) {
     CASE_BEGIN();
-    visa_program *p = build("kernel void reduce(uint n, global uint *data, global uint *result, local uint *tmp) {\n"
-                            "  uint gid = get_global_id(0), lid = get_local_id(0), gsz = get_global_size(0);\n"
-                            "  uint lsz = get_local_size(0), sum = 0;\n"
-                            "  for (uint i = gid; i < n; i += gsz) sum += data[i];\n"
-                            "  tmp[lid] = sum;\n"
-                            "  for (uint o = lsz / 2; o > 0; o /= 2) { barrier(CLK_LOCAL_MEM_FENCE); if (lid < o) tmp[lid] += tmp[lid + o]; }\n"
-                            "  if (lid == 0) result[get_group_id(0)] = tmp[0]; }\n", NULL);
+    visa_program *p = build(
+        "kernel void reduce(uint n, global uint *data, global uint *result, local uint *tmp) {\n"
+        "  uint gid = get_global_id(0), lid = get_local_id(0), gsz = get_global_size(0);\n"
+        "  uint lsz = get_local_size(0), sum = 0;\n"
+        "  for (uint i = gid; i < n; i += gsz) sum += data[i];\n"
+        "  tmp[lid] = sum;\n"
+        "  for (uint o = lsz / 2; o > 0; o /= 2) { barrier(CLK_LOCAL_MEM_FENCE); if (lid < o) tmp[lid] += tmp[lid + o]; }\n"
+        "  if (lid == 0) result[get_group_id(0)] = tmp[0]; }\n",
+        NULL);
     if (p) {
         uint32_t n = 1000, data[1000], result[8] = {0}, want[8] = {0};
         for (uint32_t i = 0; i < n; i++) data[i] = i * 7 + 1;
         for (uint32_t g = 0; g < 8; g++)
             for (uint32_t l = 0; l < 16; l++)
                 for (uint32_t i = g * 16 + l; i < n; i += 128) want[g] += data[i];
-        visa_cl_arg args[4] = {{VISA_CL_ARG_VALUE, &n, 4}, {VISA_CL_ARG_BUFFER, data, sizeof data},
-                               {VISA_CL_ARG_BUFFER, result, sizeof result}, {VISA_CL_ARG_LOCAL, NULL, 16 * 4}};
+        visa_cl_arg args[4] = {{VISA_CL_ARG_VALUE, &n, 4},
+                               {VISA_CL_ARG_BUFFER, data, sizeof data},
+                               {VISA_CL_ARG_BUFFER, result, sizeof result},
+                               {VISA_CL_ARG_LOCAL, NULL, 16 * 4}};
         visa_cl_launch l = launch_1d("reduce", 128, 16);
         CHECKF(visa_program_run(p, &l, args, 4, NULL) == VISA_OK, "%s: reduce run", device);
         CHECKF(!memcmp(result, want, sizeof want), "%s: reduce: %u %u .. %u, want %u %u .. %u", device, result[0],
@@ -103,12 +107,14 @@ static void test_reduce(void) {
 
 static void test_geometry(void) {
     CASE_BEGIN();
-    visa_program *p = build("kernel void geo(global uint *o) {\n"
-                            "  size_t x = get_global_id(0) - get_global_offset(0), y = get_global_id(1) - get_global_offset(1);\n"
-                            "  global uint *e = o + 8 * (y * get_global_size(0) + x);\n"
-                            "  e[0] = get_global_id(0); e[1] = get_global_id(1); e[2] = get_local_id(0); e[3] = get_local_id(1);\n"
-                            "  e[4] = get_group_id(0); e[5] = get_group_id(1); e[6] = get_num_groups(0) * 100 + get_num_groups(1);\n"
-                            "  e[7] = get_work_dim() * 1000 + get_local_size(0) * 10 + get_local_size(1); }\n", NULL);
+    visa_program *p =
+        build("kernel void geo(global uint *o) {\n"
+              "  size_t x = get_global_id(0) - get_global_offset(0), y = get_global_id(1) - get_global_offset(1);\n"
+              "  global uint *e = o + 8 * (y * get_global_size(0) + x);\n"
+              "  e[0] = get_global_id(0); e[1] = get_global_id(1); e[2] = get_local_id(0); e[3] = get_local_id(1);\n"
+              "  e[4] = get_group_id(0); e[5] = get_group_id(1); e[6] = get_num_groups(0) * 100 + get_num_groups(1);\n"
+              "  e[7] = get_work_dim() * 1000 + get_local_size(0) * 10 + get_local_size(1); }\n",
+              NULL);
     if (p) {
         enum { GX = 12, GY = 6, LX = 4, LY = 3, OX = 5, OY = 2 };
         static uint32_t o[GX * GY * 8];
@@ -125,8 +131,8 @@ static void test_geometry(void) {
         for (uint32_t y = 0; y < GY; y++)
             for (uint32_t x = 0; x < GX; x++) {
                 const uint32_t *e = o + 8 * (y * GX + x);
-                uint32_t want[8] = {x + OX, y + OY, x % LX, y % LY, x / LX, y / LY, (GX / LX) * 100 + GY / LY,
-                                    2000 + LX * 10 + LY};
+                uint32_t want[8] = {
+                    x + OX, y + OY, x % LX, y % LY, x / LX, y / LY, (GX / LX) * 100 + GY / LY, 2000 + LX * 10 + LY};
                 if (memcmp(e, want, sizeof want) && bad++ < 3)
                     CHECKF(0, "%s: work-item (%u,%u): %u %u %u %u %u %u %u %u", device, x, y, e[0], e[1], e[2], e[3],
                            e[4], e[5], e[6], e[7]);
@@ -139,10 +145,11 @@ static void test_geometry(void) {
 
 static void test_nonuniform(void) {
     CASE_BEGIN();
-    visa_program *p = build("kernel void nu(global uint *o) {\n"
-                            "  size_t i = get_global_id(0);\n"
-                            "  o[3 * i] = get_local_size(0); o[3 * i + 1] = get_enqueued_local_size(0); o[3 * i + 2] = get_group_id(0); }\n",
-                            "-cl-std=CL2.0");
+    visa_program *p = build(
+        "kernel void nu(global uint *o) {\n"
+        "  size_t i = get_global_id(0);\n"
+        "  o[3 * i] = get_local_size(0); o[3 * i + 1] = get_enqueued_local_size(0); o[3 * i + 2] = get_group_id(0); }\n",
+        "-cl-std=CL2.0");
     if (p) {
         uint32_t o[3 * 10];
         visa_cl_arg arg = {VISA_CL_ARG_BUFFER, o, sizeof o};
@@ -150,7 +157,8 @@ static void test_nonuniform(void) {
         CHECKF(visa_program_run(p, &l, &arg, 1, NULL) == VISA_OK, "%s: non-uniform run", device);
         for (uint32_t i = 0; i < 10; i++)
             CHECKF(o[3 * i] == (i < 8 ? 4u : 2u) && o[3 * i + 1] == 4 && o[3 * i + 2] == i / 4,
-                   "%s: work-item %u: local size %u, enqueued %u, group %u", device, i, o[3 * i], o[3 * i + 1], o[3 * i + 2]);
+                   "%s: work-item %u: local size %u, enqueued %u, group %u", device, i, o[3 * i], o[3 * i + 1],
+                   o[3 * i + 2]);
     }
     visa_program_destroy(p);
     CASE_END("nonuniform");
@@ -158,14 +166,21 @@ static void test_nonuniform(void) {
 
 static void test_byvalue(void) {
     CASE_BEGIN();
-    visa_program *p = build("typedef struct { char c; int a; float b; short s[3]; } S;\n"
-                            "kernel void bv(S s, int k, global float *o) { o[get_global_id(0)] = s.c + s.a * 2 + s.b + s.s[0] - s.s[2] * k; }\n",
-                            NULL);
+    visa_program *p = build(
+        "typedef struct { char c; int a; float b; short s[3]; } S;\n"
+        "kernel void bv(S s, int k, global float *o) { o[get_global_id(0)] = s.c + s.a * 2 + s.b + s.s[0] - s.s[2] * k; }\n",
+        NULL);
     if (p) {
-        struct { char c; int a; float b; short s[3]; } s = {3, 40, 0.5f, {7, 8, 9}};
+        struct {
+            char c;
+            int a;
+            float b;
+            short s[3];
+        } s = {3, 40, 0.5f, {7, 8, 9}};
         int k = 2;
         float o[16];
-        visa_cl_arg args[3] = {{VISA_CL_ARG_VALUE, &s, sizeof s}, {VISA_CL_ARG_VALUE, &k, 4}, {VISA_CL_ARG_BUFFER, o, sizeof o}};
+        visa_cl_arg args[3] = {
+            {VISA_CL_ARG_VALUE, &s, sizeof s}, {VISA_CL_ARG_VALUE, &k, 4}, {VISA_CL_ARG_BUFFER, o, sizeof o}};
         visa_cl_launch l = launch_1d("bv", 16, 16);
         CHECKF(visa_program_run(p, &l, args, 3, NULL) == VISA_OK, "%s: byvalue run", device);
         float want = 3 + 40 * 2 + 0.5f + 7 - 9 * 2;
@@ -179,7 +194,8 @@ static void test_private(void) {
     CASE_BEGIN();
     visa_program *p = build("kernel void pv(global int *o, int n) { int a[64];\n"
                             "  for (int i = 0; i < 64; i++) a[i] = i * n + (int)get_global_id(0);\n"
-                            "  o[get_global_id(0)] = a[(get_global_id(0) * 7 + n) % 64]; }\n", NULL);
+                            "  o[get_global_id(0)] = a[(get_global_id(0) * 7 + n) % 64]; }\n",
+                            NULL);
     if (p) {
         int o[256], n = 3;
         visa_cl_arg args[2] = {{VISA_CL_ARG_BUFFER, o, sizeof o}, {VISA_CL_ARG_VALUE, &n, 4}};
@@ -193,7 +209,8 @@ static void test_private(void) {
         } else {
             CHECKF(s == VISA_OK, "%s: private run (%d)", device, s);
             for (int i = 0; i < 256; i++)
-                CHECKF(o[i] == ((i * 7 + n) % 64) * n + i, "%s: o[%d] = %d, want %d", device, i, o[i], ((i * 7 + n) % 64) * n + i);
+                CHECKF(o[i] == ((i * 7 + n) % 64) * n + i, "%s: o[%d] = %d, want %d", device, i, o[i],
+                       ((i * 7 + n) % 64) * n + i);
         }
     }
     visa_program_destroy(p);
@@ -216,7 +233,8 @@ static void test_globals(void) {
         for (int i = 0; i < 8; i++) CHECKF(o[i] == 10 * (i % 4 + 1) + 5, "%s: o[%d] = %d", device, i, o[i]);
         CHECKF(visa_program_run(p, &set, &val, 1, NULL) == VISA_OK, "%s: globals set", device);
         CHECKF(visa_program_run(p, &get, &out, 1, NULL) == VISA_OK, "%s: globals get again", device);
-        for (int i = 0; i < 8; i++) CHECKF(o[i] == 10 * (i % 4 + 1) + 1000, "%s: after set, o[%d] = %d", device, i, o[i]);
+        for (int i = 0; i < 8; i++)
+            CHECKF(o[i] == 10 * (i % 4 + 1) + 1000, "%s: after set, o[%d] = %d", device, i, o[i]);
     }
     visa_program_destroy(p);
     CASE_END("globals");
@@ -240,7 +258,8 @@ static void test_printf(void) {
     CASE_BEGIN();
     visa_program *p = build("kernel void pf(int i, float f) { size_t g = get_global_id(0);\n"
                             "  printf(\"%d: i=%d f=%.2f s=%s\\n\", (int)g, i, f, \"lit\");\n"
-                            "  if (g == 1) printf(\"v=%v4d x=%#x c=%c%%\\n\", (int4)(1, -2, 3, 4), 255, 'q'); }\n", NULL);
+                            "  if (g == 1) printf(\"v=%v4d x=%#x c=%c%%\\n\", (int4)(1, -2, 3, 4), 255, 'q'); }\n",
+                            NULL);
     if (p) {
         int i = -7;
         float f = 2.5f;
@@ -266,11 +285,14 @@ static void expect_error(visa_program *p, visa_cl_launch *l, const visa_cl_arg *
 
 static void test_errors(void) {
     CASE_BEGIN();
-    visa_program *p = build("kernel __attribute__((reqd_work_group_size(8, 1, 1))) void k(global int *o, int v, local int *t) {\n"
-                            "  t[get_local_id(0)] = v; barrier(CLK_LOCAL_MEM_FENCE); o[get_global_id(0)] = t[0]; }\n", NULL);
+    visa_program *p =
+        build("kernel __attribute__((reqd_work_group_size(8, 1, 1))) void k(global int *o, int v, local int *t) {\n"
+              "  t[get_local_id(0)] = v; barrier(CLK_LOCAL_MEM_FENCE); o[get_global_id(0)] = t[0]; }\n",
+              NULL);
     if (p) {
         int o[8], v = 1;
-        visa_cl_arg good[3] = {{VISA_CL_ARG_BUFFER, o, sizeof o}, {VISA_CL_ARG_VALUE, &v, 4}, {VISA_CL_ARG_LOCAL, NULL, 32}};
+        visa_cl_arg good[3] = {
+            {VISA_CL_ARG_BUFFER, o, sizeof o}, {VISA_CL_ARG_VALUE, &v, 4}, {VISA_CL_ARG_LOCAL, NULL, 32}};
         visa_cl_launch l = launch_1d("k", 8, 8);
         CHECKF(visa_program_run(p, &l, good, 3, NULL) == VISA_OK && o[7] == 1, "%s: the good launch", device);
         expect_error(p, &l, good, 2, "E-PROGRAM-ARG", "two arguments of three");

@@ -27,8 +27,7 @@ extern char **environ;
 #include "program_test.h"
 
 static const char *const devices[] = {"tgllp", "dg2-g10", "pvc"};
-static const visa_platform device_platforms[] = {VISA_PLATFORM_XELP, VISA_PLATFORM_XEHPG,
-                                                 VISA_PLATFORM_XEHPC};
+static const visa_platform device_platforms[] = {VISA_PLATFORM_XELP, VISA_PLATFORM_XEHPG, VISA_PLATFORM_XEHPC};
 static char scratch[64];
 
 static void enter_scratch(void) {
@@ -40,8 +39,7 @@ static void enter_scratch(void) {
 }
 
 static void leave_scratch(void) {
-    static const char *const made[] = {"kernel.visaasm", "k.cl", "ocloc.log", "out/k", "out/k.spv",
-                                       "out"};
+    static const char *const made[] = {"kernel.visaasm", "k.cl", "ocloc.log", "out/k", "out/k.spv", "out"};
     if (chdir("/") != 0) return;
     for (size_t i = 0; i < sizeof made / sizeof *made; i++) {
         char path[128];
@@ -52,16 +50,30 @@ static void leave_scratch(void) {
 }
 
 /* The ocloc program's zebin for an OpenCL C source (the sanitizer builds' compiler). */
-static visa_status compile_cli(visa_ctx *ctx, const char *device, const char *options,
-                               const void *src, size_t len, vp_ocloc_result *res) {
+static visa_status compile_cli(visa_ctx *ctx, const char *device, const char *options, const void *src, size_t len,
+                               vp_ocloc_result *res) {
     memset(res, 0, sizeof *res);
     FILE *f = fopen("k.cl", "wb");
     if (!f || fwrite(src, 1, len, f) != len || fclose(f) != 0) return VISA_E_IO;
     remove("out/k");
-    const char *argv[] = {"ocloc", "compile", "-file", "k.cl", "-device", device, "--format",
-                          "zebin", "-out_dir", "out", "-output", "k", "-output_no_suffix",
-                          "-internal_options", "-cl-intel-emit-zebin-visa-sections",
-                          options && *options ? "-options" : NULL, options, NULL};
+    const char *argv[] = {"ocloc",
+                          "compile",
+                          "-file",
+                          "k.cl",
+                          "-device",
+                          device,
+                          "--format",
+                          "zebin",
+                          "-out_dir",
+                          "out",
+                          "-output",
+                          "k",
+                          "-output_no_suffix",
+                          "-internal_options",
+                          "-cl-intel-emit-zebin-visa-sections",
+                          options && *options ? "-options" : NULL,
+                          options,
+                          NULL};
     posix_spawn_file_actions_t fa;
     posix_spawn_file_actions_init(&fa);
     posix_spawn_file_actions_addopen(&fa, 1, "ocloc.log", O_WRONLY | O_CREAT | O_TRUNC, 0644);
@@ -90,8 +102,8 @@ static visa_status compile_cli(visa_ctx *ctx, const char *device, const char *op
 }
 
 /* Compile; without libocloc (or, under the sanitizer, the ocloc program) the test is skipped. */
-static visa_status compile(visa_ctx *ctx, pt_state *s, const char *device, const char *options,
-                           const void *src, size_t len, bool spirv, vp_ocloc_result *res) {
+static visa_status compile(visa_ctx *ctx, pt_state *s, const char *device, const char *options, const void *src,
+                           size_t len, bool spirv, vp_ocloc_result *res) {
     vp_ocloc_request req = {device, options, src, len, spirv, NULL};
     pt_reset(s);
     if (PT_ASAN) {
@@ -201,30 +213,28 @@ static void check_against_text(const vp_program *p, const char *what) {
     CHECKF(n == p->kernel_count && n > 0, "%s: %u kernels in the text, %u read", what, n, p->kernel_count);
     for (unsigned i = 0; i < n && i < p->kernel_count; i++) {
         const vp_zeinfo_kernel *k = p->kernels[i].info;
-        CHECKF(strcmp(k->name, ks[i].name) == 0 && k->env.simd_size == ks[i].simd &&
-               k->env.grf_count == ks[i].grf, "%s: kernel %s", what, ks[i].name);
-        CHECKF(k->arg_count == (uint32_t)ks[i].nargs, "%s %s: %u payload arguments, text %d", what,
-               k->name, k->arg_count, ks[i].nargs);
+        CHECKF(strcmp(k->name, ks[i].name) == 0 && k->env.simd_size == ks[i].simd && k->env.grf_count == ks[i].grf,
+               "%s: kernel %s", what, ks[i].name);
+        CHECKF(k->arg_count == (uint32_t)ks[i].nargs, "%s %s: %u payload arguments, text %d", what, k->name,
+               k->arg_count, ks[i].nargs);
         for (uint32_t a = 0; a < k->arg_count && a < (uint32_t)ks[i].nargs; a++) {
             const vp_payload_arg *m = &k->args[a];
             const yl_arg *t = &ks[i].args[a];
-            CHECKF(strcmp(m->arg_type_name, t->type) == 0 && m->offset == t->offset &&
-                   m->size == t->size && m->arg_index == t->index &&
-                   strcmp(t->addrmode[0] ? vp_zeinfo_name(VP_TAB_ADDRMODE, m->addrmode) : "",
-                          t->addrmode) == 0,
-                   "%s %s: argument %u is %s %d+%d #%d, text %s %d+%d #%d", what, k->name, a,
-                   m->arg_type_name, m->offset, m->size, m->arg_index, t->type, t->offset, t->size,
-                   t->index);
+            CHECKF(strcmp(m->arg_type_name, t->type) == 0 && m->offset == t->offset && m->size == t->size &&
+                       m->arg_index == t->index &&
+                       strcmp(t->addrmode[0] ? vp_zeinfo_name(VP_TAB_ADDRMODE, m->addrmode) : "", t->addrmode) == 0,
+                   "%s %s: argument %u is %s %d+%d #%d, text %s %d+%d #%d", what, k->name, a, m->arg_type_name,
+                   m->offset, m->size, m->arg_index, t->type, t->offset, t->size, t->index);
             CHECK(m->arg_type != VP_ARG_UNKNOWN);
         }
         CHECKF(k->arg_info_count == (uint32_t)ks[i].ninfos, "%s %s: arg infos", what, k->name);
         for (uint32_t a = 0; a < k->arg_info_count && a < (uint32_t)ks[i].ninfos; a++)
             CHECKF(strcmp(k->arg_infos[a].name, ks[i].info_names[a]) == 0 &&
-                   strcmp(k->arg_infos[a].type_name, ks[i].info_types[a]) == 0,
+                       strcmp(k->arg_infos[a].type_name, ks[i].info_types[a]) == 0,
                    "%s %s: arg info %u", what, k->name, a);
         const vp_zebin_kernel *code = p->kernels[i].code;
-        CHECKF(code->visaasm && code->visaasm_len > 0 && code->code_size > 0,
-               "%s %s: no vISA text or code", what, k->name);
+        CHECKF(code->visaasm && code->visaasm_len > 0 && code->code_size > 0, "%s %s: no vISA text or code", what,
+               k->name);
     }
 }
 
@@ -251,8 +261,8 @@ static void build_options(const char *dir, const char *test, char *out, size_t n
 
 /* Compile and read one test of the corpus for one device; true when both went through with no
 ** diagnostic at all. */
-static bool build_and_read(visa_ctx *ctx, pt_state *s, const char *dir, const char *test,
-                           unsigned dev, bool check_text) {
+static bool build_and_read(visa_ctx *ctx, pt_state *s, const char *dir, const char *test, unsigned dev,
+                           bool check_text) {
     size_t len;
     char *src = read_text(dir, test, ".cl", &len);
     char options[256], what[256];
@@ -272,13 +282,13 @@ static bool build_and_read(visa_ctx *ctx, pt_state *s, const char *dir, const ch
     if (ok) {
         pt_reset(s);
         st = vp_program_read(ctx, what, res.zebin, res.zebin_len, &p);
-        CHECKF(st == VISA_OK && s->count == 0, "%s: read status %d, %u diagnostics (%s)", what, st,
-               s->count, s->count ? s->diags[0].message : "");
+        CHECKF(st == VISA_OK && s->count == 0, "%s: read status %d, %u diagnostics (%s)", what, st, s->count,
+               s->count ? s->diags[0].message : "");
         ok = st == VISA_OK && s->count == 0;
     }
     if (p) {
-        CHECKF(p->zebin->device.has_platform && p->zebin->device.platform == device_platforms[dev],
-               "%s: platform %s", what, visa_platform_name(p->zebin->device.platform));
+        CHECKF(p->zebin->device.has_platform && p->zebin->device.platform == device_platforms[dev], "%s: platform %s",
+               what, visa_platform_name(p->zebin->device.platform));
         ok &= p->zebin->device.platform == device_platforms[dev];
         if (check_text) check_against_text(p, what);
     }
@@ -287,9 +297,13 @@ static bool build_and_read(visa_ctx *ctx, pt_state *s, const char *dir, const ch
     return ok;
 }
 
-static const char *const chosen[] = {"misc/vecadd", "misc/printf", "misc/array",
-                                     "misc/global_variables", "misc/vector_argument",
-                                     "bugs/byval_function_argument", "memcheck/static_array",
+static const char *const chosen[] = {"misc/vecadd",
+                                     "misc/printf",
+                                     "misc/array",
+                                     "misc/global_variables",
+                                     "misc/vector_argument",
+                                     "bugs/byval_function_argument",
+                                     "memcheck/static_array",
                                      "barrier/barrier_different_instructions"};
 
 static void test_kernels(visa_ctx *ctx, pt_state *s, const char *dir) {
@@ -313,8 +327,7 @@ static void test_kernels(visa_ctx *ctx, pt_state *s, const char *dir) {
     if (spv) {
         CHECK(compile(ctx, s, "dg2-g10", NULL, spv->data, (size_t)spv->size, true, &again) == VISA_OK);
         CHECK(vp_program_read(ctx, "vecadd.spv", again.zebin, again.zebin_len, &q) == VISA_OK);
-        CHECK(q && q->kernel_count == p->kernel_count &&
-              strcmp(q->kernels[0].name, p->kernels[0].name) == 0 &&
+        CHECK(q && q->kernel_count == p->kernel_count && strcmp(q->kernels[0].name, p->kernels[0].name) == 0 &&
               q->kernels[0].info->arg_count == p->kernels[0].info->arg_count);
         vp_ocloc_result_free(ctx, &again);
     }
@@ -327,10 +340,9 @@ static void test_kernels(visa_ctx *ctx, pt_state *s, const char *dir) {
     CASE_BEGIN();
     static const char broken[] = "kernel void k(global int *p) { p[0] = undefined_name; }";
     visa_status st = compile(ctx, s, "pvc", "-cl-std=CL2.0", broken, sizeof broken - 1, false, &res);
-    CHECKF(st == VISA_E_SYNTAX && pt_find(s, "E-OCLOC-BUILD") && !res.zebin && res.status != 0,
-           "status %d", st);
-    CHECKF(res.log && strstr(res.log, "undefined_name") && strlen(res.log) == res.log_len,
-           "log: %s", res.log ? res.log : "(none)");
+    CHECKF(st == VISA_E_SYNTAX && pt_find(s, "E-OCLOC-BUILD") && !res.zebin && res.status != 0, "status %d", st);
+    CHECKF(res.log && strstr(res.log, "undefined_name") && strlen(res.log) == res.log_len, "log: %s",
+           res.log ? res.log : "(none)");
     vp_ocloc_result_free(ctx, &res);
     CASE_END("failed build");
     CASE_BEGIN();
@@ -379,8 +391,8 @@ int main(int argc, char **argv) {
         vp_ocloc_request req = {"pvc", NULL, src, sizeof src - 1, false, NULL};
         visa_status st = vp_ocloc_compile(ctx, &req, &res);
         const pt_diag *d = pt_find(&s, "E-OCLOC-LOAD");
-        CHECKF(st == VISA_E_UNSUPPORTED && d && strstr(d->message, "intel-opencl-icd") && !res.zebin,
-               "status %d: %s", st, d ? d->message : "no E-OCLOC-LOAD");
+        CHECKF(st == VISA_E_UNSUPPORTED && d && strstr(d->message, "intel-opencl-icd") && !res.zebin, "status %d: %s",
+               st, d ? d->message : "no E-OCLOC-LOAD");
         vp_ocloc_result_free(ctx, &res);
         CASE_END("libocloc missing");
         visa_ctx_destroy(ctx);

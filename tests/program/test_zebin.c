@@ -64,8 +64,7 @@ static void zb_write(zb_image *z, const wsec *secs, uint32_t n, uint16_t machine
         size_t size = s->size;
         if (i == n - 1) data = z->strtab, size = z->strtab_len; /* the string table, last */
         pos = (pos + 7) & ~(size_t)7; /* aligned, so that the test may mutate headers in place */
-        sh[i] = (Elf64_Shdr){str_at(z, s->name), s->type, s->flags, 0, pos, size, s->link, s->info, 0,
-                             s->entsize};
+        sh[i] = (Elf64_Shdr){str_at(z, s->name), s->type, s->flags, 0, pos, size, s->link, s->info, 0, s->entsize};
         z->sec_offset[i] = pos;
         memcpy(z->bytes + pos, data, size);
         pos += size;
@@ -97,8 +96,19 @@ static const char visa_k[] = ".version 4.1\n.kernel \"kernel\"\n.kernel_attr Sim
 static const char visa_other[] = ".version 4.1\n.kernel \"kernel\"\n.kernel_attr SimdSize=32    \n";
 static const char strings[] = "hi %d\n\0bye\n";
 
-enum { S_TEXT_K = 1, S_TEXT_OTHER, S_STRINGS, S_SYMTAB, S_REL, S_VISA_K, S_VISA_OTHER, S_ZEINFO,
-       S_NOTE, S_STRTAB, S_COUNT };
+enum {
+    S_TEXT_K = 1,
+    S_TEXT_OTHER,
+    S_STRINGS,
+    S_SYMTAB,
+    S_REL,
+    S_VISA_K,
+    S_VISA_OTHER,
+    S_ZEINFO,
+    S_NOTE,
+    S_STRTAB,
+    S_COUNT
+};
 
 typedef struct note4 {
     Elf64_Nhdr h;
@@ -109,9 +119,17 @@ typedef struct note4 {
 /* The valid zebin; machine EM_INTELGT (205), product family `family` in the notes. */
 static void zb_valid(zb_image *z, uint32_t family) {
     memset(z, 0, sizeof *z);
-    static const char *const names[] = {"", ".text.k", ".text.other", ".data.const.string",
-                                        ".symtab", ".rel.text.k", ".visaasm", ".ze_info",
-                                        ".note.intelgt.compat", ".strtab", ".text.spare",
+    static const char *const names[] = {"",
+                                        ".text.k",
+                                        ".text.other",
+                                        ".data.const.string",
+                                        ".symtab",
+                                        ".rel.text.k",
+                                        ".visaasm",
+                                        ".ze_info",
+                                        ".note.intelgt.compat",
+                                        ".strtab",
+                                        ".text.spare",
                                         ".zz_info"};
     for (size_t i = 0; i < sizeof names / sizeof *names; i++) str_add(z, names[i]);
     uint32_t sym_names[4] = {str_add(z, "k"), str_add(z, "other"), str_add(z, ".str"), str_add(z, ".str.1")};
@@ -185,17 +203,17 @@ static void test_valid(void) {
         const vp_zebin *zb = p->zebin;
         CHECK(zb->section_count == S_COUNT && strcmp(zb->sections[S_ZEINFO].name, ".ze_info") == 0);
         CHECK(zb->elf_type == ET_REL && zb->machine == 205);
-        CHECK(zb->kernel_count == 2 && strcmp(zb->kernels[0].name, "k") == 0 &&
-              zb->kernels[0].code_size == 64 && zb->kernels[0].code[0] == 0x11);
+        CHECK(zb->kernel_count == 2 && strcmp(zb->kernels[0].name, "k") == 0 && zb->kernels[0].code_size == 64 &&
+              zb->kernels[0].code[0] == 0x11);
         CHECK(zb->kernels[0].visaasm_section == S_VISA_K && zb->kernels[1].visaasm_section == S_VISA_OTHER);
         CHECK(zb->kernels[1].visaasm_len == sizeof visa_other - 1 &&
               memcmp(zb->kernels[1].visaasm, visa_other, sizeof visa_other - 1) == 0);
-        CHECK(zb->symbol_count == 5 && strcmp(zb->symbols[4].name, ".str.1") == 0 &&
-              zb->symbols[4].value == 7 && zb->symbols[4].shndx == S_STRINGS &&
-              zb->symbols[4].bind == STB_GLOBAL && zb->symbols[1].type == STT_FUNC);
+        CHECK(zb->symbol_count == 5 && strcmp(zb->symbols[4].name, ".str.1") == 0 && zb->symbols[4].value == 7 &&
+              zb->symbols[4].shndx == S_STRINGS && zb->symbols[4].bind == STB_GLOBAL &&
+              zb->symbols[1].type == STT_FUNC);
         const vp_zebin_reloc_table *rt = vp_zebin_relocs_for(zb, S_TEXT_K);
-        CHECK(rt && rt->count == 2 && !rt->rela && rt->relocs[1].offset == 24 &&
-              rt->relocs[1].symbol == 4 && rt->relocs[1].type == VP_R_ZE_SYM_ADDR_32_HI);
+        CHECK(rt && rt->count == 2 && !rt->rela && rt->relocs[1].offset == 24 && rt->relocs[1].symbol == 4 &&
+              rt->relocs[1].type == VP_R_ZE_SYM_ADDR_32_HI);
         CHECK(zb->device.has_platform && zb->device.platform == VISA_PLATFORM_XEHPG &&
               zb->device.product_family == 1270 && strcmp(zb->device.product_name, "DG2") == 0);
         CHECK(zb->device.zebin_version && strcmp(zb->device.zebin_version, "1.20") == 0);
@@ -259,9 +277,15 @@ MUT(m_size_past) { sh_of(z, S_TEXT_K)->sh_size = UINT64_MAX - 8; }
 MUT(m_name_past) { sh_of(z, S_TEXT_OTHER)->sh_name = 100000; }
 MUT(m_name_unterminated) { z->bytes[z->sec_offset[S_STRTAB] + z->strtab_len - 1] = 'x'; }
 MUT(m_overlap) { sh_of(z, S_TEXT_OTHER)->sh_offset = z->sec_offset[S_TEXT_K] + 8; }
-MUT(m_overlap_table) { sh_of(z, S_ZEINFO)->sh_offset = eh_of(z)->e_shoff - 16; sh_of(z, S_ZEINFO)->sh_size = 32; }
+MUT(m_overlap_table) {
+    sh_of(z, S_ZEINFO)->sh_offset = eh_of(z)->e_shoff - 16;
+    sh_of(z, S_ZEINFO)->sh_size = 32;
+}
 MUT(m_overlap_header) { sh_of(z, S_TEXT_K)->sh_offset = 0; }
-MUT(m_bss_huge) { sh_of(z, S_STRINGS)->sh_type = SHT_NOBITS; sh_of(z, S_STRINGS)->sh_size = 1ull << 40; }
+MUT(m_bss_huge) {
+    sh_of(z, S_STRINGS)->sh_type = SHT_NOBITS;
+    sh_of(z, S_STRINGS)->sh_size = 1ull << 40;
+}
 MUT(m_symtab_entsize) { sh_of(z, S_SYMTAB)->sh_entsize = 16; }
 MUT(m_symtab_link) { sh_of(z, S_SYMTAB)->sh_link = S_ZEINFO; }
 MUT(m_symtab_twice) { sh_of(z, S_REL)->sh_type = SHT_SYMTAB; }
@@ -280,7 +304,10 @@ MUT(m_visaasm_count) { sh_of(z, S_TEXT_OTHER)->sh_name = str_at(z, ".zz_info"); 
 MUT(m_kernel_twice) { sh_of(z, S_TEXT_OTHER)->sh_name = str_at(z, ".text.k"); }
 MUT(m_kernel_type) { sh_of(z, S_TEXT_OTHER)->sh_type = SHT_NOTE; }
 MUT(m_zeinfo_type) { sh_of(z, S_ZEINFO)->sh_type = SHT_PROGBITS; }
-MUT(m_zeinfo_twice) { sh_of(z, S_STRINGS)->sh_name = str_at(z, ".ze_info"); sh_of(z, S_STRINGS)->sh_type = VP_SHT_ZEBIN_ZEINFO; }
+MUT(m_zeinfo_twice) {
+    sh_of(z, S_STRINGS)->sh_name = str_at(z, ".ze_info");
+    sh_of(z, S_STRINGS)->sh_type = VP_SHT_ZEBIN_ZEINFO;
+}
 MUT(m_no_zeinfo) { sh_of(z, S_ZEINFO)->sh_name = str_at(z, ".zz_info"); }
 MUT(m_no_text) { sh_of(z, S_TEXT_OTHER)->sh_name = str_at(z, ".text.spare"); }
 MUT(m_zeinfo_bad) { z->bytes[z->sec_offset[S_ZEINFO] + 40] = '['; }
@@ -348,8 +375,8 @@ static void test_mutations(void) {
         for (unsigned k = 0; k < s.count && !d; k++)
             if (s.diags[k].sev == VISA_SEV_ERROR) d = &s.diags[k];
         CHECKF(st == mutations[i].status && !p, "%s: status %d", mutations[i].name, st);
-        CHECKF(d && strcmp(d->code, mutations[i].code) == 0, "%s: expected %s, got %s (%s)",
-               mutations[i].name, mutations[i].code, d ? d->code : "nothing", d ? d->message : "");
+        CHECKF(d && strcmp(d->code, mutations[i].code) == 0, "%s: expected %s, got %s (%s)", mutations[i].name,
+               mutations[i].code, d ? d->code : "nothing", d ? d->message : "");
         if (d && d->line == 0 && strncmp(d->code, "E-ZEBIN", 7) == 0)
             CHECKF(d->offset < z.len, "%s: offset %llu is not in the file", mutations[i].name,
                    (unsigned long long)d->offset);
@@ -392,8 +419,7 @@ static void test_truncations_and_flips(void) {
     const size_t table = (size_t)eh_of(&z)->e_shoff;
     unsigned accepted = 0;
     for (size_t pos = 0; pos < z.len; pos++) {
-        if (pos >= sizeof(Elf64_Ehdr) && pos < table && (pos < z.sec_offset[S_SYMTAB] ||
-                                                         pos >= z.sec_offset[S_VISA_K]))
+        if (pos >= sizeof(Elf64_Ehdr) && pos < table && (pos < z.sec_offset[S_SYMTAB] || pos >= z.sec_offset[S_VISA_K]))
             continue; /* the headers, symbols, relocations */
         for (size_t v = 0; v < sizeof values; v++) {
             zb_image m = z;

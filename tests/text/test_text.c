@@ -60,9 +60,12 @@ static void report_first_difference(const char *a, size_t al, const char *b, siz
     fprintf(stderr, "  first difference at byte %zu (line %zu)\n", i, line);
     size_t s = i;
     while (s > 0 && a[s - 1] != '\n') s--;
-    fprintf(stderr, "  expected: %.*s\n", (int)(strchr(a + s, '\n') ? strchr(a + s, '\n') - (a + s) : (long)(al - s)), a + s);
+    fprintf(stderr, "  expected: %.*s\n", (int)(strchr(a + s, '\n') ? strchr(a + s, '\n') - (a + s) : (long)(al - s)),
+            a + s);
     if (s <= bl)
-        fprintf(stderr, "  actual:   %.*s\n", (int)(memchr(b + s, '\n', bl - s) ? (char *)memchr(b + s, '\n', bl - s) - (b + s) : (long)(bl - s)), b + s);
+        fprintf(stderr, "  actual:   %.*s\n",
+                (int)(memchr(b + s, '\n', bl - s) ? (char *)memchr(b + s, '\n', bl - s) - (b + s) : (long)(bl - s)),
+                b + s);
 }
 
 static void test_ops(const char *dir) {
@@ -97,10 +100,9 @@ static void test_ops(const char *dir) {
                 CHECKF(st == VISA_OK, "%s: printed text does not parse", names[i]);
                 if (m2) {
                     if (strncmp(names[i], "rename", 6) != 0)
-                    CHECKF(ir_module_equal(m1, m2), "%s: reparsed module differs", names[i]);
+                        CHECKF(ir_module_equal(m1, m2), "%s: reparsed module differs", names[i]);
                     char *p2 = print_module(m2, VISA_PRINT_STRIP_COMMENTS, &l2);
-                    CHECKF(p2 && l2 == l1 && memcmp(p1, p2, l1) == 0, "%s: print is not a fixpoint",
-                           names[i]);
+                    CHECKF(p2 && l2 == l1 && memcmp(p1, p2, l1) == 0, "%s: print is not a fixpoint", names[i]);
                     visa_free(ctx, p2, l2 + 1);
                 }
                 visa_free(ctx, p1, l1 + 1);
@@ -187,8 +189,8 @@ static void test_fmt(const char *dir) {
         dc.verbose = 1;
         visa_ctx *ctx = new_ctx(&dc);
         visa_module *m = NULL, *m2 = NULL;
-        CHECKF(visa_module_parse_text(ctx, path, text, len, VISA_PLATFORM_XE2, &m) == VISA_OK,
-               "%s does not parse", names[i]);
+        CHECKF(visa_module_parse_text(ctx, path, text, len, VISA_PLATFORM_XE2, &m) == VISA_OK, "%s does not parse",
+               names[i]);
         if (m) {
             size_t l;
             char *p = print_module(m, 0, &l);
@@ -201,8 +203,7 @@ static void test_fmt(const char *dir) {
             CHECKF(p && !strstr(p, "comment"), "%s: comments left after strip", names[i]);
             if (p && visa_module_parse_text(ctx, "<stripped>", p, l, VISA_PLATFORM_XE2, &m2) == VISA_OK)
                 CHECKF(ir_module_equal(m, m2), "%s: stripped module differs", names[i]);
-            else
-                CHECKF(0, "%s: stripped text does not parse", names[i]);
+            else CHECKF(0, "%s: stripped text does not parse", names[i]);
             visa_free(ctx, p, l + 1);
         }
         visa_module_destroy(m);
@@ -233,7 +234,8 @@ static void test_dialects(const char *dir) {
         visa_module *m = NULL;
         CHECKF(text[d] && visa_module_parse_text(ctx, path, text[d], len[d], VISA_PLATFORM_XE2, &m) == VISA_OK,
                "%s does not parse", path);
-        CHECKF(visa_module_dialect(m) == (visa_dialect)d, "%s: parsed as dialect %d", name, (int)visa_module_dialect(m));
+        CHECKF(visa_module_dialect(m) == (visa_dialect)d, "%s: parsed as dialect %d", name,
+               (int)visa_module_dialect(m));
         for (int to = VISA_DIALECT_KEEP; m && to < VISA_DIALECT__COUNT && text[to ? to : d]; to++) {
             size_t l = 0;
             char *p = print_module(m, VISA_PRINT_DIALECT(to), &l);
@@ -281,8 +283,7 @@ static void test_pairs(const char *dir) {
         dc.verbose = 1;
         visa_ctx *ctx = new_ctx(&dc);
         visa_module *m1 = NULL, *m2 = NULL;
-        if (in && want &&
-            visa_module_parse_text(ctx, ipath, in, il, VISA_PLATFORM_XE2, &m1) == VISA_OK) {
+        if (in && want && visa_module_parse_text(ctx, ipath, in, il, VISA_PLATFORM_XE2, &m1) == VISA_OK) {
             size_t l1 = 0, l2 = 0;
             char *p1 = print_module(m1, VISA_PRINT_STRIP_COMMENTS, &l1);
             bool same = p1 && l1 == ol && !memcmp(p1, want, ol);
@@ -344,10 +345,9 @@ static void test_malformed(const char *dir) {
             visa_status st = visa_module_parse_text(ctx, file, text, tl, VISA_PLATFORM_XE2, &m);
             CHECKF(st != VISA_OK && m == NULL, "%s: accepted", file);
             CHECKF(dc.count > 0, "%s: no diagnostic", file);
-            CHECKF(dc.line == wl && dc.col == wc, "%s: error at %u:%u, expected %u:%u (%s)", file,
-                   dc.line, dc.col, wl, wc, dc.msg);
-            CHECKF(!want[0] || strstr(dc.msg, want), "%s: message '%s' lacks '%s'", file, dc.msg,
-                   want);
+            CHECKF(dc.line == wl && dc.col == wc, "%s: error at %u:%u, expected %u:%u (%s)", file, dc.line, dc.col, wl,
+                   wc, dc.msg);
+            CHECKF(!want[0] || strstr(dc.msg, want), "%s: message '%s' lacks '%s'", file, dc.msg, want);
             visa_module_destroy(m);
             visa_ctx_destroy(ctx);
             free(text);

@@ -15,31 +15,29 @@
 #define END_OF(type, field) (offsetof(type, field) + sizeof(((type *)0)->field))
 
 /* A kernel that stores its initial %cr0 at the buffer given as its only argument. */
-static const char *CR0_KERNEL =
-    ".version 4.1\n"
-    ".kernel \"k\"\n"
-    ".decl V32 v_type=G type=uq num_elts=1 align=qword\n"
-    ".decl V40 v_type=G type=ud num_elts=8 align=GRF\n"
-    ".decl V41 v_type=G type=uq num_elts=8 align=GRF\n"
-    ".input V32 offset=64 size=8\n"
-    ".kernel_attr SimdSize=8\n"
-    ".function \"k_BB_0\"\n"
-    "k_BB_0:\n"
-    "    mov (M1, 8) V40(0,0)<1> %cr0(0,0)<0;1,0>\n"
-    "    mov (M1, 8) V41(0,0)<1> V32(0,0)<0;1,0>\n"
-    "    lsc_store.ugm (M1, 1)  flat[V41]:a64  V40:d32\n"
-    "    ret (M1, 1)\n";
+static const char *CR0_KERNEL = ".version 4.1\n"
+                                ".kernel \"k\"\n"
+                                ".decl V32 v_type=G type=uq num_elts=1 align=qword\n"
+                                ".decl V40 v_type=G type=ud num_elts=8 align=GRF\n"
+                                ".decl V41 v_type=G type=uq num_elts=8 align=GRF\n"
+                                ".input V32 offset=64 size=8\n"
+                                ".kernel_attr SimdSize=8\n"
+                                ".function \"k_BB_0\"\n"
+                                "k_BB_0:\n"
+                                "    mov (M1, 8) V40(0,0)<1> %cr0(0,0)<0;1,0>\n"
+                                "    mov (M1, 8) V41(0,0)<1> V32(0,0)<0;1,0>\n"
+                                "    lsc_store.ugm (M1, 1)  flat[V41]:a64  V40:d32\n"
+                                "    ret (M1, 1)\n";
 
 /* A kernel with a user comment, for print. */
-static const char *SMALL =
-    ".version 4.1\n"
-    ".kernel \"s\"\n"
-    "// a user comment\n"
-    ".decl V32 v_type=G type=d num_elts=8 align=GRF\n"
-    ".function \"s_BB_0\"\n"
-    "s_BB_0:\n"
-    "    mov (M1, 8) V32(0,0)<1> 0x1:d\n"
-    "    ret (M1, 1)\n";
+static const char *SMALL = ".version 4.1\n"
+                           ".kernel \"s\"\n"
+                           "// a user comment\n"
+                           ".decl V32 v_type=G type=d num_elts=8 align=GRF\n"
+                           ".function \"s_BB_0\"\n"
+                           "s_BB_0:\n"
+                           "    mov (M1, 8) V32(0,0)<1> 0x1:d\n"
+                           "    ret (M1, 1)\n";
 
 typedef struct diag_count {
     int errors;
@@ -62,8 +60,7 @@ static void test_version(void) {
     CASE_BEGIN();
     unsigned ma = 99, mi = 99, pa = 99;
     const char *s = visa_version(&ma, &mi, &pa);
-    CHECKF(s && !strcmp(s, VISA_EXPECT_VERSION), "visa_version() = '%s', CMake says '%s'", s,
-           VISA_EXPECT_VERSION);
+    CHECKF(s && !strcmp(s, VISA_EXPECT_VERSION), "visa_version() = '%s', CMake says '%s'", s, VISA_EXPECT_VERSION);
     char buf[64];
     snprintf(buf, sizeof buf, "%u.%u.%u", ma, mi, pa);
     CHECKF(!strcmp(buf, VISA_EXPECT_VERSION), "numbers %s", buf);
@@ -76,8 +73,7 @@ static void test_version(void) {
 static void test_ctx_desc(void) {
     /* an error per bad line; max_errors = 1 lets only the first through */
     const char *bad = ".version 4.1\n.kernel \"k\"\n@@\n@@\n@@\n";
-    size_t sizes[] = {END_OF(visa_ctx_desc, max_errors), sizeof(visa_ctx_desc),
-                      sizeof(visa_ctx_desc) + 16};
+    size_t sizes[] = {END_OF(visa_ctx_desc, max_errors), sizeof(visa_ctx_desc), sizeof(visa_ctx_desc) + 16};
     for (size_t i = 0; i < 3; i++) {
         CASE_BEGIN();
         unsigned char mem[sizeof(visa_ctx_desc) + 16];
@@ -150,13 +146,12 @@ static void test_verify_opts(void) {
     visa_ctx_create(&d, &ctx);
     /* a destination past its variable (one V-OPND-BOUNDS warning): its source line shows that
     ** source and source_len were read */
-    const char *text =
-        ".version 4.1\n.kernel \"v\"\n"
-        ".decl V32 v_type=G type=d num_elts=8 align=GRF\n"
-        ".function \"v_BB_0\"\nv_BB_0:\n"
-        "    mov (M1, 8) V32(0,0)<1> V32(0,0)<1;1,0>\n"
-        "    mov (M1, 8) V32(0,4)<1> V32(0,0)<1;1,0>\n"
-        "    ret (M1, 1)\n";
+    const char *text = ".version 4.1\n.kernel \"v\"\n"
+                       ".decl V32 v_type=G type=d num_elts=8 align=GRF\n"
+                       ".function \"v_BB_0\"\nv_BB_0:\n"
+                       "    mov (M1, 8) V32(0,0)<1> V32(0,0)<1;1,0>\n"
+                       "    mov (M1, 8) V32(0,4)<1> V32(0,0)<1;1,0>\n"
+                       "    ret (M1, 1)\n";
     visa_module *m = parse(ctx, text);
     CASE_BEGIN();
     CHECK(m);

@@ -63,12 +63,12 @@ static const char *MODE_NAME[4] = {"rne", "ru", "rd", "rtz"};
 ** value just above the largest finite one and whether its code would be even.  */
 typedef struct reftab {
     double *val;
-    uint32_t maxcode;   /* largest finite positive code */
-    double virt;        /* next value above max in an unbounded-exponent format */
+    uint32_t maxcode; /* largest finite positive code */
+    double virt; /* next value above max in an unbounded-exponent format */
     int virt_even;
     uint32_t signbit;
-    uint32_t overflow;  /* code for "rounded beyond max": inf (IEEE) or NaN (HF8) */
-    uint32_t minnorm;   /* smallest normal code */
+    uint32_t overflow; /* code for "rounded beyond max": inf (IEEE) or NaN (HF8) */
+    uint32_t minnorm; /* smallest normal code */
 } reftab;
 
 static double hf_val(uint32_t i) {
@@ -166,9 +166,7 @@ static uint32_t rand_f32(int bias_lo, int bias_hi, int tie_bits) {
     uint64_t r = rnd64();
     uint32_t f;
     switch (r & 3) {
-    case 0: /* any pattern */
-        f = (uint32_t)(r >> 32);
-        break;
+    case 0: /* any pattern */ f = (uint32_t)(r >> 32); break;
     default: { /* exponent in [bias_lo, bias_hi] */
         uint32_t e = (uint32_t)(bias_lo + (int)((r >> 8) % (uint64_t)(bias_hi - bias_lo + 1)));
         f = (uint32_t)((r >> 40) & 1) << 31 | e << 23 | ((uint32_t)(r >> 16) & 0x7FFFFFu);
@@ -187,42 +185,42 @@ static uint32_t rand_f32(int bias_lo, int bias_hi, int tie_bits) {
 static void test_hf_boundaries(void) {
     CASE_BEGIN();
     /* F -> HF, RNE */
-    CHECK(emu_f_to_hf(0x3F800000u, EMU_RNE) == 0x3C00);        /* 1.0 */
-    CHECK(emu_f_to_hf(0x477FE000u, EMU_RNE) == 0x7BFF);        /* 65504 = max finite */
-    CHECK(emu_f_to_hf(0x477FEFFFu, EMU_RNE) == 0x7BFF);        /* just below the overflow tie */
-    CHECK(emu_f_to_hf(0x477FF000u, EMU_RNE) == 0x7C00);        /* 65520: tie -> inf */
-    CHECK(emu_f_to_hf(0x7F7FFFFFu, EMU_RNE) == 0x7C00);        /* FLT_MAX -> inf */
-    CHECK(emu_f_to_hf(0x33800000u, EMU_RNE) == 0x0001);        /* 2^-24 smallest denormal */
-    CHECK(emu_f_to_hf(0x33000000u, EMU_RNE) == 0x0000);        /* 2^-25: tie, even is 0 */
-    CHECK(emu_f_to_hf(0x33000001u, EMU_RNE) == 0x0001);        /* just above the tie */
-    CHECK(emu_f_to_hf(0xB3000000u, EMU_RNE) == 0x8000);        /* -2^-25 -> -0 */
-    CHECK(emu_f_to_hf(0x33C00000u, EMU_RNE) == 0x0002);        /* 1.5 * 2^-24: tie, up to even */
-    CHECK(emu_f_to_hf(0x3F801000u, EMU_RNE) == 0x3C00);        /* 1 + 2^-11: tie, down to even */
-    CHECK(emu_f_to_hf(0x3F803000u, EMU_RNE) == 0x3C02);        /* 1 + 3*2^-11: tie, up to even */
-    CHECK(emu_f_to_hf(0x387FE000u, EMU_RNE) == 0x0400);        /* max denormal + half ulp -> min normal */
-    CHECK(emu_f_to_hf(0x387FC000u, EMU_RNE) == 0x03FF);        /* max denormal exactly */
-    CHECK(emu_f_to_hf(0x38800000u, EMU_RNE) == 0x0400);        /* 2^-14 min normal */
-    CHECK(emu_f_to_hf(0x80000000u, EMU_RNE) == 0x8000);        /* -0.0 */
-    CHECK(emu_f_to_hf(0x00000001u, EMU_RNE) == 0x0000);        /* F denormal -> 0 */
+    CHECK(emu_f_to_hf(0x3F800000u, EMU_RNE) == 0x3C00); /* 1.0 */
+    CHECK(emu_f_to_hf(0x477FE000u, EMU_RNE) == 0x7BFF); /* 65504 = max finite */
+    CHECK(emu_f_to_hf(0x477FEFFFu, EMU_RNE) == 0x7BFF); /* just below the overflow tie */
+    CHECK(emu_f_to_hf(0x477FF000u, EMU_RNE) == 0x7C00); /* 65520: tie -> inf */
+    CHECK(emu_f_to_hf(0x7F7FFFFFu, EMU_RNE) == 0x7C00); /* FLT_MAX -> inf */
+    CHECK(emu_f_to_hf(0x33800000u, EMU_RNE) == 0x0001); /* 2^-24 smallest denormal */
+    CHECK(emu_f_to_hf(0x33000000u, EMU_RNE) == 0x0000); /* 2^-25: tie, even is 0 */
+    CHECK(emu_f_to_hf(0x33000001u, EMU_RNE) == 0x0001); /* just above the tie */
+    CHECK(emu_f_to_hf(0xB3000000u, EMU_RNE) == 0x8000); /* -2^-25 -> -0 */
+    CHECK(emu_f_to_hf(0x33C00000u, EMU_RNE) == 0x0002); /* 1.5 * 2^-24: tie, up to even */
+    CHECK(emu_f_to_hf(0x3F801000u, EMU_RNE) == 0x3C00); /* 1 + 2^-11: tie, down to even */
+    CHECK(emu_f_to_hf(0x3F803000u, EMU_RNE) == 0x3C02); /* 1 + 3*2^-11: tie, up to even */
+    CHECK(emu_f_to_hf(0x387FE000u, EMU_RNE) == 0x0400); /* max denormal + half ulp -> min normal */
+    CHECK(emu_f_to_hf(0x387FC000u, EMU_RNE) == 0x03FF); /* max denormal exactly */
+    CHECK(emu_f_to_hf(0x38800000u, EMU_RNE) == 0x0400); /* 2^-14 min normal */
+    CHECK(emu_f_to_hf(0x80000000u, EMU_RNE) == 0x8000); /* -0.0 */
+    CHECK(emu_f_to_hf(0x00000001u, EMU_RNE) == 0x0000); /* F denormal -> 0 */
     CHECK(emu_f_to_hf(0x7F800000u, EMU_RNE) == 0x7C00);
     CHECK(emu_f_to_hf(0xFF800000u, EMU_RNE) == 0xFC00);
     /* directed modes */
-    CHECK(emu_f_to_hf(0x477FF000u, EMU_RTZ) == 0x7BFF);        /* overflow, toward zero -> max */
-    CHECK(emu_f_to_hf(0x477FE001u, EMU_RU) == 0x7C00);         /* just above max, up -> inf */
+    CHECK(emu_f_to_hf(0x477FF000u, EMU_RTZ) == 0x7BFF); /* overflow, toward zero -> max */
+    CHECK(emu_f_to_hf(0x477FE001u, EMU_RU) == 0x7C00); /* just above max, up -> inf */
     CHECK(emu_f_to_hf(0x477FE001u, EMU_RD) == 0x7BFF);
-    CHECK(emu_f_to_hf(0xC77FE001u, EMU_RD) == 0xFC00);         /* negative, down -> -inf */
+    CHECK(emu_f_to_hf(0xC77FE001u, EMU_RD) == 0xFC00); /* negative, down -> -inf */
     CHECK(emu_f_to_hf(0xC77FE001u, EMU_RU) == 0xFBFF);
-    CHECK(emu_f_to_hf(0x00000001u, EMU_RU) == 0x0001);         /* tiny positive, up -> 2^-24 */
-    CHECK(emu_f_to_hf(0x80000001u, EMU_RU) == 0x8000);         /* tiny negative, up -> -0 */
+    CHECK(emu_f_to_hf(0x00000001u, EMU_RU) == 0x0001); /* tiny positive, up -> 2^-24 */
+    CHECK(emu_f_to_hf(0x80000001u, EMU_RU) == 0x8000); /* tiny negative, up -> -0 */
     CHECK(emu_f_to_hf(0x80000001u, EMU_RD) == 0x8001);
     CHECK(emu_f_to_hf(0x3F801FFFu, EMU_RTZ) == 0x3C00);
     CHECK(emu_f_to_hf(0x3F800001u, EMU_RU) == 0x3C01);
     CHECK(emu_f_to_hf(0xBF800001u, EMU_RD) == 0xBC01);
     CHECK(emu_f_to_hf(0xBF800001u, EMU_RU) == 0xBC00);
     /* NaN: quiet, sign and high payload kept */
-    CHECK(emu_f_to_hf(0x7FC00001u, EMU_RNE) == 0x7E00);        /* low payload bits lost */
-    CHECK(emu_f_to_hf(0x7F800001u, EMU_RNE) == 0x7E00);        /* sNaN -> qNaN */
-    CHECK(emu_f_to_hf(0x7FA00000u, EMU_RNE) == 0x7F00);        /* sNaN payload 0x100 -> 0x300 */
+    CHECK(emu_f_to_hf(0x7FC00001u, EMU_RNE) == 0x7E00); /* low payload bits lost */
+    CHECK(emu_f_to_hf(0x7F800001u, EMU_RNE) == 0x7E00); /* sNaN -> qNaN */
+    CHECK(emu_f_to_hf(0x7FA00000u, EMU_RNE) == 0x7F00); /* sNaN payload 0x100 -> 0x300 */
     CHECK(emu_f_to_hf(0xFFC12000u, EMU_RNE) == 0xFE09);
     CHECK(emu_f_to_hf(0x7FC00000u, EMU_RTZ) == 0x7E00);
     /* denormal flushing */
@@ -242,13 +240,13 @@ static void test_hf_boundaries(void) {
     CHECK(emu_hf_to_f(0x7BFF, 0) == 0x477FE000u);
     CHECK(emu_hf_to_f(0x7C00, 0) == 0x7F800000u);
     CHECK(emu_hf_to_f(0x8000, 0) == 0x80000000u);
-    CHECK(emu_hf_to_f(0x7C01, 0) == 0x7FC02000u);              /* sNaN quieted, payload kept */
+    CHECK(emu_hf_to_f(0x7C01, 0) == 0x7FC02000u); /* sNaN quieted, payload kept */
     CHECK(emu_hf_to_f(0xFE00, 0) == 0xFFC00000u);
     CHECK(emu_hf_to_f(0x7E55, 0) == 0x7FCAA000u);
     CHECK(emu_hf_to_f(0x0001, EMU_CVT_FTZ_IN) == 0x00000000u);
     CHECK(emu_hf_to_f(0x83FF, EMU_CVT_FTZ_IN) == 0x80000000u);
     CHECK(emu_hf_to_f(0x0400, EMU_CVT_FTZ_IN) == 0x38800000u);
-    CHECK(emu_hf_to_df(0x0001, 0) == 0x3E70000000000000u);      /* 2^-24 */
+    CHECK(emu_hf_to_df(0x0001, 0) == 0x3E70000000000000u); /* 2^-24 */
     CHECK(emu_hf_to_df(0xFC00, 0) == 0xFFF0000000000000u);
     CASE_END("hf boundaries");
 }
@@ -260,7 +258,7 @@ static void test_df_boundaries(void) {
     CHECK(emu_df_to_hf(db(1.0 + 0x1p-11), EMU_RNE) == 0x3C00);
     CHECK(emu_df_to_hf(db(65520.0), EMU_RNE) == 0x7C00);
     CHECK(emu_df_to_hf(db(1e300), EMU_RTZ) == 0x7BFF);
-    CHECK(emu_df_to_hf(0x0000000000000001u, EMU_RU) == 0x0001);  /* DF min denormal, up */
+    CHECK(emu_df_to_hf(0x0000000000000001u, EMU_RU) == 0x0001); /* DF min denormal, up */
     CHECK(emu_df_to_hf(0x0000000000000001u, EMU_RU | EMU_CVT_FTZ_IN) == 0x0000);
     CHECK(emu_df_to_bf(db(1.0 + 0x1p-8 + 0x1p-40), EMU_RNE) == 0x3F81);
     CHECK(emu_df_to_bf(db(1.0 + 0x1p-8), EMU_RNE) == 0x3F80);
@@ -272,23 +270,23 @@ static void test_df_boundaries(void) {
     CHECK(emu_df_to_f(0x7FEFFFFFFFFFFFFFu, EMU_RTZ) == 0x7F7FFFFFu);
     CHECK(emu_df_to_f(0xFFEFFFFFFFFFFFFFu, EMU_RU) == 0xFF7FFFFFu);
     CHECK(emu_df_to_f(0xFFEFFFFFFFFFFFFFu, EMU_RD) == 0xFF800000u);
-    CHECK(emu_df_to_f(db(0x1p-149), EMU_RNE) == 0x00000001u);         /* F min denormal */
-    CHECK(emu_df_to_f(db(0x1p-150), EMU_RNE) == 0x00000000u);         /* tie -> even 0 */
+    CHECK(emu_df_to_f(db(0x1p-149), EMU_RNE) == 0x00000001u); /* F min denormal */
+    CHECK(emu_df_to_f(db(0x1p-150), EMU_RNE) == 0x00000000u); /* tie -> even 0 */
     CHECK(emu_df_to_f(db(0x1.8p-150), EMU_RNE) == 0x00000001u);
-    CHECK(emu_df_to_f(db(0x1.8p-149), EMU_RNE) == 0x00000002u);       /* tie -> even 2 */
+    CHECK(emu_df_to_f(db(0x1.8p-149), EMU_RNE) == 0x00000002u); /* tie -> even 2 */
     CHECK(emu_df_to_f(0x0000000000000001u, EMU_RNE) == 0x00000000u);
     CHECK(emu_df_to_f(0x0000000000000001u, EMU_RU) == 0x00000001u);
     CHECK(emu_df_to_f(0x8000000000000001u, EMU_RD) == 0x80000001u);
     CHECK(emu_df_to_f(0x8000000000000001u, EMU_RU) == 0x80000000u);
     CHECK(emu_df_to_f(db(0x1p-149), EMU_CVT_FTZ_OUT) == 0x00000000u);
     CHECK(emu_df_to_f(db(0x1p-126), EMU_CVT_FTZ_OUT) == 0x00800000u);
-    CHECK(emu_df_to_f(0x7FF0000000000001u, 0) == 0x7FC00000u);       /* sNaN, payload in low bits */
-    CHECK(emu_df_to_f(0xFFF4000000000000u, 0) == 0xFFE00000u);       /* sNaN payload top bit kept */
+    CHECK(emu_df_to_f(0x7FF0000000000001u, 0) == 0x7FC00000u); /* sNaN, payload in low bits */
+    CHECK(emu_df_to_f(0xFFF4000000000000u, 0) == 0xFFE00000u); /* sNaN payload top bit kept */
     CHECK(emu_df_to_f(0x8000000000000000u, 0) == 0x80000000u);
     /* F -> DF exact */
-    CHECK(emu_f_to_df(0x00000001u, 0) == 0x36A0000000000000u);        /* 2^-149 */
+    CHECK(emu_f_to_df(0x00000001u, 0) == 0x36A0000000000000u); /* 2^-149 */
     CHECK(emu_f_to_df(0x00000001u, EMU_CVT_FTZ_IN) == 0);
-    CHECK(emu_f_to_df(0x7F800001u, 0) == 0x7FF8000020000000u);        /* quieted, payload kept */
+    CHECK(emu_f_to_df(0x7F800001u, 0) == 0x7FF8000020000000u); /* quieted, payload kept */
     CHECK(emu_f_to_df(0xFF7FFFFFu, 0) == 0xC7EFFFFFE0000000u);
     CASE_END("df boundaries");
 }
@@ -296,18 +294,18 @@ static void test_df_boundaries(void) {
 static void test_bf_tf32_boundaries(void) {
     CASE_BEGIN();
     CHECK(emu_f_to_bf(0x3F800000u, EMU_RNE) == 0x3F80);
-    CHECK(emu_f_to_bf(0x3F808000u, EMU_RNE) == 0x3F80);   /* tie, down to even */
-    CHECK(emu_f_to_bf(0x3F818000u, EMU_RNE) == 0x3F82);   /* tie, up to even */
+    CHECK(emu_f_to_bf(0x3F808000u, EMU_RNE) == 0x3F80); /* tie, down to even */
+    CHECK(emu_f_to_bf(0x3F818000u, EMU_RNE) == 0x3F82); /* tie, up to even */
     CHECK(emu_f_to_bf(0x3F808001u, EMU_RNE) == 0x3F81);
-    CHECK(emu_f_to_bf(0x7F7FFFFFu, EMU_RNE) == 0x7F80);   /* FLT_MAX -> inf */
-    CHECK(emu_f_to_bf(0x7F7F7FFFu, EMU_RNE) == 0x7F7F);   /* BF max finite */
-    CHECK(emu_f_to_bf(0x7F7F8000u, EMU_RNE) == 0x7F80);   /* tie above max -> inf */
+    CHECK(emu_f_to_bf(0x7F7FFFFFu, EMU_RNE) == 0x7F80); /* FLT_MAX -> inf */
+    CHECK(emu_f_to_bf(0x7F7F7FFFu, EMU_RNE) == 0x7F7F); /* BF max finite */
+    CHECK(emu_f_to_bf(0x7F7F8000u, EMU_RNE) == 0x7F80); /* tie above max -> inf */
     CHECK(emu_f_to_bf(0x7F7FFFFFu, EMU_RTZ) == 0x7F7F);
     CHECK(emu_f_to_bf(0xFF7FFFFFu, EMU_RU) == 0xFF7F);
-    CHECK(emu_f_to_bf(0x7F800001u, EMU_RNE) == 0x7FC0);   /* sNaN quieted */
+    CHECK(emu_f_to_bf(0x7F800001u, EMU_RNE) == 0x7FC0); /* sNaN quieted */
     CHECK(emu_f_to_bf(0xFF812345u, EMU_RNE) == 0xFFC1);
     CHECK(emu_f_to_bf(0x00000001u, EMU_RNE) == 0x0000);
-    CHECK(emu_f_to_bf(0x00000001u, EMU_RU) == 0x0001);    /* BF smallest denormal 2^-133 */
+    CHECK(emu_f_to_bf(0x00000001u, EMU_RU) == 0x0001); /* BF smallest denormal 2^-133 */
     CHECK(emu_f_to_bf(0x00008000u, EMU_RNE) == 0x0000);
     CHECK(emu_f_to_bf(0x00018000u, EMU_RNE) == 0x0002);
     CHECK(emu_f_to_bf(0x00400000u, EMU_CVT_FTZ_IN) == 0x0000);
@@ -336,47 +334,47 @@ static void test_fp8_boundaries(void) {
     CASE_BEGIN();
     /* BF8 (E5M2) */
     CHECK(emu_hf_to_bf8(0x3C00, EMU_RNE) == 0x3C);
-    CHECK(emu_hf_to_bf8(0x3C80, EMU_RNE) == 0x3C);        /* 1.125 tie down to even */
-    CHECK(emu_hf_to_bf8(0x3D80, EMU_RNE) == 0x3E);        /* 1.375 tie up to even */
-    CHECK(emu_hf_to_bf8(0x7B00, EMU_RNE) == 0x7B);        /* 57344 max finite */
+    CHECK(emu_hf_to_bf8(0x3C80, EMU_RNE) == 0x3C); /* 1.125 tie down to even */
+    CHECK(emu_hf_to_bf8(0x3D80, EMU_RNE) == 0x3E); /* 1.375 tie up to even */
+    CHECK(emu_hf_to_bf8(0x7B00, EMU_RNE) == 0x7B); /* 57344 max finite */
     CHECK(emu_hf_to_bf8(0x7B7F, EMU_RNE) == 0x7B);
-    CHECK(emu_hf_to_bf8(0x7B80, EMU_RNE) == 0x7C);        /* 61440 tie -> inf */
+    CHECK(emu_hf_to_bf8(0x7B80, EMU_RNE) == 0x7C); /* 61440 tie -> inf */
     CHECK(emu_hf_to_bf8(0x7BFF, EMU_CVT_SATFINITE) == 0x7B);
     CHECK(emu_hf_to_bf8(0x7C00, EMU_CVT_SATFINITE) == 0x7B);
     CHECK(emu_hf_to_bf8(0xFC00, 0) == 0xFC);
-    CHECK(emu_hf_to_bf8(0x0100, EMU_RNE) == 0x01);        /* 2^-16 smallest denormal */
-    CHECK(emu_hf_to_bf8(0x0080, EMU_RNE) == 0x00);        /* tie -> 0 */
+    CHECK(emu_hf_to_bf8(0x0100, EMU_RNE) == 0x01); /* 2^-16 smallest denormal */
+    CHECK(emu_hf_to_bf8(0x0080, EMU_RNE) == 0x00); /* tie -> 0 */
     CHECK(emu_hf_to_bf8(0x0081, EMU_RNE) == 0x01);
     CHECK(emu_hf_to_bf8(0x0180, EMU_RNE) == 0x02);
     CHECK(emu_hf_to_bf8(0x8000, EMU_RNE) == 0x80);
-    CHECK(emu_hf_to_bf8(0x7C01, EMU_RNE) == 0x7E);        /* NaN quieted */
-    CHECK(emu_hf_to_bf8(0xFD00, EMU_RNE) == 0xFF);        /* payload 01 kept + quiet */
+    CHECK(emu_hf_to_bf8(0x7C01, EMU_RNE) == 0x7E); /* NaN quieted */
+    CHECK(emu_hf_to_bf8(0xFD00, EMU_RNE) == 0xFF); /* payload 01 kept + quiet */
     CHECK(emu_bf8_to_hf(0x01, 0) == 0x0100);
     CHECK(emu_bf8_to_hf(0x7B, 0) == 0x7B00);
-    CHECK(emu_bf8_to_hf(0x7D, 0) == 0x7F00);             /* sNaN quieted */
+    CHECK(emu_bf8_to_hf(0x7D, 0) == 0x7F00); /* sNaN quieted */
     CHECK(emu_bf8_to_hf(0xFC, 0) == 0xFC00);
     /* HF8 (E4M3, FN) */
-    CHECK(emu_hf8_to_hf(0x7E, 0) == 0x5F00);             /* 448 */
-    CHECK(emu_hf8_to_hf(0x01, 0) == 0x1800);             /* 2^-9 */
-    CHECK(emu_hf8_to_hf(0x08, 0) == 0x2400);             /* 2^-6 min normal */
-    CHECK(emu_hf8_to_hf(0x7F, 0) == 0x7F80);             /* the NaN */
+    CHECK(emu_hf8_to_hf(0x7E, 0) == 0x5F00); /* 448 */
+    CHECK(emu_hf8_to_hf(0x01, 0) == 0x1800); /* 2^-9 */
+    CHECK(emu_hf8_to_hf(0x08, 0) == 0x2400); /* 2^-6 min normal */
+    CHECK(emu_hf8_to_hf(0x7F, 0) == 0x7F80); /* the NaN */
     CHECK(emu_hf8_to_hf(0xFF, 0) == 0xFF80);
-    CHECK(emu_hf8_to_hf(0x78, 0) == 0x5C00);             /* 256: exponent 15 is finite */
+    CHECK(emu_hf8_to_hf(0x78, 0) == 0x5C00); /* 256: exponent 15 is finite */
     CHECK(emu_hf_to_hf8(0x5F00, EMU_RNE) == 0x7E);
-    CHECK(emu_hf_to_hf8(0x5F40, EMU_RNE) == 0x7E);        /* 464 tie -> 448 (even) */
-    CHECK(emu_hf_to_hf8(0x5F44, EMU_RNE) == 0x7F);        /* 465 -> overflow -> NaN */
+    CHECK(emu_hf_to_hf8(0x5F40, EMU_RNE) == 0x7E); /* 464 tie -> 448 (even) */
+    CHECK(emu_hf_to_hf8(0x5F44, EMU_RNE) == 0x7F); /* 465 -> overflow -> NaN */
     CHECK(emu_hf_to_hf8(0x5F44, EMU_CVT_SATFINITE) == 0x7E);
-    CHECK(emu_hf_to_hf8(0x7C00, EMU_RNE) == 0x7F);        /* inf -> NaN (no inf in E4M3) */
+    CHECK(emu_hf_to_hf8(0x7C00, EMU_RNE) == 0x7F); /* inf -> NaN (no inf in E4M3) */
     CHECK(emu_hf_to_hf8(0xFC00, EMU_RNE) == 0xFF);
     CHECK(emu_hf_to_hf8(0xFC00, EMU_CVT_SATFINITE) == 0xFE);
     CHECK(emu_hf_to_hf8(0x5F44, EMU_RTZ) == 0x7E);
-    CHECK(emu_hf_to_hf8(0x1400, EMU_RNE) == 0x00);        /* 2^-10: tie -> 0 */
-    CHECK(emu_hf_to_hf8(0x1A00, EMU_RNE) == 0x02);        /* 1.5 * 2^-9: tie -> 2 */
+    CHECK(emu_hf_to_hf8(0x1400, EMU_RNE) == 0x00); /* 2^-10: tie -> 0 */
+    CHECK(emu_hf_to_hf8(0x1A00, EMU_RNE) == 0x02); /* 1.5 * 2^-9: tie -> 2 */
     CHECK(emu_hf_to_hf8(0x1400, EMU_RU) == 0x01);
     CHECK(emu_hf_to_hf8(0x7E00, EMU_RNE) == 0x7F);
     CHECK(emu_hf_to_hf8(0x3C00, EMU_RNE) == 0x38);
-    CHECK(cvt(VISA_TYPE_HF8, VISA_TYPE_D, 17, EMU_RNE) == 0x58);          /* 17 -> 16 (tie, even) */
-    CHECK(cvt(VISA_TYPE_HF8, VISA_TYPE_D, 19, EMU_RNE) == 0x5A);          /* 19 -> 20 */
+    CHECK(cvt(VISA_TYPE_HF8, VISA_TYPE_D, 17, EMU_RNE) == 0x58); /* 17 -> 16 (tie, even) */
+    CHECK(cvt(VISA_TYPE_HF8, VISA_TYPE_D, 19, EMU_RNE) == 0x5A); /* 19 -> 20 */
     CASE_END("fp8 boundaries");
 }
 
@@ -387,12 +385,12 @@ static void test_srnd(void) {
     CHECK(emu_srnd_f_to_hf(0x3F801000u, 0x1000) == 0x3C01);
     CHECK(emu_srnd_f_to_hf(0x3F801000u, 0x0FFF) == 0x3C00);
     CHECK(emu_srnd_f_to_hf(0xBF801000u, 0x1000) == 0xBC01);
-    CHECK(emu_srnd_f_to_hf(0x3F801000u, 0xE000) == 0x3C00);             /* only rnd[12:0] used */
-    CHECK(emu_srnd_f_to_hf(0x477FF000u, 0x1000) == 0x7C00);             /* past max -> inf */
+    CHECK(emu_srnd_f_to_hf(0x3F801000u, 0xE000) == 0x3C00); /* only rnd[12:0] used */
+    CHECK(emu_srnd_f_to_hf(0x477FF000u, 0x1000) == 0x7C00); /* past max -> inf */
     CHECK(emu_srnd_f_to_hf(0x477FF000u, 0x0FFF) == 0x7BFF);
     CHECK(emu_srnd_f_to_hf(0x7F800001u, 0x1FFF) == 0x7E00);
     CHECK(emu_srnd_f_to_hf(0xFF800000u, 0x1FFF) == 0xFC00);
-    CHECK(emu_srnd_f_to_hf(0x33800000u, 0) == 0x0001);                  /* denormals kept */
+    CHECK(emu_srnd_f_to_hf(0x33800000u, 0) == 0x0001); /* denormals kept */
     CHECK(emu_srnd_hf_to_bf8(0x3C80, 0x80) == 0x3D);
     CHECK(emu_srnd_hf_to_bf8(0x3C80, 0x7F) == 0x3C);
     CHECK(emu_srnd_hf_to_bf8(0x7BFF, 0x01) == 0x7C);
@@ -406,11 +404,11 @@ static void test_float_sat(void) {
     CHECK(emu_f_to_hf(fb(2.0f), EMU_CVT_SAT) == 0x3C00);
     CHECK(emu_f_to_hf(fb(-1.0f), EMU_CVT_SAT) == 0x0000);
     CHECK(emu_f_to_hf(fb(0.5f), EMU_CVT_SAT) == 0x3800);
-    CHECK(emu_f_to_hf(0x80000000u, EMU_CVT_SAT) == 0x0000);    /* -0.0 -> +0.0 */
-    CHECK(emu_f_to_hf(0x7FC00000u, EMU_CVT_SAT) == 0x0000);    /* NaN -> 0 */
+    CHECK(emu_f_to_hf(0x80000000u, EMU_CVT_SAT) == 0x0000); /* -0.0 -> +0.0 */
+    CHECK(emu_f_to_hf(0x7FC00000u, EMU_CVT_SAT) == 0x0000); /* NaN -> 0 */
     CHECK(emu_f_to_hf(0x7F800000u, EMU_CVT_SAT) == 0x3C00);
     CHECK(emu_f_to_hf(0xFF800000u, EMU_CVT_SAT) == 0x0000);
-    CHECK(emu_f_to_hf(0x3F7FFFFFu, EMU_CVT_SAT) == 0x3C00);    /* rounds to 1.0 */
+    CHECK(emu_f_to_hf(0x3F7FFFFFu, EMU_CVT_SAT) == 0x3C00); /* rounds to 1.0 */
     CHECK(emu_f_to_hf(0x3F7FFFFFu, EMU_CVT_SAT | EMU_RTZ) == 0x3BFF);
     CHECK(emu_sat_f32(1.0000001f) == 1.0f);
     CHECK(fb(emu_sat_f32(-0.0f)) == 0);
@@ -436,7 +434,7 @@ static void test_float_sat(void) {
     CHECK(cvt(VISA_TYPE_F, VISA_TYPE_D, (uint64_t)-5, EMU_CVT_SAT) == 0);
     CHECK(cvt(VISA_TYPE_F, VISA_TYPE_F, 0x7FC00000u, EMU_CVT_SAT) == 0);
     CHECK(cvt(VISA_TYPE_F, VISA_TYPE_F, 0x7FC00000u, 0) == 0x7FC00000u);
-    CHECK(cvt(VISA_TYPE_F, VISA_TYPE_F, 0x7F800001u, 0) == 0x7F800001u);   /* raw move keeps sNaN */
+    CHECK(cvt(VISA_TYPE_F, VISA_TYPE_F, 0x7F800001u, 0) == 0x7F800001u); /* raw move keeps sNaN */
     CHECK(cvt(VISA_TYPE_F, VISA_TYPE_F, 0x00000001u, EMU_CVT_FTZ_IN | EMU_CVT_FTZ_OUT) == 1);
     CHECK(cvt(VISA_TYPE_F, VISA_TYPE_F, 0x00000001u, EMU_CVT_SAT | EMU_CVT_FTZ_IN) == 0);
     CHECK(cvt(VISA_TYPE_F, VISA_TYPE_F, 0x00000001u, EMU_CVT_SAT) == 1);
@@ -449,8 +447,8 @@ static void test_float_to_int(void) {
                                      VISA_TYPE_D, VISA_TYPE_UD, VISA_TYPE_Q, VISA_TYPE_UQ};
     /* hand-written ranges: min (as bit pattern of the type), max */
     static const uint64_t tmin[8] = {0x80, 0, 0x8000, 0, 0x80000000u, 0, 0x8000000000000000u, 0};
-    static const uint64_t tmax[8] = {0x7F, 0xFF, 0x7FFF, 0xFFFF, 0x7FFFFFFFu, 0xFFFFFFFFu,
-                                     0x7FFFFFFFFFFFFFFFu, 0xFFFFFFFFFFFFFFFFu};
+    static const uint64_t tmax[8] = {
+        0x7F, 0xFF, 0x7FFF, 0xFFFF, 0x7FFFFFFFu, 0xFFFFFFFFu, 0x7FFFFFFFFFFFFFFFu, 0xFFFFFFFFFFFFFFFFu};
     for (int i = 0; i < 8; i++) {
         isa_type t = ints[i];
         CASE_BEGIN();
@@ -488,9 +486,9 @@ static void test_float_to_int(void) {
         CASE_END("float->int clamp");
     }
     CASE_BEGIN();
-    CHECK(cvt(VISA_TYPE_D, VISA_TYPE_F, 0x4EFFFFFFu, 0) == 0x7FFFFF80u);   /* 2147483520 */
-    CHECK(cvt(VISA_TYPE_D, VISA_TYPE_F, 0x4F000000u, 0) == 0x7FFFFFFFu);   /* 2^31 */
-    CHECK(cvt(VISA_TYPE_D, VISA_TYPE_F, 0xCF000000u, 0) == 0x80000000u);   /* -2^31 exact */
+    CHECK(cvt(VISA_TYPE_D, VISA_TYPE_F, 0x4EFFFFFFu, 0) == 0x7FFFFF80u); /* 2147483520 */
+    CHECK(cvt(VISA_TYPE_D, VISA_TYPE_F, 0x4F000000u, 0) == 0x7FFFFFFFu); /* 2^31 */
+    CHECK(cvt(VISA_TYPE_D, VISA_TYPE_F, 0xCF000000u, 0) == 0x80000000u); /* -2^31 exact */
     CHECK(cvt(VISA_TYPE_D, VISA_TYPE_F, 0xCF000001u, 0) == 0x80000000u);
     CHECK(cvt(VISA_TYPE_UD, VISA_TYPE_F, 0x4F7FFFFFu, 0) == 0xFFFFFF00u);
     CHECK(cvt(VISA_TYPE_UD, VISA_TYPE_F, 0x4F800000u, 0) == 0xFFFFFFFFu);
@@ -501,14 +499,14 @@ static void test_float_to_int(void) {
     CHECK(cvt(VISA_TYPE_UQ, VISA_TYPE_DF, 0x43EFFFFFFFFFFFFFu, 0) == 0xFFFFFFFFFFFFF800u);
     CHECK(cvt(VISA_TYPE_UQ, VISA_TYPE_DF, 0x43F0000000000000u, 0) == 0xFFFFFFFFFFFFFFFFu); /* 2^64 */
     CHECK(cvt(VISA_TYPE_UQ, VISA_TYPE_F, 0x5F800000u, 0) == 0xFFFFFFFFFFFFFFFFu);
-    CHECK(cvt(VISA_TYPE_W, VISA_TYPE_HF, 0x7BFF, 0) == 0x7FFF);        /* 65504 -> W max */
+    CHECK(cvt(VISA_TYPE_W, VISA_TYPE_HF, 0x7BFF, 0) == 0x7FFF); /* 65504 -> W max */
     CHECK(cvt(VISA_TYPE_UW, VISA_TYPE_HF, 0x7BFF, 0) == 65504);
-    CHECK(cvt(VISA_TYPE_B, VISA_TYPE_HF, 0xD800, 0) == 0x80);          /* -128 */
-    CHECK(cvt(VISA_TYPE_B, VISA_TYPE_HF, 0xD808, 0) == 0x80);          /* -129 */
-    CHECK(cvt(VISA_TYPE_UB, VISA_TYPE_BF, 0x4380, 0) == 0xFF);         /* 256 */
+    CHECK(cvt(VISA_TYPE_B, VISA_TYPE_HF, 0xD800, 0) == 0x80); /* -128 */
+    CHECK(cvt(VISA_TYPE_B, VISA_TYPE_HF, 0xD808, 0) == 0x80); /* -129 */
+    CHECK(cvt(VISA_TYPE_UB, VISA_TYPE_BF, 0x4380, 0) == 0xFF); /* 256 */
     CHECK(cvt(VISA_TYPE_D, VISA_TYPE_HF8, 0x7E, 0) == 448);
-    CHECK(cvt(VISA_TYPE_D, VISA_TYPE_HF8, 0xFF, 0) == 0);              /* NaN */
-    CHECK(cvt(VISA_TYPE_D, VISA_TYPE_BF8, 0xFC, 0) == 0x80000000u);    /* -inf */
+    CHECK(cvt(VISA_TYPE_D, VISA_TYPE_HF8, 0xFF, 0) == 0); /* NaN */
+    CHECK(cvt(VISA_TYPE_D, VISA_TYPE_BF8, 0xFC, 0) == 0x80000000u); /* -inf */
     CHECK(emu_float_to_int(VISA_TYPE_UB, VISA_TYPE_F, fb(-3.5f), 0) == 0);
     CHECK(emu_float_to_int(VISA_TYPE_W, VISA_TYPE_F, fb(-3.5f), 0) == 0xFFFD);
     CASE_END("float->int specific");
@@ -547,8 +545,8 @@ static void test_float_to_int_random(void) {
             uint64_t got = cvt(t, VISA_TYPE_DF, db(d), 0);
             if (got != want) {
                 bad++;
-                fprintf(stderr, "DF %a -> type %d: got %llx want %llx\n", d, (int)t,
-                        (unsigned long long)got, (unsigned long long)want);
+                fprintf(stderr, "DF %a -> type %d: got %llx want %llx\n", d, (int)t, (unsigned long long)got,
+                        (unsigned long long)want);
             }
             /* through F as well (when exact) */
             float f = (float)d;
@@ -556,8 +554,8 @@ static void test_float_to_int_random(void) {
                 uint64_t g2 = cvt(t, VISA_TYPE_F, fb(f), 0);
                 if (g2 != want) {
                     bad++;
-                    fprintf(stderr, "F %a -> type %d: got %llx want %llx\n", d, (int)t,
-                            (unsigned long long)g2, (unsigned long long)want);
+                    fprintf(stderr, "F %a -> type %d: got %llx want %llx\n", d, (int)t, (unsigned long long)g2,
+                            (unsigned long long)want);
                 }
             }
         }
@@ -591,16 +589,16 @@ static void test_int_to_float(void) {
     CHECK(cvt(VISA_TYPE_HF, VISA_TYPE_D, 65520, EMU_RTZ) == 0x7BFF);
     CHECK(cvt(VISA_TYPE_HF, VISA_TYPE_W, 2049, EMU_RNE) == 0x6800);
     CHECK(cvt(VISA_TYPE_HF, VISA_TYPE_W, 2051, EMU_RNE) == 0x6802);
-    CHECK(cvt(VISA_TYPE_HF, VISA_TYPE_W, 0x8000, EMU_RNE) == 0xF800);   /* -32768 */
+    CHECK(cvt(VISA_TYPE_HF, VISA_TYPE_W, 0x8000, EMU_RNE) == 0xF800); /* -32768 */
     CHECK(cvt(VISA_TYPE_HF, VISA_TYPE_UQ, UINT64_MAX, EMU_RNE) == 0x7C00);
     CHECK(cvt(VISA_TYPE_HF, VISA_TYPE_UQ, UINT64_MAX, EMU_RTZ) == 0x7BFF);
     CHECK(cvt(VISA_TYPE_HF, VISA_TYPE_Q, (uint64_t)INT64_MIN, EMU_RU) == 0xFBFF);
     CHECK(cvt(VISA_TYPE_BF, VISA_TYPE_D, 257, EMU_RNE) == 0x4380);
     CHECK(cvt(VISA_TYPE_BF, VISA_TYPE_D, 259, EMU_RNE) == 0x4382);
-    CHECK(cvt(VISA_TYPE_BF, VISA_TYPE_UB, 255, EMU_RNE) == 0x437F);     /* 8 bits: exact */
-    CHECK(cvt(VISA_TYPE_BF, VISA_TYPE_UW, 511, EMU_RNE) == 0x4400);     /* tie 510|512 -> 512 */
-    CHECK(cvt(VISA_TYPE_BF, VISA_TYPE_UW, 509, EMU_RNE) == 0x43FE);     /* tie 508|510 -> 508 */
-    CHECK(cvt(VISA_TYPE_BF, VISA_TYPE_B, 0x81, EMU_RNE) == 0xC2FE);     /* -127 */
+    CHECK(cvt(VISA_TYPE_BF, VISA_TYPE_UB, 255, EMU_RNE) == 0x437F); /* 8 bits: exact */
+    CHECK(cvt(VISA_TYPE_BF, VISA_TYPE_UW, 511, EMU_RNE) == 0x4400); /* tie 510|512 -> 512 */
+    CHECK(cvt(VISA_TYPE_BF, VISA_TYPE_UW, 509, EMU_RNE) == 0x43FE); /* tie 508|510 -> 508 */
+    CHECK(cvt(VISA_TYPE_BF, VISA_TYPE_B, 0x81, EMU_RNE) == 0xC2FE); /* -127 */
     CHECK(cvt(VISA_TYPE_TF32, VISA_TYPE_D, 2049, EMU_RNE) == 0x45000000u);
     CASE_END("int->float specific");
 
@@ -618,7 +616,7 @@ static void test_int_to_float(void) {
             double d = (double)v;
             double dlo, dhi;
             int exact;
-            {   /* exact comparison of d and v through integers */
+            { /* exact comparison of d and v through integers */
                 int cmp;
                 if (d >= 0x1p63) cmp = 1;
                 else if (d < -0x1p63) cmp = -1;
@@ -630,8 +628,10 @@ static void test_int_to_float(void) {
                 dlo = cmp <= 0 ? d : nextafter(d, -INFINITY);
                 dhi = cmp >= 0 ? d : nextafter(d, INFINITY);
             }
-            double want_d = mode == EMU_RNE || exact ? d : mode == EMU_RU ? dhi : mode == EMU_RD ? dlo
-                          : (v < 0 ? dhi : dlo);
+            double want_d = mode == EMU_RNE || exact ? d
+                            : mode == EMU_RU         ? dhi
+                            : mode == EMU_RD         ? dlo
+                                                     : (v < 0 ? dhi : dlo);
             uint64_t got = emu_s64_to_float(VISA_TYPE_DF, v, mode);
             if (got != db(want_d)) {
                 bad++;
@@ -721,8 +721,8 @@ static void test_int_sat(void) {
         CHECK(cvt(t, VISA_TYPE_Q, (uint64_t)-1, EMU_CVT_SAT) == (smin[i] ? mask[i] : 0));
         CHECK(cvt(t, VISA_TYPE_UQ, UINT64_MAX, EMU_CVT_SAT) == smax[i]);
         CHECK(cvt(t, VISA_TYPE_Q, (uint64_t)INT64_MIN, EMU_CVT_SAT) == minb);
-        CHECK(cvt(t, VISA_TYPE_B, 0x80, 0) == (0xFFFFFFFFFFFFFF80u & mask[i]));   /* sign extension */
-        CHECK(cvt(t, VISA_TYPE_UB, 0x80, 0) == 0x80);                              /* zero extension */
+        CHECK(cvt(t, VISA_TYPE_B, 0x80, 0) == (0xFFFFFFFFFFFFFF80u & mask[i])); /* sign extension */
+        CHECK(cvt(t, VISA_TYPE_UB, 0x80, 0) == 0x80); /* zero extension */
         CASE_END("int saturation edges");
     }
     CASE_BEGIN();
@@ -939,8 +939,7 @@ static void test_df_to_f_random(void) {
         if ((double)f == x) lo = hi = f;
         else if ((double)f < x) lo = f, hi = nextafterf(f, INFINITY);
         else hi = f, lo = nextafterf(f, -INFINITY);
-        float want = MODES[m] == EMU_RNE ? f : MODES[m] == EMU_RU ? hi : MODES[m] == EMU_RD ? lo
-                   : (x < 0 ? hi : lo);
+        float want = MODES[m] == EMU_RNE ? f : MODES[m] == EMU_RU ? hi : MODES[m] == EMU_RD ? lo : (x < 0 ? hi : lo);
         uint32_t got = emu_df_to_f(d, MODES[m]);
         if (got != fb(want)) {
             bad++;
@@ -1060,8 +1059,9 @@ static void test_select(void) {
                 pairs++;
                 for (int n = 0; n < 300; n++) {
                     uint64_t r = rnd64();
-                    if (n < 8) r = (uint64_t[]){0, 1, 0x8000000000000000u, 0x7FF0000000000000u, 0x7C00,
-                                                0x7F800000u, 0xFFFFFFFFFFFFFFFFu, 0x3C00}[n];
+                    if (n < 8)
+                        r = (uint64_t[]){0,      1,           0x8000000000000000u, 0x7FF0000000000000u,
+                                         0x7C00, 0x7F800000u, 0xFFFFFFFFFFFFFFFFu, 0x3C00}[n];
                     unsigned char in[8], o1[8] = {0}, o2[8] = {0};
                     memcpy(in, &r, 8);
                     fn(o1, in, flagsets[k]);
@@ -1099,7 +1099,7 @@ static void test_cr0(void) {
     CHECK(emu_cr0_cvt_flags(0x4C1, VISA_TYPE_F, VISA_TYPE_DF) == EMU_CVT_SATFINITE);
     CHECK(emu_cr0_cvt_flags(0x20, VISA_TYPE_D, VISA_TYPE_Q) == EMU_RD);
     CHECK(emu_cr0_cvt_flags(0x20, VISA_TYPE_F, VISA_TYPE_D) == (EMU_RD | EMU_CVT_FTZ_OUT));
-    CHECK(emu_cr0_cvt_flags(0x30, VISA_TYPE_BF8, VISA_TYPE_HF) == EMU_RNE);        /* FCVT: RTE */
+    CHECK(emu_cr0_cvt_flags(0x30, VISA_TYPE_BF8, VISA_TYPE_HF) == EMU_RNE); /* FCVT: RTE */
     CHECK(emu_cr0_cvt_flags(0x30, VISA_TYPE_HF, VISA_TYPE_BF8) == EMU_RNE);
     CHECK(emu_cr0_cvt_flags(0x4F0, VISA_TYPE_TF32, VISA_TYPE_F) == (EMU_CVT_FTZ_OUT));
     CHECK(emu_cr0_cvt_flags(0x30, VISA_TYPE_TF32, VISA_TYPE_F) == (EMU_CVT_FTZ_IN | EMU_CVT_FTZ_OUT));
@@ -1121,11 +1121,11 @@ static void test_packed(void) {
     CHECK(emu_uv_elem(0x00000080u, 1) == 8);
     CHECK(emu_vf_elem(0x00000000u, 0) == 0x00000000u);
     CHECK(emu_vf_elem(0x00008000u, 1) == 0x80000000u);
-    CHECK(emu_vf_elem(0x00300000u, 2) == 0x3F800000u);  /* 1.0 */
-    CHECK(emu_vf_elem(0x7F000000u, 3) == 0x41F80000u);  /* 31.0 */
-    CHECK(emu_vf_elem(0xFF000000u, 3) == 0xC1F80000u);  /* -31.0 */
-    CHECK(emu_vf_elem(0x00000001u, 0) == 0x3E080000u);  /* 1.0625 * 2^-3 */
-    CHECK(emu_vf_elem(0x00000040u, 0) == 0x40000000u);  /* 2.0 */
+    CHECK(emu_vf_elem(0x00300000u, 2) == 0x3F800000u); /* 1.0 */
+    CHECK(emu_vf_elem(0x7F000000u, 3) == 0x41F80000u); /* 31.0 */
+    CHECK(emu_vf_elem(0xFF000000u, 3) == 0xC1F80000u); /* -31.0 */
+    CHECK(emu_vf_elem(0x00000001u, 0) == 0x3E080000u); /* 1.0625 * 2^-3 */
+    CHECK(emu_vf_elem(0x00000040u, 0) == 0x40000000u); /* 2.0 */
     CASE_END("packed immediates");
 }
 

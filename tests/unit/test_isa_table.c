@@ -23,7 +23,8 @@ static unsigned n_passed, n_failed;
 #if defined(__GNUC__)
 __attribute__((format(printf, 2, 3)))
 #endif
-static bool check(bool ok, const char *fmt, ...) {
+static bool
+check(bool ok, const char *fmt, ...) {
     if (ok) {
         n_passed++;
         return true;
@@ -45,7 +46,7 @@ static bool is_parent(int f) { return strchr(isa_forms[f].layout, 'o') != NULL; 
 typedef struct raw_row {
     const char *name;
     long code; /* opcode (sub rows: the parent's) */
-    long sub;  /* -1 for opcode rows */
+    long sub; /* -1 for opcode rows */
 } raw_row;
 
 static const raw_row raw_rows[] = {
@@ -61,8 +62,7 @@ static const raw_row raw_rows[] = {
 static void test_codes(void) {
     /* the enum lookups find an enum's rows by binary search: enums.def must keep them grouped */
     check(isa_enum_table_sorted(), "enums.def: an enum's value rows are not together, in VISA_ENUM order");
-    check(N_RAW_ROWS == VISA_FORM__COUNT, "raw row count %zu != VISA_FORM__COUNT %d", N_RAW_ROWS,
-          VISA_FORM__COUNT);
+    check(N_RAW_ROWS == VISA_FORM__COUNT, "raw row count %zu != VISA_FORM__COUNT %d", N_RAW_ROWS, VISA_FORM__COUNT);
     for (size_t i = 0; i < N_RAW_ROWS; i++) {
         const raw_row *r = &raw_rows[i];
         check(r->code >= 1 && r->code <= 0xFF, "%s: opcode 0x%lX outside 0x01..0xFF", r->name, r->code);
@@ -75,8 +75,8 @@ static void test_codes(void) {
             if (isa_forms[j].parent < 0)
                 check(isa_forms[i].opcode != isa_forms[j].opcode, "opcode 0x%02X used by both %s and %s",
                       isa_forms[i].opcode, form_name(i), form_name(j));
-        check(isa_form_by_opcode(isa_forms[i].opcode) == i, "isa_form_by_opcode(0x%02X) is not %s",
-              isa_forms[i].opcode, form_name(i));
+        check(isa_form_by_opcode(isa_forms[i].opcode) == i, "isa_form_by_opcode(0x%02X) is not %s", isa_forms[i].opcode,
+              form_name(i));
     }
     /* sub codes unique within a parent; sub rows follow their parent (isa_form_sub relies on it) */
     for (int i = 0; i < VISA_FORM__COUNT; i++) {
@@ -86,12 +86,12 @@ static void test_codes(void) {
                    f->name, form_name(f->parent)))
             continue;
         for (int j = f->parent + 1; j < i; j++)
-            check(isa_forms[j].parent == f->parent, "%s: sub row is separated from its parent %s by %s",
-                  f->name, form_name(f->parent), form_name(j));
+            check(isa_forms[j].parent == f->parent, "%s: sub row is separated from its parent %s by %s", f->name,
+                  form_name(f->parent), form_name(j));
         for (int j = i + 1; j < VISA_FORM__COUNT; j++)
             if (isa_forms[j].parent == f->parent)
-                check(isa_forms[j].sub != f->sub, "%s: sub-opcode 0x%02X used by both %s and %s",
-                      form_name(f->parent), f->sub, f->name, form_name(j));
+                check(isa_forms[j].sub != f->sub, "%s: sub-opcode 0x%02X used by both %s and %s", form_name(f->parent),
+                      f->sub, f->name, form_name(j));
         check(isa_form_sub(f->parent, (unsigned)f->sub) == i, "isa_form_sub(%s, 0x%02X) is not %s",
               form_name(f->parent), f->sub, f->name);
         check(f->opcode == isa_forms[f->parent].opcode, "%s: opcode differs from its parent's", f->name);
@@ -127,10 +127,10 @@ static void test_layouts(void) {
         const char *full = isa_form_layout(i, buf);
         if (f->parent >= 0) {
             check_layout(f->name, full);
-            check(strchr(isa_forms[f->parent].layout, 'o') != NULL, "%s: parent %s has no 'o' in its layout",
-                  f->name, form_name(f->parent));
-            check(strchr(f->layout, 'o') == NULL, "%s: sub row layout \"%s\" has an 'o' (no nested subs)",
-                  f->name, f->layout);
+            check(strchr(isa_forms[f->parent].layout, 'o') != NULL, "%s: parent %s has no 'o' in its layout", f->name,
+                  form_name(f->parent));
+            check(strchr(f->layout, 'o') == NULL, "%s: sub row layout \"%s\" has an 'o' (no nested subs)", f->name,
+                  f->layout);
         }
         /* other row columns the typing work touched */
         check(f->plat < P__COUNT, "%s: platform %u out of range", f->name, f->plat);
@@ -151,7 +151,8 @@ typedef struct shared_group {
     int forms[MAX_SHARE + 1]; /* -1 terminated */
     bool seen;
 } shared_group;
-#define SHARE(why, ...) {why, {__VA_ARGS__, -1}, false}
+#define SHARE(why, ...) \
+    { why, {__VA_ARGS__, -1}, false }
 #define LSC_PAIR(U, T) SHARE("LSC untyped/typed pair (.tgm selects the typed row)", VISA_FORM_##U, VISA_FORM_##T)
 
 static shared_group shared_groups[] = {
@@ -181,22 +182,22 @@ static shared_group shared_groups[] = {
     LSC_PAIR(LSC_ATOMIC_XOR, LSC_T_ATOMIC_XOR),
     /* 3D_SAMPLE/3D_LOAD/3D_GATHER4 all spell their op as %sampler3d_op; the op value picks the
     ** opcode.  That enum also names resinfo/sampleinfo (values 10/11), which are 3D_INFO subs. */
-    SHARE("sampler3d_op names shared by the three 3D sampler opcodes", VISA_FORM_SAMPLE3D,
-          VISA_FORM_LOAD3D, VISA_FORM_GATHER4_3D),
+    SHARE("sampler3d_op names shared by the three 3D sampler opcodes", VISA_FORM_SAMPLE3D, VISA_FORM_LOAD3D,
+          VISA_FORM_GATHER4_3D),
     SHARE("resinfo: sampler3d_op value 10 and the 3D_INFO sub row", VISA_FORM_SAMPLE3D, VISA_FORM_LOAD3D,
           VISA_FORM_GATHER4_3D, VISA_FORM_RESINFO),
-    SHARE("sampleinfo: sampler3d_op value 11 and the 3D_INFO sub row", VISA_FORM_SAMPLE3D,
-          VISA_FORM_LOAD3D, VISA_FORM_GATHER4_3D, VISA_FORM_SAMPLEINFO),
+    SHARE("sampleinfo: sampler3d_op value 11 and the 3D_INFO sub row", VISA_FORM_SAMPLE3D, VISA_FORM_LOAD3D,
+          VISA_FORM_GATHER4_3D, VISA_FORM_SAMPLEINFO),
     /* va.<function>: the VA sub rows share the base word "va" (the suffix picks the row) */
     SHARE("va.<function> sub rows", VISA_FORM_VA_CONVOLVE, VISA_FORM_VA_MINMAX, VISA_FORM_VA_MINMAXFILTER,
           VISA_FORM_VA_ERODE, VISA_FORM_VA_DILATE, VISA_FORM_VA_BOOLCENTROID, VISA_FORM_VA_CENTROID),
     /* va_skl_plus.<function>: likewise for the VA_SKL_PLUS sub rows */
-    SHARE("va_skl_plus.<function> sub rows", VISA_FORM_VA_1D_CONVOLVE_VERTICAL,
-          VISA_FORM_VA_1D_CONVOLVE_HORIZONTAL, VISA_FORM_VA_1PIXEL_CONVOLVE, VISA_FORM_VA_FLOOD_FILL,
-          VISA_FORM_VA_LBP_CREATION, VISA_FORM_VA_LBP_CORRELATION, VISA_FORM_VA_CORRELATION_SEARCH,
-          VISA_FORM_VA_HDC_CONV, VISA_FORM_VA_HDC_MMF, VISA_FORM_VA_HDC_ERODE, VISA_FORM_VA_HDC_DILATE,
-          VISA_FORM_VA_HDC_LBPCORRELATION, VISA_FORM_VA_HDC_LBPCREATION, VISA_FORM_VA_HDC_1DCONV_H,
-          VISA_FORM_VA_HDC_1DCONV_V, VISA_FORM_VA_HDC_1PIXELCONV),
+    SHARE("va_skl_plus.<function> sub rows", VISA_FORM_VA_1D_CONVOLVE_VERTICAL, VISA_FORM_VA_1D_CONVOLVE_HORIZONTAL,
+          VISA_FORM_VA_1PIXEL_CONVOLVE, VISA_FORM_VA_FLOOD_FILL, VISA_FORM_VA_LBP_CREATION,
+          VISA_FORM_VA_LBP_CORRELATION, VISA_FORM_VA_CORRELATION_SEARCH, VISA_FORM_VA_HDC_CONV, VISA_FORM_VA_HDC_MMF,
+          VISA_FORM_VA_HDC_ERODE, VISA_FORM_VA_HDC_DILATE, VISA_FORM_VA_HDC_LBPCORRELATION,
+          VISA_FORM_VA_HDC_LBPCREATION, VISA_FORM_VA_HDC_1DCONV_H, VISA_FORM_VA_HDC_1DCONV_V,
+          VISA_FORM_VA_HDC_1PIXELCONV),
 };
 #define N_SHARED (sizeof shared_groups / sizeof shared_groups[0])
 
@@ -214,8 +215,7 @@ static void add_spelling(int form, const char *s, size_t n) {
     while (b < n && s[b] != '.') b++;
     if (!check(b < sizeof mn_keys[0].word, "%s: spelling too long", form_name(form))) return;
     for (size_t i = 0; i < n_mn_keys; i++)
-        if (mn_keys[i].form == form && strlen(mn_keys[i].word) == b && !memcmp(mn_keys[i].word, s, b))
-            return;
+        if (mn_keys[i].form == form && strlen(mn_keys[i].word) == b && !memcmp(mn_keys[i].word, s, b)) return;
     if (!check(n_mn_keys < sizeof mn_keys / sizeof mn_keys[0], "too many spellings")) return;
     memcpy(mn_keys[n_mn_keys].word, s, b);
     mn_keys[n_mn_keys].word[b] = 0;
@@ -252,41 +252,42 @@ typedef struct named_pos {
     const char *field; /* dp_layout.h: the page's Format field ("Dst/Src": either), NULL: unchecked */
 } named_pos;
 
-static void check_positions(const char *family, const char *layout, const named_pos *pos, size_t n,
-                            unsigned count) {
+static void check_positions(const char *family, const char *layout, const named_pos *pos, size_t n, unsigned count) {
     check(isa_layout_opnds(layout) == count, "%s: layout %s has %u operands, its layout header names %u", family,
           layout, isa_layout_opnds(layout), count);
     for (size_t i = 0; i < n; i++)
         check(isa_layout_kind(layout, pos[i].k) == pos[i].kind, "%s: %s (operand %u) is '%c' in %s, expected '%c'",
-              family, pos[i].what, pos[i].k, isa_layout_kind(layout, pos[i].k) ? isa_layout_kind(layout, pos[i].k) : '-',
-              layout, pos[i].kind);
+              family, pos[i].what, pos[i].k,
+              isa_layout_kind(layout, pos[i].k) ? isa_layout_kind(layout, pos[i].k) : '-', layout, pos[i].kind);
 }
 
-#define POS(name, kind) {#name, name, kind, NULL}
-#define POSF(name, kind, field) {#name, name, kind, field}
+#define POS(name, kind) \
+    { #name, name, kind, NULL }
+#define POSF(name, kind, field) \
+    { #name, name, kind, field }
 static void test_lsc_positions(void) {
     static const named_pos u[] = {
-        POS(U_SFID, 'b'), POS(U_L1, 'b'), POS(U_L3, 'b'), POS(U_AT, 'b'), POS(U_SCALE, 'w'), POS(U_OFF, 'i'),
-        POS(U_AS, 'b'), POS(U_DS, 'b'), POS(U_ORD, 'b'), POS(U_ELEMS, 'b'), POS(U_CHM, 'b'), POS(U_SURF, 'V'),
-        POS(U_SIDX, 'd'), POS(U_DST, 'R'), POS(U_SRC0, 'R'), POS(U_SRC1, 'R'), POS(U_SRC2, 'R')};
+        POS(U_SFID, 'b'), POS(U_L1, 'b'),  POS(U_L3, 'b'),   POS(U_AT, 'b'),    POS(U_SCALE, 'w'), POS(U_OFF, 'i'),
+        POS(U_AS, 'b'),   POS(U_DS, 'b'),  POS(U_ORD, 'b'),  POS(U_ELEMS, 'b'), POS(U_CHM, 'b'),   POS(U_SURF, 'V'),
+        POS(U_SIDX, 'd'), POS(U_DST, 'R'), POS(U_SRC0, 'R'), POS(U_SRC1, 'R'),  POS(U_SRC2, 'R')};
     static const named_pos us[] = {POS(U_SRC0, 'R'), POS(U_SRC1, 'V'), POS(U_SRC2, 'R')}; /* pitch: a vector */
-    static const named_pos b[] = {
-        POS(B_SFID, 'b'), POS(B_L1, 'b'), POS(B_L3, 'b'), POS(B_DS, 'b'), POS(B_ORD, 'b'), POS(B_BLOCKS, 'b'),
-        POS(B_W, 'w'), POS(B_H, 'w'), POS(B_VNNI, 'b'), POS(B_DST, 'R'), POS(B_BASE, 'V'), POS(B_SW, 'V'),
-        POS(B_SH, 'V'), POS(B_SP, 'V'), POS(B_X, 'V'), POS(B_XOFF, 'i'), POS(B_Y, 'V'), POS(B_YOFF, 'i'),
-        POS(B_SRC1, 'R')};
-    static const named_pos a[] = {
-        POS(A_SFID, 'b'), POS(A_L1, 'b'), POS(A_L3, 'b'), POS(A_AT, 'b'), POS(A_DS, 'b'), POS(A_ORD, 'b'),
-        POS(A_ELEMS, 'b'), POS(A_CHM, 'b'), POS(A_SURF, 'V'), POS(A_SIDX, 'd'), POS(A_DST, 'R'), POS(A_SRC, 'R')};
-    static const named_pos t[] = {
-        POS(T_L1, 'b'), POS(T_L3, 'b'), POS(T_AT, 'b'), POS(T_AS, 'b'), POS(T_DS, 'b'), POS(T_ORD, 'b'),
-        POS(T_ELEMS, 'b'), POS(T_CHM, 'b'), POS(T_SURF, 'V'), POS(T_SIDX, 'd'), POS(T_DST, 'R'), POS(T_U, 'R'),
-        POS(T_UOFF, 'i'), POS(T_V, 'R'), POS(T_VOFF, 'i'), POS(T_R, 'R'), POS(T_ROFF, 'i'), POS(T_LOD, 'R'),
-        POS(T_SRC1, 'R'), POS(T_SRC2, 'R')};
-    static const named_pos tb[] = {
-        POS(TB_L1, 'b'), POS(TB_L3, 'b'), POS(TB_AT, 'b'), POS(TB_W, 'w'), POS(TB_H, 'w'), POS(TB_SURF, 'V'),
-        POS(TB_SIDX, 'd'), POS(TB_DST, 'R'), POS(TB_X, 'V'), POS(TB_XOFF, 'i'), POS(TB_Y, 'V'), POS(TB_YOFF, 'i'),
-        POS(TB_SRC1, 'R')};
+    static const named_pos b[] = {POS(B_SFID, 'b'), POS(B_L1, 'b'),     POS(B_L3, 'b'),   POS(B_DS, 'b'),
+                                  POS(B_ORD, 'b'),  POS(B_BLOCKS, 'b'), POS(B_W, 'w'),    POS(B_H, 'w'),
+                                  POS(B_VNNI, 'b'), POS(B_DST, 'R'),    POS(B_BASE, 'V'), POS(B_SW, 'V'),
+                                  POS(B_SH, 'V'),   POS(B_SP, 'V'),     POS(B_X, 'V'),    POS(B_XOFF, 'i'),
+                                  POS(B_Y, 'V'),    POS(B_YOFF, 'i'),   POS(B_SRC1, 'R')};
+    static const named_pos a[] = {POS(A_SFID, 'b'), POS(A_L1, 'b'),   POS(A_L3, 'b'),    POS(A_AT, 'b'),
+                                  POS(A_DS, 'b'),   POS(A_ORD, 'b'),  POS(A_ELEMS, 'b'), POS(A_CHM, 'b'),
+                                  POS(A_SURF, 'V'), POS(A_SIDX, 'd'), POS(A_DST, 'R'),   POS(A_SRC, 'R')};
+    static const named_pos t[] = {POS(T_L1, 'b'),   POS(T_L3, 'b'),   POS(T_AT, 'b'),    POS(T_AS, 'b'),
+                                  POS(T_DS, 'b'),   POS(T_ORD, 'b'),  POS(T_ELEMS, 'b'), POS(T_CHM, 'b'),
+                                  POS(T_SURF, 'V'), POS(T_SIDX, 'd'), POS(T_DST, 'R'),   POS(T_U, 'R'),
+                                  POS(T_UOFF, 'i'), POS(T_V, 'R'),    POS(T_VOFF, 'i'),  POS(T_R, 'R'),
+                                  POS(T_ROFF, 'i'), POS(T_LOD, 'R'),  POS(T_SRC1, 'R'),  POS(T_SRC2, 'R')};
+    static const named_pos tb[] = {POS(TB_L1, 'b'),  POS(TB_L3, 'b'),   POS(TB_AT, 'b'),   POS(TB_W, 'w'),
+                                   POS(TB_H, 'w'),   POS(TB_SURF, 'V'), POS(TB_SIDX, 'd'), POS(TB_DST, 'R'),
+                                   POS(TB_X, 'V'),   POS(TB_XOFF, 'i'), POS(TB_Y, 'V'),    POS(TB_YOFF, 'i'),
+                                   POS(TB_SRC1, 'R')};
     static const named_pos f[] = {POS(F_SFID, 'b'), POS(F_OP, 'b'), POS(F_SCOPE, 'b')};
 #define N(x) (sizeof(x) / sizeof((x)[0]))
     check_positions("LSC_U_GEN", LSC_U_GEN, u, N(u), U_SRC2 + 1);
@@ -407,39 +408,40 @@ static void test_dp_positions(const char *spec) {
                                      POSF(OWLD_DST, 'R', "Dst")};
     static const named_pos owst[] = {POSF(OWST_SIZE, 'b', "Size"), POSF(OWST_SURF, 'b', "Surface"),
                                      POSF(OWST_OFF, 'V', "Offset"), POSF(OWST_SRC, 'R', "Src")};
-    static const named_pos md[] = {POSF(MD_MODE, 'b', "Modifiers"),  POSF(MD_SURF, 'b', "Surface"),
-                                   POSF(MD_PLANE, 'b', "Plane"),     POSF(MD_W, 'b', "Block_width"),
-                                   POSF(MD_H, 'b', "Block_height"),  POSF(MD_X, 'V', "X_offset"),
-                                   POSF(MD_Y, 'V', "Y_offset"),      POSF(MD_DATA, 'R', "Dst/Src")};
-    static const named_pos ga[] = {POSF(GA_ESIZE, 'b', "Elt_size"),     POSF(GA_MOD, 'b', "Is_modified"),
-                                   POSF(GA_NELTS, 'b', "Num_elts"),     POSF(GA_SURF, 'b', "Surface"),
-                                   POSF(GA_GOFF, 'V', "Global_offset"), POSF(GA_EOFF, 'R', "Element_offset"),
-                                   POSF(GA_DST, 'R', "Dst")};
+    static const named_pos md[] = {POSF(MD_MODE, 'b', "Modifiers"), POSF(MD_SURF, 'b', "Surface"),
+                                   POSF(MD_PLANE, 'b', "Plane"),    POSF(MD_W, 'b', "Block_width"),
+                                   POSF(MD_H, 'b', "Block_height"), POSF(MD_X, 'V', "X_offset"),
+                                   POSF(MD_Y, 'V', "Y_offset"),     POSF(MD_DATA, 'R', "Dst/Src")};
+    static const named_pos ga[] = {
+        POSF(GA_ESIZE, 'b', "Elt_size"), POSF(GA_MOD, 'b', "Is_modified"),    POSF(GA_NELTS, 'b', "Num_elts"),
+        POSF(GA_SURF, 'b', "Surface"),   POSF(GA_GOFF, 'V', "Global_offset"), POSF(GA_EOFF, 'R', "Element_offset"),
+        POSF(GA_DST, 'R', "Dst")};
     static const named_pos sc[] = {POSF(SC_ESIZE, 'b', "Elt_size"),      POSF(SC_NELTS, 'b', "Num_elts"),
                                    POSF(SC_SURF, 'b', "Surface"),        POSF(SC_GOFF, 'V', "Global_offset"),
                                    POSF(SC_EOFF, 'R', "Element_offset"), POSF(SC_SRC, 'R', "Src")};
-    static const named_pos ty[] = {POSF(TY_CHM, 'b', "Channels"), POSF(TY_SURF, 'b', "Surface"), POSF(TY_U, 'R', "U"),
-                                   POSF(TY_V, 'R', "V"), POSF(TY_R, 'R', "R"), POSF(TY_LOD, 'R', "LOD"),
+    static const named_pos ty[] = {POSF(TY_CHM, 'b', "Channels"), POSF(TY_SURF, 'b', "Surface"),
+                                   POSF(TY_U, 'R', "U"),          POSF(TY_V, 'R', "V"),
+                                   POSF(TY_R, 'R', "R"),          POSF(TY_LOD, 'R', "LOD"),
                                    POSF(TY_DATA, 'R', "Dst/Src")};
-    static const named_pos g4[] = {POSF(G4_CHM, 'b', "Channels"), POSF(G4_SCALE, 'w', "Scale"),
-                                   POSF(G4_SURF, 'b', "Surface"), POSF(G4_GOFF, 'V', "Offset"),
+    static const named_pos g4[] = {POSF(G4_CHM, 'b', "Channels"),        POSF(G4_SCALE, 'w', "Scale"),
+                                   POSF(G4_SURF, 'b', "Surface"),        POSF(G4_GOFF, 'V', "Offset"),
                                    POSF(G4_EOFF, 'R', "Element_offset"), POSF(G4_DATA, 'R', "Dst/Src")};
     static const named_pos gs[] = {POSF(GS_BSIZE, 'b', "Block_size"), POSF(GS_NBLK, 'b', "Num_blocks"),
                                    POSF(GS_SCALE, 'w', "Scale"),      POSF(GS_SURF, 'b', "Surface"),
                                    POSF(GS_GOFF, 'V', "Offset"),      POSF(GS_EOFF, 'R', "Element_offset"),
                                    POSF(GS_DATA, 'R', "Dst/Src")};
-    static const named_pos da[] = {POSF(DA_OP, 'b', "Op"),     POSF(DA_SURF, 'b', "Surface"),
-                                   POSF(DA_EOFF, 'R', "Element_offset"), POSF(DA_SRC0, 'R', "Src0"),
-                                   POSF(DA_SRC1, 'R', "Src1"), POSF(DA_DST, 'R', "Dst")};
+    static const named_pos da[] = {
+        POSF(DA_OP, 'b', "Op"),     POSF(DA_SURF, 'b', "Surface"), POSF(DA_EOFF, 'R', "Element_offset"),
+        POSF(DA_SRC0, 'R', "Src0"), POSF(DA_SRC1, 'R', "Src1"),    POSF(DA_DST, 'R', "Dst")};
     static const named_pos ta[] = {POSF(TA_OP, 'b', "Op"),     POSF(TA_SURF, 'b', "Surface"), POSF(TA_U, 'R', "U"),
                                    POSF(TA_V, 'R', "V"),       POSF(TA_R, 'R', "R"),          POSF(TA_LOD, 'R', "LOD"),
                                    POSF(TA_SRC0, 'R', "Src0"), POSF(TA_SRC1, 'R', "Src1"),    POSF(TA_DST, 'R', "Dst")};
     static const named_pos qw[] = {POSF(QW_NBLK, 'b', "Num_blocks"), POSF(QW_SURF, 'b', "Surface"),
-                                   POSF(QW_OFF, 'R', "Offset"),      POSF(QW_DATA, 'R', "Dst/Src")};
+                                   POSF(QW_OFF, 'R', "Offset"), POSF(QW_DATA, 'R', "Dst/Src")};
     static const named_pos sb[] = {POSF(SB_PROPS, 'b', "Properties"), POSF(SB_ADDR, 'V', "Address"),
                                    POSF(SB_DATA, 'R', "Dst/Src")};
     static const named_pos sg[] = {POSF(SG_BSIZE, 'b', "Block_size"), POSF(SG_NBLK, 'b', "Num_blocks"),
-                                   POSF(SG_ADDRS, 'R', "Addresses"),  POSF(SG_DATA, 'R', "Dst/Src")};
+                                   POSF(SG_ADDRS, 'R', "Addresses"), POSF(SG_DATA, 'R', "Dst/Src")};
     static const named_pos sa[] = {POSF(SA_OP, 'b', "Op"), POSF(SA_ADDRS, 'R', "Addresses"), POSF(SA_SRC0, 'R', "Src0"),
                                    POSF(SA_SRC1, 'R', "Src1"), POSF(SA_DST, 'R', "Dst")};
     static const named_pos s4[] = {POSF(S4_CHM, 'b', "Channels"), POSF(S4_SCALE, 'w', "Scale"),
@@ -451,17 +453,18 @@ static void test_dp_positions(const char *spec) {
                                    POSF(RSEND_DST, 'R', "Dst")};
     /* RAW_SENDS: the page's Format table lists SFID before the lengths; the binary (IGC's
     ** reader and writer) stores it after them, so the fields are not checked against the page */
-    static const named_pos rss[] = {POS(RSENDS_MOD, 'b'),    POS(RSENDS_NSRC0, 'b'), POS(RSENDS_NSRC1, 'b'),
-                                    POS(RSENDS_NDST, 'b'),   POS(RSENDS_SFID, 'b'),  POS(RSENDS_EXDESC, 'V'),
-                                    POS(RSENDS_DESC, 'V'),   POS(RSENDS_SRC0, 'R'),  POS(RSENDS_SRC1, 'R'),
+    static const named_pos rss[] = {POS(RSENDS_MOD, 'b'),  POS(RSENDS_NSRC0, 'b'), POS(RSENDS_NSRC1, 'b'),
+                                    POS(RSENDS_NDST, 'b'), POS(RSENDS_SFID, 'b'),  POS(RSENDS_EXDESC, 'V'),
+                                    POS(RSENDS_DESC, 'V'), POS(RSENDS_SRC0, 'R'),  POS(RSENDS_SRC1, 'R'),
                                     POS(RSENDS_DST, 'R')};
     /* RAW_SENDG (Xe3) has no page */
-    static const named_pos rsg[] = {POS(RSENDG_MOD, 'b'),      POS(RSENDG_SFID, 'd'),      POS(RSENDG_DST, 'R'),
-                                    POS(RSENDG_DST_LEN, 'd'),  POS(RSENDG_SRC0, 'R'),      POS(RSENDG_SRC0_LEN, 'd'),
-                                    POS(RSENDG_SRC1, 'R'),     POS(RSENDG_SRC1_LEN, 'd'),  POS(RSENDG_IND0, 'V'),
-                                    POS(RSENDG_IND1, 'V'),     POS(RSENDG_DESC_LO, 'd'),   POS(RSENDG_DESC_HI, 'd')};
+    static const named_pos rsg[] = {POS(RSENDG_MOD, 'b'),     POS(RSENDG_SFID, 'd'),     POS(RSENDG_DST, 'R'),
+                                    POS(RSENDG_DST_LEN, 'd'), POS(RSENDG_SRC0, 'R'),     POS(RSENDG_SRC0_LEN, 'd'),
+                                    POS(RSENDG_SRC1, 'R'),    POS(RSENDG_SRC1_LEN, 'd'), POS(RSENDG_IND0, 'V'),
+                                    POS(RSENDG_IND1, 'V'),    POS(RSENDG_DESC_LO, 'd'),  POS(RSENDG_DESC_HI, 'd')};
 #define N(x) (sizeof(x) / sizeof((x)[0]))
-#define FAM(name, pos, last, surf, ...) {name, {__VA_ARGS__, -1}, pos, N(pos), (last) + 1, surf}
+#define FAM(name, pos, last, surf, ...) \
+    { name, {__VA_ARGS__, -1}, pos, N(pos), (last) + 1, surf }
     static const dp_family fams[] = {
         FAM("OWORD_LD", owld, OWLD_DST, OWLD_SURF, VISA_FORM_OWORD_LD, VISA_FORM_OWORD_LD_UNALIGNED),
         FAM("OWORD_ST", owst, OWST_SRC, OWST_SURF, VISA_FORM_OWORD_ST),
@@ -594,10 +597,9 @@ static void test_typesets(void) {
         const isa_typemap *m = &isa_typemaps[i];
         const char *nm = isa_typeset_name(m->set);
         if (!check(m->set < TM__COUNT && m->set != TM_NONE, "map %u: bad set %u", i, m->set)) continue;
-        check(m->plat_min <= m->plat_max && m->plat_max < P__COUNT, "map %u of %s: bad platform range %u..%u",
-              i, nm, m->plat_min, m->plat_max);
-        check(!(m->dst & ~(uint32_t)VT_ANY) && !(m->src & ~(uint32_t)VT_ANY), "map %u of %s: bits beyond types",
-              i, nm);
+        check(m->plat_min <= m->plat_max && m->plat_max < P__COUNT, "map %u of %s: bad platform range %u..%u", i, nm,
+              m->plat_min, m->plat_max);
+        check(!(m->dst & ~(uint32_t)VT_ANY) && !(m->src & ~(uint32_t)VT_ANY), "map %u of %s: bits beyond types", i, nm);
         check(!((m->dst | m->src) & VT_PACKED), "map %u of %s lists a packed immediate type (V/UV/VF)", i, nm);
         check(m->dst | m->src, "map %u of %s admits nothing", i, nm);
     }
@@ -616,19 +618,19 @@ static void test_typesets(void) {
         bool want;
     } cases[] = {
         {TM_NONE, P_GEN9, true, VISA_TYPE_BF8, true},
-        {TM_INT_ALL, P_GEN11, false, VISA_TYPE_Q, false},  /* no int64 on ICL */
+        {TM_INT_ALL, P_GEN11, false, VISA_TYPE_Q, false}, /* no int64 on ICL */
         {TM_INT_ALL, P_GEN9, false, VISA_TYPE_Q, true},
         {TM_INT_ALL, P_XEHPC, true, VISA_TYPE_UQ, true},
         {TM_INT_ALL, P_XEHPG, true, VISA_TYPE_Q, false},
         {TM_INT_ALL, P_XE2, true, VISA_TYPE_F, false},
         {TM_HF_F_DF, P_XE2, true, VISA_TYPE_DF, true},
         {TM_HF_F_DF, P_XE2, true, VISA_TYPE_BF, false},
-        {TM_INT8_32, P_XE2, false, VISA_TYPE_V, true},    /* V as a signed int */
+        {TM_INT8_32, P_XE2, false, VISA_TYPE_V, true}, /* V as a signed int */
         {TM_INT8_32, P_XE2, false, VISA_TYPE_UV, true},
         {TM_INT8_32, P_XE2, false, VISA_TYPE_VF, false},
-        {TM_INT8_32, P_XE2, true, VISA_TYPE_V, false},    /* never a dst */
+        {TM_INT8_32, P_XE2, true, VISA_TYPE_V, false}, /* never a dst */
         {TM_F_ONLY, P_XE2, false, VISA_TYPE_VF, true},
-        {TM_UD_ONLY, P_XE2, false, VISA_TYPE_V, false},   /* V is signed */
+        {TM_UD_ONLY, P_XE2, false, VISA_TYPE_V, false}, /* V is signed */
         {TM_MSG_ST_D_F, P_XE2, true, VISA_TYPE_UD, false}, /* stores have no dst */
         {TM_INT64_FP_UNMIXED, P_XELP, true, VISA_TYPE_BF, false},
         {TM_INT64_FP_UNMIXED, P_XEHP, true, VISA_TYPE_BF, true},
@@ -756,8 +758,8 @@ static void test_spec_pages(const char *dir) {
         int f = isa_form_by_opcode(code[0]);
         if (!check(f >= 0, "%s: %s = 0x%02X has no VISA_OP row", names[i], nm[0], code[0])) continue;
         if (n == 2)
-            check(isa_form_sub(f, code[1]) >= 0, "%s: %s sub-opcode %s = 0x%02X has no VISA_SUB row of %s",
-                  names[i], nm[0], nm[1], code[1], form_name(f));
+            check(isa_form_sub(f, code[1]) >= 0, "%s: %s sub-opcode %s = 0x%02X has no VISA_SUB row of %s", names[i],
+                  nm[0], nm[1], code[1], form_name(f));
     }
     printf("spec: %u pages checked in %s\n", checked, dir);
     for (size_t i = 0; i < nn; i++) free(names[i]);

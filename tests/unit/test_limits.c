@@ -38,8 +38,7 @@ static char *generate(enum shape s, unsigned n, size_t *len) {
         break;
     case ADDRS:
         at += (size_t)snprintf(t + at, cap - at, ".kernel \"k\"\n");
-        for (unsigned i = 0; i < n; i++)
-            at += (size_t)snprintf(t + at, cap - at, ".decl A%u v_type=A num_elts=1\n", i);
+        for (unsigned i = 0; i < n; i++) at += (size_t)snprintf(t + at, cap - at, ".decl A%u v_type=A num_elts=1\n", i);
         at += (size_t)snprintf(t + at, cap - at, "    ret (M1, 1)\n");
         break;
     case KERNELS:
@@ -62,7 +61,8 @@ int main(void) {
         const char *name;
         const char *want; /* in the diagnostic */
     } cases[] = {
-        {NAME, "kernel name of 65536 bytes", "kernel name of 65536 bytes exceeds the object format's 16-bit length field"},
+        {NAME, "kernel name of 65536 bytes",
+         "kernel name of 65536 bytes exceeds the object format's 16-bit length field"},
         {LABELS, "65536 labels", "label count of 65536 exceeds the object format's 16-bit field"},
         {ADDRS, "65536 address variables", "address variable count of 65536 exceeds the object format's 16-bit field"},
         {KERNELS, "65536 kernels", "kernel count of 65536 exceeds the object format's 16-bit field"},

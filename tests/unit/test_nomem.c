@@ -13,11 +13,11 @@
 #include "visa/visa.h"
 
 typedef struct alloc_state {
-    atomic_long count;   /* allocations made (new blocks and growing reallocs) */
-    atomic_long live;    /* blocks allocated and not freed */
-    long fail_at;        /* 0: never fail */
-    int fail_from;       /* fail every allocation from fail_at on */
-    atomic_long failed;  /* failures injected */
+    atomic_long count; /* allocations made (new blocks and growing reallocs) */
+    atomic_long live; /* blocks allocated and not freed */
+    long fail_at; /* 0: never fail */
+    int fail_from; /* fail every allocation from fail_at on */
+    atomic_long failed; /* failures injected */
 } alloc_state;
 
 static void *test_alloc(void *ud, void *ptr, size_t old_size, size_t new_size) {
@@ -119,7 +119,7 @@ typedef struct fixture {
     const char *text;
     size_t text_len;
     visa_module *module; /* parsed without failures, in ctx_ok */
-    uint8_t *object;     /* encoded without failures */
+    uint8_t *object; /* encoded without failures */
     size_t object_len;
     visa_ctx *ctx_ok;
 } fixture;
@@ -270,18 +270,17 @@ static void sweep(const fixture *fx, enum op op) {
                 nomem_rounds++;
                 if (!a.failed) why = "VISA_E_NOMEM without an allocation failure";
                 else if (!r.out_null) why = "out pointer not NULL after VISA_E_NOMEM";
-                else if (op != OP_PRINT && op != OP_ENCODE && !ds.nomem_diags)
-                    why = "no \"out of memory\" diagnostic";
+                else if (op != OP_PRINT && op != OP_ENCODE && !ds.nomem_diags) why = "no \"out of memory\" diagnostic";
             } else if (r.st != base.st) why = visa_status_str(r.st);
             else if (r.len != base.len || (r.len && memcmp(r.bytes, base.bytes, r.len)))
                 why = "result differs from the baseline";
             if (why && bad++ < 5)
-                fprintf(stderr, "%s %s fail %s %ld: %s (live %ld)\n", fx->name, op_names[op],
-                        from ? "from" : "once", n, why, (long)a.live);
+                fprintf(stderr, "%s %s fail %s %ld: %s (live %ld)\n", fx->name, op_names[op], from ? "from" : "once", n,
+                        why, (long)a.live);
             free(r.bytes);
         }
-        snprintf(name, sizeof name, "%s %s: fail allocation %s N, N = 1..%ld", fx->name,
-                 op_names[op], from ? "from" : "", total + 1);
+        snprintf(name, sizeof name, "%s %s: fail allocation %s N, N = 1..%ld", fx->name, op_names[op],
+                 from ? "from" : "", total + 1);
         CASE_BEGIN();
         CHECKF(bad == 0, "%d bad rounds", bad);
         CASE_END(name);
@@ -292,12 +291,26 @@ static void sweep(const fixture *fx, enum op op) {
 int main(int argc, char **argv) {
     if (argc < 2) return 2;
     static const example examples[] = {
-        {"saxpy", {1, 1, 1}, 2, {64, 64, 0}, 4,
-         {{VISA_ARG_BUFFER, 0, 0, 0}, {VISA_ARG_BUFFER, 0, 1, 0}, {VISA_ARG_FLOAT, 0, 0, 2.5},
+        {"saxpy",
+         {1, 1, 1},
+         2,
+         {64, 64, 0},
+         4,
+         {{VISA_ARG_BUFFER, 0, 0, 0},
+          {VISA_ARG_BUFFER, 0, 1, 0},
+          {VISA_ARG_FLOAT, 0, 0, 2.5},
           {VISA_ARG_INT, 10, 0, 0}}},
-        {"gemm", {2, 1, 1}, 3, {256, 1024, 1024}, 6,
-         {{VISA_ARG_BUFFER, 0, 0, 0}, {VISA_ARG_BUFFER, 0, 1, 0}, {VISA_ARG_BUFFER, 0, 2, 0},
-          {VISA_ARG_INT, 8, 0, 0}, {VISA_ARG_INT, 32, 0, 0}, {VISA_ARG_INT, 16, 0, 0}}},
+        {"gemm",
+         {2, 1, 1},
+         3,
+         {256, 1024, 1024},
+         6,
+         {{VISA_ARG_BUFFER, 0, 0, 0},
+          {VISA_ARG_BUFFER, 0, 1, 0},
+          {VISA_ARG_BUFFER, 0, 2, 0},
+          {VISA_ARG_INT, 8, 0, 0},
+          {VISA_ARG_INT, 32, 0, 0},
+          {VISA_ARG_INT, 16, 0, 0}}},
     };
     for (size_t e = 0; e < sizeof examples / sizeof examples[0]; e++) {
         fixture fx;
@@ -314,8 +327,7 @@ int main(int argc, char **argv) {
         fx.text = text;
         visa_ctx_desc desc = {sizeof desc, NULL, NULL, NULL, NULL, 0};
         if (visa_ctx_create(&desc, &fx.ctx_ok) != VISA_OK ||
-            visa_module_parse_text(fx.ctx_ok, fx.name, text, fx.text_len, VISA_PLATFORM_XE2,
-                                   &fx.module) != VISA_OK ||
+            visa_module_parse_text(fx.ctx_ok, fx.name, text, fx.text_len, VISA_PLATFORM_XE2, &fx.module) != VISA_OK ||
             visa_module_encode(fx.module, VISA_PLATFORM_XE2, &fx.object, &fx.object_len) != VISA_OK)
             return 2;
         /* the baseline runs compute what the README says they print (checked by hand) */

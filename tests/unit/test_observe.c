@@ -11,50 +11,49 @@
 #include "../harness.h"
 #include "visa/visa.h"
 
-static const char *KERNEL =
-    ".version 4.1\n"
-    ".kernel \"k\"\n"
-    ".decl OUT v_type=G type=uq num_elts=1\n"
-    ".decl X v_type=G type=d num_elts=8 align=GRF\n"
-    ".decl Y v_type=G type=d num_elts=8 align=GRF\n"
-    ".decl A v_type=G type=uq num_elts=8 align=GRF\n"
-    ".decl B v_type=G type=uq num_elts=1\n"
-    ".decl I v_type=G type=d num_elts=1 align=dword\n"
-    ".decl P1 v_type=P num_elts=8\n"
-    ".decl P2 v_type=P num_elts=1\n"
-    ".decl P3 v_type=P num_elts=8\n"
-    ".input OUT offset=64 size=8\n"
-    ".kernel_attr SimdSize=8\n"
-    "    mov (M1, 8) X(0,0)<1> 0x76543210:v\n"          /* 1 */
-    "    cmp.lt (M1, 8) P1 X(0,0)<1;1,0> 0x3:d\n"       /* 2 */
-    "    (!P1) goto (M1, 8) ELSE\n"                     /* 3 */
-    "    mul (M1, 8) Y(0,0)<1> X(0,0)<1;1,0> 0x2:d\n"   /* 4 */
-    "    goto (M1, 8) JOIN\n"                           /* 5 */
-    "ELSE:\n"                                           /* 6 */
-    "    add (M1, 8) Y(0,0)<1> X(0,0)<1;1,0> 0x64:d\n"  /* 7 */
-    "JOIN:\n"                                           /* 8 */
-    "    mov (M1_NM, 1) I(0,0)<1> 0x0:d\n"              /* 9 */
-    "LOOP:\n"                                           /* 10 + 5 per trip: 3 trips = 15 */
-    "    add (M1, 8) Y(0,0)<1> Y(0,0)<1;1,0> X(0,0)<1;1,0>\n"
-    "    add (M1_NM, 1) I(0,0)<1> I(0,0)<0;1,0> 0x1:d\n"
-    "    cmp.lt (M1_NM, 1) P2 I(0,0)<0;1,0> 0x3:d\n"
-    "    (P2) jmp (M1, 1) LOOP\n"                       /* 24 */
-    "    mul (M1, 8) A(0,0)<1> X(0,0)<1;1,0> 0xfffffffc:d\n"  /* 25: A = -4X */
-    "    add (M1, 8) A(0,0)<1> A(0,0)<1;1,0> 0x1c:d\n"        /* 26: A = 28 - 4X */
-    "    add (M1, 8) A(0,0)<1> A(0,0)<1;1,0> OUT(0,0)<0;1,0>\n" /* 27 */
-    "    and (M1, 8) Y(0,0)<1> X(0,0)<1;1,0> 0x1:d\n"   /* 28 */
-    "    cmp.eq (M1, 8) P3 Y(0,0)<1;1,0> 0x1:d\n"       /* 29 */
-    "    add (M1, 8) Y(0,0)<1> X(0,0)<1;1,0> 0x0:d\n"   /* 30 */
-    "    (P3) lsc_store.ugm (M1, 8)  flat[A]:a64  Y:d32\n" /* 31 */
-    "    add (M1_NM, 1) B(0,0)<1> OUT(0,0)<0;1,0> 0x20:uq\n" /* 32 */
-    "    lsc_store.ugm (M1_NM, 1)  flat[B]:a64  Y:d32x8t\n"  /* 33 */
-    "    ret (M1, 1)\n";                                     /* 34 */
+static const char *KERNEL = ".version 4.1\n"
+                            ".kernel \"k\"\n"
+                            ".decl OUT v_type=G type=uq num_elts=1\n"
+                            ".decl X v_type=G type=d num_elts=8 align=GRF\n"
+                            ".decl Y v_type=G type=d num_elts=8 align=GRF\n"
+                            ".decl A v_type=G type=uq num_elts=8 align=GRF\n"
+                            ".decl B v_type=G type=uq num_elts=1\n"
+                            ".decl I v_type=G type=d num_elts=1 align=dword\n"
+                            ".decl P1 v_type=P num_elts=8\n"
+                            ".decl P2 v_type=P num_elts=1\n"
+                            ".decl P3 v_type=P num_elts=8\n"
+                            ".input OUT offset=64 size=8\n"
+                            ".kernel_attr SimdSize=8\n"
+                            "    mov (M1, 8) X(0,0)<1> 0x76543210:v\n" /* 1 */
+                            "    cmp.lt (M1, 8) P1 X(0,0)<1;1,0> 0x3:d\n" /* 2 */
+                            "    (!P1) goto (M1, 8) ELSE\n" /* 3 */
+                            "    mul (M1, 8) Y(0,0)<1> X(0,0)<1;1,0> 0x2:d\n" /* 4 */
+                            "    goto (M1, 8) JOIN\n" /* 5 */
+                            "ELSE:\n" /* 6 */
+                            "    add (M1, 8) Y(0,0)<1> X(0,0)<1;1,0> 0x64:d\n" /* 7 */
+                            "JOIN:\n" /* 8 */
+                            "    mov (M1_NM, 1) I(0,0)<1> 0x0:d\n" /* 9 */
+                            "LOOP:\n" /* 10 + 5 per trip: 3 trips = 15 */
+                            "    add (M1, 8) Y(0,0)<1> Y(0,0)<1;1,0> X(0,0)<1;1,0>\n"
+                            "    add (M1_NM, 1) I(0,0)<1> I(0,0)<0;1,0> 0x1:d\n"
+                            "    cmp.lt (M1_NM, 1) P2 I(0,0)<0;1,0> 0x3:d\n"
+                            "    (P2) jmp (M1, 1) LOOP\n" /* 24 */
+                            "    mul (M1, 8) A(0,0)<1> X(0,0)<1;1,0> 0xfffffffc:d\n" /* 25: A = -4X */
+                            "    add (M1, 8) A(0,0)<1> A(0,0)<1;1,0> 0x1c:d\n" /* 26: A = 28 - 4X */
+                            "    add (M1, 8) A(0,0)<1> A(0,0)<1;1,0> OUT(0,0)<0;1,0>\n" /* 27 */
+                            "    and (M1, 8) Y(0,0)<1> X(0,0)<1;1,0> 0x1:d\n" /* 28 */
+                            "    cmp.eq (M1, 8) P3 Y(0,0)<1;1,0> 0x1:d\n" /* 29 */
+                            "    add (M1, 8) Y(0,0)<1> X(0,0)<1;1,0> 0x0:d\n" /* 30 */
+                            "    (P3) lsc_store.ugm (M1, 8)  flat[A]:a64  Y:d32\n" /* 31 */
+                            "    add (M1_NM, 1) B(0,0)<1> OUT(0,0)<0;1,0> 0x20:uq\n" /* 32 */
+                            "    lsc_store.ugm (M1_NM, 1)  flat[B]:a64  Y:d32x8t\n" /* 33 */
+                            "    ret (M1, 1)\n"; /* 34 */
 
 typedef struct counts {
     int begins, ends;
     uint64_t insts, mems, writes, bytes;
-    uint32_t lanes;       /* lanes of the SIMT store's accesses */
-    uint64_t offsets[8];  /* by lane */
+    uint32_t lanes; /* lanes of the SIMT store's accesses */
+    uint64_t offsets[8]; /* by lane */
     uint32_t buffer_bad;
     uint32_t mul_enabled; /* channel enables of the first mul (line 15 of the text) */
     int32_t mul_after[8];
@@ -133,8 +132,9 @@ int main(void) {
     CHECK(c.mul_enabled == 0x07);
     CHECK(c.mul_after[0] == 0 && c.mul_after[1] == 2 && c.mul_after[2] == 4);
     /* SIMT store: lanes 1 3 5 7 (X odd), 4 bytes each at 28 - 4X; transposed store: 32 bytes */
-    CHECKF(c.mems == 5 && c.writes == 5 && c.bytes == 48 && c.buffer_bad == 0, "mems %llu writes %llu bytes %llu bad %u",
-           (unsigned long long)c.mems, (unsigned long long)c.writes, (unsigned long long)c.bytes, c.buffer_bad);
+    CHECKF(c.mems == 5 && c.writes == 5 && c.bytes == 48 && c.buffer_bad == 0,
+           "mems %llu writes %llu bytes %llu bad %u", (unsigned long long)c.mems, (unsigned long long)c.writes,
+           (unsigned long long)c.bytes, c.buffer_bad);
     CHECK(c.lanes == 0xAA);
     CHECK(c.offsets[1] == 24 && c.offsets[3] == 16 && c.offsets[5] == 8 && c.offsets[7] == 0);
     CASE_END("observer counts instructions and memory accesses");

@@ -127,8 +127,8 @@ int main(void) {
     CASE_BEGIN();
     CHECK(layout("V(0,0)<1>", "w", 12, XE2, NULL, 0, &r) == VISA_E_ARG && last_code[0]);
     CHECK(layout("V(0,0)<1>", "nope", 8, XE2, NULL, 0, &r) == VISA_E_ARG);
-    CHECK(layout("V(0,0)<1>", NULL, 8, XE2, NULL, 0, &r) == VISA_E_ARG);  /* no type at all */
-    CHECK(layout("V(0,0)<1>", "vf", 8, XE2, NULL, 0, &r) == VISA_E_ARG);  /* an immediate type */
+    CHECK(layout("V(0,0)<1>", NULL, 8, XE2, NULL, 0, &r) == VISA_E_ARG); /* no type at all */
+    CHECK(layout("V(0,0)<1>", "vf", 8, XE2, NULL, 0, &r) == VISA_E_ARG); /* an immediate type */
     CHECK(layout("r[A0(0),0]<1>:f", "d", 8, XE2, NULL, 0, &r) == VISA_E_ARG); /* types disagree */
     CHECK(layout("r[A0(0),0]<2,1>:f", NULL, 8, XE2, a1, 3, &r) == VISA_E_ARG); /* 4 rows, 3 addresses */
     visa_region_opts o = {sizeof o, "w", 8, XE2, NULL, 0};

@@ -16,9 +16,12 @@ static void test_emu_semantics(void) {
         CASE_BEGIN();
         const emu_sem *s = emu_sem_of(f);
         const char *why = emu_not_emulated(f);
-        CHECKF(s || why, "form %s has no row in src/emu/sem.def (neither EMU_SEM/EMU_ALU nor EMU_NOT)", isa_forms[f].name);
+        CHECKF(s || why, "form %s has no row in src/emu/sem.def (neither EMU_SEM/EMU_ALU nor EMU_NOT)",
+               isa_forms[f].name);
         CHECKF(!(s && why), "form %s is both emulated and not emulated", isa_forms[f].name);
-        if (s) CHECKF(isa_form_ndst((int)f) <= 2, "form %s: %u destinations (the lowering has slots for 2)", isa_forms[f].name, isa_form_ndst((int)f));
+        if (s)
+            CHECKF(isa_form_ndst((int)f) <= 2, "form %s: %u destinations (the lowering has slots for 2)",
+                   isa_forms[f].name, isa_form_ndst((int)f));
         if (why) CHECKF(why[0] != 0, "form %s: empty not-emulated reason", isa_forms[f].name);
         CASE_END(isa_forms[f].name);
     }

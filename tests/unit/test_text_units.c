@@ -5,13 +5,12 @@
 #include "../harness.h"
 #include "visa/visa.h"
 
-static const char *HEADER =
-    ".version 4.1\n.kernel \"k\"\n"
-    ".decl V32 v_type=G type=d num_elts=16 align=GRF\n"
-    ".decl V33 v_type=G type=f num_elts=16 align=GRF\n"
-    ".decl V34 v_type=G type=uq num_elts=8\n"
-    ".decl A0 v_type=A num_elts=2\n"
-    ".decl P1 v_type=P num_elts=16\n";
+static const char *HEADER = ".version 4.1\n.kernel \"k\"\n"
+                            ".decl V32 v_type=G type=d num_elts=16 align=GRF\n"
+                            ".decl V33 v_type=G type=f num_elts=16 align=GRF\n"
+                            ".decl V34 v_type=G type=uq num_elts=8\n"
+                            ".decl A0 v_type=A num_elts=2\n"
+                            ".decl P1 v_type=P num_elts=16\n";
 
 /* Parse HEADER + line, print stripped, return the printed instruction line (without the id). */
 static int run(const char *line, char *out, size_t outsz, visa_platform plat) {
@@ -74,7 +73,8 @@ static void comment_crs(void) {
     size_t len = sizeof src - 1;
     for (int round = 0; round < 2; round++) {
         visa_module *m = NULL;
-        CHECKF(visa_module_parse_text(ctx, "t", text, len, VISA_PLATFORM_XE2, &m) == VISA_OK, "round %d: rejected", round);
+        CHECKF(visa_module_parse_text(ctx, "t", text, len, VISA_PLATFORM_XE2, &m) == VISA_OK, "round %d: rejected",
+               round);
         visa_print_opts po = {sizeof po, 0};
         if (m) CHECK(visa_module_print_to_buffer(m, &po, &p[round], &l[round]) == VISA_OK);
         visa_module_destroy(m);
@@ -136,10 +136,8 @@ int main(void) {
     /* regions, modifiers, indirect and address operands */
     expect("add (M1, 8) V32(0,0)<2> (-)V32(1,0)<16;8,2> (abs)V32(0,1)<0;1,0>",
            "add (M1, 8) V32(0,0)<2> (-)V32(1,0)<16;8,2> (abs)V32(0,1)<0;1,0>");
-    expect("add (M1, 8) V32<1> (-abs)V32(0,0)<8;8,1> 0x1:d",
-           "add (M1, 8) V32(0,0)<1> (-abs)V32(0,0)<8;8,1> 0x1:d");
-    expect("mov (M1, 8) r[A0(1),-4]<1>:f V33(0,0)<1;1,0>",
-           "mov (M1, 8) r[A0(1),-4]<1>:f V33(0,0)<1;1,0>");
+    expect("add (M1, 8) V32<1> (-abs)V32(0,0)<8;8,1> 0x1:d", "add (M1, 8) V32(0,0)<1> (-abs)V32(0,0)<8;8,1> 0x1:d");
+    expect("mov (M1, 8) r[A0(1),-4]<1>:f V33(0,0)<1;1,0>", "mov (M1, 8) r[A0(1),-4]<1>:f V33(0,0)<1;1,0>");
     expect("mov (M1, 8) V33(0,0)<1> r[A0(0),0]<4,1>:f", "mov (M1, 8) V33(0,0)<1> r[A0(0),0]<4,1>:f");
     expect("mov (M1, 8) V33(0,0)<1> r[A0]<1>:f", "mov (M1, 8) V33(0,0)<1> r[A0(0),0]<1>:f");
     expect("addr_add (M1, 2) A0(0)<2> &V33[64] 0x4:uw", "addr_add (M1, 2) A0(0)<2> &V33[64] 0x4:uw");
@@ -151,8 +149,7 @@ int main(void) {
     reject("add (M1, 8) V32(0,0)<1> (-)0x1:d 0x1:d");
     /* exec sizes, masks and predicates */
     expect("add (16) V32(0,0)<1> V32(0,0)<1;1,0> 0x1:d", "add (M1, 16) V32(0,0)<1> V32(0,0)<1;1,0> 0x1:d");
-    expect("add (NoMask, 1) V32(0,0)<1> V32(0,0)<0;1,0> 0x1:d",
-           "add (M1_NM, 1) V32(0,0)<1> V32(0,0)<0;1,0> 0x1:d");
+    expect("add (NoMask, 1) V32(0,0)<1> V32(0,0)<0;1,0> 0x1:d", "add (M1_NM, 1) V32(0,0)<1> V32(0,0)<0;1,0> 0x1:d");
     expect("(!P1.any) add (M5, 4) V32(0,0)<1> V32(0,0)<1;1,0> 0x1:d",
            "(!P1.any) add (M5, 4) V32(0,0)<1> V32(0,0)<1;1,0> 0x1:d");
     expect("(P1.all) add.sat (M8_NM, 4) V33(0,0)<1> V33(0,0)<1;1,0> 0x0:f",
@@ -167,11 +164,9 @@ int main(void) {
            "mulh.sat (M1, 16) V32(0,0)<1> V32(0,0)<1;1,0> 0x1:d");
     /* compare forms, min/max, bfn */
     expect("cmp.ge (M1, 16) P1 V32(0,0)<1;1,0> 0x0:d", "cmp.ge (M1, 16) P1 V32(0,0)<1;1,0> 0x0:d");
-    expect("cmpn.lt (M1, 16) V32(0,0)<1> V33(0,0)<1;1,0> 0x0:f",
-           "cmpn.lt (M1, 16) V32(0,0)<1> V33(0,0)<1;1,0> 0x0:f");
+    expect("cmpn.lt (M1, 16) V32(0,0)<1> V33(0,0)<1;1,0> 0x0:f", "cmpn.lt (M1, 16) V32(0,0)<1> V33(0,0)<1;1,0> 0x0:f");
     expect("min (M1, 8) V32(0,0)<1> V32(0,0)<1;1,0> 0x3:d", "min (M1, 8) V32(0,0)<1> V32(0,0)<1;1,0> 0x3:d");
-    expect("max.sat (M1, 8) V33(0,0)<1> V33(0,0)<1;1,0> 0x0:f",
-           "max.sat (M1, 8) V33(0,0)<1> V33(0,0)<1;1,0> 0x0:f");
+    expect("max.sat (M1, 8) V33(0,0)<1> V33(0,0)<1;1,0> 0x0:f", "max.sat (M1, 8) V33(0,0)<1> V33(0,0)<1;1,0> 0x0:f");
     expect("bfn.xCA (M1, 16) V32(0,0)<1> V32(0,0)<1;1,0> V32(1,0)<1;1,0> 0x1:d",
            "bfn.xca (M1, 16) V32(0,0)<1> V32(0,0)<1;1,0> V32(1,0)<1;1,0> 0x1:d");
     /* platforms */

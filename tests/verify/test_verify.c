@@ -252,8 +252,8 @@ static void run_case(const char *dir, const char *file) {
                 got_diag *g = &log->d[i];
                 bool matched = false;
                 for (unsigned k = 0; k < nex && !matched; k++)
-                    if (!ex[k].seen && !strcmp(ex[k].rule, g->rule) && ex[k].sev == g->sev &&
-                        ex[k].line == g->line && ex[k].col == g->col)
+                    if (!ex[k].seen && !strcmp(ex[k].rule, g->rule) && ex[k].sev == g->sev && ex[k].line == g->line &&
+                        ex[k].col == g->col)
                         ex[k].seen = matched = true;
                 check(matched, "%s: unexpected %s[%s] at %u:%u: %s", file,
                       g->sev == VISA_SEV_ERROR ? "error" : "warning", g->rule, g->line, g->col, g->msg);
@@ -306,22 +306,21 @@ static void run_case(const char *dir, const char *file) {
 }
 
 /* -- Rules only objects (or other front ends) can break: parse a base, change the IR, verify --- */
-static const char base_prog[] =
-    ".version 4.1\n"                                                         /* 1 */
-    ".kernel \"k\"\n"                                                        /* 2 */
-    ".decl V32 v_type=G type=d num_elts=32 align=GRF\n"                      /* 3 */
-    ".decl V33 v_type=G type=d num_elts=32 align=GRF\n"                      /* 4 */
-    ".decl A0 v_type=A num_elts=4\n"                                         /* 5 */
-    ".decl P1 v_type=P num_elts=16\n"                                        /* 6 */
-    ".decl T6 v_type=T num_elts=1 v_name=T6\n"                               /* 7 */
-    ".input V32 offset=64 size=128\n"                                        /* 8 */
-    "k_BB_0:\n"                                                              /* 9 */
-    "    add (M1, 16) V33(0,0)<1> V32(0,0)<1;1,0> 0x1:d\n"                   /* 10 */
-    "    mov (M1, 8) r[A0(0),0]<1>:d V32(0,0)<1;1,0>\n"                      /* 11 */
-    "    (P1) add (M1, 16) V33(0,0)<1> r[A0(0),0]<8;8,1>:d 0x1:d\n"          /* 12 */
-    "    jmp (M1, 1) L1\n"                                                    /* 13 */
-    "L1:\n"                                                                 /* 14 */
-    "    ret (M1, 1)\n";                                                     /* 15 */
+static const char base_prog[] = ".version 4.1\n" /* 1 */
+                                ".kernel \"k\"\n" /* 2 */
+                                ".decl V32 v_type=G type=d num_elts=32 align=GRF\n" /* 3 */
+                                ".decl V33 v_type=G type=d num_elts=32 align=GRF\n" /* 4 */
+                                ".decl A0 v_type=A num_elts=4\n" /* 5 */
+                                ".decl P1 v_type=P num_elts=16\n" /* 6 */
+                                ".decl T6 v_type=T num_elts=1 v_name=T6\n" /* 7 */
+                                ".input V32 offset=64 size=128\n" /* 8 */
+                                "k_BB_0:\n" /* 9 */
+                                "    add (M1, 16) V33(0,0)<1> V32(0,0)<1;1,0> 0x1:d\n" /* 10 */
+                                "    mov (M1, 8) r[A0(0),0]<1>:d V32(0,0)<1;1,0>\n" /* 11 */
+                                "    (P1) add (M1, 16) V33(0,0)<1> r[A0(0),0]<8;8,1>:d 0x1:d\n" /* 12 */
+                                "    jmp (M1, 1) L1\n" /* 13 */
+                                "L1:\n" /* 14 */
+                                "    ret (M1, 1)\n"; /* 15 */
 
 typedef void (*poke_fn)(visa_module *m);
 
@@ -360,24 +359,22 @@ static void poke_label_undefined(visa_module *m) { /* jmp to a declared label no
     ir_routine *r = &m->routines.data[0];
     ir_label l = r->labels.data[0];
     l.defined = 0;
-    if (vec_push(visa_module_ctx(m), &r->labels, l))
-        inst_at(m, 13)->opnd[0].u.label = r->labels.len - 1;
+    if (vec_push(visa_module_ctx(m), &r->labels, l)) inst_at(m, 13)->opnd[0].u.label = r->labels.len - 1;
 }
 static void poke_imm_bool(visa_module *m) { inst_at(m, 10)->opnd[2].u.vec.type = VISA_TYPE_BOOL; }
 
 /* A second base for the page-note rules whose failing values the text parser rejects. */
-static const char base_msg[] =
-    ".version 4.1\n"                                                         /* 1 */
-    ".kernel \"k\"\n"                                                        /* 2 */
-    ".decl V32 v_type=G type=d num_elts=128 align=GRF\n"                     /* 3 */
-    ".decl V33 v_type=G type=d num_elts=128 align=GRF\n"                     /* 4 */
-    ".decl V34 v_type=G type=ub num_elts=16 align=GRF\n"                     /* 5 */
-    "k_BB_0:\n"                                                              /* 6 */
-    "    dpas.s8.s8.8.8 (M1, 16) V32.0 V32.0 V33.0 V33(0,0)\n"               /* 7 */
-    "    lsc_apndctr_atomic_add.ugm (M1, 16)  V32:d32  bti(0xA0)  V33:d32\n" /* 8 */
-    "    switchjmp (M1, 1) V34(0,0)<0;1,0> (L1)\n"                           /* 9 */
-    "L1:\n"                                                                 /* 10 */
-    "    ret (M1, 1)\n";                                                     /* 11 */
+static const char base_msg[] = ".version 4.1\n" /* 1 */
+                               ".kernel \"k\"\n" /* 2 */
+                               ".decl V32 v_type=G type=d num_elts=128 align=GRF\n" /* 3 */
+                               ".decl V33 v_type=G type=d num_elts=128 align=GRF\n" /* 4 */
+                               ".decl V34 v_type=G type=ub num_elts=16 align=GRF\n" /* 5 */
+                               "k_BB_0:\n" /* 6 */
+                               "    dpas.s8.s8.8.8 (M1, 16) V32.0 V32.0 V33.0 V33(0,0)\n" /* 7 */
+                               "    lsc_apndctr_atomic_add.ugm (M1, 16)  V32:d32  bti(0xA0)  V33:d32\n" /* 8 */
+                               "    switchjmp (M1, 1) V34(0,0)<0;1,0> (L1)\n" /* 9 */
+                               "L1:\n" /* 10 */
+                               "    ret (M1, 1)\n"; /* 11 */
 
 /* dpas info operand: W | A << 8 | SD << 16 | RC << 24 */
 static ir_opnd *dpas_info(visa_module *m) {
@@ -402,17 +399,16 @@ static void poke_apndctr_flat(visa_module *m) { /* AddrType flat (the text takes
 static void poke_switchjmp_empty(visa_module *m) { inst_at(m, 9)->nopnd = 1; } /* no label */
 
 /* A third base for the data-port and LSC field rules (values the text parser rejects). */
-static const char base_dp[] =
-    ".version 4.1\n"                                                         /* 1 */
-    ".kernel \"k\"\n"                                                        /* 2 */
-    ".decl V32 v_type=G type=ud num_elts=16 align=GRF\n"                     /* 3 */
-    ".decl V33 v_type=G type=ud num_elts=128 align=GRF\n"                    /* 4 */
-    ".decl V38 v_type=G type=uq num_elts=16 align=GRF\n"                     /* 5 */
-    ".decl T6 v_type=T num_elts=1 v_name=T6\n"                               /* 6 */
-    "k_BB_0:\n"                                                              /* 7 */
-    "    gather4_scaled.R (M1, 16) T6 V32(0,0)<0;1,0> V32.0 V33.0\n"         /* 8 */
-    "    lsc_load.ugm (M1, 16)  V33:d32  flat[V38]:a64\n"                    /* 9 */
-    "    ret (M1, 1)\n";                                                     /* 10 */
+static const char base_dp[] = ".version 4.1\n" /* 1 */
+                              ".kernel \"k\"\n" /* 2 */
+                              ".decl V32 v_type=G type=ud num_elts=16 align=GRF\n" /* 3 */
+                              ".decl V33 v_type=G type=ud num_elts=128 align=GRF\n" /* 4 */
+                              ".decl V38 v_type=G type=uq num_elts=16 align=GRF\n" /* 5 */
+                              ".decl T6 v_type=T num_elts=1 v_name=T6\n" /* 6 */
+                              "k_BB_0:\n" /* 7 */
+                              "    gather4_scaled.R (M1, 16) T6 V32(0,0)<0;1,0> V32.0 V33.0\n" /* 8 */
+                              "    lsc_load.ugm (M1, 16)  V33:d32  flat[V38]:a64\n" /* 9 */
+                              "    ret (M1, 1)\n"; /* 10 */
 
 static void poke_channels_none(visa_module *m) { inst_at(m, 8)->opnd[0].u.num = 0; } /* "0000" */
 static void poke_lsc_data_size0(visa_module *m) { inst_at(m, 9)->opnd[7].u.num = 0; } /* DataSize invalid */
@@ -422,7 +418,7 @@ typedef struct poke_case {
     const char *rule;
     poke_fn poke;
     uint32_t line, col; /* expected position (text) */
-    const char *base;   /* NULL: base_prog */
+    const char *base; /* NULL: base_prog */
 } poke_case;
 
 static void run_pokes(void) {
@@ -452,11 +448,11 @@ static void run_pokes(void) {
     check(base_ok && log->n == 0, "poke base: %u diagnostics (first %s: %s)", log->n, log->n ? log->d[0].rule : "-",
           log->n ? log->d[0].msg : "");
     bool msg_ok = verify_text("base_msg", base_msg, sizeof base_msg - 1, VISA_PLATFORM_XE2, log, NULL);
-    check(msg_ok && log->n == 0, "poke base_msg: %u diagnostics (first %s: %s)", log->n,
-          log->n ? log->d[0].rule : "-", log->n ? log->d[0].msg : "");
+    check(msg_ok && log->n == 0, "poke base_msg: %u diagnostics (first %s: %s)", log->n, log->n ? log->d[0].rule : "-",
+          log->n ? log->d[0].msg : "");
     bool dp_ok = verify_text("base_dp", base_dp, sizeof base_dp - 1, VISA_PLATFORM_XE2, log, NULL);
-    check(dp_ok && log->n == 0, "poke base_dp: %u diagnostics (first %s: %s)", log->n,
-          log->n ? log->d[0].rule : "-", log->n ? log->d[0].msg : "");
+    check(dp_ok && log->n == 0, "poke base_dp: %u diagnostics (first %s: %s)", log->n, log->n ? log->d[0].rule : "-",
+          log->n ? log->d[0].msg : "");
     base_ok = base_ok && msg_ok && dp_ok;
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
         visa_module *m;
@@ -481,7 +477,8 @@ static void run_pokes(void) {
                 found = true;
         if (check(found && st == VISA_E_VERIFY, "poke %s: expected at %u:%u; got %u diagnostics (first %s at %u:%u)",
                   cases[c].rule, cases[c].line, cases[c].col, log->n, log->n ? log->d[0].rule : "-",
-                  log->n ? log->d[0].line : 0, log->n ? log->d[0].col : 0) && base_ok) {
+                  log->n ? log->d[0].line : 0, log->n ? log->d[0].col : 0) &&
+            base_ok) {
             int ri = rule_index(cases[c].rule);
             covered_bad[ri] = covered_good[ri] = 1;
         }
@@ -501,7 +498,8 @@ static void run_pokes(void) {
         if (visa_ctx_create(&desc, &ctx) == VISA_OK) {
             /* 31 parse; add two more in the IR, as an object could declare them */
             n = (size_t)snprintf(prog, 8192, ".version 4.1\n.kernel \"k\"\n");
-            for (int i = 0; i < 31; i++) n += (size_t)snprintf(prog + n, 8192 - n, ".decl S%d v_type=S num_elts=1\n", i);
+            for (int i = 0; i < 31; i++)
+                n += (size_t)snprintf(prog + n, 8192 - n, ".decl S%d v_type=S num_elts=1\n", i);
             n += (size_t)snprintf(prog + n, 8192 - n, "k_BB_0:\n    ret (M1, 1)\n");
             if (visa_module_parse_text(ctx, "count", prog, n, VISA_PLATFORM_XE2, &m) == VISA_OK) {
                 visa_verify_opts vo = {sizeof vo, VISA_PLATFORM_XE2, 0, prog, n};
@@ -576,9 +574,8 @@ static void run_hex(const char *dir) {
                 bool found = false;
                 for (unsigned i = 0; i < log->n; i++)
                     found |= !strcmp(log->d[i].rule, rule) && log->d[i].offset == want && !log->d[i].line;
-                check(found, "%s: expected %s at +0x%llx, got %u (first %s at +0x%llx)", names[f],
-                      rule, want, log->n, log->n ? log->d[0].rule : "-",
-                      log->n ? (unsigned long long)log->d[0].offset : 0ull);
+                check(found, "%s: expected %s at +0x%llx, got %u (first %s at +0x%llx)", names[f], rule, want, log->n,
+                      log->n ? log->d[0].rule : "-", log->n ? (unsigned long long)log->d[0].offset : 0ull);
                 visa_module_destroy(m);
                 int ri = rule_index(rule);
                 if (found && ri >= 0) covered_bad[ri] = 1;
@@ -594,7 +591,8 @@ static void run_hex(const char *dir) {
                         visa_module_destroy(m);
                     }
                     if (check(clean, "%s: with +0x%llx = %#x: %u diagnostics (first %s)", names[f], good_at, good_byte,
-                              log->n, log->n ? log->d[0].rule : "-") && ri >= 0)
+                              log->n, log->n ? log->d[0].rule : "-") &&
+                        ri >= 0)
                         covered_good[ri] = 1;
                 }
             }
@@ -650,8 +648,9 @@ static void run_ops(const char *dir) {
         visa_module *m;
         int plat = -1;
         if (verify_text(names[f], text, len, VISA_PLATFORM_XE2, log, &m)) {
-            for (int p = VISA_PLATFORM_XE2; p >= 0 && plat < 0; p = p == VISA_PLATFORM_XE2 ? VISA_PLATFORM_XE3
-                                                                 : p == VISA_PLATFORM_XE3 ? VISA_PLATFORM_XEHPC : p - 1) {
+            for (int p = VISA_PLATFORM_XE2; p >= 0 && plat < 0; p = p == VISA_PLATFORM_XE2   ? VISA_PLATFORM_XE3
+                                                                    : p == VISA_PLATFORM_XE3 ? VISA_PLATFORM_XEHPC
+                                                                                             : p - 1) {
                 bool all = true;
                 for (uint32_t r = 0; r < m->routines.len; r++)
                     for (uint32_t i = 0; i < m->routines.data[r].insts.len; i++)
@@ -686,7 +685,8 @@ static void run_ops(const char *dir) {
                 }
             }
             check(errors == 0, "%s: %u errors on %s", names[f], errors, visa_platform_name((visa_platform)plat));
-            if (dev && dev->rule) check(expected > 0, "%s: the deviation '%s' (%s) no longer applies", names[f], dev->rule, dev->why);
+            if (dev && dev->rule)
+                check(expected > 0, "%s: the deviation '%s' (%s) no longer applies", names[f], dev->rule, dev->why);
         }
         free(log);
         free(text);
@@ -793,8 +793,10 @@ static int run_spec(const char *dir) {
         return 77;
     }
     /* deviations documented in opfacts.def and docs/verifier.md: extra classes IGC accepts */
-    static const struct { int form; unsigned vk, extra; } dev[] = {
-        {VISA_FORM_CMP, 0, OC_I}, {VISA_FORM_MOV, 0, OC_A}, {VISA_FORM_MOV, 1, OC_A}, {VISA_FORM_MOVS, 1, OC_S}};
+    static const struct {
+        int form;
+        unsigned vk, extra;
+    } dev[] = {{VISA_FORM_CMP, 0, OC_I}, {VISA_FORM_MOV, 0, OC_A}, {VISA_FORM_MOV, 1, OC_A}, {VISA_FORM_MOVS, 1, OC_S}};
     unsigned pages = 0;
     for (size_t f = 0; f < n; f++) {
         char path[1024];
@@ -806,7 +808,8 @@ static int run_spec(const char *dir) {
         unsigned code;
         char *lines[16];
         unsigned nl = 0;
-        if (!op || sscanf(strstr(op, "= 0x") ? strstr(op, "= 0x") + 2 : "", "%x", &code) != 1 || strstr(text, "Sub-opcode")) {
+        if (!op || sscanf(strstr(op, "= 0x") ? strstr(op, "= 0x") + 2 : "", "%x", &code) != 1 ||
+            strstr(text, "Sub-opcode")) {
             free(text);
             continue;
         }

@@ -63,7 +63,9 @@ static int asm_dis(int argc, char **argv, bool is_asm) {
     d->limit = TEXT_MAX_ERRORS;
     loaded L;
     int rc = load_module(in, o.platform, d, !is_asm, &L);
-    if (!rc) rc = is_asm ? encode(&L, o.platform, out) : write_text(L.m, out, VISA_PRINT_STRIP_COMMENTS | VISA_PRINT_DIALECT(o.dialect));
+    if (!rc)
+        rc = is_asm ? encode(&L, o.platform, out)
+                    : write_text(L.m, out, VISA_PRINT_STRIP_COMMENTS | VISA_PRINT_DIALECT(o.dialect));
     diag_out_finish(d, in);
     unload(&L);
     return rc;

@@ -10,8 +10,10 @@ int check_parse(const char *list, uint32_t *out) {
     static const struct {
         const char *name;
         uint32_t bit;
-    } names[] = {{"memcheck", VISA_CHECK_MEMCHECK},   {"initcheck", VISA_CHECK_INITCHECK},
-                 {"racecheck", VISA_CHECK_RACECHECK}, {"synccheck", VISA_CHECK_SYNCCHECK},
+    } names[] = {{"memcheck", VISA_CHECK_MEMCHECK},
+                 {"initcheck", VISA_CHECK_INITCHECK},
+                 {"racecheck", VISA_CHECK_RACECHECK},
+                 {"synccheck", VISA_CHECK_SYNCCHECK},
                  {"all", VISA_CHECK_ALL}};
     *out = 0;
     const char *p = list;

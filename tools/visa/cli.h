@@ -12,7 +12,7 @@
 
 #include "visa/visa.h"
 
-#define EXIT_DIAG 1  /* diagnostics: errors in the input, a failed read or write */
+#define EXIT_DIAG 1 /* diagnostics: errors in the input, a failed read or write */
 #define EXIT_USAGE 2 /* a bad command line */
 
 /* -- The commands (commands.def): cmd_NAME(argc, argv) gets the arguments after NAME -------- */
@@ -50,17 +50,17 @@ visa_status sb_write(void *ud, const char *data, size_t len);
 ** (file:line:col, the source line, a caret) or collects them all for the JSON document, and says
 ** how many more there were. */
 #define LIB_MAX_ERRORS 100000u /* what the library reports at most; the tool prints fewer */
-#define TEXT_MAX_ERRORS 20u    /* errors printed as text by fmt, asm, dis and run */
+#define TEXT_MAX_ERRORS 20u /* errors printed as text by fmt, asm, dis and run */
 
 typedef struct diag_out {
-    bool rule_ids;      /* error[RULE] (verify, and run's verification) */
-    bool json;          /* collect for the JSON document instead of printing */
+    bool rule_ids; /* error[RULE] (verify, and run's verification) */
+    bool json; /* collect for the JSON document instead of printing */
     bool drop_warnings; /* run's verification: warnings neither shown nor counted */
-    unsigned limit;     /* errors printed as text; 0: all */
+    unsigned limit; /* errors printed as text; 0: all */
     unsigned errors, warnings, hidden_errors, hidden_warnings;
     const char *src_file, *src; /* the text input, for run-time diagnostics that lack their line */
     size_t src_len;
-    strbuf j;   /* the JSON objects so far, comma-separated */
+    strbuf j; /* the JSON objects so far, comma-separated */
     unsigned n; /* how many */
 } diag_out;
 
@@ -141,8 +141,8 @@ typedef struct cmd_opts {
     bool json;
     unsigned set; /* bit k: flags[k] was given */
 } cmd_opts;
-int parse_cmd_opts(int argc, char **argv, const char *name, const char *help, bool takes_out,
-                   const char *const *flags, unsigned standalone, cmd_opts *o);
+int parse_cmd_opts(int argc, char **argv, const char *name, const char *help, bool takes_out, const char *const *flags,
+                   unsigned standalone, cmd_opts *o);
 /* --help: the command's help on standard output; returns 0. */
 int print_help(const char *help);
 

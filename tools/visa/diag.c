@@ -17,8 +17,7 @@ static void print_source_caret(const visa_diag *d) {
     }
     fputs(to < d->source_line_len ? "...\n    " : "\n    ", stderr);
     if (from) fputs("   ", stderr);
-    for (size_t i = from; i < col && i < d->source_line_len; i++)
-        fputc(d->source_line[i] == '\t' ? '\t' : ' ', stderr);
+    for (size_t i = from; i < col && i < d->source_line_len; i++) fputc(d->source_line[i] == '\t' ? '\t' : ' ', stderr);
     fputs("^\n", stderr);
 }
 
@@ -35,8 +34,7 @@ static void print_diag(bool rule_ids, const visa_diag *d) {
     else snprintf(tag, sizeof tag, "%s", sev);
     if (d->line) fprintf(stderr, "%s:%u:%u: %s: %s\n", d->file, d->line, d->col, tag, d->message);
     else if (d->offset == VISA_DIAG_NO_OFFSET) fprintf(stderr, "%s: %s: %s\n", d->file, tag, d->message);
-    else fprintf(stderr, "%s:+0x%llx: %s: %s\n", d->file, (unsigned long long)d->offset, tag,
-                 d->message);
+    else fprintf(stderr, "%s:+0x%llx: %s: %s\n", d->file, (unsigned long long)d->offset, tag, d->message);
     if (d->source_line) print_source_caret(d);
 }
 
@@ -103,8 +101,15 @@ void diag_out_finish(const diag_out *o, const char *file) {
 /* With --json: the error as a diagnostic of the document (position: line, col; source: the line). */
 static void json_error(const char *id, const char *file, uint32_t line, uint32_t col, const strbuf *source,
                        const char *message) {
-    visa_diag d = {VISA_SEV_ERROR, id, file /* NULL: null */, line, col, VISA_DIAG_NO_OFFSET, message,
-                   source ? source->s : NULL, source ? source->len : 0};
+    visa_diag d = {VISA_SEV_ERROR,
+                   id,
+                   file /* NULL: null */,
+                   line,
+                   col,
+                   VISA_DIAG_NO_OFFSET,
+                   message,
+                   source ? source->s : NULL,
+                   source ? source->len : 0};
     sink_diag(report_diags(), &d);
 }
 

@@ -35,9 +35,9 @@ int cmd_fmt(int argc, char **argv) {
     loaded L;
     int rc = load_module(o.in, o.platform, d, false, &L);
     if (!rc)
-        rc = write_text(L.m, o.out, (o.set & STRIP ? VISA_PRINT_STRIP_COMMENTS : 0) |
-                                        (o.set & ASM_TEXT ? VISA_PRINT_ASM_TEXT : 0) |
-                                        VISA_PRINT_DIALECT(o.dialect));
+        rc = write_text(L.m, o.out,
+                        (o.set & STRIP ? VISA_PRINT_STRIP_COMMENTS : 0) | (o.set & ASM_TEXT ? VISA_PRINT_ASM_TEXT : 0) |
+                            VISA_PRINT_DIALECT(o.dialect));
     diag_out_finish(d, o.in);
     unload(&L);
     return rc;

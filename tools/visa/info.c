@@ -45,8 +45,8 @@ static void unknown_instruction(const char *mn) {
         }
     }
     if (g.best)
-        cli_error("E-UNKNOWN-INSTRUCTION", NULL, "unknown instruction '%s' (did you mean '%s'?); 'visa info --list' lists them",
-                  mn, g.best);
+        cli_error("E-UNKNOWN-INSTRUCTION", NULL,
+                  "unknown instruction '%s' (did you mean '%s'?); 'visa info --list' lists them", mn, g.best);
     else cli_error("E-UNKNOWN-INSTRUCTION", NULL, "unknown instruction '%s'; 'visa info --list' lists them", mn);
     sb_free(&b);
 }

@@ -48,15 +48,14 @@ static void describe_arg(const visa_input_info *ii, char *buf, size_t cap) {
     bool ud4 = ii->size == 12 && (!strcmp(ii->type, "ud") || !strcmp(ii->type, "d"));
     bool hdr = ii->size == 32 && (!strcmp(ii->type, "ud") || !strcmp(ii->type, "d"));
     snprintf(buf, cap, "%u x %s: %s%s", ii->elements, ii->type, vals,
-             ud4 ? " or local_size, global_size, group_count, global_offset, enqueued_local_size"
-             : hdr ? " or payload_header" : "");
+             ud4   ? " or local_size, global_size, group_count, global_offset, enqueued_local_size"
+             : hdr ? " or payload_header"
+                   : "");
 }
 
 static const char *role_name(const visa_input_info *ii, char *buf, size_t cap) {
     switch (ii->role) {
-    case VISA_INPUT_PER_THREAD:
-        snprintf(buf, cap, "per-thread (local_id_%c)", local_id_axis(ii));
-        return buf;
+    case VISA_INPUT_PER_THREAD: snprintf(buf, cap, "per-thread (local_id_%c)", local_id_axis(ii)); return buf;
     case VISA_INPUT_INLINE: return "cross-thread inline";
     case VISA_INPUT_CROSS_THREAD: return "cross-thread";
     case VISA_INPUT_IMPLICIT:
@@ -81,7 +80,8 @@ static const char *role_key(visa_input_role role) {
 }
 
 static void print_header(FILE *f, const visa_kernel_info *ki, visa_platform platform) {
-    fprintf(f, "kernel '%s': Target=\"%s\" (%s model)", ki->name, ki->opencl ? "3d" : "cm", ki->opencl ? "OpenCL" : "CM");
+    fprintf(f, "kernel '%s': Target=\"%s\" (%s model)", ki->name, ki->opencl ? "3d" : "cm",
+            ki->opencl ? "OpenCL" : "CM");
     if (ki->simd_size) fprintf(f, ", SimdSize=%u", ki->simd_size);
     if (ki->per_thread_input_size) fprintf(f, ", PerThreadInputSize=%u", ki->per_thread_input_size);
     fprintf(f, "; %s: %u-byte GRF", visa_platform_name(platform), visa_platform_grf_bytes(platform));
@@ -117,8 +117,9 @@ static void report_inputs(const visa_module *m, const char *kernel, visa_platfor
                           const visa_kernel_info *ki) {
     strbuf *b = report_field("kernel");
     sb_json_member(b, "{", "name", ki->name);
-    sb_printf(b, ", \"target\": \"%s\", \"model\": \"%s\", \"simd_size\": %u, \"per_thread_input_size\": %u, "
-                 "\"grf_bytes\": %u, \"local_id_row_bytes\": %u, \"input_count\": %u, \"arg_count\": %u}",
+    sb_printf(b,
+              ", \"target\": \"%s\", \"model\": \"%s\", \"simd_size\": %u, \"per_thread_input_size\": %u, "
+              "\"grf_bytes\": %u, \"local_id_row_bytes\": %u, \"input_count\": %u, \"arg_count\": %u}",
               ki->opencl ? "3d" : "cm", ki->opencl ? "OpenCL" : "CM", ki->simd_size, ki->per_thread_input_size,
               visa_platform_grf_bytes(platform), ki->local_id_row_bytes, ki->input_count, ki->arg_count);
     b = report_field("inputs");

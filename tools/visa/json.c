@@ -104,7 +104,7 @@ void sb_json_str(strbuf *b, const char *s, size_t n) {
         if (c == '"' || c == '\\') sb_printf(b, "\\%c", c);
         else if (c == '\n' || c == '\t' || c == '\r') sb_printf(b, "\\%c", c == '\n' ? 'n' : c == '\t' ? 't' : 'r');
         else if (k) sb_printf(b, "\\u%04x", c); /* another control character */
-        else sb_puts(b, "\\ufffd");           /* not UTF-8 */
+        else sb_puts(b, "\\ufffd"); /* not UTF-8 */
         i++;
     }
     sb_put(b, s + n - run, run);

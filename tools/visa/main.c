@@ -23,7 +23,8 @@ static void print_main_help(FILE *f) {
           "\n"
           "An independent toolchain for Intel's vISA (the virtual ISA of IGC).\n"
           "\n"
-          "Commands:\n", f);
+          "Commands:\n",
+          f);
     for (size_t k = 0; k < sizeof commands / sizeof commands[0]; k++) {
         char head[64];
         snprintf(head, sizeof head, "%s %s", commands[k].name, commands[k].args);
@@ -38,7 +39,8 @@ static void print_main_help(FILE *f) {
           "  --version           print the version\n"
           "  --help              this help; 'visa COMMAND --help' for a command\n"
           "\n"
-          "Exit status: 0 ok, 1 diagnostics (errors in the input), 2 usage error.\n", f);
+          "Exit status: 0 ok, 1 diagnostics (errors in the input), 2 usage error.\n",
+          f);
 }
 
 static int dispatch(int argc, char **argv) {

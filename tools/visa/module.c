@@ -78,8 +78,15 @@ int load_module(const char *path, visa_platform platform, diag_out *o, bool want
     L->binary = is_object(L->data, L->len);
     report_input(L->binary);
     if (want_object && !L->binary) { /* a diagnostic (not the text echoed back as if binary) */
-        visa_diag d = {VISA_SEV_ERROR, "E-NOT-OBJECT", path, 0, 0, VISA_DIAG_NO_OFFSET,
-                       "not a vISA object (it does not start with \"CISA\"); 'visa fmt' prints text", NULL, 0};
+        visa_diag d = {VISA_SEV_ERROR,
+                       "E-NOT-OBJECT",
+                       path,
+                       0,
+                       0,
+                       VISA_DIAG_NO_OFFSET,
+                       "not a vISA object (it does not start with \"CISA\"); 'visa fmt' prints text",
+                       NULL,
+                       0};
         sink_diag(o, &d);
         return EXIT_DIAG;
     }

@@ -62,7 +62,7 @@ typedef struct group_buf {
 
 struct obs_state {
     obs_opts o;
-    FILE *trace;      /* trace_of.f when tracing */
+    FILE *trace; /* trace_of.f when tracing */
     out_file trace_of;
     pthread_mutex_t lock;
     uint64_t ngroups, next_emit;
@@ -172,7 +172,7 @@ static void trace_inst(const obs_opts *o, strbuf *t, const visa_inst_event *e) {
     unsigned digits = e->exec_size >= 4 ? e->exec_size / 4 : 1;
     if (o->trace_json) {
         sb_printf(t, "{\"group\":[%u,%u,%u],\"thread\":%u,\"step\":%" PRIu64 ",\"file\":", at->group[0], at->group[1],
-             at->group[2], at->thread, at->step);
+                  at->group[2], at->thread, at->step);
         json_str(t, o->file);
         sb_printf(t, ",\"line\":%u,\"op\":", at->line);
         json_str(t, at->mnemonic);
@@ -187,7 +187,8 @@ static void trace_inst(const obs_opts *o, strbuf *t, const visa_inst_event *e) {
             for (unsigned i = o->lane_lo; i < e->exec_size && i <= o->lane_hi; i++) {
                 sb_printf(t, first ? "" : ",");
                 first = false;
-                if (e->enabled >> i & 1) put_value(t, e->dst_type, e->dst_after + i * e->dst_elem_bytes, e->dst_elem_bytes);
+                if (e->enabled >> i & 1)
+                    put_value(t, e->dst_type, e->dst_after + i * e->dst_elem_bytes, e->dst_elem_bytes);
                 else sb_printf(t, "null");
             }
             sb_printf(t, "]");
@@ -196,7 +197,7 @@ static void trace_inst(const obs_opts *o, strbuf *t, const visa_inst_event *e) {
         return;
     }
     sb_printf(t, "G<%u,%u,%u>.T%u %s:%u %s exec=0x%0*x", at->group[0], at->group[1], at->group[2], at->thread, o->file,
-         at->line, at->mnemonic, (int)digits, e->enabled);
+              at->line, at->mnemonic, (int)digits, e->enabled);
     if (e->dst_bytes) {
         sb_printf(t, " %s.%s = [", e->dst_name, e->dst_type);
         bool first = true;
@@ -280,9 +281,16 @@ static void cb_group_end(void *ud, void *gud, uint64_t gi) {
         for (uint32_t i = 0; i < g->p.nop; i++) {
             op_prof *from = &g->p.op[i], *to;
             if (!from->seen || !(to = prof_at(&s->total, i))) continue;
-            *to = (op_prof){to->execs + from->execs, to->active + from->active, to->lanes + from->lanes,
-                            to->partial + from->partial, to->bytes + from->bytes, to->ns + from->ns,
-                            from->line, from->exec_size, {0}, true};
+            *to = (op_prof){to->execs + from->execs,
+                            to->active + from->active,
+                            to->lanes + from->lanes,
+                            to->partial + from->partial,
+                            to->bytes + from->bytes,
+                            to->ns + from->ns,
+                            from->line,
+                            from->exec_size,
+                            {0},
+                            true};
             memcpy(to->mnemonic, from->mnemonic, sizeof to->mnemonic);
         }
         free(g->p.op);
@@ -416,9 +424,10 @@ static void print_profile(obs_state *s, FILE *f) {
         for (uint32_t i = 0; i < p->nop; i++) {
             const op_prof *q = &p->op[i];
             if (!q->execs) continue;
-            fprintf(f, "%s{\"op\":%u,\"line\":%u,\"mnemonic\":\"%s\",\"executions\":%" PRIu64
-                       ",\"exec_size\":%u,\"active_lanes\":%.6f,\"simd_efficiency\":%.6f,\"partial\":%" PRIu64
-                       ",\"bytes\":%" PRIu64 ",\"time_share\":%.6f}",
+            fprintf(f,
+                    "%s{\"op\":%u,\"line\":%u,\"mnemonic\":\"%s\",\"executions\":%" PRIu64
+                    ",\"exec_size\":%u,\"active_lanes\":%.6f,\"simd_efficiency\":%.6f,\"partial\":%" PRIu64
+                    ",\"bytes\":%" PRIu64 ",\"time_share\":%.6f}",
                     first ? "" : ",", i, q->line, q->mnemonic, q->execs, q->exec_size, ratio(q->active, q->execs),
                     ratio(q->active, q->lanes), q->partial, q->bytes, ratio(q->ns, ns));
             first = false;
@@ -439,8 +448,9 @@ static void print_profile(obs_state *s, FILE *f) {
         if (src) fprintf(f, "%.*s\n", (int)len, src);
         else fprintf(f, "%s\n", q->mnemonic);
     }
-    fprintf(f, "\n%" PRIu64 " instructions executed; divergence: %.1f%% of SIMD executions (exec size > 1) "
-               "ran with a partial mask (%" PRIu64 " of %" PRIu64 ")\nhottest:",
+    fprintf(f,
+            "\n%" PRIu64 " instructions executed; divergence: %.1f%% of SIMD executions (exec size > 1) "
+            "ran with a partial mask (%" PRIu64 " of %" PRIu64 ")\nhottest:",
             execs, 100.0 * ratio(partial, wide), partial, wide);
     for (unsigned k = 0; k < nhot; k++)
         fprintf(f, " %s:%u (%.1f%%, %" PRIu64 " execs)", s->o.file, p->op[hot[k]].line,
@@ -465,9 +475,10 @@ static int write_svg(obs_state *s) {
     for (size_t k = 0; k < s->nrows; k++) maxn = s->rows[k].n > maxn ? s->rows[k].n : maxn;
     size_t cols = maxn < 1000 ? maxn : 1000;
     const unsigned rh = 20, left = 110, colw = cols < 250 ? 4 : 1;
-    fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-               "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%zu\" height=\"%zu\">\n"
-               "<title>active lanes per executed instruction, one row per thread</title>\n",
+    fprintf(f,
+            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%zu\" height=\"%zu\">\n"
+            "<title>active lanes per executed instruction, one row per thread</title>\n",
             left + cols * colw + 10, (size_t)(s->nrows + 1) * rh + 10);
     for (size_t k = 0; k < s->nrows; k++) {
         const lane_row *r = &s->rows[k];

@@ -10,16 +10,16 @@
 
 typedef struct obs_opts {
     bool trace, trace_json;
-    const char *trace_out;            /* NULL: standard output (out_stdout) */
+    const char *trace_out; /* NULL: standard output (out_stdout) */
     bool thread_filter;
-    uint64_t filter_group;            /* --trace-thread G,T */
+    uint64_t filter_group; /* --trace-thread G,T */
     uint32_t filter_thread;
-    uint32_t lane_lo, lane_hi;        /* --trace-lanes A-B (default 0-31) */
-    uint32_t line_lo, line_hi;        /* --trace-lines A-B (default all) */
+    uint32_t lane_lo, lane_hi; /* --trace-lanes A-B (default 0-31) */
+    uint32_t line_lo, line_hi; /* --trace-lines A-B (default all) */
     bool profile, profile_json;
-    const char *profile_svg;          /* NULL: none */
-    const char *file;                 /* the input, for FILE:LINE and the listing */
-    const char *source;               /* its text when it is a text file (else NULL) */
+    const char *profile_svg; /* NULL: none */
+    const char *file; /* the input, for FILE:LINE and the listing */
+    const char *source; /* its text when it is a text file (else NULL) */
     size_t source_len;
 } obs_opts;
 

@@ -54,8 +54,8 @@ int print_help(const char *help) {
     return 0;
 }
 
-int parse_cmd_opts(int argc, char **argv, const char *name, const char *help, bool takes_out,
-                   const char *const *flags, unsigned standalone, cmd_opts *o) {
+int parse_cmd_opts(int argc, char **argv, const char *name, const char *help, bool takes_out, const char *const *flags,
+                   unsigned standalone, cmd_opts *o) {
     const char *plat = "Xe2";
     memset(o, 0, sizeof *o);
     static const char *const valued[] = {"-o", "--platform", "--dialect", NULL};

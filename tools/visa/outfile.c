@@ -1,6 +1,6 @@
 /* outfile.c -- checked, all-or-nothing output files for the `visa` tool (see outfile.h). */
 #define _POSIX_C_SOURCE 200809L /* mkstemp, fchmod, fsync, readlink, realpath, sigaction */
-#define _DEFAULT_SOURCE         /* realpath with PATH_MAX */
+#define _DEFAULT_SOURCE /* realpath with PATH_MAX */
 #include "outfile.h"
 #include "cli.h"
 
@@ -21,7 +21,7 @@
 static char pending_tmp[PATH_MAX + 32];
 static volatile sig_atomic_t pending_set;
 static bool stdout_reported; /* a failure on standard output was reported once already */
-static FILE *capture;        /* standard output's stand-in while captured */
+static FILE *capture; /* standard output's stand-in while captured */
 static char *capture_buf;
 static size_t capture_len;
 

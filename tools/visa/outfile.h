@@ -12,12 +12,12 @@
 #include <stdio.h>
 
 typedef struct out_file {
-    FILE *f;           /* write here (fprintf is fine: errors are caught at out_close) */
-    const char *path;  /* as the user gave it; NULL: standard output */
-    char *tmp;         /* the temporary file, NULL when writing directly */
-    char *target;      /* what tmp is renamed over (the path, symlinks resolved) */
+    FILE *f; /* write here (fprintf is fine: errors are caught at out_close) */
+    const char *path; /* as the user gave it; NULL: standard output */
+    char *tmp; /* the temporary file, NULL when writing directly */
+    char *target; /* what tmp is renamed over (the path, symlinks resolved) */
     size_t written, fail_after;
-    int err;           /* first errno of a failed write, 0 if none */
+    int err; /* first errno of a failed write, 0 if none */
 } out_file;
 
 /* Open path for writing (NULL or "-": standard output).  Returns 0, or 1 after reporting why. */

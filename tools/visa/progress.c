@@ -49,8 +49,8 @@ static void *progress_main(void *ud) {
         if (p->done) break;
         double t = seconds_since(&p->t0);
         if (t < next) continue;
-        fprintf(stderr, p->tty ? "\rvisa: running kernel '%s': %.0f s " : "visa: running kernel '%s': %.0f s\n", p->kernel,
-                t);
+        fprintf(stderr, p->tty ? "\rvisa: running kernel '%s': %.0f s " : "visa: running kernel '%s': %.0f s\n",
+                p->kernel, t);
         fflush(stderr);
         p->shown = true;
         next = t + (p->tty ? 0.5 : 1.0);

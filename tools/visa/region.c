@@ -64,8 +64,8 @@ static int64_t floor_div(int64_t a, int64_t b) { return a / b - (a % b != 0 && (
 /* One GRF line of the grid: for each element, the lowest lane on it (-1 none) and the count. */
 typedef struct grid {
     const visa_region *r;
-    unsigned cells;  /* elements per GRF */
-    int64_t lo, hi;  /* GRFs of the first and last lane's element */
+    unsigned cells; /* elements per GRF */
+    int64_t lo, hi; /* GRFs of the first and last lane's element */
 } grid;
 
 static void grid_line(const grid *g, int64_t grf, int *lane, unsigned *count) {
@@ -86,9 +86,11 @@ static bool grf_touched(const grid *g, int64_t grf) {
 }
 
 static const char *operand_kind(const visa_region *r) {
-    return r->indirect ? (r->multi_address ? "multi-address indirect source" : r->destination
-                                              ? "indirect destination" : "indirect source")
-                       : r->destination ? "destination" : "source";
+    return r->indirect      ? (r->multi_address ? "multi-address indirect source"
+                               : r->destination ? "indirect destination"
+                                                : "indirect source")
+           : r->destination ? "destination"
+                            : "source";
 }
 
 static void print_text(const grid *g, const char *operand, const char *plat, FILE *f) {
@@ -162,9 +164,11 @@ static int write_svg(const grid *g, const char *operand, const char *path) {
     }
     unsigned width = LEFT + g->cells * CELL + 16, height = TOP + lines * CELL + 24 + (r->nbroken + 1) * LINE;
     if (width < 16 + 8 * chars) width = (unsigned)(16 + 8 * chars);
-    fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-               "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%u\" height=\"%u\" viewBox=\"0 0 %u %u\" "
-               "font-family=\"monospace\" font-size=\"11\">\n", width, height, width, height);
+    fprintf(f,
+            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%u\" height=\"%u\" viewBox=\"0 0 %u %u\" "
+            "font-family=\"monospace\" font-size=\"11\">\n",
+            width, height, width, height);
     fprintf(f, "<rect width=\"%u\" height=\"%u\" fill=\"#ffffff\"/>\n", width, height);
     fputs("<text x=\"8\" y=\"18\" font-size=\"13\">", f);
     xml_text(f, operand);
@@ -188,7 +192,10 @@ static int write_svg(const grid *g, const char *operand, const char *path) {
         for (unsigned c = 0; c < g->cells; c++) {
             unsigned x = LEFT + c * CELL;
             fprintf(f, "<rect x=\"%u\" y=\"%u\" width=\"%u\" height=\"%u\" fill=\"%s\" stroke=\"#000000\"/>\n", x, y,
-                    CELL, CELL, lane[c] < 0 ? "#ffffff" : count[c] > 1 ? "#ff9f40" : "#ffe14d");
+                    CELL, CELL,
+                    lane[c] < 0    ? "#ffffff"
+                    : count[c] > 1 ? "#ff9f40"
+                                   : "#ffe14d");
             if (lane[c] >= 0)
                 fprintf(f, "<text x=\"%u\" y=\"%u\" text-anchor=\"middle\">%s%d</text>\n", x + CELL / 2,
                         y + CELL / 2 + 4, count[c] > 1 ? "+" : "", lane[c]);
@@ -237,8 +244,8 @@ static void report_region(const visa_region *r, const char *operand) {
     for (uint32_t i = 0; i < r->exec_size; i++) sb_printf(b, "%s%lld", i ? ", " : "", (long long)r->lane_byte[i]);
     sb_puts(b, "]}");
     for (uint32_t i = 0; i < r->nbroken; i++) {
-        visa_diag d = {r->broken[i].severity, r->broken[i].id, "<operand>", 1, 1, VISA_DIAG_NO_OFFSET,
-                       r->broken[i].message, operand, strlen(operand)};
+        visa_diag d = {r->broken[i].severity, r->broken[i].id, "<operand>",    1, 1, VISA_DIAG_NO_OFFSET,
+                       r->broken[i].message,  operand,         strlen(operand)};
         sink_diag(report_diags(), &d);
     }
 }

@@ -80,8 +80,9 @@ int report_end(int rc) {
     sb_json_cstr(&doc, rep.platform);
     sb_puts(&doc, ",\n  \"input\": ");
     sb_json_cstr(&doc, rep.input < 0 ? NULL : rep.input ? "binary" : "text");
-    sb_printf(&doc, ",\n  \"status\": \"%s\",\n  \"exit_status\": %d,\n  \"errors\": %u,\n  \"warnings\": %u,\n"
-                    "  \"diagnostics\": [%s%s]",
+    sb_printf(&doc,
+              ",\n  \"status\": \"%s\",\n  \"exit_status\": %d,\n  \"errors\": %u,\n  \"warnings\": %u,\n"
+              "  \"diagnostics\": [%s%s]",
               rc ? "invalid" : "ok", rc, d->errors, d->warnings, d->j.s ? d->j.s : "", d->n ? "\n  " : "");
     if (rep.fields.s) sb_puts(&doc, rep.fields.s);
     if (out_len) { /* what went to standard output: text as a string, anything else as base64 */
@@ -92,8 +93,10 @@ int report_end(int rc) {
     }
     sb_puts(&doc, "\n}\n");
     if (doc.oom) {
-        fputs("{\"status\": \"invalid\", \"errors\": 1, \"diagnostics\": [{\"severity\": \"error\", "
-              "\"rule\": \"E-NOMEM\", \"file\": null, \"line\": 0, \"col\": 0, \"message\": \"out of memory writing the report\"}]}\n", stdout);
+        fputs(
+            "{\"status\": \"invalid\", \"errors\": 1, \"diagnostics\": [{\"severity\": \"error\", "
+            "\"rule\": \"E-NOMEM\", \"file\": null, \"line\": 0, \"col\": 0, \"message\": \"out of memory writing the report\"}]}\n",
+            stdout);
         rc = EXIT_DIAG;
     } else {
         fwrite(doc.s, 1, doc.len, stdout);

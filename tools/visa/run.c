@@ -97,13 +97,15 @@ static const char run_help[] =
     "Exit status: 0 ok, 1 errors in the input, the launch or at run time, 2 usage error.\n";
 
 /* The options that take a value, then the switches: "did you mean" offers them in this order. */
-static const char *const with_value[] = {"--kernel", "--platform", "--groups", "--group-size", "--threads",
-                                         "--max-steps", "--timeout", "--arg", "--out", "--print", "--cr0",
-                                         "--local-size", "--global-offset", "--trace-thread", "--trace-lanes",
-                                         "--trace-lines", "--trace-format", "--trace-out", "--profile-format",
-                                         "--profile-svg", NULL};
+static const char *const with_value[] = {"--kernel",         "--platform",     "--groups",
+                                         "--group-size",     "--threads",      "--max-steps",
+                                         "--timeout",        "--arg",          "--out",
+                                         "--print",          "--cr0",          "--local-size",
+                                         "--global-offset",  "--trace-thread", "--trace-lanes",
+                                         "--trace-lines",    "--trace-format", "--trace-out",
+                                         "--profile-format", "--profile-svg",  NULL};
 static const char *const switches[] = {"--stats", "--list-inputs", "--trace", "--profile", "--no-verify",
-                                       "--json", "--progress", "--help", NULL};
+                                       "--json",  "--progress",    "--help",  NULL};
 
 static bool is_one_of(const char *a, const char *const *list) {
     for (size_t k = 0; list[k]; k++)
@@ -119,13 +121,14 @@ static bool parse_switch(run_cfg *c, const char *a, int *rc) {
                               a + 8);
         return true;
     }
-    bool *flag = !strcmp(a, "--stats") ? &c->want_stats
-               : !strcmp(a, "--list-inputs") ? &c->list
-               : !strcmp(a, "--trace") ? &c->obs.trace
-               : !strcmp(a, "--profile") ? &c->obs.profile
-               : !strcmp(a, "--no-verify") ? &c->no_verify
-               : !strcmp(a, "--json") ? &c->json
-               : !strcmp(a, "--progress") ? &c->progress : NULL;
+    bool *flag = !strcmp(a, "--stats")         ? &c->want_stats
+                 : !strcmp(a, "--list-inputs") ? &c->list
+                 : !strcmp(a, "--trace")       ? &c->obs.trace
+                 : !strcmp(a, "--profile")     ? &c->obs.profile
+                 : !strcmp(a, "--no-verify")   ? &c->no_verify
+                 : !strcmp(a, "--json")        ? &c->json
+                 : !strcmp(a, "--progress")    ? &c->progress
+                                               : NULL;
     if (flag) *flag = true;
     return flag != NULL;
 }
@@ -276,7 +279,8 @@ static int check_run_options(run_cfg *c) {
         unsigned long n = strtoul(s, &end, 10);
         if (end == s || *end != (out ? '=' : ':') || n >= c->nbufs)
             return usage_error(out ? "bad --out '%s' (N=PATH with N a buffer number)"
-                                   : "bad --print '%s' (N:TYPE with N a buffer number)", s);
+                                   : "bad --print '%s' (N:TYPE with N a buffer number)",
+                               s);
         unsigned size;
         int flt, sgn;
         if (!out && elem_type(end + 1, strlen(end + 1), &size, &flt, &sgn) < 0)
@@ -374,7 +378,8 @@ static int run_kernel(run_cfg *c, const loaded *L) {
     visa_kernel_info ki;
     memset(&ki, 0, sizeof ki);
     ki.struct_size = sizeof ki;
-    if (visa_kernel_get_info(L->m, c->ro.kernel, c->platform, &ki) != VISA_OK) ki.name = c->ro.kernel ? c->ro.kernel : "?";
+    if (visa_kernel_get_info(L->m, c->ro.kernel, c->platform, &ki) != VISA_OK)
+        ki.name = c->ro.kernel ? c->ro.kernel : "?";
     progress_line *pl = show ? progress_start(ki.name, isatty(2)) : NULL;
     visa_run_stats stats;
     struct timespec t0, t1;

@@ -7,8 +7,8 @@
 #include "cli.h"
 #include "observe.h"
 
-#define RUN_MAX 256          /* --arg values, buffers, --out and --print each */
-#define RUN_MAX_ELEMS 4096   /* the elements of vector arguments, together */
+#define RUN_MAX 256 /* --arg values, buffers, --out and --print each */
+#define RUN_MAX_ELEMS 4096 /* the elements of vector arguments, together */
 
 typedef struct run_buf {
     uint8_t *data;

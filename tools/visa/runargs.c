@@ -23,10 +23,12 @@ int parse_dims(const char *s, uint32_t out[3], uint32_t fill, bool allow_zero) {
 }
 
 int elem_type(const char *s, size_t n, unsigned *size, int *is_float, int *is_signed) {
-    static const struct { const char *name; unsigned size; int flt, sgn; } types[] = {
-        {"ub", 1, 0, 0}, {"b", 1, 0, 1}, {"uw", 2, 0, 0}, {"w", 2, 0, 1}, {"ud", 4, 0, 0},
-        {"d", 4, 0, 1}, {"uq", 8, 0, 0}, {"q", 8, 0, 1}, {"hf", 2, 1, 0}, {"bf", 2, 1, 0},
-        {"f", 4, 1, 0}, {"df", 8, 1, 0}};
+    static const struct {
+        const char *name;
+        unsigned size;
+        int flt, sgn;
+    } types[] = {{"ub", 1, 0, 0}, {"b", 1, 0, 1}, {"uw", 2, 0, 0}, {"w", 2, 0, 1},  {"ud", 4, 0, 0}, {"d", 4, 0, 1},
+                 {"uq", 8, 0, 0}, {"q", 8, 0, 1}, {"hf", 2, 1, 0}, {"bf", 2, 1, 0}, {"f", 4, 1, 0},  {"df", 8, 1, 0}};
     for (size_t i = 0; i < sizeof types / sizeof types[0]; i++)
         if (strlen(types[i].name) == n && !memcmp(types[i].name, s, n)) {
             *size = types[i].size;
@@ -99,8 +101,7 @@ void run_put_elem(uint8_t *p, unsigned size, int is_float, const char *tname, do
 int run_parse_number(const char *s, int *is_float, double *dv, long long *iv) {
     char *end;
     errno = 0;
-    if ((s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) ||
-        (s[0] == '-' && s[1] == '0' && (s[2] == 'x' || s[2] == 'X'))) {
+    if ((s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) || (s[0] == '-' && s[1] == '0' && (s[2] == 'x' || s[2] == 'X'))) {
         unsigned long long u = strtoull(s[0] == '-' ? s + 1 : s, &end, 16);
         if (*end || errno) return -1;
         *iv = (long long)(s[0] == '-' ? 0 - u : u); /* -(long long)u overflows for 2^63 */
@@ -149,7 +150,8 @@ static int fill_buffer(const char *spec, const char *init, run_buf *b) {
     long long iv = 0;
     if (!iota) {
         int nf;
-        if (!colon || run_parse_number(colon + 1, &nf, &dv, &iv)) return usage_error("fill needs TYPE:VALUE in '%s'", spec);
+        if (!colon || run_parse_number(colon + 1, &nf, &dv, &iv))
+            return usage_error("fill needs TYPE:VALUE in '%s'", spec);
         if (!flt && nf) iv = (long long)dv;
     } else if (colon) {
         return usage_error("iota takes only a type in '%s'", spec);
@@ -348,7 +350,8 @@ int parse_run_arg(run_cfg *c, const char *v) {
         if (!*c->launch_error)
             snprintf(c->launch_error, sizeof c->launch_error,
                      "unknown --arg keyword '%.64s' (local_size, global_size, group_count, global_offset, "
-                     "enqueued_local_size, work_dim, payload_header)", v);
+                     "enqueued_local_size, work_dim, payload_header)",
+                     v);
     }
     c->nargs++;
     return rc;

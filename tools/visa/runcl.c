@@ -39,9 +39,10 @@ static const char program_help[] =
     "  --threads N, --max-steps N, --timeout SECONDS, --check=LIST, --stats, --json: as for vISA runs\n"
     "printf's output goes to standard output after the launch.\n";
 
-static const char *const program_valued[] = {"--kernel", "--device", "--build-options", "--global-size",
-                                             "--local-size", "--global-offset", "--arg", "--out", "--print",
-                                             "--threads", "--max-steps", "--timeout", NULL};
+static const char *const program_valued[] = {
+    "--kernel", "--device", "--build-options", "--global-size", "--local-size", "--global-offset",
+    "--arg",    "--out",    "--print",         "--threads",     "--max-steps",  "--timeout",
+    NULL};
 static const char *const program_switches[] = {"--list-inputs", "--stats", "--json", "--help", NULL};
 
 #define CL_MAX_ARGS 128
@@ -165,7 +166,8 @@ static int parse_program_options(int argc, char **argv, cl_cfg *c) {
         else if (!strcmp(a, "--stats")) c->stats = true;
         else if (!strcmp(a, "--json")) continue;
         else if (a[0] == '-' && a[1]) {
-            const char *known[sizeof program_valued / sizeof *program_valued + sizeof program_switches / sizeof *program_switches];
+            const char *known[sizeof program_valued / sizeof *program_valued +
+                              sizeof program_switches / sizeof *program_switches];
             size_t n = 0;
             for (size_t k = 0; program_valued[k]; k++) known[n++] = program_valued[k];
             for (size_t k = 0; program_switches[k]; k++) known[n++] = program_switches[k];
@@ -189,8 +191,9 @@ static const char *pick_kernel(const visa_program *p, const cl_cfg *c) {
     }
     strbuf names = {0};
     for (size_t i = 0; i < n; i++) sb_printf(&names, "%s%s", i ? ", " : "", visa_program_kernel_name(p, i));
-    cli_file_error("E-NO-KERNEL", c->in, c->kernel ? "no kernel named '%s' (the program has: %s)"
-                                                   : "%s the program has several kernels (%s): name one with --kernel",
+    cli_file_error("E-NO-KERNEL", c->in,
+                   c->kernel ? "no kernel named '%s' (the program has: %s)"
+                             : "%s the program has several kernels (%s): name one with --kernel",
                    c->kernel ? c->kernel : "", names.s ? names.s : "none");
     sb_free(&names);
     return NULL;
@@ -199,10 +202,12 @@ static const char *pick_kernel(const visa_program *p, const cl_cfg *c) {
 /* An OpenCL type name as IGC records it ("float4;16", "uint*;8"): the element type visa names
 ** (ud, f, ...) of a value or of what a pointer points to, and the vector width. */
 static const char *cl_elem_type(const char *type_name, unsigned *width) {
-    static const struct { const char *cl, *visa; } types[] = {
-        {"char", "b"}, {"uchar", "ub"}, {"short", "w"}, {"ushort", "uw"}, {"int", "d"}, {"uint", "ud"},
-        {"long", "q"}, {"ulong", "uq"}, {"half", "hf"}, {"float", "f"}, {"double", "df"}, {"bool", "ub"},
-        {"size_t", "uq"}, {"ptrdiff_t", "q"}, {"intptr_t", "q"}, {"uintptr_t", "uq"}};
+    static const struct {
+        const char *cl, *visa;
+    } types[] = {{"char", "b"},    {"uchar", "ub"},    {"short", "w"},    {"ushort", "uw"},
+                 {"int", "d"},     {"uint", "ud"},     {"long", "q"},     {"ulong", "uq"},
+                 {"half", "hf"},   {"float", "f"},     {"double", "df"},  {"bool", "ub"},
+                 {"size_t", "uq"}, {"ptrdiff_t", "q"}, {"intptr_t", "q"}, {"uintptr_t", "uq"}};
     char base[64];
     size_t n = strcspn(type_name, ";*");
     if (n >= sizeof base) return NULL;
@@ -231,7 +236,8 @@ static int parse_raw(const char *v, uint8_t *out, size_t size) {
 /* A value argument: raw:HEX, or one number per element of its type. */
 static int parse_value(cl_cfg *c, size_t i, const visa_cl_arg_info *ai, const char *v) {
     size_t size = ai->size;
-    if (size > sizeof c->values[i]) return usage_errorf(v, "argument %s: values over %zu bytes are not supported", ai->name, sizeof c->values[i]);
+    if (size > sizeof c->values[i])
+        return usage_errorf(v, "argument %s: values over %zu bytes are not supported", ai->name, sizeof c->values[i]);
     c->args[i] = (visa_cl_arg){VISA_CL_ARG_VALUE, c->values[i], size};
     if (!strncmp(v, "raw:", 4)) {
         if (parse_raw(v + 4, c->values[i], size))
@@ -270,7 +276,8 @@ static int parse_one_arg(cl_cfg *c, size_t i, const visa_cl_arg_info *ai, const 
             c->args[i] = (visa_cl_arg){VISA_CL_ARG_BUFFER, NULL, 0};
             return 0;
         }
-        if (strncmp(v, "buf:", 4)) return usage_errorf(v, "argument %s is a pointer: give buf:SIZE[:INIT] or null, not '%s'", ai->name, v);
+        if (strncmp(v, "buf:", 4))
+            return usage_errorf(v, "argument %s is a pointer: give buf:SIZE[:INIT] or null, not '%s'", ai->name, v);
         if (run_make_buffer(v, &c->bufs[i])) return EXIT_USAGE;
         c->args[i] = (visa_cl_arg){VISA_CL_ARG_BUFFER, c->bufs[i].data, c->bufs[i].size};
         return 0;
@@ -312,7 +319,9 @@ static int bind_program_args(cl_cfg *c, const visa_program *p, const char *kerne
     for (size_t j = 0; j < c->nargs; j++) {
         if (!c->arg_text[j]) continue;
         while (next < nk && given[next]) next++;
-        if (next >= nk) return usage_errorf(c->arg_text[j], "kernel %s takes %zu arguments: '%s' is one too many", kernel, nk, c->arg_text[j]);
+        if (next >= nk)
+            return usage_errorf(c->arg_text[j], "kernel %s takes %zu arguments: '%s' is one too many", kernel, nk,
+                                c->arg_text[j]);
         given[next++] = c->arg_text[j];
     }
     for (size_t i = 0; i < nk; i++) {
@@ -334,14 +343,16 @@ static int list_program_args(const visa_program *p, const char *kernel, size_t n
     FILE *out = out_stdout();
     strbuf *j = report_json() ? report_field("inputs") : NULL;
     if (j) sb_puts(j, "[");
-    else fprintf(out, "kernel %s on %s (%s): %zu arguments\n", kernel, visa_program_device(p),
-                 visa_platform_name(visa_program_platform(p)), nk);
+    else
+        fprintf(out, "kernel %s on %s (%s): %zu arguments\n", kernel, visa_program_device(p),
+                visa_platform_name(visa_program_platform(p)), nk);
     for (size_t i = 0; i < nk; i++) {
         visa_cl_arg_info ai;
         visa_program_kernel_arg(p, kernel, i, &ai);
-        const char *takes = ai.kind == VISA_CL_ARG_BUFFER ? "buf:SIZE[:INIT] | null"
+        const char *takes = ai.kind == VISA_CL_ARG_BUFFER  ? "buf:SIZE[:INIT] | null"
                             : ai.kind == VISA_CL_ARG_LOCAL ? "SIZE (bytes)"
-                            : ai.kind == VISA_CL_ARG_VALUE ? "numbers | raw:HEX" : "(not emulated)";
+                            : ai.kind == VISA_CL_ARG_VALUE ? "numbers | raw:HEX"
+                                                           : "(not emulated)";
         if (j) {
             sb_printf(j, "%s{\"index\": %zu", i ? ", " : "", i);
             sb_json_member(j, ", ", "name", ai.name);
