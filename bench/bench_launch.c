@@ -20,32 +20,6 @@
 #define AGAIN 20000
 #define FIRST 100
 
-/* OUT[lane] = sum over k < N of (3 lane + k): a loop the compiled tier compiles (tests/emu/test_prepare.c). */
-static const char LOOP_KERNEL[] = ".version 4.1\n"
-                                  ".kernel \"acc\"\n"
-                                  ".decl OUT v_type=G type=uq num_elts=1 align=qword\n"
-                                  ".decl N v_type=G type=d num_elts=1 align=dword\n"
-                                  ".decl ID v_type=G type=uw num_elts=16 align=GRF\n"
-                                  ".decl X v_type=G type=d num_elts=16 align=GRF\n"
-                                  ".decl ACC v_type=G type=d num_elts=16 align=GRF\n"
-                                  ".decl K v_type=G type=d num_elts=1 align=dword\n"
-                                  ".decl P1 v_type=P num_elts=1\n"
-                                  ".input OUT offset=64 size=8\n"
-                                  ".input N offset=72 size=4\n"
-                                  ".kernel_attr SimdSize=16\n"
-                                  "    mov (M1, 8) ID(0,0)<1> 0x76543210:uv\n"
-                                  "    add (M1, 8) ID(0,8)<1> ID(0,0)<1;1,0> 0x8:uw\n"
-                                  "    mul (M1, 16) X(0,0)<1> ID(0,0)<1;1,0> 0x3:d\n"
-                                  "    mov (M1, 16) ACC(0,0)<1> 0x0:d\n"
-                                  "    mov (M1_NM, 1) K(0,0)<1> 0x0:d\n"
-                                  "LOOP:\n"
-                                  "    add (M1, 16) ACC(0,0)<1> ACC(0,0)<1;1,0> X(0,0)<1;1,0>\n"
-                                  "    add (M1, 16) ACC(0,0)<1> ACC(0,0)<1;1,0> K(0,0)<0;1,0>\n"
-                                  "    add (M1_NM, 1) K(0,0)<1> K(0,0)<0;1,0> 0x1:d\n"
-                                  "    cmp.lt (M1_NM, 1) P1 K(0,0)<0;1,0> N(0,0)<0;1,0>\n"
-                                  "    (P1) jmp (M1, 1) LOOP\n"
-                                  "    lsc_store.ugm (M1_NM, 1)  flat[OUT]:a64  ACC:d32x16t\n"
-                                  "    ret (M1, 1)\n";
 #define LOOP_N 4
 
 static double now(void) {
@@ -134,7 +108,10 @@ int main(int argc, char **argv) {
     }
     printf("bench_launch: per-launch cost of small kernels, Xe2, one SIMD16 thread, default tier\n");
     bool ok = measure(ctx, "saxpy", text, len, launch_saxpy);
-    ok = measure(ctx, "loop", LOOP_KERNEL, strlen(LOOP_KERNEL), launch_loop) && ok;
+    /* the loop the prepared-kernel test runs (tests/emu/acc_loop.visaasm) */
+    size_t loop_len = 0;
+    const char *loop = read_all(ACC_LOOP_PATH, &loop_len);
+    ok = loop && measure(ctx, "loop", loop, loop_len, launch_loop) && ok;
     visa_ctx_destroy(ctx);
     return ok ? 0 : 1;
 }

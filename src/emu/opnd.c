@@ -143,6 +143,16 @@ static bool lower_general(emu_program *p, const ir_inst *in, const ir_vec *v, un
     return true;
 }
 
+
+/* An immediate operand: its value, of its type. */
+static bool lower_imm(emu_opnd *o, const ir_vec *v) {
+    o->shape = EO_IMM;
+    o->type = v->type;
+    o->size = isa_types[v->type].bytes;
+    o->imm = v->imm;
+    return true;
+}
+
 /* Resolve one vector operand.  is_dst: destination region <h>. */
 bool emu_lower_vec(emu_program *p, const ir_inst *in, const ir_vec *v, unsigned exec, bool is_dst, emu_opnd *o,
                    diag_sink *ds) {
@@ -155,12 +165,7 @@ bool emu_lower_vec(emu_program *p, const ir_inst *in, const ir_vec *v, unsigned 
         return false;
     }
     switch (v->cls) {
-    case VC_IMMEDIATE:
-        o->shape = EO_IMM;
-        o->type = v->type;
-        o->size = isa_types[v->type].bytes;
-        o->imm = v->imm;
-        return true;
+    case VC_IMMEDIATE: return lower_imm(o, v);
     case VC_PREDICATE:
         if (v->id > lay->npreds) return bad_index(in, ds, "predicate P", v->id, lay->npreds);
         o->shape = EO_PRED;
@@ -257,12 +262,7 @@ bool emu_msg_scalar(emu_program *p, const ir_inst *in, unsigned k, emu_opnd *o, 
         return false;
     }
     switch (v->cls) {
-    case VC_IMMEDIATE:
-        o->shape = EO_IMM;
-        o->type = v->type;
-        o->size = isa_types[v->type].bytes;
-        o->imm = v->imm;
-        return true;
+    case VC_IMMEDIATE: return lower_imm(o, v);
     case VC_STATE:
         if (v->state_cls != VS_SURFACE || v->id >= lay->nsurfs) {
             emu_diag(ds, EDIAG_LOWER_MSG_SURFACE_UNKNOWN, in->line, in->col);

@@ -14,31 +14,9 @@
 #include "../harness.h"
 #include "visa/visa.h"
 
-static const char LOOP_KERNEL[] = ".version 4.1\n"
-                                  ".kernel \"acc\"\n"
-                                  ".decl OUT v_type=G type=uq num_elts=1 align=qword\n"
-                                  ".decl N v_type=G type=d num_elts=1 align=dword\n"
-                                  ".decl ID v_type=G type=uw num_elts=16 align=GRF\n"
-                                  ".decl X v_type=G type=d num_elts=16 align=GRF\n"
-                                  ".decl ACC v_type=G type=d num_elts=16 align=GRF\n"
-                                  ".decl K v_type=G type=d num_elts=1 align=dword\n"
-                                  ".decl P1 v_type=P num_elts=1\n"
-                                  ".input OUT offset=64 size=8\n"
-                                  ".input N offset=72 size=4\n"
-                                  ".kernel_attr SimdSize=16\n"
-                                  "    mov (M1, 8) ID(0,0)<1> 0x76543210:uv\n"
-                                  "    add (M1, 8) ID(0,8)<1> ID(0,0)<1;1,0> 0x8:uw\n"
-                                  "    mul (M1, 16) X(0,0)<1> ID(0,0)<1;1,0> 0x3:d\n"
-                                  "    mov (M1, 16) ACC(0,0)<1> 0x0:d\n"
-                                  "    mov (M1_NM, 1) K(0,0)<1> 0x0:d\n"
-                                  "LOOP:\n"
-                                  "    add (M1, 16) ACC(0,0)<1> ACC(0,0)<1;1,0> X(0,0)<1;1,0>\n"
-                                  "    add (M1, 16) ACC(0,0)<1> ACC(0,0)<1;1,0> K(0,0)<0;1,0>\n"
-                                  "    add (M1_NM, 1) K(0,0)<1> K(0,0)<0;1,0> 0x1:d\n"
-                                  "    cmp.lt (M1_NM, 1) P1 K(0,0)<0;1,0> N(0,0)<0;1,0>\n"
-                                  "    (P1) jmp (M1, 1) LOOP\n"
-                                  "    lsc_store.ugm (M1_NM, 1)  flat[OUT]:a64  ACC:d32x16t\n"
-                                  "    ret (M1, 1)\n";
+/* The loop kernel of tests/emu/acc_loop.visaasm (bench_launch times it too): OUT[lane] = sum over
+** k < N of (3 lane + k), a loop the compiled tier compiles. */
+static char *LOOP_KERNEL;
 
 /* An instruction the emulator does not run (sem.def EMU_NOT): preparing it fails. */
 static const char UNSUPPORTED_KERNEL[] = ".version 4.1\n"
@@ -220,12 +198,15 @@ static void test_misuse(visa_ctx *ctx) {
 int main(void) {
     visa_ctx_desc d = {.struct_size = sizeof d, .on_diag = count_diag};
     visa_ctx *ctx = NULL;
-    if (visa_ctx_create(&d, &ctx) != VISA_OK) return 1;
+    size_t loop_len = 0;
+    LOOP_KERNEL = th_read_file(ACC_LOOP_PATH, &loop_len);
+    if (!LOOP_KERNEL || visa_ctx_create(&d, &ctx) != VISA_OK) return 1;
     test_many_launches(ctx);
     test_identity(ctx);
     test_threads(ctx);
     test_failed(ctx);
     test_misuse(ctx);
     visa_ctx_destroy(ctx);
+    free(LOOP_KERNEL);
     return th_finish();
 }
