@@ -26,13 +26,9 @@
 #include "program_api.h"
 #include "program_launch.h"
 
-static void put_le(uint8_t *p, uint64_t v, unsigned n) {
-    for (unsigned i = 0; i < n && i < 8; i++) p[i] = (uint8_t)(v >> (8 * i));
-}
-
 /* Three 32-bit values into a payload argument of `size` bytes (IGC may keep only x, or x and y). */
 static void put3(uint8_t *p, int32_t size, const uint64_t v[3]) {
-    for (int k = 0; k < 3 && 4 * k + 4 <= size; k++) put_le(p + 4 * k, v[k], 4);
+    for (int k = 0; k < 3 && 4 * k + 4 <= size; k++) vp_put_le(p + 4 * k, v[k], 4);
 }
 
 static bool arg_error(cl_plan *P, const char *fmt, const char *what, size_t index) {
@@ -224,7 +220,7 @@ static void fill_payload(cl_plan *P, const uint64_t local[3]) {
         case VP_ARG_GLOBAL_SIZE: put3(dst, a->size, P->global); break;
         case VP_ARG_GROUP_COUNT: put3(dst, a->size, P->groups); break;
         case VP_ARG_GLOBAL_ID_OFFSET: put3(dst, a->size, P->offset); break;
-        case VP_ARG_WORK_DIMENSIONS: put_le(dst, work_dim, (unsigned)a->size); break;
+        case VP_ARG_WORK_DIMENSIONS: vp_put_le(dst, work_dim, (unsigned)a->size); break;
         case VP_ARG_ARG_BYVALUE:
             if (arg && arg->data) {
                 size_t from = a->source_offset > 0 ? (size_t)a->source_offset : 0;
@@ -234,11 +230,11 @@ static void fill_payload(cl_plan *P, const uint64_t local[3]) {
             break;
         case VP_ARG_ARG_BYPOINTER:
             if (!arg) break;
-            if (a->addrmode == VP_ADDRMODE_SLM) put_le(dst, P->slm_offset[a->arg_index], (unsigned)a->size);
-            else if (slot != UINT32_MAX) put_le(dst, visa_buffer_address(slot), (unsigned)a->size);
+            if (a->addrmode == VP_ADDRMODE_SLM) vp_put_le(dst, P->slm_offset[a->arg_index], (unsigned)a->size);
+            else if (slot != UINT32_MAX) vp_put_le(dst, visa_buffer_address(slot), (unsigned)a->size);
             break; /* a NULL pointer: 0 */
         case VP_ARG_BUFFER_ADDRESS:
-            if (slot != UINT32_MAX) put_le(dst, visa_buffer_address(slot), (unsigned)a->size);
+            if (slot != UINT32_MAX) vp_put_le(dst, visa_buffer_address(slot), (unsigned)a->size);
             break;
         case VP_ARG_BUFFER_OFFSET: break; /* every argument is a whole buffer: 0 */
         default: vp_launch_fill_own(P, a, dst); break;
@@ -312,7 +308,8 @@ static visa_status plan_and_run(cl_plan *P, visa_run_stats *stats) {
     /* without local ids IGC still leaves one GRF of per-thread payload before the cross-thread data
     ** where the runtime loads the payload indirectly, without inline data: before XeHP
     ** (KernelArgs::checkForZeroPerThreadData) */
-    if (!P->per_thread_size && P->program->platform < VISA_PLATFORM_XEHP) P->per_thread_size = VP_PRE_XEHP_GRF_BYTES;
+    if (!P->per_thread_size && P->program->platform < VISA_PLATFORM_XEHP)
+        P->per_thread_size = visa_platform_grf_bytes(P->program->platform);
     if (!check_args(P) || !plan_geometry(P) || !plan_slm(P)) return VISA_E_ARG;
     visa_status st = vp_launch_check_env(P);
     if (st != VISA_OK) return st;

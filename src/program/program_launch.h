@@ -9,8 +9,10 @@
 /* Buffers the launch adds after the arguments' (runtime.c): private memory, printf. */
 #define VP_LAUNCH_OWN_BUFFERS 2
 
-/* The GRF size of the platforms before XeHP (the dummy per-thread GRF, launch.c). */
-#define VP_PRE_XEHP_GRF_BYTES 32
+/* n bytes of v, little-endian, into a payload (at most 8). */
+static inline void vp_put_le(uint8_t *p, uint64_t v, unsigned n) {
+    for (unsigned i = 0; i < n && i < 8; i++) p[i] = (uint8_t)(v >> (8 * i));
+}
 
 typedef struct cl_plan {
     visa_ctx *ctx;

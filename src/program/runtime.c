@@ -114,15 +114,11 @@ visa_status vp_launch_own_buffers(cl_plan *P) {
     return VISA_OK;
 }
 
-static void put_addr(uint8_t *dst, uint64_t v, int32_t size) {
-    for (int32_t i = 0; i < size && i < 8; i++) dst[i] = (uint8_t)(v >> (8 * i));
-}
-
 void vp_launch_fill_own(cl_plan *P, const vp_payload_arg *a, uint8_t *dst) {
     if (a->arg_type == VP_ARG_PRIVATE_BASE_STATELESS && P->private_slot != UINT32_MAX)
-        put_addr(dst, visa_buffer_address(P->private_slot), a->size);
+        vp_put_le(dst, visa_buffer_address(P->private_slot), (unsigned)a->size);
     if (a->arg_type == VP_ARG_PRINTF_BUFFER && P->printf_slot != UINT32_MAX)
-        put_addr(dst, visa_buffer_address(P->printf_slot), a->size);
+        vp_put_le(dst, visa_buffer_address(P->printf_slot), (unsigned)a->size);
 }
 
 visa_status vp_launch_finish(cl_plan *P) {
