@@ -66,6 +66,7 @@ typedef struct race_acc {
     uint32_t op; /* instruction index */
     uint16_t thread;
     uint8_t atomic;
+    uint8_t lane; /* the work-item (lane) of an OpenCL kernel's thread (emu_check_run.lanes_are_items) */
 } race_acc;
 typedef struct race_cell {
     race_acc w, r;
@@ -101,6 +102,10 @@ struct emu_check_run {
     uint32_t **ginit; /* per caller's buffer: a shadow word per byte */
     uint8_t *iclass; /* per op: IC_* */
     uint32_t npred; /* predicate ids per thread (launch.c's n_pred) */
+    /* An OpenCL kernel's lanes are its work-items (Target="3d"): two lanes of one thread are two
+    ** work-items, unordered unless a barrier lies between them, although the hardware runs them
+    ** in lockstep (the OpenCL memory model, which another SIMD width or device would expose). */
+    bool lanes_are_items;
 };
 
 struct emu_check_group {
@@ -174,6 +179,7 @@ visa_status emu_check_prepare(const emu_program *p, uint32_t checks, diag_sink *
     memset(R, 0, sizeof *R);
     R->p = p;
     R->checks = checks;
+    R->lanes_are_items = ir_attr_u32(p->r, "Target", 0) == 1;
     R->ds = ds;
     R->limit = p->ctx->max_errors && p->ctx->max_errors < CHECK_LIMIT ? p->ctx->max_errors : CHECK_LIMIT;
     R->nbufs = nbufs; /* past them: zeroed stand-ins for IGC's printf / assert buffers */
@@ -458,10 +464,14 @@ static bool pair_new(emu_check_run *R, uint32_t a, uint32_t b) {
     return true;
 }
 
-/* Does `prev` happen before the current access of thread t in group g? */
-static bool ordered(const emu_check_group *g, const emu_thread *t, const race_acc *prev) {
+/* Does `prev` happen before the current access of thread t's lane in group g?  A thread's own
+** earlier accesses do, except another work-item's (lane's) of an OpenCL kernel with no barrier
+** between: the thread's own clock entry counts its barriers. */
+static bool ordered(const emu_check_group *g, const emu_thread *t, unsigned lane, const race_acc *prev) {
     if (prev->group != g->gi + 1) return false;
-    if (prev->thread == t->index) return true;
+    uint32_t own = g->vc[(size_t)t->index * g->n + t->index];
+    if (prev->thread == t->index)
+        return !g->run->lanes_are_items || prev->lane == (uint8_t)lane || own > prev->clock;
     return g->vc[(size_t)t->index * g->n + prev->thread] >= prev->clock;
 }
 
@@ -473,8 +483,11 @@ static void report_race(emu_thread *t, emu_check_group *g, unsigned space, uint6
     char w[96], other[96], pos[48], where[96];
     who(g, t->index, w, sizeof w);
     op_pos(R, prev->op, pos, sizeof pos);
-    if (prev->group == g->gi + 1) snprintf(other, sizeof other, "thread %u", prev->thread);
-    else snprintf(other, sizeof other, "group %u, thread %u", prev->group - 1, prev->thread);
+    /* an OpenCL kernel's other work-item is a lane too */
+    char item[24] = "";
+    if (R->lanes_are_items) snprintf(item, sizeof item, ", lane %u", prev->lane);
+    if (prev->group == g->gi + 1) snprintf(other, sizeof other, "thread %u%s", prev->thread, item);
+    else snprintf(other, sizeof other, "group %u, thread %u%s", prev->group - 1, prev->thread, item);
     if (space == VISA_MEM_SLM) snprintf(where, sizeof where, "SLM byte 0x%llx", (unsigned long long)off);
     else snprintf(where, sizeof where, "byte %llu of buffer %u", (unsigned long long)off, buf);
     const char *mine = kind == VISA_MEM_READ ? "read" : kind == VISA_MEM_ATOMIC ? "atomic" : "write";
@@ -485,25 +498,27 @@ static void report_race(emu_thread *t, emu_check_group *g, unsigned space, uint6
 
 static void race_access(emu_thread *t, emu_check_group *g, uint64_t off, uint64_t n, unsigned space, uint32_t buf,
                         unsigned kind, unsigned lane) {
+    /* the work-item: the lane counted from the instruction's mask offset (a SIMD32 kernel's M5 half) */
+    unsigned item = lane + t->prog->ops.data[cur_pc(t)].mask_off;
     race_acc me = {(uint32_t)(g->gi + 1), g->vc[(size_t)t->index * g->n + t->index], cur_pc(t), (uint16_t)t->index,
-                   kind == VISA_MEM_ATOMIC};
+                   kind == VISA_MEM_ATOMIC, (uint8_t)item};
     bool reported = false;
     for (uint64_t k = 0; k < n; k++) {
         race_cell *c = space == VISA_MEM_SLM ? &g->slm[off + k] : global_cell(g->run, buf, off + k);
         if (!c) return;
         if (kind == VISA_MEM_READ) {
-            if (!reported && c->w.group && !c->w.atomic && !ordered(g, t, &c->w)) {
+            if (!reported && c->w.group && !c->w.atomic && !ordered(g, t, item, &c->w)) {
                 report_race(t, g, space, off + k, buf, kind, lane, &c->w, true);
                 reported = true;
             }
             c->r = me;
             continue;
         }
-        if (!reported && c->w.group && !(me.atomic && c->w.atomic) && !ordered(g, t, &c->w)) {
+        if (!reported && c->w.group && !(me.atomic && c->w.atomic) && !ordered(g, t, item, &c->w)) {
             report_race(t, g, space, off + k, buf, kind, lane, &c->w, true);
             reported = true;
         }
-        if (!reported && !me.atomic && c->r.group && !ordered(g, t, &c->r)) {
+        if (!reported && !me.atomic && c->r.group && !ordered(g, t, item, &c->r)) {
             report_race(t, g, space, off + k, buf, kind, lane, &c->r, false);
             reported = true;
         }
@@ -894,7 +909,22 @@ static void barrier_pass(emu_thread *t, unsigned id) {
         if (done[i] > mine[i]) mine[i] = done[i];
 }
 
+/* synccheck: every work-item of an OpenCL work-group reaches each work-group barrier, so a thread
+** signals one with all its dispatched lanes on; lanes off there are work-items that branched
+** around it (OpenCL's barrier divergence, which the hardware does not see: it counts threads). */
+static void barrier_divergence(emu_thread *t, unsigned id) {
+    emu_check_group *g = emu_chk(t);
+    if (!g || !(g->run->checks & VISA_CHECK_SYNCCHECK) || !g->run->lanes_are_items || id != 0) return;
+    uint32_t off = t->dispatch & ~t->em;
+    if (!off) return;
+    char w[96];
+    who(g, t->index, w, sizeof w);
+    finding(g->run, EDIAG_C_SYNCCHECK_DIVERGENCE, cur_pc(t), (unsigned)__builtin_popcount(t->dispatch & t->em),
+            (unsigned)__builtin_popcount(t->dispatch), off, w);
+}
+
 void emu_check_barrier_report(emu_thread *t, unsigned event, unsigned id) {
+    if (event == EMU_BARRIER_SIGNAL) barrier_divergence(t, id);
     if (event == EMU_BARRIER_SIGNAL) barrier_signal(t, id);
     else if (event == EMU_BARRIER_COMPLETE) barrier_complete(t, id);
     else barrier_pass(t, id);

@@ -131,6 +131,16 @@ has init-2d-b-line "$gm:62:5: error[C-INITCHECK-STORE]: store of 4 undefined byt
 run init-2d-fixed 0 "$gm" --arg buf:256 --arg buf:1024 "${gargs[@]}"
 count init-2d-fixed 0
 
+# OpenCL (Target="3d"): the lanes of a thread are work-items (tests/cli/check/ocl_lanes.visaasm)
+ol=$k/ocl_lanes.visaasm
+run ocl-race 1 "$ol" --local-size 8 --arg buf:64 --arg 1 --arg 0 --check=racecheck
+count ocl-race 1
+has ocl-race-line "$ol:32:5: error[C-RACECHECK-GLOBAL]: read of byte 4 of buffer 0 [group 0 (0,0,0), thread 0, lane 0] races with the write by thread 0, lane 1 at line 27:5: no barrier between them"
+run ocl-diverge 1 "$ol" --local-size 8 --arg buf:64 --arg 0 --arg 1 --check=synccheck
+count ocl-diverge 1
+has ocl-diverge-line "$ol:38:5: error[C-SYNCCHECK-DIVERGENCE]: work-group divergence: 4 of the thread's 8 work-items reach this barrier (lanes off: 0xaa), the others do not [group 0 (0,0,0), thread 0]"
+run ocl-clean 0 "$ol" --local-size 8 --arg buf:64 --arg 0 --arg 0 --check=all
+
 # the option
 run bad-list 2 "$sx" --check=memcheck,bogus
 run all 0 "$sx" --arg buf:64:iota:f --arg buf:64:fill:f:1 --arg 2.5 --arg 10 --check=all
