@@ -803,7 +803,11 @@ void emu_dp_atomic(emu_thread *t, const emu_op *op) {
             aop_apply(a, bits, old, r0 ? rdn(r0 + (size_t)rb * i, rb) : 0, r1 ? rdn(r1 + (size_t)rb * i, rb) : 0, &ret);
         if (q) wrn(q, nv, mb); /* out of bounds: dropped, 0 returned */
         else ret = 0;
-        if (rdst) wrn(rdst + (size_t)rb * i, ret, rb);
+        if (rdst) {
+            wrn(rdst + (size_t)rb * i, ret, rb);
+            /* initcheck: the returned value is defined, as the LSC atomics' (lsc.c) */
+            emu_check_xfer(t, rdst + (size_t)rb * i, rb, NULL, mb, i, false);
+        }
     }
     t->pc++;
 }
