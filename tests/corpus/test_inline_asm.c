@@ -39,9 +39,6 @@ typedef struct known_failure {
 } known_failure;
 
 static const known_failure KNOWN_FAILING[] = {
-    {"compute-samples-visa-injection/bf8_srnd.visaasm", "verify",
-     "the manifest says valid, but IGC's verifier rejects srnd without NoMask (IsaVerification.cpp "
-     "verifyInstructionSrnd, since ca240d8ee, 2022); release drivers skip the verifier"},
     /* any file whose re-assembled object differs from asm(x) but disassembles to the same text */
     {"(any file: string pool order)", "reasm",
      "issue 12: a .decl inside the function body enters asm(x)'s string pool after the labels and "
