@@ -59,6 +59,9 @@
 #define OOB_SINK_BYTES 4096u /* the largest single access of any message (a 2D block row, a block) */
 #define SHADOW_PAGE 4096u /* global shadow: bytes per page */
 
+/* race_acc.lane of an access that is no one work-item's (a block message's element index) */
+#define RACE_ANY_ITEM 0xFFu
+
 /* The last write or read of one byte (racecheck). */
 typedef struct race_acc {
     uint32_t group; /* linear group index + 1; 0: none */
@@ -471,7 +474,8 @@ static bool ordered(const emu_check_group *g, const emu_thread *t, unsigned lane
     if (prev->group != g->gi + 1) return false;
     uint32_t own = g->vc[(size_t)t->index * g->n + t->index];
     if (prev->thread == t->index)
-        return !g->run->lanes_are_items || prev->lane == (uint8_t)lane || own > prev->clock;
+        return !g->run->lanes_are_items || prev->lane == (uint8_t)lane || prev->lane == RACE_ANY_ITEM ||
+               lane == RACE_ANY_ITEM || own > prev->clock;
     return g->vc[(size_t)t->index * g->n + prev->thread] >= prev->clock;
 }
 
@@ -498,8 +502,10 @@ static void report_race(emu_thread *t, emu_check_group *g, unsigned space, uint6
 
 static void race_access(emu_thread *t, emu_check_group *g, uint64_t off, uint64_t n, unsigned space, uint32_t buf,
                         unsigned kind, unsigned lane) {
-    /* the work-item: the lane counted from the instruction's mask offset (a SIMD32 kernel's M5 half) */
+    /* the work-item: the lane counted from the instruction's mask offset (a SIMD32 kernel's M5 half);
+    ** RACE_ANY_ITEM where the message's index is no dispatched lane (the elements of a block) */
     unsigned item = lane + t->prog->ops.data[cur_pc(t)].mask_off;
+    if (item >= 32 || !(t->dispatch >> item & 1)) item = RACE_ANY_ITEM;
     race_acc me = {(uint32_t)(g->gi + 1), g->vc[(size_t)t->index * g->n + t->index], cur_pc(t), (uint16_t)t->index,
                    kind == VISA_MEM_ATOMIC, (uint8_t)item};
     bool reported = false;
