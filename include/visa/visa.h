@@ -659,6 +659,9 @@ typedef struct visa_cl_arg_info {
     visa_cl_arg_kind kind;
     uint32_t size; /**< bytes a VALUE takes (the struct's size: its largest source offset +
                                      size); 8 for pointers */
+    const char *elem_type; /**< the vISA type ("f", "ud", ...) of a value's elements or of what a
+                                pointer points to; "" for structs, images and unknown types */
+    uint32_t elem_count; /**< elements of a value (a vector's width; 1 for a scalar); 0 with "" */
 } visa_cl_arg_info;
 VISA_API visa_status visa_program_kernel_arg(const visa_program *program, const char *kernel, size_t index,
                                              visa_cl_arg_info *out);

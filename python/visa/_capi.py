@@ -177,6 +177,8 @@ class ClArgInfo(ctypes.Structure):
         ("type_qualifiers", ctypes.c_char_p),
         ("kind", ctypes.c_int),
         ("size", ctypes.c_uint32),
+        ("elem_type", ctypes.c_char_p),
+        ("elem_count", ctypes.c_uint32),
     ]
 
 

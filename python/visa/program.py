@@ -16,10 +16,9 @@ from ._capi import lib
 
 _CHECKS = {"memcheck": 1, "initcheck": 2, "racecheck": 4, "synccheck": 8, "all": 15}
 
-_NUMPY_OF = {  # OpenCL element type -> numpy dtype name
-    "char": "int8", "uchar": "uint8", "short": "int16", "ushort": "uint16", "int": "int32",
-    "uint": "uint32", "long": "int64", "ulong": "uint64", "half": "float16", "float": "float32",
-    "double": "float64", "bool": "uint8", "size_t": "uint64",
+_NUMPY_OF = {  # a vISA element type (the library's elem_type) -> numpy dtype name
+    "b": "int8", "ub": "uint8", "w": "int16", "uw": "uint16", "d": "int32", "ud": "uint32",
+    "q": "int64", "uq": "uint64", "hf": "float16", "f": "float32", "df": "float64",
 }
 
 
@@ -42,16 +41,6 @@ class ProgramResult:
     def __init__(self, output, instructions, threads, diagnostics):
         self.output, self.instructions, self.threads = output, instructions, threads
         self.diagnostics = diagnostics
-
-
-def _elem_dtype(type_name):
-    import numpy as np
-    base = type_name.rstrip("*").strip()
-    width = ""
-    while base and base[-1].isdigit():
-        base, width = base[:-1], base[-1] + width
-    name = _NUMPY_OF.get(base)
-    return (np.dtype(name), int(width or 1)) if name else (None, 1)
 
 
 class Program:
@@ -123,7 +112,8 @@ class Program:
             lib().visa_program_kernel_arg(self._ptr, kernel.encode(), i, ctypes.byref(a))
             out.append({"index": i, "name": a.name.decode(), "type": a.type_name.decode(),
                         "address_space": a.address_qualifier.decode(),
-                        "kind": _capi.CL_ARG_KIND_NAMES.get(a.kind, "?"), "size": a.size})
+                        "kind": _capi.CL_ARG_KIND_NAMES.get(a.kind, "?"), "size": a.size,
+                        "elem_type": a.elem_type.decode(), "elem_count": a.elem_count})
         return out
 
     def _arg(self, i, a, info, keep):
@@ -144,7 +134,8 @@ class Program:
         if isinstance(a, (bytes, bytearray)):
             raw = bytes(a)
         else:
-            dtype, width = _elem_dtype(info["type"])
+            name, width = _NUMPY_OF.get(info["elem_type"]), info["elem_count"]
+            dtype = np.dtype(name) if name else None
             if dtype is None:
                 raise TypeError(f"argument {i} ({info['name']}) is a {info['type']}: give its bytes")
             vals = np.asarray(a, dtype=dtype).reshape(-1)

@@ -52,6 +52,28 @@ static bool arg_from_payload(const vp_zeinfo_kernel *k, uint32_t index, visa_cl_
     return found;
 }
 
+/* "float4", "uint*": the vISA type of the element (a vector's lane, what a pointer points to) and
+** the vector's width; "" and 0 for structs, images and what the table does not name. */
+static void elem_of_type(const char *type_name, visa_cl_arg_info *a) {
+    static const struct {
+        const char *cl, *visa;
+    } scalars[] = {
+#define CL_SCALAR(cl, visa) {cl, visa},
+#include "cl_types.def"
+#undef CL_SCALAR
+    };
+    a->elem_type = "";
+    a->elem_count = 0;
+    size_t n = strcspn(type_name, "*"), digits = n;
+    while (digits > 0 && type_name[digits - 1] >= '0' && type_name[digits - 1] <= '9') digits--;
+    for (size_t i = 0; i < sizeof scalars / sizeof *scalars; i++)
+        if (strlen(scalars[i].cl) == digits && !strncmp(type_name, scalars[i].cl, digits)) {
+            a->elem_type = scalars[i].visa;
+            a->elem_count = digits < n ? (uint32_t)strtoul(type_name + digits, NULL, 10) : 1;
+            return;
+        }
+}
+
 /* The kernel's OpenCL arguments: kernels_misc_info's names and types, payload_arguments' kinds. */
 static visa_status describe_args(visa_program *p, vp_program_kernel_ex *kx) {
     const vp_zeinfo_kernel *k = kx->k->info;
@@ -85,6 +107,7 @@ static visa_status describe_args(visa_program *p, vp_program_kernel_ex *kx) {
         arg_from_payload(k, i, a);
         if (a->kind == VISA_CL_ARG_VALUE && type_size > a->size) a->size = type_size; /* the whole type */
         if (a->kind != VISA_CL_ARG_VALUE) a->size = 8;
+        elem_of_type(a->type_name, a);
     }
     kx->args = args;
     kx->arg_count = n;

@@ -168,9 +168,30 @@ static void test_byvalue(void) {
     CASE_BEGIN();
     visa_program *p = build(
         "typedef struct { char c; int a; float b; short s[3]; } S;\n"
-        "kernel void bv(S s, int k, global float *o) { o[get_global_id(0)] = s.c + s.a * 2 + s.b + s.s[0] - s.s[2] * k; }\n",
+        "kernel void bv(S s, int k, global float *o) { o[get_global_id(0)] = s.c + s.a * 2 + s.b + s.s[0] - s.s[2] * k; }\n"
+        "kernel void vec(ushort3 v, global uint *o) { o[0] = v.x + v.z * 100; }\n",
         NULL);
     if (p) {
+        /* the element the library reads from each OpenCL type name (cl_types.def) */
+        static const struct {
+            const char *kernel;
+            size_t index;
+            const char *elem;
+            uint32_t count;
+        } elems[] = {{"bv", 0, "", 0}, {"bv", 1, "d", 1}, {"bv", 2, "f", 1}, {"vec", 0, "uw", 3}, {"vec", 1, "ud", 1}};
+        for (size_t i = 0; i < sizeof elems / sizeof *elems; i++) {
+            visa_cl_arg_info ai;
+            CHECKF(visa_program_kernel_arg(p, elems[i].kernel, elems[i].index, &ai) == VISA_OK &&
+                       !strcmp(ai.elem_type, elems[i].elem) && ai.elem_count == elems[i].count,
+                   "%s: %s argument %zu (%s) reads as %s x %u, want %s x %u", device, elems[i].kernel, elems[i].index,
+                   ai.type_name, ai.elem_type, ai.elem_count, elems[i].elem, elems[i].count);
+        }
+        uint16_t v[4] = {5, 6, 7, 0};
+        uint32_t vo = 0;
+        visa_cl_arg vargs[2] = {{VISA_CL_ARG_VALUE, v, sizeof v}, {VISA_CL_ARG_BUFFER, &vo, sizeof vo}};
+        visa_cl_launch vl = launch_1d("vec", 1, 1);
+        CHECKF(visa_program_run(p, &vl, vargs, 2, NULL) == VISA_OK && vo == 705, "%s: vec gives %u, want 705", device,
+               vo);
         struct {
             char c;
             int a;

@@ -199,29 +199,6 @@ static const char *pick_kernel(const visa_program *p, const cl_cfg *c) {
     return NULL;
 }
 
-/* An OpenCL type name as IGC records it ("float4;16", "uint*;8"): the element type visa names
-** (ud, f, ...) of a value or of what a pointer points to, and the vector width. */
-static const char *cl_elem_type(const char *type_name, unsigned *width) {
-    static const struct {
-        const char *cl, *visa;
-    } types[] = {{"char", "b"},    {"uchar", "ub"},    {"short", "w"},    {"ushort", "uw"},
-                 {"int", "d"},     {"uint", "ud"},     {"long", "q"},     {"ulong", "uq"},
-                 {"half", "hf"},   {"float", "f"},     {"double", "df"},  {"bool", "ub"},
-                 {"size_t", "uq"}, {"ptrdiff_t", "q"}, {"intptr_t", "q"}, {"uintptr_t", "uq"}};
-    char base[64];
-    size_t n = strcspn(type_name, ";*");
-    if (n >= sizeof base) return NULL;
-    memcpy(base, type_name, n);
-    base[n] = 0;
-    size_t digits = n;
-    while (digits > 0 && base[digits - 1] >= '0' && base[digits - 1] <= '9') digits--;
-    *width = digits < n ? (unsigned)atoi(base + digits) : 1;
-    base[digits] = 0;
-    for (size_t i = 0; i < sizeof types / sizeof *types; i++)
-        if (!strcmp(base, types[i].cl)) return types[i].visa;
-    return NULL;
-}
-
 static int parse_raw(const char *v, uint8_t *out, size_t size) {
     size_t n = strlen(v);
     if (n != 2 * size) return -1;
@@ -244,8 +221,8 @@ static int parse_value(cl_cfg *c, size_t i, const visa_cl_arg_info *ai, const ch
             return usage_errorf(v, "argument %s takes %zu bytes: raw: needs %zu hex digits", ai->name, size, 2 * size);
         return 0;
     }
-    unsigned width;
-    const char *t = cl_elem_type(ai->type_name, &width);
+    unsigned width = ai->elem_count;
+    const char *t = *ai->elem_type ? ai->elem_type : NULL;
     unsigned esize;
     int flt, sgn;
     if (!t || elem_type(t, strlen(t), &esize, &flt, &sgn) < 0)
@@ -360,6 +337,8 @@ static int list_program_args(const visa_program *p, const char *kernel, size_t n
             sb_json_member(j, ", ", "address_space", ai.address_qualifier);
             sb_json_member(j, ", ", "kind", kind_text(ai.kind));
             sb_printf(j, ", \"size\": %u", ai.size);
+            sb_json_member(j, ", ", "elem_type", ai.elem_type);
+            sb_printf(j, ", \"elem_count\": %u", ai.elem_count);
             sb_json_member(j, ", ", "takes", takes);
             sb_puts(j, "}");
         } else {
@@ -396,8 +375,7 @@ static int program_results(cl_cfg *c, const visa_program *p, const char *kernel,
             if (write_bytes(spec + n + 1, c->bufs[i].data, c->bufs[i].size)) return EXIT_DIAG;
             continue;
         }
-        unsigned width;
-        const char *t = spec[n] == ':' ? spec + n + 1 : cl_elem_type(ai.type_name, &width);
+        const char *t = spec[n] == ':' ? spec + n + 1 : *ai.elem_type ? ai.elem_type : NULL;
         unsigned esize;
         int flt, sgn;
         if (!t || elem_type(t, strlen(t), &esize, &flt, &sgn) < 0) {
@@ -475,6 +453,7 @@ static int load_and_launch(cl_cfg *c) {
     if (has_suffix(c->in, ".cl")) po.input = VISA_PROGRAM_OPENCL_C;
     if (has_suffix(c->in, ".spv")) po.input = VISA_PROGRAM_SPIRV;
     report_input(po.input != VISA_PROGRAM_OPENCL_C);
+    report_file(c->in);
     visa_program *p = NULL;
     visa_status st = visa_program_create(ctx, c->in, data, len, &po, &p);
     int rc = 0;
