@@ -12,19 +12,24 @@
 **
 ** Side effect of IGC, not ours: with the vISA sections requested, IGC 1.0.12504 also writes the
 ** last kernel's vISA to kernel.visaasm in the process's working directory (a debug dump no
-** option turns off).  Whether IGC may run on several threads at once is IGC's matter: this file
-** keeps no state between calls.
+** option turns off).  A compilation removes that file when it was not there before; one that was
+** (the user's own) has been overwritten by IGC, which the W-OCLOC-CWD warning says.  Whether IGC
+** may run on several threads at once is IGC's matter: this file keeps no state between calls.
 **
 ** Global state: only the function table below, loaded once (pthread_once) and never changed
 ** after; every compilation's data lives on its own call.
 */
 #include <dlfcn.h>
+#include <unistd.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "program_int.h"
+
+/* the file IGC 1.0.12504 writes into the working directory when asked for vISA sections */
+#define IGC_CWD_DUMP "kernel.visaasm"
 
 /* oclocInvoke and oclocFreeOutput, as compute-runtime's ocloc_api.h declares them */
 typedef int (*ocloc_invoke_fn)(unsigned num_args, const char *argv[], uint32_t num_sources, const uint8_t **sources,
@@ -193,8 +198,14 @@ visa_status vp_ocloc_compile(visa_ctx *ctx, const vp_ocloc_request *req, vp_oclo
     uint8_t **data_out = NULL;
     uint64_t *lens_out = NULL;
     char **names_out = NULL;
+    bool dump_was_there = access(IGC_CWD_DUMP, F_OK) == 0;
     out->status = ocloc_lib.invoke(argc, argv, 1, sources, lens, names, 0, NULL, NULL, NULL, &n_out, &data_out,
                                    &lens_out, &names_out);
+    if (!dump_was_there) (void)unlink(IGC_CWD_DUMP);
+    else
+        diag_at_offset(&ds, VISA_SEV_WARNING, "W-OCLOC-CWD", VISA_DIAG_NO_OFFSET,
+                       "IGC wrote its vISA dump over ./%s (IGC 1.0.x writes it whenever vISA sections are asked for)",
+                       IGC_CWD_DUMP);
     vx_free(ctx, source, req->source_len + 1);
     visa_status st = take_outputs(ctx, &ds, n_out, data_out, lens_out, names_out, out);
     ocloc_lib.free_output(&n_out, &data_out, &lens_out, &names_out);

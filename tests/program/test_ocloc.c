@@ -352,6 +352,20 @@ static void test_kernels(visa_ctx *ctx, pt_state *s, const char *dir) {
     vp_ocloc_result_free(ctx, &res);
     CHECK(getenv("IGC_EnableZEBinary") == NULL); /* the environment is left as it was */
     CASE_END("bad device");
+    /* IGC 1.0's stray dump in the working directory: removed when it was not there, a warning
+    ** when IGC overwrote one */
+    CASE_BEGIN();
+    remove("kernel.visaasm");
+    CHECK(compile(ctx, s, "tgllp", NULL, fine, sizeof fine - 1, false, &res) == VISA_OK);
+    CHECKF(access("kernel.visaasm", F_OK) != 0, "IGC's kernel.visaasm was left in the working directory");
+    CHECK(!pt_find(s, "W-OCLOC-CWD"));
+    vp_ocloc_result_free(ctx, &res);
+    FILE *mine = fopen("kernel.visaasm", "w");
+    CHECK(mine && fputs("mine\n", mine) >= 0 && fclose(mine) == 0);
+    CHECK(compile(ctx, s, "tgllp", NULL, fine, sizeof fine - 1, false, &res) == VISA_OK);
+    CHECK(pt_find(s, "W-OCLOC-CWD") && access("kernel.visaasm", F_OK) == 0);
+    vp_ocloc_result_free(ctx, &res);
+    CASE_END("IGC's file in the working directory");
 }
 
 static void test_suite(visa_ctx *ctx, pt_state *s, const char *dir) {

@@ -439,6 +439,7 @@ static int launch_program(cl_cfg *c, const visa_program *p, const char *kernel) 
 static int load_and_launch(cl_cfg *c) {
     diag_out *d = report_diags();
     d->limit = TEXT_MAX_ERRORS;
+    d->rule_ids = true; /* error[E-OCLOC-BUILD], error[E-RUN-...]: every id a run of a program gives */
     char *data;
     size_t len;
     if (read_input(c->in, &data, &len)) return EXIT_DIAG;
