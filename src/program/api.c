@@ -136,6 +136,8 @@ static visa_status parse_kernels(visa_program *p, diag_sink *ds) {
                            "kernel %s: its vISA text does not parse (the diagnostics above)", kx->k->name);
             return st;
         }
+        st = vp_check_inputs(p, kx, ds);
+        if (st != VISA_OK) return st;
     }
     return VISA_OK;
 }

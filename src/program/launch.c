@@ -304,12 +304,7 @@ static visa_status plan_and_run(cl_plan *P, visa_run_stats *stats) {
         return VISA_E_UNSUPPORTED;
     }
     P->simd = (uint32_t)k->env.simd_size;
-    for (uint32_t i = 0; i < k->thread_arg_count; i++) P->per_thread_size += (uint32_t)k->thread_args[i].size;
-    /* without local ids IGC still leaves one GRF of per-thread payload before the cross-thread data
-    ** where the runtime loads the payload indirectly, without inline data: before XeHP
-    ** (KernelArgs::checkForZeroPerThreadData) */
-    if (!P->per_thread_size && P->program->platform < VISA_PLATFORM_XEHP)
-        P->per_thread_size = visa_platform_grf_bytes(P->program->platform);
+    P->per_thread_size = vp_per_thread_size(k, P->program->platform);
     if (!check_args(P) || !plan_geometry(P) || !plan_slm(P)) return VISA_E_ARG;
     visa_status st = vp_launch_check_env(P);
     if (st != VISA_OK) return st;

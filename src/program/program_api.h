@@ -40,6 +40,11 @@ struct visa_program {
 
 const vp_program_kernel_ex *vp_kernel_find(const visa_program *p, const char *name);
 
+/* layout.c: the per-thread payload's bytes (.ze_info's per_thread_payload_arguments, or IGC's one
+** GRF before XeHP); that every cross-thread input the kernel's vISA reads is a payload argument */
+uint32_t vp_per_thread_size(const vp_zeinfo_kernel *k, visa_platform platform);
+visa_status vp_check_inputs(const visa_program *p, const vp_program_kernel_ex *kx, diag_sink *ds);
+
 /* data.c: the segments, their symbols and relocations */
 visa_status vp_data_build(visa_program *p, diag_sink *ds);
 uint64_t vp_segment_address(unsigned seg);

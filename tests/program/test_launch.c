@@ -304,6 +304,14 @@ static void expect_error(visa_program *p, visa_cl_launch *l, const visa_cl_arg *
     CHECKF(s != VISA_OK && saw(&st, code), "%s: %s: status %d, no %s", device, what, s, code);
 }
 
+/* The first `needle` in [hay, hay + len), or NULL. */
+static char *find_text(char *hay, size_t len, const char *needle) {
+    size_t n = strlen(needle);
+    for (size_t i = 0; i + n <= len; i++)
+        if (!memcmp(hay + i, needle, n)) return hay + i;
+    return NULL;
+}
+
 static void test_errors(void) {
     CASE_BEGIN();
     visa_program *p =
@@ -329,6 +337,31 @@ static void test_errors(void) {
         visa_cl_launch no_kernel = launch_1d("nope", 8, 8);
         expect_error(p, &no_kernel, good, 3, "E-PROGRAM-KERNEL", "no such kernel");
         CHECKF(visa_program_run(NULL, &l, good, 3, NULL) == VISA_E_ARG, "NULL program");
+        /* the zebin again with .ze_info saying the int takes 0 bytes: the input the vISA reads is
+        ** no payload argument's (layout.c), an error when the program is made */
+        size_t len;
+        const char *bin = visa_program_binary(p, &len);
+        char *edited = bin ? malloc(len) : NULL;
+        char *byvalue = NULL, *size = NULL;
+        if (edited) {
+            memcpy(edited, bin, len);
+            byvalue = find_text(edited, len, "arg_byvalue");
+            size = byvalue ? find_text(byvalue, len - (size_t)(byvalue - edited), "size:") : NULL;
+        }
+        CHECKF(size, "%s: the zebin's .ze_info has a by-value argument with a size", device);
+        if (size) {
+            char *digit = size + 5 + strspn(size + 5, " ");
+            CHECKF(*digit == '4', "%s: the int's size reads %c", device, *digit);
+            *digit = '0';
+            visa_program_opts zo = {sizeof zo, VISA_PROGRAM_ZEBIN, NULL, NULL};
+            visa_program *q = NULL;
+            st.ncodes = 0;
+            CHECKF(visa_program_create(ctx, "edited.zebin", edited, len, &zo, &q) == VISA_E_BINARY &&
+                       saw(&st, "E-PROGRAM-INPUT"),
+                   "%s: an input .ze_info does not describe", device);
+            visa_program_destroy(q);
+        }
+        free(edited);
     }
     visa_program_destroy(p);
     CASE_END("errors");
