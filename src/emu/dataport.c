@@ -478,6 +478,7 @@ void emu_dp_scattered(emu_thread *t, const emu_op *op) {
             dp_observe(t, &m, byte + (uint64_t)j * es, es, i, st ? VISA_MEM_WRITE : VISA_MEM_READ);
             uint8_t *q = at(&m, byte + (uint64_t)j * es, es);
             uint8_t *reg = qw ? rd + ((size_t)j * n + i) * 8 : rd + (size_t)i * 4;
+            emu_check_xfer(t, reg, st ? es : qw ? 8 : 4, q, es, i, st); /* initcheck (check.h) */
             if (st) {
                 if (q) memcpy(q, reg, es);
             } else if (qw) {
