@@ -12,7 +12,10 @@
 **    surface T255) -- is the buffer whose index its slot holds.  Predefined surfaces are not
 **    kernel inputs, so their slot is 0 (buffer 0) unless MOVS writes it: for T5 this models a
 **    general-state base address at the start of that buffer, 32-bit stateless offsets being byte
-**    offsets into it.  A slot naming no buffer is a run-time error.
+**    offsets into it.  A slot naming no buffer is a run-time error.  With scratch space
+**    (visa_run_opts.scratch_size) T5 holds the scratch buffer before XeHP and r0.5 the thread's
+**    slice offset (launch.c init_scratch): any surface bound to that buffer is the running thread's
+**    slice [r0.5 offset, + scratch_size); leaving it is E-RUN-OOB-SCRATCH.
 **  * Out of bounds on a surface: an access unit (the element of GATHER/SCATTER, the num_blocks
 **    bytes of the *_SCALED forms, one dword channel of the 4-channel forms, one oword of OWORD_*,
 **    one qword of QW_*, the dword of an atomic) reads as 0 and is not written unless all of its
@@ -243,8 +246,8 @@ static bool surface_mem(emu_thread *t, const emu_op *op, dp_mem *m) {
 /* An access outside the thread's scratch slice: another thread's private memory, a run-time error
 ** (memcheck's finding under memcheck). */
 static uint8_t *scratch_fault(const dp_mem *m, uint64_t off, uint64_t n) {
-    emu_fault(m->scratch, EDIAG_RUN_OOB_SCRATCH, 0, "access", (unsigned long long)n, (unsigned long long)off,
-              m->index, (unsigned long long)m->lo, (unsigned long long)m->size - 1);
+    emu_fault(m->scratch, EDIAG_RUN_OOB_SCRATCH, 0, "access", (unsigned long long)n, (unsigned long long)off, m->index,
+              (unsigned long long)m->lo, (unsigned long long)m->size - 1);
     m->scratch->fault_finding = EDIAG_C_MEMCHECK_OOB;
     return NULL;
 }

@@ -364,8 +364,13 @@ static bool run_group(launch *L, uint64_t gi, group_mem *gm) {
     const uint32_t *base = L->opts->group_base;
     uint32_t g[3] = {base[0] + (uint32_t)(gi % L->groups[0]), base[1] + (uint32_t)(gi / L->groups[0] % L->groups[1]),
                      base[2] + (uint32_t)(gi / L->groups[0] / L->groups[1])};
-    emu_mem mem = {L->bufs,  L->nbufs,  gm->slm, L->slm_bytes, NULL, 0, /* the sink: emu_check_group_begin */
-                   L->symbols, L->opts->scratch_buffer, L->opts->scratch_size};
+    emu_mem mem = {.bufs = L->bufs, /* the sink: emu_check_group_begin */
+                   .nbufs = L->nbufs,
+                   .slm = gm->slm,
+                   .slm_size = L->slm_bytes,
+                   .symbols = L->symbols,
+                   .scratch_buffer = L->opts->scratch_buffer,
+                   .scratch_size = L->opts->scratch_size};
     if (gm->slm) memset(gm->slm, 0, L->slm_bytes);
     uint32_t n = gm->nthreads;
     emu_obs_group og;

@@ -10,6 +10,9 @@
 ** address is a byte offset into that buffer (emu_surface).  A surface state variable that is one
 ** of the predefined surfaces means: T0 (%slm) shared local memory, T5 (%scratch, "T255"
 ** stateless) flat global memory; T1..T4 have no meaning here and fault.  Model `arg` is rejected.
+** A surface naming the scratch buffer (visa_run_opts.scratch_size; IGC's ss(r0.5 >> 4)) is the
+** running thread's scratch slice: addresses are offsets from its start, past its end an error
+** (E-RUN-OOB-SCRATCH), as the hardware's per-thread scratch surface.
 **
 ** Addresses: Base + AddrScale * addr + AddrImmOffset, computed at the address size (a16/a32
 ** offsets wrap at 32 bits, a32s is sign-extended, a64 wraps at 64 bits).
@@ -182,7 +185,8 @@ static inline void observe(emu_thread *t, const lsc_space *s, uint64_t a, uint32
                                      [SP_SURFACE] = VISA_MEM_SURFACE,
                                      [SP_SCRATCH] = VISA_MEM_SURFACE};
     if (t->obs && s->kind == SP_SCRATCH) { /* the slice's bytes of the scratch buffer; outside it: oob_fault */
-        if (in_scratch(t, a, size)) emu_observe_mem(t, VISA_MEM_SURFACE, s->index, t->scratch_base + a, size, lane, kind);
+        if (in_scratch(t, a, size))
+            emu_observe_mem(t, VISA_MEM_SURFACE, s->index, t->scratch_base + a, size, lane, kind);
         return;
     }
     emu_observe_mem(t, space[s->kind], s->index, s->kind == SP_SLM ? emu_slm_offset(a) : a, size, lane, kind);

@@ -166,8 +166,8 @@ static void check_platform(visa_platform pf, uint32_t slice) {
     }
     diag_codes[0] = 0;
     visa_status st = run(pf, slice, slice, (size_t)THREADS * slice, 1, out);
-    CHECKF(st == VISA_E_RUNTIME && strstr(diag_codes, "E-RUN-OOB-SCRATCH"), "%s: read past the slice: %d %s", name,
-           st, diag_codes);
+    CHECKF(st == VISA_E_RUNTIME && strstr(diag_codes, "E-RUN-OOB-SCRATCH"), "%s: read past the slice: %d %s", name, st,
+           diag_codes);
     diag_codes[0] = 0;
     st = run(pf, 0, slice, (size_t)THREADS * slice - 4, 1, out);
     CHECKF(st == VISA_E_ARG && strstr(diag_codes, "E-LAUNCH-SCRATCH-BUFFER"), "%s: small buffer: %d %s", name, st,
