@@ -10,7 +10,7 @@
 ** ((T * ELEMS + i) * 16 + l) * 4, and writes its r0.5 at R05_AT + 4T.  A second kernel reads one
 ** slice past its own: E-RUN-OOB-SCRATCH.  Launch errors: a buffer too small for the threads, and
 ** on XeLP a slice size that leaves no room for the thread id in r0.5 bits 9:0. */
-#include <stdarg.h>
+#define _POSIX_C_SOURCE 200809L /* open_memstream */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,19 +24,6 @@
 #define R05_AT (GROUPS * THREADS * ELEMS * 64u)
 #define OUT_BYTES (R05_AT + GROUPS * THREADS * 4u)
 
-typedef struct {
-    char s[16384];
-    size_t n;
-} text_t;
-static void emit(text_t *t, const char *fmt, ...) {
-    va_list ap;
-    va_start(ap, fmt);
-    int k = vsnprintf(t->s + t->n, sizeof t->s - t->n, fmt, ap);
-    va_end(ap);
-    if (k > 0) t->n += (size_t)k;
-    if (t->n >= sizeof t->s) t->n = sizeof t->s - 1;
-}
-
 static char diag_codes[1024];
 static void on_diag(void *ud, const visa_diag *d) {
     (void)ud;
@@ -48,63 +35,62 @@ static void on_diag(void *ud, const visa_diag *d) {
 static visa_ctx *ctx;
 
 /* OFF = lane * 4 + the slice base (XeLP) + byte `plus`. */
-static void lane_offsets(text_t *t, bool lsc, unsigned plus) {
-    emit(t, "    shl (M1, 16) OFF(0,0)<1> LANE(0,0)<1;1,0> 0x2:ud\n");
-    if (!lsc) emit(t, "    add (M1, 16) OFF(0,0)<1> OFF(0,0)<1;1,0> B(0,0)<0;1,0>\n");
-    emit(t, "    add (M1, 16) OFF(0,0)<1> OFF(0,0)<1;1,0> 0x%x:ud\n", plus);
+static void lane_offsets(FILE *t, bool lsc, unsigned plus) {
+    fprintf(t, "    shl (M1, 16) OFF(0,0)<1> LANE(0,0)<1;1,0> 0x2:ud\n");
+    if (!lsc) fprintf(t, "    add (M1, 16) OFF(0,0)<1> OFF(0,0)<1;1,0> B(0,0)<0;1,0>\n");
+    fprintf(t, "    add (M1, 16) OFF(0,0)<1> OFF(0,0)<1;1,0> 0x%x:ud\n", plus);
 }
 
 /* One dword per lane between DAT and the scratch space at OFF. */
-static void scratch_access(text_t *t, bool lsc, bool store) {
-    if (lsc && store) emit(t, "    lsc_store.ugm (M1, 16)  ss(B)[OFF]:a32  DAT:d32\n");
-    else if (lsc) emit(t, "    lsc_load.ugm (M1, 16)  DAT:d32  ss(B)[OFF]:a32\n");
-    else emit(t, "    %s.R (M1, 16) %%scratch 0x0:ud OFF.0 DAT.0\n", store ? "scatter4_scaled" : "gather4_scaled");
+static void scratch_access(FILE *t, bool lsc, bool store) {
+    if (lsc && store) fprintf(t, "    lsc_store.ugm (M1, 16)  ss(B)[OFF]:a32  DAT:d32\n");
+    else if (lsc) fprintf(t, "    lsc_load.ugm (M1, 16)  DAT:d32  ss(B)[OFF]:a32\n");
+    else fprintf(t, "    %s.R (M1, 16) %%scratch 0x0:ud OFF.0 DAT.0\n", store ? "scatter4_scaled" : "gather4_scaled");
 }
 
-static void out_store(text_t *t, bool lsc, const char *mask) {
-    if (lsc) emit(t, "    lsc_store.ugm (%s, 16)  bti(0x0)[OFF]:a32  DAT:d32\n", mask);
-    else emit(t, "    scatter4_scaled.R (%s, 16) T6 0x0:ud OFF.0 DAT.0\n", mask);
+static void out_store(FILE *t, bool lsc, const char *mask) {
+    if (lsc) fprintf(t, "    lsc_store.ugm (%s, 16)  bti(0x0)[OFF]:a32  DAT:d32\n", mask);
+    else fprintf(t, "    scatter4_scaled.R (%s, 16) T6 0x0:ud OFF.0 DAT.0\n", mask);
 }
 
 /* The kernel (module above); past_slice: the read phase reads one slice further. */
-static void build_kernel(text_t *t, bool lsc, unsigned past_slice) {
-    t->n = 0;
-    emit(t, ".version 4.1\n.kernel \"scr\"\n.decl T6 v_type=T num_elts=1\n");
-    emit(t, ".decl R0 v_type=G type=ud num_elts=8 align=GRF alias=<%%r0, 0>\n");
+static void build_kernel(FILE *t, bool lsc, unsigned past_slice) {
+    fprintf(t, ".version 4.1\n.kernel \"scr\"\n.decl T6 v_type=T num_elts=1\n");
+    fprintf(t, ".decl R0 v_type=G type=ud num_elts=8 align=GRF alias=<%%r0, 0>\n");
     static const char *const scalars[] = {"T", "B", "U"};
-    for (int k = 0; k < 3; k++) emit(t, ".decl %s v_type=G type=ud num_elts=1 align=dword\n", scalars[k]);
+    for (int k = 0; k < 3; k++) fprintf(t, ".decl %s v_type=G type=ud num_elts=1 align=dword\n", scalars[k]);
     static const char *const vectors[] = {"LANE", "OFF", "DAT"};
-    for (int k = 0; k < 3; k++) emit(t, ".decl %s v_type=G type=ud num_elts=16 align=GRF\n", vectors[k]);
-    emit(t, ".input T6 offset=0 size=4\n.kernel_attr SimdSize=16\n");
-    emit(t, "    mov (M1_NM, 8) LANE(0,0)<1> 0x76543210:uv\n");
-    emit(t, "    add (M1_NM, 8) LANE(0,8)<1> LANE(0,0)<1;1,0> 0x8:ud\n");
-    emit(t, "    and (M1_NM, 1) T(0,0)<1> R0(0,2)<0;1,0> 0xff:ud\n");
-    emit(t, "    mul (M1_NM, 1) U(0,0)<1> R0(0,1)<0;1,0> 0x%x:ud\n", THREADS);
-    emit(t, "    add (M1_NM, 1) T(0,0)<1> T(0,0)<0;1,0> U(0,0)<0;1,0>\n");
-    if (lsc) emit(t, "    shr (M1_NM, 1) B(0,0)<1> R0(0,5)<0;1,0> 0x4:ud\n");
-    else emit(t, "    and (M1_NM, 1) B(0,0)<1> R0(0,5)<0;1,0> 0xfffffc00:ud\n");
+    for (int k = 0; k < 3; k++) fprintf(t, ".decl %s v_type=G type=ud num_elts=16 align=GRF\n", vectors[k]);
+    fprintf(t, ".input T6 offset=0 size=4\n.kernel_attr SimdSize=16\n");
+    fprintf(t, "    mov (M1_NM, 8) LANE(0,0)<1> 0x76543210:uv\n");
+    fprintf(t, "    add (M1_NM, 8) LANE(0,8)<1> LANE(0,0)<1;1,0> 0x8:ud\n");
+    fprintf(t, "    and (M1_NM, 1) T(0,0)<1> R0(0,2)<0;1,0> 0xff:ud\n");
+    fprintf(t, "    mul (M1_NM, 1) U(0,0)<1> R0(0,1)<0;1,0> 0x%x:ud\n", THREADS);
+    fprintf(t, "    add (M1_NM, 1) T(0,0)<1> T(0,0)<0;1,0> U(0,0)<0;1,0>\n");
+    if (lsc) fprintf(t, "    shr (M1_NM, 1) B(0,0)<1> R0(0,5)<0;1,0> 0x4:ud\n");
+    else fprintf(t, "    and (M1_NM, 1) B(0,0)<1> R0(0,5)<0;1,0> 0xfffffc00:ud\n");
     for (unsigned i = 0; i < ELEMS; i++) {
         lane_offsets(t, lsc, 64 * i);
-        emit(t, "    mul (M1, 16) DAT(0,0)<1> T(0,0)<0;1,0> 0x3e8:ud\n");
-        emit(t, "    add (M1, 16) DAT(0,0)<1> DAT(0,0)<1;1,0> LANE(0,0)<1;1,0>\n");
-        emit(t, "    add (M1, 16) DAT(0,0)<1> DAT(0,0)<1;1,0> 0x%x:ud\n", 16 * i);
+        fprintf(t, "    mul (M1, 16) DAT(0,0)<1> T(0,0)<0;1,0> 0x3e8:ud\n");
+        fprintf(t, "    add (M1, 16) DAT(0,0)<1> DAT(0,0)<1;1,0> LANE(0,0)<1;1,0>\n");
+        fprintf(t, "    add (M1, 16) DAT(0,0)<1> DAT(0,0)<1;1,0> 0x%x:ud\n", 16 * i);
         scratch_access(t, lsc, true);
     }
-    emit(t, "    barrier\n");
-    emit(t, "    mul (M1_NM, 1) U(0,0)<1> T(0,0)<0;1,0> 0x%x:ud\n", ELEMS * 64);
+    fprintf(t, "    barrier\n");
+    fprintf(t, "    mul (M1_NM, 1) U(0,0)<1> T(0,0)<0;1,0> 0x%x:ud\n", ELEMS * 64);
     for (unsigned i = 0; i < ELEMS; i++) {
         lane_offsets(t, lsc, 64 * ((5 * i + 1) % ELEMS) + past_slice);
         scratch_access(t, lsc, false);
-        emit(t, "    shl (M1, 16) OFF(0,0)<1> LANE(0,0)<1;1,0> 0x2:ud\n");
-        emit(t, "    add (M1, 16) OFF(0,0)<1> OFF(0,0)<1;1,0> U(0,0)<0;1,0>\n");
-        emit(t, "    add (M1, 16) OFF(0,0)<1> OFF(0,0)<1;1,0> 0x%x:ud\n", 64 * i);
+        fprintf(t, "    shl (M1, 16) OFF(0,0)<1> LANE(0,0)<1;1,0> 0x2:ud\n");
+        fprintf(t, "    add (M1, 16) OFF(0,0)<1> OFF(0,0)<1;1,0> U(0,0)<0;1,0>\n");
+        fprintf(t, "    add (M1, 16) OFF(0,0)<1> OFF(0,0)<1;1,0> 0x%x:ud\n", 64 * i);
         out_store(t, lsc, "M1");
     }
-    emit(t, "    mov (M1_NM, 16) DAT(0,0)<1> R0(0,5)<0;1,0>\n");
-    emit(t, "    shl (M1_NM, 1) U(0,0)<1> T(0,0)<0;1,0> 0x2:ud\n");
-    emit(t, "    add (M1_NM, 16) OFF(0,0)<1> U(0,0)<0;1,0> 0x%x:ud\n", R05_AT);
+    fprintf(t, "    mov (M1_NM, 16) DAT(0,0)<1> R0(0,5)<0;1,0>\n");
+    fprintf(t, "    shl (M1_NM, 1) U(0,0)<1> T(0,0)<0;1,0> 0x2:ud\n");
+    fprintf(t, "    add (M1_NM, 16) OFF(0,0)<1> U(0,0)<0;1,0> 0x%x:ud\n", R05_AT);
     out_store(t, lsc, "M1_NM");
-    emit(t, "    ret (M1, 1)\n");
+    fprintf(t, "    ret (M1, 1)\n");
 }
 
 static uint32_t rd32(const uint8_t *p) {
@@ -114,10 +100,15 @@ static uint32_t rd32(const uint8_t *p) {
 /* Run the kernel with `slice` bytes per thread in a buffer of `scratch_bytes`; the status. */
 static visa_status run(visa_platform pf, unsigned past_slice, uint32_t slice, size_t scratch_bytes, unsigned threads,
                        uint8_t *out) {
-    static text_t t;
-    build_kernel(&t, pf >= VISA_PLATFORM_XEHPG, past_slice);
+    char *text = NULL;
+    size_t len = 0;
+    FILE *t = open_memstream(&text, &len);
+    if (!t) return VISA_E_NOMEM;
+    build_kernel(t, pf >= VISA_PLATFORM_XEHPG, past_slice);
+    fclose(t);
     visa_module *m = NULL;
-    visa_status st = visa_module_parse_text(ctx, "scr", t.s, t.n, pf, &m);
+    visa_status st = visa_module_parse_text(ctx, "scr", text, len, pf, &m);
+    free(text);
     CHECKF(st == VISA_OK, "%s: parse (%s)", visa_platform_name(pf), diag_codes);
     uint8_t *scratch = malloc(scratch_bytes ? scratch_bytes : 1);
     memset(scratch, 0xEE, scratch_bytes);
