@@ -101,7 +101,8 @@ static visa_status alloc_per_thread(cl_plan *P, uint64_t per_thread, const char 
                                     uint32_t *slot) {
     uint64_t items = P->local[0] * P->local[1] * P->local[2];
     uint64_t slots = (uint64_t)(P->launch->threads ? P->launch->threads : 1) * ((items + P->simd - 1) / P->simd);
-    if (slots > max_hw_threads(P->program->platform) || per_thread * slots > ((uint64_t)1 << 32)) {
+    if (slots > max_hw_threads(P->program->platform) || per_thread > UINT32_MAX ||
+        per_thread * slots > ((uint64_t)1 << 32)) {
         diag_at_offset(P->ds, VISA_SEV_ERROR, "E-PROGRAM-LAUNCH", VISA_DIAG_NO_OFFSET,
                        "kernel %s: %llu host threads x threads per group need %llu hardware threads of "
                        "%s (%llu bytes each); at most %llu and 4 GiB: use fewer host threads",
