@@ -370,6 +370,12 @@ typedef struct visa_run_opts {
     const struct visa_symbol *symbols; /**< addresses of the names `faddr` takes that the module does not
                                             define (program-scope data, printf's strings); NULL: none */
     size_t nsymbols;
+    /* Scratch space: each hardware thread's private memory as IGC's per_thread_memory_buffers of
+    ** type scratch use it, docs/launch.md "Scratch space" (version 7). */
+    uint32_t scratch_size; /**< bytes of scratch space per hardware thread; 0: none (and no cost) */
+    uint32_t scratch_buffer; /**< the buffer holding every hardware thread's scratch space: thread slot
+                                  k (host worker x threads per group + thread in group) at byte
+                                  k x scratch_size; it must hold threads x threads per group of them */
 } visa_run_opts;
 
 /** A symbol outside the module and its emulated address (visa_run_opts.symbols). */

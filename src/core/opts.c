@@ -25,7 +25,8 @@
 #define RUN_OPTS_V1 \
     END_OF(visa_run_opts, max_steps) /* set_cr0 and cr0 came in version 2, observer in 3,
                                                         ** timeout_seconds, max_total_steps
-                                                        ** and checks in 4, undef_buffers in 5 */
+                                                        ** and checks in 4, undef_buffers in 5,
+                                                        ** payload .. nsymbols in 6, scratch in 7 */
 #define OBSERVER_V1 END_OF(visa_observer, on_mem)
 #define REGION_OPTS_V1 END_OF(visa_region_opts, naddrs)
 
@@ -99,6 +100,8 @@ visa_status visa__run_opts_read(const visa_run_opts *in, visa_run_opts *out) {
     for (int k = 0; k < 3; k++) TAKE(in, out, group_base[k]);
     TAKE(in, out, symbols);
     TAKE(in, out, nsymbols);
+    TAKE(in, out, scratch_size); /* version 7 */
+    TAKE(in, out, scratch_buffer);
     return VISA_OK;
 }
 

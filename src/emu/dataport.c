@@ -12,7 +12,10 @@
 **    surface T255) -- is the buffer whose index its slot holds.  Predefined surfaces are not
 **    kernel inputs, so their slot is 0 (buffer 0) unless MOVS writes it: for T5 this models a
 **    general-state base address at the start of that buffer, 32-bit stateless offsets being byte
-**    offsets into it.  A slot naming no buffer is a run-time error.
+**    offsets into it.  A slot naming no buffer is a run-time error.  With scratch space
+**    (visa_run_opts.scratch_size) T5 holds the scratch buffer before XeHP and r0.5 the thread's
+**    slice offset (launch.c init_scratch): any surface bound to that buffer is the running thread's
+**    slice [r0.5 offset, + scratch_size); leaving it is E-RUN-OOB-SCRATCH.
 **  * Out of bounds on a surface: an access unit (the element of GATHER/SCATTER, the num_blocks
 **    bytes of the *_SCALED forms, one dword channel of the 4-channel forms, one oword of OWORD_*,
 **    one qword of QW_*, the dword of an atomic) reads as 0 and is not written unless all of its
@@ -188,15 +191,18 @@ static void geometry(const emu_op *op, uint64_t size, unsigned chans, geom *g) {
 
 typedef struct dp_mem {
     uint8_t *base;
-    uint64_t size;
+    uint64_t lo, size; /* the accessible bytes [lo, size): lo is 0 but on the scratch space */
     unsigned space; /* VISA_MEM_SLM or VISA_MEM_SURFACE (observation) */
     uint32_t index; /* the surface's buffer */
     const emu_mem *mem;
+    emu_thread *scratch; /* on the scratch space: the thread whose slice [lo, size) is, else NULL */
 } dp_mem;
 
-/* Report an access at byte `off` of the surface to the observer (exec.h's emu_observe_mem). */
+/* Report an access at byte `off` of the surface to the observer (exec.h's emu_observe_mem); one
+** outside the thread's scratch slice is the fault at() reports instead. */
 static inline void dp_observe(emu_thread *t, const dp_mem *m, uint64_t off, uint32_t size, unsigned lane,
                               unsigned kind) {
+    if (t->obs && m->scratch && (off < m->lo || off > m->size || size > m->size - off)) return;
     emu_observe_mem(t, m->space, m->index, m->space == VISA_MEM_SLM ? emu_slm_offset(off) : off, size, lane, kind);
 }
 
@@ -212,6 +218,8 @@ static bool surface_mem(emu_thread *t, const emu_op *op, dp_mem *m) {
         m->size = mem->slm_size;
         m->space = VISA_MEM_SLM;
         m->index = 0;
+        m->lo = 0;
+        m->scratch = NULL;
         return true;
     }
     uint32_t idx = F_SURF(op->info) == SK_BTI ? op->target : t->state[op->target];
@@ -222,15 +230,32 @@ static bool surface_mem(emu_thread *t, const emu_op *op, dp_mem *m) {
     }
     uint64_t bytes = 0;
     m->base = emu_surface(mem, idx, 0, 0, &bytes);
+    m->lo = 0;
     m->size = bytes;
     m->space = VISA_MEM_SURFACE;
     m->index = idx;
+    m->scratch = NULL;
+    if (emu_is_scratch(mem, idx)) { /* the offsets include the thread's slice start (launch.c, r0.5) */
+        m->lo = t->scratch_base;
+        m->size = t->scratch_base + mem->scratch_size < bytes ? t->scratch_base + mem->scratch_size : bytes;
+        m->scratch = t;
+    }
     return true;
+}
+
+/* An access outside the thread's scratch slice: another thread's private memory, a run-time error
+** (memcheck's finding under memcheck). */
+static uint8_t *scratch_fault(const dp_mem *m, uint64_t off, uint64_t n) {
+    emu_fault(m->scratch, EDIAG_RUN_OOB_SCRATCH, 0, "access", (unsigned long long)n, (unsigned long long)off, m->index,
+              (unsigned long long)m->lo, (unsigned long long)m->size - 1);
+    m->scratch->fault_finding = EDIAG_C_MEMCHECK_OOB;
+    return NULL;
 }
 
 static inline uint8_t *at(const dp_mem *m, uint64_t off, uint64_t n) {
     if (m->space == VISA_MEM_SLM) off = emu_slm_offset(off);
-    return off <= m->size && n <= m->size - off ? m->base + off : emu_oob_sink(m->mem, n);
+    if (off <= m->size && n <= m->size - off && off >= m->lo) return m->base + off;
+    return m->scratch ? scratch_fault(m, off, n) : emu_oob_sink(m->mem, n);
 }
 
 /* The register bytes [0, bytes) of a raw slot; NULL (and a fault) when they leave the file. */
@@ -456,6 +481,7 @@ void emu_dp_scattered(emu_thread *t, const emu_op *op) {
             dp_observe(t, &m, byte + (uint64_t)j * es, es, i, st ? VISA_MEM_WRITE : VISA_MEM_READ);
             uint8_t *q = at(&m, byte + (uint64_t)j * es, es);
             uint8_t *reg = qw ? rd + ((size_t)j * n + i) * 8 : rd + (size_t)i * 4;
+            emu_check_xfer(t, reg, st ? es : qw ? 8 : 4, q, es, i, st); /* initcheck (check.h) */
             if (st) {
                 if (q) memcpy(q, reg, es);
             } else if (qw) {

@@ -218,6 +218,7 @@ struct emu_thread {
     emu_budget *budget; /* the launch's limits (NULL: only max_steps) */
     uint64_t reported; /* steps already added to budget->total */
     emu_mem *mem;
+    uint64_t scratch_base; /* the byte of the scratch buffer where this thread's slice starts (mem.h) */
     uint32_t group_id[3], local_id[3];
     bool done;
     /* synchronisation: a handler that must wait sets blocked (and done, which leaves the run

@@ -181,6 +181,25 @@ static uint32_t sr0_thread_bits(visa_platform plat, uint32_t k) {
     return (y & 0x3Fu) | ((y & ~0x3Fu) << gap); /* zeros at bit 6 (and 7) */
 }
 
+/* Scratch space (visa_run_opts.scratch_size, docs/launch.md): hardware-thread slot k owns bytes
+** [k x size, (k + 1) x size) of the scratch buffer.  Before XeHP the hardware gives a thread its
+** scratch offset in r0.5 bits 31:10 (bits 9:0 hold the thread id that %hw_id reads) and kernels
+** add it to their offsets on the stateless surface T5 (%scratch), which is the scratch buffer here;
+** from XeHP on r0.5 locates the scratch surface, which IGC addresses as ss(r0.5 >> 4) and which is
+** the thread's own slice (lsc.c): r0.5 >> 4 names the scratch buffer. */
+static void init_scratch(const launch *L, emu_thread *t, uint32_t k) {
+    const emu_program *p = L->prog;
+    uint32_t size = L->opts->scratch_size, buffer = L->opts->scratch_buffer;
+    uint8_t *r0_5 = t->file + p->lay.var_off[VISA_PREDEF_R0] + 20;
+    t->scratch_base = (uint64_t)k * size;
+    if (L->opts->platform >= VISA_PLATFORM_XEHP) {
+        put(r0_5, (uint64_t)buffer << 4, 4);
+        return;
+    }
+    put(r0_5, t->scratch_base | (k & 0x3FFu), 4);
+    t->state[p->lay.surf_slot[VISA_PREDEF_SURF_SCRATCH]] = buffer;
+}
+
 static void init_thread(const launch *L, emu_thread *t, const uint32_t g[3], const uint32_t l[3], uint32_t hw_thread) {
     const emu_program *p = L->prog;
     const ir_routine *r = p->r;
@@ -208,6 +227,7 @@ static void init_thread(const launch *L, emu_thread *t, const uint32_t g[3], con
         put(f + off[VISA_PREDEF_HW_ID], in_group, 4); /* %hw_id: thread in group */
     }
     put(f + p->cr0_off, L->cr0, 4);
+    if (L->opts->scratch_size) init_scratch(L, t, hw_thread);
     /* a runtime's payload image: the cross-thread data from the end of the per-thread payload
     ** (launch_limits checked that it fits) */
     if (L->opts->payload) memcpy(f + L->abi.pt_end, L->opts->payload, L->opts->payload_size);
@@ -344,7 +364,13 @@ static bool run_group(launch *L, uint64_t gi, group_mem *gm) {
     const uint32_t *base = L->opts->group_base;
     uint32_t g[3] = {base[0] + (uint32_t)(gi % L->groups[0]), base[1] + (uint32_t)(gi / L->groups[0] % L->groups[1]),
                      base[2] + (uint32_t)(gi / L->groups[0] / L->groups[1])};
-    emu_mem mem = {L->bufs, L->nbufs, gm->slm, L->slm_bytes, NULL, 0, L->symbols}; /* the sink: emu_check_group_begin */
+    emu_mem mem = {.bufs = L->bufs, /* the sink: emu_check_group_begin */
+                   .nbufs = L->nbufs,
+                   .slm = gm->slm,
+                   .slm_size = L->slm_bytes,
+                   .symbols = L->symbols,
+                   .scratch_buffer = L->opts->scratch_buffer,
+                   .scratch_size = L->opts->scratch_size};
     if (gm->slm) memset(gm->slm, 0, L->slm_bytes);
     uint32_t n = gm->nthreads;
     emu_obs_group og;
@@ -759,6 +785,25 @@ static const uint32_t max_slm_kb[VISA_PLATFORM__COUNT] = {
 #undef VISA_PLAT
 };
 
+/* The scratch buffer holds one slice per hardware thread running at once (init_scratch): fewer
+** host threads when it holds fewer groups' worth than L->host_threads.  False after a diagnostic. */
+static bool scratch_limits(diag_sink *ds, const visa_run_opts *o, launch *L) {
+    uint64_t bytes = o->scratch_buffer < L->nuser_bufs ? L->bufs[o->scratch_buffer].size : 0;
+    uint64_t group = (uint64_t)o->scratch_size * L->nthreads;
+    if (o->platform < VISA_PLATFORM_XEHP && o->scratch_size % 1024u) {
+        emu_diag_offset(ds, EDIAG_LAUNCH_SCRATCH_SIZE, VISA_DIAG_NO_OFFSET, o->scratch_size,
+                        visa_platform_name(o->platform));
+        return false;
+    }
+    if (bytes < group) {
+        emu_diag_offset(ds, EDIAG_LAUNCH_SCRATCH_BUFFER, VISA_DIAG_NO_OFFSET, o->scratch_buffer,
+                        (unsigned long long)bytes, L->nuser_bufs, o->scratch_size, L->nthreads);
+        return false;
+    }
+    if (L->host_threads > bytes / group) L->host_threads = (unsigned)(bytes / group);
+    return true;
+}
+
 /* The launch's memory and step limits (docs/launch.md, "Limits").  False after a diagnostic. */
 static bool launch_limits(diag_sink *ds, const ir_routine *r, const visa_run_opts *o, launch *L) {
     const emu_program *p = L->prog;
@@ -797,6 +842,7 @@ static bool launch_limits(diag_sink *ds, const ir_routine *r, const visa_run_opt
     unsigned nt = o->threads ? o->threads : 1;
     if (nt > MAX_LAUNCH_BYTES / group) nt = (unsigned)(MAX_LAUNCH_BYTES / group);
     L->host_threads = nt ? nt : 1;
+    if (o->scratch_size && !scratch_limits(ds, o, L)) return false;
     L->max_steps = o->max_steps ? o->max_steps : DEFAULT_MAX_STEPS;
     L->budget.max_total = o->max_total_steps                                   ? o->max_total_steps
                           : L->max_steps > UINT64_MAX / EMU_TOTAL_STEPS_FACTOR ? UINT64_MAX

@@ -10,6 +10,9 @@
 ** address is a byte offset into that buffer (emu_surface).  A surface state variable that is one
 ** of the predefined surfaces means: T0 (%slm) shared local memory, T5 (%scratch, "T255"
 ** stateless) flat global memory; T1..T4 have no meaning here and fault.  Model `arg` is rejected.
+** A surface naming the scratch buffer (visa_run_opts.scratch_size; IGC's ss(r0.5 >> 4)) is the
+** running thread's scratch slice: addresses are offsets from its start, past its end an error
+** (E-RUN-OOB-SCRATCH), as the hardware's per-thread scratch surface.
 **
 ** Addresses: Base + AddrScale * addr + AddrImmOffset, computed at the address size (a16/a32
 ** offsets wrap at 32 bits, a32s is sign-extended, a64 wraps at 64 bits).
@@ -122,10 +125,10 @@ static inline void lsc_next(emu_thread *t, const emu_op *op) {
 }
 
 /* -- Address spaces ------------------------------------------------------------------------------ */
-enum { SP_GLOBAL, SP_SLM, SP_SURFACE };
+enum { SP_GLOBAL, SP_SLM, SP_SURFACE, SP_SCRATCH };
 typedef struct lsc_space {
     unsigned kind;
-    uint32_t index; /* SP_SURFACE: buffer index */
+    uint32_t index; /* SP_SURFACE, SP_SCRATCH: buffer index */
 } lsc_space;
 
 static bool space_of(emu_thread *t, const emu_op *op, lsc_space *s) {
@@ -150,9 +153,14 @@ static bool space_of(emu_thread *t, const emu_op *op, lsc_space *s) {
         }
         return true;
     }
-    s->kind = SP_SURFACE;
     s->index = (uint32_t)emu_msg_scalar_value(t, sf) + op->dst2.lanes;
+    /* the scratch surface: addresses are offsets into the thread's slice (launch.c init_scratch) */
+    s->kind = emu_is_scratch(t->mem, s->index) ? SP_SCRATCH : SP_SURFACE;
     return true;
+}
+
+static inline bool in_scratch(const emu_thread *t, uint64_t addr, uint32_t size) {
+    return addr <= t->mem->scratch_size && size <= t->mem->scratch_size - addr;
 }
 
 static uint8_t *space_ptr(emu_thread *t, const lsc_space *s, uint64_t addr, uint32_t size) {
@@ -164,21 +172,36 @@ static uint8_t *space_ptr(emu_thread *t, const lsc_space *s, uint64_t addr, uint
         return m->slm + addr;
     }
     case SP_SURFACE: return emu_surface(t->mem, s->index, addr, size, NULL);
+    case SP_SCRATCH: /* outside the slice: never the memcheck sink, oob_fault reports it */
+        return in_scratch(t, addr, size) ? emu_surface(t->mem, s->index, t->scratch_base + addr, size, NULL) : NULL;
     default: return emu_global(t->mem, addr, size);
     }
 }
 
 /* Report an access to the observer (exec.h: one predictable branch when unobserved). */
 static inline void observe(emu_thread *t, const lsc_space *s, uint64_t a, uint32_t size, unsigned lane, unsigned kind) {
-    static const unsigned space[] = {
-        [SP_GLOBAL] = VISA_MEM_GLOBAL, [SP_SLM] = VISA_MEM_SLM, [SP_SURFACE] = VISA_MEM_SURFACE};
+    static const unsigned space[] = {[SP_GLOBAL] = VISA_MEM_GLOBAL,
+                                     [SP_SLM] = VISA_MEM_SLM,
+                                     [SP_SURFACE] = VISA_MEM_SURFACE,
+                                     [SP_SCRATCH] = VISA_MEM_SURFACE};
+    if (t->obs && s->kind == SP_SCRATCH) { /* the slice's bytes of the scratch buffer; outside it: oob_fault */
+        if (in_scratch(t, a, size))
+            emu_observe_mem(t, VISA_MEM_SURFACE, s->index, t->scratch_base + a, size, lane, kind);
+        return;
+    }
     emu_observe_mem(t, space[s->kind], s->index, s->kind == SP_SLM ? emu_slm_offset(a) : a, size, lane, kind);
 }
 
 static void oob_fault(emu_thread *t, unsigned lane, const lsc_space *s, const char *what, uint32_t bytes, uint64_t a) {
     uint64_t bytes_bound = 0;
     if (s->kind == SP_SURFACE) emu_surface(t->mem, s->index, 0, 0, &bytes_bound);
-    if (s->kind == SP_SURFACE && !bytes_bound) emu_fault(t, EDIAG_RUN_UNBOUND_SURFACE_INDEX, lane, what, s->index);
+    if (s->kind == SP_SCRATCH) {
+        emu_fault(t, EDIAG_RUN_OOB_SCRATCH, lane, what, (unsigned long long)bytes,
+                  (unsigned long long)(t->scratch_base + a), s->index, (unsigned long long)t->scratch_base,
+                  (unsigned long long)(t->scratch_base + t->mem->scratch_size - 1));
+        t->fault_finding = EDIAG_C_MEMCHECK_OOB; /* another thread's private memory */
+    } else if (s->kind == SP_SURFACE && !bytes_bound)
+        emu_fault(t, EDIAG_RUN_UNBOUND_SURFACE_INDEX, lane, what, s->index);
     else if (s->kind == SP_SURFACE)
         emu_fault(t, EDIAG_RUN_OOB_SURFACE, lane, what, bytes, (unsigned long long)a, s->index);
     else if (s->kind == SP_SLM) emu_fault(t, EDIAG_RUN_OOB_SLM, lane, what, bytes, (unsigned long long)a);

@@ -20,7 +20,15 @@ struct emu_mem {
     uint8_t *oob_sink;
     uint32_t oob_sink_bytes;
     const uint64_t *symbols; /* the addresses of emu_program.extern_syms symbols, NULL: none given */
+    /* scratch space (visa_run_opts.scratch_size): buffer scratch_buffer holds every hardware
+    ** thread's slice of scratch_size bytes, the thread's at emu_thread.scratch_base; 0: none */
+    uint32_t scratch_buffer, scratch_size;
 };
+
+/* A surface access to the scratch buffer: a hardware thread's own slice (launch.c). */
+static inline bool emu_is_scratch(const emu_mem *mem, uint32_t index) {
+    return mem->scratch_size && index == mem->scratch_buffer;
+}
 
 /* An SLM address as the hardware takes it: IGC tags __local pointers that are used as values with
 ** bit 28 (InlineLocalsResolution's VALID_LOCAL_HIGH_BITS, so that no __local pointer is 0) and

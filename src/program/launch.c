@@ -260,6 +260,11 @@ static visa_status run_region(cl_plan *P, const visa_kernel *vk, const uint64_t 
     o.payload_size = P->payload_size;
     o.per_thread_size = P->per_thread_size;
     o.slm_size = P->slm_bytes;
+    o.undef_buffers = P->undef;
+    if (P->scratch_mem) {
+        o.scratch_size = P->scratch_size;
+        o.scratch_buffer = P->scratch_slot;
+    }
     for (int d = 0; d < 3; d++) {
         o.groups[d] = (uint32_t)count[d];
         o.local_size[d] = (uint32_t)local[d];

@@ -6,8 +6,8 @@
 
 #include "program_api.h"
 
-/* Buffers the launch adds after the arguments' (runtime.c): private memory, printf. */
-#define VP_LAUNCH_OWN_BUFFERS 2
+/* Buffers the launch adds after the arguments' (runtime.c): private memory, scratch space, printf. */
+#define VP_LAUNCH_OWN_BUFFERS 3
 
 /* n bytes of v, little-endian, into a payload (at most 8). */
 static inline void vp_put_le(uint8_t *p, uint64_t v, unsigned n) {
@@ -33,9 +33,11 @@ typedef struct cl_plan {
     uint8_t *payload;
     uint32_t payload_size;
     /* runtime.c's */
-    uint32_t private_slot, printf_slot;
-    uint8_t *private_mem, *printf_mem;
-    size_t private_bytes, printf_bytes;
+    uint32_t private_slot, scratch_slot, printf_slot;
+    uint8_t *private_mem, *scratch_mem, *printf_mem;
+    size_t private_bytes, scratch_bytes, printf_bytes;
+    uint32_t scratch_size; /* bytes of scratch space per hardware thread (visa_run_opts.scratch_size) */
+    uint8_t *undef; /* NULL, or a flag per buffer (nbufs): memory no one wrote (visa_run_opts.undef_buffers) */
 } cl_plan;
 
 /* The execution environment's demands the emulator cannot meet: a clear error each. */

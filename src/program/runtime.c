@@ -47,11 +47,6 @@ visa_status vp_launch_check_env(cl_plan *P) {
         default: break;
         }
     }
-    for (uint32_t i = 0; i < k->buffer_count; i++)
-        if (k->buffers[i].type == VP_BUFTYPE_SCRATCH && k->buffers[i].usage == VP_BUFUSE_SINGLE_SPACE)
-            return env_error(P, "private memory on scratch space (per_thread_memory_buffers type scratch, "
-                                "usage single_space) is not emulated yet"),
-                   VISA_E_UNSUPPORTED;
     return VISA_OK;
 }
 
@@ -70,6 +65,26 @@ static uint64_t private_per_thread(const cl_plan *P) {
     return per_thread;
 }
 
+/* Private memory on scratch space (per_thread_memory_buffers type scratch, usage single_space):
+** `size` bytes per hardware thread, which compute-runtime rounds up to a power of two of at least
+** 1 KiB before XeHP and 64 bytes from XeHP on (zebin_decoder's PerThreadMemoryBuffer,
+** getMinimalScratchSpaceSize).  The hardware gives each thread its slice (r0.5, or the scratch
+** surface from XeHP on); the emulator does the same with visa_run_opts.scratch_size, numbering the
+** threads as for private memory.  (usage spill_fill_space is the finalizer's, not vISA's.) */
+static uint64_t scratch_per_thread(const cl_plan *P) {
+    const vp_zeinfo_kernel *k = P->kx->k->info;
+    uint64_t size = 0;
+    for (uint32_t i = 0; i < k->buffer_count; i++) {
+        const vp_thread_buffer *b = &k->buffers[i];
+        if (b->type == VP_BUFTYPE_SCRATCH && b->usage == VP_BUFUSE_SINGLE_SPACE)
+            size += (uint64_t)b->size * (b->is_simt_thread ? P->simd : 1);
+    }
+    if (!size) return 0;
+    uint64_t pow2 = P->program->platform >= VISA_PLATFORM_XEHP ? 64 : 1024;
+    while (pow2 < size) pow2 <<= 1;
+    return pow2;
+}
+
 /* The most hardware-thread numbers IGC's decoding gives back (r0.5 bits 9:0 on XeLP; 12 bits of
 ** %sr0 after the removed bits on XeHP and later). */
 static uint64_t max_hw_threads(visa_platform plat) { return plat >= VISA_PLATFORM_XEHP ? 4096 : 1024; }
@@ -80,29 +95,43 @@ static bool wants(const vp_zeinfo_kernel *k, vp_arg_type type) {
     return false;
 }
 
+/* A zeroed buffer of per_thread bytes for each hardware thread running at once (host threads x
+** threads per group), added to the buffer table at *slot. */
+static visa_status alloc_per_thread(cl_plan *P, uint64_t per_thread, const char *what, uint8_t **mem, size_t *bytes,
+                                    uint32_t *slot) {
+    uint64_t items = P->local[0] * P->local[1] * P->local[2];
+    uint64_t slots = (uint64_t)(P->launch->threads ? P->launch->threads : 1) * ((items + P->simd - 1) / P->simd);
+    if (slots > max_hw_threads(P->program->platform) || per_thread > UINT32_MAX ||
+        per_thread * slots > ((uint64_t)1 << 32)) {
+        diag_at_offset(P->ds, VISA_SEV_ERROR, "E-PROGRAM-LAUNCH", VISA_DIAG_NO_OFFSET,
+                       "kernel %s: %llu host threads x threads per group need %llu hardware threads of "
+                       "%s (%llu bytes each); at most %llu and 4 GiB: use fewer host threads",
+                       P->kx->k->name, (unsigned long long)(P->launch->threads ? P->launch->threads : 1),
+                       (unsigned long long)slots, what, (unsigned long long)per_thread,
+                       (unsigned long long)max_hw_threads(P->program->platform));
+        return VISA_E_ARG;
+    }
+    *bytes = (size_t)(per_thread * slots);
+    *mem = vx_alloc(P->ctx, *bytes);
+    if (!*mem) return VISA_E_NOMEM;
+    memset(*mem, 0, *bytes);
+    *slot = (uint32_t)P->nbufs;
+    P->bufs[P->nbufs++] = (visa_buffer){*mem, *bytes};
+    return VISA_OK;
+}
+
 visa_status vp_launch_own_buffers(cl_plan *P) {
     const vp_zeinfo_kernel *k = P->kx->k->info;
-    P->private_slot = P->printf_slot = UINT32_MAX;
-    uint64_t per_thread = private_per_thread(P);
-    if (per_thread) {
-        uint64_t items = P->local[0] * P->local[1] * P->local[2];
-        uint64_t slots = (uint64_t)(P->launch->threads ? P->launch->threads : 1) * ((items + P->simd - 1) / P->simd);
-        if (slots > max_hw_threads(P->program->platform) || per_thread * slots > ((uint64_t)1 << 32)) {
-            diag_at_offset(P->ds, VISA_SEV_ERROR, "E-PROGRAM-LAUNCH", VISA_DIAG_NO_OFFSET,
-                           "kernel %s: %llu host threads x threads per group need %llu hardware threads of "
-                           "private memory (%llu bytes each); at most %llu and 4 GiB: use fewer host threads",
-                           P->kx->k->name, (unsigned long long)(P->launch->threads ? P->launch->threads : 1),
-                           (unsigned long long)slots, (unsigned long long)per_thread,
-                           (unsigned long long)max_hw_threads(P->program->platform));
-            return VISA_E_ARG;
-        }
-        P->private_bytes = (size_t)(per_thread * slots);
-        P->private_mem = vx_alloc(P->ctx, P->private_bytes);
-        if (!P->private_mem) return VISA_E_NOMEM;
-        memset(P->private_mem, 0, P->private_bytes);
-        P->private_slot = (uint32_t)P->nbufs;
-        P->bufs[P->nbufs++] = (visa_buffer){P->private_mem, P->private_bytes};
+    P->private_slot = P->scratch_slot = P->printf_slot = UINT32_MAX;
+    uint64_t per_thread = private_per_thread(P), scratch = scratch_per_thread(P);
+    visa_status st = VISA_OK;
+    if (per_thread)
+        st = alloc_per_thread(P, per_thread, "private memory", &P->private_mem, &P->private_bytes, &P->private_slot);
+    if (st == VISA_OK && scratch) {
+        P->scratch_size = (uint32_t)scratch;
+        st = alloc_per_thread(P, scratch, "scratch space", &P->scratch_mem, &P->scratch_bytes, &P->scratch_slot);
     }
+    if (st != VISA_OK) return st;
     if (wants(k, VP_ARG_PRINTF_BUFFER)) {
         P->printf_bytes = VP_PRINTF_BUFFER_BYTES;
         P->printf_mem = vx_alloc(P->ctx, P->printf_bytes);
@@ -110,6 +139,14 @@ visa_status vp_launch_own_buffers(cl_plan *P) {
         vp_printf_buffer_init(P->printf_mem, P->printf_bytes);
         P->printf_slot = (uint32_t)P->nbufs;
         P->bufs[P->nbufs++] = (visa_buffer){P->printf_mem, P->printf_bytes};
+    }
+    /* initcheck: private memory starts undefined (a kernel's uninitialised private variables) */
+    if (P->private_mem || P->scratch_mem) {
+        P->undef = vx_alloc(P->ctx, P->nbufs_cap);
+        if (!P->undef) return VISA_E_NOMEM;
+        memset(P->undef, 0, P->nbufs_cap);
+        if (P->private_mem) P->undef[P->private_slot] = 1;
+        if (P->scratch_mem) P->undef[P->scratch_slot] = 1;
     }
     return VISA_OK;
 }
@@ -129,5 +166,7 @@ visa_status vp_launch_finish(cl_plan *P) {
 
 void vp_launch_own_free(cl_plan *P) {
     if (P->private_mem) vx_free(P->ctx, P->private_mem, P->private_bytes);
+    if (P->scratch_mem) vx_free(P->ctx, P->scratch_mem, P->scratch_bytes);
+    if (P->undef) vx_free(P->ctx, P->undef, P->nbufs_cap);
     if (P->printf_mem) vx_free(P->ctx, P->printf_mem, P->printf_bytes);
 }

@@ -7,6 +7,8 @@
 **   nonuniform    a global size that is no multiple of the local size (-cl-std=CL2.0)
 **   byvalue       a struct argument split by .ze_info's source offsets
 **   private       a private array indexed at run time (private memory where IGC puts it there)
+**   scratch       private arrays on scratch space (tgllp, pvc): slices per hardware thread, and
+**                 E-RUN-OOB-SCRATCH past the slice
 **   globals       program-scope constant and global data, kept from one launch to the next
 **   printf        printf's output: integers, floats, strings, vectors
 **   errors        argument count and kinds, work_dim, reqd_work_group_size: E-PROGRAM-* each
@@ -223,19 +225,59 @@ static void test_private(void) {
         visa_cl_launch l = launch_1d("pv", 256, 64);
         l.threads = 2;
         visa_status s = visa_program_run(p, &l, args, 2, NULL);
-        if (s == VISA_E_UNSUPPORTED && saw(&st, "E-PROGRAM-UNSUPPORTED")) {
-            /* IGC put the array on scratch space (per_thread_memory_buffers type scratch): not
-            ** emulated yet, and said so */
-            printf("  %s: private array on scratch space: not emulated (E-PROGRAM-UNSUPPORTED)\n", device);
-        } else {
-            CHECKF(s == VISA_OK, "%s: private run (%d)", device, s);
-            for (int i = 0; i < 256; i++)
-                CHECKF(o[i] == ((i * 7 + n) % 64) * n + i, "%s: o[%d] = %d, want %d", device, i, o[i],
-                       ((i * 7 + n) % 64) * n + i);
-        }
+        CHECKF(s == VISA_OK, "%s: private run (%d)", device, s);
+        for (int i = 0; i < 256; i++)
+            CHECKF(o[i] == ((i * 7 + n) % 64) * n + i, "%s: o[%d] = %d, want %d", device, i, o[i],
+                   ((i * 7 + n) % 64) * n + i);
     }
     visa_program_destroy(p);
     CASE_END("private");
+}
+
+/* The slot of a[] that a(i, g) writes last: a[(5i + g) % 64] = i * g + n for i < 64 (5 is odd, so
+** every slot is written once: i = 13 (s - g) mod 64, 13 being 5's inverse mod 64). */
+static int scattered_value(int slot, int g, int n) { return ((slot - g) * 13 % 64 + 64) % 64 * g + n; }
+
+/* Private arrays written and read at indices known only at run time: on tgllp and pvc IGC puts them
+** on scratch space (docs/program.md), on dg2 in a private_space buffer.  Each hardware thread's
+** slice must be its own (the barrier makes every thread of a group write before any reads); reading past the array's end (a[64]: past the slice, the array filling
+** it) is E-RUN-OOB-SCRATCH where the array is on scratch. */
+static void test_scratch(void) {
+    CASE_BEGIN();
+    bool on_scratch = strcmp(device, "dg2-g10") != 0; /* IGC Platform::useScratchSpaceForOCL */
+    visa_program *p = build("kernel void sc(global int *out, int n) { int g = get_global_id(0); int a[64];\n"
+                            "  for (int i = 0; i < 64; i++) a[(i * 5 + g) % 64] = i * g + n;\n"
+                            "  barrier(CLK_LOCAL_MEM_FENCE); /* all of the group's threads write first */\n"
+                            "  out[g] = a[(g * 7) % 64] + a[(g + n) % 64]; }\n"
+                            "kernel void past(global int *out, int n) { int g = get_global_id(0); int a[64];\n"
+                            "  for (int i = 0; i < 64; i++) a[i] = i + g;\n"
+                            "  out[g] = a[n]; }\n",
+                            NULL);
+    if (p) {
+        static int out[512];
+        int n = 3;
+        visa_cl_arg args[2] = {{VISA_CL_ARG_BUFFER, out, sizeof out}, {VISA_CL_ARG_VALUE, &n, 4}};
+        visa_cl_launch l = launch_1d("sc", 512, 128); /* 4 groups of 4 SIMD32 threads (tgllp, pvc) */
+        for (unsigned threads = 1; threads <= 3; threads += 2) {
+            l.threads = threads;
+            memset(out, 0, sizeof out);
+            CHECKF(visa_program_run(p, &l, args, 2, NULL) == VISA_OK, "%s: sc run, %u host threads", device, threads);
+            for (int g = 0; g < 512; g++) {
+                int want = scattered_value(g * 7 % 64, g, n) + scattered_value((g + n) % 64, g, n);
+                CHECKF(out[g] == want, "%s: out[%d] = %d, want %d", device, g, out[g], want);
+            }
+        }
+        l = launch_1d("past", 64, 32);
+        n = 64;
+        visa_status s = visa_program_run(p, &l, args, 2, NULL);
+        if (on_scratch)
+            CHECKF(s == VISA_E_RUNTIME && saw(&st, "E-RUN-OOB-SCRATCH"), "%s: a[64] on scratch: %d", device, s);
+        n = 63;
+        CHECKF(visa_program_run(p, &l, args, 2, NULL) == VISA_OK && out[5] == 68, "%s: past with a[63]: %d", device,
+               out[5]);
+    }
+    visa_program_destroy(p);
+    CASE_END("scratch");
 }
 
 static void test_globals(void) {
@@ -386,6 +428,7 @@ int main(void) {
         test_nonuniform();
         test_byvalue();
         test_private();
+        test_scratch();
         test_globals();
         test_printf();
         test_errors();
