@@ -80,17 +80,12 @@ TODO = {
     "memcheck/read_out_of_bounds": "initcheck: a load out of bounds gives an undefined value",
     "memcheck/read_write_only_memory": "memcheck: read-only and write-only buffers",
     "memcheck/write_read_only_memory": "memcheck: read-only and write-only buffers",
-    "memcheck/fake_out_of_bounds": "private memory on scratch space (tgllp, pvc); C-MEMCHECK-ALIGN on dg2",
-    "uninitialized/uninitialized_address": "private memory on scratch space (tgllp, pvc); initcheck on dg2",
+    "memcheck/fake_out_of_bounds@dg2-g10": "memcheck: IGC's own unaligned LSC stores of struct padding (C-MEMCHECK-ALIGN)",
+    "memcheck/fake_out_of_bounds@pvc": "memcheck: IGC's own unaligned LSC stores of struct padding (C-MEMCHECK-ALIGN)",
     "alignment/unaligned@tgllp": "memcheck: a misaligned pointer on XeLP's legacy data port",
-    "atomics/atomic_cmpxchg_false_race@tgllp": "initcheck: false finding on XeLP",
     "uninitialized/padded_struct_memcpy_fp": "initcheck: false finding on a struct copy",
     "uninitialized/partially_uninitialized_fract": "initcheck: undefined bits through fract",
     "uninitialized/uninitialized_global_buffer": "initcheck: a buffer the launch does not fill",
-    "uninitialized/uninitialized_local_variable@tgllp": "initcheck on XeLP",
-    "uninitialized/uninitialized_packed_struct_memcpy@tgllp": "initcheck: struct copies on XeLP",
-    "uninitialized/uninitialized_padded_struct_memcpy@tgllp": "initcheck: struct copies on XeLP",
-    "uninitialized/uninitialized_padded_nested_struct_memcpy@tgllp": "initcheck: struct copies on XeLP",
 }
 
 CHECK_OF = [  # Oclgrind's ERROR text -> the visa check that must report it
