@@ -141,6 +141,31 @@ count ocl-diverge 1
 has ocl-diverge-line "$ol:38:5: error[C-SYNCCHECK-DIVERGENCE]: work-group divergence: 4 of the thread's 8 work-items reach this barrier (lanes off: 0xaa), the others do not [group 0 (0,0,0), thread 0]"
 run ocl-clean 0 "$ol" --local-size 8 --arg buf:64 --arg 0 --arg 0 --check=all
 
+# racecheck of OpenCL memory (tests/cli/check/ocl_race.visaasm, 2 groups of 8 work-items): a
+# barrier orders only the memory its fences cover; NoMask accesses are all enabled work-items';
+# an atomic races with another work-item's plain access, not with an atomic; equal stores of two
+# groups are no race, different ones are; a read of group 0 is not forgotten when group 1 reads
+orc=$k/ocl_race.visaasm
+oargs=(--groups 2 --local-size 8 --arg buf:80 --check=racecheck)
+run ocl-fences 0 "$orc" "${oargs[@]}" --arg 3 --arg 0
+count ocl-fences 0
+run ocl-slm-unfenced 1 "$orc" "${oargs[@]}" --arg 2 --arg 0
+count ocl-slm-unfenced 1
+has ocl-slm-unfenced-line "$orc:54:5: error[C-RACECHECK-SLM]: read of SLM byte 0x4 [group 0 (0,0,0), thread 0, lane 0] races with the write by thread 0, lane 1 at line 36:5: no barrier between them"
+run ocl-ugm-unfenced 1 "$orc" "${oargs[@]}" --arg 1 --arg 0
+count ocl-ugm-unfenced 1
+has ocl-ugm-unfenced-line "$orc:56:5: error[C-RACECHECK-GLOBAL]: read of byte 20 of buffer 0 [group 0 (0,0,0), thread 0, lane 0] races with the write by thread 0, lane 1 at line 41:5: no barrier between them"
+run ocl-atomic 1 "$orc" "${oargs[@]}" --arg 3 --arg 1
+count ocl-atomic 3
+has ocl-atomic-line "$orc:64:5: error[C-RACECHECK-GLOBAL]: read of byte 0 of buffer 0 [group 0 (0,0,0), thread 0, lane 0] races with the atomic write by thread 0, lanes 0xff at line 59:5: no barrier between them"
+has ocl-atomic-group "$orc:58:5: error[C-RACECHECK-GLOBAL]: atomic of byte 0 of buffer 0 [group 1 (1,0,0), thread 0, lane 0] races with the read by group 0, thread 0, lane 7 at line 64:5: no barrier between them"
+run ocl-nonuniform 1 "$orc" "${oargs[@]}" --arg 3 --arg 2
+count ocl-nonuniform 1
+has ocl-nonuniform-line "$orc:71:5: error[C-RACECHECK-GLOBAL]: write of byte 4 of buffer 0 [group 1 (1,0,0), thread 0, lane 0] races with the write by group 0, thread 0, lanes 0xff at line 71:5: no barrier between them"
+run ocl-intergroup 1 "$orc" "${oargs[@]}" --arg 3 --arg 4
+count ocl-intergroup 1
+has ocl-intergroup-line "$orc:79:5: error[C-RACECHECK-GLOBAL]: write of byte 8 of buffer 0 [group 1 (1,0,0), thread 0, lane 0] races with the read by group 0, thread 0, lane 0 at line 73:5: no barrier between them"
+
 # the option
 run bad-list 2 "$sx" --check=memcheck,bogus
 run all 0 "$sx" --arg buf:64:iota:f --arg buf:64:fill:f:1 --arg 2.5 --arg 10 --check=all
