@@ -121,6 +121,7 @@ struct emu_check_run {
     uint64_t found;
     uint64_t limit; /* CHECK_LIMIT or the context's max_errors */
     size_t *buf_size; /* the caller's buffers' sizes (the emulator's scratch buffers are not checked) */
+    uint8_t *access; /* NULL or the caller's buffers' visa_buffer_access (memcheck) */
     size_t nbufs;
     race_cell ***gshadow; /* per buffer, pages of SHADOW_PAGE cells allocated at their first access */
     uint64_t *pairs; /* reported race pairs (op << 32 | other op), a small set */
@@ -223,7 +224,7 @@ static bool race_prepare(emu_check_run *R) {
 }
 
 visa_status emu_check_prepare(const emu_program *p, uint32_t checks, diag_sink *ds, const visa_buffer *bufs,
-                              size_t nbufs, const uint8_t *undef, emu_check_run **out) {
+                              size_t nbufs, const uint8_t *undef, const uint8_t *access, emu_check_run **out) {
     *out = NULL;
     checks &= VISA_CHECK_ALL;
     if (!checks) return VISA_OK;
@@ -242,6 +243,10 @@ visa_status emu_check_prepare(const emu_program *p, uint32_t checks, diag_sink *
         if (!R->gshadow || !R->buf_size) goto oom;
         memset(R->gshadow, 0, sizeof(race_cell **) * R->nbufs);
         for (size_t i = 0; i < R->nbufs; i++) R->buf_size[i] = bufs[i].size;
+        if (access && (checks & VISA_CHECK_MEMCHECK)) {
+            if (!(R->access = vx_alloc(p->ctx, R->nbufs))) goto oom;
+            memcpy(R->access, access, R->nbufs);
+        }
     }
     const ir_routine *r = p->r;
     if (r->vars.len) {
@@ -287,6 +292,7 @@ bool emu_check_finish(emu_check_run *R) {
     if (R->iclass) vx_free(ctx, R->iclass, R->p->ops.len);
     if (R->fence_of) vx_free(ctx, R->fence_of, R->p->ops.len ? R->p->ops.len : 1);
     if (R->buf_size) vx_free(ctx, R->buf_size, sizeof(size_t) * R->nbufs);
+    if (R->access) vx_free(ctx, R->access, R->nbufs);
     if (R->vars) vx_free(ctx, R->vars, sizeof(var_range) * R->p->r->vars.len);
     if (R->pairs) vx_free(ctx, R->pairs, sizeof(uint64_t) * R->cap_pairs);
     vx_free(ctx, R, sizeof *R);
@@ -694,6 +700,31 @@ static race_cell *global_cell(emu_check_run *R, uint32_t buf, uint64_t off) {
     return &(*pg)[off % SHADOW_PAGE];
 }
 
+/* Once per instruction and rule: a loop storing the same undefined lanes is one finding. */
+static bool init_first(emu_check_run *R, uint32_t pc, uint32_t rule) { return pair_new(R, pc, 0xFFFFFF00u | rule); }
+
+/* memcheck: a store or atomic to a buffer the host made read-only; once per instruction and
+** buffer.  A load from a write-only buffer is not judged: IGC itself reads write-only memory (a
+** store to part of a vector becomes a load of the whole vector and a store of it back). */
+static void check_access(emu_thread *t, emu_check_group *g, uint32_t buf, uint64_t off, uint32_t size, unsigned lane,
+                         unsigned kind) {
+    unsigned a = g->run->access[buf];
+    if (a != VISA_BUFFER_READ_ONLY || kind == VISA_MEM_READ || !pair_new(g->run, cur_pc(t), 0xFFFF0000u | buf)) return;
+    char w[96];
+    who(g, t->index, w, sizeof w);
+    finding(g->run, EDIAG_C_MEMCHECK_ACCESS, cur_pc(t), kind_word(kind), size, (unsigned long long)off, buf,
+            "read-only", w, lane);
+}
+
+/* initcheck: an atomic combines the old bytes of memory with its operand and stores the result:
+** of undefined old bytes (memory nothing wrote, or none at all) it stores undefined bytes. */
+static void init_atomic(emu_thread *t, emu_check_group *g, uint32_t size, unsigned lane, const char *what) {
+    if (!init_first(g->run, cur_pc(t), 4)) return;
+    char w[96];
+    who(g, t->index, w, sizeof w);
+    finding(g->run, EDIAG_C_INITCHECK_ATOMIC, cur_pc(t), size, what, w, lane);
+}
+
 void emu_check_mem(emu_thread *t, unsigned space, uint32_t buffer, uint64_t addr, uint32_t size, unsigned lane,
                    unsigned kind) {
     emu_check_group *g = t->obs->chk;
@@ -703,12 +734,19 @@ void emu_check_mem(emu_thread *t, unsigned space, uint32_t buffer, uint64_t addr
     bool in = off <= limit && size <= limit - off;
     if (!in) {
         if (g->run->checks & VISA_CHECK_MEMCHECK) report_oob(t, g, space, buf, addr, off, limit, size, lane, kind);
+        if (g->ireg && kind == VISA_MEM_ATOMIC) init_atomic(t, g, size, lane, "outside its memory");
         return;
     }
+    if (g->run->access && space != VISA_MEM_SLM && buf < g->run->nbufs) check_access(t, g, buf, off, size, lane, kind);
     if (g->ireg && kind != VISA_MEM_READ) { /* written bytes are defined (an LSC store's hook refines it) */
-        if (space == VISA_MEM_SLM && g->islm) set_defined(g->islm, g->islm_bytes, (uint32_t)off, size);
-        else if (space != VISA_MEM_SLM && buf < g->run->nbufs && g->run->ginit)
-            memset(g->run->ginit[buf] + off, 0, sizeof(uint32_t) * size);
+        uint32_t *sh = space == VISA_MEM_SLM                  ? g->islm
+                       : buf < g->run->nbufs && g->run->ginit ? g->run->ginit[buf]
+                                                              : NULL;
+        uint64_t shn = space == VISA_MEM_SLM ? g->islm_bytes : sh ? g->run->buf_size[buf] : 0;
+        bool undef = false;
+        for (uint32_t k = 0; kind == VISA_MEM_ATOMIC && k < size && off + k < shn; k++) undef |= sh[off + k] != 0;
+        if (undef) init_atomic(t, g, size, lane, "memory nothing wrote"); /* and they stay undefined */
+        else if (sh) set_defined(sh, (uint32_t)shn, (uint32_t)off, size);
     }
     if (!(g->run->checks & VISA_CHECK_RACECHECK) || !size) return;
     race_pending_flush(t, g);
@@ -842,8 +880,6 @@ static void reg_name(const emu_check_run *R, uint32_t lo, uint32_t n, char *out,
     else snprintf(out, cap, "register bytes %u..%u", lo, lo + n - 1);
 }
 
-/* Once per instruction and rule: a loop storing the same undefined lanes is one finding. */
-static bool init_first(emu_check_run *R, uint32_t pc, uint32_t rule) { return pair_new(R, pc, 0xFFFFFF00u | rule); }
 
 /* What an initcheck finding on register bytes lo..lo+n-1, first read undefined by op origin - 1,
 ** names: the thread, the bytes, the origin.  False when the op has a finding of this rule already. */
@@ -896,7 +932,8 @@ void emu_check_xfer_report(emu_thread *t, uint8_t *reg, unsigned rn, const uint8
             for (unsigned k = 0; k < mn; k++) ms[k] = rn == mn ? (rs[k] ? org_of(rs[k], pc) : 0) : org;
         return;
     }
-    uint32_t org = 0;
+    /* a load out of bounds (memcheck's sink) reads no memory: undefined, first read here */
+    uint32_t org = mem && mem >= g->sink && mem < g->sink + OOB_SINK_BYTES ? pc + 1 : 0;
     for (unsigned k = 0; ms && k < mn && !org; k++) org = ms[k] ? org_of(ms[k], pc) : 0;
     for (unsigned k = 0; k < rn; k++) rs[k] = ms && rn == mn ? (ms[k] ? org_of(ms[k], pc) : 0) : org;
 }

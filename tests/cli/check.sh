@@ -141,6 +141,23 @@ count ocl-diverge 1
 has ocl-diverge-line "$ol:38:5: error[C-SYNCCHECK-DIVERGENCE]: work-group divergence: 4 of the thread's 8 work-items reach this barrier (lanes off: 0xaa), the others do not [group 0 (0,0,0), thread 0]"
 run ocl-clean 0 "$ol" --local-size 8 --arg buf:64 --arg 0 --arg 0 --check=all
 
+# initcheck (e), memory there is none of: with n = 16 over 32-byte buffers lanes 8..15 load out of
+# bounds (line 63, memcheck's finding); those loads read undefined bytes, which the mad makes V39's
+# and the store on line 66 stores, lane 8 first
+run init-oob 1 "$sx" --arg buf:32:iota:f --arg buf:32:fill:f:1 --arg 2.5 --arg 16 --check=initcheck,memcheck
+has init-oob-line "$sx:66:5: error[C-INITCHECK-STORE]: store of 4 undefined bytes (V39 bytes 32..35), first read undefined at line 63:5 [group 0 (0,0,0), thread 0, lane 8]"
+# (f) an atomic on memory nothing wrote (ocl_race's OUT[0], an undef buffer): both increments
+# (lines 58, 59) read-modify-write undefined bytes
+run init-atomic 1 "$k/ocl_race.visaasm" --groups 2 --local-size 8 --arg buf:80:undef --arg 3 --arg 0 --check=initcheck
+count init-atomic 2
+has init-atomic-line "$k/ocl_race.visaasm:58:5: error[C-INITCHECK-ATOMIC]: atomic read-modify-write of 4 undefined bytes (memory nothing wrote) [group 0 (0,0,0), thread 0, lane 0]"
+# memcheck, a buffer the host made read-only (buf:...:ro): saxpy stores y (buffer 1) on line 66;
+# once per instruction.  A write-only buffer's loads are not judged (IGC reads them itself)
+run read-only 1 "$sx" --arg buf:64:iota:f --arg buf:64:fill:f:1:ro --arg 2.5 --arg 10 --check=memcheck
+count read-only 1
+has read-only-line "$sx:66:5: error[C-MEMCHECK-ACCESS]: store of 4 bytes at offset 0 of buffer 1, which the host made read-only [group 0 (0,0,0), thread 0, lane 0]"
+run write-only 0 "$sx" --arg buf:64:iota:f --arg buf:64:fill:f:1:wo --arg 2.5 --arg 10 --check=all
+
 # racecheck of OpenCL memory (tests/cli/check/ocl_race.visaasm, 2 groups of 8 work-items): a
 # barrier orders only the memory its fences cover; NoMask accesses are all enabled work-items';
 # an atomic races with another work-item's plain access, not with an atomic; equal stores of two
