@@ -161,6 +161,9 @@ struct emu_check_group {
     uint32_t file_bytes, islm_bytes;
     uint8_t *snap; /* the file before an IC_OTHER op */
     uint32_t lane_org[EMU_MAX_LANES]; /* the current op's per-lane origin of undefined sources */
+    /* a plain mov copies bytes: the current op's source bytes' origins per lane, when bytewise */
+    uint32_t lane_bytes[EMU_MAX_LANES][8];
+    bool bytewise;
     uint32_t enabled; /* its channel enables before it ran */
     bool hooked; /* a message handler reported its transfers (emu_check_xfer) */
     uint8_t sink[OOB_SINK_BYTES];
@@ -923,10 +926,17 @@ void emu_check_xfer_report(emu_thread *t, uint8_t *reg, unsigned rn, const uint8
     uint32_t *ms = mem ? mem_shadow(t, g, mem) : NULL; /* NULL: no memory (a constant, an out-of-bounds read) */
     if (ms && !mem_shadow(t, g, mem + mn - 1)) ms = NULL;
     if (store) {
+        /* an element with defined bytes too is data moved with what surrounds it (a struct's
+        ** padding copied with its neighbours as dwords): its definedness goes on to memory, the
+        ** store is reported only when every byte of the element is undefined */
         uint32_t org = 0;
-        for (unsigned k = 0; k < rn && !org; k++) org = rs[k] ? org_of(rs[k], pc) : 0;
+        unsigned nundef = 0;
+        for (unsigned k = 0; k < rn; k++) {
+            nundef += rs[k] != 0;
+            if (!org && rs[k]) org = org_of(rs[k], pc);
+        }
         undef_words u;
-        if (org && undef_first(t, g, 2, off, rn, org, &u))
+        if (nundef == rn && org && undef_first(t, g, 2, off, rn, org, &u))
             finding(g->run, EDIAG_C_INITCHECK_STORE, pc, rn, u.reg, u.pos, u.who, lane);
         if (ms)
             for (unsigned k = 0; k < mn; k++) ms[k] = rn == mn ? (rs[k] ? org_of(rs[k], pc) : 0) : org;
@@ -1024,11 +1034,39 @@ static void check_branch(emu_thread *t, emu_check_group *g, const emu_op *op, ui
     finding(g->run, EDIAG_C_INITCHECK_BRANCH, pc, op->pred_id ? "predicate" : "index", pos, w, lane);
 }
 
+static bool reg_shape(unsigned shape) {
+    return shape == EO_CONTIG || shape == EO_SCALAR || shape == EO_GENERAL || shape == EO_INDIRECT || shape == EO_VXH;
+}
+
+/* A mov that copies each lane's bytes unchanged (same element size, no modifier, no saturation):
+** its destination bytes take the source bytes' definedness one by one (a struct's defined bytes
+** and undefined padding moved together as dwords stay apart). */
+static bool mov_bytewise(const emu_op *op) {
+    const emu_opnd *s = &op->src[0];
+    return op->form == VISA_FORM_MOV && op->nsrc == 1 && !op->sat && !s->mod && reg_shape(s->shape) &&
+           reg_shape(op->dst.shape) && s->size == op->dst.size && s->size <= 8;
+}
+
+static void mov_bytes(emu_thread *t, emu_check_group *g, const emu_op *op, uint32_t pc) {
+    const emu_opnd *o = &op->src[0];
+    for (unsigned i = 0; i < op->exec; i++) {
+        uint32_t b = g->enabled >> i & 1 ? emu_region_byte(t, o, i) : UINT32_MAX;
+        for (unsigned k = 0; k < o->size; k++) {
+            uint32_t sh = b == UINT32_MAX ? 0 : reg_shadow(t, g)[b + k];
+            g->lane_bytes[i][k] = sh ? org_of(sh, pc) : 0;
+        }
+    }
+}
+
 static void init_before(emu_thread *t, emu_check_group *g, const emu_op *op) {
     uint32_t pc = t->pc;
     switch (g->run->iclass[pc]) {
     case IC_ALU: {
         g->enabled = op->pred_selects ? emu_exec_enables(t, op) : emu_chen(t, op);
+        if ((g->bytewise = mov_bytewise(op))) {
+            mov_bytes(t, g, op, pc);
+            return;
+        }
         const uint32_t *ps = op->pred_selects && op->pred_id < g->run->npred ? pred_shadow(t, g, op->pred_id) : NULL;
         for (unsigned i = 0; i < op->exec; i++) {
             uint32_t org = 0;
@@ -1055,6 +1093,11 @@ static void init_after(emu_thread *t, emu_check_group *g, const emu_op *op) {
     case IC_ALU:
         for (unsigned i = 0; i < op->exec; i++) {
             if (!(g->enabled >> i & 1)) continue;
+            if (g->bytewise) {
+                uint32_t b = emu_region_byte(t, &op->dst, i);
+                if (b != UINT32_MAX) memcpy(reg_shadow(t, g) + b, g->lane_bytes[i], sizeof(uint32_t) * op->dst.size);
+                continue;
+            }
             dst_set(t, g, &op->dst, i, g->lane_org[i]);
             dst_set(t, g, &op->dst2, i, g->lane_org[i]);
         }

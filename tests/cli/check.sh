@@ -151,6 +151,14 @@ has init-oob-line "$sx:66:5: error[C-INITCHECK-STORE]: store of 4 undefined byte
 run init-atomic 1 "$k/ocl_race.visaasm" --groups 2 --local-size 8 --arg buf:80:undef --arg 3 --arg 0 --check=initcheck
 count init-atomic 2
 has init-atomic-line "$k/ocl_race.visaasm:58:5: error[C-INITCHECK-ATOMIC]: atomic read-modify-write of 4 undefined bytes (memory nothing wrote) [group 0 (0,0,0), thread 0, lane 0]"
+# (g) struct padding (tests/cli/check/init_pad.visaasm): dwords with one defined byte, copied byte
+# by byte by a mov and stored, are no finding; with FIX 0 no byte is defined: the store on line 26
+# reports lane 0, first read undefined by the mov on line 25
+run init-pad 0 "$k/init_pad.visaasm" --arg buf:32 --arg 1 --check=all
+count init-pad 0
+run init-pad-undef 1 "$k/init_pad.visaasm" --arg buf:32 --arg 0 --check=initcheck
+count init-pad-undef 1
+has init-pad-undef-line "$k/init_pad.visaasm:26:5: error[C-INITCHECK-STORE]: store of 4 undefined bytes (W bytes 0..3), first read undefined at line 25:5 [group 0 (0,0,0), thread 0, lane 0]"
 # memcheck, a buffer the host made read-only (buf:...:ro): saxpy stores y (buffer 1) on line 66;
 # once per instruction.  A write-only buffer's loads are not judged (IGC reads them itself)
 run read-only 1 "$sx" --arg buf:64:iota:f --arg buf:64:fill:f:1:ro --arg 2.5 --arg 10 --check=memcheck
