@@ -376,7 +376,19 @@ typedef struct visa_run_opts {
     uint32_t scratch_buffer; /**< the buffer holding every hardware thread's scratch space: thread slot
                                   k (host worker x threads per group + thread in group) at byte
                                   k x scratch_size; it must hold threads x threads per group of them */
+    const uint8_t *buffer_access; /**< NULL, or one visa_buffer_access per buffer of the run: what the
+                                       host allowed the kernel (OpenCL's CL_MEM_READ_ONLY /
+                                       WRITE_ONLY); VISA_CHECK_MEMCHECK reports stores to read-only
+                                       buffers (version 7) */
 } visa_run_opts;
+
+/** What the host lets a kernel do with a buffer (visa_run_opts.buffer_access). */
+typedef enum visa_buffer_access {
+    VISA_BUFFER_READ_WRITE = 0,
+    VISA_BUFFER_READ_ONLY = 1, /**< a store or atomic is a memcheck finding */
+    VISA_BUFFER_WRITE_ONLY = 2 /**< not judged by memcheck: IGC's own code reads write-only buffers
+                                    (a store to part of a vector is a load and a store of the whole) */
+} visa_buffer_access;
 
 /** A symbol outside the module and its emulated address (visa_run_opts.symbols). */
 typedef struct visa_symbol {
@@ -696,6 +708,11 @@ typedef struct visa_cl_launch {
     **  reached the buffer; NULL: printf output is dropped. */
     visa_write_fn printf_out;
     void *printf_ud;
+    const uint8_t *arg_undef; /**< NULL, or one flag per argument: nonzero for a BUFFER whose bytes
+                                   start undefined to VISA_CHECK_INITCHECK (memory the host never
+                                   wrote) (version 2) */
+    const uint8_t *arg_access; /**< NULL, or one visa_buffer_access per argument (BUFFER arguments:
+                                    the cl_mem's READ_ONLY / WRITE_ONLY flags) (version 2) */
 } visa_cl_launch;
 
 /** Launch a kernel: args[i] is OpenCL argument i (nargs must be the kernel's arg_count, each of the

@@ -71,6 +71,7 @@ visa_status visa__verify_opts_read(const visa_verify_opts *in, visa_verify_opts 
 visa_status visa__run_opts_read(const visa_run_opts *in, visa_run_opts *out);
 visa_status visa__observer_read(const visa_observer *in, visa_observer *out);
 visa_status visa__region_opts_read(const visa_region_opts *in, visa_region_opts *out);
+visa_status visa__cl_launch_read(const visa_cl_launch *in, visa_cl_launch *out);
 
 /* -- Growable array: VEC(T) v; vec_push(ctx, &v, x) --------------------------------------- */
 #define VEC(T)             \

@@ -26,8 +26,10 @@
     END_OF(visa_run_opts, max_steps) /* set_cr0 and cr0 came in version 2, observer in 3,
                                                         ** timeout_seconds, max_total_steps
                                                         ** and checks in 4, undef_buffers in 5,
-                                                        ** payload .. nsymbols in 6, scratch in 7 */
+                                                        ** payload .. nsymbols in 6, scratch and
+                                                        ** buffer_access in 7 */
 #define OBSERVER_V1 END_OF(visa_observer, on_mem)
+#define CL_LAUNCH_V1 END_OF(visa_cl_launch, printf_ud) /* arg_undef and arg_access came in version 2 */
 #define REGION_OPTS_V1 END_OF(visa_region_opts, naddrs)
 
 /* Start a reader: reject a too-small struct, then zero the copy. */
@@ -102,6 +104,7 @@ visa_status visa__run_opts_read(const visa_run_opts *in, visa_run_opts *out) {
     TAKE(in, out, nsymbols);
     TAKE(in, out, scratch_size); /* version 7 */
     TAKE(in, out, scratch_buffer);
+    TAKE(in, out, buffer_access);
     return VISA_OK;
 }
 
@@ -123,5 +126,26 @@ visa_status visa__region_opts_read(const visa_region_opts *in, visa_region_opts 
     TAKE(in, out, platform);
     TAKE(in, out, addrs);
     TAKE(in, out, naddrs);
+    return VISA_OK;
+}
+
+visa_status visa__cl_launch_read(const visa_cl_launch *in, visa_cl_launch *out) {
+    OPTS_BEGIN(in, out, CL_LAUNCH_V1);
+    TAKE(in, out, kernel);
+    TAKE(in, out, work_dim);
+    for (int k = 0; k < 3; k++) {
+        TAKE(in, out, global_size[k]);
+        TAKE(in, out, local_size[k]);
+        TAKE(in, out, global_offset[k]);
+    }
+    TAKE(in, out, threads);
+    TAKE(in, out, checks);
+    TAKE(in, out, max_steps);
+    TAKE(in, out, timeout_seconds);
+    TAKE(in, out, observer);
+    TAKE(in, out, printf_out);
+    TAKE(in, out, printf_ud);
+    TAKE(in, out, arg_undef); /* version 2 */
+    TAKE(in, out, arg_access);
     return VISA_OK;
 }

@@ -25,16 +25,19 @@
 ** variable the address register pointed into when it was set (the kernel's non-alias variables;
 ** an address pointing into none is not judged), are reported.
 **
-** racecheck.  Each thread has a vector clock over its group's threads; its own entry counts the
-** barrier signals it made.  A producer's signal joins its clock into the barrier's; a consumer
-** that passes its wait joins the completed phase's clock into its own.  Each SLM byte (per
-** group) and global byte (per buffer, for the whole run) remembers its last write and its last
-** read: group, thread, the thread's own clock then, the instruction.  Two accesses of different
-** threads conflict when at least one is a non-atomic write; they race unless they are in the
-** same group and the earlier one's clock entry is covered by the later thread's clock (a barrier
-** between them).  Across groups any conflict is a race.  Only the last read is remembered, so a
-** race with an earlier reader can go unreported (never the reverse).  Each pair of instructions
-** is reported once.
+** racecheck.  Each thread has a vector clock per memory (SLM, global) over its group's threads;
+** its own entry counts the barrier signals it made that order that memory: those the thread's
+** fences since its previous barrier cover (all memory when no fence precedes).  A producer's
+** signal joins its clocks into the barrier's; a consumer that passes its wait joins the completed
+** phase's clocks into its own.  Each SLM byte (per group) and global byte (per buffer, for the
+** whole run) remembers its last write, its last read and the last read of an earlier group:
+** group, thread, work-items, the thread's own clock then, the instruction.  Two accesses conflict
+** when one writes and they are not both atomic; they race unless they are the same work-item's or
+** in the same group with the earlier one's clock entry covered by the later thread's clock (a
+** barrier between them).  Across groups any conflict is a race.  Two plain writes of equal bytes
+** are no race (Oclgrind's uniform writes).  Only the last read per group is remembered, so a race
+** with an earlier reader can go unreported (never the reverse).  Each pair of instructions is
+** reported once.
 **
 ** initcheck: see the section below (init_*).
 **
@@ -59,21 +62,45 @@
 #define OOB_SINK_BYTES 4096u /* the largest single access of any message (a 2D block row, a block) */
 #define SHADOW_PAGE 4096u /* global shadow: bytes per page */
 
-/* race_acc.lane of an access that is no one work-item's (a block message's element index) */
-#define RACE_ANY_ITEM 0xFFu
+/* racecheck's memory spaces: SLM, and global memory (buffers, surfaces).  A barrier orders those
+** the fences its thread made since its previous barrier cover (RACE_FENCED_*). */
+enum { RACE_SLM, RACE_GLOBAL, RACE_SPACES };
+#define RACE_FENCED_SLM (1u << RACE_SLM)
+#define RACE_FENCED_GLOBAL (1u << RACE_GLOBAL)
 
 /* The last write or read of one byte (racecheck). */
 typedef struct race_acc {
     uint32_t group; /* linear group index + 1; 0: none */
-    uint32_t clock; /* the thread's own clock entry then */
+    uint32_t clock; /* the thread's own clock entry of the space then */
     uint32_t op; /* instruction index */
+    /* an OpenCL kernel's work-items (lanes of the thread, emu_check_run.lanes_are_items) on whose
+    ** behalf the access was made: one lane's, or a NoMask op's (all the thread's enabled work-items:
+    ** IGC's scalarised uniform loads, stores and atomics); 0: no one's (a block message's element) */
+    uint32_t items;
     uint16_t thread;
     uint8_t atomic;
-    uint8_t lane; /* the work-item (lane) of an OpenCL kernel's thread (emu_check_run.lanes_are_items) */
+    uint8_t lane; /* the first of items (the finding names it) */
 } race_acc;
+/* w: the last plain write, or atomic when no plain write is unordered with it; r: the last read;
+** rx: the last read of a group before r's (any conflict across groups is a race, so a read of an
+** earlier group must not be forgotten when a later group reads). */
 typedef struct race_cell {
-    race_acc w, r;
+    race_acc w, r, rx;
 } race_cell;
+
+/* A plain write that conflicts with another plain write: a race unless both store the same bytes
+** (Oclgrind's uniform writes), which the message's transfer hook tells (emu_check_xfer_report). */
+#define RACE_PENDING_BYTES 64u /* the widest plain write deferred so (a larger one is reported) */
+typedef struct race_pending {
+    bool on, compared, differs;
+    unsigned space, kind, lane;
+    uint32_t buf;
+    uint64_t off;
+    race_acc prev;
+    const uint8_t *host; /* the write's memory: n bytes, which held `old` before it */
+    uint32_t n;
+    uint8_t old[RACE_PENDING_BYTES];
+} race_pending;
 
 typedef struct var_range {
     uint32_t lo, hi;
@@ -94,6 +121,7 @@ struct emu_check_run {
     uint64_t found;
     uint64_t limit; /* CHECK_LIMIT or the context's max_errors */
     size_t *buf_size; /* the caller's buffers' sizes (the emulator's scratch buffers are not checked) */
+    uint8_t *access; /* NULL or the caller's buffers' visa_buffer_access (memcheck) */
     size_t nbufs;
     race_cell ***gshadow; /* per buffer, pages of SHADOW_PAGE cells allocated at their first access */
     uint64_t *pairs; /* reported race pairs (op << 32 | other op), a small set */
@@ -109,6 +137,7 @@ struct emu_check_run {
     ** work-items, unordered unless a barrier lies between them, although the hardware runs them
     ** in lockstep (the OpenCL memory model, which another SIMD width or device would expose). */
     bool lanes_are_items;
+    uint8_t *fence_of; /* per op: RACE_FENCED_* a fence covers (racecheck) */
 };
 
 struct emu_check_group {
@@ -120,8 +149,11 @@ struct emu_check_group {
     uint32_t naddr; /* address slots per thread */
     uint8_t *addr_set; /* n x naddr: the slot was written */
     var_range *addr_var; /* n x naddr: the variable it pointed into when written */
-    uint32_t *vc; /* n x n vector clocks */
-    uint32_t *bar_acc, *bar_done; /* 32 x n per barrier: the current phase's, the completed one's */
+    /* per space (RACE_*): n x n vector clocks; 32 x n per barrier: the current phase's, the
+    ** completed one's */
+    uint32_t *vc[RACE_SPACES], *bar_acc[RACE_SPACES], *bar_done[RACE_SPACES];
+    uint8_t *fenced; /* per thread: RACE_FENCED_* of its fences since its last barrier */
+    race_pending pending;
     race_cell *slm;
     uint32_t slm_bytes;
     /* initcheck: shadows of each thread's register file and predicates, of the group's SLM */
@@ -129,6 +161,9 @@ struct emu_check_group {
     uint32_t file_bytes, islm_bytes;
     uint8_t *snap; /* the file before an IC_OTHER op */
     uint32_t lane_org[EMU_MAX_LANES]; /* the current op's per-lane origin of undefined sources */
+    /* a plain mov copies bytes: the current op's source bytes' origins per lane, when bytewise */
+    uint32_t lane_bytes[EMU_MAX_LANES][8];
+    bool bytewise;
     uint32_t enabled; /* its channel enables before it ran */
     bool hooked; /* a message handler reported its transfers (emu_check_xfer) */
     uint8_t sink[OOB_SINK_BYTES];
@@ -172,8 +207,27 @@ static int range_cmp(const void *a, const void *b) {
 
 static bool init_prepare(emu_check_run *R, const visa_buffer *bufs, const uint8_t *undef);
 
+/* The memory each fence op orders (racecheck): fence_local SLM, fence_global global memory (a
+** software-only fence nothing); lsc_fence its shared function's (slm, or ugm / ugml / tgm). */
+static bool race_prepare(emu_check_run *R) {
+    const emu_program *p = R->p;
+    R->fence_of = vx_alloc(p->ctx, p->ops.len ? p->ops.len : 1);
+    if (!R->fence_of) return false;
+    memset(R->fence_of, 0, p->ops.len ? p->ops.len : 1);
+    for (uint32_t i = 0; i < p->ops.len; i++) {
+        const ir_inst *in = p->origin.data[i].in;
+        if (!in || !in->nopnd) continue;
+        unsigned v = (unsigned)in->opnd[0].u.num;
+        if (in->form == VISA_FORM_FENCE && !(v & 0x80))
+            R->fence_of[i] = v & 0x20 ? RACE_FENCED_SLM : RACE_FENCED_GLOBAL;
+        else if (in->form == VISA_FORM_LSC_FENCE)
+            R->fence_of[i] = v == VISA_LSC_SFID_SLM ? RACE_FENCED_SLM : RACE_FENCED_GLOBAL;
+    }
+    return true;
+}
+
 visa_status emu_check_prepare(const emu_program *p, uint32_t checks, diag_sink *ds, const visa_buffer *bufs,
-                              size_t nbufs, const uint8_t *undef, emu_check_run **out) {
+                              size_t nbufs, const uint8_t *undef, const uint8_t *access, emu_check_run **out) {
     *out = NULL;
     checks &= VISA_CHECK_ALL;
     if (!checks) return VISA_OK;
@@ -192,6 +246,10 @@ visa_status emu_check_prepare(const emu_program *p, uint32_t checks, diag_sink *
         if (!R->gshadow || !R->buf_size) goto oom;
         memset(R->gshadow, 0, sizeof(race_cell **) * R->nbufs);
         for (size_t i = 0; i < R->nbufs; i++) R->buf_size[i] = bufs[i].size;
+        if (access && (checks & VISA_CHECK_MEMCHECK)) {
+            if (!(R->access = vx_alloc(p->ctx, R->nbufs))) goto oom;
+            memcpy(R->access, access, R->nbufs);
+        }
     }
     const ir_routine *r = p->r;
     if (r->vars.len) {
@@ -206,6 +264,7 @@ visa_status emu_check_prepare(const emu_program *p, uint32_t checks, diag_sink *
         }
         qsort(R->vars, R->nvars, sizeof *R->vars, range_cmp);
     }
+    if ((checks & VISA_CHECK_RACECHECK) && !race_prepare(R)) goto oom;
     if ((checks & VISA_CHECK_INITCHECK) && !init_prepare(R, bufs, undef)) goto oom;
     *out = R;
     return VISA_OK;
@@ -234,7 +293,9 @@ bool emu_check_finish(emu_check_run *R) {
         if (R->ginit[i]) vx_free(ctx, R->ginit[i], sizeof(uint32_t) * R->buf_size[i]);
     if (R->ginit) vx_free(ctx, R->ginit, sizeof(uint32_t *) * R->nbufs);
     if (R->iclass) vx_free(ctx, R->iclass, R->p->ops.len);
+    if (R->fence_of) vx_free(ctx, R->fence_of, R->p->ops.len ? R->p->ops.len : 1);
     if (R->buf_size) vx_free(ctx, R->buf_size, sizeof(size_t) * R->nbufs);
+    if (R->access) vx_free(ctx, R->access, R->nbufs);
     if (R->vars) vx_free(ctx, R->vars, sizeof(var_range) * R->p->r->vars.len);
     if (R->pairs) vx_free(ctx, R->pairs, sizeof(uint64_t) * R->cap_pairs);
     vx_free(ctx, R, sizeof *R);
@@ -246,9 +307,12 @@ static void group_free(emu_check_group *g) {
     size_t n = g->n, na = g->naddr;
     if (g->addr_set) vx_free(ctx, g->addr_set, n * na);
     if (g->addr_var) vx_free(ctx, g->addr_var, sizeof(var_range) * n * na);
-    if (g->vc) vx_free(ctx, g->vc, sizeof(uint32_t) * n * n);
-    if (g->bar_acc) vx_free(ctx, g->bar_acc, sizeof(uint32_t) * 32 * n);
-    if (g->bar_done) vx_free(ctx, g->bar_done, sizeof(uint32_t) * 32 * n);
+    for (unsigned s = 0; s < RACE_SPACES; s++) {
+        if (g->vc[s]) vx_free(ctx, g->vc[s], sizeof(uint32_t) * n * n);
+        if (g->bar_acc[s]) vx_free(ctx, g->bar_acc[s], sizeof(uint32_t) * 32 * n);
+        if (g->bar_done[s]) vx_free(ctx, g->bar_done[s], sizeof(uint32_t) * 32 * n);
+    }
+    if (g->fenced) vx_free(ctx, g->fenced, n);
     if (g->slm) vx_free(ctx, g->slm, sizeof(race_cell) * g->slm_bytes);
     if (g->ireg) vx_free(ctx, g->ireg, sizeof(uint32_t) * n * g->file_bytes);
     if (g->ipred) vx_free(ctx, g->ipred, sizeof(uint32_t) * n * g->run->npred * 32);
@@ -258,6 +322,30 @@ static void group_free(emu_check_group *g) {
 }
 
 static bool init_group(emu_check_group *g, uint32_t slm_bytes);
+
+/* racecheck's state of a group: each thread's clocks start at 1 for itself, 0 for the others. */
+static bool race_group(emu_check_group *g, uint32_t slm_bytes) {
+    visa_ctx *ctx = g->run->p->ctx;
+    size_t n = g->n;
+    bool ok = (g->fenced = vx_alloc(ctx, n)) != NULL;
+    for (unsigned s = 0; ok && s < RACE_SPACES; s++) {
+        g->vc[s] = vx_alloc(ctx, sizeof(uint32_t) * n * n);
+        g->bar_acc[s] = vx_alloc(ctx, sizeof(uint32_t) * 32 * n);
+        g->bar_done[s] = vx_alloc(ctx, sizeof(uint32_t) * 32 * n);
+        ok = g->vc[s] && g->bar_acc[s] && g->bar_done[s];
+        if (!ok) break;
+        memset(g->vc[s], 0, sizeof(uint32_t) * n * n);
+        for (size_t i = 0; i < n; i++) g->vc[s][i * n + i] = 1;
+        memset(g->bar_acc[s], 0, sizeof(uint32_t) * 32 * n);
+        memset(g->bar_done[s], 0, sizeof(uint32_t) * 32 * n);
+    }
+    g->slm_bytes = slm_bytes;
+    g->slm = ok && slm_bytes ? vx_alloc(ctx, sizeof(race_cell) * slm_bytes) : NULL;
+    if (!ok || (slm_bytes && !g->slm)) return false;
+    memset(g->fenced, 0, n);
+    if (g->slm) memset(g->slm, 0, sizeof(race_cell) * slm_bytes);
+    return true;
+}
 
 bool emu_check_group_begin(emu_check_run *R, emu_check_group **out, uint64_t gi, const uint32_t group[3],
                            emu_thread *threads, uint32_t n, uint32_t slm_bytes) {
@@ -284,21 +372,7 @@ bool emu_check_group_begin(emu_check_run *R, emu_check_group **out, uint64_t gi,
             memset(g->addr_var, 0, sizeof(var_range) * na);
         }
     }
-    if (ok && (R->checks & VISA_CHECK_RACECHECK)) {
-        g->vc = vx_alloc(ctx, sizeof(uint32_t) * n * n);
-        g->bar_acc = vx_alloc(ctx, sizeof(uint32_t) * 32 * n);
-        g->bar_done = vx_alloc(ctx, sizeof(uint32_t) * 32 * n);
-        g->slm_bytes = slm_bytes;
-        g->slm = slm_bytes ? vx_alloc(ctx, sizeof(race_cell) * slm_bytes) : NULL;
-        ok = g->vc && g->bar_acc && g->bar_done && (!slm_bytes || g->slm);
-        if (ok) {
-            memset(g->vc, 0, sizeof(uint32_t) * n * n);
-            for (uint32_t i = 0; i < n; i++) g->vc[(size_t)i * n + i] = 1;
-            memset(g->bar_acc, 0, sizeof(uint32_t) * 32 * n);
-            memset(g->bar_done, 0, sizeof(uint32_t) * 32 * n);
-            if (g->slm) memset(g->slm, 0, sizeof(race_cell) * slm_bytes);
-        }
-    }
+    if (ok && (R->checks & VISA_CHECK_RACECHECK)) ok = race_group(g, slm_bytes);
     if (ok && (R->checks & VISA_CHECK_INITCHECK)) ok = init_group(g, slm_bytes);
     if (!ok) {
         group_free(g);
@@ -397,9 +471,12 @@ static void check_opnd(emu_thread *t, emu_check_group *g, const emu_op *op, cons
 static void init_before(emu_thread *t, emu_check_group *g, const emu_op *op);
 static void init_after(emu_thread *t, emu_check_group *g, const emu_op *op);
 
+static void race_pending_flush(emu_thread *t, emu_check_group *g);
+
 void emu_check_before(emu_thread *t, const emu_op *op) {
     emu_check_group *g = t->obs->chk;
     if (t->blocked_at == t->pc + 1) return;
+    if (g->fenced) g->fenced[t->index] |= g->run->fence_of[t->pc];
     if (g->ireg) init_before(t, g, op);
     if (!(g->run->checks & VISA_CHECK_MEMCHECK)) return;
     uint32_t lanes = emu_chen(t, op);
@@ -409,6 +486,7 @@ void emu_check_before(emu_thread *t, const emu_op *op) {
 
 void emu_check_after(emu_thread *t, const emu_op *op) {
     emu_check_group *g = t->obs->chk;
+    race_pending_flush(t, g);
     if (g->ireg && !t->fault && !t->blocked) init_after(t, g, op);
     if (!(g->run->checks & VISA_CHECK_MEMCHECK) || op->dst.shape != EO_ADDR || t->fault || t->blocked) return;
     for (unsigned i = 0; i < op->exec; i++) {
@@ -467,16 +545,21 @@ static bool pair_new(emu_check_run *R, uint32_t a, uint32_t b) {
     return true;
 }
 
-/* Does `prev` happen before the current access of thread t's lane in group g?  A thread's own
-** earlier accesses do, except another work-item's (lane's) of an OpenCL kernel with no barrier
-** between: the thread's own clock entry counts its barriers. */
-static bool ordered(const emu_check_group *g, const emu_thread *t, unsigned lane, const race_acc *prev) {
+static unsigned race_space(unsigned space) { return space == VISA_MEM_SLM ? RACE_SLM : RACE_GLOBAL; }
+
+/* Does `prev` happen before the current access `me` of thread t in group g, in memory space s?  A
+** thread's own earlier accesses do, except another work-item's (lane's) of an OpenCL kernel with no
+** barrier ordering s between: the thread's own clock entry counts those barriers. */
+static bool ordered(const emu_check_group *g, const emu_thread *t, unsigned s, const race_acc *me,
+                    const race_acc *prev) {
     if (prev->group != g->gi + 1) return false;
-    uint32_t own = g->vc[(size_t)t->index * g->n + t->index];
-    if (prev->thread == t->index)
-        return !g->run->lanes_are_items || prev->lane == (uint8_t)lane || prev->lane == RACE_ANY_ITEM ||
-               lane == RACE_ANY_ITEM || own > prev->clock;
-    return g->vc[(size_t)t->index * g->n + prev->thread] >= prev->clock;
+    const uint32_t *vc = g->vc[s] + (size_t)t->index * g->n;
+    if (prev->thread == t->index) {
+        uint32_t both = prev->items | me->items;
+        return !g->run->lanes_are_items || !prev->items || !me->items || !(both & (both - 1)) ||
+               vc[t->index] > prev->clock;
+    }
+    return vc[prev->thread] >= prev->clock;
 }
 
 static void report_race(emu_thread *t, emu_check_group *g, unsigned space, uint64_t off, uint32_t buf, unsigned kind,
@@ -489,48 +572,116 @@ static void report_race(emu_thread *t, emu_check_group *g, unsigned space, uint6
     op_pos(R, prev->op, pos, sizeof pos);
     /* an OpenCL kernel's other work-item is a lane too */
     char item[24] = "";
-    if (R->lanes_are_items) snprintf(item, sizeof item, ", lane %u", prev->lane);
+    if (R->lanes_are_items && (prev->items & (prev->items - 1)))
+        snprintf(item, sizeof item, ", lanes 0x%x", prev->items); /* a NoMask op's work-items */
+    else if (R->lanes_are_items) snprintf(item, sizeof item, ", lane %u", prev->lane);
     if (prev->group == g->gi + 1) snprintf(other, sizeof other, "thread %u%s", prev->thread, item);
     else snprintf(other, sizeof other, "group %u, thread %u%s", prev->group - 1, prev->thread, item);
     if (space == VISA_MEM_SLM) snprintf(where, sizeof where, "SLM byte 0x%llx", (unsigned long long)off);
     else snprintf(where, sizeof where, "byte %llu of buffer %u", (unsigned long long)off, buf);
     const char *mine = kind == VISA_MEM_READ ? "read" : kind == VISA_MEM_ATOMIC ? "atomic" : "write";
-    const char *theirs = prev_write ? "write" : "read", *atomic = prev_write && prev->atomic ? "atomic " : "";
+    const char *theirs = prev_write ? "write" : "read", *atomic = prev->atomic ? "atomic " : "";
     if (space == VISA_MEM_SLM) finding(R, EDIAG_C_RACECHECK_SLM, pc, mine, where, w, lane, atomic, theirs, other, pos);
     else finding(R, EDIAG_C_RACECHECK_GLOBAL, pc, mine, where, w, lane, atomic, theirs, other, pos);
 }
 
-static void race_access(emu_thread *t, emu_check_group *g, uint64_t off, uint64_t n, unsigned space, uint32_t buf,
-                        unsigned kind, unsigned lane) {
-    /* the work-item: the lane counted from the instruction's mask offset (a SIMD32 kernel's M5 half);
-    ** RACE_ANY_ITEM where the message's index is no dispatched lane (the elements of a block) */
-    unsigned item = lane + t->prog->ops.data[cur_pc(t)].mask_off;
-    if (item >= 32 || !(t->dispatch >> item & 1)) item = RACE_ANY_ITEM;
-    race_acc me = {(uint32_t)(g->gi + 1), g->vc[(size_t)t->index * g->n + t->index], cur_pc(t), (uint16_t)t->index,
-                   kind == VISA_MEM_ATOMIC, (uint8_t)item};
-    bool reported = false;
+/* The plain write-write conflict waiting for its data (race_pending), once the message is done: a
+** race unless each byte its transfers wrote equals what the earlier write left there. */
+static void race_pending_flush(emu_thread *t, emu_check_group *g) {
+    race_pending *pd = &g->pending;
+    if (!pd->on) return;
+    pd->on = false;
+    if (pd->differs || !pd->compared)
+        report_race(t, g, pd->space, pd->off, pd->buf, pd->kind, pd->lane, &pd->prev, true);
+}
+
+/* A message stores register bytes reg..reg+n-1 at host memory mem: compare what falls inside the
+** pending write with the bytes there before it. */
+static void race_pending_xfer(emu_check_group *g, const uint8_t *reg, const uint8_t *mem, unsigned n) {
+    race_pending *pd = &g->pending;
+    if (!pd->on || !mem || mem + n <= pd->host || mem >= pd->host + pd->n) return;
+    for (unsigned k = 0; k < n; k++) {
+        const uint8_t *m = mem + k;
+        if (m < pd->host || m >= pd->host + pd->n) continue;
+        pd->compared = true;
+        if (reg[k] != pd->old[m - pd->host]) pd->differs = true;
+    }
+}
+
+/* Defer a plain write-write conflict of the access at host bytes host..host+n-1 to its data. */
+static bool race_pending_set(emu_check_group *g, const uint8_t *host, uint32_t n, unsigned space, unsigned kind,
+                             unsigned lane, uint32_t buf, uint64_t off, const race_acc *prev) {
+    if (!host || n > RACE_PENDING_BYTES) return false;
+    race_pending *pd = &g->pending;
+    *pd = (race_pending){.on = true,
+                         .space = space,
+                         .kind = kind,
+                         .lane = lane,
+                         .buf = buf,
+                         .off = off,
+                         .prev = *prev,
+                         .host = host,
+                         .n = n};
+    memcpy(pd->old, host, n);
+    return true;
+}
+
+/* Two accesses conflict when one writes and they are not both atomic (OpenCL's data race). */
+static bool conflicts(const race_acc *me, const race_acc *prev, bool prev_write, bool me_write) {
+    return prev->group && (prev_write || me_write) && !(me->atomic && prev->atomic);
+}
+
+/* The access `me` of n bytes at `off` of `space` (buffer `buf`): each byte's conflicting unordered
+** earlier access is a race, the first one found is reported. */
+static void race_bytes(emu_thread *t, emu_check_group *g, const race_acc *me, uint64_t off, uint64_t n, unsigned space,
+                       uint32_t buf, unsigned kind, unsigned lane, const uint8_t *host) {
+    unsigned s = race_space(space);
+    bool write = kind != VISA_MEM_READ, reported = false;
     for (uint64_t k = 0; k < n; k++) {
         race_cell *c = space == VISA_MEM_SLM ? &g->slm[off + k] : global_cell(g->run, buf, off + k);
         if (!c) return;
-        if (kind == VISA_MEM_READ) {
-            if (!reported && c->w.group && !c->w.atomic && !ordered(g, t, item, &c->w)) {
-                report_race(t, g, space, off + k, buf, kind, lane, &c->w, true);
+        const race_acc *rd[2] = {&c->r, &c->rx};
+        for (unsigned i = 0; i < 2 && write && !reported; i++)
+            if (conflicts(me, rd[i], false, true) && !ordered(g, t, s, me, rd[i])) {
+                report_race(t, g, space, off + k, buf, kind, lane, rd[i], false);
                 reported = true;
             }
-            c->r = me;
+        if (!reported && !g->pending.on && conflicts(me, &c->w, true, write) && !ordered(g, t, s, me, &c->w)) {
+            if (!write || me->atomic || c->w.atomic ||
+                !race_pending_set(g, host, (uint32_t)n, space, kind, lane, buf, off + k, &c->w))
+                report_race(t, g, space, off + k, buf, kind, lane, &c->w, true);
+            reported = true;
+        }
+        if (!write) {
+            if (c->r.group && c->r.group != me->group) c->rx = c->r;
+            c->r = *me;
             continue;
         }
-        if (!reported && c->w.group && !(me.atomic && c->w.atomic) && !ordered(g, t, item, &c->w)) {
-            report_race(t, g, space, off + k, buf, kind, lane, &c->w, true);
-            reported = true;
-        }
-        if (!reported && !me.atomic && c->r.group && !ordered(g, t, item, &c->r)) {
-            report_race(t, g, space, off + k, buf, kind, lane, &c->r, false);
-            reported = true;
-        }
-        c->w = me;
-        c->r.group = 0;
+        /* an atomic leaves a plain write it does not replace in place: later accesses of other
+        ** work-items race with that write (Oclgrind keeps the plain access over atomic ones) */
+        if (!(me->atomic && c->w.group && !c->w.atomic)) c->w = *me;
+        if (!me->atomic) c->r.group = c->rx.group = 0;
     }
+}
+
+static void race_access(emu_thread *t, emu_check_group *g, uint64_t off, uint64_t n, unsigned space, uint32_t buf,
+                        unsigned kind, unsigned lane, const uint8_t *host) {
+    /* the work-item: the lane counted from the instruction's mask offset (a SIMD32 kernel's M5 half);
+    ** a NoMask op's, all the thread's enabled work-items (IGC's scalarised uniform accesses); no
+    ** one where the message's index is no dispatched lane (the elements of a block) */
+    const emu_op *op = &t->prog->ops.data[cur_pc(t)];
+    unsigned item = lane + op->mask_off;
+    uint32_t items = item < 32 && (t->dispatch >> item & 1) ? 1u << item : 0;
+    if (op->nomask && (t->em & t->dispatch)) items = t->em & t->dispatch;
+    unsigned s = race_space(space);
+    race_acc me = {(uint32_t)(g->gi + 1),
+                   g->vc[s][(size_t)t->index * g->n + t->index],
+                   cur_pc(t),
+                   items,
+                   (uint16_t)t->index,
+                   kind == VISA_MEM_ATOMIC,
+                   (uint8_t)(items ? (unsigned)__builtin_ctz(items) : lane)};
+    race_bytes(t, g, &me, off, n, space, buf, kind, lane, host);
 }
 
 /* The shadow cell of byte `off` of buffer `buf`, NULL when it cannot be had (out of memory:
@@ -552,6 +703,31 @@ static race_cell *global_cell(emu_check_run *R, uint32_t buf, uint64_t off) {
     return &(*pg)[off % SHADOW_PAGE];
 }
 
+/* Once per instruction and rule: a loop storing the same undefined lanes is one finding. */
+static bool init_first(emu_check_run *R, uint32_t pc, uint32_t rule) { return pair_new(R, pc, 0xFFFFFF00u | rule); }
+
+/* memcheck: a store or atomic to a buffer the host made read-only; once per instruction and
+** buffer.  A load from a write-only buffer is not judged: IGC itself reads write-only memory (a
+** store to part of a vector becomes a load of the whole vector and a store of it back). */
+static void check_access(emu_thread *t, emu_check_group *g, uint32_t buf, uint64_t off, uint32_t size, unsigned lane,
+                         unsigned kind) {
+    unsigned a = g->run->access[buf];
+    if (a != VISA_BUFFER_READ_ONLY || kind == VISA_MEM_READ || !pair_new(g->run, cur_pc(t), 0xFFFF0000u | buf)) return;
+    char w[96];
+    who(g, t->index, w, sizeof w);
+    finding(g->run, EDIAG_C_MEMCHECK_ACCESS, cur_pc(t), kind_word(kind), size, (unsigned long long)off, buf,
+            "read-only", w, lane);
+}
+
+/* initcheck: an atomic combines the old bytes of memory with its operand and stores the result:
+** of undefined old bytes (memory nothing wrote, or none at all) it stores undefined bytes. */
+static void init_atomic(emu_thread *t, emu_check_group *g, uint32_t size, unsigned lane, const char *what) {
+    if (!init_first(g->run, cur_pc(t), 4)) return;
+    char w[96];
+    who(g, t->index, w, sizeof w);
+    finding(g->run, EDIAG_C_INITCHECK_ATOMIC, cur_pc(t), size, what, w, lane);
+}
+
 void emu_check_mem(emu_thread *t, unsigned space, uint32_t buffer, uint64_t addr, uint32_t size, unsigned lane,
                    unsigned kind) {
     emu_check_group *g = t->obs->chk;
@@ -561,15 +737,26 @@ void emu_check_mem(emu_thread *t, unsigned space, uint32_t buffer, uint64_t addr
     bool in = off <= limit && size <= limit - off;
     if (!in) {
         if (g->run->checks & VISA_CHECK_MEMCHECK) report_oob(t, g, space, buf, addr, off, limit, size, lane, kind);
+        if (g->ireg && kind == VISA_MEM_ATOMIC) init_atomic(t, g, size, lane, "outside its memory");
         return;
     }
+    if (g->run->access && space != VISA_MEM_SLM && buf < g->run->nbufs) check_access(t, g, buf, off, size, lane, kind);
     if (g->ireg && kind != VISA_MEM_READ) { /* written bytes are defined (an LSC store's hook refines it) */
-        if (space == VISA_MEM_SLM && g->islm) set_defined(g->islm, g->islm_bytes, (uint32_t)off, size);
-        else if (space != VISA_MEM_SLM && buf < g->run->nbufs && g->run->ginit)
-            memset(g->run->ginit[buf] + off, 0, sizeof(uint32_t) * size);
+        uint32_t *sh = space == VISA_MEM_SLM                  ? g->islm
+                       : buf < g->run->nbufs && g->run->ginit ? g->run->ginit[buf]
+                                                              : NULL;
+        uint64_t shn = space == VISA_MEM_SLM ? g->islm_bytes : sh ? g->run->buf_size[buf] : 0;
+        bool undef = false;
+        for (uint32_t k = 0; kind == VISA_MEM_ATOMIC && k < size && off + k < shn; k++) undef |= sh[off + k] != 0;
+        if (undef) init_atomic(t, g, size, lane, "memory nothing wrote"); /* and they stay undefined */
+        else if (sh) set_defined(sh, (uint32_t)shn, (uint32_t)off, size);
     }
     if (!(g->run->checks & VISA_CHECK_RACECHECK) || !size) return;
-    if (space != VISA_MEM_SLM || g->slm) race_access(t, g, off, size, space, buf, kind, lane);
+    race_pending_flush(t, g);
+    const uint8_t *host = space == VISA_MEM_SLM                           ? t->mem->slm + off
+                          : buf < g->run->nbufs && t->mem->bufs[buf].data ? t->mem->bufs[buf].data + off
+                                                                          : NULL;
+    if (space != VISA_MEM_SLM || g->slm) race_access(t, g, off, size, space, buf, kind, lane, host);
 }
 
 void emu_check_misaligned(emu_thread *t, uint64_t addr, uint32_t align, unsigned lane) {
@@ -696,8 +883,6 @@ static void reg_name(const emu_check_run *R, uint32_t lo, uint32_t n, char *out,
     else snprintf(out, cap, "register bytes %u..%u", lo, lo + n - 1);
 }
 
-/* Once per instruction and rule: a loop storing the same undefined lanes is one finding. */
-static bool init_first(emu_check_run *R, uint32_t pc, uint32_t rule) { return pair_new(R, pc, 0xFFFFFF00u | rule); }
 
 /* What an initcheck finding on register bytes lo..lo+n-1, first read undefined by op origin - 1,
 ** names: the thread, the bytes, the origin.  False when the op has a finding of this rule already. */
@@ -734,22 +919,31 @@ void emu_check_addr_report(emu_thread *t, const uint8_t *reg, unsigned n, unsign
 void emu_check_xfer_report(emu_thread *t, uint8_t *reg, unsigned rn, const uint8_t *mem, unsigned mn, unsigned lane,
                            bool store) {
     emu_check_group *g = t->obs->chk;
+    if (store && rn == mn) race_pending_xfer(g, reg, mem, mn);
     if (!g->ireg || reg < t->file || reg + rn > t->file + g->file_bytes) return;
     g->hooked = true;
     uint32_t off = (uint32_t)(reg - t->file), *rs = reg_shadow(t, g) + off, pc = cur_pc(t);
     uint32_t *ms = mem ? mem_shadow(t, g, mem) : NULL; /* NULL: no memory (a constant, an out-of-bounds read) */
     if (ms && !mem_shadow(t, g, mem + mn - 1)) ms = NULL;
     if (store) {
+        /* an element with defined bytes too is data moved with what surrounds it (a struct's
+        ** padding copied with its neighbours as dwords): its definedness goes on to memory, the
+        ** store is reported only when every byte of the element is undefined */
         uint32_t org = 0;
-        for (unsigned k = 0; k < rn && !org; k++) org = rs[k] ? org_of(rs[k], pc) : 0;
+        unsigned nundef = 0;
+        for (unsigned k = 0; k < rn; k++) {
+            nundef += rs[k] != 0;
+            if (!org && rs[k]) org = org_of(rs[k], pc);
+        }
         undef_words u;
-        if (org && undef_first(t, g, 2, off, rn, org, &u))
+        if (nundef == rn && org && undef_first(t, g, 2, off, rn, org, &u))
             finding(g->run, EDIAG_C_INITCHECK_STORE, pc, rn, u.reg, u.pos, u.who, lane);
         if (ms)
             for (unsigned k = 0; k < mn; k++) ms[k] = rn == mn ? (rs[k] ? org_of(rs[k], pc) : 0) : org;
         return;
     }
-    uint32_t org = 0;
+    /* a load out of bounds (memcheck's sink) reads no memory: undefined, first read here */
+    uint32_t org = mem && mem >= g->sink && mem < g->sink + OOB_SINK_BYTES ? pc + 1 : 0;
     for (unsigned k = 0; ms && k < mn && !org; k++) org = ms[k] ? org_of(ms[k], pc) : 0;
     for (unsigned k = 0; k < rn; k++) rs[k] = ms && rn == mn ? (ms[k] ? org_of(ms[k], pc) : 0) : org;
 }
@@ -840,11 +1034,39 @@ static void check_branch(emu_thread *t, emu_check_group *g, const emu_op *op, ui
     finding(g->run, EDIAG_C_INITCHECK_BRANCH, pc, op->pred_id ? "predicate" : "index", pos, w, lane);
 }
 
+static bool reg_shape(unsigned shape) {
+    return shape == EO_CONTIG || shape == EO_SCALAR || shape == EO_GENERAL || shape == EO_INDIRECT || shape == EO_VXH;
+}
+
+/* A mov that copies each lane's bytes unchanged (same element size, no modifier, no saturation):
+** its destination bytes take the source bytes' definedness one by one (a struct's defined bytes
+** and undefined padding moved together as dwords stay apart). */
+static bool mov_bytewise(const emu_op *op) {
+    const emu_opnd *s = &op->src[0];
+    return op->form == VISA_FORM_MOV && op->nsrc == 1 && !op->sat && !s->mod && reg_shape(s->shape) &&
+           reg_shape(op->dst.shape) && s->size == op->dst.size && s->size <= 8;
+}
+
+static void mov_bytes(emu_thread *t, emu_check_group *g, const emu_op *op, uint32_t pc) {
+    const emu_opnd *o = &op->src[0];
+    for (unsigned i = 0; i < op->exec; i++) {
+        uint32_t b = g->enabled >> i & 1 ? emu_region_byte(t, o, i) : UINT32_MAX;
+        for (unsigned k = 0; k < o->size; k++) {
+            uint32_t sh = b == UINT32_MAX ? 0 : reg_shadow(t, g)[b + k];
+            g->lane_bytes[i][k] = sh ? org_of(sh, pc) : 0;
+        }
+    }
+}
+
 static void init_before(emu_thread *t, emu_check_group *g, const emu_op *op) {
     uint32_t pc = t->pc;
     switch (g->run->iclass[pc]) {
     case IC_ALU: {
         g->enabled = op->pred_selects ? emu_exec_enables(t, op) : emu_chen(t, op);
+        if ((g->bytewise = mov_bytewise(op))) {
+            mov_bytes(t, g, op, pc);
+            return;
+        }
         const uint32_t *ps = op->pred_selects && op->pred_id < g->run->npred ? pred_shadow(t, g, op->pred_id) : NULL;
         for (unsigned i = 0; i < op->exec; i++) {
             uint32_t org = 0;
@@ -871,6 +1093,11 @@ static void init_after(emu_thread *t, emu_check_group *g, const emu_op *op) {
     case IC_ALU:
         for (unsigned i = 0; i < op->exec; i++) {
             if (!(g->enabled >> i & 1)) continue;
+            if (g->bytewise) {
+                uint32_t b = emu_region_byte(t, &op->dst, i);
+                if (b != UINT32_MAX) memcpy(reg_shadow(t, g) + b, g->lane_bytes[i], sizeof(uint32_t) * op->dst.size);
+                continue;
+            }
             dst_set(t, g, &op->dst, i, g->lane_org[i]);
             dst_set(t, g, &op->dst2, i, g->lane_org[i]);
         }
@@ -890,29 +1117,41 @@ static void init_after(emu_thread *t, emu_check_group *g, const emu_op *op) {
 
 /* -- racecheck: barriers ------------------------------------------------------------------------- */
 
+/* A producer's signal joins its clocks of the spaces its fences since its last barrier ordered (all
+** of them for a barrier no fence precedes: hand-written vISA) into the barrier's, and counts the
+** barrier in its own entry of those spaces. */
 static void barrier_signal(emu_thread *t, unsigned id) {
     emu_check_group *g = emu_chk(t);
-    if (!g || !g->vc || id >= 32) return;
-    uint32_t *acc = &g->bar_acc[(size_t)id * g->n], *mine = &g->vc[(size_t)t->index * g->n];
-    for (uint32_t i = 0; i < g->n; i++)
-        if (mine[i] > acc[i]) acc[i] = mine[i];
-    mine[t->index]++;
+    if (!g || !g->fenced || id >= 32) return;
+    unsigned spaces = g->fenced[t->index] ? g->fenced[t->index] : RACE_FENCED_SLM | RACE_FENCED_GLOBAL;
+    g->fenced[t->index] = 0;
+    for (unsigned s = 0; s < RACE_SPACES; s++) {
+        if (!(spaces >> s & 1)) continue;
+        uint32_t *acc = &g->bar_acc[s][(size_t)id * g->n], *mine = &g->vc[s][(size_t)t->index * g->n];
+        for (uint32_t i = 0; i < g->n; i++)
+            if (mine[i] > acc[i]) acc[i] = mine[i];
+        mine[t->index]++;
+    }
 }
 
 static void barrier_complete(emu_thread *t, unsigned id) {
     emu_check_group *g = emu_chk(t);
-    if (!g || !g->vc || id >= 32) return;
-    memcpy(&g->bar_done[(size_t)id * g->n], &g->bar_acc[(size_t)id * g->n], sizeof(uint32_t) * g->n);
-    memset(&g->bar_acc[(size_t)id * g->n], 0, sizeof(uint32_t) * g->n);
+    if (!g || !g->fenced || id >= 32) return;
+    for (unsigned s = 0; s < RACE_SPACES; s++) {
+        memcpy(&g->bar_done[s][(size_t)id * g->n], &g->bar_acc[s][(size_t)id * g->n], sizeof(uint32_t) * g->n);
+        memset(&g->bar_acc[s][(size_t)id * g->n], 0, sizeof(uint32_t) * g->n);
+    }
 }
 
 static void barrier_pass(emu_thread *t, unsigned id) {
     emu_check_group *g = emu_chk(t);
-    if (!g || !g->vc || id >= 32) return;
-    const uint32_t *done = &g->bar_done[(size_t)id * g->n];
-    uint32_t *mine = &g->vc[(size_t)t->index * g->n];
-    for (uint32_t i = 0; i < g->n; i++)
-        if (done[i] > mine[i]) mine[i] = done[i];
+    if (!g || !g->fenced || id >= 32) return;
+    for (unsigned s = 0; s < RACE_SPACES; s++) {
+        const uint32_t *done = &g->bar_done[s][(size_t)id * g->n];
+        uint32_t *mine = &g->vc[s][(size_t)t->index * g->n];
+        for (uint32_t i = 0; i < g->n; i++)
+            if (done[i] > mine[i]) mine[i] = done[i];
+    }
 }
 
 /* synccheck: every work-item of an OpenCL work-group reaches each work-group barrier, so a thread

@@ -11,9 +11,10 @@ typedef struct emu_check_group emu_check_group;
 
 /* NULL when checks is 0.  Findings go to ds.  VISA_E_NOMEM on failure. */
 /* bufs: the caller's nbufs buffers (the emulator's own scratch buffers after them are not checked);
-** undef: NULL or a flag per buffer, nonzero when its bytes start undefined (initcheck). */
+** undef: NULL or a flag per buffer, nonzero when its bytes start undefined (initcheck); access: NULL
+** or a visa_buffer_access per buffer (memcheck). */
 visa_status emu_check_prepare(const emu_program *p, uint32_t checks, diag_sink *ds, const visa_buffer *bufs,
-                              size_t nbufs, const uint8_t *undef, emu_check_run **out);
+                              size_t nbufs, const uint8_t *undef, const uint8_t *access, emu_check_run **out);
 /* Report "and N more" past the limit; true when anything was found.  Frees the run. */
 bool emu_check_finish(emu_check_run *run);
 /* The check state of one group (NULL when run is NULL); false on allocation failure. */

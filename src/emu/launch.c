@@ -956,7 +956,7 @@ static visa_status launch_setup(visa_ctx *ctx, launch *L, diag_sink *ds, const v
     L->fault_group = UINT64_MAX;
     st = emu_observe_prepare(prog, opts->observer, L->groups, &L->obs);
     if (st != VISA_OK) return st;
-    return emu_check_prepare(prog, opts->checks, ds, L->bufs, nbufs, opts->undef_buffers, &L->chk);
+    return emu_check_prepare(prog, opts->checks, ds, L->bufs, nbufs, opts->undef_buffers, opts->buffer_access, &L->chk);
 }
 
 visa_status visa_kernel_run(const visa_kernel *k, const visa_run_opts *opts_in, const visa_arg *args, size_t nargs,

@@ -170,6 +170,21 @@ static uint32_t new_slot(cl_plan *P, uint8_t *data, size_t size) {
     return (uint32_t)P->nbufs++;
 }
 
+/* A per-argument flag of the launch (arg_undef, arg_access) as one per buffer slot; NULL when the
+** launch gives none (or, with *st VISA_E_NOMEM, when it cannot be had). */
+static uint8_t *slot_flags(cl_plan *P, const uint8_t *per_arg, visa_status *st) {
+    if (!per_arg) return NULL;
+    uint8_t *f = vx_alloc(P->ctx, P->nbufs_cap);
+    if (!f) {
+        *st = VISA_E_NOMEM;
+        return NULL;
+    }
+    memset(f, 0, P->nbufs_cap);
+    for (size_t i = 0; i < P->nargs; i++)
+        if (P->args[i].kind == VISA_CL_ARG_BUFFER && P->arg_slot[i] < P->nbufs_cap) f[P->arg_slot[i]] = per_arg[i];
+    return f;
+}
+
 /* The buffer table: binding-table slots, the arguments' buffers, private memory and printf. */
 static visa_status plan_buffers(cl_plan *P) {
     const vp_zeinfo_kernel *k = P->kx->k->info;
@@ -200,7 +215,10 @@ static visa_status plan_buffers(cl_plan *P) {
             P->arg_slot[i] = new_slot(P, (uint8_t *)a->data, a->size);
         }
     }
-    return vp_launch_own_buffers(P);
+    visa_status st = vp_launch_own_buffers(P);
+    if (st == VISA_OK) P->buf_undef = slot_flags(P, P->launch->arg_undef, &st);
+    if (st == VISA_OK) P->buf_access = slot_flags(P, P->launch->arg_access, &st);
+    return st;
 }
 
 /* The payload image for one region (its local size). */
@@ -253,6 +271,8 @@ static visa_status run_region(cl_plan *P, const visa_kernel *vk, const uint64_t 
     o.max_steps = P->launch->max_steps;
     o.timeout_seconds = P->launch->timeout_seconds;
     o.checks = P->launch->checks;
+    o.undef_buffers = P->buf_undef;
+    o.buffer_access = P->buf_access;
     o.observer = P->launch->observer;
     o.payload = P->payload;
     o.symbols = P->program->symbols;
@@ -333,7 +353,9 @@ visa_status visa_program_run(const visa_program *program, const visa_cl_launch *
     visa_run_stats local_stats;
     if (!stats) stats = &local_stats;
     memset(stats, 0, sizeof *stats);
-    if (!program || !launch || launch->struct_size < sizeof *launch || (nargs && !args)) return VISA_E_ARG;
+    visa_cl_launch L; /* the caller's, read by the versioning rule (an older caller's lacks fields) */
+    if (!program || !launch || (nargs && !args) || visa__cl_launch_read(launch, &L) != VISA_OK) return VISA_E_ARG;
+    launch = &L;
     diag_sink ds;
     diag_init(&ds, program->ctx, program->name, NULL, 0);
     const vp_program_kernel_ex *kx = vp_kernel_find(program, launch->kernel);
@@ -361,6 +383,8 @@ visa_status visa_program_run(const visa_program *program, const visa_cl_launch *
     }
     vp_launch_own_free(&P);
     if (P.bufs) vx_free(P.ctx, P.bufs, (P.nbufs_cap ? P.nbufs_cap : 1) * sizeof *P.bufs);
+    if (P.buf_undef) vx_free(P.ctx, P.buf_undef, P.nbufs_cap);
+    if (P.buf_access) vx_free(P.ctx, P.buf_access, P.nbufs_cap);
     if (P.payload) vx_free(P.ctx, P.payload, P.payload_size ? P.payload_size : 1);
     if (P.arg_slot) vx_free(P.ctx, P.arg_slot, per_arg);
     if (P.slm_offset) vx_free(P.ctx, P.slm_offset, per_arg);

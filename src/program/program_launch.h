@@ -30,6 +30,9 @@ typedef struct cl_plan {
     uint32_t slm_bytes;
     visa_buffer *bufs;
     size_t nbufs, nbufs_cap;
+    /* per buffer slot (nbufs_cap): the launch's arg_undef / arg_access of its argument; NULL when
+    ** the launch gives none */
+    uint8_t *buf_undef, *buf_access;
     uint8_t *payload;
     uint32_t payload_size;
     /* runtime.c's */

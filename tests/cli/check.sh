@@ -141,6 +141,56 @@ count ocl-diverge 1
 has ocl-diverge-line "$ol:38:5: error[C-SYNCCHECK-DIVERGENCE]: work-group divergence: 4 of the thread's 8 work-items reach this barrier (lanes off: 0xaa), the others do not [group 0 (0,0,0), thread 0]"
 run ocl-clean 0 "$ol" --local-size 8 --arg buf:64 --arg 0 --arg 0 --check=all
 
+# initcheck (e), memory there is none of: with n = 16 over 32-byte buffers lanes 8..15 load out of
+# bounds (line 63, memcheck's finding); those loads read undefined bytes, which the mad makes V39's
+# and the store on line 66 stores, lane 8 first
+run init-oob 1 "$sx" --arg buf:32:iota:f --arg buf:32:fill:f:1 --arg 2.5 --arg 16 --check=initcheck,memcheck
+has init-oob-line "$sx:66:5: error[C-INITCHECK-STORE]: store of 4 undefined bytes (V39 bytes 32..35), first read undefined at line 63:5 [group 0 (0,0,0), thread 0, lane 8]"
+# (f) an atomic on memory nothing wrote (ocl_race's OUT[0], an undef buffer): both increments
+# (lines 58, 59) read-modify-write undefined bytes
+run init-atomic 1 "$k/ocl_race.visaasm" --groups 2 --local-size 8 --arg buf:80:undef --arg 3 --arg 0 --check=initcheck
+count init-atomic 2
+has init-atomic-line "$k/ocl_race.visaasm:58:5: error[C-INITCHECK-ATOMIC]: atomic read-modify-write of 4 undefined bytes (memory nothing wrote) [group 0 (0,0,0), thread 0, lane 0]"
+# (g) struct padding (tests/cli/check/init_pad.visaasm): dwords with one defined byte, copied byte
+# by byte by a mov and stored, are no finding; with FIX 0 no byte is defined: the store on line 26
+# reports lane 0, first read undefined by the mov on line 25
+run init-pad 0 "$k/init_pad.visaasm" --arg buf:32 --arg 1 --check=all
+count init-pad 0
+run init-pad-undef 1 "$k/init_pad.visaasm" --arg buf:32 --arg 0 --check=initcheck
+count init-pad-undef 1
+has init-pad-undef-line "$k/init_pad.visaasm:26:5: error[C-INITCHECK-STORE]: store of 4 undefined bytes (W bytes 0..3), first read undefined at line 25:5 [group 0 (0,0,0), thread 0, lane 0]"
+# memcheck, a buffer the host made read-only (buf:...:ro): saxpy stores y (buffer 1) on line 66;
+# once per instruction.  A write-only buffer's loads are not judged (IGC reads them itself)
+run read-only 1 "$sx" --arg buf:64:iota:f --arg buf:64:fill:f:1:ro --arg 2.5 --arg 10 --check=memcheck
+count read-only 1
+has read-only-line "$sx:66:5: error[C-MEMCHECK-ACCESS]: store of 4 bytes at offset 0 of buffer 1, which the host made read-only [group 0 (0,0,0), thread 0, lane 0]"
+run write-only 0 "$sx" --arg buf:64:iota:f --arg buf:64:fill:f:1:wo --arg 2.5 --arg 10 --check=all
+
+# racecheck of OpenCL memory (tests/cli/check/ocl_race.visaasm, 2 groups of 8 work-items): a
+# barrier orders only the memory its fences cover; NoMask accesses are all enabled work-items';
+# an atomic races with another work-item's plain access, not with an atomic; equal stores of two
+# groups are no race, different ones are; a read of group 0 is not forgotten when group 1 reads
+orc=$k/ocl_race.visaasm
+oargs=(--groups 2 --local-size 8 --arg buf:80 --check=racecheck)
+run ocl-fences 0 "$orc" "${oargs[@]}" --arg 3 --arg 0
+count ocl-fences 0
+run ocl-slm-unfenced 1 "$orc" "${oargs[@]}" --arg 2 --arg 0
+count ocl-slm-unfenced 1
+has ocl-slm-unfenced-line "$orc:54:5: error[C-RACECHECK-SLM]: read of SLM byte 0x4 [group 0 (0,0,0), thread 0, lane 0] races with the write by thread 0, lane 1 at line 36:5: no barrier between them"
+run ocl-ugm-unfenced 1 "$orc" "${oargs[@]}" --arg 1 --arg 0
+count ocl-ugm-unfenced 1
+has ocl-ugm-unfenced-line "$orc:56:5: error[C-RACECHECK-GLOBAL]: read of byte 20 of buffer 0 [group 0 (0,0,0), thread 0, lane 0] races with the write by thread 0, lane 1 at line 41:5: no barrier between them"
+run ocl-atomic 1 "$orc" "${oargs[@]}" --arg 3 --arg 1
+count ocl-atomic 3
+has ocl-atomic-line "$orc:64:5: error[C-RACECHECK-GLOBAL]: read of byte 0 of buffer 0 [group 0 (0,0,0), thread 0, lane 0] races with the atomic write by thread 0, lanes 0xff at line 59:5: no barrier between them"
+has ocl-atomic-group "$orc:58:5: error[C-RACECHECK-GLOBAL]: atomic of byte 0 of buffer 0 [group 1 (1,0,0), thread 0, lane 0] races with the read by group 0, thread 0, lane 7 at line 64:5: no barrier between them"
+run ocl-nonuniform 1 "$orc" "${oargs[@]}" --arg 3 --arg 2
+count ocl-nonuniform 1
+has ocl-nonuniform-line "$orc:71:5: error[C-RACECHECK-GLOBAL]: write of byte 4 of buffer 0 [group 1 (1,0,0), thread 0, lane 0] races with the write by group 0, thread 0, lanes 0xff at line 71:5: no barrier between them"
+run ocl-intergroup 1 "$orc" "${oargs[@]}" --arg 3 --arg 4
+count ocl-intergroup 1
+has ocl-intergroup-line "$orc:79:5: error[C-RACECHECK-GLOBAL]: write of byte 8 of buffer 0 [group 1 (1,0,0), thread 0, lane 0] races with the read by group 0, thread 0, lane 0 at line 73:5: no barrier between them"
+
 # the option
 run bad-list 2 "$sx" --check=memcheck,bogus
 run all 0 "$sx" --arg buf:64:iota:f --arg buf:64:fill:f:1 --arg 2.5 --arg 10 --check=all

@@ -226,8 +226,12 @@ def run_test(visa, kdir, test, device, work, compare_values=True):
         elif info["kind"] == "buffer":
             code, esize = elem_for(spec, info)
             path = os.path.join(work, device, test, "arg%d.bin" % k)
-            open(path, "wb").write(b"" if "noinit" in spec else fill_bytes(spec, code, esize, size))
-            cmd += ["--arg", "buf:%d:file=%s" % (size, path)]
+            access = ":ro" if "ro" in spec else ":wo" if "wo" in spec else ""  # the cl_mem's flags
+            if "noinit" in spec:  # a buffer the host never wrote: undefined to initcheck
+                cmd += ["--arg", "buf:%d:undef%s" % (size, access)]
+            else:
+                open(path, "wb").write(fill_bytes(spec, code, esize, size))
+                cmd += ["--arg", "buf:%d:file=%s%s" % (size, path, access)]
             if "dump" in spec:
                 outp = os.path.join(work, device, test, "out%d.bin" % k)
                 cmd += ["--out", "%s=%s" % (info["name"], outp)]

@@ -38,7 +38,9 @@ static const char run_help[] =
     "                       input (12 bytes of d: 3 values); buf:SIZE[:INIT]: a new buffer, the\n"
     "                       input receives its address (INIT: zero (default), file=PATH,\n"
     "                       iota:TYPE, fill:TYPE:VALUE, or undef: zeroed but undefined to\n"
-    "                       --check=initcheck); @N: the address of buffer N again;\n"
+    "                       --check=initcheck), then :ro or :wo for a buffer the kernel may\n"
+    "                       only read or only write (--check=memcheck reports a store to :ro);\n"
+    "                       @N: the address of buffer N again;\n"
     "                       or a keyword for a value a runtime supplies, computed from the\n"
     "                       launch: local_size, global_size, group_count, global_offset,\n"
     "                       enqueued_local_size (3 x ud), work_dim (1 x ud), payload_header\n"
@@ -309,19 +311,22 @@ static int verify_before_run(const run_cfg *c, const loaded *L, diag_out *d) {
 }
 
 /* The buffers and options as visa_module_run takes them. */
-static void build_launch(run_cfg *c, visa_buffer *vb, uint8_t *undef) {
+static void build_launch(run_cfg *c, visa_buffer *vb, uint8_t *undef, uint8_t *access) {
     c->ro.platform = c->platform;
     c->ro.arg_names = c->any_named ? c->arg_names : NULL;
     c->ro.vector_elems = c->elems;
     c->ro.nvector_elems = c->nelems;
-    bool any_undef = false;
+    bool any_undef = false, any_access = false;
     for (size_t k = 0; k < c->nbufs; k++) {
         vb[k].data = c->bufs[k].data;
         vb[k].size = c->bufs[k].size;
         undef[k] = c->bufs[k].undef;
+        access[k] = c->bufs[k].access;
         any_undef |= c->bufs[k].undef != 0;
+        any_access |= c->bufs[k].access != 0;
     }
     c->ro.undef_buffers = any_undef ? undef : NULL;
+    c->ro.buffer_access = any_access ? access : NULL;
 }
 
 /* --trace / --profile: the observer over the launch's groups; NULL when not asked (or failed: *rc). */
@@ -368,8 +373,8 @@ static int write_results(const run_cfg *c, int rc) {
 
 static int run_kernel(run_cfg *c, const loaded *L) {
     visa_buffer vb[RUN_MAX];
-    uint8_t undef[RUN_MAX];
-    build_launch(c, vb, undef);
+    uint8_t undef[RUN_MAX], access[RUN_MAX];
+    build_launch(c, vb, undef, access);
     int rc = 0;
     visa_observer observer;
     obs_state *os = start_observing(c, L, &observer, &rc);

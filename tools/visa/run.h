@@ -14,6 +14,7 @@ typedef struct run_buf {
     uint8_t *data;
     size_t size;
     uint8_t undef; /* buf:SIZE:undef: its bytes start undefined for --check=initcheck */
+    uint8_t access; /* buf:...:ro / :wo: a visa_buffer_access for --check=memcheck */
 } run_buf;
 
 /* What the command line asks for. */

@@ -166,8 +166,17 @@ static int fill_buffer(const char *spec, const char *init, run_buf *b) {
     return 0;
 }
 
-/* buf:SIZE[:INIT] */
-int run_make_buffer(const char *spec, run_buf *b) {
+/* buf:SIZE[:INIT][:ro|:wo] */
+int run_make_buffer(const char *spec_in, run_buf *b) {
+    char spec[4096];
+    size_t n = strlen(spec_in);
+    if (n >= sizeof spec) return usage_error("buffer specification too long: '%.40s...'", spec_in);
+    memcpy(spec, spec_in, n + 1);
+    b->access = VISA_BUFFER_READ_WRITE;
+    if (n > 3 && (!strcmp(spec + n - 3, ":ro") || !strcmp(spec + n - 3, ":wo"))) {
+        b->access = spec[n - 2] == 'r' ? VISA_BUFFER_READ_ONLY : VISA_BUFFER_WRITE_ONLY;
+        spec[n - 3] = '\0';
+    }
     const char *s = spec + 4;
     char *end;
     errno = 0;

@@ -60,6 +60,7 @@ typedef struct cl_cfg {
     /* the launch's arguments */
     visa_cl_arg args[CL_MAX_ARGS];
     run_buf bufs[CL_MAX_ARGS];
+    uint8_t undef[CL_MAX_ARGS], access[CL_MAX_ARGS]; /* the launch's arg_undef, arg_access */
     uint8_t values[CL_MAX_ARGS][256];
 } cl_cfg;
 
@@ -257,6 +258,8 @@ static int parse_one_arg(cl_cfg *c, size_t i, const visa_cl_arg_info *ai, const 
             return usage_errorf(v, "argument %s is a pointer: give buf:SIZE[:INIT] or null, not '%s'", ai->name, v);
         if (run_make_buffer(v, &c->bufs[i])) return EXIT_USAGE;
         c->args[i] = (visa_cl_arg){VISA_CL_ARG_BUFFER, c->bufs[i].data, c->bufs[i].size};
+        c->undef[i] = c->bufs[i].undef;
+        c->access[i] = c->bufs[i].access;
         return 0;
     case VISA_CL_ARG_LOCAL: {
         uint64_t n;
@@ -411,6 +414,8 @@ static int launch_program(cl_cfg *c, const visa_program *p, const char *kernel) 
         c->launch.global_offset[d] = c->offset[d];
     }
     c->launch.printf_out = print_output;
+    c->launch.arg_undef = c->undef;
+    c->launch.arg_access = c->access;
     visa_run_stats stats;
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
