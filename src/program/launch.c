@@ -218,6 +218,9 @@ static visa_status plan_buffers(cl_plan *P) {
     visa_status st = vp_launch_own_buffers(P);
     if (st == VISA_OK) P->buf_undef = slot_flags(P, P->launch->arg_undef, &st);
     if (st == VISA_OK) P->buf_access = slot_flags(P, P->launch->arg_access, &st);
+    /* the memory no one wrote: the host's undefined buffers and the runtime's private memory */
+    if (st == VISA_OK && P->undef && P->buf_undef)
+        for (size_t i = 0; i < P->nbufs_cap; i++) P->undef[i] |= P->buf_undef[i];
     return st;
 }
 
@@ -271,7 +274,7 @@ static visa_status run_region(cl_plan *P, const visa_kernel *vk, const uint64_t 
     o.max_steps = P->launch->max_steps;
     o.timeout_seconds = P->launch->timeout_seconds;
     o.checks = P->launch->checks;
-    o.undef_buffers = P->buf_undef;
+    o.undef_buffers = P->undef ? P->undef : P->buf_undef;
     o.buffer_access = P->buf_access;
     o.observer = P->launch->observer;
     o.payload = P->payload;
@@ -280,7 +283,6 @@ static visa_status run_region(cl_plan *P, const visa_kernel *vk, const uint64_t 
     o.payload_size = P->payload_size;
     o.per_thread_size = P->per_thread_size;
     o.slm_size = P->slm_bytes;
-    o.undef_buffers = P->undef;
     if (P->scratch_mem) {
         o.scratch_size = P->scratch_size;
         o.scratch_buffer = P->scratch_slot;
