@@ -365,7 +365,9 @@ static void check_one_type(vf *v, const ir_inst *inst, const ictx *c, int k, int
     if (page && igc_ok) return;
     AT(igc_ok ? VR_TYPE_SPEC : VR_TYPE_SUPPORTED, k, "'%s' does not support %s type %s on %s%s", c->mn,
        dst ? "destination" : "source", isa_types[t].name, visa_platform_name((visa_platform)v->plat),
-       igc_ok ? " (IGC accepts it)" : page ? " (IGC's verifier rejects it)" : "");
+       igc_ok ? " (IGC accepts it)"
+       : page ? " (IGC's verifier rejects it)"
+              : "");
     ty->spec_warned = ty->spec_warned || igc_ok;
 }
 
@@ -453,7 +455,9 @@ static void check_type_maps(vf *v, const ir_inst *inst, const ictx *c, const ity
         len += (size_t)snprintf(types + len, sizeof types - len, "%s%s", i ? ", " : "", isa_types[ty->src_t[i]].name);
     AT(ok ? VR_TYPE_SPEC : VR_TYPE_MAP, at, "no type map of '%s' has destination %s with sources %s%s", c->mn,
        dst_type >= 0 ? isa_types[dst_type].name : "(none)", types,
-       ok ? " (IGC accepts it)" : page_ok ? " (IGC's verifier rejects it)" : "");
+       ok        ? " (IGC accepts it)"
+       : page_ok ? " (IGC's verifier rejects it)"
+                 : "");
 }
 
 /* Logic operations on predicates: all operands predicates, no predication. */
@@ -479,7 +483,7 @@ static void check_mov_from_pred(vf *v, const ir_inst *inst, const ictx *c) {
     else if (d->mod == VM_SAT) AT(VR_PRED_OPND_MODE, 0, "mov from a predicate cannot saturate");
     else if (t >= 0 && !(d->cls == VC_GENERAL && d->id == VISA_PREDEF_NULL) &&
              ((t != VISA_TYPE_UB && t != VISA_TYPE_UW && t != VISA_TYPE_UD) || isa_types[t].bytes * 8u < pn))
-        AT(VR_PRED_OPND_MODE, 0,
+        AT(VR_PRED_MOV_DST, 0,
            "mov from a %u-element predicate needs a ub, uw or ud destination of at "
            "least %u bits",
            pn, pn);
