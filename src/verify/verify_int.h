@@ -9,7 +9,7 @@
 #include "ir/ir.h"
 
 typedef enum vrule_id {
-#define VRULE(E, id, sev, spec, what) VR_##E,
+#define VRULE(E, id, sev, spec, what, igc) VR_##E,
 #include "rules.def"
 #undef VRULE
     VR__COUNT
