@@ -224,12 +224,14 @@ VISA_API visa_status visa_module_verify(const visa_module *module, const visa_ve
                                         visa_verify_stats *stats);
 
 /** The verifier's rules, for listings and documentation: a stable id, the default severity,
-**  the spec section it comes from and a one-line statement. */
+**  the spec section it comes from, a one-line statement and what IGC's own vISA verifier
+**  (IGC 1.0.12504, IsaVerification.cpp) does about it ("no check" when nothing). */
 typedef struct visa_verify_rule {
     const char *id;
     visa_severity severity;
     const char *spec;
     const char *summary;
+    const char *igc;
 } visa_verify_rule;
 
 VISA_API size_t visa_verify_rule_count(void);

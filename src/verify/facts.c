@@ -105,9 +105,14 @@ static const form_num igc_typeset_rows[] = {
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
-unsigned vf_form_igc_typeset(int form) {
-    for (size_t i = 0; i < COUNT(igc_typeset_rows); i++)
-        if (igc_typeset_rows[i].form == form) return (unsigned)igc_typeset_rows[i].n;
+unsigned vf_form_igc_typeset(int form, unsigned plat) {
+    for (size_t i = 0; i < COUNT(igc_typeset_rows); i++) {
+        if (igc_typeset_rows[i].form != form) continue;
+        const unsigned set = (unsigned)igc_typeset_rows[i].n;
+        for (unsigned m = 0; m < isa_typemap_count; m++)
+            if (isa_typemaps[m].set == set && plat >= isa_typemaps[m].plat_min && plat <= isa_typemaps[m].plat_max)
+                return set;
+    }
     return TM_NONE;
 }
 

@@ -355,6 +355,22 @@ static void check_predef_write(vf *v, const ir_inst *inst, const ictx *c, int k,
         AT(VR_PREDEF_WRITE, k, "only the pause counter %%tsc(0,4) of %%tsc may be written");
 }
 
+/* One operand's type: IGC's verifier decides errors where its set is known (opfacts.def
+** VISA_IGC_TYPESET), the page's set alone elsewhere; a type IGC accepts and the page does not is
+** a V-TYPE-SPEC warning. */
+static void check_one_type(vf *v, const ir_inst *inst, const ictx *c, int k, int t, bool dst, itypes *ty) {
+    const unsigned igc = vf_form_igc_typeset(c->form, v->plat);
+    const bool page = isa_type_legal(c->F->typeset, v->plat, dst, (unsigned)t);
+    const bool igc_ok = igc == TM_NONE ? page : isa_type_legal(igc, v->plat, dst, (unsigned)t);
+    if (page && igc_ok) return;
+    AT(igc_ok ? VR_TYPE_SPEC : VR_TYPE_SUPPORTED, k, "'%s' does not support %s type %s on %s%s", c->mn,
+       dst ? "destination" : "source", isa_types[t].name, visa_platform_name((visa_platform)v->plat),
+       igc_ok ? " (IGC accepts it)"
+       : page ? " (IGC's verifier rejects it)"
+              : "");
+    ty->spec_warned = ty->spec_warned || igc_ok;
+}
+
 /* Each operand's type against the type set; collects the types for check_type_maps. */
 static void check_opnd_type(vf *v, const ir_inst *inst, const ictx *c, int k, const ir_vec *x, unsigned vk,
                             itypes *ty) {
@@ -366,25 +382,13 @@ static void check_opnd_type(vf *v, const ir_inst *inst, const ictx *c, int k, co
     if (!c->typed) return;
     int t = vec_type(v, x);
     if (t < 0) return;
-    /* a type outside the page's set that IGC's verifier accepts is a warning (V-TYPE-SPEC) */
-    const unsigned igc = vf_form_igc_typeset(c->form);
     if (vk == 0 && (c->alu ? c->ndst > 0 : false)) {
         if (x->cls == VC_GENERAL && x->id == VISA_PREDEF_NULL) return; /* %null takes any type */
         ty->dst_type = t;
-        if (!isa_type_legal(c->F->typeset, v->plat, true, (unsigned)t)) {
-            bool igc_ok = igc != TM_NONE && isa_type_legal(igc, v->plat, true, (unsigned)t);
-            AT(igc_ok ? VR_TYPE_SPEC : VR_TYPE_SUPPORTED, k, "'%s' does not support destination type %s on %s%s", c->mn,
-               isa_types[t].name, visa_platform_name((visa_platform)v->plat), igc_ok ? " (IGC accepts it)" : "");
-            ty->spec_warned = ty->spec_warned || igc_ok;
-        }
+        check_one_type(v, inst, c, k, t, true, ty);
     } else if (vk >= c->ndst && ty->nsrc < 8) {
         ty->src_k[ty->nsrc] = k, ty->src_t[ty->nsrc++] = t;
-        if (!isa_type_legal(c->F->typeset, v->plat, false, (unsigned)t)) {
-            bool igc_ok = igc != TM_NONE && isa_type_legal(igc, v->plat, false, (unsigned)t);
-            AT(igc_ok ? VR_TYPE_SPEC : VR_TYPE_SUPPORTED, k, "'%s' does not support source type %s on %s%s", c->mn,
-               isa_types[t].name, visa_platform_name((visa_platform)v->plat), igc_ok ? " (IGC accepts it)" : "");
-            ty->spec_warned = ty->spec_warned || igc_ok;
-        }
+        check_one_type(v, inst, c, k, t, false, ty);
     }
 }
 
@@ -423,36 +427,37 @@ static void check_operands(vf *v, const ir_inst *inst, const ictx *c, itypes *ty
     }
 }
 
-/* Type maps: one map must admit the dst and every source together. */
+/* Type maps: one map must admit the dst and every source together (IGC's set where it is known,
+** the page's elsewhere; the page's maps alone missed: V-TYPE-SPEC). */
 static void check_type_maps(vf *v, const ir_inst *inst, const ictx *c, const itypes *ty) {
-    const isa_form *F = c->F;
     const int dst_type = ty->dst_type;
     const unsigned nsrc = ty->nsrc;
     if (!c->typed || (dst_type < 0 && !nsrc)) return;
-    /* IGC's wider set (opfacts.def VISA_IGC_TYPESET): the page's maps become a warning */
-    const unsigned igc = vf_form_igc_typeset(c->form);
-    const unsigned set = ty->spec_warned ? igc : F->typeset;
+    const unsigned page = c->F->typeset, igc = vf_form_igc_typeset(c->form, v->plat);
+    const unsigned set = igc != TM_NONE ? igc : page;
     uint32_t mask = 0;
     bool each = true;
     for (unsigned i = 0; i < nsrc; i++) {
         mask |= 1u << ty->src_t[i];
         each = each && isa_type_legal(set, v->plat, false, (unsigned)ty->src_t[i]);
     }
-    if (each && (dst_type < 0 || isa_type_legal(set, v->plat, true, (unsigned)dst_type)) &&
-        !isa_types_legal(set, v->plat, dst_type, mask)) {
-        bool igc_ok = set != igc && igc != TM_NONE && isa_types_legal(igc, v->plat, dst_type, mask);
-        int at = -1;
-        for (unsigned i = 0; i < nsrc && at < 0; i++)
-            if (!isa_types_legal(set, v->plat, dst_type, 1u << ty->src_t[i])) at = ty->src_k[i];
-        if (at < 0) at = nsrc ? ty->src_k[nsrc - 1] : -1;
-        char types[96] = "";
-        size_t len = 0;
-        for (unsigned i = 0; i < nsrc && len < sizeof types - 8; i++)
-            len +=
-                (size_t)snprintf(types + len, sizeof types - len, "%s%s", i ? ", " : "", isa_types[ty->src_t[i]].name);
-        AT(igc_ok ? VR_TYPE_SPEC : VR_TYPE_MAP, at, "no type map of '%s' has destination %s with sources %s%s", c->mn,
-           dst_type >= 0 ? isa_types[dst_type].name : "(none)", types, igc_ok ? " (IGC accepts it)" : "");
-    }
+    if (!each || (dst_type >= 0 && !isa_type_legal(set, v->plat, true, (unsigned)dst_type))) return; /* reported */
+    const bool ok = isa_types_legal(set, v->plat, dst_type, mask);
+    const bool page_ok = set == page ? ok : isa_types_legal(page, v->plat, dst_type, mask);
+    if (ok && (page_ok || ty->spec_warned)) return;
+    int at = -1;
+    for (unsigned i = 0; i < nsrc && at < 0; i++)
+        if (!isa_types_legal(ok ? page : set, v->plat, dst_type, 1u << ty->src_t[i])) at = ty->src_k[i];
+    if (at < 0) at = nsrc ? ty->src_k[nsrc - 1] : -1;
+    char types[96] = "";
+    size_t len = 0;
+    for (unsigned i = 0; i < nsrc && len < sizeof types - 8; i++)
+        len += (size_t)snprintf(types + len, sizeof types - len, "%s%s", i ? ", " : "", isa_types[ty->src_t[i]].name);
+    AT(ok ? VR_TYPE_SPEC : VR_TYPE_MAP, at, "no type map of '%s' has destination %s with sources %s%s", c->mn,
+       dst_type >= 0 ? isa_types[dst_type].name : "(none)", types,
+       ok        ? " (IGC accepts it)"
+       : page_ok ? " (IGC's verifier rejects it)"
+                 : "");
 }
 
 /* Logic operations on predicates: all operands predicates, no predication. */
@@ -478,7 +483,7 @@ static void check_mov_from_pred(vf *v, const ir_inst *inst, const ictx *c) {
     else if (d->mod == VM_SAT) AT(VR_PRED_OPND_MODE, 0, "mov from a predicate cannot saturate");
     else if (t >= 0 && !(d->cls == VC_GENERAL && d->id == VISA_PREDEF_NULL) &&
              ((t != VISA_TYPE_UB && t != VISA_TYPE_UW && t != VISA_TYPE_UD) || isa_types[t].bytes * 8u < pn))
-        AT(VR_PRED_OPND_MODE, 0,
+        AT(VR_PRED_MOV_DST, 0,
            "mov from a %u-element predicate needs a ub, uw or ud destination of at "
            "least %u bits",
            pn, pn);

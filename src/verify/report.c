@@ -8,7 +8,7 @@
 static const visa_verify_rule rules[VR__COUNT] = {
 #define E VISA_SEV_ERROR
 #define W VISA_SEV_WARNING
-#define VRULE(En, id, sev, spec, what) {id, sev, spec, what},
+#define VRULE(En, id, sev, spec, what, igc) {id, sev, spec, what, igc},
 #include "rules.def"
 #undef VRULE
 #undef E

@@ -9,7 +9,7 @@
 #include "ir/ir.h"
 
 typedef enum vrule_id {
-#define VRULE(E, id, sev, spec, what) VR_##E,
+#define VRULE(E, id, sev, spec, what, igc) VR_##E,
 #include "rules.def"
 #undef VRULE
     VR__COUNT
@@ -81,9 +81,10 @@ enum { OC_G = 1, OC_I = 2, OC_M = 4, OC_P = 8, OC_A = 16, OC_S = 32 };
 unsigned vf_opnd_classes(int form, unsigned vk);
 int vf_form_surface_opnd(int form); /* -1 if none */
 bool vf_form_on_platform(int form, unsigned plat);
-/* The wider type set IGC's verifier accepts for a form (opfacts.def VISA_IGC_TYPESET); TM_NONE
-** when it follows the page. */
-unsigned vf_form_igc_typeset(int form);
+/* The type set IGC's verifier accepts for a form on a platform (opfacts.def VISA_IGC_TYPESET,
+** igc_typemaps.def); TM_NONE where it is unknown (no such row, or no map on the platform: Xe2,
+** Xe3), and the page's set decides alone. */
+unsigned vf_form_igc_typeset(int form, unsigned plat);
 /* Limited fields of the legacy data-port and SVM messages (opfacts.def VISA_MSG_FIELD). */
 enum {
     MF_OWORDS,

@@ -15,7 +15,8 @@ static const char verify_help[] =
     "  --platform P    target platform (Gen9 Gen11 XeLP XeHP XeHPG XeHPC Xe2 Xe3); default Xe2\n"
     "  --json          print the diagnostics as one JSON object on standard output\n"
     "  --werror        treat warnings as errors\n"
-    "  --list-rules    list the rules (id, severity, spec section, statement) and exit\n"
+    "  --list-rules    list the rules (id, severity, spec section, statement, what IGC's verifier\n"
+    "                  does about it) and exit\n"
     "\n"
     "Exit status: 0 no errors, 1 errors (or unreadable input), 2 usage error.\n";
 
@@ -26,13 +27,15 @@ static int list_rules(bool json) {
     for (size_t k = 0; k < visa_verify_rule_count(); k++) {
         const visa_verify_rule *r = visa_verify_rule_at(k);
         if (!b) {
-            fprintf(out_stdout(), "%-22s %-7s %s  [%s]\n", r->id, severity_name(r->severity), r->summary, r->spec);
+            fprintf(out_stdout(), "%-22s %-7s %s  [%s]  [IGC: %s]\n", r->id, severity_name(r->severity), r->summary,
+                    r->spec, r->igc);
             continue;
         }
         sb_json_member(b, k ? ",\n    {" : "\n    {", "id", r->id);
         sb_json_member(b, ", ", "severity", severity_name(r->severity));
         sb_json_member(b, ", ", "summary", r->summary);
         sb_json_member(b, ", ", "spec", r->spec);
+        sb_json_member(b, ", ", "igc", r->igc);
         sb_puts(b, "}");
     }
     if (b) sb_puts(b, "\n  ]");
