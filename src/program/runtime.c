@@ -10,8 +10,7 @@
 #include "printf.h"
 
 static bool env_error(cl_plan *P, const char *what) {
-    diag_at_offset(P->ds, VISA_SEV_ERROR, "E-PROGRAM-UNSUPPORTED", VISA_DIAG_NO_OFFSET, "kernel %s: %s", P->kx->k->name,
-                   what);
+    vp_diag_offset(P->ds, PDIAG_PROGRAM_UNSUPPORTED, VISA_DIAG_NO_OFFSET, "kernel %s: %s", P->kx->k->name, what);
     return false;
 }
 
@@ -88,7 +87,7 @@ visa_status vp_launch_own_buffers(cl_plan *P) {
         uint64_t items = P->local[0] * P->local[1] * P->local[2];
         uint64_t slots = (uint64_t)(P->launch->threads ? P->launch->threads : 1) * ((items + P->simd - 1) / P->simd);
         if (slots > max_hw_threads(P->program->platform) || per_thread * slots > ((uint64_t)1 << 32)) {
-            diag_at_offset(P->ds, VISA_SEV_ERROR, "E-PROGRAM-LAUNCH", VISA_DIAG_NO_OFFSET,
+            vp_diag_offset(P->ds, PDIAG_PROGRAM_LAUNCH, VISA_DIAG_NO_OFFSET,
                            "kernel %s: %llu host threads x threads per group need %llu hardware threads of "
                            "private memory (%llu bytes each); at most %llu and 4 GiB: use fewer host threads",
                            P->kx->k->name, (unsigned long long)(P->launch->threads ? P->launch->threads : 1),
