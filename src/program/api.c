@@ -132,7 +132,7 @@ static visa_status parse_kernels(visa_program *p, diag_sink *ds) {
         snprintf(name, sizeof name, "%s:%s.visaasm", p->name, kx->k->name);
         st = visa_module_parse_text(p->ctx, name, code->visaasm, code->visaasm_len, p->platform, &kx->module);
         if (st != VISA_OK) {
-            diag_at_offset(ds, VISA_SEV_ERROR, "E-PROGRAM-VISAASM", VISA_DIAG_NO_OFFSET,
+            vp_diag_offset(ds, PDIAG_PROGRAM_VISAASM, VISA_DIAG_NO_OFFSET,
                            "kernel %s: its vISA text does not parse (the diagnostics above)", kx->k->name);
             return st;
         }
@@ -147,7 +147,7 @@ static visa_status adopt_zebin(visa_program *p, diag_sink *ds) {
     if (st != VISA_OK) return st;
     const vp_zebin_device *dev = &p->prog->zebin->device;
     if (!dev->has_platform) {
-        diag_at_offset(ds, VISA_SEV_ERROR, "E-PROGRAM-DEVICE", VISA_DIAG_NO_OFFSET,
+        vp_diag_offset(ds, PDIAG_PROGRAM_DEVICE, VISA_DIAG_NO_OFFSET,
                        "the zebin's device (%s, product family %u) has no vISA platform the emulator knows",
                        dev->product_name ? dev->product_name : "unknown", dev->product_family);
         return VISA_E_UNSUPPORTED;

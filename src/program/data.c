@@ -112,7 +112,7 @@ static visa_status relocate_segments(visa_program *p, diag_sink *ds) {
         if (!segment_of(p, rt->target, &seg, &start) || !p->segments[seg].data) continue; /* code: not ours */
         for (uint32_t i = 0; i < rt->count; i++) {
             if (apply_reloc(p, seg, start, rt->rela, &rt->relocs[i])) continue;
-            diag_at_offset(ds, VISA_SEV_ERROR, "E-PROGRAM-RELOC", zb->sections[rt->section].offset,
+            vp_diag_offset(ds, PDIAG_PROGRAM_RELOC, zb->sections[rt->section].offset,
                            "relocation %u of %s (type %u, symbol %u, offset %llu) cannot be applied to program data", i,
                            zb->sections[rt->section].name, rt->relocs[i].type, rt->relocs[i].symbol,
                            (unsigned long long)rt->relocs[i].offset);

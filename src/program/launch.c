@@ -35,9 +35,8 @@ static bool arg_error(cl_plan *P, const char *fmt, const char *what, size_t inde
     const visa_cl_arg_info *ai = index < P->kx->arg_count ? &P->kx->args[index] : NULL;
     char msg[256];
     snprintf(msg, sizeof msg, fmt, what);
-    diag_at_offset(P->ds, VISA_SEV_ERROR, "E-PROGRAM-ARG", VISA_DIAG_NO_OFFSET, "kernel %s, argument %zu%s%s%s: %s",
-                   P->kx->k->name, index, ai && *ai->name ? " (" : "", ai ? ai->name : "", ai && *ai->name ? ")" : "",
-                   msg);
+    vp_diag_offset(P->ds, PDIAG_PROGRAM_ARG, VISA_DIAG_NO_OFFSET, "kernel %s, argument %zu%s%s%s: %s", P->kx->k->name,
+                   index, ai && *ai->name ? " (" : "", ai ? ai->name : "", ai && *ai->name ? ")" : "", msg);
     return false;
 }
 
@@ -56,7 +55,7 @@ static const char *kind_name(visa_cl_arg_kind k) {
 static bool check_args(cl_plan *P) {
     const vp_program_kernel_ex *kx = P->kx;
     if (P->nargs != kx->arg_count) {
-        diag_at_offset(P->ds, VISA_SEV_ERROR, "E-PROGRAM-ARG", VISA_DIAG_NO_OFFSET,
+        vp_diag_offset(P->ds, PDIAG_PROGRAM_ARG, VISA_DIAG_NO_OFFSET,
                        "kernel %s takes %u argument%s, the launch gives %zu", kx->k->name, kx->arg_count,
                        kx->arg_count == 1 ? "" : "s", P->nargs);
         return false;
@@ -99,8 +98,8 @@ static bool plan_geometry(cl_plan *P) {
     const visa_cl_launch *L = P->launch;
     const vp_exec_env *env = &P->kx->k->info->env;
     if (L->work_dim < 1 || L->work_dim > 3) {
-        diag_at_offset(P->ds, VISA_SEV_ERROR, "E-PROGRAM-LAUNCH", VISA_DIAG_NO_OFFSET,
-                       "work_dim is %u: it is 1, 2 or 3", L->work_dim);
+        vp_diag_offset(P->ds, PDIAG_PROGRAM_LAUNCH, VISA_DIAG_NO_OFFSET, "work_dim is %u: it is 1, 2 or 3",
+                       L->work_dim);
         return false;
     }
     bool local_given = L->local_size[0] || L->local_size[1] || L->local_size[2];
@@ -114,13 +113,13 @@ static bool plan_geometry(cl_plan *P) {
                       : reqd        ? (uint64_t)env->required_work_group_size[d]
                                     : 0;
         if (!P->global[d] || (local_given && !P->local[d])) {
-            diag_at_offset(P->ds, VISA_SEV_ERROR, "E-PROGRAM-LAUNCH", VISA_DIAG_NO_OFFSET,
+            vp_diag_offset(P->ds, PDIAG_PROGRAM_LAUNCH, VISA_DIAG_NO_OFFSET,
                            "%s size %llu in dimension %u: every used dimension needs at least 1",
                            P->global[d] ? "local" : "global", (unsigned long long)(P->global[d] ? P->local[d] : 0), d);
             return false;
         }
         if (P->global[d] > UINT32_MAX || P->local[d] > UINT32_MAX || P->offset[d] > UINT32_MAX) {
-            diag_at_offset(P->ds, VISA_SEV_ERROR, "E-PROGRAM-LAUNCH", VISA_DIAG_NO_OFFSET,
+            vp_diag_offset(P->ds, PDIAG_PROGRAM_LAUNCH, VISA_DIAG_NO_OFFSET,
                            "dimension %u: sizes and offsets above 2^32 - 1 do not fit IGC's 32-bit payload", d);
             return false;
         }
@@ -128,7 +127,7 @@ static bool plan_geometry(cl_plan *P) {
     if (!local_given && !reqd) P->local[0] = choose_local_x(P->global[0], P->simd);
     for (uint32_t d = 0; d < 3; d++) {
         if (reqd && P->local[d] != (uint64_t)env->required_work_group_size[d]) {
-            diag_at_offset(P->ds, VISA_SEV_ERROR, "E-PROGRAM-LAUNCH", VISA_DIAG_NO_OFFSET,
+            vp_diag_offset(P->ds, PDIAG_PROGRAM_LAUNCH, VISA_DIAG_NO_OFFSET,
                            "kernel %s requires the work-group size %d,%d,%d (reqd_work_group_size)", P->kx->k->name,
                            env->required_work_group_size[0], env->required_work_group_size[1],
                            env->required_work_group_size[2]);
@@ -324,7 +323,7 @@ static visa_status plan_and_run(cl_plan *P, visa_run_stats *stats) {
     const vp_program_kernel_ex *kx = P->kx;
     const vp_zeinfo_kernel *k = kx->k->info;
     if (!kx->module) {
-        diag_at_offset(P->ds, VISA_SEV_ERROR, "E-PROGRAM-VISAASM", VISA_DIAG_NO_OFFSET,
+        vp_diag_offset(P->ds, PDIAG_PROGRAM_VISAASM, VISA_DIAG_NO_OFFSET,
                        "kernel %s: the zebin holds no vISA text for it (build it with -internal_options "
                        "-cl-intel-emit-zebin-visa-sections; visa builds .cl and .spv files that way)",
                        kx->k->name);
@@ -362,8 +361,8 @@ visa_status visa_program_run(const visa_program *program, const visa_cl_launch *
     diag_init(&ds, program->ctx, program->name, NULL, 0);
     const vp_program_kernel_ex *kx = vp_kernel_find(program, launch->kernel);
     if (!kx) {
-        diag_at_offset(&ds, VISA_SEV_ERROR, "E-PROGRAM-KERNEL", VISA_DIAG_NO_OFFSET,
-                       "the program has no kernel named '%s'", launch->kernel ? launch->kernel : "(null)");
+        vp_diag_offset(&ds, PDIAG_PROGRAM_KERNEL, VISA_DIAG_NO_OFFSET, "the program has no kernel named '%s'",
+                       launch->kernel ? launch->kernel : "(null)");
         return VISA_E_ARG;
     }
     cl_plan P;

@@ -45,7 +45,7 @@ visa_status vp_check_inputs(const visa_program *p, const vp_program_kernel_ex *k
         int64_t rel = (int64_t)in.offset - start;
         if (rel < 0 || !in.read || (in.role != VISA_INPUT_CROSS_THREAD && in.role != VISA_INPUT_INLINE)) continue;
         if (overlapped(k, rel, rel + in.size)) continue;
-        diag_at_offset(ds, VISA_SEV_ERROR, "E-PROGRAM-INPUT", VISA_DIAG_NO_OFFSET,
+        vp_diag_offset(ds, PDIAG_PROGRAM_INPUT, VISA_DIAG_NO_OFFSET,
                        "kernel %s: its vISA reads input %s (GRF bytes %d-%u, cross-thread bytes %lld-%lld), which "
                        "no payload argument of its .ze_info describes: a runtime would not write it",
                        kx->k->name, in.name, in.offset, (unsigned)in.offset + in.size - 1, (long long)rel,

@@ -135,7 +135,7 @@ static visa_status take_outputs(visa_ctx *ctx, diag_sink *ds, uint32_t n, uint8_
         }
     }
     if (res->status == 0 && bins != 1) {
-        diag_at_offset(ds, VISA_SEV_ERROR, "E-OCLOC-BUILD", VISA_DIAG_NO_OFFSET,
+        vp_diag_offset(ds, PDIAG_OCLOC_BUILD, VISA_DIAG_NO_OFFSET,
                        "ocloc wrote %u binaries, expected one zebin (one device)", bins);
         return VISA_E_ARG;
     }
@@ -169,13 +169,12 @@ visa_status vp_ocloc_compile(visa_ctx *ctx, const vp_ocloc_request *req, vp_oclo
     diag_sink ds;
     diag_init(&ds, ctx, req && req->name ? req->name : "ocloc", NULL, 0);
     if (!req || !req->device || !*req->device || (!req->source && req->source_len)) {
-        diag_at_offset(&ds, VISA_SEV_ERROR, "E-OCLOC-ARG", VISA_DIAG_NO_OFFSET,
-                       "a compilation needs a device and a source");
+        vp_diag_offset(&ds, PDIAG_OCLOC_ARG, VISA_DIAG_NO_OFFSET, "a compilation needs a device and a source");
         return VISA_E_ARG;
     }
     pthread_once(&ocloc_once, load_ocloc);
     if (!ocloc_lib.invoke) {
-        diag_at_offset(&ds, VISA_SEV_ERROR, "E-OCLOC-LOAD", VISA_DIAG_NO_OFFSET,
+        vp_diag_offset(&ds, PDIAG_OCLOC_LOAD, VISA_DIAG_NO_OFFSET,
                        "IGC's offline compiler cannot be loaded (%s): install Debian's "
                        "intel-opencl-icd (libocloc.so), or name the library in VISA_OCLOC_LIB",
                        ocloc_lib.why);
@@ -203,7 +202,7 @@ visa_status vp_ocloc_compile(visa_ctx *ctx, const vp_ocloc_request *req, vp_oclo
                                    &lens_out, &names_out);
     if (!dump_was_there) (void)unlink(IGC_CWD_DUMP);
     else
-        diag_at_offset(&ds, VISA_SEV_WARNING, "W-OCLOC-CWD", VISA_DIAG_NO_OFFSET,
+        vp_diag_offset(&ds, PDIAG_W_OCLOC_CWD, VISA_DIAG_NO_OFFSET,
                        "IGC wrote its vISA dump over ./%s (IGC 1.0.x writes it whenever vISA sections are asked for)",
                        IGC_CWD_DUMP);
     vx_free(ctx, source, req->source_len + 1);
@@ -217,10 +216,10 @@ visa_status vp_ocloc_compile(visa_ctx *ctx, const vp_ocloc_request *req, vp_oclo
     if (st == VISA_OK && out->status != 0) {
         char summary[256];
         log_summary(out->log, summary, sizeof summary);
-        diag_at_offset(&ds, VISA_SEV_ERROR,
+        vp_diag_offset(&ds,
                        out->status == OCLOC_INVALID_DEVICE || out->status == OCLOC_INVALID_COMMAND_LINE
-                           ? "E-OCLOC-ARG"
-                           : "E-OCLOC-BUILD",
+                           ? PDIAG_OCLOC_ARG
+                           : PDIAG_OCLOC_BUILD,
                        VISA_DIAG_NO_OFFSET, "ocloc failed (%d) for device %s: %s", out->status, req->device, summary);
         st = status_of(out->status);
     }

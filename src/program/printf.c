@@ -229,11 +229,11 @@ visa_status vp_printf_output(const visa_program *p, const uint8_t *buf, size_t s
         size_t at = r.pos;
         if (!format_record(&r, &o, p, &full)) {
             if (!full)
-                diag_at_offset(
-                    ds, VISA_SEV_WARNING, "W-PROGRAM-PRINTF", VISA_DIAG_NO_OFFSET,
+                vp_diag_offset(
+                    ds, PDIAG_W_PROGRAM_PRINTF, VISA_DIAG_NO_OFFSET,
                     "the printf buffer holds a record at byte %zu that does not parse; the output stops there", at);
             else
-                diag_at_offset(ds, VISA_SEV_WARNING, "W-PROGRAM-PRINTF", VISA_DIAG_NO_OFFSET,
+                vp_diag_offset(ds, PDIAG_W_PROGRAM_PRINTF, VISA_DIAG_NO_OFFSET,
                                "the printf buffer (%zu bytes) filled up: later printf calls printed nothing", size);
             break;
         }

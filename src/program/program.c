@@ -36,7 +36,7 @@ static void check_visaasm(vp_program *p, diag_sink *ds, const vp_zebin_kernel *c
     long want = 0;
     for (uint32_t i = 0; i < info->thread_arg_count; i++) want += info->thread_args[i].size;
     if ((simd >= 0 && simd != info->env.simd_size) || (per_thread >= 0 && per_thread != want))
-        diag_at_offset(ds, VISA_SEV_WARNING, "W-PROGRAM-VISAASM", p->zebin->sections[code->visaasm_section].offset,
+        vp_diag_offset(ds, PDIAG_W_PROGRAM_VISAASM, p->zebin->sections[code->visaasm_section].offset,
                        "kernel %s: its vISA text (section %u) says SimdSize=%ld "
                        "PerThreadInputSize=%ld, .ze_info %d and %ld: the text may be another "
                        "kernel's",
@@ -52,8 +52,8 @@ static visa_status match_kernels(vp_program *p, diag_sink *ds) {
         const vp_zebin_kernel *code = vp_zebin_kernel_by_name(p->zebin, info->name);
         ks[i] = (vp_program_kernel){info->name, code, info};
         if (!code) {
-            diag_at_offset(ds, VISA_SEV_ERROR, "E-PROGRAM-KERNEL", VISA_DIAG_NO_OFFSET,
-                           ".ze_info kernel %s has no .text.%s section", info->name, info->name);
+            vp_diag_offset(ds, PDIAG_PROGRAM_KERNEL, VISA_DIAG_NO_OFFSET, ".ze_info kernel %s has no .text.%s section",
+                           info->name, info->name);
             continue;
         }
         check_visaasm(p, ds, code, info);
@@ -88,8 +88,7 @@ static visa_status read_program(vp_program *p, diag_sink *ds, const char *name, 
     if (st != VISA_OK) return st;
     const vp_zebin_section *zs = p->zebin->ze_info;
     if (!zs) {
-        diag_at_offset(ds, VISA_SEV_ERROR, "E-PROGRAM-ZEINFO", VISA_DIAG_NO_OFFSET,
-                       "the zebin has no .ze_info section");
+        vp_diag_offset(ds, PDIAG_PROGRAM_ZEINFO, VISA_DIAG_NO_OFFSET, "the zebin has no .ze_info section");
         return VISA_E_BINARY;
     }
     char zname[512];

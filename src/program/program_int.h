@@ -19,6 +19,7 @@
 #include <stdint.h>
 
 #include "core/core.h"
+#include "diags.h"
 
 /* -- Arena: the models' memory, freed at once -------------------------------------------------- */
 typedef struct vp_arena_block vp_arena_block;

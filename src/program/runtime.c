@@ -10,8 +10,7 @@
 #include "printf.h"
 
 static bool env_error(cl_plan *P, const char *what) {
-    diag_at_offset(P->ds, VISA_SEV_ERROR, "E-PROGRAM-UNSUPPORTED", VISA_DIAG_NO_OFFSET, "kernel %s: %s", P->kx->k->name,
-                   what);
+    vp_diag_offset(P->ds, PDIAG_PROGRAM_UNSUPPORTED, VISA_DIAG_NO_OFFSET, "kernel %s: %s", P->kx->k->name, what);
     return false;
 }
 
@@ -103,7 +102,7 @@ static visa_status alloc_per_thread(cl_plan *P, uint64_t per_thread, const char 
     uint64_t slots = (uint64_t)(P->launch->threads ? P->launch->threads : 1) * ((items + P->simd - 1) / P->simd);
     if (slots > max_hw_threads(P->program->platform) || per_thread > UINT32_MAX ||
         per_thread * slots > ((uint64_t)1 << 32)) {
-        diag_at_offset(P->ds, VISA_SEV_ERROR, "E-PROGRAM-LAUNCH", VISA_DIAG_NO_OFFSET,
+        vp_diag_offset(P->ds, PDIAG_PROGRAM_LAUNCH, VISA_DIAG_NO_OFFSET,
                        "kernel %s: %llu host threads x threads per group need %llu hardware threads of "
                        "%s (%llu bytes each); at most %llu and 4 GiB: use fewer host threads",
                        P->kx->k->name, (unsigned long long)(P->launch->threads ? P->launch->threads : 1),

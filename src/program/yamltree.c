@@ -25,19 +25,19 @@ typedef struct yreader {
     bool err;
 } yreader;
 
-static void yfail(yreader *y, const char *id, yaml_mark_t mark, const char *fmt, ...)
+static void yfail(yreader *y, vp_diag_id d, yaml_mark_t mark, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
-static void yfail(yreader *y, const char *id, yaml_mark_t mark, const char *fmt, ...) {
+static void yfail(yreader *y, vp_diag_id d, yaml_mark_t mark, const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
-    diag_vat(y->ds, VISA_SEV_ERROR, id, (uint32_t)mark.line + 1, (uint32_t)mark.column + 1, 0, fmt, ap);
+    vp_diag_vat(y->ds, d, (uint32_t)mark.line + 1, (uint32_t)mark.column + 1, 0, fmt, ap);
     va_end(ap);
     y->err = true;
 }
 
 static vp_ynode *new_node(yreader *y, vp_ynode_kind kind, yaml_mark_t mark) {
     if (++y->nodes > VP_ZEINFO_MAX_NODES) {
-        yfail(y, "E-ZEINFO-LIMIT", mark, "more than %u YAML nodes", VP_ZEINFO_MAX_NODES);
+        yfail(y, PDIAG_ZEINFO_LIMIT, mark, "more than %u YAML nodes", VP_ZEINFO_MAX_NODES);
         return NULL;
     }
     vp_ynode *n = vp_arena_alloc(y->arena, sizeof *n);
@@ -59,7 +59,7 @@ static void attach(yreader *y, vp_ynode *n, yaml_mark_t mark) {
     }
     yframe *f = &y->stack[y->depth - 1];
     if (f->node->kind == VP_YNODE_MAP && f->count % 2 == 0 && n->kind != VP_YNODE_SCALAR) {
-        yfail(y, "E-ZEINFO-TYPE", mark, "a mapping key must be a scalar");
+        yfail(y, PDIAG_ZEINFO_TYPE, mark, "a mapping key must be a scalar");
         return;
     }
     if (f->count == f->cap) {
@@ -77,7 +77,7 @@ static void attach(yreader *y, vp_ynode *n, yaml_mark_t mark) {
 
 static void open_container(yreader *y, vp_ynode_kind kind, yaml_mark_t mark) {
     if (y->depth == VP_ZEINFO_MAX_DEPTH) {
-        yfail(y, "E-ZEINFO-LIMIT", mark, "YAML nested deeper than %u levels", VP_ZEINFO_MAX_DEPTH);
+        yfail(y, PDIAG_ZEINFO_LIMIT, mark, "YAML nested deeper than %u levels", VP_ZEINFO_MAX_DEPTH);
         return;
     }
     vp_ynode *n = new_node(y, kind, mark);
@@ -112,10 +112,10 @@ static void on_scalar(yreader *y, const yaml_event_t *ev) {
 static bool on_event(yreader *y, const yaml_event_t *ev) {
     switch (ev->type) {
     case YAML_DOCUMENT_START_EVENT:
-        if (++y->documents > 1) yfail(y, "E-ZEINFO-YAML", ev->start_mark, ".ze_info has more than one YAML document");
+        if (++y->documents > 1) yfail(y, PDIAG_ZEINFO_YAML, ev->start_mark, ".ze_info has more than one YAML document");
         return true;
     case YAML_ALIAS_EVENT:
-        yfail(y, "E-ZEINFO-ALIAS", ev->start_mark, "YAML alias *%s: .ze_info has no aliases",
+        yfail(y, PDIAG_ZEINFO_ALIAS, ev->start_mark, "YAML alias *%s: .ze_info has no aliases",
               (const char *)ev->data.alias.anchor);
         return true;
     case YAML_SCALAR_EVENT: on_scalar(y, ev); return true;
@@ -143,7 +143,7 @@ visa_status vp_yaml_read(vp_arena *arena, diag_sink *ds, const char *text, size_
         if (!yaml_parser_parse(&parser, &ev)) {
             if (parser.error == YAML_MEMORY_ERROR) arena->failed = true;
             else
-                yfail(&y, "E-ZEINFO-YAML", parser.problem_mark, "YAML: %s%s%s",
+                yfail(&y, PDIAG_ZEINFO_YAML, parser.problem_mark, "YAML: %s%s%s",
                       parser.problem ? parser.problem : "syntax error", parser.context ? " " : "",
                       parser.context ? parser.context : "");
             break;
@@ -160,7 +160,7 @@ visa_status vp_yaml_read(vp_arena *arena, diag_sink *ds, const char *text, size_
     if (y.err) return VISA_E_SYNTAX;
     if (!y.root || (y.root->kind == VP_YNODE_SCALAR && !y.root->quoted &&
                     (y.root->len == 0 || strcmp(y.root->text, "~") == 0 || strcmp(y.root->text, "null") == 0))) {
-        diag_at(ds, VISA_SEV_ERROR, "E-ZEINFO-EMPTY", 1, 1, ".ze_info is empty");
+        vp_diag_at(ds, PDIAG_ZEINFO_EMPTY, 1, 1, ".ze_info is empty");
         return VISA_E_SYNTAX;
     }
     *root = y.root;

@@ -42,11 +42,11 @@ typedef struct zr {
     bool err;
 } zr;
 
-static void zfail(zr *r, const char *id, uint64_t offset, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
-static void zfail(zr *r, const char *id, uint64_t offset, const char *fmt, ...) {
+static void zfail(zr *r, vp_diag_id d, uint64_t offset, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+static void zfail(zr *r, vp_diag_id d, uint64_t offset, const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
-    diag_vat(r->ds, VISA_SEV_ERROR, id, 0, 0, offset, fmt, ap);
+    vp_diag_vat(r->ds, d, 0, 0, offset, fmt, ap);
     va_end(ap);
     r->err = true;
 }
@@ -73,33 +73,33 @@ static bool read_header(zr *r) {
     uint8_t host_le;
     memcpy(&host_le, &probe, 1);
     if (!host_le) { /* the ELF types are read in place: a little-endian host reads them as is */
-        zfail(r, "E-ZEBIN-HEADER", 0, "zebins are read on little-endian hosts only");
+        zfail(r, PDIAG_ZEBIN_HEADER, 0, "zebins are read on little-endian hosts only");
         return false;
     }
     if (r->len < sizeof(Elf64_Ehdr) || memcmp(r->p, ELFMAG, SELFMAG) != 0) {
-        zfail(r, "E-ZEBIN-HEADER", 0, "not an ELF file (%zu bytes, no ELF magic)", r->len);
+        zfail(r, PDIAG_ZEBIN_HEADER, 0, "not an ELF file (%zu bytes, no ELF magic)", r->len);
         return false;
     }
     memcpy(&r->eh, r->p, sizeof r->eh);
     const Elf64_Ehdr *e = &r->eh;
     if (e->e_ident[EI_CLASS] != ELFCLASS64)
-        zfail(r, "E-ZEBIN-HEADER", EI_CLASS, "ELF class %u: only 64-bit zebins are read", e->e_ident[EI_CLASS]);
+        zfail(r, PDIAG_ZEBIN_HEADER, EI_CLASS, "ELF class %u: only 64-bit zebins are read", e->e_ident[EI_CLASS]);
     else if (e->e_ident[EI_DATA] != ELFDATA2LSB)
-        zfail(r, "E-ZEBIN-HEADER", EI_DATA, "ELF data encoding %u: zebins are little-endian", e->e_ident[EI_DATA]);
+        zfail(r, PDIAG_ZEBIN_HEADER, EI_DATA, "ELF data encoding %u: zebins are little-endian", e->e_ident[EI_DATA]);
     else if (e->e_ident[EI_VERSION] != EV_CURRENT || e->e_version != EV_CURRENT)
-        zfail(r, "E-ZEBIN-HEADER", EI_VERSION, "ELF version %u, expected %u", e->e_ident[EI_VERSION], EV_CURRENT);
+        zfail(r, PDIAG_ZEBIN_HEADER, EI_VERSION, "ELF version %u, expected %u", e->e_ident[EI_VERSION], EV_CURRENT);
     else if (!elf_type_ok(e->e_type))
-        zfail(r, "E-ZEBIN-HEADER", offsetof(Elf64_Ehdr, e_type), "ELF type 0x%x is not a zebin's", e->e_type);
+        zfail(r, PDIAG_ZEBIN_HEADER, offsetof(Elf64_Ehdr, e_type), "ELF type 0x%x is not a zebin's", e->e_type);
     else if (e->e_ehsize != sizeof(Elf64_Ehdr))
-        zfail(r, "E-ZEBIN-HEADER", offsetof(Elf64_Ehdr, e_ehsize), "ELF header size %u, expected %zu", e->e_ehsize,
+        zfail(r, PDIAG_ZEBIN_HEADER, offsetof(Elf64_Ehdr, e_ehsize), "ELF header size %u, expected %zu", e->e_ehsize,
               sizeof(Elf64_Ehdr));
-    else if (e->e_shoff == 0) zfail(r, "E-ZEBIN-HEADER", offsetof(Elf64_Ehdr, e_shoff), "no section table");
+    else if (e->e_shoff == 0) zfail(r, PDIAG_ZEBIN_HEADER, offsetof(Elf64_Ehdr, e_shoff), "no section table");
     else if (e->e_shentsize != sizeof(Elf64_Shdr))
-        zfail(r, "E-ZEBIN-HEADER", offsetof(Elf64_Ehdr, e_shentsize), "section header size %u, expected %zu",
+        zfail(r, PDIAG_ZEBIN_HEADER, offsetof(Elf64_Ehdr, e_shentsize), "section header size %u, expected %zu",
               e->e_shentsize, sizeof(Elf64_Shdr));
     else if (e->e_phnum && (e->e_phentsize != sizeof(Elf64_Phdr) || e->e_phoff > r->len ||
                             e->e_phnum > (r->len - e->e_phoff) / sizeof(Elf64_Phdr)))
-        zfail(r, "E-ZEBIN-HEADER", offsetof(Elf64_Ehdr, e_phoff),
+        zfail(r, PDIAG_ZEBIN_HEADER, offsetof(Elf64_Ehdr, e_phoff),
               "program header table (%u entries at %llu) is not in the file", e->e_phnum,
               (unsigned long long)e->e_phoff);
     return !r->err;
@@ -108,7 +108,7 @@ static bool read_header(zr *r) {
 static bool read_section_table(zr *r) {
     const Elf64_Ehdr *e = &r->eh;
     if (!in_file(r, e->e_shoff, sizeof(Elf64_Shdr))) {
-        zfail(r, "E-ZEBIN-SECTION", offsetof(Elf64_Ehdr, e_shoff),
+        zfail(r, PDIAG_ZEBIN_SECTION, offsetof(Elf64_Ehdr, e_shoff),
               "section table at %llu is past the end of the file (%zu bytes)", (unsigned long long)e->e_shoff, r->len);
         return false;
     }
@@ -118,13 +118,13 @@ static bool read_section_table(zr *r) {
     uint64_t n = e->e_shnum ? e->e_shnum : first.sh_size;
     uint64_t strndx = e->e_shstrndx == SHN_XINDEX ? first.sh_link : e->e_shstrndx;
     if (n == 0 || n > (r->len - e->e_shoff) / sizeof(Elf64_Shdr)) {
-        zfail(r, "E-ZEBIN-SECTION", offsetof(Elf64_Ehdr, e_shnum),
+        zfail(r, PDIAG_ZEBIN_SECTION, offsetof(Elf64_Ehdr, e_shnum),
               "section table of %llu entries at %llu does not fit in the file (%zu bytes)", (unsigned long long)n,
               (unsigned long long)e->e_shoff, r->len);
         return false;
     }
     if (strndx == SHN_UNDEF || strndx >= n) {
-        zfail(r, "E-ZEBIN-STRTAB", offsetof(Elf64_Ehdr, e_shstrndx),
+        zfail(r, PDIAG_ZEBIN_STRTAB, offsetof(Elf64_Ehdr, e_shstrndx),
               "section name table index %llu is not a section (%llu sections)", (unsigned long long)strndx,
               (unsigned long long)n);
         return false;
@@ -144,11 +144,11 @@ static void check_section_ranges(zr *r) {
         const Elf64_Shdr *s = &r->sh[i];
         if (s->sh_type == SHT_NOBITS) {
             if (s->sh_size > VP_ZEBIN_MAX_BSS)
-                zfail(r, "E-ZEBIN-LIMIT", sh_at(r, i) + offsetof(Elf64_Shdr, sh_size),
+                zfail(r, PDIAG_ZEBIN_LIMIT, sh_at(r, i) + offsetof(Elf64_Shdr, sh_size),
                       "section %u: %llu bytes of zeroed memory (at most %u)", i, (unsigned long long)s->sh_size,
                       VP_ZEBIN_MAX_BSS);
         } else if (s->sh_type != SHT_NULL && !in_file(r, s->sh_offset, s->sh_size)) {
-            zfail(r, "E-ZEBIN-SECTION", sh_at(r, i) + offsetof(Elf64_Shdr, sh_offset),
+            zfail(r, PDIAG_ZEBIN_SECTION, sh_at(r, i) + offsetof(Elf64_Shdr, sh_offset),
                   "section %u: bytes %llu..%llu are past the end of the file (%zu bytes)", i,
                   (unsigned long long)s->sh_offset, (unsigned long long)s->sh_offset + s->sh_size, r->len);
         }
@@ -189,7 +189,7 @@ static void check_overlaps(zr *r) {
     for (size_t i = 1; i < n; i++) {
         if (spans[i].start < spans[i - 1].end) {
             char a[32], b[32];
-            zfail(r, "E-ZEBIN-OVERLAP", spans[i].start, "%s (bytes %llu..%llu) overlaps %s",
+            zfail(r, PDIAG_ZEBIN_OVERLAP, spans[i].start, "%s (bytes %llu..%llu) overlaps %s",
                   span_name(&spans[i], a, sizeof a), (unsigned long long)spans[i].start,
                   (unsigned long long)spans[i].end, span_name(&spans[i - 1], b, sizeof b));
             return;
@@ -207,7 +207,7 @@ static const char *table_string(const zr *r, uint32_t tab, uint64_t index) {
 
 static void read_section_names(zr *r) {
     if (r->sh[r->shstrndx].sh_type != SHT_STRTAB) {
-        zfail(r, "E-ZEBIN-STRTAB", sh_at(r, r->shstrndx) + offsetof(Elf64_Shdr, sh_type),
+        zfail(r, PDIAG_ZEBIN_STRTAB, sh_at(r, r->shstrndx) + offsetof(Elf64_Shdr, sh_type),
               "section name table (section %u) has type %u, not SHT_STRTAB", r->shstrndx, r->sh[r->shstrndx].sh_type);
         return;
     }
@@ -216,7 +216,7 @@ static void read_section_names(zr *r) {
         vp_zebin_section *d = &r->secs[i];
         const char *name = i ? table_string(r, r->shstrndx, s->sh_name) : "";
         if (!name) {
-            zfail(r, "E-ZEBIN-STRTAB", sh_at(r, i) + offsetof(Elf64_Shdr, sh_name),
+            zfail(r, PDIAG_ZEBIN_STRTAB, sh_at(r, i) + offsetof(Elf64_Shdr, sh_name),
                   "section %u: name index %u is outside the name table or unterminated", i, s->sh_name);
             name = "";
         }
@@ -235,10 +235,10 @@ static void read_section_names(zr *r) {
 }
 
 /* -- Symbols and relocations ------------------------------------------------------------------- */
-static bool table_shape(zr *r, uint32_t i, size_t entsize, const char *id, const char *what) {
+static bool table_shape(zr *r, uint32_t i, size_t entsize, vp_diag_id d, const char *what) {
     const Elf64_Shdr *s = &r->sh[i];
     if (s->sh_entsize != entsize || s->sh_size % entsize) {
-        zfail(r, id, sh_at(r, i) + offsetof(Elf64_Shdr, sh_entsize),
+        zfail(r, d, sh_at(r, i) + offsetof(Elf64_Shdr, sh_entsize),
               "%s section %u: entry size %llu and size %llu, expected entries of %zu bytes", what, i,
               (unsigned long long)s->sh_entsize, (unsigned long long)s->sh_size, entsize);
         return false;
@@ -252,7 +252,7 @@ static void read_symbol(zr *r, uint32_t tab, uint32_t strtab, uint64_t k, vp_zeb
     memcpy(&sym, r->p + at, sizeof sym);
     const char *name = table_string(r, strtab, sym.st_name);
     if (!name) {
-        zfail(r, "E-ZEBIN-SYMTAB", at, "symbol %llu: name index %u is outside the string table or unterminated",
+        zfail(r, PDIAG_ZEBIN_SYMTAB, at, "symbol %llu: name index %u is outside the string table or unterminated",
               (unsigned long long)k, sym.st_name);
         name = "";
     }
@@ -261,13 +261,13 @@ static void read_symbol(zr *r, uint32_t tab, uint32_t strtab, uint64_t k, vp_zeb
         sym.st_other, sym.st_shndx};
     if (sym.st_shndx == SHN_UNDEF || sym.st_shndx == SHN_ABS || sym.st_shndx == SHN_COMMON) return;
     if (sym.st_shndx >= r->shnum) {
-        zfail(r, "E-ZEBIN-SYMTAB", at + offsetof(Elf64_Sym, st_shndx),
+        zfail(r, PDIAG_ZEBIN_SYMTAB, at + offsetof(Elf64_Sym, st_shndx),
               "symbol %llu (%s): section index %u is not a section", (unsigned long long)k, name, sym.st_shndx);
         return;
     }
     uint64_t size = r->sh[sym.st_shndx].sh_size;
     if (sym.st_value > size || sym.st_size > size - sym.st_value)
-        zfail(r, "E-ZEBIN-SYMTAB", at + offsetof(Elf64_Sym, st_value),
+        zfail(r, PDIAG_ZEBIN_SYMTAB, at + offsetof(Elf64_Sym, st_value),
               "symbol %llu (%s): bytes %llu..%llu are outside section %u (%llu bytes)", (unsigned long long)k, name,
               (unsigned long long)sym.st_value, (unsigned long long)(sym.st_value + sym.st_size), sym.st_shndx,
               (unsigned long long)size);
@@ -278,15 +278,15 @@ static uint32_t read_symbols(zr *r) {
     for (uint32_t i = 1; i < r->shnum; i++) {
         if (r->sh[i].sh_type != SHT_SYMTAB) continue;
         if (tab) {
-            zfail(r, "E-ZEBIN-SYMTAB", sh_at(r, i), "a second symbol table (section %u)", i);
+            zfail(r, PDIAG_ZEBIN_SYMTAB, sh_at(r, i), "a second symbol table (section %u)", i);
             return 0;
         }
         tab = i;
     }
-    if (!tab || !table_shape(r, tab, sizeof(Elf64_Sym), "E-ZEBIN-SYMTAB", "symbol table")) return 0;
+    if (!tab || !table_shape(r, tab, sizeof(Elf64_Sym), PDIAG_ZEBIN_SYMTAB, "symbol table")) return 0;
     uint32_t strtab = r->sh[tab].sh_link;
     if (strtab == 0 || strtab >= r->shnum || r->sh[strtab].sh_type != SHT_STRTAB) {
-        zfail(r, "E-ZEBIN-STRTAB", sh_at(r, tab) + offsetof(Elf64_Shdr, sh_link),
+        zfail(r, PDIAG_ZEBIN_STRTAB, sh_at(r, tab) + offsetof(Elf64_Shdr, sh_link),
               "symbol table's string table (section %u) is not a string table", strtab);
         return 0;
     }
@@ -314,14 +314,14 @@ static bool read_reloc_table(zr *r, uint32_t i, uint32_t symtab, vp_zebin_reloc_
     const Elf64_Shdr *s = &r->sh[i];
     bool rela = s->sh_type == SHT_RELA;
     size_t entsize = rela ? sizeof(Elf64_Rela) : sizeof(Elf64_Rel);
-    if (!table_shape(r, i, entsize, "E-ZEBIN-RELOC", "relocation")) return false;
+    if (!table_shape(r, i, entsize, PDIAG_ZEBIN_RELOC, "relocation")) return false;
     if (!symtab || s->sh_link != symtab) {
-        zfail(r, "E-ZEBIN-RELOC", sh_at(r, i) + offsetof(Elf64_Shdr, sh_link),
+        zfail(r, PDIAG_ZEBIN_RELOC, sh_at(r, i) + offsetof(Elf64_Shdr, sh_link),
               "relocation section %u links section %u, not the symbol table", i, s->sh_link);
         return false;
     }
     if (s->sh_info == 0 || s->sh_info >= r->shnum || r->sh[s->sh_info].sh_type == SHT_NOBITS) {
-        zfail(r, "E-ZEBIN-RELOC", sh_at(r, i) + offsetof(Elf64_Shdr, sh_info),
+        zfail(r, PDIAG_ZEBIN_RELOC, sh_at(r, i) + offsetof(Elf64_Shdr, sh_info),
               "relocation section %u patches section %u, which has no bytes to patch", i, s->sh_info);
         return false;
     }
@@ -335,11 +335,11 @@ static bool read_reloc_table(zr *r, uint32_t i, uint32_t symtab, vp_zebin_reloc_
         rel[k] = (vp_zebin_reloc){e.r_offset, ELF64_R_SYM(e.r_info), ELF64_R_TYPE(e.r_info), rela ? e.r_addend : 0};
         unsigned width = reloc_width(rel[k].type);
         if (rel[k].symbol >= r->zb->symbol_count)
-            zfail(r, "E-ZEBIN-RELOC", at + offsetof(Elf64_Rel, r_info),
+            zfail(r, PDIAG_ZEBIN_RELOC, at + offsetof(Elf64_Rel, r_info),
                   "relocation %llu of section %u: symbol %u is not in the symbol table", (unsigned long long)k, i,
                   rel[k].symbol);
         else if (e.r_offset > target_size || width > target_size - e.r_offset)
-            zfail(r, "E-ZEBIN-RELOC", at,
+            zfail(r, PDIAG_ZEBIN_RELOC, at,
                   "relocation %llu of section %u patches bytes %llu..%llu of section %u (%llu bytes)",
                   (unsigned long long)k, i, (unsigned long long)e.r_offset, (unsigned long long)e.r_offset + width,
                   s->sh_info, (unsigned long long)target_size);
@@ -370,13 +370,13 @@ static void read_note(zr *r, uint64_t at, uint32_t type, const uint8_t *desc, ui
     vp_zebin_device *d = &r->zb->device;
     if (type == NOTE_ZEBIN_VERSION) {
         if (!descsz || !memchr(desc, 0, descsz))
-            zfail(r, "E-ZEBIN-NOTE", at, "IntelGT zebin version note is not a NUL-terminated string");
+            zfail(r, PDIAG_ZEBIN_NOTE, at, "IntelGT zebin version note is not a NUL-terminated string");
         else d->zebin_version = (const char *)desc;
         return;
     }
     if (type < NOTE_PRODUCT_FAMILY || type > NOTE_TARGET_METADATA) return; /* ABI versions etc. */
     if (descsz != 4) {
-        zfail(r, "E-ZEBIN-NOTE", at, "IntelGT note type %u has %u bytes, expected 4", type, descsz);
+        zfail(r, PDIAG_ZEBIN_NOTE, at, "IntelGT note type %u has %u bytes, expected 4", type, descsz);
         return;
     }
     uint32_t v = rd32(desc);
@@ -391,8 +391,8 @@ static void read_notes(zr *r, const vp_zebin_section *s) {
     while (pos < size) {
         uint64_t at = s->offset + pos;
         if (size - pos < sizeof(Elf64_Nhdr)) {
-            zfail(r, "E-ZEBIN-NOTE", at, "%llu stray bytes after the last note of %s", (unsigned long long)(size - pos),
-                  s->name);
+            zfail(r, PDIAG_ZEBIN_NOTE, at, "%llu stray bytes after the last note of %s",
+                  (unsigned long long)(size - pos), s->name);
             return;
         }
         Elf64_Nhdr nh;
@@ -400,7 +400,7 @@ static void read_notes(zr *r, const vp_zebin_section *s) {
         uint64_t name_at = pos + sizeof nh, desc_at = name_at + (((uint64_t)nh.n_namesz + 3) & ~3ull);
         uint64_t end = desc_at + (((uint64_t)nh.n_descsz + 3) & ~3ull);
         if (desc_at > size || end > size || nh.n_descsz > size - desc_at) {
-            zfail(r, "E-ZEBIN-NOTE", at, "note (name %u bytes, data %u bytes) runs past the end of %s", nh.n_namesz,
+            zfail(r, PDIAG_ZEBIN_NOTE, at, "note (name %u bytes, data %u bytes) runs past the end of %s", nh.n_namesz,
                   nh.n_descsz, s->name);
             return;
         }
@@ -451,7 +451,7 @@ static void resolve_device(zr *r) {
         d->has_platform = true;
     else if (d->has_gfx_core && platform_of_core(d->gfx_core, &d->platform)) d->has_platform = true;
     if (!d->has_platform)
-        diag_at_offset(r->ds, VISA_SEV_WARNING, "W-ZEBIN-DEVICE", offsetof(Elf64_Ehdr, e_machine),
+        vp_diag_offset(r->ds, PDIAG_W_ZEBIN_DEVICE, offsetof(Elf64_Ehdr, e_machine),
                        "the zebin's device (product family %u, gfx core %u) has no vISA platform "
                        "here",
                        d->product_family, d->gfx_core);
@@ -477,13 +477,13 @@ static void read_kernels(zr *r) {
         const char *k = name_after(s->name, ".text.");
         if (!k || !*k) continue;
         if (s->type != SHT_PROGBITS) {
-            zfail(r, "E-ZEBIN-KERNEL", sh_at(r, i) + offsetof(Elf64_Shdr, sh_type),
+            zfail(r, PDIAG_ZEBIN_KERNEL, sh_at(r, i) + offsetof(Elf64_Shdr, sh_type),
                   "kernel section %s has type %u, not SHT_PROGBITS", s->name, s->type);
             continue;
         }
         for (uint32_t j = 0; j < c; j++)
             if (strcmp(ks[j].name, k) == 0)
-                zfail(r, "E-ZEBIN-KERNEL", sh_at(r, i), "a second code section for kernel %s", k);
+                zfail(r, PDIAG_ZEBIN_KERNEL, sh_at(r, i), "a second code section for kernel %s", k);
         ks[c++] = (vp_zebin_kernel){.name = k,
                                     .text_section = i,
                                     .code = s->data,
@@ -518,7 +518,7 @@ static void map_visaasm(zr *r) {
     if (!unnamed) return;
     for (uint32_t j = 0; j < r->zb->kernel_count; j++) left += !ks[j].visaasm_section;
     if (unnamed != left) {
-        zfail(r, "E-ZEBIN-VISAASM", sh_at(r, first_unnamed),
+        zfail(r, PDIAG_ZEBIN_VISAASM, sh_at(r, first_unnamed),
               "%u unnamed .visaasm sections for %u kernels without vISA text: which is whose "
               "is unknown",
               unnamed, left);
@@ -554,9 +554,9 @@ static void find_program_sections(zr *r) {
         for (uint32_t i = 1; i < r->shnum; i++) {
             const vp_zebin_section *s = &r->secs[i];
             if (strcmp(s->name, program_sections[t].name) != 0) continue;
-            if (*slot) zfail(r, "E-ZEBIN-SECTION", sh_at(r, i), "a second %s section (section %u)", s->name, i);
+            if (*slot) zfail(r, PDIAG_ZEBIN_SECTION, sh_at(r, i), "a second %s section (section %u)", s->name, i);
             else if (program_sections[t].type != SHT_NULL && s->type != program_sections[t].type)
-                zfail(r, "E-ZEBIN-SECTION", sh_at(r, i) + offsetof(Elf64_Shdr, sh_type),
+                zfail(r, PDIAG_ZEBIN_SECTION, sh_at(r, i) + offsetof(Elf64_Shdr, sh_type),
                       "%s has section type 0x%x, expected 0x%x", s->name, s->type, program_sections[t].type);
             else *slot = s;
         }

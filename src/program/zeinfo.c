@@ -183,34 +183,19 @@ typedef struct zi_reader {
     bool err;
 } zi_reader;
 
-static void zerr(zi_reader *z, const vp_ynode *at, const char *id, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-static void zerr(zi_reader *z, const vp_ynode *at, const char *id, const char *fmt, ...) {
-    va_list ap;
-    va_start(ap, fmt);
-    diag_vat(z->ds, VISA_SEV_ERROR, id, at->line, at->col, 0, fmt, ap);
-    va_end(ap);
-    z->err = true;
-}
-
-static void zerr_at(zi_reader *z, uint32_t line, uint32_t col, const char *id, const char *fmt, ...)
+/* Report row d at line:col of the YAML text; an error row fails the read. */
+static void zdiag_at(zi_reader *z, uint32_t line, uint32_t col, vp_diag_id d, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));
-static void zerr_at(zi_reader *z, uint32_t line, uint32_t col, const char *id, const char *fmt, ...) {
+static void zdiag_at(zi_reader *z, uint32_t line, uint32_t col, vp_diag_id d, const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
-    diag_vat(z->ds, VISA_SEV_ERROR, id, line, col, 0, fmt, ap);
+    vp_diag_vat(z->ds, d, line, col, 0, fmt, ap);
     va_end(ap);
-    z->err = true;
+    if (vp_diag_is_error(d)) z->err = true;
 }
 
-static void zwarn(zi_reader *z, const vp_ynode *at, const char *id, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-static void zwarn(zi_reader *z, const vp_ynode *at, const char *id, const char *fmt, ...) {
-    va_list ap;
-    va_start(ap, fmt);
-    diag_vat(z->ds, VISA_SEV_WARNING, id, at->line, at->col, 0, fmt, ap);
-    va_end(ap);
-}
+/* ... at a node */
+#define zdiag(z, node, d, ...) zdiag_at(z, (node)->line, (node)->col, d, __VA_ARGS__)
 
 /* What a node is, for messages. */
 static const char *node_what(const vp_ynode *n) {
@@ -221,7 +206,7 @@ static const char *node_what(const vp_ynode *n) {
 
 static bool read_int(zi_reader *z, const vp_ynode *n, const char *key, int32_t lo, int32_t hi, int32_t *out) {
     if (n->kind != VP_YNODE_SCALAR || n->quoted) {
-        zerr(z, n, "E-ZEINFO-TYPE", "%s: expected an integer, got %s", key, node_what(n));
+        zdiag(z, n, PDIAG_ZEINFO_TYPE, "%s: expected an integer, got %s", key, node_what(n));
         return false;
     }
     const char *s = n->text;
@@ -230,13 +215,13 @@ static bool read_int(zi_reader *z, const vp_ynode *n, const char *key, int32_t l
     int64_t v = 0;
     size_t digits = strspn(s, "0123456789");
     if (!digits || s[digits]) {
-        zerr(z, n, "E-ZEINFO-TYPE", "%s: expected an integer, got '%.40s'", key, n->text);
+        zdiag(z, n, PDIAG_ZEINFO_TYPE, "%s: expected an integer, got '%.40s'", key, n->text);
         return false;
     }
     for (size_t i = 0; i < digits && i < 12; i++) v = v * 10 + (s[i] - '0'); /* 12 digits fit */
     if (neg) v = -v;
     if (digits > 12 || v < lo || v > hi) {
-        zerr(z, n, "E-ZEINFO-RANGE", "%s: %.40s is outside %d..%d", key, n->text, lo, hi);
+        zdiag(z, n, PDIAG_ZEINFO_RANGE, "%s: %.40s is outside %d..%d", key, n->text, lo, hi);
         return false;
     }
     *out = (int32_t)v;
@@ -248,15 +233,15 @@ static bool read_bool(zi_reader *z, const vp_ynode *n, const char *key, bool *ou
         if (strcmp(n->text, "true") == 0) return *out = true;
         if (strcmp(n->text, "false") == 0) return !(*out = false);
     }
-    zerr(z, n, "E-ZEINFO-TYPE", "%s: expected true or false, got %s%s%.40s%s", key, node_what(n),
-         n->kind == VP_YNODE_SCALAR ? " '" : "", n->kind == VP_YNODE_SCALAR ? n->text : "",
-         n->kind == VP_YNODE_SCALAR ? "'" : "");
+    zdiag(z, n, PDIAG_ZEINFO_TYPE, "%s: expected true or false, got %s%s%.40s%s", key, node_what(n),
+          n->kind == VP_YNODE_SCALAR ? " '" : "", n->kind == VP_YNODE_SCALAR ? n->text : "",
+          n->kind == VP_YNODE_SCALAR ? "'" : "");
     return false;
 }
 
 static const char *read_str(zi_reader *z, const vp_ynode *n, const char *key) {
     if (n->kind != VP_YNODE_SCALAR) {
-        zerr(z, n, "E-ZEINFO-TYPE", "%s: expected a string, got %s", key, node_what(n));
+        zdiag(z, n, PDIAG_ZEINFO_TYPE, "%s: expected a string, got %s", key, node_what(n));
         return NULL;
     }
     return vp_arena_strndup(&z->zi->arena, n->text, n->len);
@@ -264,7 +249,7 @@ static const char *read_str(zi_reader *z, const vp_ynode *n, const char *key) {
 
 static bool read_int3(zi_reader *z, const vp_ynode *n, const field *f, int32_t *out) {
     if (n->kind != VP_YNODE_SEQ || n->count != 3) {
-        zerr(z, n, "E-ZEINFO-TYPE", "%s: expected a sequence of 3 integers, got %s", f->key, node_what(n));
+        zdiag(z, n, PDIAG_ZEINFO_TYPE, "%s: expected a sequence of 3 integers, got %s", f->key, node_what(n));
         return false;
     }
     bool ok = true;
@@ -274,7 +259,7 @@ static bool read_int3(zi_reader *z, const vp_ynode *n, const field *f, int32_t *
 
 static bool read_enum(zi_reader *z, const vp_ynode *n, const field *f, int32_t *code, const char **name) {
     if (n->kind != VP_YNODE_SCALAR) {
-        zerr(z, n, "E-ZEINFO-TYPE", "%s: expected a name, got %s", f->key, node_what(n));
+        zdiag(z, n, PDIAG_ZEINFO_TYPE, "%s: expected a name, got %s", f->key, node_what(n));
         return false;
     }
     *name = vp_arena_strndup(&z->zi->arena, n->text, n->len);
@@ -285,7 +270,7 @@ static bool read_enum(zi_reader *z, const vp_ynode *n, const field *f, int32_t *
         }
     }
     if (tables[f->table].open) return true; /* kept as unknown, with its spelling */
-    zerr(z, n, "E-ZEINFO-VALUE", "%s: unknown value '%.40s'", f->key, n->text);
+    zdiag(z, n, PDIAG_ZEINFO_VALUE, "%s: unknown value '%.40s'", f->key, n->text);
     return false;
 }
 
@@ -304,8 +289,8 @@ static void read_value(zi_reader *z, const vp_ynode *n, const field *f, char *re
 static bool key_repeated(zi_reader *z, const vp_ynode *n, uint32_t k) {
     for (uint32_t j = 0; j < k; j += 2) {
         if (strcmp(n->items[j]->text, n->items[k]->text) == 0) {
-            zerr(z, n->items[k], "E-ZEINFO-DUP", "key '%.60s' given twice (first on line %u)", n->items[k]->text,
-                 n->items[j]->line);
+            zdiag(z, n->items[k], PDIAG_ZEINFO_DUP, "key '%.60s' given twice (first on line %u)", n->items[k]->text,
+                  n->items[j]->line);
             return true;
         }
     }
@@ -321,7 +306,7 @@ static void read_record(zi_reader *z, const vp_ynode *n, const record *rec, void
     pos[0] = n->line;
     pos[1] = n->col;
     if (n->kind != VP_YNODE_MAP) {
-        zerr(z, n, "E-ZEINFO-TYPE", "a %s must be a mapping, not %s", rec->what, node_what(n));
+        zdiag(z, n, PDIAG_ZEINFO_TYPE, "a %s must be a mapping, not %s", rec->what, node_what(n));
         return;
     }
     uint64_t *present = (uint64_t *)(void *)(base + rec->present_off);
@@ -330,7 +315,7 @@ static void read_record(zi_reader *z, const vp_ynode *n, const record *rec, void
         uint32_t i = 0;
         while (i < rec->count && strcmp(rec->fields[i].key, key->text) != 0) i++;
         if (i == rec->count) {
-            zwarn(z, key, "W-ZEINFO-UNKNOWN", "unknown key '%.60s' in a %s (ignored)", key->text, rec->what);
+            zdiag(z, key, PDIAG_W_ZEINFO_UNKNOWN, "unknown key '%.60s' in a %s (ignored)", key->text, rec->what);
         } else if (!(*present >> i & 1)) {
             *present |= 1ull << i;
             read_value(z, value, &rec->fields[i], base);
@@ -340,14 +325,14 @@ static void read_record(zi_reader *z, const vp_ynode *n, const record *rec, void
     }
     for (uint32_t i = 0; required && i < rec->count; i++)
         if (rec->fields[i].required && !(*present >> i & 1))
-            zerr(z, n, "E-ZEINFO-MISSING", "a %s without '%s'", rec->what, rec->fields[i].key);
+            zdiag(z, n, PDIAG_ZEINFO_MISSING, "a %s without '%s'", rec->what, rec->fields[i].key);
 }
 
 /* A sequence of records of `rec`'s kind into a new array of `size`-byte items. */
 static void *read_list(zi_reader *z, const vp_ynode *n, const record *rec, size_t size, uint32_t *count) {
     *count = 0;
     if (n->kind != VP_YNODE_SEQ) {
-        zerr(z, n, "E-ZEINFO-TYPE", "expected a sequence of %ss, got %s", rec->what, node_what(n));
+        zdiag(z, n, PDIAG_ZEINFO_TYPE, "expected a sequence of %ss, got %s", rec->what, node_what(n));
         return NULL;
     }
     char *items = vp_arena_array(&z->zi->arena, n->count, size);
@@ -390,7 +375,7 @@ static bool split_mapping(zi_reader *z, const vp_ynode *n, const char *what, con
                           size_t nkeys, const vp_ynode **found) {
     memset(found, 0, nkeys * sizeof *found);
     if (n->kind != VP_YNODE_MAP) {
-        zerr(z, n, "E-ZEINFO-TYPE", "%s must be a mapping, not %s", what, node_what(n));
+        zdiag(z, n, PDIAG_ZEINFO_TYPE, "%s must be a mapping, not %s", what, node_what(n));
         return false;
     }
     for (uint32_t k = 0; k < n->count; k += 2) {
@@ -400,7 +385,7 @@ static bool split_mapping(zi_reader *z, const vp_ynode *n, const char *what, con
         if (i < nkeys && found[i]) key_repeated(z, n, k);
         else if (i < nkeys) found[i] = n->items[k + 1];
         else if (!ignored(where, key))
-            zwarn(z, n->items[k], "W-ZEINFO-UNKNOWN", "unknown key '%.60s' in %s (ignored)", key, what);
+            zdiag(z, n->items[k], PDIAG_W_ZEINFO_UNKNOWN, "unknown key '%.60s' in %s (ignored)", key, what);
     }
     return true;
 }
@@ -415,9 +400,9 @@ static void read_kernel(zi_reader *z, const vp_ynode *n, vp_zeinfo_kernel *k) {
     k->col = n->col;
     if (!split_mapping(z, n, "a kernel", "KERNEL", keys, KK_LISTS + N_KERNEL_LISTS, v)) return;
     if (v[KK_NAME]) k->name = read_str(z, v[KK_NAME], "name");
-    else zerr(z, n, "E-ZEINFO-MISSING", "a kernel without 'name'");
+    else zdiag(z, n, PDIAG_ZEINFO_MISSING, "a kernel without 'name'");
     if (v[KK_ENV]) read_record(z, v[KK_ENV], &env_rec, &k->env, true);
-    else zerr(z, n, "E-ZEINFO-MISSING", "kernel %s without 'execution_env'", k->name ? k->name : "?");
+    else zdiag(z, n, PDIAG_ZEINFO_MISSING, "kernel %s without 'execution_env'", k->name ? k->name : "?");
     if (v[KK_ATTRS]) read_record(z, v[KK_ATTRS], &uattr_rec, &k->attrs, true);
     for (size_t i = 0; i < N_KERNEL_LISTS; i++) {
         if (!v[KK_LISTS + i]) continue;
@@ -467,15 +452,15 @@ static void check_arg_duplicates(zi_reader *z, const vp_zeinfo_kernel *k) {
         const vp_payload_arg *a = &k->args[keys[i].index], *b = &k->args[keys[i - 1].index];
         if (keys[i].a != keys[i - 1].a || keys[i].b != keys[i - 1].b) continue;
         if (a->arg_type != b->arg_type)
-            zerr_at(z, a->line, a->col, "E-ZEINFO-DUP",
-                    "kernel %s: argument %d is both by value "
-                    "and by pointer (lines %u and %u)",
-                    k->name, a->arg_index, b->line, a->line);
+            zdiag_at(z, a->line, a->col, PDIAG_ZEINFO_DUP,
+                     "kernel %s: argument %d is both by value "
+                     "and by pointer (lines %u and %u)",
+                     k->name, a->arg_index, b->line, a->line);
         else if (keys[i].c == keys[i - 1].c)
-            zerr_at(z, a->line, a->col, "E-ZEINFO-DUP",
-                    "kernel %s: argument %d's %s repeats "
-                    "line %u",
-                    k->name, a->arg_index, a->arg_type_name, b->line);
+            zdiag_at(z, a->line, a->col, PDIAG_ZEINFO_DUP,
+                     "kernel %s: argument %d's %s repeats "
+                     "line %u",
+                     k->name, a->arg_index, a->arg_type_name, b->line);
     }
 }
 
@@ -488,10 +473,10 @@ static void check_payload_bytes(zi_reader *z, vp_zeinfo_kernel *k) {
         const vp_payload_arg *a = &k->args[i];
         uint32_t end = (uint32_t)a->offset + (uint32_t)a->size;
         if (end > VP_ZEINFO_MAX_PAYLOAD)
-            zerr_at(z, a->line, a->col, "E-ZEINFO-RANGE",
-                    "kernel %s: payload argument ends at "
-                    "byte %u, past the %u-byte payload limit",
-                    k->name, end, VP_ZEINFO_MAX_PAYLOAD);
+            zdiag_at(z, a->line, a->col, PDIAG_ZEINFO_RANGE,
+                     "kernel %s: payload argument ends at "
+                     "byte %u, past the %u-byte payload limit",
+                     k->name, end, VP_ZEINFO_MAX_PAYLOAD);
         if (end > k->payload_size) k->payload_size = end;
         if (a->size > 0) keys[n++] = (skey){a->offset, (int64_t)end, 0, i};
     }
@@ -499,11 +484,11 @@ static void check_payload_bytes(zi_reader *z, vp_zeinfo_kernel *k) {
     for (uint32_t i = 1; i < n; i++) {
         const vp_payload_arg *a = &k->args[keys[i].index];
         if (keys[i].a < keys[i - 1].b)
-            zerr_at(z, a->line, a->col, "E-ZEINFO-OVERLAP",
-                    "kernel %s: payload bytes %lld..%lld "
-                    "overlap bytes %lld..%lld (line %u)",
-                    k->name, (long long)keys[i].a, (long long)keys[i].b, (long long)keys[i - 1].a,
-                    (long long)keys[i - 1].b, k->args[keys[i - 1].index].line);
+            zdiag_at(z, a->line, a->col, PDIAG_ZEINFO_OVERLAP,
+                     "kernel %s: payload bytes %lld..%lld "
+                     "overlap bytes %lld..%lld (line %u)",
+                     k->name, (long long)keys[i].a, (long long)keys[i].b, (long long)keys[i - 1].a,
+                     (long long)keys[i - 1].b, k->args[keys[i - 1].index].line);
     }
 }
 
@@ -520,8 +505,8 @@ static void check_unique(zi_reader *z, const char *kernel, const char *what, con
         if (keys[i].a != keys[i - 1].a) continue;
         const uint32_t *pos = (const uint32_t *)(const void *)(base + keys[i].index * stride + line_off);
         const uint32_t *first = (const uint32_t *)(const void *)(base + keys[i - 1].index * stride + line_off);
-        zerr_at(z, pos[0], pos[1], "E-ZEINFO-DUP", "kernel %s: %s %lld given twice (first on line %u)", kernel, what,
-                (long long)keys[i].a, first[0]);
+        zdiag_at(z, pos[0], pos[1], PDIAG_ZEINFO_DUP, "kernel %s: %s %lld given twice (first on line %u)", kernel, what,
+                 (long long)keys[i].a, first[0]);
     }
 }
 
@@ -532,27 +517,27 @@ static void note_index(vp_zeinfo_kernel *k, int32_t index) {
 static void check_kernel(zi_reader *z, vp_zeinfo_kernel *k) {
     int32_t simd = k->env.simd_size;
     if (VP_PRESENT(&k->env, VP_ENV_simd_size) && simd != 1 && simd != 8 && simd != 16 && simd != 32)
-        zerr_at(z, k->env.line, k->env.col, "E-ZEINFO-RANGE", "kernel %s: simd_size %d is not 1, 8, 16 or 32", k->name,
-                simd);
+        zdiag_at(z, k->env.line, k->env.col, PDIAG_ZEINFO_RANGE, "kernel %s: simd_size %d is not 1, 8, 16 or 32",
+                 k->name, simd);
     for (uint32_t i = 0; i < k->arg_count; i++) {
         const vp_payload_arg *a = &k->args[i];
         if (vp_arg_type_is_explicit(a->arg_type) && a->arg_index < 0)
-            zerr_at(z, a->line, a->col, "E-ZEINFO-MISSING", "kernel %s: %s without 'arg_index'", k->name,
-                    a->arg_type_name ? a->arg_type_name : "argument");
+            zdiag_at(z, a->line, a->col, PDIAG_ZEINFO_MISSING, "kernel %s: %s without 'arg_index'", k->name,
+                     a->arg_type_name ? a->arg_type_name : "argument");
         if (a->slm_alignment & (a->slm_alignment - 1))
-            zerr_at(z, a->line, a->col, "E-ZEINFO-RANGE",
-                    "kernel %s: slm_alignment %d is not a "
-                    "power of two",
-                    k->name, a->slm_alignment);
+            zdiag_at(z, a->line, a->col, PDIAG_ZEINFO_RANGE,
+                     "kernel %s: slm_alignment %d is not a "
+                     "power of two",
+                     k->name, a->slm_alignment);
         note_index(k, a->arg_index);
     }
     for (uint32_t i = 0; i < k->thread_arg_count; i++) {
         const vp_per_thread_arg *a = &k->thread_args[i];
         if (a->offset + a->size > VP_ZEINFO_MAX_PER_THREAD)
-            zerr_at(z, a->line, a->col, "E-ZEINFO-RANGE",
-                    "kernel %s: per-thread payload argument "
-                    "ends at byte %d, past the %u-byte limit",
-                    k->name, a->offset + a->size, VP_ZEINFO_MAX_PER_THREAD);
+            zdiag_at(z, a->line, a->col, PDIAG_ZEINFO_RANGE,
+                     "kernel %s: per-thread payload argument "
+                     "ends at byte %d, past the %u-byte limit",
+                     k->name, a->offset + a->size, VP_ZEINFO_MAX_PER_THREAD);
     }
     for (uint32_t i = 0; i < k->bti_count; i++) note_index(k, k->btis[i].arg_index);
     check_payload_bytes(z, k);
@@ -570,8 +555,8 @@ static void read_version(zi_reader *z, const vp_ynode *n) {
     unsigned major = 0, minor = 0;
     int used = 0;
     if (sscanf(s, "%3u.%3u%n", &major, &minor, &used) != 2 || s[used] || !strchr("0123456789", *s))
-        zerr(z, n, "E-ZEINFO-VERSION", "version '%.40s' is not MAJOR.MINOR", s);
-    else if (major != 1) zerr(z, n, "E-ZEINFO-VERSION", "version %u.%u: only .ze_info 1.x is read", major, minor);
+        zdiag(z, n, PDIAG_ZEINFO_VERSION, "version '%.40s' is not MAJOR.MINOR", s);
+    else if (major != 1) zdiag(z, n, PDIAG_ZEINFO_VERSION, "version %u.%u: only .ze_info 1.x is read", major, minor);
     z->zi->version_major = major;
     z->zi->version_minor = minor;
 }
@@ -584,7 +569,7 @@ static int cmp_kernel_name(const void *x, const void *y) {
 
 static void read_kernels(zi_reader *z, const vp_ynode *n) {
     if (n->kind != VP_YNODE_SEQ) {
-        zerr(z, n, "E-ZEINFO-TYPE", "kernels must be a sequence, not %s", node_what(n));
+        zdiag(z, n, PDIAG_ZEINFO_TYPE, "kernels must be a sequence, not %s", node_what(n));
         return;
     }
     vp_zeinfo_kernel *ks = vp_arena_array(&z->zi->arena, n->count, sizeof *ks);
@@ -601,13 +586,13 @@ static void read_kernels(zi_reader *z, const vp_ynode *n) {
     qsort(by_name, n->count, sizeof *by_name, cmp_kernel_name);
     for (uint32_t i = 1; i < n->count; i++)
         if (strcmp(by_name[i]->name, by_name[i - 1]->name) == 0)
-            zerr_at(z, by_name[i]->line, by_name[i]->col, "E-ZEINFO-DUP",
-                    "a second kernel named '%.60s' (the first is on line %u)", by_name[i]->name, by_name[i - 1]->line);
+            zdiag_at(z, by_name[i]->line, by_name[i]->col, PDIAG_ZEINFO_DUP,
+                     "a second kernel named '%.60s' (the first is on line %u)", by_name[i]->name, by_name[i - 1]->line);
 }
 
 static void read_functions(zi_reader *z, const vp_ynode *n) {
     if (n->kind != VP_YNODE_SEQ) {
-        zerr(z, n, "E-ZEINFO-TYPE", "functions must be a sequence, not %s", node_what(n));
+        zdiag(z, n, PDIAG_ZEINFO_TYPE, "functions must be a sequence, not %s", node_what(n));
         return;
     }
     vp_zeinfo_function *fs = vp_arena_array(&z->zi->arena, n->count, sizeof *fs);
@@ -620,7 +605,7 @@ static void read_functions(zi_reader *z, const vp_ynode *n) {
         fs[i].name = "";
         if (!split_mapping(z, n->items[i], "a function", "FUNCTION", keys, 2, v)) continue;
         if (v[0]) fs[i].name = read_str(z, v[0], "name");
-        else zerr(z, n->items[i], "E-ZEINFO-MISSING", "a function without 'name'");
+        else zdiag(z, n->items[i], PDIAG_ZEINFO_MISSING, "a function without 'name'");
         if (v[1]) read_record(z, v[1], &env_rec, &fs[i].env, false);
         if (!fs[i].name) fs[i].name = "";
     }
@@ -631,7 +616,7 @@ static void read_functions(zi_reader *z, const vp_ynode *n) {
 /* kernels_misc_info: each entry's args_info goes to the kernel of its name. */
 static void read_misc_info(zi_reader *z, const vp_ynode *n) {
     if (n->kind != VP_YNODE_SEQ) {
-        zerr(z, n, "E-ZEINFO-TYPE", "kernels_misc_info must be a sequence, not %s", node_what(n));
+        zdiag(z, n, PDIAG_ZEINFO_TYPE, "kernels_misc_info must be a sequence, not %s", node_what(n));
         return;
     }
     static const char *const keys[] = {"name", "args_info"};
@@ -641,18 +626,18 @@ static void read_misc_info(zi_reader *z, const vp_ynode *n) {
         const vp_ynode *v[2];
         if (!split_mapping(z, n->items[i], "a kernels_misc_info entry", "MISC", keys, 2, v)) continue;
         if (!v[0]) {
-            zerr(z, n->items[i], "E-ZEINFO-MISSING", "a kernels_misc_info entry without 'name'");
+            zdiag(z, n->items[i], PDIAG_ZEINFO_MISSING, "a kernels_misc_info entry without 'name'");
             continue;
         }
         const char *name = read_str(z, v[0], "name");
         vp_zeinfo_kernel *k = name ? (vp_zeinfo_kernel *)vp_zeinfo_kernel_by_name(z->zi, name) : NULL;
         if (!name) continue;
         if (!k) {
-            zwarn(z, v[0], "W-ZEINFO-MISC", "kernels_misc_info names '%.60s', which is not a kernel", name);
+            zdiag(z, v[0], PDIAG_W_ZEINFO_MISC, "kernels_misc_info names '%.60s', which is not a kernel", name);
             continue;
         }
         if (seen[k - z->zi->kernels]) {
-            zerr(z, v[0], "E-ZEINFO-DUP", "a second kernels_misc_info entry for kernel %.60s", name);
+            zdiag(z, v[0], PDIAG_ZEINFO_DUP, "a second kernels_misc_info entry for kernel %.60s", name);
             continue;
         }
         seen[k - z->zi->kernels] = true;
@@ -672,9 +657,9 @@ static void read_document(zi_reader *z, const vp_ynode *root) {
     const vp_ynode *v[TK__COUNT];
     if (!split_mapping(z, root, ".ze_info", "TOP", keys, TK__COUNT, v)) return;
     if (v[TK_VERSION]) read_version(z, v[TK_VERSION]);
-    else zwarn(z, root, "W-ZEINFO-VERSION", ".ze_info without 'version': read as 1.x");
+    else zdiag(z, root, PDIAG_W_ZEINFO_VERSION, ".ze_info without 'version': read as 1.x");
     if (v[TK_KERNELS]) read_kernels(z, v[TK_KERNELS]);
-    else zerr(z, root, "E-ZEINFO-MISSING", ".ze_info without 'kernels'");
+    else zdiag(z, root, PDIAG_ZEINFO_MISSING, ".ze_info without 'kernels'");
     if (v[TK_FUNCTIONS]) read_functions(z, v[TK_FUNCTIONS]);
     if (v[TK_HOST_ACCESS])
         z->zi->host_access =
@@ -688,8 +673,7 @@ visa_status vp_zeinfo_parse(visa_ctx *ctx, const char *name, const char *text, s
     diag_sink ds;
     diag_init(&ds, ctx, name, text, len);
     if (len > VP_ZEINFO_MAX_TEXT) {
-        diag_at(&ds, VISA_SEV_ERROR, "E-ZEINFO-LIMIT", 1, 1, ".ze_info of %zu bytes (at most %u)", len,
-                VP_ZEINFO_MAX_TEXT);
+        vp_diag_at(&ds, PDIAG_ZEINFO_LIMIT, 1, 1, ".ze_info of %zu bytes (at most %u)", len, VP_ZEINFO_MAX_TEXT);
         return VISA_E_SYNTAX;
     }
     vp_zeinfo *zi = vx_alloc(ctx, sizeof *zi);
