@@ -127,7 +127,11 @@ void vf_check_decls(vf *v) {
         uint32_t pbytes = vf_var_bytes(v, x->alias_id);
         /* IGC (IsaVerification.cpp verifyVariableDecl) bounds-checks an alias only while its
         ** parent is a declared variable, so an alias of a predefined one is only a warning */
-        vrule_id bounds = x->alias_id < ISA_NUM_PREDEF_VARS ? VR_ALIAS_PREDEF_BOUNDS : VR_ALIAS_BOUNDS;
+        /* and only its start: an alias that starts inside its parent and runs past the end is
+        ** V-ALIAS-END (a warning) */
+        vrule_id bounds = x->alias_id < ISA_NUM_PREDEF_VARS ? VR_ALIAS_PREDEF_BOUNDS
+                          : x->alias_off < pbytes           ? VR_ALIAS_END
+                                                            : VR_ALIAS_BOUNDS;
         if (bytes && pbytes && (uint64_t)x->alias_off + bytes > pbytes)
             vf_report(v, bounds, line, col, 0, "alias '%s' covers bytes %u..%u of '%s', which has %u bytes", name,
                       x->alias_off, x->alias_off + bytes - 1, pname, pbytes);
@@ -222,8 +226,10 @@ void vf_check_inputs(vf *v) {
                       in->size, want);
         if (cat == IN_GENERAL && in->size) {
             unsigned off = (unsigned)in->offset, sz = in->size;
+            /* IGC checks the straddling of a smaller input only: a misaligned larger one is
+            ** V-INPUT-GRF-ALIGN (a warning) */
             if (sz >= v->grf ? off % v->grf != 0 : off / v->grf != (off + sz - 1) / v->grf)
-                vf_report(v, VR_INPUT_GRF, line, ocol, 0,
+                vf_report(v, sz >= v->grf ? VR_INPUT_GRF_ALIGN : VR_INPUT_GRF, line, ocol, 0,
                           sz >= v->grf ? "input '%s' (%u bytes) is not GRF-aligned at offset %u"
                                        : "input '%s' (%u bytes) crosses a GRF boundary at offset %u",
                           name, sz, off);
