@@ -209,11 +209,12 @@ static void check_exec(vf *v, const ir_inst *inst, const ictx *c) {
     if (!c->has_e) return;
     if (!ir_exec_code_valid(inst->exec) || !(c->F->exec & (1u << code)))
         AT(VR_EXEC_SIZE, -1, "'%s' does not allow execution size %u", c->mn, ir_exec_lanes(inst->exec));
-    else if ((!nomask || inst->pred) && (moff % exec || moff + exec > 32))
-        AT(VR_EXEC_MASK, -1,
-           "mask offset %u (M%u) is not aligned to execution size %u or runs past "
-           "channel 32",
-           moff, moff / 4 + 1, exec);
+    else if ((!nomask || inst->pred) && moff + exec > 32)
+        AT(VR_EXEC_MASK, -1, "mask offset %u (M%u) and execution size %u run past channel 32", moff, moff / 4 + 1,
+           exec);
+    else if ((!nomask || inst->pred) && moff % exec) /* IGC checks the sum only: a warning */
+        AT(VR_EXEC_MASK_ALIGN, -1, "mask offset %u (M%u) is not aligned to execution size %u", moff, moff / 4 + 1,
+           exec);
 }
 
 static void check_predicate(vf *v, const ir_inst *inst, const ictx *c) {
