@@ -83,6 +83,15 @@ static bool acc_type_ok(int cls, int t) {
     }
 }
 
+/* The dst and src0 types IGC 1.0.12504 accepts whatever the precision (IsaVerification.cpp
+** verifyInstructionMisc, ISA_DPAS): d, ud, f; from PVC on also hf and bf (and w/uw, its old
+** spelling of bf).  A type outside them is V-DPAS-TYPE; one inside them that does not fit the
+** precision is V-DPAS-ACC-TYPE, a warning. */
+static bool igc_acc_type(const vf *v, int t) {
+    if (t == VISA_TYPE_D || t == VISA_TYPE_UD || t == VISA_TYPE_F) return true;
+    return v->plat >= P_XEHPC && (t == VISA_TYPE_HF || t == VISA_TYPE_BF || t == VISA_TYPE_W || t == VISA_TYPE_UW);
+}
+
 static const char *acc_types(int cls) {
     switch (cls) {
     case PC_INT: return "d or ud";
@@ -186,10 +195,12 @@ static void check_dpas(vf *v, const ir_inst *inst) {
     int s0t = s0->id ? vf_var_type(v, s0->id) : -1;
     if (ok) {
         if (dt >= 0 && !acc_type_ok(w.cls, dt))
-            at(v, VR_DPAS_TYPE, inst, kraw[0], "'%s': the destination has type %s; %s precision needs %s", mn,
-               isa_types[dt].name, isa_enum_text(VISA_EN_precision, wc), acc_types(w.cls));
+            at(v, igc_acc_type(v, dt) ? VR_DPAS_ACC_TYPE : VR_DPAS_TYPE, inst, kraw[0],
+               "'%s': the destination has type %s; %s precision needs %s", mn, isa_types[dt].name,
+               isa_enum_text(VISA_EN_precision, wc), acc_types(w.cls));
         if (s0t >= 0 && !acc_type_ok(w.cls, s0t))
-            at(v, VR_DPAS_TYPE, inst, kraw[1], "'%s': src0 has type %s; %s precision needs %s", mn, isa_types[s0t].name,
+            at(v, igc_acc_type(v, s0t) ? VR_DPAS_ACC_TYPE : VR_DPAS_TYPE, inst, kraw[1],
+               "'%s': src0 has type %s; %s precision needs %s", mn, isa_types[s0t].name,
                isa_enum_text(VISA_EN_precision, wc), acc_types(w.cls));
     }
     int s1t = s1->id ? vf_var_type(v, s1->id) : -1;
