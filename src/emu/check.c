@@ -6,7 +6,8 @@
 **     indirect operands (memcheck);
 **   * emu_check_mem for each memory access, before it happens (probe.h's emu_observe_mem):
 **     bounds (memcheck) and the per-byte shadow of SLM and global memory (racecheck);
-**   * emu_check_align from the LSC handlers (their alignment rule: the data size);
+**   * emu_check_align from the LSC handlers (atomics: the data size; block loads and stores:
+**     min(data size, 4); the per-lane form has no rule, see below);
 **   * emu_check_barrier_report from sync.c (probe.h's emu_check_barrier) (racecheck's happens-before);
 **   * emu_check_fault / emu_check_deadlock from the group scheduler (synccheck; memcheck for
 **     the legacy data-port alignment faults).
@@ -18,7 +19,11 @@
 ** memcheck.  An access outside its buffer, surface or SLM is reported and then reads zeros and
 ** drops its writes (launch.c's getters hand out emu_mem.oob_sink instead of faulting), as the
 ** hardware does for stateful surfaces; every such access is reported, lane by lane.  An LSC
-** address not aligned to its data size is reported and the access goes on at that address.  A
+** atomic address not aligned to its data size, or a block (transposed) address not aligned to
+** min(data size, 4), is reported and the access goes on at that address.  The per-lane form
+** takes any byte address: IGC 1.0.12504 itself loads and stores a packed struct's int fields
+** (LLVM align 1) with per-lane d32 messages on ugm and slm (and gather_scaled.4 / scatter_scaled.4
+** before LSC), while for a uniform one it avoids the block form.  A
 ** legacy data-port alignment violation (per message: dword / oword / block size) is reported and
 ** ends the group (the emulator cannot say what the hardware would read).  An address register
 ** read before any instruction of the thread set it, and an indirect operand whose bytes leave the

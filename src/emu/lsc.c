@@ -300,7 +300,7 @@ static void h_simt(emu_thread *t, const emu_op *op) {
         uint64_t a = strided ? base + i * pitch : lane_addr(file + adr->off + i * asz, asize, op->target, op->imm);
         if (strided && asize != VISA_LSC_AS_A64 && asize != VISA_LSC_AS_A32S) a = (uint32_t)a;
         observe(t, &sp, a, span, i, store ? VISA_MEM_WRITE : VISA_MEM_READ);
-        emu_check_align(t, a, mb < 4 ? mb : 4, i); /* memcheck: loads and stores, dword (check.c) */
+        /* no alignment rule: IGC loads a packed struct's int field with this form (check.c) */
         emu_check_addr(t, file + adr->off + (strided ? 0 : i * asz), asz, i); /* initcheck */
         uint8_t *m = space_ptr(t, &sp, a, span);
         if (!m) {
@@ -339,7 +339,7 @@ static void h_transposed(emu_thread *t, const emu_op *op) {
     uint64_t a = lane_addr(t->file + op->src[1].off, I_ASIZE(info), op->target, op->imm);
     uint32_t bytes = elems * mb;
     observe(t, &sp, a, bytes, 0, store ? VISA_MEM_WRITE : VISA_MEM_READ);
-    emu_check_align(t, a, mb < 4 ? mb : 4, 0);
+    emu_check_align(t, a, mb < 4 ? mb : 4, 0); /* memcheck: the block form, dword (check.c) */
     emu_check_addr(t, t->file + op->src[1].off, addr_bytes[I_ASIZE(info)], 0);
     uint8_t *m = space_ptr(t, &sp, a, bytes);
     if (!m) {

@@ -170,16 +170,16 @@ static uint32_t new_slot(cl_plan *P, uint8_t *data, size_t size) {
 }
 
 /* A per-argument flag of the launch (arg_undef, arg_access) as one per buffer slot; NULL when the
-** launch gives none (or, with *st VISA_E_NOMEM, when it cannot be had). */
-static uint8_t *slot_flags(cl_plan *P, const uint8_t *per_arg, visa_status *st) {
-    if (!per_arg) return NULL;
+** launch gives none and `always` is false (or, with *st VISA_E_NOMEM, when it cannot be had). */
+static uint8_t *slot_flags(cl_plan *P, const uint8_t *per_arg, bool always, visa_status *st) {
+    if (!per_arg && !always) return NULL;
     uint8_t *f = vx_alloc(P->ctx, P->nbufs_cap);
     if (!f) {
         *st = VISA_E_NOMEM;
         return NULL;
     }
     memset(f, 0, P->nbufs_cap);
-    for (size_t i = 0; i < P->nargs; i++)
+    for (size_t i = 0; per_arg && i < P->nargs; i++)
         if (P->args[i].kind == VISA_CL_ARG_BUFFER && P->arg_slot[i] < P->nbufs_cap) f[P->arg_slot[i]] = per_arg[i];
     return f;
 }
@@ -215,11 +215,10 @@ static visa_status plan_buffers(cl_plan *P) {
         }
     }
     visa_status st = vp_launch_own_buffers(P);
-    if (st == VISA_OK) P->buf_undef = slot_flags(P, P->launch->arg_undef, &st);
-    if (st == VISA_OK) P->buf_access = slot_flags(P, P->launch->arg_access, &st);
     /* the memory no one wrote: the host's undefined buffers and the runtime's private memory */
-    if (st == VISA_OK && P->undef && P->buf_undef)
-        for (size_t i = 0; i < P->nbufs_cap; i++) P->undef[i] |= P->buf_undef[i];
+    if (st == VISA_OK) P->buf_undef = slot_flags(P, P->launch->arg_undef, vp_launch_own_undef(P, NULL), &st);
+    if (st == VISA_OK && P->buf_undef) vp_launch_own_undef(P, P->buf_undef);
+    if (st == VISA_OK) P->buf_access = slot_flags(P, P->launch->arg_access, false, &st);
     return st;
 }
 
@@ -273,7 +272,7 @@ static visa_status run_region(cl_plan *P, const visa_kernel *vk, const uint64_t 
     o.max_steps = P->launch->max_steps;
     o.timeout_seconds = P->launch->timeout_seconds;
     o.checks = P->launch->checks;
-    o.undef_buffers = P->undef ? P->undef : P->buf_undef;
+    o.undef_buffers = P->buf_undef;
     o.buffer_access = P->buf_access;
     o.observer = P->launch->observer;
     o.payload = P->payload;

@@ -30,8 +30,9 @@ typedef struct cl_plan {
     uint32_t slm_bytes;
     visa_buffer *bufs;
     size_t nbufs, nbufs_cap;
-    /* per buffer slot (nbufs_cap): the launch's arg_undef / arg_access of its argument; NULL when
-    ** the launch gives none */
+    /* per buffer slot (nbufs_cap): buf_undef, memory no one wrote (the launch's arg_undef and the
+    ** runtime's private memory: visa_run_opts.undef_buffers), buf_access, the launch's arg_access
+    ** of its argument; NULL when there is none */
     uint8_t *buf_undef, *buf_access;
     uint8_t *payload;
     uint32_t payload_size;
@@ -40,13 +41,15 @@ typedef struct cl_plan {
     uint8_t *private_mem, *scratch_mem, *printf_mem;
     size_t private_bytes, scratch_bytes, printf_bytes;
     uint32_t scratch_size; /* bytes of scratch space per hardware thread (visa_run_opts.scratch_size) */
-    uint8_t *undef; /* NULL, or a flag per buffer (nbufs): memory no one wrote (visa_run_opts.undef_buffers) */
 } cl_plan;
 
 /* The execution environment's demands the emulator cannot meet: a clear error each. */
 visa_status vp_launch_check_env(cl_plan *P);
 /* Add the runtime's buffers the kernel's payload asks for. */
 visa_status vp_launch_own_buffers(cl_plan *P);
+/* Whether the runtime's buffers include memory that starts undefined (private, scratch); with
+** flags (one per buffer slot) also mark them there. */
+bool vp_launch_own_undef(const cl_plan *P, uint8_t *flags);
 /* Fill a payload argument that is the runtime's (private base, printf buffer, ...). */
 void vp_launch_fill_own(cl_plan *P, const vp_payload_arg *a, uint8_t *dst);
 /* After the run: printf's output. */

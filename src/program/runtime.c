@@ -139,15 +139,14 @@ visa_status vp_launch_own_buffers(cl_plan *P) {
         P->printf_slot = (uint32_t)P->nbufs;
         P->bufs[P->nbufs++] = (visa_buffer){P->printf_mem, P->printf_bytes};
     }
-    /* initcheck: private memory starts undefined (a kernel's uninitialised private variables) */
-    if (P->private_mem || P->scratch_mem) {
-        P->undef = vx_alloc(P->ctx, P->nbufs_cap);
-        if (!P->undef) return VISA_E_NOMEM;
-        memset(P->undef, 0, P->nbufs_cap);
-        if (P->private_mem) P->undef[P->private_slot] = 1;
-        if (P->scratch_mem) P->undef[P->scratch_slot] = 1;
-    }
     return VISA_OK;
+}
+
+bool vp_launch_own_undef(const cl_plan *P, uint8_t *flags) {
+    /* initcheck: private memory starts undefined (a kernel's uninitialised private variables) */
+    if (flags && P->private_mem) flags[P->private_slot] = 1;
+    if (flags && P->scratch_mem) flags[P->scratch_slot] = 1;
+    return P->private_mem || P->scratch_mem;
 }
 
 void vp_launch_fill_own(cl_plan *P, const vp_payload_arg *a, uint8_t *dst) {
@@ -166,6 +165,5 @@ visa_status vp_launch_finish(cl_plan *P) {
 void vp_launch_own_free(cl_plan *P) {
     if (P->private_mem) vx_free(P->ctx, P->private_mem, P->private_bytes);
     if (P->scratch_mem) vx_free(P->ctx, P->scratch_mem, P->scratch_bytes);
-    if (P->undef) vx_free(P->ctx, P->undef, P->nbufs_cap);
     if (P->printf_mem) vx_free(P->ctx, P->printf_mem, P->printf_bytes);
 }

@@ -42,10 +42,22 @@ count oob-fixed 0
 # without --check the same run faults at the first one
 run oob-nocheck 1 "$sx" --arg buf:32:iota:f --arg buf:32:fill:f:1 --arg 2.5 --arg 16
 count oob-nocheck 0
-# memcheck, alignment: x = buffer 0 + 2 bytes: each of the 10 enabled lanes of the d32 load on line 63
-run align 1 "$sx" --arg 0x100000002 --arg buf:64:fill:f:1 --arg 2.5 --arg 10 --arg buf:64 --check=memcheck
-count align 10
-has align-lane0 "$sx:63:5: error[C-MEMCHECK-ALIGN]: address 0x100000002 is not aligned to 4 bytes [group 0 (0,0,0), thread 0, lane 0]"
+# memcheck, alignment (tests/cli/check/align.visaasm, D = buffer 0 at 0x100000000, OFF 2): the
+# per-lane d32 load (line 22) takes any byte address; the block load (24) and the atomic (25) are
+# reported once each, lane 0.  Without --check the per-lane load reads bytes 2+4i..5+4i (iota).
+ua=$k/align.visaasm
+run align 1 "$ua" --arg buf:40:iota:ub --arg buf:32 --arg 2 --check=memcheck
+count align 2
+has align-block "$ua:24:5: error[C-MEMCHECK-ALIGN]: address 0x100000002 is not aligned to 4 bytes [group 0 (0,0,0), thread 0, lane 0]"
+has align-atomic "$ua:25:5: error[C-MEMCHECK-ALIGN]: address 0x100000002 is not aligned to 4 bytes [group 0 (0,0,0), thread 0, lane 0]"
+run align-fixed 0 "$ua" --arg buf:40:iota:ub --arg buf:32 --arg 0 --check=all
+count align-fixed 0
+"$visa" run "$ua" --arg buf:40:iota:ub --arg buf:32 --arg 2 --print 1:ud >"$tmp/out" 2>&1
+if grep -qxF "84148994 151521030 218893066 286265102 353637138 421009174 488381210 555753246" "$tmp/out"; then
+  pass=$((pass + 1))
+else
+  fail=$((fail + 1)); echo "FAIL align-values: $(head -c 300 "$tmp/out")"
+fi
 # memcheck, indirect: V is the first variable after the inputs, at the second 64-byte GRF (bytes
 # 128..159); OFF 4 makes lane 7 read bytes 160..163
 run indirect 1 "$k/indirect.visaasm" --arg buf:32 --arg 4 --check=memcheck
