@@ -416,6 +416,11 @@ enum {
     VISA_CHECK_ALL = 0xFu
 };
 
+/** Parse a comma-separated list of run checks by name ("memcheck", "initcheck", "racecheck",
+**  "synccheck", "all") into VISA_CHECK_* bits; VISA_E_ARG for an empty or unknown name (*checks
+**  then holds the names before it). */
+VISA_API visa_status visa_check_parse(const char *list, uint32_t *checks);
+
 
 /* -- Observing a run (docs/observe.md) ---------------------------------------------------------
 ** An observer sees every executed instruction and every memory access of a run.  The events of

@@ -203,6 +203,33 @@ static void op_pos(const emu_check_run *R, uint32_t op, char *out, size_t cap) {
     else snprintf(out, cap, "instruction %u", op);
 }
 
+/* -- The checks' names (visa_check_parse: the CLI's --check=LIST, the OpenCL ICD's VISA_CL_CHECK) -- */
+
+static const struct {
+    const char *name;
+    uint32_t bits;
+} check_names[] = {{"memcheck", VISA_CHECK_MEMCHECK},
+                   {"initcheck", VISA_CHECK_INITCHECK},
+                   {"racecheck", VISA_CHECK_RACECHECK},
+                   {"synccheck", VISA_CHECK_SYNCCHECK},
+                   {"all", VISA_CHECK_ALL}};
+
+visa_status visa_check_parse(const char *list, uint32_t *checks) {
+    if (!checks) return VISA_E_ARG;
+    *checks = 0;
+    if (!list) return VISA_E_ARG;
+    for (const char *p = list;; p++) {
+        size_t n = strcspn(p, ","), k = 0;
+        while (k < sizeof check_names / sizeof *check_names &&
+               (strlen(check_names[k].name) != n || strncmp(p, check_names[k].name, n)))
+            k++;
+        if (k == sizeof check_names / sizeof *check_names) return VISA_E_ARG;
+        *checks |= check_names[k].bits;
+        p += n;
+        if (!*p) return VISA_OK;
+    }
+}
+
 /* -- Setup --------------------------------------------------------------------------------------- */
 
 static int range_cmp(const void *a, const void *b) {

@@ -8,7 +8,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "check.h"
 #include "outfile.h"
 #include "run.h"
 
@@ -118,7 +117,7 @@ static bool is_one_of(const char *a, const char *const *list) {
 /* A switch (or --check=LIST): true when a is one; *rc: a usage error. */
 static bool parse_switch(run_cfg *c, const char *a, int *rc) {
     if (!strncmp(a, "--check=", 8)) {
-        if (check_parse(a + 8, &c->ro.checks))
+        if (visa_check_parse(a + 8, &c->ro.checks) != VISA_OK)
             *rc = usage_error("bad --check '%s' (memcheck, initcheck, racecheck, synccheck or all, comma-separated)",
                               a + 8);
         return true;

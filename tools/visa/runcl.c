@@ -7,7 +7,6 @@
 #include <string.h>
 #include <time.h>
 
-#include "check.h"
 #include "outfile.h"
 #include "run.h"
 
@@ -157,7 +156,7 @@ static int parse_program_options(int argc, char **argv, cl_cfg *c) {
         const char *a = argv[i];
         if (is_help(a)) return print_help(program_help);
         if (!strncmp(a, "--check=", 8)) {
-            if (check_parse(a + 8, &c->launch.checks))
+            if (visa_check_parse(a + 8, &c->launch.checks) != VISA_OK)
                 return usage_error("bad --check '%s' (memcheck, initcheck, racecheck, synccheck or all)", a + 8);
         } else if (valued(a, program_valued)) {
             if (i + 1 >= argc) return usage_error("option '%s' needs a value", a);
