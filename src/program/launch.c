@@ -124,7 +124,10 @@ static bool plan_geometry(cl_plan *P) {
             return false;
         }
     }
-    if (!local_given && !reqd) P->local[0] = choose_local_x(P->global[0], P->simd);
+    if (!local_given && !reqd) {
+        P->local[0] = choose_local_x(P->global[0], P->simd);
+        P->local[1] = P->local[2] = 1;
+    }
     for (uint32_t d = 0; d < 3; d++) {
         if (reqd && P->local[d] != (uint64_t)env->required_work_group_size[d]) {
             vp_diag_offset(P->ds, PDIAG_PROGRAM_LAUNCH, VISA_DIAG_NO_OFFSET,

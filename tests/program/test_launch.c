@@ -140,6 +140,20 @@ static void test_geometry(void) {
                            e[4], e[5], e[6], e[7]);
             }
         CHECKF(bad == 0, "%s: %u work-items wrong", device, bad);
+        /* no local size: x's is chosen (a divisor of GX), y's is 1 (docs/program.md) */
+        memset(o, 0xff, sizeof o);
+        l.local_size[0] = l.local_size[1] = 0;
+        CHECKF(visa_program_run(p, &l, &arg, 1, NULL) == VISA_OK, "%s: geometry run, local size chosen", device);
+        uint32_t lx = (o[7] - 2001) / 10;
+        CHECKF(o[7] % 10 == 1 && lx >= 1 && GX % lx == 0, "%s: chosen local size %u (x %u)", device, o[7], lx);
+        for (uint32_t y = 0, bad_chosen = 0; lx >= 1 && y < GY; y++)
+            for (uint32_t x = 0; x < GX; x++) {
+                const uint32_t *e = o + 8 * (y * GX + x);
+                uint32_t want[8] = {x + OX, y + OY, x % lx, 0, x / lx, y, (GX / lx) * 100 + GY, 2000 + lx * 10 + 1};
+                if (memcmp(e, want, sizeof want) && bad_chosen++ < 3)
+                    CHECKF(0, "%s: chosen: work-item (%u,%u): %u %u %u %u %u %u %u %u", device, x, y, e[0], e[1], e[2],
+                           e[3], e[4], e[5], e[6], e[7]);
+            }
     }
     visa_program_destroy(p);
     CASE_END("geometry");
