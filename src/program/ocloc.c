@@ -58,11 +58,12 @@ static struct {
 static pthread_once_t ocloc_once = PTHREAD_ONCE_INIT;
 
 static void load_ocloc(void) {
-#if defined(__SANITIZE_ADDRESS__)
-    /* libocloc opens IGC with RTLD_DEEPBIND, which AddressSanitizer answers by ending the process
-    ** (google/sanitizers#611): a sanitized libvisa says so instead of taking its host down */
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+    /* libocloc opens IGC with RTLD_DEEPBIND, which AddressSanitizer and ThreadSanitizer answer by
+    ** ending the process (google/sanitizers#611): a sanitized libvisa says so instead of taking its
+    ** host down */
     snprintf(ocloc_lib.why, sizeof ocloc_lib.why,
-             "this libvisa is built with AddressSanitizer, which cannot load libocloc (RTLD_DEEPBIND)");
+             "this libvisa is built with a sanitizer, which cannot load libocloc (RTLD_DEEPBIND)");
     return;
 #endif
     const char *path = getenv("VISA_OCLOC_LIB");
