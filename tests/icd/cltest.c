@@ -62,7 +62,8 @@ int cltest_report(void) {
     X(CL_SUCCESS)                                                                                                      \
     X(CL_DEVICE_NOT_FOUND)                                                                                             \
     X(CL_DEVICE_NOT_AVAILABLE)                                                                                         \
-    X(CL_COMPILER_NOT_AVAILABLE) X(CL_MEM_OBJECT_ALLOCATION_FAILURE) X(CL_OUT_OF_RESOURCES) X(CL_OUT_OF_HOST_MEMORY)   \
+    X(CL_COMPILER_NOT_AVAILABLE)                                                                                       \
+    X(CL_MEM_OBJECT_ALLOCATION_FAILURE) X(CL_OUT_OF_RESOURCES) X(CL_OUT_OF_HOST_MEMORY)                                \
         X(CL_PROFILING_INFO_NOT_AVAILABLE) X(CL_MEM_COPY_OVERLAP) X(CL_IMAGE_FORMAT_MISMATCH)                          \
             X(CL_IMAGE_FORMAT_NOT_SUPPORTED) X(CL_BUILD_PROGRAM_FAILURE) X(CL_MAP_FAILURE) X(                          \
                 CL_MISALIGNED_SUB_BUFFER_OFFSET) X(CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST)                       \
