@@ -193,22 +193,17 @@ static void il_program(cltest *t) {
     char *il = cltest_device_info(t->device, CL_DEVICE_IL_VERSION, NULL);
     bool spirv = il && strstr(il, "SPIR-V");
     free(il);
-    cl_uint bits = 0;
-    clGetDeviceInfo(t->device, CL_DEVICE_ADDRESS_BITS, sizeof bits, &bits, NULL);
-    const char *path = bits == 32 ? "/usr/share/doc/python-pyopencl-doc/examples/add-vectors-32.spv"
-                                  : "/usr/share/doc/python-pyopencl-doc/examples/add-vectors-64.spv";
-    FILE *f = spirv ? fopen(path, "rb") : NULL;
-    if (!f) {
+    size_t len = 0;
+    unsigned char *spv = spirv ? cltest_spirv_example(t->device, &len) : NULL;
+    if (!spv) {
         printf("  (program from IL not tested: %s)\n",
                spirv ? "no pyopencl SPIR-V example" : "the device takes no SPIR-V");
         return;
     }
-    static unsigned char spv[65536];
-    size_t len = fread(spv, 1, sizeof spv, f);
-    fclose(f);
     cl_int err;
     cl_program prog = clCreateProgramWithIL(t->ctx, spv, len, &err);
     CHECK(prog && err == CL_SUCCESS, "clCreateProgramWithIL: %s", cltest_err_name(err));
+    free(spv);
     if (!prog) return;
     CHECK_OK(clBuildProgram(prog, 1, &t->device, NULL, NULL, NULL));
     size_t il_size = 0;

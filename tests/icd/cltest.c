@@ -49,6 +49,8 @@ void cltest_check_err(cl_int got, cl_int want, const char *what, const char *fil
                  cltest_err_name(want));
 }
 
+bool cltest_platform_is_pocl(void) { return platform_is_pocl; }
+
 int cltest_failures(void) { return atomic_load(&checks_failed); }
 
 int cltest_report(void) {
@@ -63,12 +65,14 @@ int cltest_report(void) {
     X(CL_DEVICE_NOT_FOUND)                                                                                             \
     X(CL_DEVICE_NOT_AVAILABLE)                                                                                         \
     X(CL_COMPILER_NOT_AVAILABLE)                                                                                       \
-    X(CL_MEM_OBJECT_ALLOCATION_FAILURE) X(CL_OUT_OF_RESOURCES) X(CL_OUT_OF_HOST_MEMORY)                                \
-        X(CL_PROFILING_INFO_NOT_AVAILABLE) X(CL_MEM_COPY_OVERLAP) X(CL_IMAGE_FORMAT_MISMATCH)                          \
-            X(CL_IMAGE_FORMAT_NOT_SUPPORTED) X(CL_BUILD_PROGRAM_FAILURE) X(CL_MAP_FAILURE) X(                          \
-                CL_MISALIGNED_SUB_BUFFER_OFFSET) X(CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST)                       \
-                X(CL_COMPILE_PROGRAM_FAILURE) X(CL_LINKER_NOT_AVAILABLE) X(CL_LINK_PROGRAM_FAILURE) X(                 \
-                    CL_DEVICE_PARTITION_FAILED) X(CL_KERNEL_ARG_INFO_NOT_AVAILABLE) X(CL_INVALID_VALUE)                \
+    X(CL_MEM_OBJECT_ALLOCATION_FAILURE)                                                                                \
+    X(CL_OUT_OF_RESOURCES)                                                                                             \
+    X(CL_OUT_OF_HOST_MEMORY)                                                                                           \
+    X(CL_PROFILING_INFO_NOT_AVAILABLE)                                                                                 \
+    X(CL_MEM_COPY_OVERLAP) X(CL_IMAGE_FORMAT_MISMATCH) X(CL_IMAGE_FORMAT_NOT_SUPPORTED) X(CL_BUILD_PROGRAM_FAILURE)    \
+        X(CL_MAP_FAILURE) X(CL_MISALIGNED_SUB_BUFFER_OFFSET) X(CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST)           \
+            X(CL_COMPILE_PROGRAM_FAILURE) X(CL_LINKER_NOT_AVAILABLE) X(CL_LINK_PROGRAM_FAILURE)                        \
+                X(CL_DEVICE_PARTITION_FAILED) X(CL_KERNEL_ARG_INFO_NOT_AVAILABLE) X(CL_INVALID_VALUE)                  \
                     X(CL_INVALID_DEVICE_TYPE) X(CL_INVALID_PLATFORM) X(CL_INVALID_DEVICE) X(CL_INVALID_CONTEXT) X(     \
                         CL_INVALID_QUEUE_PROPERTIES) X(CL_INVALID_COMMAND_QUEUE) X(CL_INVALID_HOST_PTR)                \
                         X(CL_INVALID_MEM_OBJECT) X(CL_INVALID_IMAGE_FORMAT_DESCRIPTOR) X(CL_INVALID_IMAGE_SIZE) X(     \
@@ -142,6 +146,20 @@ bool cltest_has_extension(cl_device_id dev, const char *name) {
         if ((p == ext || p[-1] == ' ') && (p[len] == ' ' || p[len] == 0)) found = true;
     free(ext);
     return found;
+}
+
+unsigned char *cltest_spirv_example(cl_device_id dev, size_t *size) {
+    cl_uint bits = 0;
+    clGetDeviceInfo(dev, CL_DEVICE_ADDRESS_BITS, sizeof bits, &bits, NULL);
+    char path[128];
+    snprintf(path, sizeof path, "/usr/share/doc/python-pyopencl-doc/examples/add-vectors-%u.spv", bits);
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    enum { MAX = 1 << 20 };
+    unsigned char *bytes = malloc(MAX);
+    *size = bytes ? fread(bytes, 1, MAX, f) : 0;
+    fclose(f);
+    return bytes;
 }
 
 /* The newest OpenCL C of version 2.0 or newer the device lists (CL_DEVICE_OPENCL_C_ALL_VERSIONS):

@@ -40,6 +40,7 @@ void cltest_check_err(cl_int got, cl_int want, const char *what, const char *fil
 void cltest_check_pocl(bool ok, const char *reason, const char *file, int line, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));
 int cltest_report(void);
+bool cltest_platform_is_pocl(void);
 int cltest_failures(void);
 const char *cltest_err_name(cl_int err);
 
@@ -66,6 +67,9 @@ char *cltest_build_log(cltest *t, cl_program prog);
 /* clGetDeviceInfo of a string (or any variable-size value), malloc'd; NULL on error. */
 void *cltest_device_info(cl_device_id dev, cl_device_info param, size_t *size);
 bool cltest_has_extension(cl_device_id dev, const char *name);
+/* pyopencl's SPIR-V example for the device's address bits (kernel sum(a, b, res): res = a + b),
+** malloc'd; NULL when python-pyopencl-doc is not installed. */
+unsigned char *cltest_spirv_example(cl_device_id dev, size_t *size);
 
 /* The param_value_size / param_value_size_ret protocol of one query (section 4 and 5 of the
 ** specification): the size asked with a NULL value; the value with exactly that size (and not a
