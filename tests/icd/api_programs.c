@@ -254,22 +254,23 @@ static const char *args_source =
     "    scratch[l] = (int)i * 2;\n"
     "    barrier(CLK_LOCAL_MEM_FENCE);\n"
     "    int base = maybe ? maybe[i] : -1000;\n"
-    "    out[i] = base + scalar + vec.x + vec.y * 10 + vec.z * 100 + vec.w * 1000 + s.a + (int)s.b + (int)s.c\n"
+    "    out[i] = base + scalar + vec.x + vec.y * 10 + vec.z * 100 + vec.w * 1000\n"
+    "             + s.a + (int)s.b + (int)(s.c >> 32) * 7 + (int)(s.c & 0xffff)\n"
     "             + scratch[n - 1 - l] * 100000 + table[i % 4];\n"
     "}\n";
 
-typedef struct pair {
+typedef struct pair_arg {
     cl_int a;
     cl_float b;
     cl_long c;
-} pair;
+} pair_arg;
 
 /* every_arg over EVERY_N items in groups of EVERY_LOCAL, its arguments 2..6 as set by
 ** set_every_arg and maybe given (maybe_host) or NULL; out checked against the same sums in C. */
 enum { EVERY_N = 64, EVERY_LOCAL = 16 };
 static const int every_table[4] = {5, -6, 7, -8};
 static const cl_int4 every_vec = {{1, 2, 3, 4}};
-static const pair every_pair = {-50, 25.75f, 3000000000ll};
+static const pair_arg every_pair = {-50, 25.75f, (5ll << 32) + 4321};
 
 static void run_every_arg(cltest *t, cl_kernel k, cl_mem out, const int *maybe_host, const char *what) {
     size_t global = EVERY_N, local = EVERY_LOCAL;
@@ -280,8 +281,8 @@ static void run_every_arg(cltest *t, cl_kernel k, cl_mem out, const int *maybe_h
     for (int i = 0; i < EVERY_N && bad < 0; i++) {
         int l = i % EVERY_LOCAL, mirrored = i - l + EVERY_LOCAL - 1 - l; /* scratch[n - 1 - l] */
         want = (maybe_host ? maybe_host[i] : -1000) + 77 + every_vec.s[0] + every_vec.s[1] * 10 + every_vec.s[2] * 100 +
-               every_vec.s[3] * 1000 + every_pair.a + (int)every_pair.b + (int)every_pair.c + mirrored * 2 * 100000 +
-               every_table[i % 4];
+               every_vec.s[3] * 1000 + every_pair.a + (int)every_pair.b + (int)(every_pair.c >> 32) * 7 +
+               (int)(every_pair.c & 0xffff) + mirrored * 2 * 100000 + every_table[i % 4];
         if (got[i] != want) bad = i;
     }
     CHECK(bad < 0, "every_arg with %s: out[%d] = %d, expected %d", what, bad, bad >= 0 ? got[bad] : 0, want);
