@@ -5,9 +5,12 @@
 ** both threads retain, read and release one shared buffer, whose destructor callback runs once
 ** after the last release.  Built a second time with ThreadSanitizer (test_cl_threads_tsan), which
 ** sees the races of this program and of the ICD's calls into it, though not inside an ICD that
-** is not itself built with TSan.
+** is not itself built with TSan.  A TSan process cannot compile through visa's ICD (libocloc opens
+** IGC with RTLD_DEEPBIND, which the sanitizer refuses), so the sanitized run takes the program's
+** binary, saved by an unsanitized run before it (--save-binary, --binary).
 **
-** usage: test_cl_threads [PLATFORM [DEVICE]]   (as test_cl_api; the first matching device) */
+** usage: test_cl_threads [--save-binary FILE | --binary FILE] [PLATFORM [DEVICE]]
+** (PLATFORM, DEVICE as for test_cl_api; the first matching device) */
 #define _POSIX_C_SOURCE 200809L
 #include "cltest.h"
 
@@ -103,8 +106,40 @@ static void CL_CALLBACK shared_gone(cl_mem m, void *user_data) {
     atomic_fetch_add((atomic_int *)user_data, 1);
 }
 
-static void run_threads(cltest *t, int iterations) {
+/* The program from source, or from a binary file when binary_path is given (NULL: no file). */
+static cl_program program_for(cltest *t, const char *binary_path) {
+    if (!binary_path) return cltest_build(t, source, NULL);
+    FILE *f = fopen(binary_path, "rb");
+    if (!f) {
+        printf("SKIPPED: no program binary %s (its saving run was skipped)\n", binary_path);
+        exit(77);
+    }
+    static unsigned char bytes[1 << 22];
+    size_t size = fread(bytes, 1, sizeof bytes, f);
+    fclose(f);
+    const unsigned char *list[1] = {bytes};
+    cl_int status, err;
+    cl_program prog = clCreateProgramWithBinary(t->ctx, 1, &t->device, &size, list, &status, &err);
+    CHECK(prog && err == CL_SUCCESS, "clCreateProgramWithBinary of %s: %s", binary_path, cltest_err_name(err));
+    if (prog) CHECK_OK(clBuildProgram(prog, 1, &t->device, NULL, NULL, NULL));
+    return prog;
+}
+
+static void save_binary(cltest *t, const char *path) {
     cl_program prog = cltest_build(t, source, NULL);
+    size_t size = 0;
+    if (prog) CHECK_OK(clGetProgramInfo(prog, CL_PROGRAM_BINARY_SIZES, sizeof size, &size, NULL));
+    unsigned char *bytes = malloc(size ? size : 1);
+    unsigned char *list[1] = {bytes};
+    if (size) CHECK_OK(clGetProgramInfo(prog, CL_PROGRAM_BINARIES, sizeof list, list, NULL));
+    FILE *f = size ? fopen(path, "wb") : NULL;
+    CHECK(f && fwrite(bytes, 1, size, f) == size && fclose(f) == 0, "writing %zu bytes of binary to %s", size, path);
+    free(bytes);
+    if (prog) clReleaseProgram(prog);
+}
+
+static void run_threads(cltest *t, int iterations, const char *binary_path) {
+    cl_program prog = program_for(t, binary_path);
     cl_kernel probe = cltest_kernel(prog, "affine");
     if (!probe) return;
     size_t wg = 0;
@@ -137,6 +172,11 @@ static void run_threads(cltest *t, int iterations) {
 
 int main(int argc, char **argv) {
     setvbuf(stdout, NULL, _IOLBF, 0);
+    const char *save = NULL, *binary = NULL;
+    while (argc > 2 && (!strcmp(argv[1], "--save-binary") || !strcmp(argv[1], "--binary"))) {
+        *(!strcmp(argv[1], "--binary") ? &binary : &save) = argv[2];
+        argc -= 2, argv += 2;
+    }
     bool is_visa = false;
     cl_platform_id platform = cltest_platform(argc, argv, &is_visa);
     const char *filter = cltest_device_filter(argc, argv);
@@ -150,7 +190,10 @@ int main(int argc, char **argv) {
         clGetDeviceInfo(devices[i], CL_DEVICE_NAME, sizeof name, name, NULL);
         if (filter && !strstr(name, filter)) continue;
         cltest t;
-        if (cltest_open(&t, platform, devices[i], is_visa)) run_threads(&t, iterations);
+        if (cltest_open(&t, platform, devices[i], is_visa)) {
+            if (save) save_binary(&t, save);
+            else run_threads(&t, iterations, binary);
+        }
         cltest_close(&t);
         break;
     }
