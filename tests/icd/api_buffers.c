@@ -41,6 +41,15 @@ static cl_mem buffer(cltest *t, cl_mem_flags flags, size_t size, void *host) {
     return m;
 }
 
+/* The cleanup of a test's two buffers and three host arrays (any may be NULL). */
+static void release_two(cl_mem a, cl_mem b, void *p, void *q, void *r) {
+    if (a) clReleaseMemObject(a);
+    if (b) clReleaseMemObject(b);
+    free(p);
+    free(q);
+    free(r);
+}
+
 /* Reads the whole buffer and compares it with want. */
 static void expect_contents(cltest *t, cl_mem m, const unsigned char *want, size_t size, const char *what) {
     unsigned char *got = malloc(size);
@@ -76,11 +85,10 @@ static void mem_object_info(cltest *t, cl_mem m, cl_mem_flags flags, size_t size
     /* CL_MEM_HOST_PTR: the host_ptr of a CL_MEM_USE_HOST_PTR buffer, NULL otherwise. */
     CHECK(got_host == ((flags & CL_MEM_USE_HOST_PTR) ? host : NULL), "CL_MEM_HOST_PTR %p, expected %p", got_host,
           (flags & CL_MEM_USE_HOST_PTR) ? host : NULL);
-    cl_uint refs = 0, after = 0;
-    clGetMemObjectInfo(m, CL_MEM_REFERENCE_COUNT, sizeof refs, &refs, NULL);
+    cl_uint refs = cltest_refs(mem_info, m, CL_MEM_REFERENCE_COUNT);
     CHECK_OK(clRetainMemObject(m));
-    clGetMemObjectInfo(m, CL_MEM_REFERENCE_COUNT, sizeof after, &after, NULL);
-    CHECK(after == refs + 1, "clRetainMemObject: %u references, then %u", refs, after);
+    CHECK(cltest_refs(mem_info, m, CL_MEM_REFERENCE_COUNT) == refs + 1, "clRetainMemObject: not one more than %u",
+          refs);
     CHECK_OK(clReleaseMemObject(m));
 }
 
@@ -170,11 +178,7 @@ static void transfers(cltest *t) {
     CHECK(memcmp(got, model_b + 4000, 100) == 0, "a read at offset 4000");
     free(model_b);
 done:
-    if (a) clReleaseMemObject(a);
-    if (b) clReleaseMemObject(b);
-    free(model);
-    free(src);
-    free(got);
+    release_two(a, b, model, src, got);
 }
 
 static void CL_CALLBACK mem_gone(cl_mem m, void *user_data) {
@@ -300,11 +304,7 @@ static void rects(cltest *t) {
     rect_model(model_b, dst_origin, 80, 800, model, src_origin, 48, 768, copy);
     expect_contents(t, b, model_b, N, "clEnqueueCopyBufferRect");
 done:
-    if (a) clReleaseMemObject(a);
-    if (b) clReleaseMemObject(b);
-    free(model);
-    free(host);
-    free(model_b);
+    release_two(a, b, model, host, model_b);
 }
 
 /* Maps for reading (the contents), for writing (what is written lands at unmap), and

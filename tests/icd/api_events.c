@@ -95,14 +95,13 @@ static void event_chain(events_env *e) {
     cltest_info_protocol("clGetEventInfo", event_info, k, event_params, CLTEST_COUNT(event_params));
     cl_command_queue q = NULL;
     cl_context ctx = NULL;
-    cl_uint refs = 0, after = 0;
     clGetEventInfo(k, CL_EVENT_COMMAND_QUEUE, sizeof q, &q, NULL);
     clGetEventInfo(k, CL_EVENT_CONTEXT, sizeof ctx, &ctx, NULL);
     CHECK(q == t->queue && ctx == t->ctx, "event info: queue %p, context %p", (void *)q, (void *)ctx);
-    clGetEventInfo(k, CL_EVENT_REFERENCE_COUNT, sizeof refs, &refs, NULL);
+    cl_uint refs = cltest_refs(event_info, k, CL_EVENT_REFERENCE_COUNT);
     CHECK_OK(clRetainEvent(k));
-    clGetEventInfo(k, CL_EVENT_REFERENCE_COUNT, sizeof after, &after, NULL);
-    CHECK(after == refs + 1, "clRetainEvent: %u references, then %u", refs, after);
+    CHECK(cltest_refs(event_info, k, CL_EVENT_REFERENCE_COUNT) == refs + 1, "clRetainEvent: not one more than %u",
+          refs);
     CHECK_OK(clReleaseEvent(k));
     /* the other commands' types */
     cl_event c, f, m, u;

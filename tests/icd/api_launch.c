@@ -250,8 +250,8 @@ static void reduction(cltest *t) {
     clReleaseMemObject(b);
     free(in);
 done:
-    if (k) clReleaseKernel(k);
-    if (k64) clReleaseKernel(k64);
+    for (int i = 0; i < 2; i++)
+        if ((i ? k64 : k) != NULL) clReleaseKernel(i ? k64 : k);
     if (prog) clReleaseProgram(prog);
 }
 

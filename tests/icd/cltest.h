@@ -93,6 +93,9 @@ typedef struct cltest_info_param {
 #define CLTEST_ARRAY_P(id, type) \
     { id, #id, CLTEST_ARRAY, sizeof(type), NULL }
 
+/* An object's reference count, by its info query (CL_*_REFERENCE_COUNT); 0 on error. */
+cl_uint cltest_refs(cltest_info_fn fn, const void *obj, cl_uint param);
+
 /* Checks every row of params, then that an unknown param_name answers CL_INVALID_VALUE. */
 void cltest_info_protocol(const char *what, cltest_info_fn fn, const void *obj, const cltest_info_param *params,
                           size_t count);

@@ -141,22 +141,19 @@ def run_sim(device, sim):
 
 
 def compare(ref_path, printed, out_lines):
-    """The .ref's EXACT and MATCH lines against the printf lines and the dumps (as Oclgrind's
-    run_test.py does); its ERROR lines are listed for the checker.  (matched, reason)"""
+    """The .ref's EXACT and MATCH lines against the printf lines and the dumps, in order (as
+    Oclgrind's run_test.py does); its ERROR lines, findings of a checker, are listed on stderr.
+    (matched, reason)"""
     lines = [l for l in printed + out_lines if l.strip()]
     ref = open(ref_path).read().splitlines() if os.path.exists(ref_path) else []
-    oi = 0
-    for line in ref:
-        if not line.strip():
-            continue
-        kind, text = line.split()[0], line[6:]
+    entries = [(l.split()[0], l[6:]) for l in ref if l.strip()]
+    for kind, text in entries:
         if kind == "ERROR":
             print("expected finding: " + text, file=sys.stderr)
-            continue
-        found = lines[oi] if oi < len(lines) else None
+    values = [(kind, text) for kind, text in entries if kind != "ERROR"]
+    for (kind, text), found in zip(values, lines + [None] * len(values)):
         if found is None or (kind == "EXACT" and found != text) or (kind == "MATCH" and text not in found):
             return False, "expected %r, found %r" % (text, found if found is not None else "end of output")
-        oi += 1
     return True, ""
 
 

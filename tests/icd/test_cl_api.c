@@ -338,11 +338,7 @@ static const cltest_info_param context_params[] = {
     CLTEST_FIXED_P(CL_CONTEXT_NUM_DEVICES, cl_uint),
 };
 
-static cl_uint context_refs(cl_context ctx) {
-    cl_uint refs = 0;
-    clGetContextInfo(ctx, CL_CONTEXT_REFERENCE_COUNT, sizeof refs, &refs, NULL);
-    return refs;
-}
+static cl_uint context_refs(cl_context ctx) { return cltest_refs(context_info, ctx, CL_CONTEXT_REFERENCE_COUNT); }
 
 static void CL_CALLBACK context_gone(cl_context ctx, void *user_data) {
     (void)ctx;
@@ -434,11 +430,10 @@ static void queues(cltest *t) {
         CHECK_OK(clGetCommandQueueInfo(plain, CL_QUEUE_PROPERTIES_ARRAY, sizeof array, array, &size));
         CHECK(props == 0 && size == 0, "a queue without properties: 0x%llx, array of %zu bytes",
               (unsigned long long)props, size);
-        cl_uint refs = 0, after = 0;
-        clGetCommandQueueInfo(plain, CL_QUEUE_REFERENCE_COUNT, sizeof refs, &refs, NULL);
+        cl_uint refs = cltest_refs(queue_info, plain, CL_QUEUE_REFERENCE_COUNT);
         CHECK_OK(clRetainCommandQueue(plain));
-        clGetCommandQueueInfo(plain, CL_QUEUE_REFERENCE_COUNT, sizeof after, &after, NULL);
-        CHECK(after == refs + 1, "clRetainCommandQueue: %u references, then %u", refs, after);
+        CHECK(cltest_refs(queue_info, plain, CL_QUEUE_REFERENCE_COUNT) == refs + 1,
+              "clRetainCommandQueue: not one more than %u", refs);
         CHECK_OK(clReleaseCommandQueue(plain));
         CHECK_OK(clFlush(plain));
         CHECK_OK(clFinish(plain));
