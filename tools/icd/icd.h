@@ -159,10 +159,17 @@ typedef struct icd_build {
     const char *running_kernel;
 } icd_build;
 
+/* A header clCompileProgram was given, by its include name. */
+typedef struct icd_header {
+    char *name, *source;
+} icd_header;
+
 struct _cl_program {
     icd_object obj;
     cl_context context;
     char *source; /* OpenCL C (NULL for IL and binaries) */
+    icd_header *headers; /* what its #includes may name (clCompileProgram, clLinkProgram) */
+    size_t nheaders;
     uint8_t *il;
     size_t il_size;
     icd_build *builds; /* one per context device */
@@ -271,6 +278,13 @@ size_t icd_kernel_max_group(const visa_cl_kernel_info *ki, cl_device_id dev);
 /* Whether the program's build options ask for uniform work-groups (OpenCL C 1.x or
 ** -cl-uniform-work-group-size). */
 bool icd_build_uniform_groups(const icd_build *b);
+
+/* headers.c: the list, and the directory a build's -I names (NULL when there are none or it could
+** not be written), removed after the build. */
+cl_int icd_headers_add(icd_header **h, size_t *n, const char *name, const char *source);
+void icd_headers_free(icd_header *h, size_t n);
+char *icd_headers_write(const icd_header *h, size_t n);
+void icd_headers_remove(const char *dir);
 
 /* Every entry point, declared with its dispatch member's type (entries.def). */
 #define ICD_FN(name) __typeof__(*(cl_api_cl##name)0) icd_##name;

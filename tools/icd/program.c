@@ -84,6 +84,17 @@ static cl_int build_ctx(icd_build *b) {
     return visa_ctx_create(&desc, &b->vctx) == VISA_OK ? CL_SUCCESS : CL_OUT_OF_HOST_MEMORY;
 }
 
+/* The build log is what IGC says: ocloc's own status line after it ("Build succeeded.") is not
+** (compute-runtime's log of a clean build is empty, and pyopencl warns about any other). */
+static const char *ocloc_status_dropped(const char *log) {
+    static const char status[] = "Build succeeded.";
+    const char *p = log;
+    while (*p == ' ' || *p == '\n') p++;
+    if (strncmp(p, status, sizeof status - 1)) return log;
+    for (p += sizeof status - 1; *p == ' ' || *p == '\n'; p++) continue;
+    return *p ? log : "";
+}
+
 static cl_int build_one(cl_program p, cl_uint index, const char *options) {
     icd_build *b = &p->builds[index];
     cl_device_id dev = p->context->devices[index];
@@ -95,8 +106,13 @@ static cl_int build_one(cl_program p, cl_uint index, const char *options) {
     b->options = icd_strdup(options ? options : "");
     cl_int rc = build_ctx(b);
     if (rc) return rc;
-    visa_program_opts o = {sizeof o, p->source ? VISA_PROGRAM_OPENCL_C : VISA_PROGRAM_SPIRV, dev->facts->ocloc,
-                           options};
+    /* the headers' directory goes first: what the options name comes after it */
+    char *headers = icd_headers_write(p->headers, p->nheaders);
+    text_buf opts = {0};
+    text_add(&opts, "");
+    if (headers) text_add(&opts, "-I "), text_add(&opts, headers), text_add(&opts, " ");
+    text_add(&opts, options ? options : "");
+    visa_program_opts o = {sizeof o, p->source ? VISA_PROGRAM_OPENCL_C : VISA_PROGRAM_SPIRV, dev->facts->ocloc, opts.s};
     text_buf diags = {0};
     pthread_mutex_lock(&build_lock);
     collecting = &diags;
@@ -105,8 +121,11 @@ static cl_int build_one(cl_program p, cl_uint index, const char *options) {
     visa_status st = visa_program_create(b->vctx, p->source ? "program.cl" : "program.spv", data, len, &o, &b->vp);
     collecting = NULL;
     pthread_mutex_unlock(&build_lock);
+    icd_headers_remove(headers);
+    free(headers);
+    free(opts.s);
     const char *log = b->vp ? visa_program_build_log(b->vp) : "";
-    b->log = icd_strdup(*log || !diags.s ? log : diags.s);
+    b->log = icd_strdup(*log || !diags.s ? ocloc_status_dropped(log) : diags.s);
     free(diags.s);
     if (st == VISA_OK) {
         b->status = CL_BUILD_SUCCESS;
@@ -237,6 +256,7 @@ void icd_program_release(cl_program p) {
         pthread_mutex_destroy(&p->builds[i].run_lock);
     }
     free(p->builds);
+    icd_headers_free(p->headers, p->nheaders);
     free(p->source);
     free(p->il);
     pthread_mutex_destroy(&p->lock);
@@ -276,9 +296,8 @@ static cl_int chosen_devices(cl_program p, cl_uint n, const cl_device_id *list, 
     return CL_SUCCESS;
 }
 
-/* Build (or compile: the same build, the result then an object to link) for the chosen devices. */
-static cl_int build_program(cl_program p, cl_uint n, const cl_device_id *list, const char *options,
-                            void(CL_CALLBACK *pfn_notify)(cl_program, void *), void *user_data, bool compile) {
+cl_int icd_BuildProgram(cl_program p, cl_uint n, const cl_device_id *list, const char *options,
+                        void(CL_CALLBACK *pfn_notify)(cl_program, void *), void *user_data) {
     if (!icd_is(p, ICD_PROGRAM)) return CL_INVALID_PROGRAM;
     if (!pfn_notify && user_data) return CL_INVALID_VALUE;
     bool chosen[64] = {0};
@@ -286,37 +305,84 @@ static cl_int build_program(cl_program p, cl_uint n, const cl_device_id *list, c
     cl_int rc = chosen_devices(p, n, list, chosen);
     if (rc) return rc;
     if (atomic_load(&p->kernels)) return CL_INVALID_OPERATION;
-    if (compile && !p->source && !p->il) return CL_INVALID_OPERATION;
     cl_int worst = CL_SUCCESS;
     for (cl_uint i = 0; i < p->context->ndevices; i++) {
         if (!chosen[i]) continue;
         rc = build_one(p, i, options);
-        if (rc == CL_BUILD_PROGRAM_FAILURE && compile) rc = CL_COMPILE_PROGRAM_FAILURE;
-        if (!rc && compile) p->builds[i].binary_type = CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT;
         if (rc && !worst) worst = rc;
     }
     if (pfn_notify) pfn_notify(p, user_data);
     return worst;
 }
 
-cl_int icd_BuildProgram(cl_program p, cl_uint n, const cl_device_id *list, const char *options,
-                        void(CL_CALLBACK *pfn_notify)(cl_program, void *), void *user_data) {
-    return build_program(p, n, list, options, pfn_notify, user_data, false);
+static void mark_compiled(cl_program p, const bool *chosen, const char *options, cl_program_binary_type type) {
+    for (cl_uint i = 0; i < p->context->ndevices; i++) {
+        if (!chosen[i]) continue;
+        icd_build *b = &p->builds[i];
+        build_clear(b);
+        b->options = icd_strdup(options ? options : "");
+        b->log = icd_strdup("");
+        b->status = CL_BUILD_SUCCESS;
+        b->binary_type = type;
+    }
 }
 
-/* Headers by include name are not offered: a program that names any cannot be compiled here. */
+/* Compiling keeps the source, its options and headers: IGC builds whole programs, so the build
+** happens when the compiled programs are linked (a compile error shows there, as
+** CL_LINK_PROGRAM_FAILURE with IGC's log). */
 cl_int icd_CompileProgram(cl_program p, cl_uint n, const cl_device_id *list, const char *options,
                           cl_uint num_input_headers, const cl_program *input_headers, const char **header_include_names,
                           void(CL_CALLBACK *pfn_notify)(cl_program, void *), void *user_data) {
+    if (!icd_is(p, ICD_PROGRAM)) return CL_INVALID_PROGRAM;
+    if (!pfn_notify && user_data) return CL_INVALID_VALUE;
     if ((num_input_headers && (!input_headers || !header_include_names)) ||
         (!num_input_headers && (input_headers || header_include_names)))
         return CL_INVALID_VALUE;
-    if (num_input_headers) return CL_COMPILE_PROGRAM_FAILURE;
-    return build_program(p, n, list, options, pfn_notify, user_data, true);
+    bool chosen[64] = {0};
+    if (p->context->ndevices > 64) return CL_OUT_OF_RESOURCES;
+    cl_int rc = chosen_devices(p, n, list, chosen);
+    if (rc) return rc;
+    if (atomic_load(&p->kernels) || !p->source) return CL_INVALID_OPERATION;
+    icd_header *h = NULL;
+    size_t nh = 0;
+    for (cl_uint i = 0; i < num_input_headers && !rc; i++) {
+        if (!icd_is(input_headers[i], ICD_PROGRAM) || !input_headers[i]->source || !header_include_names[i])
+            rc = CL_INVALID_VALUE;
+        else rc = icd_headers_add(&h, &nh, header_include_names[i], input_headers[i]->source);
+    }
+    if (rc) {
+        icd_headers_free(h, nh);
+        return rc;
+    }
+    icd_headers_free(p->headers, p->nheaders);
+    p->headers = h;
+    p->nheaders = nh;
+    mark_compiled(p, chosen, options, CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT);
+    if (pfn_notify) pfn_notify(p, user_data);
+    return CL_SUCCESS;
 }
 
-/* Linking compiled programs: their sources are built as one program (IGC compiles the whole
-** program at once), with the link options after the compile options of the first. */
+/* The compiled programs' sources, one after another, and their headers, into out. */
+static cl_int gather_inputs(cl_program out, cl_uint n, const cl_program *in, text_buf *src, text_buf *opts) {
+    for (cl_uint i = 0; i < n; i++) {
+        if (!icd_is(in[i], ICD_PROGRAM) || in[i]->context != out->context) return CL_INVALID_PROGRAM;
+        const icd_build *b = &in[i]->builds[0];
+        if (!in[i]->source || (b->binary_type != CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT &&
+                               b->binary_type != CL_PROGRAM_BINARY_TYPE_LIBRARY))
+            return CL_INVALID_OPERATION;
+        text_add(src, in[i]->source);
+        text_add(src, "\n");
+        if (!i && b->options) text_add(opts, b->options);
+        for (size_t k = 0; k < in[i]->nheaders; k++)
+            if (icd_headers_add(&out->headers, &out->nheaders, in[i]->headers[k].name, in[i]->headers[k].source))
+                return CL_OUT_OF_HOST_MEMORY;
+    }
+    return src->s && opts->s ? CL_SUCCESS : CL_OUT_OF_HOST_MEMORY;
+}
+
+/* Linking compiled programs: their sources are built as one program, with the compile options of
+** the first and then the link options.  -create-library links nothing yet: the result is compiled
+** sources, as its inputs were. */
 cl_program icd_LinkProgram(cl_context context, cl_uint n, const cl_device_id *list, const char *options,
                            cl_uint num_input_programs, const cl_program *input_programs,
                            void(CL_CALLBACK *pfn_notify)(cl_program, void *), void *user_data, cl_int *errcode_ret) {
@@ -326,27 +392,27 @@ cl_program icd_LinkProgram(cl_context context, cl_uint n, const cl_device_id *li
     text_buf src = {0}, opts = {0};
     text_add(&src, "");
     text_add(&opts, "");
-    for (cl_uint i = 0; i < num_input_programs; i++) {
-        cl_program in = input_programs[i];
-        if (!icd_is(in, ICD_PROGRAM)) return icd_fail(errcode_ret, CL_INVALID_PROGRAM);
-        if (!in->source || in->builds[0].binary_type != CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT) {
-            free(src.s);
-            free(opts.s);
-            return icd_fail(errcode_ret, CL_INVALID_OPERATION);
-        }
-        text_add(&src, in->source);
-        text_add(&src, "\n");
-        if (!i && in->builds[0].options) text_add(&opts, in->builds[0].options);
+    cl_program p = program_new(context);
+    cl_int rc = p ? gather_inputs(p, num_input_programs, input_programs, &src, &opts) : CL_OUT_OF_HOST_MEMORY;
+    bool library = options && strstr(options, "-create-library");
+    if (!rc) {
+        p->source = src.s;
+        src.s = NULL;
+        text_add(&opts, " ");
+        text_add(&opts, options ? options : "");
+        bool chosen[64] = {0};
+        if (library && context->ndevices > 64) rc = CL_OUT_OF_RESOURCES;
+        else if (library && !(rc = chosen_devices(p, n, list, chosen)))
+            mark_compiled(p, chosen, opts.s, CL_PROGRAM_BINARY_TYPE_LIBRARY);
+        else if (!library) { rc = icd_BuildProgram(p, n, list, opts.s, NULL, NULL); }
     }
-    text_add(&opts, " ");
-    text_add(&opts, options ? options : "");
-    const char *one = src.s;
-    cl_int rc;
-    cl_program p = icd_CreateProgramWithSource(context, 1, &one, NULL, &rc);
     free(src.s);
-    if (p) rc = build_program(p, n, list, opts.s, NULL, NULL, false);
     free(opts.s);
-    if (p && pfn_notify) pfn_notify(p, user_data);
+    if (rc == CL_INVALID_PROGRAM || rc == CL_INVALID_OPERATION || rc == CL_OUT_OF_HOST_MEMORY) {
+        if (p) icd_program_release(p);
+        return icd_fail(errcode_ret, rc);
+    }
+    if (pfn_notify) pfn_notify(p, user_data);
     if (errcode_ret) *errcode_ret = rc == CL_BUILD_PROGRAM_FAILURE ? CL_LINK_PROGRAM_FAILURE : rc;
     return p;
 }
