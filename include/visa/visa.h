@@ -729,6 +729,10 @@ VISA_API visa_status visa_program_run(const visa_program *program, const visa_cl
 **  layout, types, exec sizes, platforms, text syntax).  Returns VISA_E_ARG if unknown. */
 VISA_API visa_status visa_describe_instruction(const char *mnemonic, visa_write_fn write, void *ud);
 
+/** Bytes of a vISA element type by its text name ("ub" 1, "hf" 2, "f" 4, "df" 8; the elem_type of
+**  visa_cl_arg_info); 0 for a name that is no type. */
+VISA_API unsigned visa_type_bytes(const char *name);
+
 /** Write one line per mnemonic the text syntax accepts, with its sub-operation suffix where it
 **  takes one (cmp.lt, lsc_load.ugm): the mnemonic, the table row's name and a one-line summary.
 **  visa_describe_instruction accepts each of these mnemonics. */

@@ -108,12 +108,13 @@ cl_int icd_ReleaseKernel(cl_kernel k) {
     return CL_SUCCESS;
 }
 
-/* The sizes a value argument accepts: its bytes, or a 3-element vector's 4-element size (OpenCL's
-** sizeof(float3) is 16); a struct at least the bytes IGC reads of it. */
+/* The size a value argument takes: its OpenCL type's (sizeof(char) is 1 where IGC's payload slot
+** holds 4; a 3-element vector takes 4 elements' room); a struct at least the bytes IGC reads of
+** it. */
 static bool value_size_ok(const visa_cl_arg_info *ai, size_t size) {
-    if (!*ai->elem_type || !ai->elem_count) return size >= ai->size;
-    size_t esize = ai->size / ai->elem_count;
-    return size == ai->size || (ai->elem_count == 3 && size == 4 * esize);
+    unsigned esize = visa_type_bytes(ai->elem_type);
+    if (!esize || !ai->elem_count) return size >= ai->size;
+    return size == (size_t)esize * (ai->elem_count == 3 ? 4 : ai->elem_count);
 }
 
 cl_int icd_SetKernelArg(cl_kernel k, cl_uint arg_index, size_t arg_size, const void *arg_value) {

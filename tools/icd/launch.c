@@ -92,11 +92,13 @@ static cl_int snapshot_args(launch_cmd *L, cl_kernel k) {
         } else if (a->kind == VISA_CL_ARG_LOCAL) {
             a->size = v->size;
         } else if (a->kind == VISA_CL_ARG_VALUE) {
-            L->values[i] = malloc(v->size);
+            /* IGC's payload slot may be wider than the type (a char's is 4 bytes): zeros after it */
+            size_t room = v->size > k->arg_info[i].size ? v->size : k->arg_info[i].size;
+            L->values[i] = calloc(1, room);
             if (!L->values[i]) rc = CL_OUT_OF_HOST_MEMORY;
             else memcpy(L->values[i], v->bytes, v->size);
             a->data = L->values[i];
-            a->size = v->size;
+            a->size = room;
         }
     }
     pthread_mutex_unlock(&k->lock);
