@@ -416,6 +416,10 @@ enum {
     VISA_CHECK_ALL = 0xFu
 };
 
+/** The checks a comma-separated list names ("memcheck,racecheck", "all": what `visa run --check=`
+**  and the OpenCL ICD's VISA_CL_CHECK take); VISA_E_ARG (and *out 0) for a name that is none. */
+VISA_API visa_status visa_checks_from_names(const char *list, uint32_t *out);
+
 
 /* -- Observing a run (docs/observe.md) ---------------------------------------------------------
 ** An observer sees every executed instruction and every memory access of a run.  The events of

@@ -62,20 +62,12 @@ cl_context icd_CreateContextFromType(const cl_context_properties *properties, cl
     return icd_CreateContext(properties, n < 16 ? n : 16, devices, pfn_notify, user_data, errcode_ret);
 }
 
-cl_int icd_RetainContext(cl_context context) {
-    if (!icd_is(context, ICD_CONTEXT)) return CL_INVALID_CONTEXT;
-    icd_retain(context);
-    return CL_SUCCESS;
-}
+cl_int icd_RetainContext(cl_context context) { return icd_retain_checked(context, ICD_CONTEXT, CL_INVALID_CONTEXT); }
 
 void icd_context_release(cl_context c) {
     if (!icd_unref(c)) return;
     /* destructor callbacks: the last registered first */
-    for (icd_callback *cb = c->destructors, *next; cb; cb = next) {
-        next = cb->next;
-        ((void(CL_CALLBACK *)(cl_context, void *))cb->fn)(c, cb->user_data);
-        free(cb);
-    }
+    ICD_RUN_CALLBACKS(c->destructors, cl_context, c)
     pthread_mutex_destroy(&c->lock);
     free(c->devices);
     free(c->props);
@@ -83,9 +75,7 @@ void icd_context_release(cl_context c) {
 }
 
 cl_int icd_ReleaseContext(cl_context context) {
-    if (!icd_is(context, ICD_CONTEXT)) return CL_INVALID_CONTEXT;
-    icd_context_release(context);
-    return CL_SUCCESS;
+    return icd_is(context, ICD_CONTEXT) ? (icd_context_release(context), CL_SUCCESS) : CL_INVALID_CONTEXT;
 }
 
 cl_int icd_GetContextInfo(cl_context context, cl_context_info param, size_t size, void *value, size_t *size_ret) {
@@ -105,15 +95,7 @@ cl_int icd_SetContextDestructorCallback(cl_context context, void(CL_CALLBACK *pf
                                         void *user_data) {
     if (!icd_is(context, ICD_CONTEXT)) return CL_INVALID_CONTEXT;
     if (!pfn_notify) return CL_INVALID_VALUE;
-    icd_callback *cb = calloc(1, sizeof *cb);
-    if (!cb) return CL_OUT_OF_HOST_MEMORY;
-    cb->fn = (void(CL_CALLBACK *)(void))pfn_notify;
-    cb->user_data = user_data;
-    pthread_mutex_lock(&context->lock);
-    cb->next = context->destructors;
-    context->destructors = cb;
-    pthread_mutex_unlock(&context->lock);
-    return CL_SUCCESS;
+    return icd_callback_push(&context->destructors, &context->lock, (void(CL_CALLBACK *)(void))pfn_notify, user_data);
 }
 
 bool icd_context_has_device(cl_context ctx, cl_device_id dev) { return icd_context_device_index(ctx, dev) >= 0; }

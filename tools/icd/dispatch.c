@@ -63,6 +63,18 @@ char *icd_strdup(const char *s) {
     return d;
 }
 
+cl_int icd_callback_push(icd_callback **list, pthread_mutex_t *lock, void(CL_CALLBACK *fn)(void), void *user_data) {
+    icd_callback *cb = calloc(1, sizeof *cb);
+    if (!cb) return CL_OUT_OF_HOST_MEMORY;
+    cb->fn = fn;
+    cb->user_data = user_data;
+    pthread_mutex_lock(lock);
+    cb->next = *list;
+    *list = cb;
+    pthread_mutex_unlock(lock);
+    return CL_SUCCESS;
+}
+
 cl_ulong icd_now_ns(void) {
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);

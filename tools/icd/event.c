@@ -135,16 +135,10 @@ cl_int icd_GetEventProfilingInfo(cl_event event, cl_profiling_info param, size_t
     }
 }
 
-cl_int icd_RetainEvent(cl_event event) {
-    if (!icd_is(event, ICD_EVENT)) return CL_INVALID_EVENT;
-    icd_retain(event);
-    return CL_SUCCESS;
-}
+cl_int icd_RetainEvent(cl_event event) { return icd_retain_checked(event, ICD_EVENT, CL_INVALID_EVENT); }
 
 cl_int icd_ReleaseEvent(cl_event event) {
-    if (!icd_is(event, ICD_EVENT)) return CL_INVALID_EVENT;
-    icd_event_release(event);
-    return CL_SUCCESS;
+    return icd_is(event, ICD_EVENT) ? (icd_event_release(event), CL_SUCCESS) : CL_INVALID_EVENT;
 }
 
 cl_event icd_CreateUserEvent(cl_context context, cl_int *errcode_ret) {

@@ -259,6 +259,21 @@ void *icd_fail(cl_int *errcode_ret, cl_int err);
 ** entries, signed or not. */
 cl_int icd_copy_props(const cl_ulong *props, cl_ulong **out, size_t *n);
 char *icd_strdup(const char *s);
+/* Runs and frees a list of callbacks of type void(obj_type, void *user_data). */
+#define ICD_RUN_CALLBACKS(list, obj_type, obj)                                   \
+    for (icd_callback *cb_ = (list), *next_; cb_; cb_ = next_) {                 \
+        next_ = cb_->next;                                                       \
+        ((void(CL_CALLBACK *)(obj_type, void *))cb_->fn)((obj), cb_->user_data); \
+        free(cb_);                                                               \
+    }
+/* clRetain*: a reference more, or err for a handle of another kind. */
+static inline cl_int icd_retain_checked(void *o, icd_kind kind, cl_int err) {
+    if (!icd_is(o, kind)) return err;
+    icd_retain(o);
+    return CL_SUCCESS;
+}
+/* Pushes a callback on a list (the last pushed runs first), under lock. */
+cl_int icd_callback_push(icd_callback **list, pthread_mutex_t *lock, void(CL_CALLBACK *fn)(void), void *user_data);
 bool icd_context_has_device(cl_context ctx, cl_device_id dev);
 /* The device's index in the context (the program's build slot), -1 if not there. */
 int icd_context_device_index(cl_context ctx, cl_device_id dev);

@@ -92,11 +92,7 @@ cl_kernel icd_CloneKernel(cl_kernel source, cl_int *errcode_ret) {
     return k;
 }
 
-cl_int icd_RetainKernel(cl_kernel k) {
-    if (!icd_is(k, ICD_KERNEL)) return CL_INVALID_KERNEL;
-    icd_retain(k);
-    return CL_SUCCESS;
-}
+cl_int icd_RetainKernel(cl_kernel k) { return icd_retain_checked(k, ICD_KERNEL, CL_INVALID_KERNEL); }
 
 cl_int icd_ReleaseKernel(cl_kernel k) {
     if (!icd_is(k, ICD_KERNEL)) return CL_INVALID_KERNEL;

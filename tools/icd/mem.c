@@ -114,19 +114,11 @@ cl_mem icd_CreateSubBuffer(cl_mem buffer, cl_mem_flags flags, cl_buffer_create_t
     return m;
 }
 
-cl_int icd_RetainMemObject(cl_mem m) {
-    if (!icd_is(m, ICD_MEM)) return CL_INVALID_MEM_OBJECT;
-    icd_retain(m);
-    return CL_SUCCESS;
-}
+cl_int icd_RetainMemObject(cl_mem m) { return icd_retain_checked(m, ICD_MEM, CL_INVALID_MEM_OBJECT); }
 
 void icd_mem_release(cl_mem m) {
     if (!icd_unref(m)) return;
-    for (icd_callback *cb = m->destructors, *next; cb; cb = next) {
-        next = cb->next;
-        ((void(CL_CALLBACK *)(cl_mem, void *))cb->fn)(m, cb->user_data);
-        free(cb);
-    }
+    ICD_RUN_CALLBACKS(m->destructors, cl_mem, m)
     if (m->own_data) free(m->data);
     if (m->parent) icd_mem_release(m->parent);
     icd_context_release(m->context);
@@ -136,23 +128,13 @@ void icd_mem_release(cl_mem m) {
 }
 
 cl_int icd_ReleaseMemObject(cl_mem m) {
-    if (!icd_is(m, ICD_MEM)) return CL_INVALID_MEM_OBJECT;
-    icd_mem_release(m);
-    return CL_SUCCESS;
+    return icd_is(m, ICD_MEM) ? (icd_mem_release(m), CL_SUCCESS) : CL_INVALID_MEM_OBJECT;
 }
 
 cl_int icd_SetMemObjectDestructorCallback(cl_mem m, void(CL_CALLBACK *pfn_notify)(cl_mem, void *), void *user_data) {
     if (!icd_is(m, ICD_MEM)) return CL_INVALID_MEM_OBJECT;
     if (!pfn_notify) return CL_INVALID_VALUE;
-    icd_callback *cb = calloc(1, sizeof *cb);
-    if (!cb) return CL_OUT_OF_HOST_MEMORY;
-    cb->fn = (void(CL_CALLBACK *)(void))pfn_notify;
-    cb->user_data = user_data;
-    pthread_mutex_lock(&m->lock);
-    cb->next = m->destructors; /* the last registered runs first */
-    m->destructors = cb;
-    pthread_mutex_unlock(&m->lock);
-    return CL_SUCCESS;
+    return icd_callback_push(&m->destructors, &m->lock, (void(CL_CALLBACK *)(void))pfn_notify, user_data);
 }
 
 cl_int icd_GetMemObjectInfo(cl_mem m, cl_mem_info param, size_t size, void *value, size_t *size_ret) {

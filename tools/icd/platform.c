@@ -50,23 +50,12 @@ static bool device_chosen(const char *list, const char *ocloc) {
 }
 
 static uint32_t parse_checks(const char *list) {
-    static const struct {
-        const char *name;
-        uint32_t bit;
-    } names[] = {{"memcheck", VISA_CHECK_MEMCHECK},
-                 {"initcheck", VISA_CHECK_INITCHECK},
-                 {"racecheck", VISA_CHECK_RACECHECK},
-                 {"synccheck", VISA_CHECK_SYNCCHECK},
-                 {"all", VISA_CHECK_ALL}};
     uint32_t bits = 0;
-    for (const char *p = list; p && *p;) {
-        size_t n = strcspn(p, ",");
-        size_t k = 0;
-        while (k < sizeof names / sizeof *names && (strlen(names[k].name) != n || strncmp(p, names[k].name, n))) k++;
-        if (k < sizeof names / sizeof *names) bits |= names[k].bit;
-        else fprintf(stderr, "visa-opencl: VISA_CL_CHECK: unknown check '%.*s' (ignored)\n", (int)n, p);
-        p += n + (p[n] == ',');
-    }
+    if (list && *list && visa_checks_from_names(list, &bits) != VISA_OK)
+        fprintf(stderr,
+                "visa-opencl: VISA_CL_CHECK='%s': not a list of memcheck, initcheck, racecheck, synccheck, all "
+                "(no checks)\n",
+                list);
     return bits;
 }
 

@@ -237,19 +237,11 @@ cl_program icd_CreateProgramWithBinary(cl_context context, cl_uint num_devices, 
     return p;
 }
 
-cl_int icd_RetainProgram(cl_program p) {
-    if (!icd_is(p, ICD_PROGRAM)) return CL_INVALID_PROGRAM;
-    icd_retain(p);
-    return CL_SUCCESS;
-}
+cl_int icd_RetainProgram(cl_program p) { return icd_retain_checked(p, ICD_PROGRAM, CL_INVALID_PROGRAM); }
 
 void icd_program_release(cl_program p) {
     if (!icd_unref(p)) return;
-    for (icd_callback *cb = p->release_callbacks, *next; cb; cb = next) {
-        next = cb->next;
-        ((void(CL_CALLBACK *)(cl_program, void *))cb->fn)(p, cb->user_data);
-        free(cb);
-    }
+    ICD_RUN_CALLBACKS(p->release_callbacks, cl_program, p)
     for (cl_uint i = 0; i < p->context->ndevices; i++) {
         build_clear(&p->builds[i]);
         visa_ctx_destroy(p->builds[i].vctx);
@@ -265,23 +257,13 @@ void icd_program_release(cl_program p) {
 }
 
 cl_int icd_ReleaseProgram(cl_program p) {
-    if (!icd_is(p, ICD_PROGRAM)) return CL_INVALID_PROGRAM;
-    icd_program_release(p);
-    return CL_SUCCESS;
+    return icd_is(p, ICD_PROGRAM) ? (icd_program_release(p), CL_SUCCESS) : CL_INVALID_PROGRAM;
 }
 
 cl_int icd_SetProgramReleaseCallback(cl_program p, void(CL_CALLBACK *pfn_notify)(cl_program, void *), void *user_data) {
     if (!icd_is(p, ICD_PROGRAM)) return CL_INVALID_PROGRAM;
     if (!pfn_notify) return CL_INVALID_VALUE;
-    icd_callback *cb = calloc(1, sizeof *cb);
-    if (!cb) return CL_OUT_OF_HOST_MEMORY;
-    cb->fn = (void(CL_CALLBACK *)(void))pfn_notify;
-    cb->user_data = user_data;
-    pthread_mutex_lock(&p->lock);
-    cb->next = p->release_callbacks;
-    p->release_callbacks = cb;
-    pthread_mutex_unlock(&p->lock);
-    return CL_SUCCESS;
+    return icd_callback_push(&p->release_callbacks, &p->lock, (void(CL_CALLBACK *)(void))pfn_notify, user_data);
 }
 
 /* The devices a build call names (all of the context's when none): a flag per context device. */

@@ -68,11 +68,7 @@ cl_command_queue icd_CreateCommandQueueWithProperties(cl_context context, cl_dev
     return queue_new(context, device, props, properties, errcode_ret);
 }
 
-cl_int icd_RetainCommandQueue(cl_command_queue q) {
-    if (!icd_is(q, ICD_QUEUE)) return CL_INVALID_COMMAND_QUEUE;
-    icd_retain(q);
-    return CL_SUCCESS;
-}
+cl_int icd_RetainCommandQueue(cl_command_queue q) { return icd_retain_checked(q, ICD_QUEUE, CL_INVALID_COMMAND_QUEUE); }
 
 /* The last reference: the worker ends (and frees the queue) once every command has run, as the
 ** specification wants (release does not wait for them). */
@@ -85,9 +81,7 @@ void icd_queue_release(cl_command_queue q) {
 }
 
 cl_int icd_ReleaseCommandQueue(cl_command_queue q) {
-    if (!icd_is(q, ICD_QUEUE)) return CL_INVALID_COMMAND_QUEUE;
-    icd_queue_release(q);
-    return CL_SUCCESS;
+    return icd_is(q, ICD_QUEUE) ? (icd_queue_release(q), CL_SUCCESS) : CL_INVALID_COMMAND_QUEUE;
 }
 
 cl_int icd_GetCommandQueueInfo(cl_command_queue q, cl_command_queue_info param, size_t size, void *value,
