@@ -416,10 +416,9 @@ enum {
     VISA_CHECK_ALL = 0xFu
 };
 
-/** Parse a comma-separated list of run checks by name ("memcheck", "initcheck", "racecheck",
-**  "synccheck", "all") into VISA_CHECK_* bits; VISA_E_ARG for an empty or unknown name (*checks
-**  then holds the names before it). */
-VISA_API visa_status visa_check_parse(const char *list, uint32_t *checks);
+/** The checks a comma-separated list names ("memcheck,racecheck", "all": what `visa run --check=`
+**  and the OpenCL ICD's VISA_CL_CHECK take); VISA_E_ARG (and *out 0) for a name that is none. */
+VISA_API visa_status visa_checks_from_names(const char *list, uint32_t *out);
 
 
 /* -- Observing a run (docs/observe.md) ---------------------------------------------------------
@@ -733,6 +732,10 @@ VISA_API visa_status visa_program_run(const visa_program *program, const visa_cl
 /** Write a human-readable description of the instruction(s) with this mnemonic (opcode,
 **  layout, types, exec sizes, platforms, text syntax).  Returns VISA_E_ARG if unknown. */
 VISA_API visa_status visa_describe_instruction(const char *mnemonic, visa_write_fn write, void *ud);
+
+/** Bytes of a vISA element type by its text name ("ub" 1, "hf" 2, "f" 4, "df" 8; the elem_type of
+**  visa_cl_arg_info); 0 for a name that is no type. */
+VISA_API unsigned visa_type_bytes(const char *name);
 
 /** Write one line per mnemonic the text syntax accepts, with its sub-operation suffix where it
 **  takes one (cmp.lt, lsc_load.ugm): the mnemonic, the table row's name and a one-line summary.

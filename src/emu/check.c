@@ -203,33 +203,6 @@ static void op_pos(const emu_check_run *R, uint32_t op, char *out, size_t cap) {
     else snprintf(out, cap, "instruction %u", op);
 }
 
-/* -- The checks' names (visa_check_parse: the CLI's --check=LIST, the OpenCL ICD's VISA_CL_CHECK) -- */
-
-static const struct {
-    const char *name;
-    uint32_t bits;
-} check_names[] = {{"memcheck", VISA_CHECK_MEMCHECK},
-                   {"initcheck", VISA_CHECK_INITCHECK},
-                   {"racecheck", VISA_CHECK_RACECHECK},
-                   {"synccheck", VISA_CHECK_SYNCCHECK},
-                   {"all", VISA_CHECK_ALL}};
-
-visa_status visa_check_parse(const char *list, uint32_t *checks) {
-    if (!checks) return VISA_E_ARG;
-    *checks = 0;
-    if (!list) return VISA_E_ARG;
-    for (const char *p = list;; p++) {
-        size_t n = strcspn(p, ","), k = 0;
-        while (k < sizeof check_names / sizeof *check_names &&
-               (strlen(check_names[k].name) != n || strncmp(p, check_names[k].name, n)))
-            k++;
-        if (k == sizeof check_names / sizeof *check_names) return VISA_E_ARG;
-        *checks |= check_names[k].bits;
-        p += n;
-        if (!*p) return VISA_OK;
-    }
-}
-
 /* -- Setup --------------------------------------------------------------------------------------- */
 
 static int range_cmp(const void *a, const void *b) {
@@ -1209,18 +1182,44 @@ void emu_check_barrier_report(emu_thread *t, unsigned event, unsigned id) {
 
 /* -- synccheck and faults that are findings -------------------------------------------------------- */
 
-/* The run check a finding's row belongs to: its id's second word (C-MEMCHECK-ALIGN: memcheck). */
+/* The run checks by name: what visa_checks_from_names takes, and the second word of their
+** findings' ids (C-MEMCHECK-ALIGN: memcheck). */
+static const struct {
+    const char *name;
+    uint32_t bit;
+} check_names[] = {{"memcheck", VISA_CHECK_MEMCHECK},
+                   {"initcheck", VISA_CHECK_INITCHECK},
+                   {"racecheck", VISA_CHECK_RACECHECK},
+                   {"synccheck", VISA_CHECK_SYNCCHECK},
+                   {"all", VISA_CHECK_ALL}};
+#define CHECK_NAMES (sizeof check_names / sizeof *check_names)
+
+visa_status visa_checks_from_names(const char *list, uint32_t *out) {
+    if (!out) return VISA_E_ARG;
+    *out = 0;
+    uint32_t bits = 0;
+    for (const char *p = list ? list : "";;) {
+        size_t n = strcspn(p, ","), k = 0;
+        while (k < CHECK_NAMES && (strlen(check_names[k].name) != n || strncmp(p, check_names[k].name, n))) k++;
+        if (k == CHECK_NAMES) return VISA_E_ARG;
+        bits |= check_names[k].bit;
+        if (!p[n]) break;
+        p += n + 1;
+    }
+    *out = bits;
+    return VISA_OK;
+}
+
+/* The run check a finding's row belongs to: its id's second word, C-<NAME>-. */
 static uint32_t check_of(emu_diag_id d) {
-    static const struct {
-        const char *prefix;
-        uint32_t check;
-    } checks[] = {{"C-MEMCHECK-", VISA_CHECK_MEMCHECK},
-                  {"C-INITCHECK-", VISA_CHECK_INITCHECK},
-                  {"C-RACECHECK-", VISA_CHECK_RACECHECK},
-                  {"C-SYNCCHECK-", VISA_CHECK_SYNCCHECK}};
     const char *id = emu_diag_row_of(d)->id;
-    for (size_t i = 0; id && i < sizeof checks / sizeof checks[0]; i++)
-        if (!strncmp(id, checks[i].prefix, strlen(checks[i].prefix))) return checks[i].check;
+    if (!id || strncmp(id, "C-", 2)) return 0;
+    for (size_t i = 0; i < CHECK_NAMES; i++) {
+        const char *name = check_names[i].name;
+        size_t k = 0;
+        while (name[k] && id[2 + k] == name[k] - 'a' + 'A') k++;
+        if (!name[k] && id[2 + k] == '-') return check_names[i].bit;
+    }
     return 0;
 }
 

@@ -217,3 +217,8 @@ visa_status visa_describe_instruction(const char *mnemonic, visa_write_fn write,
     }
     return found ? VISA_OK : VISA_E_ARG;
 }
+
+unsigned visa_type_bytes(const char *name) {
+    int t = name ? isa_type_from_name(name, strlen(name)) : -1;
+    return t < 0 ? 0 : isa_types[t].bytes;
+}

@@ -25,6 +25,12 @@ done
 for f in libvisa.a libvisa.so libvisa.so.0 cmake/visa/visaConfig.cmake pkgconfig/visa.pc; do
   [ -e "$lib/$f" ] && ok || fail "lib/$f not installed"
 done
+# the OpenCL ICD, when this build has it: the library, and the loader's .icd file naming it
+if [ -f "$build/icd/visa.icd" ]; then
+  [ -f "$lib/libvisa-opencl.so" ] && ok || fail "lib/libvisa-opencl.so not installed"
+  [ "$(cat "$p/etc/OpenCL/vendors/visa.icd" 2>/dev/null)" = "$(cd "$lib" && pwd)/libvisa-opencl.so" ] && ok ||
+    fail "etc/OpenCL/vendors/visa.icd does not name the installed libvisa-opencl.so"
+fi
 # the installed tool finds its library (RPATH $ORIGIN/../lib)
 "$p/bin/visa" --version >/dev/null 2>&1 && ok || fail "installed bin/visa does not run"
 

@@ -91,7 +91,7 @@ static int parse_cl(cl_cmd *c, int argc, char **argv) {
         }
         if (!strncmp(a, "--check=", 8)) {
             uint32_t bits;
-            if (visa_check_parse(a + 8, &bits) != VISA_OK)
+            if (visa_checks_from_names(a + 8, &bits) != VISA_OK)
                 return usage_error(
                     "bad --check '%s' (memcheck, initcheck, racecheck, synccheck or all, comma-separated)", a + 8);
             c->env[c->nenv][0] = "VISA_CL_CHECK";

@@ -117,7 +117,7 @@ static bool is_one_of(const char *a, const char *const *list) {
 /* A switch (or --check=LIST): true when a is one; *rc: a usage error. */
 static bool parse_switch(run_cfg *c, const char *a, int *rc) {
     if (!strncmp(a, "--check=", 8)) {
-        if (visa_check_parse(a + 8, &c->ro.checks) != VISA_OK)
+        if (visa_checks_from_names(a + 8, &c->ro.checks) != VISA_OK)
             *rc = usage_error("bad --check '%s' (memcheck, initcheck, racecheck, synccheck or all, comma-separated)",
                               a + 8);
         return true;

@@ -156,7 +156,7 @@ static int parse_program_options(int argc, char **argv, cl_cfg *c) {
         const char *a = argv[i];
         if (is_help(a)) return print_help(program_help);
         if (!strncmp(a, "--check=", 8)) {
-            if (visa_check_parse(a + 8, &c->launch.checks) != VISA_OK)
+            if (visa_checks_from_names(a + 8, &c->launch.checks) != VISA_OK)
                 return usage_error("bad --check '%s' (memcheck, initcheck, racecheck, synccheck or all)", a + 8);
         } else if (valued(a, program_valued)) {
             if (i + 1 >= argc) return usage_error("option '%s' needs a value", a);
