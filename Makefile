@@ -38,6 +38,10 @@ demo: build
 	  $(BUILD)/visa run examples/saxpy.cl --device pvc --global-size 16 --local-size 16 \
 	    --arg a=2 --arg x=buf:64:iota:f --arg y=buf:64:fill:f:0.5 --print y; \
 	else echo "== (no ocloc: apt-get install intel-opencl-icd to build and run examples/saxpy.cl)"; fi
+	@if command -v ocloc >/dev/null && [ -f $(BUILD)/icd/visa.icd ] && /usr/bin/python3 -c 'import pyopencl' 2>/dev/null; then \
+	  echo "== visa cl --device dg2-g10 --check=all -- python3 examples/axpb.py: a pyopencl program on visa's OpenCL platform"; \
+	  $(BUILD)/visa cl --device dg2-g10 --check=all -- /usr/bin/python3 examples/axpb.py; \
+	else echo "== (no OpenCL ICD or pyopencl: apt-get install ocl-icd-opencl-dev python3-pyopencl intel-opencl-icd to run examples/axpb.py)"; fi
 
 test: build
 	@cd $(BUILD) && ctest --output-on-failure -j$(JOBS)

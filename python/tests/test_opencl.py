@@ -83,3 +83,21 @@ def test_platform_missing_is_clear():
     if visa.opencl.icd_path() is None:
         pytest.skip("visa's OpenCL ICD is not built")
     assert "ERR visa's OpenCL platform is not loaded" in r.stdout, r.stdout + r.stderr
+
+
+def test_readme_pyopencl_example():
+    """The README's visa.opencl example runs as written (in a fresh process) and doubles a."""
+    import re
+    from conftest import REPO
+    py = _python_with_pyopencl()
+    if py is None or visa.opencl.icd_path() is None:
+        pytest.skip("no pyopencl or no ICD")
+    readme = open(os.path.join(REPO, "README.md")).read()
+    [code] = [c for c in re.findall(r"```python\n(.*?)```", readme, re.S) if "visa.opencl" in c]
+    check = "\nassert (a == 2 * np.arange(16, dtype=np.float32)).all(), a\nprint('OK')\n"
+    env = {k: v for k, v in os.environ.items() if k != "OCL_ICD_VENDORS"}
+    env["PYTHONPATH"] = PACKAGE_ROOT
+    r = subprocess.run([py, "-c", code + check], capture_output=True, text=True, env=env, timeout=600)
+    if "libocloc" in r.stderr:
+        pytest.skip("no IGC (intel-opencl-icd)")
+    assert r.returncode == 0 and r.stdout.strip().endswith("OK"), r.stdout + r.stderr
