@@ -48,13 +48,16 @@ int isa_type_from_name(const char *s, size_t len);
 
 /* -- Platforms ------------------------------------------------------------------------------ */
 enum {
-#define VISA_PLAT(N, text, grf, slm_kb, aliases) P_##N,
+#define VISA_PLAT(N, text, grf, slm_kb, madm, aliases) P_##N,
 #include "platforms.def"
 #undef VISA_PLAT
     P__COUNT,
     P_MIN = 0,
     P_MAX = P__COUNT - 1
 };
+/* Has the platform madm, which the IEEE macros (opfacts.def VISA_NEEDS_MADM) are built on?
+** (platforms.def's madm column) */
+bool isa_platform_has_madm(unsigned plat);
 
 /* -- Predefined variables and surfaces ----------------------------------------------------- */
 #define ISA_NUM_PREDEF_VARS 32 /* ids 0..31 reserved; user variables start at 32 */

@@ -98,6 +98,11 @@ static const plat_gap gap_rows[] = {
 #include "opfacts.def"
 };
 
+static const int madm_rows[] = {
+#define VISA_NEEDS_MADM(N) VISA_FORM_##N,
+#include "opfacts.def"
+};
+
 static const form_num igc_typeset_rows[] = {
 #define VISA_IGC_TYPESET(N, set) {VISA_FORM_##N, set},
 #include "opfacts.def"
@@ -157,8 +162,15 @@ unsigned vf_opnd_classes(int form, unsigned vk) {
     return vk < isa_form_ndst(form) ? OC_G | OC_I : OC_G | OC_I | OC_M;
 }
 
+bool vf_form_needs_madm(int form) {
+    for (size_t i = 0; i < COUNT(madm_rows); i++)
+        if (madm_rows[i] == form) return true;
+    return false;
+}
+
 bool vf_form_on_platform(int form, unsigned plat) {
     if (plat < isa_forms[form].plat) return false;
+    if (vf_form_needs_madm(form) && !isa_platform_has_madm(plat)) return false;
     if (isa_forms[form].parent >= 0 && plat < isa_forms[isa_forms[form].parent].plat) return false;
     for (size_t i = 0; i < COUNT(gap_rows); i++)
         if (gap_rows[i].form == form && plat >= gap_rows[i].from && plat <= gap_rows[i].to) return false;

@@ -80,7 +80,10 @@ enum { OC_G = 1, OC_I = 2, OC_M = 4, OC_P = 8, OC_A = 16, OC_S = 32 };
 ** the verifier does not check classes for the form. */
 unsigned vf_opnd_classes(int form, unsigned vk);
 int vf_form_surface_opnd(int form); /* -1 if none */
+/* Is the form on the platform: its first platform, the gaps and, for the IEEE macros, madm
+** (opfacts.def VISA_PLAT_GAP, VISA_NEEDS_MADM; platforms.def) */
 bool vf_form_on_platform(int form, unsigned plat);
+bool vf_form_needs_madm(int form);
 /* The type set IGC's verifier accepts for a form on a platform (opfacts.def VISA_IGC_TYPESET,
 ** igc_typemaps.def); TM_NONE where it is unknown (no such row, or no map on the platform: Xe2,
 ** Xe3), and the page's set decides alone. */

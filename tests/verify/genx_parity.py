@@ -13,7 +13,8 @@ register allocation, a parser error) is not a verifier verdict and is reported a
           platform decides every case: a case passes when visa has an error on its line exactly
           when GenX_IR rejects it.
 --dumps   DIR/<device>/<test>-<key>/*.visaasm (tests/corpus/test_igc_ocloc.sh's cache): every
-          kernel GenX_IR's verifier accepts must have no visa error.
+          kernel GenX_IR's verifier accepts must have no visa error, every kernel it rejects
+          one at least.
 --corpus  *.visaasm under DIR whose `.kernel`/version GenX_IR reads, the same.
 --cases   tests/verify/cases: each case's bad variant (as test_verify builds it; Xe2 runs as PVC):
           where GenX_IR's verifier rejects it visa has an error; where GenX_IR accepts it visa has
@@ -336,7 +337,8 @@ def corpus_platforms(path):
 
 
 def run_files(visa, cache, pool, jobs, label):
-    """jobs: (group, (genx plat, visa plat), name, path).  No visa error where GenX_IR accepts."""
+    """jobs: (group, (genx plat, visa plat), name, path).  No visa error where GenX_IR accepts, an
+    error where its verifier rejects."""
     def one(j):
         grp, (g, v), name, path = j
         return j, genx_run(path, g, cache), visa_run(visa, path, v)
@@ -365,7 +367,8 @@ def run_files(visa, cache, pool, jobs, label):
             print(f"  FAIL {label} {grp} {name}: GenX_IR accepts, visa: {verrs[0][1]} line {verrs[0][0]}: {verrs[0][2]}")
         elif verdict == "reject" and not verrs:
             c["genx-only"] += 1
-            print(f"  note {label} {grp} {name}: GenX_IR rejects ({note}), visa accepts")
+            bad += 1
+            print(f"  FAIL {label} {grp} {name}: GenX_IR rejects ({note}), visa accepts")
         else:
             c["agree"] += 1
     for grp, c in sorted(counts.items()):
