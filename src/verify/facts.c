@@ -98,6 +98,16 @@ static const plat_gap gap_rows[] = {
 #include "opfacts.def"
 };
 
+typedef struct igc_exec {
+    int form;
+    unsigned from, to, ex;
+} igc_exec;
+
+static const igc_exec igc_exec_rows[] = {
+#define VISA_IGC_EXEC(N, from, to, ex) {VISA_FORM_##N, from, to, ex},
+#include "opfacts.def"
+};
+
 static const int madm_rows[] = {
 #define VISA_NEEDS_MADM(N) VISA_FORM_##N,
 #include "opfacts.def"
@@ -160,6 +170,13 @@ unsigned vf_opnd_classes(int form, unsigned vk) {
     }
     if (!alu_group(form)) return 0;
     return vk < isa_form_ndst(form) ? OC_G | OC_I : OC_G | OC_I | OC_M;
+}
+
+unsigned vf_form_igc_exec(int form, unsigned plat) {
+    for (size_t i = 0; i < COUNT(igc_exec_rows); i++)
+        if (igc_exec_rows[i].form == form && plat >= igc_exec_rows[i].from && plat <= igc_exec_rows[i].to)
+            return igc_exec_rows[i].ex;
+    return EX_ALL;
 }
 
 bool vf_form_needs_madm(int form) {

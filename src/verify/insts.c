@@ -209,9 +209,16 @@ static void check_exec(vf *v, const ir_inst *inst, const ictx *c) {
     const unsigned code = c->code, exec = c->exec, moff = c->moff;
     const bool nomask = c->nomask;
     if (!c->has_e) return;
-    if (!ir_exec_code_valid(inst->exec) || !(c->F->exec & (1u << code)))
-        AT(VR_EXEC_SIZE, -1, "'%s' does not allow execution size %u", c->mn, ir_exec_lanes(inst->exec));
-    else if ((!nomask || inst->pred) && moff + exec > 32)
+    if (!ir_exec_code_valid(inst->exec)) {
+        AT(VR_EXEC_SIZE, -1, "invalid execution size code %u", code);
+        return;
+    }
+    if (!(vf_form_igc_exec(c->form, v->plat) & (1u << code)))
+        AT(VR_EXEC_SIZE, -1, "'%s' does not allow execution size %u on %s", c->mn, exec,
+           visa_platform_name((visa_platform)v->plat));
+    else if (!(c->F->exec & (1u << code))) /* the page's list, where IGC takes more: a warning */
+        AT(VR_EXEC_SIZE_PAGE, -1, "'%s' does not allow execution size %u (its page's list)", c->mn, exec);
+    if ((!nomask || inst->pred) && moff + exec > 32)
         AT(VR_EXEC_MASK, -1, "mask offset %u (M%u) and execution size %u run past channel 32", moff, moff / 4 + 1,
            exec);
     else if ((!nomask || inst->pred) && moff % exec) /* IGC checks the sum only: a warning */

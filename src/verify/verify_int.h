@@ -84,6 +84,9 @@ int vf_form_surface_opnd(int form); /* -1 if none */
 ** (opfacts.def VISA_PLAT_GAP, VISA_NEEDS_MADM; platforms.def) */
 bool vf_form_on_platform(int form, unsigned plat);
 bool vf_form_needs_madm(int form);
+/* The execution sizes (EX_* bits) IGC takes for a form on a platform (opfacts.def VISA_IGC_EXEC);
+** EX_ALL without a row. */
+unsigned vf_form_igc_exec(int form, unsigned plat);
 /* The type set IGC's verifier accepts for a form on a platform (opfacts.def VISA_IGC_TYPESET,
 ** igc_typemaps.def); TM_NONE where it is unknown (no such row, or no map on the platform: Xe2,
 ** Xe3), and the page's set decides alone. */

@@ -59,6 +59,7 @@ KNOWN = [
      "follows DG2"),
 ]
 CHUNK = 800
+TIMEOUT = 600  # seconds GenX_IR gets per input; then its verdict is "fail" (exit -9)
 MAX_SHOWN = 100000
 IMM = {"ub": "0x1:ub", "b": "0x1:b", "uw": "0x1:uw", "w": "0x1:w", "ud": "0x1:ud", "d": "0x1:d",
        "uq": "0x30:uq", "q": "0x30:q", "hf": "0x3c00:hf", "f": "0x3f800000:f",
@@ -146,8 +147,11 @@ def genx_run(path, plat, cache):
     work = tempfile.mkdtemp(dir=cache)
     try:
         shutil.copy(path, os.path.join(work, "k.visaasm"))
-        p = subprocess.run(["GenX_IR", "k.visaasm", "-platform", plat, "-output"], cwd=work,
-                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=600)
+        try:
+            p = subprocess.run(["GenX_IR", "k.visaasm", "-platform", plat, "-output"], cwd=work,
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=TIMEOUT)
+        except subprocess.TimeoutExpired:  # it loops on some inputs (svm_gather4scaled at SIMD1)
+            p = subprocess.CompletedProcess([], -9, b"")
         out = p.stdout.decode(errors="replace")
         errs = os.path.join(work, "k.errors.txt")
         if os.path.exists(errs):
@@ -391,6 +395,8 @@ CASES_KEEP_ERROR = {
     "1.0.12504's has no DPAS alignment check",
     "dpas_align_base.visaasm": "IGC v2.40's verifier rejects it (checkDpasOperandAlignment: the base variable's "
     "declared alignment); 1.0.12504's has no DPAS alignment check",
+    "exec_size_svm.visaasm": "IGC v2.x's translateVISASVMScatterReadInst refuses svm_gather at SIMD32 "
+    "(vISA_ASSERT_INPUT, which aborts release builds); 1.0.12504's assert is compiled out",
     "platform.visaasm": "no add3 platform check in the verifier, but GenX_IR encodes an 'illegal' instruction for it "
     "on SKL: IGC cannot compile it",
     "platform_gap.visaasm": "no lrp platform check in the verifier, but GenX_IR prints 'INVALID opcode lrp' on TGLLP: "
@@ -399,7 +405,6 @@ CASES_KEEP_ERROR = {
 # Bad cases GenX_IR accepts whose rule mixes parts IGC checks with parts it does not: not split yet
 # (follow-up); listed so that the check passes, and it fails when one is decided without leaving here.
 CASES_UNDECIDED = {
-    "exec_size.visaasm": "V-EXEC-SIZE: IGC checks exec sizes for SVM, flag moves, URB write and DPAS only",
     "decl_type_bf.visaasm": "V-DECL-TYPE: IGC rejects a bf operand before XeHP (verifyBFMixedMode), not the declaration",
     "dp_blocks.visaasm": "V-DP-BLOCKS: 8 blocks of gather_scaled; which encodings IGC checks is not yet read",
     "dp_oword_block.visaasm": "V-DP-OWORD-BLOCK: 16 owords on a surface other than T0",
