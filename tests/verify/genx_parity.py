@@ -93,7 +93,7 @@ def probe_kernel(cases):
     """A kernel with one instruction per case, each writing a variable of its own (GenX_IR's
     messages quote the instruction: unique text names the case).  -> (text, {line: [cases]}):
     an instruction's line names its case, a declaration's line the cases that use it (IGC
-    checks types on the instructions only, visa on declarations too: V-DECL-TYPE)."""
+    checks types on the instructions only; a visa error on a declaration counts for its users)."""
     decls, body, line_of = [], [], {}
     for t in TYPES:
         decls.append(f".decl S_{t} v_type=G type={t} num_elts=32 align=GRF")
@@ -405,7 +405,6 @@ CASES_KEEP_ERROR = {
 # Bad cases GenX_IR accepts whose rule mixes parts IGC checks with parts it does not: not split yet
 # (follow-up); listed so that the check passes, and it fails when one is decided without leaving here.
 CASES_UNDECIDED = {
-    "decl_type_bf.visaasm": "V-DECL-TYPE: IGC rejects a bf operand before XeHP (verifyBFMixedMode), not the declaration",
     "dp_blocks.visaasm": "V-DP-BLOCKS: 8 blocks of gather_scaled; which encodings IGC checks is not yet read",
     "dp_oword_block.visaasm": "V-DP-OWORD-BLOCK: 16 owords on a surface other than T0",
     "dp_scaled_exec.visaasm": "V-DP-SCALED-EXEC: IGC's lowering asserts SIMD1..16 (assertions off in GenX_IR)",
