@@ -187,7 +187,7 @@ bool vf_form_needs_madm(int form) {
 
 bool vf_form_on_platform(int form, unsigned plat) {
     if (plat < isa_forms[form].plat) return false;
-    if (vf_form_needs_madm(form) && !isa_platform_has_madm(plat)) return false;
+    if (vf_form_needs_madm(form) && !isa_platform_has(plat, PF_MADM)) return false;
     if (isa_forms[form].parent >= 0 && plat < isa_forms[isa_forms[form].parent].plat) return false;
     for (size_t i = 0; i < COUNT(gap_rows); i++)
         if (gap_rows[i].form == form && plat >= gap_rows[i].from && plat <= gap_rows[i].to) return false;

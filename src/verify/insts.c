@@ -200,7 +200,7 @@ typedef struct itypes {
 
 static void check_platform(vf *v, const ir_inst *inst, const ictx *c) {
     const char *pn = visa_platform_name((visa_platform)v->plat);
-    if (vf_form_needs_madm(c->form) && !isa_platform_has_madm(v->plat))
+    if (vf_form_needs_madm(c->form) && !isa_platform_has(v->plat, PF_MADM))
         AT(VR_IEEE_MACRO, -1, "'%s' is an IEEE macro, built on madm, which %s does not have", c->mn, pn);
     else if (!vf_form_on_platform(c->form, v->plat)) AT(VR_PLATFORM, -1, "'%s' is not available on %s", c->mn, pn);
 }

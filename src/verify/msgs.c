@@ -478,23 +478,32 @@ static void check_dataport(vf *v, const ir_inst *inst) {
     }
     if (field(inst, MF_SVM_OWORDS, &k, &x) && (x & 7) > 3) /* bits 2..0: 1, 2, 4, 8 owords */
         at(v, VR_DP_OWORD_BLOCK, inst, k, "'%s': oword count code %u is not 1, 2, 4 or 8 owords", mn, (unsigned)x & 7);
+    /* Errors where IGC refuses the field: verifyInstructionDataport the element size (1.0.12504
+    ** and v2.x), v2.x's translateByteGatherInst/ScatterInst 8 blocks of *_SCALED, its
+    ** translateVISASVMScatterRead/WriteInst 8 one-byte SVM blocks without PF_A64_BYTE8; the
+    ** page's other limits are V-DP-BLOCKS-PAGE warnings (GenX_IR compiles them) */
     if (field(inst, MF_ELT_SIZE, &k, &x) && (x & 3) == 3)
         at(v, VR_DP_BLOCKS, inst, k, "'%s': element size code 3 is not 1, 2 or 4 bytes", mn);
     if (field(inst, MF_NUM_ELTS, &k, &x) && (x & 3) == 3)
-        at(v, VR_DP_BLOCKS, inst, k, "'%s': element count code 3 is not 8, 16 or 1 elements", mn);
+        at(v, VR_DP_BLOCKS_PAGE, inst, k, "'%s': element count code 3 is not 8, 16 or 1 elements", mn);
     if (field(inst, MF_NUM_BLOCKS, &k, &x) && (x & 3) == 3)
-        at(v, VR_DP_BLOCKS, inst, k, "'%s': 8 blocks; the page allows 1, 2 or 4", mn);
+        at(v, VR_DP_BLOCKS, inst, k, "'%s': 8 blocks; the page and IGC allow 1, 2 or 4", mn);
     if (field(inst, MF_QW_BLOCKS, &k, &x) && (x & 3) != 0)
-        at(v, VR_DP_BLOCKS, inst, k, "'%s': %u blocks; the page allows 1", mn, 1u << (x & 3));
+        at(v, VR_DP_BLOCKS_PAGE, inst, k, "'%s': %u blocks; the page allows 1", mn, 1u << (x & 3));
     int kb;
     int64_t bs;
     bool has_bs = field(inst, MF_SVM_BLOCK_SIZE, &kb, &bs);
     /* Block_size: 8 bytes is 0b11 on the SVM_GATHER page, 0b10 on SVM_SCATTER's (enums.def: 2), so
     ** every code names a size on some page and only the 8-block restriction is checked */
     (void)kb;
-    if (has_bs && field(inst, MF_SVM_NUM_BLOCKS, &k, &x) && (x & 3) == 3 &&
-        ((bs & 3) != 1 || ir_exec_lanes(inst->exec) != 8))
-        at(v, VR_DP_BLOCKS, inst, k, "'%s': 8 blocks are only valid for 4-byte blocks and execution size 8", mn);
+    if (has_bs && field(inst, MF_SVM_NUM_BLOCKS, &k, &x) && (x & 3) == 3) {
+        if ((bs & 3) == 0 && !isa_platform_has(v->plat, PF_A64_BYTE8))
+            at(v, VR_DP_BLOCKS, inst, k, "'%s': 8 one-byte blocks, which %s does not gather or scatter", mn,
+               visa_platform_name((visa_platform)v->plat));
+        else if ((bs & 3) != 1 || ir_exec_lanes(inst->exec) != 8)
+            at(v, VR_DP_BLOCKS_PAGE, inst, k, "'%s': 8 blocks are only valid for 4-byte blocks and execution size 8",
+               mn);
+    }
     if (field(inst, MF_CHANNELS, &k, &x) && (x & 0xF) == 0)
         at(v, VR_DP_CHANNELS, inst, k, "'%s': no channel is enabled", mn);
     if (field(inst, MF_MEDIA_PLANE, &k, &x) && (x < 0 || x > 3))
