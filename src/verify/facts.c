@@ -69,6 +69,11 @@ static const opclass_row opclass_rows[] = {
 #include "opfacts.def"
 };
 
+static const opclass_row igc_opclass_rows[] = {
+#define VISA_IGC_OPCLASS(N, classes) {VISA_FORM_##N, classes},
+#include "opfacts.def"
+};
+
 typedef struct form_num {
     int form;
     int n;
@@ -148,28 +153,35 @@ int vf_form_msg_field(int form, int field) {
     return -1;
 }
 
-unsigned vf_opnd_classes(int form, unsigned vk) {
-    for (size_t i = 0; i < COUNT(opclass_rows); i++) {
-        if (opclass_rows[i].form != form) continue;
-        const char *p = opclass_rows[i].classes;
-        for (unsigned k = 0; k < vk && *p; k++) { /* skip vk groups */
-            while (*p && *p != ' ') p++;
-            while (*p == ' ') p++;
-        }
-        if (!*p) return 0;
-        unsigned m = 0;
-        for (; *p && *p != ' '; p++)
-            m |= *p == 'G'   ? OC_G
-                 : *p == 'I' ? OC_I
-                 : *p == 'M' ? OC_M
-                 : *p == 'P' ? OC_P
-                 : *p == 'A' ? OC_A
-                 : *p == 'S' ? OC_S
-                             : 0;
-        return m;
+/* Group vk of a row's classes ("GI GIM ...") as OC_* bits; 0 past the last group. */
+static unsigned classes_at(const char *p, unsigned vk) {
+    for (unsigned k = 0; k < vk && *p; k++) { /* skip vk groups */
+        while (*p && *p != ' ') p++;
+        while (*p == ' ') p++;
     }
+    unsigned m = 0;
+    for (; *p && *p != ' '; p++)
+        m |= *p == 'G'   ? OC_G
+             : *p == 'I' ? OC_I
+             : *p == 'M' ? OC_M
+             : *p == 'P' ? OC_P
+             : *p == 'A' ? OC_A
+             : *p == 'S' ? OC_S
+                         : 0;
+    return m;
+}
+
+unsigned vf_opnd_classes(int form, unsigned vk) {
+    for (size_t i = 0; i < COUNT(opclass_rows); i++)
+        if (opclass_rows[i].form == form) return classes_at(opclass_rows[i].classes, vk);
     if (!alu_group(form)) return 0;
     return vk < isa_form_ndst(form) ? OC_G | OC_I : OC_G | OC_I | OC_M;
+}
+
+unsigned vf_opnd_igc_classes(int form, unsigned vk) {
+    for (size_t i = 0; i < COUNT(igc_opclass_rows); i++)
+        if (igc_opclass_rows[i].form == form) return classes_at(igc_opclass_rows[i].classes, vk);
+    return vf_opnd_classes(form, vk);
 }
 
 unsigned vf_form_igc_exec(int form, unsigned plat) {

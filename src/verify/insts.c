@@ -306,8 +306,9 @@ static bool check_declared(vf *v, const ir_inst *inst, const ictx *c, int k, con
 static void check_class(vf *v, const ir_inst *inst, const ictx *c, int k, const ir_vec *x, unsigned vk,
                         const char *what) {
     unsigned allowed = vf_opnd_classes(c->form, vk);
-    if (allowed && !(allowed & class_bit(x->cls)))
-        AT(VR_OPND_CLASS, k, "%s of '%s' cannot be %s operand", what, c->mn, class_name(x->cls));
+    if (allowed && !(allowed & class_bit(x->cls))) /* a warning where IGC takes the class */
+        AT(vf_opnd_igc_classes(c->form, vk) & class_bit(x->cls) ? VR_OPND_CLASS_PAGE : VR_OPND_CLASS, k,
+           "%s of '%s' cannot be %s operand", what, c->mn, class_name(x->cls));
 }
 
 static void check_modifiers(vf *v, const ir_inst *inst, const ictx *c, int k, const ir_vec *x, bool is_dst,
