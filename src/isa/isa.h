@@ -47,14 +47,18 @@ int isa_type_from_code(unsigned code);
 int isa_type_from_name(const char *s, size_t len);
 
 /* -- Platforms ------------------------------------------------------------------------------ */
+/* Capabilities of platforms.def's caps column */
+enum { PF_MADM = 1, PF_A64_BYTE8 = 2 };
 enum {
-#define VISA_PLAT(N, text, grf, slm_kb, aliases) P_##N,
+#define VISA_PLAT(N, text, grf, slm_kb, caps, aliases) P_##N,
 #include "platforms.def"
 #undef VISA_PLAT
     P__COUNT,
     P_MIN = 0,
     P_MAX = P__COUNT - 1
 };
+/* Has the platform every PF_* capability in caps (platforms.def's caps column)? */
+bool isa_platform_has(unsigned plat, unsigned caps);
 
 /* -- Predefined variables and surfaces ----------------------------------------------------- */
 #define ISA_NUM_PREDEF_VARS 32 /* ids 0..31 reserved; user variables start at 32 */

@@ -5,7 +5,7 @@
 
 #include "isa.h"
 
-#define VISA_PLAT(N, text, grf, slm_kb, aliases)         \
+#define VISA_PLAT(N, text, grf, slm_kb, caps, aliases)   \
     _Static_assert((int)VISA_PLATFORM_##N == (int)P_##N, \
                    "visa.h: VISA_PLATFORM_" #N " is not the value of its platforms.def row");
 #include "platforms.def"
@@ -16,9 +16,10 @@ _Static_assert((int)VISA_PLATFORM__COUNT == (int)P__COUNT,
 static const struct {
     const char *name;
     unsigned grf;
+    unsigned caps;
     const char *aliases;
 } platforms[P__COUNT] = {
-#define VISA_PLAT(N, text, grf, slm_kb, aliases) {text, grf, aliases},
+#define VISA_PLAT(N, text, grf, slm_kb, caps, aliases) {text, grf, caps, aliases},
 #include "platforms.def"
 #undef VISA_PLAT
 };
@@ -63,3 +64,5 @@ visa_status visa_platform_from_name(const char *name, visa_platform *out) {
 const char *visa_platform_name(visa_platform p) { return (unsigned)p < P__COUNT ? platforms[p].name : "?"; }
 
 unsigned visa_platform_grf_bytes(visa_platform p) { return (unsigned)p < P__COUNT ? platforms[p].grf : 32; }
+
+bool isa_platform_has(unsigned plat, unsigned caps) { return plat < P__COUNT && (platforms[plat].caps & caps) == caps; }

@@ -69,6 +69,11 @@ static const opclass_row opclass_rows[] = {
 #include "opfacts.def"
 };
 
+static const opclass_row igc_opclass_rows[] = {
+#define VISA_IGC_OPCLASS(N, classes) {VISA_FORM_##N, classes},
+#include "opfacts.def"
+};
+
 typedef struct form_num {
     int form;
     int n;
@@ -95,6 +100,21 @@ typedef struct plat_gap {
 
 static const plat_gap gap_rows[] = {
 #define VISA_PLAT_GAP(N, from, to) {VISA_FORM_##N, from, to},
+#include "opfacts.def"
+};
+
+typedef struct igc_exec {
+    int form;
+    unsigned from, to, ex;
+} igc_exec;
+
+static const igc_exec igc_exec_rows[] = {
+#define VISA_IGC_EXEC(N, from, to, ex) {VISA_FORM_##N, from, to, ex},
+#include "opfacts.def"
+};
+
+static const int madm_rows[] = {
+#define VISA_NEEDS_MADM(N) VISA_FORM_##N,
 #include "opfacts.def"
 };
 
@@ -133,32 +153,53 @@ int vf_form_msg_field(int form, int field) {
     return -1;
 }
 
-unsigned vf_opnd_classes(int form, unsigned vk) {
-    for (size_t i = 0; i < COUNT(opclass_rows); i++) {
-        if (opclass_rows[i].form != form) continue;
-        const char *p = opclass_rows[i].classes;
-        for (unsigned k = 0; k < vk && *p; k++) { /* skip vk groups */
-            while (*p && *p != ' ') p++;
-            while (*p == ' ') p++;
-        }
-        if (!*p) return 0;
-        unsigned m = 0;
-        for (; *p && *p != ' '; p++)
-            m |= *p == 'G'   ? OC_G
-                 : *p == 'I' ? OC_I
-                 : *p == 'M' ? OC_M
-                 : *p == 'P' ? OC_P
-                 : *p == 'A' ? OC_A
-                 : *p == 'S' ? OC_S
-                             : 0;
-        return m;
+/* Group vk of a row's classes ("GI GIM ...") as OC_* bits; 0 past the last group. */
+static unsigned classes_at(const char *p, unsigned vk) {
+    for (unsigned k = 0; k < vk && *p; k++) { /* skip vk groups */
+        while (*p && *p != ' ') p++;
+        while (*p == ' ') p++;
     }
+    unsigned m = 0;
+    for (; *p && *p != ' '; p++)
+        m |= *p == 'G'   ? OC_G
+             : *p == 'I' ? OC_I
+             : *p == 'M' ? OC_M
+             : *p == 'P' ? OC_P
+             : *p == 'A' ? OC_A
+             : *p == 'S' ? OC_S
+                         : 0;
+    return m;
+}
+
+unsigned vf_opnd_classes(int form, unsigned vk) {
+    for (size_t i = 0; i < COUNT(opclass_rows); i++)
+        if (opclass_rows[i].form == form) return classes_at(opclass_rows[i].classes, vk);
     if (!alu_group(form)) return 0;
     return vk < isa_form_ndst(form) ? OC_G | OC_I : OC_G | OC_I | OC_M;
 }
 
+unsigned vf_opnd_igc_classes(int form, unsigned vk) {
+    for (size_t i = 0; i < COUNT(igc_opclass_rows); i++)
+        if (igc_opclass_rows[i].form == form) return classes_at(igc_opclass_rows[i].classes, vk);
+    return vf_opnd_classes(form, vk);
+}
+
+unsigned vf_form_igc_exec(int form, unsigned plat) {
+    for (size_t i = 0; i < COUNT(igc_exec_rows); i++)
+        if (igc_exec_rows[i].form == form && plat >= igc_exec_rows[i].from && plat <= igc_exec_rows[i].to)
+            return igc_exec_rows[i].ex;
+    return EX_ALL;
+}
+
+bool vf_form_needs_madm(int form) {
+    for (size_t i = 0; i < COUNT(madm_rows); i++)
+        if (madm_rows[i] == form) return true;
+    return false;
+}
+
 bool vf_form_on_platform(int form, unsigned plat) {
     if (plat < isa_forms[form].plat) return false;
+    if (vf_form_needs_madm(form) && !isa_platform_has(plat, PF_MADM)) return false;
     if (isa_forms[form].parent >= 0 && plat < isa_forms[isa_forms[form].parent].plat) return false;
     for (size_t i = 0; i < COUNT(gap_rows); i++)
         if (gap_rows[i].form == form && plat >= gap_rows[i].from && plat <= gap_rows[i].to) return false;

@@ -199,17 +199,26 @@ typedef struct itypes {
 } itypes;
 
 static void check_platform(vf *v, const ir_inst *inst, const ictx *c) {
-    if (!vf_form_on_platform(c->form, v->plat))
-        AT(VR_PLATFORM, -1, "'%s' is not available on %s", c->mn, visa_platform_name((visa_platform)v->plat));
+    const char *pn = visa_platform_name((visa_platform)v->plat);
+    if (vf_form_needs_madm(c->form) && !isa_platform_has(v->plat, PF_MADM))
+        AT(VR_IEEE_MACRO, -1, "'%s' is an IEEE macro, built on madm, which %s does not have", c->mn, pn);
+    else if (!vf_form_on_platform(c->form, v->plat)) AT(VR_PLATFORM, -1, "'%s' is not available on %s", c->mn, pn);
 }
 
 static void check_exec(vf *v, const ir_inst *inst, const ictx *c) {
     const unsigned code = c->code, exec = c->exec, moff = c->moff;
     const bool nomask = c->nomask;
     if (!c->has_e) return;
-    if (!ir_exec_code_valid(inst->exec) || !(c->F->exec & (1u << code)))
-        AT(VR_EXEC_SIZE, -1, "'%s' does not allow execution size %u", c->mn, ir_exec_lanes(inst->exec));
-    else if ((!nomask || inst->pred) && moff + exec > 32)
+    if (!ir_exec_code_valid(inst->exec)) {
+        AT(VR_EXEC_SIZE, -1, "invalid execution size code %u", code);
+        return;
+    }
+    if (!(vf_form_igc_exec(c->form, v->plat) & (1u << code)))
+        AT(VR_EXEC_SIZE, -1, "'%s' does not allow execution size %u on %s", c->mn, exec,
+           visa_platform_name((visa_platform)v->plat));
+    else if (!(c->F->exec & (1u << code))) /* the page's list, where IGC takes more: a warning */
+        AT(VR_EXEC_SIZE_PAGE, -1, "'%s' does not allow execution size %u (its page's list)", c->mn, exec);
+    if ((!nomask || inst->pred) && moff + exec > 32)
         AT(VR_EXEC_MASK, -1, "mask offset %u (M%u) and execution size %u run past channel 32", moff, moff / 4 + 1,
            exec);
     else if ((!nomask || inst->pred) && moff % exec) /* IGC checks the sum only: a warning */
@@ -297,8 +306,9 @@ static bool check_declared(vf *v, const ir_inst *inst, const ictx *c, int k, con
 static void check_class(vf *v, const ir_inst *inst, const ictx *c, int k, const ir_vec *x, unsigned vk,
                         const char *what) {
     unsigned allowed = vf_opnd_classes(c->form, vk);
-    if (allowed && !(allowed & class_bit(x->cls)))
-        AT(VR_OPND_CLASS, k, "%s of '%s' cannot be %s operand", what, c->mn, class_name(x->cls));
+    if (allowed && !(allowed & class_bit(x->cls))) /* a warning where IGC takes the class */
+        AT(vf_opnd_igc_classes(c->form, vk) & class_bit(x->cls) ? VR_OPND_CLASS_PAGE : VR_OPND_CLASS, k,
+           "%s of '%s' cannot be %s operand", what, c->mn, class_name(x->cls));
 }
 
 static void check_modifiers(vf *v, const ir_inst *inst, const ictx *c, int k, const ir_vec *x, bool is_dst,

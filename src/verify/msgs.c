@@ -312,30 +312,46 @@ static void check_lsc_chmask(vf *v, const ir_inst *inst, const char *mn) {
            (unsigned long long)m);
 }
 
+/* The data shape of an LSC message: DataSize, DataOrder, DataElemsPerAddr and ChMask, four
+** fields in a row from `kds` (U_DS, T_DS, A_DS of lsc_layout.h).  vec: the vector size, or the
+** channels a quad form's mask enables; bytes: d8 d16 d32 d64 by their spelling, the d8u32/
+** d16u32(h) conversions 4.  False when a field has no valid encoding (V-LSC-ENCODING's case). */
+typedef struct lsc_shape {
+    unsigned vec, bytes;
+    bool transposed;
+} lsc_shape;
+_Static_assert(U_ORD == U_DS + 1 && U_ELEMS == U_DS + 2 && U_CHM == U_DS + 3, "LSC_U_GEN data shape fields in a row");
+_Static_assert(T_ORD == T_DS + 1 && T_ELEMS == T_DS + 2 && T_CHM == T_DS + 3, "LSC_T_GEN data shape fields in a row");
+_Static_assert(A_ORD == A_DS + 1 && A_ELEMS == A_DS + 2 && A_CHM == A_DS + 3, "APNDCTR data shape fields in a row");
+
+static bool lsc_shape_of(const ir_inst *inst, int kds, lsc_shape *s) {
+    s->vec = 0;
+    if (isa_forms[inst->form].flags & VF_CHMASK) {
+        for (int64_t m = num(inst, kds + 3) & 0xF; m; m &= m - 1) s->vec++;
+    } else {
+        const char *t = isa_enum_text(VISA_EN_lsc_elems, (uint32_t)num(inst, kds + 2));
+        s->vec = t ? (unsigned)atoi(t) : 0;
+    }
+    const char *ds = isa_enum_text(VISA_EN_lsc_data_size, (uint32_t)num(inst, kds));
+    s->bytes = ds && strchr(ds + 1, 'u') ? 4 : ds ? (unsigned)atoi(ds + 1) / 8 : 0;
+    s->transposed = num(inst, kds + 1) == VISA_LSC_ORDER_TRANSPOSE;
+    return s->vec && s->bytes;
+}
+
 /* Register footprint of an LSC_U_GEN data payload against its variable (a warning: IGC's
-** LscInstVerifier only limits the payload to 8 GRFs).  Non-transposed: each vector element
-** takes max(1, exec size * data bytes / GRF) GRFs; transposed: vector size * data bytes. */
-static void check_lsc_bounds(vf *v, const ir_inst *inst, const char *mn) {
+** LscInstVerifier only limits the payload to 8 GRFs, V-LSC-PAYLOAD).  Non-transposed: each
+** vector element takes max(1, exec size * data bytes / GRF) GRFs; transposed: vector size *
+** data bytes. */
+static void check_lsc_bounds(vf *v, const ir_inst *inst, const char *mn, const lsc_shape *s) {
     const uint32_t flags = isa_forms[inst->form].flags;
     int k = flags & VF_STORE ? U_SRC1 : U_DST;
     if (k >= inst->nopnd || inst->opnd[k].kind != 'R') return;
-    unsigned vec = 0;
-    if (flags & VF_CHMASK) {
-        for (int64_t m = num(inst, U_CHM) & 0xF; m; m &= m - 1) vec++;
-    } else {
-        const char *t = isa_enum_text(VISA_EN_lsc_elems, (uint32_t)num(inst, U_ELEMS));
-        vec = t ? (unsigned)atoi(t) : 0;
-    }
-    /* data bytes from the data size's spelling: d8 d16 d32 d64, the d8u32/d16u32(h) forms 4 */
-    const char *ds = isa_enum_text(VISA_EN_lsc_data_size, (uint32_t)num(inst, U_DS));
-    unsigned bytes = ds && strchr(ds + 1, 'u') ? 4 : ds ? (unsigned)atoi(ds + 1) / 8 : 0;
-    if (!vec || !bytes) return;
     uint64_t need;
-    if (num(inst, U_ORD) == VISA_LSC_ORDER_TRANSPOSE) {
-        need = (uint64_t)vec * bytes;
+    if (s->transposed) {
+        need = (uint64_t)s->vec * s->bytes;
     } else {
-        uint64_t per = (uint64_t)exec_of(inst) * bytes / v->grf;
-        need = (uint64_t)vec * (per ? per : 1) * v->grf;
+        uint64_t per = (uint64_t)exec_of(inst) * s->bytes / v->grf;
+        need = (uint64_t)s->vec * (per ? per : 1) * v->grf;
     }
     const ir_raw *r = &inst->opnd[k].u.raw;
     uint32_t room = raw_room(v, r);
@@ -346,6 +362,27 @@ static void check_lsc_bounds(vf *v, const ir_inst *inst, const char *mn) {
            vf_var_name(v, r->id, nb, sizeof nb), room);
 }
 
+/* IGC's cap on an LSC data payload (IsaVerification.cpp LscInstVerifier::verifyDataShape, the
+** same in 1.0.12504 and v2.x: untyped, strided, typed and append-counter messages, not block2d):
+** at most 8 GRFs, counted from the data shape and the platform's GRF size alone, so a load's
+** destination, a store's data and a prefetch (%null destination) alike.  Non-transposed: vector
+** size * max(1, exec size * data bytes / GRF); transposed: max(1, vector size * data bytes / GRF)
+** (integer division, as IGC's). */
+static void check_lsc_payload(vf *v, const ir_inst *inst, const char *mn, const lsc_shape *s) {
+    unsigned regs;
+    if (s->transposed) {
+        regs = s->vec * s->bytes / v->grf;
+        regs = regs ? regs : 1;
+    } else {
+        unsigned per = exec_of(inst) * s->bytes / v->grf;
+        regs = s->vec * (per ? per : 1);
+    }
+    if (regs > 8)
+        at(v, VR_LSC_PAYLOAD, inst, -1,
+           "'%s': %s%u x %u-byte data at execution size %u is %u GRFs of %u bytes; a message moves at most 8", mn,
+           s->transposed ? "transposed " : "", s->vec, s->bytes, exec_of(inst), regs, v->grf);
+}
+
 static void check_lsc(vf *v, const ir_inst *inst) {
     const isa_form *F = &isa_forms[inst->form];
     char mb[48];
@@ -353,8 +390,8 @@ static void check_lsc(vf *v, const ir_inst *inst) {
     const char *lay = F->layout;
     bool gen = !strcmp(lay, LSC_U_GEN) || !strcmp(lay, LSC_U_STRIDED);
     bool b2d = !strcmp(lay, LSC_U_BLOCK2D), apc = !strcmp(lay, LSC_U_APNDCTR);
-    bool tb2d = !strcmp(lay, LSC_T_BLOCK2D);
-    unsigned need = gen ? U_ELEMS + 1 : b2d ? B_L3 + 1 : apc ? A_AT + 1 : tb2d ? TB_H + 1 : 0;
+    bool tb2d = !strcmp(lay, LSC_T_BLOCK2D), tgen = !strcmp(lay, LSC_T_GEN);
+    unsigned need = gen ? U_CHM + 1 : b2d ? B_L3 + 1 : apc ? A_CHM + 1 : tb2d ? TB_H + 1 : tgen ? T_CHM + 1 : 0;
     if (!need || inst->nopnd < need) return;
     if (gen || b2d || apc) {
         int ksfid = gen ? U_SFID : b2d ? B_SFID : A_SFID;
@@ -392,7 +429,11 @@ static void check_lsc(vf *v, const ir_inst *inst) {
                exec_of(inst));
     }
     if (gen && (F->flags & VF_CHMASK)) check_lsc_chmask(v, inst, mn);
-    if (gen && !strcmp(lay, LSC_U_GEN)) check_lsc_bounds(v, inst, mn);
+    lsc_shape shape;
+    if ((gen || apc || tgen) && lsc_shape_of(inst, gen ? U_DS : apc ? A_DS : T_DS, &shape)) {
+        check_lsc_payload(v, inst, mn, &shape);
+        if (gen && !strcmp(lay, LSC_U_GEN)) check_lsc_bounds(v, inst, mn, &shape);
+    }
     if (apc) {
         int64_t t = num(inst, A_AT);
         if (t != VISA_LSC_AT_BTI && t != VISA_LSC_AT_SS && t != VISA_LSC_AT_BSS)
@@ -437,23 +478,32 @@ static void check_dataport(vf *v, const ir_inst *inst) {
     }
     if (field(inst, MF_SVM_OWORDS, &k, &x) && (x & 7) > 3) /* bits 2..0: 1, 2, 4, 8 owords */
         at(v, VR_DP_OWORD_BLOCK, inst, k, "'%s': oword count code %u is not 1, 2, 4 or 8 owords", mn, (unsigned)x & 7);
+    /* Errors where IGC refuses the field: verifyInstructionDataport the element size (1.0.12504
+    ** and v2.x), v2.x's translateByteGatherInst/ScatterInst 8 blocks of *_SCALED, its
+    ** translateVISASVMScatterRead/WriteInst 8 one-byte SVM blocks without PF_A64_BYTE8; the
+    ** page's other limits are V-DP-BLOCKS-PAGE warnings (GenX_IR compiles them) */
     if (field(inst, MF_ELT_SIZE, &k, &x) && (x & 3) == 3)
         at(v, VR_DP_BLOCKS, inst, k, "'%s': element size code 3 is not 1, 2 or 4 bytes", mn);
     if (field(inst, MF_NUM_ELTS, &k, &x) && (x & 3) == 3)
-        at(v, VR_DP_BLOCKS, inst, k, "'%s': element count code 3 is not 8, 16 or 1 elements", mn);
+        at(v, VR_DP_BLOCKS_PAGE, inst, k, "'%s': element count code 3 is not 8, 16 or 1 elements", mn);
     if (field(inst, MF_NUM_BLOCKS, &k, &x) && (x & 3) == 3)
-        at(v, VR_DP_BLOCKS, inst, k, "'%s': 8 blocks; the page allows 1, 2 or 4", mn);
+        at(v, VR_DP_BLOCKS, inst, k, "'%s': 8 blocks; the page and IGC allow 1, 2 or 4", mn);
     if (field(inst, MF_QW_BLOCKS, &k, &x) && (x & 3) != 0)
-        at(v, VR_DP_BLOCKS, inst, k, "'%s': %u blocks; the page allows 1", mn, 1u << (x & 3));
+        at(v, VR_DP_BLOCKS_PAGE, inst, k, "'%s': %u blocks; the page allows 1", mn, 1u << (x & 3));
     int kb;
     int64_t bs;
     bool has_bs = field(inst, MF_SVM_BLOCK_SIZE, &kb, &bs);
     /* Block_size: 8 bytes is 0b11 on the SVM_GATHER page, 0b10 on SVM_SCATTER's (enums.def: 2), so
     ** every code names a size on some page and only the 8-block restriction is checked */
     (void)kb;
-    if (has_bs && field(inst, MF_SVM_NUM_BLOCKS, &k, &x) && (x & 3) == 3 &&
-        ((bs & 3) != 1 || ir_exec_lanes(inst->exec) != 8))
-        at(v, VR_DP_BLOCKS, inst, k, "'%s': 8 blocks are only valid for 4-byte blocks and execution size 8", mn);
+    if (has_bs && field(inst, MF_SVM_NUM_BLOCKS, &k, &x) && (x & 3) == 3) {
+        if ((bs & 3) == 0 && !isa_platform_has(v->plat, PF_A64_BYTE8))
+            at(v, VR_DP_BLOCKS, inst, k, "'%s': 8 one-byte blocks, which %s does not gather or scatter", mn,
+               visa_platform_name((visa_platform)v->plat));
+        else if ((bs & 3) != 1 || ir_exec_lanes(inst->exec) != 8)
+            at(v, VR_DP_BLOCKS_PAGE, inst, k, "'%s': 8 blocks are only valid for 4-byte blocks and execution size 8",
+               mn);
+    }
     if (field(inst, MF_CHANNELS, &k, &x) && (x & 0xF) == 0)
         at(v, VR_DP_CHANNELS, inst, k, "'%s': no channel is enabled", mn);
     if (field(inst, MF_MEDIA_PLANE, &k, &x) && (x < 0 || x > 3))

@@ -79,8 +79,17 @@ enum { OC_G = 1, OC_I = 2, OC_M = 4, OC_P = 8, OC_A = 16, OC_S = 32 };
 /* Classes allowed for vector operand number vk (counting V v & operands only) of a form; 0 when
 ** the verifier does not check classes for the form. */
 unsigned vf_opnd_classes(int form, unsigned vk);
+/* The classes IGC's verifier takes for that operand: opfacts.def VISA_IGC_OPCLASS where they are
+** wider than the page's, else vf_opnd_classes. */
+unsigned vf_opnd_igc_classes(int form, unsigned vk);
 int vf_form_surface_opnd(int form); /* -1 if none */
+/* Is the form on the platform: its first platform, the gaps and, for the IEEE macros, madm
+** (opfacts.def VISA_PLAT_GAP, VISA_NEEDS_MADM; platforms.def) */
 bool vf_form_on_platform(int form, unsigned plat);
+bool vf_form_needs_madm(int form);
+/* The execution sizes (EX_* bits) IGC takes for a form on a platform (opfacts.def VISA_IGC_EXEC);
+** EX_ALL without a row. */
+unsigned vf_form_igc_exec(int form, unsigned plat);
 /* The type set IGC's verifier accepts for a form on a platform (opfacts.def VISA_IGC_TYPESET,
 ** igc_typemaps.def); TM_NONE where it is unknown (no such row, or no map on the platform: Xe2,
 ** Xe3), and the page's set decides alone. */

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # `visa verify` contract: exit codes (0 clean, 1 errors, 2 usage), the diagnostic format
 # (file:line:col: error[RULE]: message, source line and caret; file:+0xOFFSET for objects),
-# warnings distinct from errors, --werror, --json, --list-rules.
+# warnings distinct from errors, --werror, --json, --list-rules (and docs/verifier.md's table of them).
 # Usage: cli.sh VISA_BINARY TESTS_VERIFY_DIR
 set -u
 visa=$1
@@ -50,6 +50,10 @@ grep_in json-count '"errors": 1' "$tmp/out"
 if command -v python3 >/dev/null; then
   if python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$tmp/out"; then pass=$((pass + 1)); else
     fail=$((fail + 1)); echo "FAIL json-valid" >&2; fi
+fi
+# docs/verifier.md's rule table is rules.def's (regenerate: rules_doc.py VISA docs/verifier.md --write)
+if command -v python3 >/dev/null; then
+  check rules-doc 0 python3 "$dir/rules_doc.py" "$visa" "$dir/../../docs/verifier.md"
 fi
 check json-clean 0 "$visa" verify --json "$tmp/clean.visaasm"
 grep_in json-clean-list '"diagnostics": \[\]' "$tmp/out"
