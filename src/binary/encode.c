@@ -277,6 +277,9 @@ static bool check_limits(const visa_module *m, diag_sink *ds) {
         ok &= fits(ds, r, r->gen_binaries.len, 8, "gen binary count");
         for (uint32_t k = 0; k < r->vars.len; k++)
             ok &= fits(ds, r, r->vars.data[k].attrs.count, 8, "variable attribute count");
+        /* before 4.2 a variable's type shares a byte with its alignment: 4 bits, types 0..15 */
+        for (uint32_t k = 0; !(m->major == 4 && m->minor >= 2) && k < r->vars.len; k++)
+            ok &= fits(ds, r, isa_types[r->vars.data[k].type].code, 4, "variable type code (vISA 4.2 has 8 bits)");
         const VEC(ir_state_var) *const lists[4] = {(const void *)&r->addrs, (const void *)&r->preds,
                                                    (const void *)&r->samplers, (const void *)&r->surfaces};
         for (int l = 0; l < 4; l++)

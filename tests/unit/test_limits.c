@@ -107,6 +107,34 @@ int main(void) {
             free(text);
         }
     }
+    /* a 4.1 variable's type shares a byte with its alignment: tf32 (type code 16) cannot be
+    ** written, bf (12) can */
+    static const char *const decl_types[] = {"tf32", "bf"};
+    for (size_t c = 0; c < 2; c++) {
+        char text[200];
+        int len = snprintf(text, sizeof text,
+                           ".version 4.1\n.kernel \"k\"\n.decl T v_type=G type=%s num_elts=8\n    ret (M1, 1)\n",
+                           decl_types[c]);
+        visa_module *m = NULL;
+        limit_diags = 0;
+        last_msg[0] = 0;
+        uint8_t *obj = NULL;
+        size_t obj_len = 0;
+        CASE_BEGIN();
+        CHECKF(visa_module_parse_text(ctx, "limits", text, (size_t)len, VISA_PLATFORM_XE2, &m) == VISA_OK, "parse: %s",
+               last_msg);
+        visa_status es = m ? visa_module_encode(m, VISA_PLATFORM_XE2, &obj, &obj_len) : VISA_E_ARG;
+        if (c == 0) {
+            CHECKF(es == VISA_E_UNSUPPORTED && limit_diags == 1 && strstr(last_msg, "variable type code") &&
+                       strstr(last_msg, "4-bit field"),
+                   "tf32 in 4.1: %s: %s", visa_status_str(es), last_msg);
+        } else {
+            CHECKF(es == VISA_OK, "bf in 4.1: %s: %s", visa_status_str(es), last_msg);
+        }
+        if (obj) visa_free(ctx, obj, obj_len);
+        CASE_END(decl_types[c]);
+        visa_module_destroy(m);
+    }
     visa_ctx_destroy(ctx);
     printf("%d passed, %d failed\n", th_passed, th_failed);
     return th_failed != 0;
