@@ -59,8 +59,17 @@ static uint32_t parse_checks(const char *list) {
     return bits;
 }
 
+/* At exit: the launches that failed or had findings, to the file VISA_CL_REPORT names (`visa cl`
+** sets it, reads the count and says it, and exits 1 when the program exited 0), else to stderr. */
 static void report_failed_launches(void) {
     unsigned n = atomic_load(&icd_state.failed_launches);
+    const char *path = getenv("VISA_CL_REPORT");
+    FILE *f = path && *path ? fopen(path, "w") : NULL;
+    if (f) {
+        fprintf(f, "%u\n", n);
+        if (fclose(f) == 0) return;
+    }
+    if (path && *path) fprintf(stderr, "visa-opencl: cannot write VISA_CL_REPORT '%s'\n", path);
     if (n) fprintf(stderr, "visa-opencl: %u kernel launch%s failed or had findings\n", n, n == 1 ? "" : "es");
 }
 
