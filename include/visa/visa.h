@@ -623,6 +623,10 @@ typedef struct visa_program_opts {
     const char *device; /**< ocloc's -device for OpenCL C and SPIR-V: "tgllp", "dg2-g10", "pvc",
                                    "mtl", ...; NULL: "dg2-g10".  A zebin names its own device. */
     const char *options; /**< OpenCL build options ("-cl-std=CL2.0 -DN=4"); NULL: none */
+    /** IGC internal options added to visa's own (a runtime's, such as compute-runtime's
+    **  "-cl-ext=-all,+cl_khr_fp16,..."); NULL: none (version 2: a caller's struct_size without it
+    **  is version 1) */
+    const char *internal_options;
 } visa_program_opts;
 
 /** Make a program from `len` bytes of `data` (copied).  A failed OpenCL C / SPIR-V build returns
@@ -636,6 +640,9 @@ VISA_API visa_status visa_program_create(visa_ctx *ctx, const char *name, const 
 VISA_API void visa_program_destroy(visa_program *program);
 /** IGC's build messages ("" for a zebin read as it is). */
 VISA_API const char *visa_program_build_log(const visa_program *program);
+/** The build options the zebin records (IGC's .misc.buildOptions: the OpenCL options it was built
+**  with), "" when it records none. */
+VISA_API const char *visa_program_build_options(const visa_program *program);
 /** The zebin (what was read, or what IGC built), *len its size; NULL after a failed build. */
 VISA_API const void *visa_program_binary(const visa_program *program, size_t *len);
 /** The vISA platform the zebin's device runs, and the device's name as the zebin gives it
@@ -669,6 +676,12 @@ typedef struct visa_cl_kernel_info {
     uint32_t required_work_group_size[3]; /**< reqd_work_group_size, or 0s */
     uint32_t grf_count;
     bool has_printf;
+    /** Version 2 (a caller's struct_size without these gets version 1's fields only): */
+    uint32_t required_sub_group_size; /**< intel_reqd_sub_group_size, or 0 */
+    /** the kernel's OpenCL attributes as .ze_info's user_attributes give them, as compute-runtime
+    **  reports CL_KERNEL_ATTRIBUTES: "name(value)" each, values with ",", separated by spaces
+    **  ("reqd_work_group_size(8,1,1) vec_type_hint(uint4)"); "" for none */
+    const char *attributes;
 } visa_cl_kernel_info;
 VISA_API visa_status visa_program_kernel_info(const visa_program *program, const char *kernel,
                                               visa_cl_kernel_info *out);

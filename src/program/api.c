@@ -114,6 +114,26 @@ static visa_status describe_args(visa_program *p, vp_program_kernel_ex *kx) {
     return VISA_OK;
 }
 
+/* user_attributes as compute-runtime reports CL_KERNEL_ATTRIBUTES: "name(value)" for each one
+** present (in zeinfo.def's order), an INT3's values joined by ",", separated by spaces. */
+#define VP_ATTR_TEXT_INT(v, buf, n) snprintf(buf, n, "%d", (int)(v))
+#define VP_ATTR_TEXT_INT3(v, buf, n) snprintf(buf, n, "%d,%d,%d", (int)(v)[0], (int)(v)[1], (int)(v)[2])
+#define VP_ATTR_TEXT_STR(v, buf, n) snprintf(buf, n, "%s", (v) ? (v) : "")
+static visa_status describe_attributes(visa_program *p, vp_program_kernel_ex *kx) {
+    const vp_user_attrs *a = &kx->k->info->attrs;
+    char text[1024] = "", value[512];
+    size_t len = 0;
+#define VP_UATTR(m, kind, table, def, lo, hi, req)                                                     \
+    if (VP_PRESENT(a, VP_UATTR_##m) && len < sizeof text) {                                            \
+        VP_ATTR_TEXT_##kind(a->m, value, sizeof value);                                                \
+        len += (size_t)snprintf(text + len, sizeof text - len, "%s%s(%s)", len ? " " : "", #m, value); \
+    }
+#include "zeinfo.def"
+    if (len >= sizeof text) len = sizeof text - 1;
+    kx->attributes = vp_arena_strndup(&p->arena, text, len);
+    return kx->attributes ? VISA_OK : VISA_E_NOMEM;
+}
+
 /* Each kernel's vISA text as a module for the program's platform. */
 static visa_status parse_kernels(visa_program *p, diag_sink *ds) {
     const vp_program *vp = p->prog;
@@ -125,6 +145,7 @@ static visa_status parse_kernels(visa_program *p, diag_sink *ds) {
         if (!kx->k->code || kx->k->code->symbol_table) continue;
         p->kernel_count++;
         visa_status st = describe_args(p, kx);
+        if (st == VISA_OK) st = describe_attributes(p, kx);
         if (st != VISA_OK) return st;
         const vp_zebin_kernel *code = kx->k->code;
         if (!code->visaasm) continue; /* a launch says why it cannot run */
@@ -154,6 +175,14 @@ static visa_status adopt_zebin(visa_program *p, diag_sink *ds) {
     }
     p->platform = dev->platform;
     p->device = dev->product_name ? dev->product_name : visa_platform_name(p->platform);
+    const vp_zebin_section *opts = p->prog->zebin->build_options;
+    p->build_options = "";
+    if (opts) { /* its text, up to a NUL if it has one */
+        const char *text = (const char *)p->prog->zebin->bytes + opts->offset;
+        const char *nul = memchr(text, 0, opts->size);
+        p->build_options = vp_arena_strndup(&p->arena, text, nul ? (size_t)(nul - text) : opts->size);
+        if (!p->build_options) return VISA_E_NOMEM;
+    }
     st = vp_data_build(p, ds);
     return st == VISA_OK ? parse_kernels(p, ds) : st;
 }
@@ -168,12 +197,14 @@ static char *copy_text(visa_ctx *ctx, const char *s, size_t len) {
 
 /* OpenCL C or SPIR-V through libocloc; the zebin and the log become the program's. */
 static visa_status build(visa_program *p, const visa_program_opts *o, const void *data, size_t len) {
+    bool v2 = o->struct_size >= offsetof(visa_program_opts, internal_options) + sizeof o->internal_options;
     vp_ocloc_request req = {o->device && *o->device ? o->device : VP_DEFAULT_DEVICE,
                             o->options,
                             data,
                             len,
                             o->input == VISA_PROGRAM_SPIRV,
-                            p->name};
+                            p->name,
+                            v2 ? o->internal_options : NULL};
     vp_ocloc_result res;
     visa_status st = vp_ocloc_compile(p->ctx, &req, &res);
     if (res.log) {
@@ -194,7 +225,7 @@ static visa_status build(visa_program *p, const visa_program_opts *o, const void
 visa_status visa_program_create(visa_ctx *ctx, const char *name, const void *data, size_t len,
                                 const visa_program_opts *opts, visa_program **out) {
     if (out) *out = NULL;
-    if (!ctx || !out || !opts || opts->struct_size < sizeof *opts || (!data && len) ||
+    if (!ctx || !out || !opts || opts->struct_size < offsetof(visa_program_opts, internal_options) || (!data && len) ||
         (unsigned)opts->input > VISA_PROGRAM_SPIRV)
         return VISA_E_ARG;
     visa_program *p = vx_alloc(ctx, sizeof *p);
@@ -240,6 +271,8 @@ void visa_program_destroy(visa_program *p) {
 
 const char *visa_program_build_log(const visa_program *p) { return p && p->log ? p->log : ""; }
 
+const char *visa_program_build_options(const visa_program *p) { return p && p->build_options ? p->build_options : ""; }
+
 const void *visa_program_binary(const visa_program *p, size_t *len) {
     if (len) *len = p && p->binary ? p->binary_len : 0;
     return p ? p->binary : NULL;
@@ -266,12 +299,8 @@ const visa_module *visa_program_kernel_module(const visa_program *p, const char 
     return kx ? kx->module : NULL;
 }
 
-visa_status visa_program_kernel_info(const visa_program *p, const char *kernel, visa_cl_kernel_info *out) {
-    const vp_program_kernel_ex *kx = vp_kernel_find(p, kernel);
-    if (!kx || !out || out->struct_size < sizeof *out) return VISA_E_ARG;
-    const vp_exec_env *env = &kx->k->info->env;
-    memset(out, 0, sizeof *out);
-    out->struct_size = sizeof *out;
+/* Version 1's fields of visa_cl_kernel_info. */
+static void kernel_info_v1(const vp_program_kernel_ex *kx, const vp_exec_env *env, visa_cl_kernel_info *out) {
     out->name = kx->k->name;
     out->arg_count = kx->arg_count;
     out->simd_size = (uint32_t)env->simd_size;
@@ -282,6 +311,23 @@ visa_status visa_program_kernel_info(const visa_program *p, const char *kernel, 
     out->has_printf = env->has_printf_calls;
     for (uint32_t i = 0; i < kx->k->info->arg_count; i++)
         out->has_printf |= kx->k->info->args[i].arg_type == VP_ARG_PRINTF_BUFFER;
+}
+
+visa_status visa_program_kernel_info(const visa_program *p, const char *kernel, visa_cl_kernel_info *out) {
+    const vp_program_kernel_ex *kx = vp_kernel_find(p, kernel);
+    /* version 1 ends at has_printf: its callers get its fields only */
+    size_t v1 = offsetof(visa_cl_kernel_info, has_printf) + sizeof out->has_printf;
+    if (!kx || !out || out->struct_size < v1) return VISA_E_ARG;
+    const vp_exec_env *env = &kx->k->info->env;
+    visa_cl_kernel_info ki = {0};
+    ki.struct_size = out->struct_size < sizeof ki ? out->struct_size : (uint32_t)sizeof ki;
+    kernel_info_v1(kx, env, &ki);
+    const vp_user_attrs *attrs = &kx->k->info->attrs;
+    ki.required_sub_group_size =
+        (uint32_t)(VP_PRESENT(attrs, VP_UATTR_intel_reqd_sub_group_size) ? attrs->intel_reqd_sub_group_size
+                                                                         : env->required_sub_group_size);
+    ki.attributes = kx->attributes;
+    memcpy(out, &ki, ki.struct_size);
     return VISA_OK;
 }
 

@@ -144,7 +144,7 @@ static visa_status take_outputs(visa_ctx *ctx, diag_sink *ds, uint32_t n, uint8_
 }
 
 /* The argument vector of the ocloc command (see the file's comment). */
-static unsigned build_argv(const vp_ocloc_request *req, const char *name, const char **argv) {
+static unsigned build_argv(const vp_ocloc_request *req, const char *name, const char *internal, const char **argv) {
     unsigned n = 0;
     argv[n++] = "ocloc";
     argv[n++] = "compile";
@@ -160,7 +160,7 @@ static unsigned build_argv(const vp_ocloc_request *req, const char *name, const 
         argv[n++] = req->options;
     }
     argv[n++] = "-internal_options";
-    argv[n++] = "-cl-intel-emit-zebin-visa-sections";
+    argv[n++] = internal;
     return n;
 }
 
@@ -189,8 +189,19 @@ visa_status vp_ocloc_compile(visa_ctx *ctx, const vp_ocloc_request *req, vp_oclo
         diag_oom(&ds);
         return VISA_E_NOMEM;
     }
+    /* visa's internal option, then the caller's */
+    static const char visa_internal[] = "-cl-intel-emit-zebin-visa-sections";
+    size_t extra = req->internal_options ? strlen(req->internal_options) : 0;
+    char *internal = vx_alloc(ctx, sizeof visa_internal + 1 + extra);
+    if (!internal) {
+        vx_free(ctx, source, req->source_len + 1);
+        diag_oom(&ds);
+        return VISA_E_NOMEM;
+    }
+    memcpy(internal, visa_internal, sizeof visa_internal);
+    if (extra) strcat(strcat(internal, " "), req->internal_options);
     const char *argv[16];
-    unsigned argc = build_argv(req, name, argv);
+    unsigned argc = build_argv(req, name, internal, argv);
     const uint8_t *sources[1] = {(const uint8_t *)source};
     uint64_t lens[1] = {len};
     const char *names[1] = {name};
@@ -207,6 +218,7 @@ visa_status vp_ocloc_compile(visa_ctx *ctx, const vp_ocloc_request *req, vp_oclo
                        "IGC wrote its vISA dump over ./%s (IGC 1.0.x writes it whenever vISA sections are asked for)",
                        IGC_CWD_DUMP);
     vx_free(ctx, source, req->source_len + 1);
+    vx_free(ctx, internal, sizeof visa_internal + 1 + extra);
     visa_status st = take_outputs(ctx, &ds, n_out, data_out, lens_out, names_out, out);
     ocloc_lib.free_output(&n_out, &data_out, &lens_out, &names_out);
     if (st == VISA_OK && !out->log) {

@@ -12,6 +12,7 @@ typedef struct vp_program_kernel_ex {
     visa_module *module;
     const visa_cl_arg_info *args;
     uint32_t arg_count;
+    const char *attributes; /* user_attributes as CL_KERNEL_ATTRIBUTES text (visa_cl_kernel_info) */
 } vp_program_kernel_ex;
 
 /* The program's data segments (data.c), each a launch buffer at slot VP_SLOT_SEGMENTS + segment:
@@ -30,6 +31,7 @@ struct visa_program {
     vp_program *prog;
     visa_platform platform;
     const char *device;
+    const char *build_options; /* the zebin's .misc.buildOptions, "" for none */
     vp_program_kernel_ex *kernels; /* the launchable ones: IGC's symbol-table kernel is left out */
     uint32_t kernel_count;
     visa_buffer segments[VP_DATA_SEGMENTS]; /* {NULL, 0} for an absent one; the global one is written by

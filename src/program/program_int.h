@@ -369,6 +369,7 @@ typedef struct vp_ocloc_request {
     size_t source_len;
     bool spirv;
     const char *name; /* the input's name in IGC's messages; NULL: "kernel.cl" / "kernel.spv" */
+    const char *internal_options; /* IGC internal options after visa's own; NULL for none */
 } vp_ocloc_request;
 
 typedef struct vp_ocloc_result {

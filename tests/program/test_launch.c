@@ -50,7 +50,7 @@ static tl_state st;
 static const char *device;
 
 static visa_program *build(const char *src, const char *options) {
-    visa_program_opts o = {sizeof o, VISA_PROGRAM_OPENCL_C, device, options};
+    visa_program_opts o = {sizeof o, VISA_PROGRAM_OPENCL_C, device, options, NULL};
     visa_program *p = NULL;
     st.ncodes = 0;
     visa_status s = visa_program_create(ctx, "test.cl", src, strlen(src), &o, &p);
@@ -409,7 +409,7 @@ static void test_errors(void) {
             char *digit = size + 5 + strspn(size + 5, " ");
             CHECKF(*digit == '4', "%s: the int's size reads %c", device, *digit);
             *digit = '0';
-            visa_program_opts zo = {sizeof zo, VISA_PROGRAM_ZEBIN, NULL, NULL};
+            visa_program_opts zo = {sizeof zo, VISA_PROGRAM_ZEBIN, NULL, NULL, NULL};
             visa_program *q = NULL;
             st.ncodes = 0;
             CHECKF(visa_program_create(ctx, "edited.zebin", edited, len, &zo, &q) == VISA_E_BINARY &&

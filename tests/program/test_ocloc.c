@@ -104,7 +104,7 @@ static visa_status compile_cli(visa_ctx *ctx, const char *device, const char *op
 /* Compile; without libocloc (or, under the sanitizer, the ocloc program) the test is skipped. */
 static visa_status compile(visa_ctx *ctx, pt_state *s, const char *device, const char *options, const void *src,
                            size_t len, bool spirv, vp_ocloc_result *res) {
-    vp_ocloc_request req = {device, options, src, len, spirv, NULL};
+    vp_ocloc_request req = {device, options, src, len, spirv, NULL, NULL};
     pt_reset(s);
     if (PT_ASAN) {
         visa_status st = compile_cli(ctx, device, options, src, len, res);
@@ -402,7 +402,7 @@ int main(int argc, char **argv) {
         CASE_BEGIN();
         vp_ocloc_result res;
         static const char src[] = "kernel void k(global int *p) { p[0] = 1; }";
-        vp_ocloc_request req = {"pvc", NULL, src, sizeof src - 1, false, NULL};
+        vp_ocloc_request req = {"pvc", NULL, src, sizeof src - 1, false, NULL, NULL};
         visa_status st = vp_ocloc_compile(ctx, &req, &res);
         const pt_diag *d = pt_find(&s, "E-OCLOC-LOAD");
         CHECKF(st == VISA_E_UNSUPPORTED && d && strstr(d->message, "intel-opencl-icd") && !res.zebin, "status %d: %s",

@@ -27,6 +27,12 @@ void icd_event_release(cl_event ev) {
         next = cb->next;
         free(cb);
     }
+    /* A waiter's pthread_cond_wait may still be leaving the lock when its reference is dropped
+    ** (icd_event_wait): taking the lock once more orders its last use before the destruction,
+    ** for ThreadSanitizer too, which sees the lock but not the reference count of an ICD built
+    ** without it (tests/icd/CMakeLists.txt, icd_threads_tsan). */
+    pthread_mutex_lock(&ev->lock);
+    pthread_mutex_unlock(&ev->lock);
     pthread_mutex_destroy(&ev->lock);
     pthread_cond_destroy(&ev->cond);
     if (ev->queue) icd_queue_release(ev->queue);
@@ -71,11 +77,16 @@ void icd_event_set_status(cl_event ev, cl_int status) {
     if (due) icd_event_release(ev);
 }
 
+/* The waiter holds a reference while it waits: another thread may release the event's last
+** other reference meanwhile (the queue's worker when the command ends), and its lock and condition
+** variable must outlive the wait. */
 cl_int icd_event_wait(cl_event ev) {
+    icd_retain(ev);
     pthread_mutex_lock(&ev->lock);
     while (ev->status > CL_COMPLETE) pthread_cond_wait(&ev->cond, &ev->lock);
     cl_int status = ev->status;
     pthread_mutex_unlock(&ev->lock);
+    icd_event_release(ev);
     return status;
 }
 

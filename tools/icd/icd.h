@@ -86,6 +86,9 @@ struct _cl_device_id {
 };
 
 extern struct _cl_platform_id icd_platform;
+/* The internal option -cl-ext=-all,+... that tells IGC a device's extensions (and for OpenCL C
+** 3.0 its features), as compute-runtime does (platform.c); NULL when out of memory. */
+char *icd_compiler_extensions(const icd_device_facts *f, bool opencl_c_3);
 /* The devices this process sees (VISA_CL_DEVICE may choose some). */
 size_t icd_device_count(void);
 cl_device_id icd_device_at(size_t index);

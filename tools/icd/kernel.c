@@ -153,7 +153,12 @@ cl_int icd_GetKernelInfo(cl_kernel k, cl_kernel_info param, size_t size, void *v
     case CL_KERNEL_REFERENCE_COUNT: return ICD_INFO(cl_uint, atomic_load(&k->obj.refs));
     case CL_KERNEL_CONTEXT: return ICD_INFO(cl_context, k->program->context);
     case CL_KERNEL_PROGRAM: return ICD_INFO(cl_program, k->program);
-    case CL_KERNEL_ATTRIBUTES: return ICD_INFO_STR(""); /* .ze_info does not keep the source's attributes */
+    case CL_KERNEL_ATTRIBUTES: { /* .ze_info's user_attributes, as compute-runtime reports them */
+        const icd_build *b = first_build(k->program);
+        visa_cl_kernel_info ki = {.struct_size = sizeof ki};
+        if (!b || visa_program_kernel_info(b->vp, k->name, &ki) != VISA_OK) return CL_INVALID_KERNEL;
+        return ICD_INFO_STR(ki.attributes);
+    }
     default: return CL_INVALID_VALUE;
     }
 }
@@ -287,7 +292,7 @@ cl_int icd_GetKernelSubGroupInfo(cl_kernel k, cl_device_id device, cl_kernel_sub
     }
     case CL_KERNEL_MAX_NUM_SUB_GROUPS: return ICD_INFO(size_t, (max + simd - 1) / simd);
     case CL_KERNEL_COMPILE_NUM_SUB_GROUPS: return ICD_INFO(size_t, 0);
-    case CL_KERNEL_COMPILE_SUB_GROUP_SIZE_INTEL: return ICD_INFO(size_t, 0);
+    case CL_KERNEL_COMPILE_SUB_GROUP_SIZE_INTEL: return ICD_INFO(size_t, ki.required_sub_group_size);
     default: return CL_INVALID_VALUE;
     }
 }

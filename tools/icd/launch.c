@@ -109,7 +109,10 @@ static cl_int snapshot_args(launch_cmd *L, cl_kernel k) {
 static cl_int check_range(const visa_cl_kernel_info *ki, cl_device_id dev, const icd_build *b, cl_uint dim,
                           const size_t *offset, const size_t *global, const size_t *local) {
     if (dim < 1 || dim > 3) return CL_INVALID_WORK_DIMENSION;
-    if (!global) return CL_INVALID_GLOBAL_WORK_SIZE;
+    /* OpenCL 2.1 on (every device here is 3.0): a NULL global size is an empty range, which
+    ** "trivially succeeds" (clEnqueueNDRangeKernel; CL_INVALID_GLOBAL_WORK_SIZE for it is
+    ** deprecated by 2.1) */
+    if (!global) return CL_SUCCESS;
     for (cl_uint d = 0; d < dim; d++)
         if (offset && global[d] > SIZE_MAX - offset[d]) return CL_INVALID_GLOBAL_OFFSET;
     const uint32_t *req = ki->required_work_group_size;
@@ -174,6 +177,8 @@ cl_int icd_EnqueueNDRangeKernel(cl_command_queue q, cl_kernel k, cl_uint work_di
     L->kernel = k;
     icd_retain(k);
     L->build = b;
+    static const size_t empty[3] = {0, 0, 0};
+    if (!global_work_size) global_work_size = empty;
     fill_launch(&L->launch, &ki, work_dim, global_work_offset, global_work_size, local_work_size);
     L->launch.kernel = k->name;
     L->launch.arg_undef = L->undef;

@@ -39,7 +39,7 @@ cl_mem icd_CreateBufferWithProperties(cl_context context, const cl_mem_propertie
     if (!icd_is(context, ICD_CONTEXT)) return icd_fail(errcode_ret, CL_INVALID_CONTEXT);
     if (properties && properties[0]) return icd_fail(errcode_ret, CL_INVALID_PROPERTY); /* none are known */
     if (check_flags(flags)) return icd_fail(errcode_ret, CL_INVALID_VALUE);
-    if (!(flags & access_flags)) flags |= CL_MEM_READ_WRITE;
+    /* no access flag means CL_MEM_READ_WRITE, but CL_MEM_FLAGS reports the flags as given */
     uint64_t max = 0;
     for (cl_uint i = 0; i < context->ndevices; i++)
         if (context->devices[i]->max_alloc > max) max = context->devices[i]->max_alloc;
@@ -64,7 +64,10 @@ cl_mem icd_CreateBufferWithProperties(cl_context context, const cl_mem_propertie
         }
         m->data = p;
         m->own_data = true;
+        /* a new buffer starts zero-filled so runs are deterministic (initcheck still reports
+        ** reads of bytes the host never wrote: they stay undefined to it, see defined) */
         if (flags & CL_MEM_COPY_HOST_PTR) memcpy(m->data, host_ptr, size);
+        else memset(m->data, 0, size);
     }
     atomic_init(&m->defined, wants_ptr);
     if (errcode_ret) *errcode_ret = CL_SUCCESS;

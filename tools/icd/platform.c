@@ -59,8 +59,17 @@ static uint32_t parse_checks(const char *list) {
     return bits;
 }
 
+/* At exit: the launches that failed or had findings, to the file VISA_CL_REPORT names (`visa cl`
+** sets it, reads the count and says it, and exits 1 when the program exited 0), else to stderr. */
 static void report_failed_launches(void) {
     unsigned n = atomic_load(&icd_state.failed_launches);
+    const char *path = getenv("VISA_CL_REPORT");
+    FILE *f = path && *path ? fopen(path, "w") : NULL;
+    if (f) {
+        fprintf(f, "%u\n", n);
+        if (fclose(f) == 0) return;
+    }
+    if (path && *path) fprintf(stderr, "visa-opencl: cannot write VISA_CL_REPORT '%s'\n", path);
     if (n) fprintf(stderr, "visa-opencl: %u kernel launch%s failed or had findings\n", n, n == 1 ? "" : "es");
 }
 
@@ -157,44 +166,81 @@ cl_int icd_GetDeviceIDs(cl_platform_id platform, cl_device_type type, cl_uint nu
     return CL_SUCCESS;
 }
 
-static char *device_list_string(const icd_device_facts *f, bool features) {
-    size_t len = 1;
+/* The names devices.def lists for a device, of the kinds asked for, each passed to fn. */
+enum { NAMES_EXTENSIONS = 1, NAMES_FEATURES = 2, NAMES_COMPILER_EXTENSIONS = 4, NAMES_COMPILER_FEATURES = 8 };
+static void each_name(const icd_device_facts *f, unsigned kinds, void (*fn)(void *ud, const char *name), void *ud) {
 #define ICD_DEVICE(id, ...)
 #define ICD_EXTENSION(name, cond) \
-    if (!features && (cond)) len += strlen(name) + 1;
+    if ((kinds & NAMES_EXTENSIONS) && (cond)) fn(ud, name);
 #define ICD_FEATURE(name, cond) \
-    if (features && (cond)) len += strlen(name) + 1;
-#include "devices.def"
-#undef ICD_EXTENSION
-#undef ICD_FEATURE
-    char *s = calloc(1, len);
-    if (!s) return NULL;
-#define ICD_EXTENSION(name, cond) \
-    if (!features && (cond)) strcat(strcat(s, *s ? " " : ""), name);
-#define ICD_FEATURE(name, cond) \
-    if (features && (cond)) strcat(strcat(s, *s ? " " : ""), name);
+    if ((kinds & NAMES_FEATURES) && (cond)) fn(ud, name);
+#define ICD_COMPILER_ONLY(name, feature) \
+    if (kinds & ((feature) ? NAMES_COMPILER_FEATURES : NAMES_COMPILER_EXTENSIONS)) fn(ud, name);
 #include "devices.def"
 #undef ICD_DEVICE
 #undef ICD_EXTENSION
 #undef ICD_FEATURE
-    return s;
+}
+
+/* A list of names: start, then sep and the name for each (no sep before the first when start is
+** ""); counted first (text NULL), then written. */
+typedef struct name_list {
+    char *text;
+    size_t len;
+    const char *sep;
+} name_list;
+
+static void name_list_add(void *ud, const char *name) {
+    name_list *l = ud;
+    size_t sep = l->len ? strlen(l->sep) : 0;
+    if (l->text) {
+        memcpy(l->text + l->len, l->sep, sep);
+        memcpy(l->text + l->len + sep, name, strlen(name) + 1);
+    }
+    l->len += sep + strlen(name);
+}
+
+static char *names_string(const icd_device_facts *f, unsigned kinds, const char *start, const char *sep) {
+    name_list l = {NULL, strlen(start), sep};
+    each_name(f, kinds, name_list_add, &l);
+    l.text = malloc(l.len + 1);
+    if (!l.text) return NULL;
+    memcpy(l.text, start, strlen(start) + 1);
+    l.len = strlen(start);
+    each_name(f, kinds, name_list_add, &l);
+    return l.text;
+}
+
+/* compute-runtime tells IGC the device's extensions, and for OpenCL C 3.0 its features, in the
+** internal option -cl-ext=-all,+name,... (CompilerProductHelper::getDeviceExtensions and
+** getOclCExtensions / appendExtensionsToInternalOptions; the features only when
+** requiresOpenClCFeatures, i.e. -cl-std=CL3.0), with what devices.def says IGC's headers need. */
+char *icd_compiler_extensions(const icd_device_facts *f, bool opencl_c_3) {
+    unsigned kinds = NAMES_EXTENSIONS | NAMES_COMPILER_EXTENSIONS;
+    if (opencl_c_3) kinds |= NAMES_FEATURES | NAMES_COMPILER_FEATURES;
+    return names_string(f, kinds, "-cl-ext=-all", ",+");
 }
 
 /* CL_DEVICE_EXTENSIONS_WITH_VERSION (features false) or CL_DEVICE_OPENCL_C_FEATURES. */
+typedef struct name_versions {
+    cl_name_version v[64];
+    size_t n;
+    cl_version version;
+} name_versions;
+
+static void name_versions_add(void *ud, const char *name) {
+    name_versions *l = ud;
+    if (l->n == 64) return;
+    cl_name_version *v = &l->v[l->n++];
+    v->version = l->version;
+    snprintf(v->name, sizeof v->name, "%s", name);
+}
+
 static cl_int device_name_versions(const icd_device_facts *f, bool features, size_t size, void *value,
                                    size_t *size_ret) {
-    cl_name_version v[64];
-    size_t n = 0;
-#define ICD_DEVICE(id, ...)
-#define ICD_EXTENSION(name, cond) \
-    if (!features && (cond) && n < 64) v[n++] = (cl_name_version){CL_MAKE_VERSION(1, 0, 0), name};
-#define ICD_FEATURE(name, cond) \
-    if (features && (cond) && n < 64) v[n++] = (cl_name_version){CL_MAKE_VERSION(3, 0, 0), name};
-#include "devices.def"
-#undef ICD_DEVICE
-#undef ICD_EXTENSION
-#undef ICD_FEATURE
-    return icd_info(size, value, size_ret, v, n * sizeof *v);
+    name_versions l = {.version = features ? CL_MAKE_VERSION(3, 0, 0) : CL_MAKE_VERSION(1, 0, 0)};
+    each_name(f, features ? NAMES_FEATURES : NAMES_EXTENSIONS, name_versions_add, &l);
+    return icd_info(size, value, size_ret, l.v, l.n * sizeof *l.v);
 }
 
 static cl_int device_strings(cl_device_id d, cl_device_info param, size_t size, void *value, size_t *size_ret) {
@@ -214,7 +260,7 @@ static cl_int device_strings(cl_device_id d, cl_device_info param, size_t size, 
     case CL_DEVICE_EXTENSIONS_WITH_VERSION:
         if (param != CL_DEVICE_EXTENSIONS)
             return device_name_versions(f, param == CL_DEVICE_OPENCL_C_FEATURES, size, value, size_ret);
-        char *s = device_list_string(f, false);
+        char *s = names_string(f, NAMES_EXTENSIONS, "", " ");
         if (!s) return CL_OUT_OF_HOST_MEMORY;
         cl_int rc = ICD_INFO_STR(s);
         free(s);

@@ -98,7 +98,13 @@ static const char *ocloc_status_dropped(const char *log) {
 static cl_int build_one(cl_program p, cl_uint index, const char *options) {
     icd_build *b = &p->builds[index];
     cl_device_id dev = p->context->devices[index];
-    if (!p->source && !p->il) { /* a binary: made when the program was */
+    if (!p->source && !p->il) { /* a binary: made when the program was; the options it is built with
+                                   are kept (CL_PROGRAM_BUILD_OPTIONS; pyopencl's cache gives the ones
+                                   the binary was built with) */
+        if (options && *options) {
+            free(b->options);
+            b->options = icd_strdup(options);
+        }
         b->status = b->vp ? CL_BUILD_SUCCESS : CL_BUILD_ERROR;
         return b->vp ? CL_SUCCESS : CL_INVALID_BINARY;
     }
@@ -112,7 +118,9 @@ static cl_int build_one(cl_program p, cl_uint index, const char *options) {
     text_add(&opts, "");
     if (headers) text_add(&opts, "-I "), text_add(&opts, headers), text_add(&opts, " ");
     text_add(&opts, options ? options : "");
-    visa_program_opts o = {sizeof o, p->source ? VISA_PROGRAM_OPENCL_C : VISA_PROGRAM_SPIRV, dev->facts->ocloc, opts.s};
+    char *extensions = icd_compiler_extensions(dev->facts, options && strstr(options, "-cl-std=CL3."));
+    visa_program_opts o = {sizeof o, p->source ? VISA_PROGRAM_OPENCL_C : VISA_PROGRAM_SPIRV, dev->facts->ocloc, opts.s,
+                           extensions};
     text_buf diags = {0};
     pthread_mutex_lock(&build_lock);
     collecting = &diags;
@@ -124,6 +132,7 @@ static cl_int build_one(cl_program p, cl_uint index, const char *options) {
     icd_headers_remove(headers);
     free(headers);
     free(opts.s);
+    free(extensions);
     const char *log = b->vp ? visa_program_build_log(b->vp) : "";
     b->log = icd_strdup(*log || !diags.s ? ocloc_status_dropped(log) : diags.s);
     free(diags.s);
@@ -135,7 +144,12 @@ static cl_int build_one(cl_program p, cl_uint index, const char *options) {
     visa_program_destroy(b->vp);
     b->vp = NULL;
     b->status = CL_BUILD_ERROR;
-    return st == VISA_E_UNSUPPORTED ? CL_COMPILER_NOT_AVAILABLE : CL_BUILD_PROGRAM_FAILURE;
+    if (st == VISA_E_UNSUPPORTED) return CL_COMPILER_NOT_AVAILABLE;
+    /* IGC's front end (opencl-clang) rejects an option it does not take with this message: the
+    ** options are invalid, CL_INVALID_BUILD_OPTIONS (clBuildProgram), not a failed build; IGC
+    ** knows which options it takes (the specification's and its -cl-intel-* ones) */
+    return strstr(b->log ? b->log : "", "Unrecognized build options") ? CL_INVALID_BUILD_OPTIONS
+                                                                      : CL_BUILD_PROGRAM_FAILURE;
 }
 
 cl_program icd_CreateProgramWithSource(cl_context context, cl_uint count, const char **strings, const size_t *lengths,
@@ -188,7 +202,7 @@ static cl_int binary_one(cl_program p, cl_uint i, const unsigned char *bin, size
     icd_build *b = &p->builds[i];
     cl_int rc = build_ctx(b);
     if (rc) return rc;
-    visa_program_opts o = {sizeof o, VISA_PROGRAM_ZEBIN, NULL, NULL};
+    visa_program_opts o = {sizeof o, VISA_PROGRAM_ZEBIN, NULL, NULL, NULL};
     text_buf diags = {0};
     collecting = &diags;
     visa_status st = visa_program_create(b->vctx, "program.zebin", bin, len, &o, &b->vp);
@@ -205,6 +219,7 @@ static cl_int binary_one(cl_program p, cl_uint i, const unsigned char *bin, size
         return CL_INVALID_BINARY;
     }
     b->binary_type = CL_PROGRAM_BINARY_TYPE_EXECUTABLE;
+    b->options = icd_strdup(visa_program_build_options(b->vp));
     return CL_SUCCESS;
 }
 
@@ -404,8 +419,11 @@ icd_build *icd_program_build_for(cl_program p, cl_device_id dev) {
     return i >= 0 && p->builds[i].vp ? &p->builds[i] : NULL;
 }
 
+/* The options the zebin records it was built with (IGC's .misc.buildOptions, which
+** compute-runtime too takes a binary's options from) decide, else those given to the build. */
 bool icd_build_uniform_groups(const icd_build *b) {
-    const char *o = b->options ? b->options : "";
+    const char *o = b->vp ? visa_program_build_options(b->vp) : "";
+    if (!*o) o = b->options ? b->options : "";
     if (strstr(o, "-cl-uniform-work-group-size")) return true;
     return !strstr(o, "-cl-std=CL2.") && !strstr(o, "-cl-std=CL3.");
 }

@@ -24,8 +24,14 @@ static cl_command_queue queue_new(cl_context context, cl_device_id device, cl_co
     if (props & ~(cl_command_queue_properties)(CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE |
                                                CL_QUEUE_ON_DEVICE | CL_QUEUE_ON_DEVICE_DEFAULT))
         return icd_fail(errcode_ret, CL_INVALID_VALUE);
-    if (props & (CL_QUEUE_ON_DEVICE | CL_QUEUE_ON_DEVICE_DEFAULT))
-        return icd_fail(errcode_ret, CL_INVALID_QUEUE_PROPERTIES);
+    /* a device queue "must also" be out of order, and only a device queue is the default one
+    ** (CL_QUEUE_PROPERTIES in clCreateCommandQueueWithProperties): not valid, CL_INVALID_VALUE;
+    ** a valid device queue is not supported here, CL_INVALID_QUEUE_PROPERTIES */
+    bool on_device = props & CL_QUEUE_ON_DEVICE;
+    if ((on_device && !(props & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE)) ||
+        (!on_device && (props & CL_QUEUE_ON_DEVICE_DEFAULT)))
+        return icd_fail(errcode_ret, CL_INVALID_VALUE);
+    if (on_device) return icd_fail(errcode_ret, CL_INVALID_QUEUE_PROPERTIES);
     cl_command_queue q = calloc(1, sizeof *q);
     if (!q || icd_copy_props(props_array, &q->props_array, &q->nprops)) {
         free(q);

@@ -454,7 +454,7 @@ static int load_and_launch(cl_cfg *c) {
         report_status(VISA_E_NOMEM);
         return EXIT_DIAG;
     }
-    visa_program_opts po = {sizeof po, VISA_PROGRAM_ZEBIN, c->device, c->options};
+    visa_program_opts po = {sizeof po, VISA_PROGRAM_ZEBIN, c->device, c->options, NULL};
     if (has_suffix(c->in, ".cl")) po.input = VISA_PROGRAM_OPENCL_C;
     if (has_suffix(c->in, ".spv")) po.input = VISA_PROGRAM_SPIRV;
     report_input(po.input != VISA_PROGRAM_OPENCL_C);
