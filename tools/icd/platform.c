@@ -93,6 +93,8 @@ static void init_state(void) {
     const char *s;
     icd_state.options.checks = parse_checks(getenv("VISA_CL_CHECK"));
     if ((s = getenv("VISA_CL_THREADS"))) icd_state.options.threads = (uint32_t)strtoul(s, NULL, 10);
+    /* a GPU kernel runs as long as it runs: no step limit unless asked (VISA_CL_TIMEOUT bounds time) */
+    icd_state.options.max_steps = VISA_UNLIMITED;
     if ((s = getenv("VISA_CL_MAX_STEPS"))) icd_state.options.max_steps = strtoull(s, NULL, 10);
     if ((s = getenv("VISA_CL_MAX_ERRORS"))) icd_state.options.max_errors = (uint32_t)strtoul(s, NULL, 10);
     if ((s = getenv("VISA_CL_TIMEOUT"))) icd_state.options.timeout_seconds = strtod(s, NULL);
