@@ -196,10 +196,8 @@ static void finding_report(emu_check_run *R, emu_diag_id d, const char *fmt, uin
 
 static uint32_t cur_pc(const emu_thread *t) { return t->obs->pc; }
 
-/* "work-item (8,0,0) local (8,0,0), " of lane `lane` of a thread of the group with ids `group`, or
-** "" (emu_who's conditions); returns the characters written. */
-static size_t work_item(const emu_items *it, const uint32_t group[3], uint32_t thread, uint32_t lane, char *out,
-                        size_t cap) {
+size_t emu_work_item(const emu_items *it, const uint32_t group[3], uint32_t thread, uint32_t lane, char *out,
+                     size_t cap) {
     *out = 0;
     if (!it || !it->opencl || lane == EMU_NO_LANE) return 0;
     uint32_t l[3];
@@ -212,20 +210,16 @@ static size_t work_item(const emu_items *it, const uint32_t group[3], uint32_t t
     return (size_t)n;
 }
 
-void emu_who(const emu_items *it, uint64_t gi, const uint32_t group[3], uint32_t thread, uint32_t lane, char *out,
-             size_t cap) {
-    size_t n = work_item(it, group, thread, lane, out, cap);
-    snprintf(out + n, cap - n, "group %llu (%u,%u,%u), thread %u", (unsigned long long)gi, group[0], group[1], group[2],
-             thread);
-}
-
 void emu_check_set_items(emu_check_run *R, const emu_items *items) {
     if (R && items) R->items = *items;
 }
 
-/* The thread (and its lane's work-item) of group g: emu_who. */
+/* "work-item (8,0,0) local (8,0,0), group 0 (0,0,0), thread 0": the thread of group g, and its
+** lane's work-item (emu_work_item; lane EMU_NO_LANE: the thread only). */
 static void who(const emu_check_group *g, uint32_t thread, uint32_t lane, char *out, size_t cap) {
-    emu_who(&g->run->items, g->gi, g->group, thread, lane, out, cap);
+    size_t n = emu_work_item(&g->run->items, g->group, thread, lane, out, cap);
+    snprintf(out + n, cap - n, "group %llu (%u,%u,%u), thread %u", (unsigned long long)g->gi, g->group[0], g->group[1],
+             g->group[2], thread);
 }
 
 /* "line 105:5" (and " (/tmp/oob.cl:4)" when the op has a source position), or "instruction N" */
@@ -618,7 +612,7 @@ static void report_race(emu_thread *t, emu_check_group *g, unsigned space, uint6
     else if (R->lanes_are_items) snprintf(item, sizeof item, ", lane %u", prev->lane);
     /* the other work-item of this group by its ids (the group of another is not kept) */
     if (prev->group == g->gi + 1 && R->lanes_are_items && prev->items && !(prev->items & (prev->items - 1)))
-        work_item(&R->items, g->group, prev->thread, prev->lane, them, sizeof them);
+        emu_work_item(&R->items, g->group, prev->thread, prev->lane, them, sizeof them);
     if (prev->group == g->gi + 1) snprintf(other, sizeof other, "%sthread %u%s", them, prev->thread, item);
     else snprintf(other, sizeof other, "group %u, thread %u%s", prev->group - 1, prev->thread, item);
     if (space == VISA_MEM_SLM) snprintf(where, sizeof where, "SLM byte 0x%llx", (unsigned long long)off);

@@ -185,7 +185,7 @@ static inline void emu_local_id(const emu_items *it, uint32_t thread, uint32_t l
     id[1] = (uint32_t)(n / it->local[0] % it->local[1]);
     id[2] = (uint32_t)(n / it->local[0] / it->local[1]);
 }
-#define EMU_NO_LANE UINT32_MAX /* emu_who (check.h): the thread, not one of its lanes */
+#define EMU_NO_LANE UINT32_MAX /* emu_work_item (check.h): the thread, not one of its lanes */
 
 /* Host ISA levels the fast ALU handlers are built for (fast.c). */
 enum { EMU_ISA_BASELINE = 0, EMU_ISA_AVX2 = 1, EMU_ISA_AVX512 = 2 };

@@ -909,12 +909,12 @@ static void report_fault(const launch *L, diag_sink *ds) {
     const char *mn = isa_form_mnem_or_name(op->form, &mn_len);
     uint32_t g[3];
     group_ids(L, L->fault_group, g);
-    char who[EMU_WHO_BYTES];
-    emu_who(&L->work_items, L->fault_group, g, L->fault_thread, L->fault_lane, who, sizeof who);
+    char item[EMU_WHO_BYTES];
+    emu_work_item(&L->work_items, g, L->fault_thread, L->fault_lane, item, sizeof item);
     const char *src_file;
     uint32_t src_line = emu_src_of(prog, pc, &src_file);
     emu_diag_report_src(ds, L->fault_diag, EFRAME_FAULT_FMT, op->line, op->col, src_file, src_line, (int)mn_len, mn,
-                        L->fault_msg, who, L->fault_lane);
+                        L->fault_msg, item, (unsigned long long)L->fault_group, L->fault_thread, L->fault_lane);
 }
 
 /* Run every group on the host threads the launch may use, then report the first fault (lowest
