@@ -205,6 +205,34 @@ run ocl-intergroup 1 "$orc" "${oargs[@]}" --arg 3 --arg 4
 count ocl-intergroup 1
 has ocl-intergroup-line "$orc:79:5: error[C-RACECHECK-GLOBAL]: write of byte 8 of buffer 0 [work-item (8,0,0) local (0,0,0), group 1 (1,0,0), thread 0, lane 0] races with the read by group 0, thread 0, lane 0 at line 73:5: no barrier between them"
 
+# the program's source position (tests/cli/check/src_loc.visaasm: FILE "kern.cl", LOC lines as a -g
+# build has them): with SHIFT 4 the store of kern.cl line 3 (vISA line 32) leaves the 32-byte
+# buffer in lanes 4..7, the load of line 4 (vISA 38) and the store after LOC 0 (vISA 40, no source
+# line) in lane 7; SIMD8, local size 8: lane L is work-item (L,0,0), in group 1 with global offset
+# 16 work-item (8 + L + 16,0,0)
+sl=$k/src_loc.visaasm
+run src-loc 1 "$sl" --local-size 8 --arg buf:32 --arg 4 --check=memcheck
+count src-loc 6
+has src-loc-store "$sl:32:5: error[C-MEMCHECK-OOB]: out-of-bounds store of 4 bytes at address 0x100000020: offset 32 of buffer 0 (32 bytes) [work-item (4,0,0) local (4,0,0), group 0 (0,0,0), thread 0, lane 4] at kern.cl:3"
+has src-loc-load "$sl:38:5: error[C-MEMCHECK-OOB]: out-of-bounds load of 4 bytes at address 0x100000020: offset 32 of buffer 0 (32 bytes) [work-item (7,0,0) local (7,0,0), group 0 (0,0,0), thread 0, lane 7] at kern.cl:4"
+has src-loc-none "$sl:40:5: error[C-MEMCHECK-OOB]: out-of-bounds store of 4 bytes at address 0x100000020: offset 32 of buffer 0 (32 bytes) [work-item (7,0,0) local (7,0,0), group 0 (0,0,0), thread 0, lane 7]"
+run src-loc-group 1 "$sl" --groups 2 --global-offset 16,0,0 --local-size 8 --arg buf:32 --arg 4 --check=memcheck
+has src-loc-group-line "$sl:32:5: error[C-MEMCHECK-OOB]: out-of-bounds store of 4 bytes at address 0x100000020: offset 32 of buffer 0 (32 bytes) [work-item (28,0,0) local (4,0,0), group 1 (1,0,0), thread 0, lane 4] at kern.cl:3"
+# the origin an initcheck finding names has its source position too (SHIFT 0: lane 7's load reads
+# out[8], which is no memory; the last store stores it)
+run src-loc-init 1 "$sl" --local-size 8 --arg buf:32 --arg 0 --check=memcheck,initcheck
+has src-loc-init-line "$sl:40:5: error[C-INITCHECK-STORE]: store of 4 undefined bytes (VAL bytes 28..31), first read undefined at line 38:5 (kern.cl:4) [work-item (7,0,0) local (7,0,0), group 0 (0,0,0), thread 0, lane 7]"
+# without --check: the run's first fault (group 0), in the fault's form
+run src-loc-fault 1 "$sl" --groups 2 --global-offset 16,0,0 --local-size 8 --arg buf:32 --arg 4
+has src-loc-fault-line "$sl:32:5: error[E-RUN-OOB-GLOBAL]: runtime error in 'lsc_store': store of 4 bytes at buffer 0 (32 bytes) + 32 is out of bounds [work-item (20,0,0) local (4,0,0), group 0, thread 0, lane 4] at kern.cl:3"
+# --json gives the position as data too
+"$visa" run "$sl" --local-size 8 --arg buf:32 --arg 4 --check=memcheck --json >"$tmp/out" 2>&1
+if grep -qF '(32 bytes) [work-item (4,0,0) local (4,0,0), group 0 (0,0,0), thread 0, lane 4] at kern.cl:3", "src_file": "kern.cl", "src_line": 3,' "$tmp/out"; then
+  pass=$((pass + 1))
+else
+  fail=$((fail + 1)); echo "FAIL src-loc-json: $(head -c 600 "$tmp/out")"
+fi
+
 # the option
 run bad-list 2 "$sx" --check=memcheck,bogus
 run all 0 "$sx" --arg buf:64:iota:f --arg buf:64:fill:f:1 --arg 2.5 --arg 10 --check=all
