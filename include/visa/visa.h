@@ -66,6 +66,12 @@ typedef struct visa_diag {
     const char *message; /**< formatted message, no trailing newline */
     const char *source_line; /**< the source line (not NUL-terminated) or NULL */
     size_t source_line_len;
+    /* Added at the end (the library fills the struct; a reader built against the older header
+    ** reads the fields above unchanged): the position in the program's own source that the
+    ** diagnostic's vISA instruction came from (IGC's FILE / LOC of a -g build; vISA has no column).
+    ** The message already ends with it (" at FILE:LINE"); these give it as data. */
+    const char *src_file; /**< the FILE name, or NULL (none, or LOC without FILE) */
+    uint32_t src_line; /**< the LOC line; 0 when the instruction has no source position */
 } visa_diag;
 
 /** visa_diag.offset of a diagnostic about the whole input (a launch's arguments, say). */
@@ -382,6 +388,10 @@ typedef struct visa_run_opts {
                                        host allowed the kernel (OpenCL's CL_MEM_READ_ONLY /
                                        WRITE_ONLY); VISA_CHECK_MEMCHECK reports stores to read-only
                                        buffers (version 7) */
+    uint32_t enqueued_local_size[3]; /**< the ND-range's local size when this launch is a remainder region
+                                          with smaller groups (group_base): findings name a work-item's
+                                          global id as group x this + local id + global_offset; all 0:
+                                          local_size (version 8) */
 } visa_run_opts;
 
 /** What the host lets a kernel do with a buffer (visa_run_opts.buffer_access). */

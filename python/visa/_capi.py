@@ -50,6 +50,8 @@ class Diag(ctypes.Structure):
         ("message", ctypes.c_char_p),
         ("source_line", ctypes.c_void_p),  # not NUL-terminated: source_line_len bytes
         ("source_line_len", ctypes.c_size_t),
+        ("src_file", ctypes.c_char_p),  # the program's source position (-g: FILE / LOC), or None
+        ("src_line", ctypes.c_uint32),  # 0: none
     ]
 
 

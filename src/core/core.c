@@ -257,6 +257,11 @@ void diag_init(diag_sink *ds, visa_ctx *ctx, const char *file, const char *text,
 
 void diag_vat(diag_sink *ds, visa_severity sev, const char *code, uint32_t line, uint32_t col, uint64_t offset,
               const char *fmt, va_list ap) {
+    diag_vat_src(ds, sev, code, line, col, offset, NULL, 0, fmt, ap);
+}
+
+void diag_vat_src(diag_sink *ds, visa_severity sev, const char *code, uint32_t line, uint32_t col, uint64_t offset,
+                  const char *src_file, uint32_t src_line, const char *fmt, va_list ap) {
     if (sev == VISA_SEV_ERROR) ds->errors++;
     else if (sev == VISA_SEV_WARNING) ds->warnings++;
     if (ds->suppressed) return;
@@ -265,8 +270,13 @@ void diag_vat(diag_sink *ds, visa_severity sev, const char *code, uint32_t line,
         return;
     }
     if (!ds->ctx->on_diag) return;
-    char msg[512];
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    char msg[768];
+    int len = vsnprintf(msg, sizeof msg, fmt, ap);
+    /* the program's source position ends the message, so every reader of the text sees it */
+    if (src_line && len >= 0 && (size_t)len < sizeof msg) {
+        if (src_file) snprintf(msg + len, sizeof msg - (size_t)len, " at %s:%u", src_file, src_line);
+        else snprintf(msg + len, sizeof msg - (size_t)len, " at source line %u", src_line);
+    }
     visa_diag d;
     memset(&d, 0, sizeof d);
     d.severity = sev;
@@ -276,6 +286,8 @@ void diag_vat(diag_sink *ds, visa_severity sev, const char *code, uint32_t line,
     d.col = col;
     d.offset = offset;
     d.message = msg;
+    d.src_file = src_line ? src_file : NULL;
+    d.src_line = src_line;
     if (ds->text && line > 0) {
         /* find the line in the source */
         const char *p = ds->text, *end = ds->text + ds->text_len;

@@ -132,5 +132,9 @@ void diag_at_offset(diag_sink *ds, visa_severity sev, const char *code, uint64_t
 void diag_oom(diag_sink *ds);
 void diag_vat(diag_sink *ds, visa_severity sev, const char *code, uint32_t line, uint32_t col, uint64_t offset,
               const char *fmt, va_list ap);
+/* diag_vat with the program's source position (visa_diag.src_file, src_line; src_line 0: none),
+** which the message then ends with: " at FILE:LINE" (" at source line LINE" without a file). */
+void diag_vat_src(diag_sink *ds, visa_severity sev, const char *code, uint32_t line, uint32_t col, uint64_t offset,
+                  const char *src_file, uint32_t src_line, const char *fmt, va_list ap);
 
 #endif

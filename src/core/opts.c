@@ -105,6 +105,7 @@ visa_status visa__run_opts_read(const visa_run_opts *in, visa_run_opts *out) {
     TAKE(in, out, scratch_size); /* version 7 */
     TAKE(in, out, scratch_buffer);
     TAKE(in, out, buffer_access);
+    for (int k = 0; k < 3; k++) TAKE(in, out, enqueued_local_size[k]); /* version 8 */
     return VISA_OK;
 }
 

@@ -66,6 +66,7 @@
 #define CHECK_LIMIT 100 /* findings reported (or the context's max_errors if lower); the rest are counted */
 #define OOB_SINK_BYTES 4096u /* the largest single access of any message (a 2D block row, a block) */
 #define SHADOW_PAGE 4096u /* global shadow: bytes per page */
+#define EMU_POS_BYTES 320 /* op_pos: a vISA line and a source file path */
 
 /* racecheck's memory spaces: SLM, and global memory (buffers, surfaces).  A barrier orders those
 ** the fences its thread made since its previous barrier cover (RACE_FENCED_*). */
@@ -142,6 +143,7 @@ struct emu_check_run {
     ** work-items, unordered unless a barrier lies between them, although the hardware runs them
     ** in lockstep (the OpenCL memory model, which another SIMD width or device would expose). */
     bool lanes_are_items;
+    emu_items items; /* how findings name work-items (emu_check_set_items) */
     uint8_t *fence_of; /* per op: RACE_FENCED_* a fence covers (racecheck) */
 };
 
@@ -176,31 +178,59 @@ struct emu_check_group {
 
 /* -- Findings ------------------------------------------------------------------------------------ */
 
-/* Finding d (a C-* row of diags.def) at instruction pc: finding(R, EDIAG_C_X, pc, args...). */
+/* Finding d (a C-* row of diags.def) at instruction pc, and at its source position when it has
+** one: finding(R, EDIAG_C_X, pc, args...). */
 static void finding_report(emu_check_run *R, emu_diag_id d, const char *fmt, uint32_t pc, ...)
     __attribute__((format(printf, 3, 5)));
 static void finding_report(emu_check_run *R, emu_diag_id d, const char *fmt, uint32_t pc, ...) {
     if (++R->found > R->limit) return;
     const emu_op *op = pc < R->p->ops.len ? &R->p->ops.data[pc] : NULL;
+    const char *src_file;
+    uint32_t src_line = emu_src_of(R->p, pc, &src_file);
     va_list ap;
     va_start(ap, pc);
-    emu_diag_vreport(R->ds, d, op ? op->line : 0, op ? op->col : 0, 0, fmt, ap);
+    emu_diag_vreport_src(R->ds, d, op ? op->line : 0, op ? op->col : 0, src_file, src_line, fmt, ap);
     va_end(ap);
 }
 #define finding(R, d, ...) finding_report(R, d, d##_FMT, __VA_ARGS__)
 
 static uint32_t cur_pc(const emu_thread *t) { return t->obs->pc; }
 
-/* "group 1 (1,0,0), thread 2" */
-static void who(const emu_check_group *g, uint32_t thread, char *out, size_t cap) {
-    snprintf(out, cap, "group %llu (%u,%u,%u), thread %u", (unsigned long long)g->gi, g->group[0], g->group[1],
+size_t emu_work_item(const emu_items *it, const uint32_t group[3], uint32_t thread, uint32_t lane, char *out,
+                     size_t cap) {
+    *out = 0;
+    if (!it || !it->opencl || lane == EMU_NO_LANE) return 0;
+    uint32_t l[3];
+    uint64_t gl[3];
+    emu_local_id(it, thread, lane, l);
+    for (int k = 0; k < 3; k++) gl[k] = (uint64_t)group[k] * it->enqueued[k] + l[k] + it->global_offset[k];
+    int n = snprintf(out, cap, "work-item (%llu,%llu,%llu) local (%u,%u,%u), ", (unsigned long long)gl[0],
+                     (unsigned long long)gl[1], (unsigned long long)gl[2], l[0], l[1], l[2]);
+    if (n < 0 || (size_t)n >= cap) return *out = 0, 0;
+    return (size_t)n;
+}
+
+void emu_check_set_items(emu_check_run *R, const emu_items *items) {
+    if (R && items) R->items = *items;
+}
+
+/* "work-item (8,0,0) local (8,0,0), group 0 (0,0,0), thread 0": the thread of group g, and its
+** lane's work-item (emu_work_item; lane EMU_NO_LANE: the thread only). */
+static void who(const emu_check_group *g, uint32_t thread, uint32_t lane, char *out, size_t cap) {
+    size_t n = emu_work_item(&g->run->items, g->group, thread, lane, out, cap);
+    snprintf(out + n, cap - n, "group %llu (%u,%u,%u), thread %u", (unsigned long long)g->gi, g->group[0], g->group[1],
              g->group[2], thread);
 }
 
+/* "line 105:5" (and " (/tmp/oob.cl:4)" when the op has a source position), or "instruction N" */
 static void op_pos(const emu_check_run *R, uint32_t op, char *out, size_t cap) {
     const emu_op *o = op < R->p->ops.len ? &R->p->ops.data[op] : NULL;
-    if (o && o->line) snprintf(out, cap, "line %u:%u", o->line, o->col);
-    else snprintf(out, cap, "instruction %u", op);
+    const char *src_file;
+    uint32_t src_line = emu_src_of(R->p, op, &src_file);
+    int n = o && o->line ? snprintf(out, cap, "line %u:%u", o->line, o->col) : snprintf(out, cap, "instruction %u", op);
+    if (!src_line || n < 0 || (size_t)n >= cap) return;
+    if (src_file) snprintf(out + n, cap - (size_t)n, " (%s:%u)", src_file, src_line);
+    else snprintf(out + n, cap - (size_t)n, " (source line %u)", src_line);
 }
 
 /* -- Setup --------------------------------------------------------------------------------------- */
@@ -428,9 +458,9 @@ static var_range var_at(const emu_check_run *R, uint32_t byte) {
 static bool addr_slot_ok(emu_thread *t, const emu_check_group *g, uint32_t slot) {
     if (slot >= g->naddr) return true;
     if (g->addr_set[(size_t)t->index * g->naddr + slot]) return true;
-    char name[64], w[96];
+    char name[64], w[EMU_WHO_BYTES];
     addr_name(t->prog, slot, name, sizeof name);
-    who(g, t->index, w, sizeof w);
+    who(g, t->index, EMU_NO_LANE, w, sizeof w);
     finding(g->run, EDIAG_C_MEMCHECK_ADDR_UNSET, cur_pc(t), name, w);
     g->addr_set[(size_t)t->index * g->naddr + slot] = 1; /* once per slot */
     return false;
@@ -446,9 +476,9 @@ static void check_indirect(emu_thread *t, emu_check_group *g, const emu_op *op, 
         if (v.hi == v.lo) continue; /* it pointed into no variable we know */
         uint32_t b = emu_region_byte(t, o, i);
         if (b != UINT32_MAX && b >= v.lo && b + o->size <= v.hi) continue;
-        char name[64], w[96], where[112];
+        char name[64], w[EMU_WHO_BYTES], where[112];
         addr_name(t->prog, slot, name, sizeof name);
-        who(g, t->index, w, sizeof w);
+        who(g, t->index, i, w, sizeof w);
         if (b == UINT32_MAX) snprintf(where, sizeof where, "leaves the register file");
         else
             snprintf(where, sizeof where,
@@ -511,8 +541,8 @@ static const char *kind_word(unsigned kind) {
 
 static void report_oob(emu_thread *t, emu_check_group *g, unsigned space, uint32_t buf, uint64_t addr, uint64_t off,
                        uint64_t limit, uint32_t size, unsigned lane, unsigned kind) {
-    char w[96], where[160];
-    who(g, t->index, w, sizeof w);
+    char w[EMU_WHO_BYTES], where[160];
+    who(g, t->index, lane, w, sizeof w);
     if (space == VISA_MEM_SLM)
         snprintf(where, sizeof where, "SLM offset 0x%llx (SLM is %llu bytes)", (unsigned long long)off,
                  (unsigned long long)limit);
@@ -572,15 +602,18 @@ static void report_race(emu_thread *t, emu_check_group *g, unsigned space, uint6
     emu_check_run *R = g->run;
     uint32_t pc = cur_pc(t);
     if (!pair_new(R, pc, prev->op)) return;
-    char w[96], other[96], pos[48], where[96];
-    who(g, t->index, w, sizeof w);
+    char w[EMU_WHO_BYTES], other[EMU_WHO_BYTES], pos[EMU_POS_BYTES], where[96], them[EMU_WHO_BYTES / 2] = "";
+    who(g, t->index, lane, w, sizeof w);
     op_pos(R, prev->op, pos, sizeof pos);
     /* an OpenCL kernel's other work-item is a lane too */
     char item[24] = "";
     if (R->lanes_are_items && (prev->items & (prev->items - 1)))
         snprintf(item, sizeof item, ", lanes 0x%x", prev->items); /* a NoMask op's work-items */
     else if (R->lanes_are_items) snprintf(item, sizeof item, ", lane %u", prev->lane);
-    if (prev->group == g->gi + 1) snprintf(other, sizeof other, "thread %u%s", prev->thread, item);
+    /* the other work-item of this group by its ids (the group of another is not kept) */
+    if (prev->group == g->gi + 1 && R->lanes_are_items && prev->items && !(prev->items & (prev->items - 1)))
+        emu_work_item(&R->items, g->group, prev->thread, prev->lane, them, sizeof them);
+    if (prev->group == g->gi + 1) snprintf(other, sizeof other, "%sthread %u%s", them, prev->thread, item);
     else snprintf(other, sizeof other, "group %u, thread %u%s", prev->group - 1, prev->thread, item);
     if (space == VISA_MEM_SLM) snprintf(where, sizeof where, "SLM byte 0x%llx", (unsigned long long)off);
     else snprintf(where, sizeof where, "byte %llu of buffer %u", (unsigned long long)off, buf);
@@ -718,8 +751,8 @@ static void check_access(emu_thread *t, emu_check_group *g, uint32_t buf, uint64
                          unsigned kind) {
     unsigned a = g->run->access[buf];
     if (a != VISA_BUFFER_READ_ONLY || kind == VISA_MEM_READ || !pair_new(g->run, cur_pc(t), 0xFFFF0000u | buf)) return;
-    char w[96];
-    who(g, t->index, w, sizeof w);
+    char w[EMU_WHO_BYTES];
+    who(g, t->index, lane, w, sizeof w);
     finding(g->run, EDIAG_C_MEMCHECK_ACCESS, cur_pc(t), kind_word(kind), size, (unsigned long long)off, buf,
             "read-only", w, lane);
 }
@@ -728,8 +761,8 @@ static void check_access(emu_thread *t, emu_check_group *g, uint32_t buf, uint64
 ** of undefined old bytes (memory nothing wrote, or none at all) it stores undefined bytes. */
 static void init_atomic(emu_thread *t, emu_check_group *g, uint32_t size, unsigned lane, const char *what) {
     if (!init_first(g->run, cur_pc(t), 4)) return;
-    char w[96];
-    who(g, t->index, w, sizeof w);
+    char w[EMU_WHO_BYTES];
+    who(g, t->index, lane, w, sizeof w);
     finding(g->run, EDIAG_C_INITCHECK_ATOMIC, cur_pc(t), size, what, w, lane);
 }
 
@@ -767,8 +800,8 @@ void emu_check_mem(emu_thread *t, unsigned space, uint32_t buffer, uint64_t addr
 void emu_check_misaligned(emu_thread *t, uint64_t addr, uint32_t align, unsigned lane) {
     emu_check_group *g = t->obs->chk;
     if (!(g->run->checks & VISA_CHECK_MEMCHECK)) return;
-    char w[96];
-    who(g, t->index, w, sizeof w);
+    char w[EMU_WHO_BYTES];
+    who(g, t->index, lane, w, sizeof w);
     finding(g->run, EDIAG_C_MEMCHECK_ALIGN, cur_pc(t), (unsigned long long)addr, align, w, lane);
 }
 
@@ -892,12 +925,12 @@ static void reg_name(const emu_check_run *R, uint32_t lo, uint32_t n, char *out,
 /* What an initcheck finding on register bytes lo..lo+n-1, first read undefined by op origin - 1,
 ** names: the thread, the bytes, the origin.  False when the op has a finding of this rule already. */
 typedef struct undef_words {
-    char who[96], reg[96], pos[48];
+    char who[EMU_WHO_BYTES], reg[96], pos[EMU_POS_BYTES];
 } undef_words;
 static bool undef_first(emu_thread *t, emu_check_group *g, uint32_t rule, uint32_t lo, uint32_t n, uint32_t origin,
-                        undef_words *u) {
+                        unsigned lane, undef_words *u) {
     if (!init_first(g->run, cur_pc(t), rule)) return false;
-    who(g, t->index, u->who, sizeof u->who);
+    who(g, t->index, lane, u->who, sizeof u->who);
     reg_name(g->run, lo, n, u->reg, sizeof u->reg);
     op_pos(g->run, origin - 1, u->pos, sizeof u->pos);
     return true;
@@ -911,7 +944,7 @@ void emu_check_addr_report(emu_thread *t, const uint8_t *reg, unsigned n, unsign
     for (unsigned k = 0; k < n; k++)
         if (sh[k]) {
             undef_words u;
-            if (undef_first(t, g, 1, off, n, org_of(sh[k], cur_pc(t)), &u))
+            if (undef_first(t, g, 1, off, n, org_of(sh[k], cur_pc(t)), lane, &u))
                 finding(g->run, EDIAG_C_INITCHECK_ADDR, cur_pc(t), n, u.reg, u.pos, u.who, lane);
             return;
         }
@@ -941,7 +974,7 @@ void emu_check_xfer_report(emu_thread *t, uint8_t *reg, unsigned rn, const uint8
             if (!org && rs[k]) org = org_of(rs[k], pc);
         }
         undef_words u;
-        if (nundef == rn && org && undef_first(t, g, 2, off, rn, org, &u))
+        if (nundef == rn && org && undef_first(t, g, 2, off, rn, org, lane, &u))
             finding(g->run, EDIAG_C_INITCHECK_STORE, pc, rn, u.reg, u.pos, u.who, lane);
         if (ms)
             for (unsigned k = 0; k < mn; k++) ms[k] = rn == mn ? (rs[k] ? org_of(rs[k], pc) : 0) : org;
@@ -1033,8 +1066,8 @@ static void check_branch(emu_thread *t, emu_check_group *g, const emu_op *op, ui
     if (!org && (op->form == VISA_FORM_IFCALL || op->form == VISA_FORM_SWITCHJMP))
         org = src_origin(t, g, &op->src[0], 0, pc);
     if (!org || !init_first(g->run, pc, 3)) return;
-    char w[96], pos[48];
-    who(g, t->index, w, sizeof w);
+    char w[EMU_WHO_BYTES], pos[EMU_POS_BYTES];
+    who(g, t->index, lane, w, sizeof w);
     op_pos(g->run, org - 1, pos, sizeof pos);
     finding(g->run, EDIAG_C_INITCHECK_BRANCH, pc, op->pred_id ? "predicate" : "index", pos, w, lane);
 }
@@ -1167,8 +1200,8 @@ static void barrier_divergence(emu_thread *t, unsigned id) {
     if (!g || !(g->run->checks & VISA_CHECK_SYNCCHECK) || !g->run->lanes_are_items || id != 0) return;
     uint32_t off = t->dispatch & ~t->em;
     if (!off) return;
-    char w[96];
-    who(g, t->index, w, sizeof w);
+    char w[EMU_WHO_BYTES];
+    who(g, t->index, EMU_NO_LANE, w, sizeof w);
     finding(g->run, EDIAG_C_SYNCCHECK_DIVERGENCE, cur_pc(t), (unsigned)__builtin_popcount(t->dispatch & t->em),
             (unsigned)__builtin_popcount(t->dispatch), off, w);
 }
@@ -1225,8 +1258,8 @@ static uint32_t check_of(emu_diag_id d) {
 
 bool emu_check_fault(emu_check_group *g, emu_thread *t) {
     if (!g || !(g->run->checks & check_of(t->fault_finding))) return false;
-    char w[96];
-    who(g, t->index, w, sizeof w);
+    char w[EMU_WHO_BYTES];
+    who(g, t->index, t->fault_lane, w, sizeof w);
     finding_report(g->run, t->fault_finding, EFRAME_FINDING_FMT, t->pc, t->fault_msg, w, t->fault_lane);
     return true;
 }
@@ -1239,7 +1272,7 @@ bool emu_check_deadlock(emu_check_group *g) {
     uint32_t first = UINT32_MAX, ended = 0;
     for (uint32_t i = 0; i < g->n && len < sizeof list - 64; i++) {
         const emu_thread *t = &g->threads[i];
-        char pos[48];
+        char pos[EMU_POS_BYTES];
         op_pos(R, t->pc, pos, sizeof pos);
         bool waits = t->blocked;
         if (waits && first == UINT32_MAX) first = i;
@@ -1249,8 +1282,8 @@ bool emu_check_deadlock(emu_check_group *g) {
     }
     if (len >= sizeof list - 64) snprintf(list + len, sizeof list - len, ", ...");
     if (first == UINT32_MAX) return false;
-    char w[96];
-    who(g, first, w, sizeof w);
+    char w[EMU_WHO_BYTES];
+    who(g, first, EMU_NO_LANE, w, sizeof w);
     if (ended) finding(R, EDIAG_C_SYNCCHECK_EXIT, g->threads[first].pc, ended, g->n, w, list);
     else finding(R, EDIAG_C_SYNCCHECK_DEADLOCK, g->threads[first].pc, w, list);
     return true;

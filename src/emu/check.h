@@ -15,6 +15,13 @@ typedef struct emu_check_group emu_check_group;
 ** or a visa_buffer_access per buffer (memcheck). */
 visa_status emu_check_prepare(const emu_program *p, uint32_t checks, diag_sink *ds, const visa_buffer *bufs,
                               size_t nbufs, const uint8_t *undef, const uint8_t *access, emu_check_run **out);
+/* Name the work-items of an OpenCL-model launch in findings (NULL or not opencl: threads only). */
+void emu_check_set_items(emu_check_run *run, const emu_items *items);
+#define EMU_WHO_BYTES 200 /* room for a finding's "work-item ..., group ..., thread N" */
+/* "work-item (8,0,0) local (8,0,0), " of lane `lane` of thread `thread` of the group with ids
+** `group`, or "" when it is NULL, not opencl or lane is EMU_NO_LANE; returns the characters written. */
+size_t emu_work_item(const emu_items *it, const uint32_t group[3], uint32_t thread, uint32_t lane, char *out,
+                     size_t cap);
 /* Report "and N more" past the limit; true when anything was found.  Frees the run. */
 bool emu_check_finish(emu_check_run *run);
 /* The check state of one group (NULL when run is NULL); false on allocation failure. */

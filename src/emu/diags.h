@@ -41,6 +41,13 @@ void emu_diag_report_offset(diag_sink *ds, emu_diag_id d, const char *fmt, uint6
 void emu_diag_vreport(diag_sink *ds, emu_diag_id d, uint32_t line, uint32_t col, uint64_t offset, const char *fmt,
                       va_list ap) __attribute__((format(printf, 6, 0)));
 
+/* At an instruction's vISA position and its program's source position (src_line 0: none; the
+** message then ends " at FILE:LINE", core.h's diag_vat_src). */
+void emu_diag_vreport_src(diag_sink *ds, emu_diag_id d, uint32_t line, uint32_t col, const char *src_file,
+                          uint32_t src_line, const char *fmt, va_list ap) __attribute__((format(printf, 7, 0)));
+void emu_diag_report_src(diag_sink *ds, emu_diag_id d, const char *fmt, uint32_t line, uint32_t col,
+                         const char *src_file, uint32_t src_line, ...) __attribute__((format(printf, 3, 8)));
+
 #define emu_diag(ds, d, ...) emu_diag_report(ds, d, d##_FMT, __VA_ARGS__)
 #define emu_diag_offset(ds, d, ...) emu_diag_report_offset(ds, d, d##_FMT, __VA_ARGS__)
 

@@ -116,10 +116,14 @@ static inline void emu_op_set_exec(emu_op *op, uint8_t exec) {
     op->nomask = ir_exec_nomask(exec);
 }
 
-/* The instruction an op was lowered from (in NULL for a routine's end op). */
+/* The instruction an op was lowered from (in NULL for a routine's end op), and the program's
+** source position it came from: the last FILE and LOC before it in its routine (IGC emits them for
+** a -g build; LOC 0 ends a line's code).  Read only when reporting: the run loops never look. */
 typedef struct emu_origin {
     const ir_routine *r;
     const ir_inst *in;
+    uint32_t src_line; /* LOC; 0: none */
+    uint32_t src_file; /* 1 + index into emu_program.src_files; 0: no FILE */
 } emu_origin;
 
 typedef struct emu_program {
@@ -149,11 +153,39 @@ typedef struct emu_program {
     uint32_t extern_syms; /* faddr ops of names the module does not define: their op->imm is 1..this,
                             ** the launch's visa_run_opts.symbols give their addresses (emu_mem.symbols) */
     VEC(emu_origin) origin; /* per op: the instruction it came from (observation, diagnostics) */
+    VEC(const char *) src_files; /* FILE names of the lowered routines, each once (the module's strings) */
     uint32_t nroutines;
     /* while lowering: the routine being lowered and its layout */
     const ir_routine *cur_r;
     const emu_layout *cur;
 } emu_program;
+
+/* The source position of op pc (emu_origin): its LOC line (0: none) and *file its FILE or NULL. */
+static inline uint32_t emu_src_of(const emu_program *p, uint32_t pc, const char **file) {
+    const emu_origin *o = pc < p->origin.len ? &p->origin.data[pc] : NULL;
+    *file = o && o->src_line && o->src_file ? p->src_files.data[o->src_file - 1] : NULL;
+    return o ? o->src_line : 0;
+}
+
+/* How a launch's lanes are OpenCL work-items (docs/launch.md, "Threads per group"): with the
+** OpenCL model (Target="3d") lane l of thread t is the group's work-item n = t x simd + l,
+** counted x fastest; x wraps at the local size in x, y at the local size in y, z keeps counting
+** (lanes past the group's end get the runtime's wrapped values).  Not opencl: a thread is one
+** work-item and findings name threads only. */
+typedef struct emu_items {
+    bool opencl;
+    uint32_t simd;
+    uint32_t local[3]; /* this launch's work-items per group */
+    uint32_t enqueued[3]; /* the ND-range's local size (a remainder region's groups are smaller) */
+    uint32_t global_offset[3];
+} emu_items;
+static inline void emu_local_id(const emu_items *it, uint32_t thread, uint32_t lane, uint32_t id[3]) {
+    uint64_t n = (uint64_t)thread * it->simd + lane;
+    id[0] = (uint32_t)(n % it->local[0]);
+    id[1] = (uint32_t)(n / it->local[0] % it->local[1]);
+    id[2] = (uint32_t)(n / it->local[0] / it->local[1]);
+}
+#define EMU_NO_LANE UINT32_MAX /* emu_work_item (check.h): the thread, not one of its lanes */
 
 /* Host ISA levels the fast ALU handlers are built for (fast.c). */
 enum { EMU_ISA_BASELINE = 0, EMU_ISA_AVX2 = 1, EMU_ISA_AVX512 = 2 };

@@ -53,6 +53,7 @@ typedef struct launch {
     uint32_t nthreads; /* threads per group */
     uint64_t items; /* work-items per group */
     emu_abi abi;
+    emu_items work_items; /* the OpenCL model's work-items (launch_shape), for local ids and findings */
     const visa_arg **bound; /* per input: its argument, NULL if the launch fills it */
     uint32_t simd; /* dispatch width: initial execution mask */
     uint32_t slm_bytes;
@@ -157,14 +158,9 @@ static void fill_local_ids(const launch *L, uint32_t ti, const ir_input *in, uin
     for (uint32_t b = 0; b < in->size; b++) {
         uint32_t rel = (uint32_t)in->offset + b - abi->pt_begin;
         uint32_t c = rel / abi->row, lane = rel % abi->row / 2;
-        uint32_t id = 0;
-        if (c < 3 && lane < L->simd) {
-            uint64_t n = (uint64_t)ti * L->simd + lane;
-            id = c == 0   ? (uint32_t)(n % L->local[0])
-                 : c == 1 ? (uint32_t)(n / L->local[0] % L->local[1])
-                          : (uint32_t)(n / L->local[0] / L->local[1]);
-        }
-        dst[b] = (uint8_t)(id >> (8 * (rel & 1)));
+        uint32_t id[3] = {0, 0, 0};
+        if (c < 3 && lane < L->simd) emu_local_id(&L->work_items, ti, lane, id);
+        dst[b] = (uint8_t)((c < 3 ? id[c] : 0) >> (8 * (rel & 1)));
     }
 }
 
@@ -356,14 +352,21 @@ static void note_other_threads(const launch *L, const group_mem *gm, uint32_t ti
         snprintf(t->fault_msg + len, sizeof t->fault_msg - len, " and %zu more", more);
 }
 
+/* The ids of the group with linear index gi (x fastest, from visa_run_opts.group_base). */
+static void group_ids(const launch *L, uint64_t gi, uint32_t g[3]) {
+    const uint32_t *base = L->opts->group_base;
+    g[0] = base[0] + (uint32_t)(gi % L->groups[0]);
+    g[1] = base[1] + (uint32_t)(gi / L->groups[0] % L->groups[1]);
+    g[2] = base[2] + (uint32_t)(gi / L->groups[0] / L->groups[1]);
+}
+
 /* Run one group: its threads take turns in index order, each until it ends or waits at a barrier,
 ** until all have ended.  A round in which no thread gets past its barrier is a deadlock.  The
 ** order is fixed, so the result never depends on the host.  Returns false on a fault. */
 static bool run_group(launch *L, uint64_t gi, group_mem *gm) {
     const emu_program *p = L->prog;
-    const uint32_t *base = L->opts->group_base;
-    uint32_t g[3] = {base[0] + (uint32_t)(gi % L->groups[0]), base[1] + (uint32_t)(gi / L->groups[0] % L->groups[1]),
-                     base[2] + (uint32_t)(gi / L->groups[0] / L->groups[1])};
+    uint32_t g[3];
+    group_ids(L, gi, g);
     emu_mem mem = {.bufs = L->bufs, /* the sink: emu_check_group_begin */
                    .nbufs = L->nbufs,
                    .slm = gm->slm,
@@ -771,6 +774,15 @@ static bool launch_shape_of(diag_sink *ds, const ir_routine *r, const visa_run_o
 /* The shape, and the bound on the threads a launch starts: a launch past it could never finish. */
 static bool launch_shape(diag_sink *ds, const ir_routine *r, const visa_run_opts *o, launch *L) {
     if (!launch_shape_of(ds, r, o, L)) return false;
+    emu_items *it = &L->work_items;
+    it->opencl = L->abi.opencl;
+    it->simd = L->simd;
+    bool enqueued = o->enqueued_local_size[0] || o->enqueued_local_size[1] || o->enqueued_local_size[2];
+    for (int k = 0; k < 3; k++) {
+        it->local[k] = L->local[k];
+        it->enqueued[k] = enqueued ? o->enqueued_local_size[k] : L->local[k];
+        it->global_offset[k] = L->global_offset[k];
+    }
     if (L->ngroups > MAX_LAUNCH_THREADS / L->nthreads) {
         emu_diag_offset(ds, EDIAG_LAUNCH_TOTAL_THREADS, VISA_DIAG_NO_OFFSET, L->groups[0], L->groups[1], L->groups[2],
                         L->nthreads, L->nthreads == 1 ? "" : "s", (unsigned long long)MAX_LAUNCH_THREADS);
@@ -888,6 +900,23 @@ static void launch_buffers_free(visa_ctx *ctx, launch *L) {
     vx_free(ctx, L->bufs, sizeof(visa_buffer) * L->nbufs);
 }
 
+/* The run's first fault at its instruction, its source position and its thread (and work-item). */
+static void report_fault(const launch *L, diag_sink *ds) {
+    const emu_program *prog = L->prog;
+    uint32_t pc = L->fault_op < prog->ops.len ? L->fault_op : 0;
+    const emu_op *op = &prog->ops.data[pc];
+    size_t mn_len;
+    const char *mn = isa_form_mnem_or_name(op->form, &mn_len);
+    uint32_t g[3];
+    group_ids(L, L->fault_group, g);
+    char item[EMU_WHO_BYTES];
+    emu_work_item(&L->work_items, g, L->fault_thread, L->fault_lane, item, sizeof item);
+    const char *src_file;
+    uint32_t src_line = emu_src_of(prog, pc, &src_file);
+    emu_diag_report_src(ds, L->fault_diag, EFRAME_FAULT_FMT, op->line, op->col, src_file, src_line, (int)mn_len, mn,
+                        L->fault_msg, item, (unsigned long long)L->fault_group, L->fault_thread, L->fault_lane);
+}
+
 /* Run every group on the host threads the launch may use, then report the first fault (lowest
 ** group, then thread) at its instruction. */
 static visa_status launch_groups(launch *L, diag_sink *ds, visa_run_stats *stats) {
@@ -910,11 +939,7 @@ static visa_status launch_groups(launch *L, diag_sink *ds, visa_run_stats *stats
     }
     if (L->oom) return VISA_E_NOMEM;
     if (L->fault_group == UINT64_MAX) return VISA_OK;
-    const emu_op *op = &prog->ops.data[L->fault_op < prog->ops.len ? L->fault_op : 0];
-    size_t mn_len;
-    const char *mn = isa_form_mnem_or_name(op->form, &mn_len);
-    emu_diag_report(ds, L->fault_diag, EFRAME_FAULT_FMT, op->line, op->col, (int)mn_len, mn, L->fault_msg,
-                    (unsigned long long)L->fault_group, L->fault_thread, L->fault_lane);
+    report_fault(L, ds);
     return VISA_E_RUNTIME;
 }
 
@@ -956,7 +981,9 @@ static visa_status launch_setup(visa_ctx *ctx, launch *L, diag_sink *ds, const v
     L->fault_group = UINT64_MAX;
     st = emu_observe_prepare(prog, opts->observer, L->groups, &L->obs);
     if (st != VISA_OK) return st;
-    return emu_check_prepare(prog, opts->checks, ds, L->bufs, nbufs, opts->undef_buffers, opts->buffer_access, &L->chk);
+    st = emu_check_prepare(prog, opts->checks, ds, L->bufs, nbufs, opts->undef_buffers, opts->buffer_access, &L->chk);
+    emu_check_set_items(L->chk, &L->work_items);
+    return st;
 }
 
 visa_status visa_kernel_run(const visa_kernel *k, const visa_run_opts *opts_in, const visa_arg *args, size_t nargs,

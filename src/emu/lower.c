@@ -15,7 +15,23 @@
 #include "jit.h"
 #include "opnd.h"
 
-static visa_status lower_inst(emu_program *p, const ir_inst *in, uint32_t *label_op, diag_sink *ds) {
+/* The source position ops take while lowering a routine: IGC's FILE and LOC instructions. */
+typedef struct src_pos {
+    uint32_t file, line; /* as emu_origin.src_file, src_line */
+} src_pos;
+
+/* Follow a FILE or LOC instruction: a FILE name goes into the program's table once. */
+static bool src_pos_step(emu_program *p, const ir_inst *in, src_pos *at) {
+    if (in->form == VISA_FORM_LOC && in->nopnd) at->line = (uint32_t)in->opnd[0].u.num;
+    if (in->form != VISA_FORM_FILE || !in->nopnd) return true;
+    const char *name = ir_str(p->cur_r, in->opnd[0].u.str);
+    for (uint32_t k = 0; k < p->src_files.len; k++)
+        if (!strcmp(p->src_files.data[k], name)) return at->file = k + 1, true;
+    at->file = p->src_files.len + 1;
+    return vec_push(p->ctx, &p->src_files, name);
+}
+
+static visa_status lower_inst(emu_program *p, const ir_inst *in, uint32_t *label_op, const src_pos *at, diag_sink *ds) {
     emu_op op;
     memset(&op, 0, sizeof op);
     op.form = in->form;
@@ -99,7 +115,7 @@ static visa_status lower_inst(emu_program *p, const ir_inst *in, uint32_t *label
     for (unsigned k = 0; k < sizeof all / sizeof all[0]; k++)
         if (all[k]->shape == EO_PRED) all[k]->bitoff = op.mask_off;
     if (sem->lower && !sem->lower(p, in, &op, ds)) return VISA_E_UNSUPPORTED;
-    emu_origin from = {p->cur_r, in};
+    emu_origin from = {p->cur_r, in, at->line, at->file};
     return vec_push(p->ctx, &p->ops, op) && vec_push(p->ctx, &p->origin, from) ? VISA_OK : VISA_E_NOMEM;
 }
 
@@ -140,8 +156,13 @@ static visa_status lower_routine(emu_program *p, uint32_t base, diag_sink *ds) {
             label_op[in->opnd[0].u.label] = base + i;
     }
     visa_status st = VISA_OK;
+    src_pos at = {0, 0}; /* a routine's positions start unknown (IGC gives each its FILE) */
     for (uint32_t i = 0; i < r->insts.len; i++) {
-        visa_status s = lower_inst(p, &r->insts.data[i], label_op, ds);
+        if (!src_pos_step(p, &r->insts.data[i], &at)) {
+            st = VISA_E_NOMEM;
+            break;
+        }
+        visa_status s = lower_inst(p, &r->insts.data[i], label_op, &at, ds);
         if (s != VISA_OK && st == VISA_OK) st = s;
         if (s == VISA_E_NOMEM) break;
     }
@@ -152,7 +173,7 @@ static visa_status lower_routine(emu_program *p, uint32_t base, diag_sink *ds) {
         end.fn = r->is_kernel ? emu_end_handler : emu_sem_of(VISA_FORM_FRET)->fn;
         end.form = r->is_kernel ? VISA_FORM_RET : VISA_FORM_FRET;
         end.line = r->line;
-        emu_origin from = {r, NULL};
+        emu_origin from = {r, NULL, at.line, at.file};
         if (!vec_push(ctx, &p->ops, end) || !vec_push(ctx, &p->origin, from)) st = VISA_E_NOMEM;
     }
     return st;
@@ -242,6 +263,7 @@ void emu_program_free(emu_program *p) {
     vec_free(p->ctx, &p->lane_off);
     vec_free(p->ctx, &p->targets);
     vec_free(p->ctx, &p->origin);
+    vec_free(p->ctx, &p->src_files);
     vx_free(p->ctx, p->func_op, sizeof(uint32_t) * p->nroutines);
     p->func_op = NULL;
 }

@@ -292,6 +292,9 @@ static visa_status run_region(cl_plan *P, const visa_kernel *vk, const uint64_t 
         o.groups[d] = (uint32_t)count[d];
         o.local_size[d] = (uint32_t)local[d];
         o.group_base[d] = (uint32_t)base[d];
+        /* what the payload holds too; the emulator names work-items by them */
+        o.enqueued_local_size[d] = (uint32_t)P->local[d];
+        o.global_offset[d] = (uint32_t)P->offset[d];
     }
     visa_run_stats st;
     visa_status s = visa_kernel_run(vk, &o, NULL, 0, P->bufs, P->nbufs, &st);

@@ -143,11 +143,13 @@ has init-2d-b-line "$gm:62:5: error[C-INITCHECK-STORE]: store of 4 undefined byt
 run init-2d-fixed 0 "$gm" --arg buf:256 --arg buf:1024 "${gargs[@]}"
 count init-2d-fixed 0
 
-# OpenCL (Target="3d"): the lanes of a thread are work-items (tests/cli/check/ocl_lanes.visaasm)
+# OpenCL (Target="3d"): the lanes of a thread are work-items (tests/cli/check/ocl_lanes.visaasm);
+# a finding names the work-item (SIMD8, local size 8: thread 0's lane L is local id (L,0,0), in
+# group G global id (8G + L,0,0)), and so does the other access of a race in the same group
 ol=$k/ocl_lanes.visaasm
 run ocl-race 1 "$ol" --local-size 8 --arg buf:64 --arg 1 --arg 0 --check=racecheck
 count ocl-race 1
-has ocl-race-line "$ol:32:5: error[C-RACECHECK-GLOBAL]: read of byte 4 of buffer 0 [group 0 (0,0,0), thread 0, lane 0] races with the write by thread 0, lane 1 at line 27:5: no barrier between them"
+has ocl-race-line "$ol:32:5: error[C-RACECHECK-GLOBAL]: read of byte 4 of buffer 0 [work-item (0,0,0) local (0,0,0), group 0 (0,0,0), thread 0, lane 0] races with the write by work-item (1,0,0) local (1,0,0), thread 0, lane 1 at line 27:5: no barrier between them"
 run ocl-diverge 1 "$ol" --local-size 8 --arg buf:64 --arg 0 --arg 1 --check=synccheck
 count ocl-diverge 1
 has ocl-diverge-line "$ol:38:5: error[C-SYNCCHECK-DIVERGENCE]: work-group divergence: 4 of the thread's 8 work-items reach this barrier (lanes off: 0xaa), the others do not [group 0 (0,0,0), thread 0]"
@@ -162,7 +164,7 @@ has init-oob-line "$sx:66:5: error[C-INITCHECK-STORE]: store of 4 undefined byte
 # (lines 58, 59) read-modify-write undefined bytes
 run init-atomic 1 "$k/ocl_race.visaasm" --groups 2 --local-size 8 --arg buf:80:undef --arg 3 --arg 0 --check=initcheck
 count init-atomic 2
-has init-atomic-line "$k/ocl_race.visaasm:58:5: error[C-INITCHECK-ATOMIC]: atomic read-modify-write of 4 undefined bytes (memory nothing wrote) [group 0 (0,0,0), thread 0, lane 0]"
+has init-atomic-line "$k/ocl_race.visaasm:58:5: error[C-INITCHECK-ATOMIC]: atomic read-modify-write of 4 undefined bytes (memory nothing wrote) [work-item (0,0,0) local (0,0,0), group 0 (0,0,0), thread 0, lane 0]"
 # (g) struct padding (tests/cli/check/init_pad.visaasm): dwords with one defined byte, copied byte
 # by byte by a mov and stored, are no finding; with FIX 0 no byte is defined: the store on line 26
 # reports lane 0, first read undefined by the mov on line 25
@@ -188,20 +190,48 @@ run ocl-fences 0 "$orc" "${oargs[@]}" --arg 3 --arg 0
 count ocl-fences 0
 run ocl-slm-unfenced 1 "$orc" "${oargs[@]}" --arg 2 --arg 0
 count ocl-slm-unfenced 1
-has ocl-slm-unfenced-line "$orc:54:5: error[C-RACECHECK-SLM]: read of SLM byte 0x4 [group 0 (0,0,0), thread 0, lane 0] races with the write by thread 0, lane 1 at line 36:5: no barrier between them"
+has ocl-slm-unfenced-line "$orc:54:5: error[C-RACECHECK-SLM]: read of SLM byte 0x4 [work-item (0,0,0) local (0,0,0), group 0 (0,0,0), thread 0, lane 0] races with the write by work-item (1,0,0) local (1,0,0), thread 0, lane 1 at line 36:5: no barrier between them"
 run ocl-ugm-unfenced 1 "$orc" "${oargs[@]}" --arg 1 --arg 0
 count ocl-ugm-unfenced 1
-has ocl-ugm-unfenced-line "$orc:56:5: error[C-RACECHECK-GLOBAL]: read of byte 20 of buffer 0 [group 0 (0,0,0), thread 0, lane 0] races with the write by thread 0, lane 1 at line 41:5: no barrier between them"
+has ocl-ugm-unfenced-line "$orc:56:5: error[C-RACECHECK-GLOBAL]: read of byte 20 of buffer 0 [work-item (0,0,0) local (0,0,0), group 0 (0,0,0), thread 0, lane 0] races with the write by work-item (1,0,0) local (1,0,0), thread 0, lane 1 at line 41:5: no barrier between them"
 run ocl-atomic 1 "$orc" "${oargs[@]}" --arg 3 --arg 1
 count ocl-atomic 3
-has ocl-atomic-line "$orc:64:5: error[C-RACECHECK-GLOBAL]: read of byte 0 of buffer 0 [group 0 (0,0,0), thread 0, lane 0] races with the atomic write by thread 0, lanes 0xff at line 59:5: no barrier between them"
-has ocl-atomic-group "$orc:58:5: error[C-RACECHECK-GLOBAL]: atomic of byte 0 of buffer 0 [group 1 (1,0,0), thread 0, lane 0] races with the read by group 0, thread 0, lane 7 at line 64:5: no barrier between them"
+has ocl-atomic-line "$orc:64:5: error[C-RACECHECK-GLOBAL]: read of byte 0 of buffer 0 [work-item (0,0,0) local (0,0,0), group 0 (0,0,0), thread 0, lane 0] races with the atomic write by thread 0, lanes 0xff at line 59:5: no barrier between them"
+has ocl-atomic-group "$orc:58:5: error[C-RACECHECK-GLOBAL]: atomic of byte 0 of buffer 0 [work-item (8,0,0) local (0,0,0), group 1 (1,0,0), thread 0, lane 0] races with the read by group 0, thread 0, lane 7 at line 64:5: no barrier between them"
 run ocl-nonuniform 1 "$orc" "${oargs[@]}" --arg 3 --arg 2
 count ocl-nonuniform 1
-has ocl-nonuniform-line "$orc:71:5: error[C-RACECHECK-GLOBAL]: write of byte 4 of buffer 0 [group 1 (1,0,0), thread 0, lane 0] races with the write by group 0, thread 0, lanes 0xff at line 71:5: no barrier between them"
+has ocl-nonuniform-line "$orc:71:5: error[C-RACECHECK-GLOBAL]: write of byte 4 of buffer 0 [work-item (8,0,0) local (0,0,0), group 1 (1,0,0), thread 0, lane 0] races with the write by group 0, thread 0, lanes 0xff at line 71:5: no barrier between them"
 run ocl-intergroup 1 "$orc" "${oargs[@]}" --arg 3 --arg 4
 count ocl-intergroup 1
-has ocl-intergroup-line "$orc:79:5: error[C-RACECHECK-GLOBAL]: write of byte 8 of buffer 0 [group 1 (1,0,0), thread 0, lane 0] races with the read by group 0, thread 0, lane 0 at line 73:5: no barrier between them"
+has ocl-intergroup-line "$orc:79:5: error[C-RACECHECK-GLOBAL]: write of byte 8 of buffer 0 [work-item (8,0,0) local (0,0,0), group 1 (1,0,0), thread 0, lane 0] races with the read by group 0, thread 0, lane 0 at line 73:5: no barrier between them"
+
+# the program's source position (tests/cli/check/src_loc.visaasm: FILE "kern.cl", LOC lines as a -g
+# build has them): with SHIFT 4 the store of kern.cl line 3 (vISA line 32) leaves the 32-byte
+# buffer in lanes 4..7, the load of line 4 (vISA 38) and the store after LOC 0 (vISA 40, no source
+# line) in lane 7; SIMD8, local size 8: lane L is work-item (L,0,0), in group 1 with global offset
+# 16 work-item (8 + L + 16,0,0)
+sl=$k/src_loc.visaasm
+run src-loc 1 "$sl" --local-size 8 --arg buf:32 --arg 4 --check=memcheck
+count src-loc 6
+has src-loc-store "$sl:32:5: error[C-MEMCHECK-OOB]: out-of-bounds store of 4 bytes at address 0x100000020: offset 32 of buffer 0 (32 bytes) [work-item (4,0,0) local (4,0,0), group 0 (0,0,0), thread 0, lane 4] at kern.cl:3"
+has src-loc-load "$sl:38:5: error[C-MEMCHECK-OOB]: out-of-bounds load of 4 bytes at address 0x100000020: offset 32 of buffer 0 (32 bytes) [work-item (7,0,0) local (7,0,0), group 0 (0,0,0), thread 0, lane 7] at kern.cl:4"
+has src-loc-none "$sl:40:5: error[C-MEMCHECK-OOB]: out-of-bounds store of 4 bytes at address 0x100000020: offset 32 of buffer 0 (32 bytes) [work-item (7,0,0) local (7,0,0), group 0 (0,0,0), thread 0, lane 7]"
+run src-loc-group 1 "$sl" --groups 2 --global-offset 16,0,0 --local-size 8 --arg buf:32 --arg 4 --check=memcheck
+has src-loc-group-line "$sl:32:5: error[C-MEMCHECK-OOB]: out-of-bounds store of 4 bytes at address 0x100000020: offset 32 of buffer 0 (32 bytes) [work-item (28,0,0) local (4,0,0), group 1 (1,0,0), thread 0, lane 4] at kern.cl:3"
+# the origin an initcheck finding names has its source position too (SHIFT 0: lane 7's load reads
+# out[8], which is no memory; the last store stores it)
+run src-loc-init 1 "$sl" --local-size 8 --arg buf:32 --arg 0 --check=memcheck,initcheck
+has src-loc-init-line "$sl:40:5: error[C-INITCHECK-STORE]: store of 4 undefined bytes (VAL bytes 28..31), first read undefined at line 38:5 (kern.cl:4) [work-item (7,0,0) local (7,0,0), group 0 (0,0,0), thread 0, lane 7]"
+# without --check: the run's first fault (group 0), in the fault's form
+run src-loc-fault 1 "$sl" --groups 2 --global-offset 16,0,0 --local-size 8 --arg buf:32 --arg 4
+has src-loc-fault-line "$sl:32:5: error[E-RUN-OOB-GLOBAL]: runtime error in 'lsc_store': store of 4 bytes at buffer 0 (32 bytes) + 32 is out of bounds [work-item (20,0,0) local (4,0,0), group 0, thread 0, lane 4] at kern.cl:3"
+# --json gives the position as data too
+"$visa" run "$sl" --local-size 8 --arg buf:32 --arg 4 --check=memcheck --json >"$tmp/out" 2>&1
+if grep -qF '(32 bytes) [work-item (4,0,0) local (4,0,0), group 0 (0,0,0), thread 0, lane 4] at kern.cl:3", "src_file": "kern.cl", "src_line": 3,' "$tmp/out"; then
+  pass=$((pass + 1))
+else
+  fail=$((fail + 1)); echo "FAIL src-loc-json: $(head -c 600 "$tmp/out")"
+fi
 
 # the option
 run bad-list 2 "$sx" --check=memcheck,bogus

@@ -45,6 +45,11 @@ void diag_json(strbuf *b, const visa_diag *d) {
     sb_printf(b, ", \"line\": %u, \"col\": %u", d->line, d->col);
     if (!d->line && d->offset != VISA_DIAG_NO_OFFSET) sb_printf(b, ", \"offset\": %llu", (unsigned long long)d->offset);
     sb_json_member(b, ", ", "message", d->message);
+    /* the program's own source position (a -g build's FILE / LOC), when the instruction has one */
+    if (d->src_line) {
+        if (d->src_file) sb_json_member(b, ", ", "src_file", d->src_file);
+        sb_printf(b, ", \"src_line\": %u", d->src_line);
+    }
     if (d->source_line) {
         sb_puts(b, ", \"source\": ");
         sb_json_str(b, d->source_line, d->source_line_len);
@@ -109,7 +114,9 @@ static void json_error(const char *id, const char *file, uint32_t line, uint32_t
                    VISA_DIAG_NO_OFFSET,
                    message,
                    source ? source->s : NULL,
-                   source ? source->len : 0};
+                   source ? source->len : 0,
+                   NULL,
+                   0};
     sink_diag(report_diags(), &d);
 }
 

@@ -86,6 +86,8 @@ int load_module(const char *path, visa_platform platform, diag_out *o, bool want
                        VISA_DIAG_NO_OFFSET,
                        "not a vISA object (it does not start with \"CISA\"); 'visa fmt' prints text",
                        NULL,
+                       0,
+                       NULL,
                        0};
         sink_diag(o, &d);
         return EXIT_DIAG;

@@ -244,8 +244,8 @@ static void report_region(const visa_region *r, const char *operand) {
     for (uint32_t i = 0; i < r->exec_size; i++) sb_printf(b, "%s%lld", i ? ", " : "", (long long)r->lane_byte[i]);
     sb_puts(b, "]}");
     for (uint32_t i = 0; i < r->nbroken; i++) {
-        visa_diag d = {r->broken[i].severity, r->broken[i].id, "<operand>",    1, 1, VISA_DIAG_NO_OFFSET,
-                       r->broken[i].message,  operand,         strlen(operand)};
+        visa_diag d = {r->broken[i].severity, r->broken[i].id, "<operand>",     1,    1, VISA_DIAG_NO_OFFSET,
+                       r->broken[i].message,  operand,         strlen(operand), NULL, 0};
         sink_diag(report_diags(), &d);
     }
 }
