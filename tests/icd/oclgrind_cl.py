@@ -22,7 +22,7 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "program"))
-from oclgrind_suite import CHECK_OF, findings_verdict, judge  # noqa: E402
+from oclgrind_suite import CHECK_OF, findings_verdict, judge, run_all  # noqa: E402
 
 PYTHON = "/usr/bin/python3"  # Debian's, where python3-pyopencl lives
 FINDING = re.compile(r"\[(C-[A-Z0-9-]+)\]")
@@ -80,20 +80,9 @@ def main():
         print("SKIPPED: " + probe.stderr.strip())
         return 77
     tests = [t.strip() for t in open(os.path.join(kdir, "TESTS")) if t.strip()]
-    unexpected = 0
     with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as pool:
-        for device in devices:
-            futures = [pool.submit(judge, test, device, lambda cv, t=test, d=device: run_test(visa, kdir, t, d, cv))
-                       for test in tests]
-            counts = {"pass": 0, "fail": 0, "na": 0}
-            for test, fut in zip(tests, futures):
-                outcome, detail, bad = fut.result()
-                counts[outcome] += 1
-                unexpected += bad
-                if outcome != "pass" or detail:
-                    word = {"pass": "passed", "fail": "FAILED", "na": "n/a"}[outcome]
-                    print("  %s %s: %s: %s" % (device, test, word, detail))
-            print("%s: %d passed, %d failed, %d not applicable" % (device, counts["pass"], counts["fail"], counts["na"]))
+        unexpected = run_all(pool, devices, tests,
+                             lambda test, device: judge(test, device, lambda cv: run_test(visa, kdir, test, device, cv)))
     print("%d unexpected failures" % unexpected)
     return 1 if unexpected else 0
 

@@ -320,21 +320,28 @@ def main():
         print("SKIPPED: no ocloc (Debian: intel-opencl-icd)")
         return 77
     tests = [t.strip() for t in open(os.path.join(kdir, "TESTS")) if t.strip()]
-    unexpected = 0
     with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as pool:
-        for device in devices:
-            futures = [pool.submit(outcome_of, visa, kdir, test, device, work) for test in tests]
-            counts = {"pass": 0, "fail": 0, "na": 0}
-            for test, fut in zip(tests, futures):
-                outcome, detail, bad = fut.result()
-                counts[outcome] += 1
-                unexpected += bad
-                if outcome != "pass" or detail.startswith("passes, but"):
-                    word = {"pass": "passed", "fail": "FAILED", "na": "n/a"}[outcome]
-                    print("  %s %s: %s: %s" % (device, test, word, detail))
-            print("%s: %d passed, %d failed, %d not applicable" % (device, counts["pass"], counts["fail"], counts["na"]))
+        unexpected = run_all(pool, devices, tests, lambda test, device: outcome_of(visa, kdir, test, device, work))
     print("%d unexpected failures" % unexpected)
     return 1 if unexpected else 0
+
+
+def run_all(pool, devices, tests, outcome):
+    """outcome(test, device) -> (outcome, detail, unexpected) of every test on every device, in the
+    pool; prints what did not simply pass and the counts per device; the unexpected failures."""
+    unexpected = 0
+    for device in devices:
+        futures = [pool.submit(outcome, test, device) for test in tests]
+        counts = {"pass": 0, "fail": 0, "na": 0}
+        for test, fut in zip(tests, futures):
+            result, detail, bad = fut.result()
+            counts[result] += 1
+            unexpected += bad
+            if result != "pass" or detail.startswith("passes, but"):
+                word = {"pass": "passed", "fail": "FAILED", "na": "n/a"}[result]
+                print("  %s %s: %s: %s" % (device, test, word, detail))
+        print("%s: %d passed, %d failed, %d not applicable" % (device, counts["pass"], counts["fail"], counts["na"]))
+    return unexpected
 
 
 if __name__ == "__main__":
