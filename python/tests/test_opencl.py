@@ -18,6 +18,8 @@ import visa.opencl
 
 
 def _python_with_pyopencl():
+    if "asan" in os.environ.get("LD_PRELOAD", ""):
+        return None  # an ASan libvisa cannot load libocloc, and pyopencl's C++ trips the preloaded runtime
     for py in (sys.executable, "/usr/bin/python3"):
         if py and os.path.exists(py) and subprocess.run([py, "-c", "import pyopencl, numpy"],
                                                        capture_output=True).returncode == 0:
