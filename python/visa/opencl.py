@@ -47,8 +47,8 @@ def use_platform(checks=None, threads=None):
     if threads is not None:
         os.environ["VISA_CL_THREADS"] = str(int(threads))
     vendors = os.environ.get("OCL_ICD_VENDORS", "")
-    if vendors.endswith("visa.icd") or os.path.basename(vendors.rstrip("/")) == "icd":
-        return  # `visa cl`, or a caller that chose visa's ICD already
+    if vendors.endswith("visa.icd") or os.path.isfile(os.path.join(vendors, "visa.icd")):
+        return  # `visa cl`, or a caller that chose visa's ICD (its file or a folder holding it) already
     path = icd_path()
     if path is None:
         raise RuntimeError("visa's OpenCL ICD (visa.icd) was not found beside " + lib().path +

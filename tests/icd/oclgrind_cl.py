@@ -8,7 +8,7 @@ usage: oclgrind_cl.py [-j N] VISA SHARED DEVICE...
 
 A test passes when the host's dumped values match the .ref (its EXACT and MATCH lines) and, for each
 of the .ref's ERROR lines, the matching check reported a finding (tests/program/oclgrind_suite.py's
-CHECK_OF), and a clean test reports none.  The lists of tests IGC leaves nothing to find in (KNOWN),
+check_of), and a clean test reports none.  The lists of tests IGC leaves nothing to find in (KNOWN),
 whose values are a schedule's (UB_VALUES) and what visa lacks (TODO) are oclgrind_suite.py's: the
 same kernels, built by the same IGC, so the same reasons hold; a listed test that passes fails the
 run, as there.  Exit 0 when nothing unexpected failed, 1 otherwise, 77 without the corpus, the ICD
@@ -22,7 +22,7 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "program"))
-from oclgrind_suite import CHECK_OF, findings_verdict, judge, run_all  # noqa: E402
+from oclgrind_suite import check_of, findings_verdict, judge, run_all  # noqa: E402
 
 PYTHON = "/usr/bin/python3"  # Debian's, where python3-pyopencl lives
 FINDING = re.compile(r"\[(C-[A-Z0-9-]+)\]")
@@ -52,7 +52,7 @@ def run_test(visa, kdir, test, device, compare_values):
     for line in open(ref) if os.path.exists(ref) else []:
         if line.startswith("ERROR"):
             text = line[6:].strip()
-            want.append((next((c for rx, c in CHECK_OF if rx.search(text)), None), text))
+            want.append((check_of(text), text))
     verdict = findings_verdict(want, findings)
     if verdict[0] == "pass" and not want and r.returncode != 0 and not differs:
         return "fail", "exit %d: %s" % (r.returncode, r.stderr.strip()[-300:])

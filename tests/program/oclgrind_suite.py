@@ -252,8 +252,7 @@ def run_test(visa, kdir, test, device, work, compare_values=True):
             continue
         kind, text = line.split()[0], line[6:]
         if kind == "ERROR":
-            check = next((c for rx, c in CHECK_OF if rx.search(text)), None)
-            want_checks.append((check, text))
+            want_checks.append((check_of(text), text))
             continue
         if not compare_values:
             continue
@@ -265,6 +264,11 @@ def run_test(visa, kdir, test, device, work, compare_values=True):
             return "fail", "expected %r, found %r" % (text, out_lines[oi] if oi < len(out_lines) else "end of output")
         oi += 1
     return findings_verdict(want_checks, findings)
+
+
+def check_of(text):
+    """The visa check (C-MEMCHECK, ...) that must report what an Oclgrind ERROR line says; None."""
+    return next((c for rx, c in CHECK_OF if rx.search(text)), None)
 
 
 def findings_verdict(want_checks, findings):
