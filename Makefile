@@ -109,6 +109,7 @@ bench: build
 	@$(BUILD)/bench/bench_launch examples/saxpy.visaasm
 	@$(BUILD)/bench/bench_gemm
 	@$(BUILD)/bench/bench_attention $(SHARED)/corpus/igc-dumps
+	@$(BUILD)/bench/bench_cl
 
 PREFIX ?= /usr/local
 install: build
