@@ -663,10 +663,7 @@ int main(int argc, char **argv) {
         return 2;
     }
     setenv("POCL_MAX_PTHREAD_COUNT", "1", 1); /* before the first OpenCL call */
-    visa_ctx_desc desc;
-    memset(&desc, 0, sizeof desc);
-    desc.struct_size = sizeof desc;
-    desc.on_diag = diag_print;
+    visa_ctx_desc desc = {.struct_size = sizeof desc, .on_diag = diag_print};
     visa_ctx *ctx;
     if (visa_ctx_create(&desc, &ctx) != VISA_OK) return 1;
     visa_program *progs[NDEVICES] = {NULL};
