@@ -607,7 +607,7 @@ static void print_intro(void) {
     int units = pocl_describe(pname, sizeof pname);
     printf("bench_cl: OpenCL C kernels built by IGC, run by visa on 1 host thread with IGC's ABI, beside pocl "
            "(POCL_MAX_PTHREAD_COUNT=1) and Oclgrind\n");
-    printf("times: one launch, inputs in place, after an untimed checked run (no compilation counted), "
+    printf("times: one launch, inputs in place, after an untimed run (no compilation counted), "
            "averaged over >= %.2f s; every result checked bit for bit against a C model\n",
            g_min_seconds);
     printf("goals: visa/pocl <= %.0fx; Oclgrind (small n, scaled by the work) / visa >= %.0fx\n", GOAL_POCL,
