@@ -7,7 +7,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "outfile.h"
+#include "../observe/outfile.h"
 #include "run.h"
 
 static const char program_help[] =
