@@ -189,7 +189,8 @@ static uint32_t file_index(obs_kern *k, const char *name) {
     return ++k->nfiles;
 }
 
-/* Every op's source position, while the prepared kernel (its module) lives; false when out of memory. */
+/* Every op's source position (copied: the module may go before the session); false when out of
+** memory. */
 static bool copy_positions(obs_kern *k, const visa_kernel *prepared) {
     const char *file;
     uint32_t line, cap = 0;
@@ -236,7 +237,7 @@ static obs_kern *obs_kern_of(obs_session *s, const obs_kernel *k) {
     e->file = copy_of(k->file, strlen(k->file));
     e->text_len = k->text ? k->text_len : 0;
     e->text = copy_of(k->text ? k->text : "", e->text_len);
-    bool ok = e->name && e->file && e->text && copy_positions(e, k->prepared);
+    bool ok = e->name && e->file && e->text;
     if (ok && k->source_name && k->source_text) {
         e->source_name = copy_of(k->source_name, strlen(k->source_name));
         e->source_text = copy_of(k->source_text, k->source_len);
@@ -538,6 +539,52 @@ obs_launch *obs_launch_start(obs_session *s, const obs_kernel *k, uint64_t ngrou
     return l;
 }
 
+static visa_status put_text(void *ud, const char *data, size_t len) {
+    sb_put(ud, data, len);
+    return ((strbuf *)ud)->oom ? VISA_E_NOMEM : VISA_OK;
+}
+
+bool obs_program_kernel(const visa_program *p, const char *kernel, obs_kernel *k, char **text) {
+    const visa_module *m = visa_program_kernel_module(p, kernel);
+    strbuf t = {0};
+    memset(k, 0, sizeof *k);
+    *text = NULL;
+    if (!m) return false; /* the launch says why it cannot run */
+    if (visa_module_print(m, NULL, put_text, &t) != VISA_OK) {
+        sb_free(&t);
+        tool_error("E-NOMEM", NULL, "out of memory: a launch is not observed");
+        return false;
+    }
+    k->name = kernel;
+    k->file = visa_module_name(m);
+    k->text = *text = t.s;
+    k->text_len = t.len;
+    return true;
+}
+
+const visa_kernel *obs_prepared(const visa_module *m, const char *kernel, visa_platform platform,
+                                visa_status run_status) {
+    const visa_kernel *k = NULL;
+    if (m && (run_status == VISA_OK || run_status == VISA_E_RUNTIME) &&
+        visa_kernel_prepare(m, kernel, platform, &k) != VISA_OK)
+        k = NULL;
+    return k;
+}
+
+const visa_kernel *obs_program_prepared(const visa_program *p, const char *kernel, visa_status run_status) {
+    /* a program's launch prepares its kernel's module's first kernel */
+    return obs_prepared(visa_program_kernel_module(p, kernel), NULL, visa_program_platform(p), run_status);
+}
+
+uint64_t obs_program_groups(const visa_cl_launch *l) {
+    uint64_t n = 1;
+    for (uint32_t d = 0; d < l->work_dim && d < 3; d++) {
+        if (!l->local_size[d] || l->global_size[d] % l->local_size[d]) return 0;
+        n *= l->global_size[d] / l->local_size[d];
+    }
+    return n;
+}
+
 /* Group id order: z, then y, then x. */
 static int cmp_group(const void *a, const void *b) {
     const group_buf *x = *(group_buf *const *)a, *y = *(group_buf *const *)b;
@@ -546,10 +593,12 @@ static int cmp_group(const void *a, const void *b) {
     return 0;
 }
 
-void obs_launch_finish(obs_launch *l) {
+void obs_launch_finish(obs_launch *l, const visa_kernel *prepared) {
     if (!l) return;
     obs_session *s = l->s;
     pthread_mutex_lock(&s->lock);
+    /* the positions of the kernel's first launch that has them (every launch's are the same) */
+    if (!l->k->nsrc && !s->finished && !copy_positions(l->k, prepared)) s->oom = true;
     if (l->ngroups) {
         /* groups after a fault never ran: write what finished, in order */
         for (uint64_t g = l->next_emit; g < l->ngroups; g++) {

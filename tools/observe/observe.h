@@ -56,13 +56,22 @@ typedef struct obs_kernel {
     const char *file; /* its vISA's name in FILE:LINE (the input file, visa_module_name) */
     const char *text; /* the vISA text the instructions' lines count in (NULL: none) */
     size_t text_len;
-    const visa_kernel *prepared; /* the program's source positions of its ops (NULL: none) */
     /* An OpenCL source that is no file: a FILE position whose last path component is source_name
     ** has the text source_text (the ICD names its programs' sources "program.cl"); NULL: none,
     ** FILE names are read from the file system. */
     const char *source_name, *source_text;
     size_t source_len;
 } obs_kernel;
+
+/* Kernel `kernel` of a program as a launch of it names it (no source_name): *text receives its vISA
+** text, printed (the zebin's text, line for line), to free() after the launch.  false (reported)
+** when out of memory or the program has no vISA for the kernel. */
+bool obs_program_kernel(const visa_program *p, const char *kernel, obs_kernel *k, char **text);
+/* The thread groups of a program's launch, 0 when the launch chooses its work-group size or the
+** global size is no multiple of it (remainder groups run as launches of their own). */
+uint64_t obs_program_groups(const visa_cl_launch *l);
+/* The prepared kernel of a program's launch that ran (obs_prepared). */
+const visa_kernel *obs_program_prepared(const visa_program *p, const char *kernel, visa_status run_status);
 
 typedef struct obs_session obs_session;
 typedef struct obs_launch obs_launch;
@@ -74,8 +83,13 @@ obs_session *obs_session_start(const obs_opts *opts);
 ** id order when it ends).  Fills *o, the observer to give the launch; NULL when out of memory
 ** (reported) or after obs_session_finish (the launch runs unobserved). */
 obs_launch *obs_launch_start(obs_session *s, const obs_kernel *k, uint64_t ngroups, visa_observer *o);
-/* After the launch: its trace written, its counts in its kernel's profile; frees l. */
-void obs_launch_finish(obs_launch *l);
+/* After the launch: its trace written, its counts in its kernel's profile; frees l.  prepared: the
+** launch's prepared kernel, whose ops' program source positions the profile gives (NULL: none). */
+void obs_launch_finish(obs_launch *l, const visa_kernel *prepared);
+/* The prepared kernel of a launch of module m that ran (run_status VISA_OK or VISA_E_RUNTIME: the
+** run prepared it, so this reports nothing again), else NULL.  kernel NULL: the first. */
+const visa_kernel *obs_prepared(const visa_module *m, const char *kernel, visa_platform platform,
+                                visa_status run_status);
 /* Print the profiles (one per kernel, in the order they first ran), write the SVG, close the
 ** trace; 0, or 1 after reporting a failure.  Launches after this are not observed. */
 int obs_session_finish(obs_session *s);

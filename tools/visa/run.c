@@ -313,13 +313,10 @@ static obs_session *start_observing(run_cfg *c, const loaded *L, visa_observer *
     visa_kernel_info ki;
     memset(&ki, 0, sizeof ki);
     ki.struct_size = sizeof ki;
-    const visa_kernel *prepared = NULL;
-    visa_kernel_prepare(L->m, c->ro.kernel, c->platform, &prepared); /* what the run prepares */
     obs_kernel k;
     memset(&k, 0, sizeof k);
     k.name = visa_kernel_get_info(L->m, c->ro.kernel, c->platform, &ki) == VISA_OK ? ki.name : "?";
     k.file = c->in;
-    k.prepared = prepared;
     if (!L->binary && L->len && memchr(L->data, 0, L->len) == NULL) {
         k.text = L->data;
         k.text_len = L->len;
@@ -382,7 +379,7 @@ static int run_kernel(run_cfg *c, const loaded *L) {
     report_diags()->rule_ids = false;
     clock_gettime(CLOCK_MONOTONIC, &t1);
     progress_stop(pl);
-    obs_launch_finish(ol);
+    obs_launch_finish(ol, ol ? obs_prepared(L->m, c->ro.kernel, c->platform, st) : NULL);
     if (os && obs_session_finish(os)) rc = EXIT_DIAG;
     obs_session_free(os);
     if (c->want_stats) report_stats(&stats, (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9);
