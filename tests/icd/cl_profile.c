@@ -28,18 +28,13 @@ int main(int argc, char **argv) {
         fputs(source, stdout);
         return 0;
     }
-    bool is_visa = false;
-    char *platform_args[] = {argv[0], NULL};
-    cl_platform_id platform = cltest_platform(1, platform_args, &is_visa);
-    cl_device_id device;
-    CHECK_OK(clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 1, &device, NULL));
     cltest t;
-    if (!cltest_open(&t, platform, device, is_visa)) return cltest_report();
+    if (!cltest_open_first(&t, argv[0])) return cltest_report();
     cl_program prog = cltest_build(&t, source, "-g");
     cl_kernel scale = cltest_kernel(prog, "scale"), scale2 = cltest_kernel(prog, "scale");
     cl_kernel shift = cltest_kernel(prog, "shift");
     cl_int err;
-    cl_command_queue q2 = clCreateCommandQueue(t.ctx, device, 0, &err);
+    cl_command_queue q2 = clCreateCommandQueue(t.ctx, t.device, 0, &err);
     CHECK_OK(err);
     int in[N], out2[N], out3[N];
     for (int i = 0; i < N; i++) in[i] = i;

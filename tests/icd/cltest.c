@@ -76,7 +76,8 @@ int cltest_report(void) {
     X(CL_MAP_FAILURE)                                                                                                 \
     X(CL_MISALIGNED_SUB_BUFFER_OFFSET)                                                                                \
     X(CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST)                                                                   \
-    X(CL_COMPILE_PROGRAM_FAILURE) X(CL_LINKER_NOT_AVAILABLE) X(CL_LINK_PROGRAM_FAILURE) X(CL_DEVICE_PARTITION_FAILED) \
+    X(CL_COMPILE_PROGRAM_FAILURE)                                                                                     \
+    X(CL_LINKER_NOT_AVAILABLE) X(CL_LINK_PROGRAM_FAILURE) X(CL_DEVICE_PARTITION_FAILED)                               \
         X(CL_KERNEL_ARG_INFO_NOT_AVAILABLE) X(CL_INVALID_VALUE) X(CL_INVALID_DEVICE_TYPE) X(CL_INVALID_PLATFORM)      \
             X(CL_INVALID_DEVICE) X(CL_INVALID_CONTEXT) X(CL_INVALID_QUEUE_PROPERTIES) X(CL_INVALID_COMMAND_QUEUE)     \
                 X(CL_INVALID_HOST_PTR) X(CL_INVALID_MEM_OBJECT) X(CL_INVALID_IMAGE_FORMAT_DESCRIPTOR)                 \
@@ -203,6 +204,15 @@ bool cltest_open(cltest *t, cl_platform_id platform, cl_device_id device, bool i
     printf("device: %s (OpenCL %u.%u, OpenCL C for 2.0+ programs: %s, non-uniform work-groups: %s)\n", t->device_name,
            t->version / 10, t->version % 10, t->cl_std[0] ? t->cl_std : "none", t->non_uniform ? "yes" : "no");
     return t->queue != NULL;
+}
+
+bool cltest_open_first(cltest *t, char *argv0) {
+    bool is_visa = false;
+    char *args[] = {argv0, NULL};
+    cl_platform_id platform = cltest_platform(1, args, &is_visa);
+    cl_device_id device = NULL;
+    CHECK_OK(clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 1, &device, NULL));
+    return device && cltest_open(t, platform, device, is_visa);
 }
 
 void cltest_close(cltest *t) {
