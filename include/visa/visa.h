@@ -180,6 +180,10 @@ VISA_API visa_status visa_module_print_to_buffer(const visa_module *module, cons
                                                  size_t *out_len);
 VISA_API void visa_free(visa_ctx *ctx, void *ptr, size_t size);
 
+/** The name the module was parsed or decoded with (what its diagnostics give as their file; a
+**  program's kernel: "PROGRAM:KERNEL.visaasm"); valid while the module lives. */
+VISA_API const char *visa_module_name(const visa_module *module);
+
 /** Number of kernels + functions in the module. */
 VISA_API size_t visa_module_routine_count(const visa_module *module);
 
@@ -545,6 +549,12 @@ VISA_API visa_status visa_kernel_prepare(const visa_module *module, const char *
 **  not read (the prepared kernel's are used).  A prepared kernel may run on several threads at once. */
 VISA_API visa_status visa_kernel_run(const visa_kernel *kernel, const visa_run_opts *opts, const visa_arg *args,
                                      size_t nargs, visa_buffer *buffers, size_t nbuffers, visa_run_stats *stats);
+/** The program's source position of op `op` of a prepared kernel (visa_exec_point.op of its runs):
+**  the last FILE and LOC instructions before it in its routine, which IGC writes for a program
+**  built with -g.  *line is 0 when there is none (LOC 0 ends a line's code); *file is NULL when no
+**  FILE names one, else valid while the module lives.  VISA_E_ARG for an op past the kernel's
+**  last (its ops are numbered 0, 1, ... without gaps), with *file NULL and *line 0. */
+VISA_API visa_status visa_kernel_op_source(const visa_kernel *kernel, uint32_t op, const char **file, uint32_t *line);
 
 /** What a module's emulator state has done (tests and benchmarks: one lowering per kernel however
 **  often it runs). */

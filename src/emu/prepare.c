@@ -106,6 +106,14 @@ visa_status visa_kernel_prepare(const visa_module *m, const char *kernel, visa_p
     return st;
 }
 
+visa_status visa_kernel_op_source(const visa_kernel *k, uint32_t op, const char **file, uint32_t *line) {
+    const char *f = NULL;
+    uint32_t n = k && op < k->prog.ops.len ? emu_src_of(&k->prog, op, &f) : 0;
+    if (file) *file = f;
+    if (line) *line = n;
+    return k && op < k->prog.ops.len ? VISA_OK : VISA_E_ARG;
+}
+
 void emu_prepared_note_launch(const visa_kernel *k) { atomic_fetch_add(&k->set->launches, 1); }
 
 visa_status visa_module_prepare_stats(const visa_module *m, visa_prepare_stats *out) {

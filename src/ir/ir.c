@@ -96,6 +96,8 @@ uint32_t ir_attr_u32(const ir_routine *r, const char *name, uint32_t dflt) {
 
 size_t visa_module_routine_count(const visa_module *m) { return m ? m->routines.len : 0; }
 
+const char *visa_module_name(const visa_module *m) { return m && m->name ? m->name : "<module>"; }
+
 const char *visa_module_routine_name(const visa_module *m, size_t index, bool *is_kernel) {
     if (!m || index >= m->routines.len) return NULL;
     const ir_routine *r = &m->routines.data[index];

@@ -18,13 +18,8 @@ int main(int argc, char **argv) {
     }
     enum { N = 16 };
     int offset = !strcmp(argv[1], "oob") ? 4 : 0;
-    bool is_visa = false;
-    char *platform_args[] = {argv[0], NULL};
-    cl_platform_id platform = cltest_platform(1, platform_args, &is_visa);
-    cl_device_id device;
-    CHECK_OK(clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 1, &device, NULL));
     cltest t;
-    if (cltest_open(&t, platform, device, is_visa)) {
+    if (cltest_open_first(&t, argv[0])) {
         cl_program prog = cltest_build(&t, source, NULL);
         cl_kernel k = cltest_kernel(prog, "bounds_write");
         cl_int err;

@@ -205,6 +205,15 @@ bool cltest_open(cltest *t, cl_platform_id platform, cl_device_id device, bool i
     return t->queue != NULL;
 }
 
+bool cltest_open_first(cltest *t, char *argv0) {
+    bool is_visa = false;
+    char *args[] = {argv0, NULL};
+    cl_platform_id platform = cltest_platform(1, args, &is_visa);
+    cl_device_id device = NULL;
+    CHECK_OK(clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 1, &device, NULL));
+    return device && cltest_open(t, platform, device, is_visa);
+}
+
 void cltest_close(cltest *t) {
     if (t->queue) clReleaseCommandQueue(t->queue);
     if (t->ctx) clReleaseContext(t->ctx);

@@ -56,6 +56,8 @@ cl_platform_id cltest_platform(int argc, char **argv, bool *is_visa);
 const char *cltest_device_filter(int argc, char **argv);
 /* Fills t for the device: a context, a profiling in-order queue, its version and OpenCL C. */
 bool cltest_open(cltest *t, cl_platform_id platform, cl_device_id device, bool is_visa);
+/* cltest_open of the first device of the default platform (cltest_platform with no arguments). */
+bool cltest_open_first(cltest *t, char *argv0);
 void cltest_close(cltest *t);
 
 /* A program built from source for t's device.  A build that fails because the ICD has no

@@ -49,6 +49,24 @@ static const char *KERNEL = ".version 4.1\n"
                             "    lsc_store.ugm (M1_NM, 1)  flat[B]:a64  Y:d32x8t\n" /* 33 */
                             "    ret (M1, 1)\n"; /* 34 */
 
+/* IGC's source positions (a -g build): FILE, then LOC before each source line's code, LOC 0 after */
+static const char *LOCATED = ".version 4.1\n"
+                             ".kernel \"k\"\n"
+                             ".decl X v_type=G type=d num_elts=8 align=GRF\n"
+                             ".kernel_attr SimdSize=8\n"
+                             "    FILE \"dir/k.cl\"\n" /* op 0 */
+                             "    LOC 2\n" /* op 1 */
+                             "    mov (M1, 8) X(0,0)<1> 0x1:d\n" /* op 2: k.cl:2 */
+                             "    LOC 0\n" /* op 3: none */
+                             "    add (M1, 8) X(0,0)<1> X(0,0)<1;1,0> 0x1:d\n" /* op 4: none */
+                             "    LOC 5\n" /* op 5 */
+                             "    ret (M1, 1)\n"; /* op 6: k.cl:5, then the end op 7 */
+
+/* The op of the run's mov (visa_exec_point.op), into ud. */
+static void on_inst_mov(void *gud, const visa_inst_event *e) {
+    if (!strcmp(e->at.mnemonic, "mov")) *(uint32_t *)gud = e->at.op;
+}
+
 typedef struct counts {
     int begins, ends;
     uint64_t insts, mems, writes, bytes;
@@ -150,6 +168,38 @@ int main(void) {
     ob.struct_size = 8;
     CHECK(visa_module_run(m, &ro, &arg, 1, &buf, 1, &st) == VISA_E_ARG);
     CASE_END("older callers run unobserved");
+
+    CASE_BEGIN();
+    visa_module *lm = NULL;
+    const visa_kernel *k = NULL;
+    CHECK(visa_module_parse_text(ctx, "located.visaasm", LOCATED, strlen(LOCATED), VISA_PLATFORM_XE2, &lm) == VISA_OK);
+    CHECK(lm && !strcmp(visa_module_name(lm), "located.visaasm"));
+    CHECK(lm && visa_kernel_prepare(lm, NULL, VISA_PLATFORM_XE2, &k) == VISA_OK);
+    static const struct {
+        uint32_t line;
+        const char *file;
+    } want[] = {{0, NULL}, {2, "dir/k.cl"}, {2, "dir/k.cl"}, {0, NULL},
+                {0, NULL}, {5, "dir/k.cl"}, {5, "dir/k.cl"}, {5, "dir/k.cl"}};
+    for (uint32_t op = 0; k && op < sizeof want / sizeof *want; op++) {
+        const char *file = "unset";
+        uint32_t line = 99;
+        CHECKF(visa_kernel_op_source(k, op, &file, &line) == VISA_OK && line == want[op].line &&
+                   (want[op].file ? file && !strcmp(file, want[op].file) : !file),
+               "op %u: %s:%u, want %s:%u", op, file ? file : "(none)", line, want[op].file ? want[op].file : "(none)",
+               want[op].line);
+    }
+    const char *file = "unset";
+    uint32_t line = 99, mov_op = UINT32_MAX;
+    CHECK(visa_kernel_op_source(k, 8, &file, &line) == VISA_E_ARG && !file && !line);
+    CHECK(visa_kernel_op_source(NULL, 0, &file, &line) == VISA_E_ARG);
+    /* the op a run reports is the one asked about */
+    memset(&ob, 0, sizeof ob);
+    ob.struct_size = sizeof ob;
+    ob.ud = &mov_op;
+    ob.on_inst = on_inst_mov;
+    CHECK(k && visa_kernel_run(k, &ro, NULL, 0, NULL, 0, &st) == VISA_OK && mov_op == 2);
+    visa_module_destroy(lm);
+    CASE_END("visa_kernel_op_source: FILE and LOC per op");
 
     visa_module_destroy(m);
     visa_ctx_destroy(ctx);

@@ -162,6 +162,9 @@ typedef struct icd_build {
     const char *running_kernel;
 } icd_build;
 
+/* The name a program's OpenCL C source has for IGC (what its -g positions' FILE ends in). */
+#define ICD_PROGRAM_SOURCE_NAME "program.cl"
+
 /* A header clCompileProgram was given, by its include name. */
 typedef struct icd_header {
     char *name, *source;
@@ -244,8 +247,21 @@ typedef struct icd_run_options {
     uint64_t max_steps;
     double timeout_seconds;
     uint32_t max_errors; /* VISA_CL_MAX_ERRORS: diagnostics per program and device (0: 20) */
+    struct obs_session *observe; /* VISA_CL_TRACE..., VISA_CL_PROFILE... (observe.c); NULL: none */
 } icd_run_options;
 const icd_run_options *icd_options(void);
+
+/* observe.c: the session the environment asks for (NULL: none), its profiles printed at exit. */
+struct obs_session *icd_observe_init(void);
+/* One launch's observation: icd_observe_start sets launch->observer when observing. */
+typedef struct icd_observing {
+    struct obs_launch *launch;
+    visa_observer observer;
+    char *text; /* the kernel's vISA text */
+} icd_observing;
+void icd_observe_start(icd_observing *w, icd_build *b, cl_kernel k, visa_cl_launch *launch);
+/* After the launch (its status st). */
+void icd_observe_end(icd_observing *w, icd_build *b, cl_kernel k, visa_status st);
 /* A check finding or a failed launch: the launches that had findings (docs/opencl.md). */
 void icd_count_failed_launch(void);
 

@@ -27,12 +27,15 @@ static visa_status print_stdout(void *ud, const char *data, size_t len) {
 static cl_int launch_run(icd_command *c) {
     launch_cmd *L = (launch_cmd *)c;
     icd_build *b = L->build;
+    icd_observing w;
+    icd_observe_start(&w, b, L->kernel, &L->launch);
     pthread_mutex_lock(&b->run_lock);
     b->running_kernel = L->kernel->name;
     visa_status st = visa_program_run(b->vp, &L->launch, L->args, L->nargs, NULL);
     fflush(stdout);
     b->running_kernel = NULL;
     pthread_mutex_unlock(&b->run_lock);
+    icd_observe_end(&w, b, L->kernel, st);
     /* the kernel may have written every buffer it got: none is undefined to initcheck from now on */
     for (cl_uint i = 0; i < L->nargs; i++)
         if (L->mems[i] && !(L->mems[i]->flags & CL_MEM_READ_ONLY)) icd_mem_mark_defined(L->mems[i]);

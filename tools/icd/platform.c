@@ -98,6 +98,7 @@ static void init_state(void) {
     if ((s = getenv("VISA_CL_MAX_STEPS"))) icd_state.options.max_steps = strtoull(s, NULL, 10);
     if ((s = getenv("VISA_CL_MAX_ERRORS"))) icd_state.options.max_errors = (uint32_t)strtoul(s, NULL, 10);
     if ((s = getenv("VISA_CL_TIMEOUT"))) icd_state.options.timeout_seconds = strtod(s, NULL);
+    icd_state.options.observe = icd_observe_init();
     atexit(report_failed_launches);
 }
 

@@ -126,7 +126,8 @@ static cl_int build_one(cl_program p, cl_uint index, const char *options) {
     collecting = &diags;
     const void *data = p->source ? (const void *)p->source : p->il;
     size_t len = p->source ? strlen(p->source) : p->il_size;
-    visa_status st = visa_program_create(b->vctx, p->source ? "program.cl" : "program.spv", data, len, &o, &b->vp);
+    visa_status st =
+        visa_program_create(b->vctx, p->source ? ICD_PROGRAM_SOURCE_NAME : "program.spv", data, len, &o, &b->vp);
     collecting = NULL;
     pthread_mutex_unlock(&build_lock);
     icd_headers_remove(headers);

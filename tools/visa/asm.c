@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "cli.h"
-#include "outfile.h"
+#include "../observe/outfile.h"
 
 static const char asm_help[] =
     "usage: visa asm FILE [-o OUT.isa] [--platform P] [--json]\n"

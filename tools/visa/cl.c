@@ -19,10 +19,12 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "../observe/observe.h"
 
 static const char cl_help[] =
     "usage: visa cl [--device DEV] [--check=LIST] [--max-errors N] [--threads N] [--max-steps N]\n"
-    "               [--timeout SECONDS] [--icd FILE] [--] PROGRAM [ARGS...]\n"
+    "               [--timeout SECONDS] [--trace [--trace-...]] [--profile [--profile-...]]\n"
+    "               [--icd FILE] [--] PROGRAM [ARGS...]\n"
     "\n"
     "Run an OpenCL program (a C/C++ host, a pyopencl script, a test suite) with visa's OpenCL\n"
     "platform as its only platform: its kernels are compiled by IGC and run on emulated Intel GPUs\n"
@@ -36,16 +38,34 @@ static const char cl_help[] =
     "  --threads N        host threads per launch (groups spread over them)\n"
     "  --max-steps N      stop a launch after N instructions per thread\n"
     "  --timeout SECONDS  stop a launch after this much wall time\n"
+    "\n"
+    "Seeing what the kernels did (docs/observe.md; the program owns standard output, so these\n"
+    "write to standard error unless given a file):\n"
+    "  --trace            one line per executed instruction of every launch (as 'visa run --trace':\n"
+    "                     FILE:LINE is the kernel's vISA, PROGRAM:KERNEL.visaasm), each launch's\n"
+    "                     in group order, written as its groups finish\n"
+    "  --trace-thread G,T, --trace-lanes A-B, --trace-lines A-B, --trace-format text|json:\n"
+    "                     as for 'visa run' (G counts each launch's groups from 0)\n"
+    "  --trace-out PATH   write the trace to PATH\n"
+    "  --profile          at the program's exit, one profile per kernel summed over its launches:\n"
+    "                     its vISA instructions as 'visa run --profile' lists them and, for a\n"
+    "                     program built with -g, its OpenCL source lines\n"
+    "  --profile-format text|json, --profile-svg PATH: as for 'visa run' (the SVG: every launch)\n"
+    "\n"
     "  --icd FILE         the visa.icd to use (default: the build tree's icd/visa.icd beside\n"
     "                     this visa, else PREFIX/etc/OpenCL/vendors/visa.icd)\n"
     "\n"
     "The exit status is the program's (128 + the signal when one ended it), or 1 when it exited 0\n"
     "after launches that failed or had findings.\n";
 
+#define CL_MAX_ENV 32
+
 typedef struct cl_cmd {
     const char *icd;
-    const char *env[6][2]; /* VISA_CL_* name, value */
+    const char *env[CL_MAX_ENV][2]; /* VISA_CL_* name, value */
+    char obs_env[CL_MAX_ENV][32]; /* names of the observation options' variables (obs_env_name) */
     size_t nenv;
+    obs_opts obs; /* what those say: checked here, read again by the ICD */
     char **program; /* PROGRAM ARGS..., NULL-terminated (argv's tail) */
     bool help;
 } cl_cmd;
@@ -64,16 +84,37 @@ static bool is_count(const char *v, bool real) {
     return *v && *v != '-' && !*end && !errno;
 }
 
+/* The child's variable name = value; 0, or the usage error when there are too many options. */
+static int add_env(cl_cmd *c, const char *name, const char *value, const char *a) {
+    if (c->nenv == CL_MAX_ENV) return usage_error("too many options (at '%s')", a);
+    c->env[c->nenv][0] = name;
+    c->env[c->nenv++][1] = value;
+    return 0;
+}
+
 static int take_valued(cl_cmd *c, const char *a, const char *v) {
     for (size_t k = 0; k < sizeof cl_valued / sizeof *cl_valued; k++) {
         if (strcmp(a, cl_valued[k][0])) continue;
         if (k > 0 && !is_count(v, !strcmp(a, "--timeout"))) return usage_errorf(v, "bad %s '%s'", a, v);
-        c->env[c->nenv][0] = cl_valued[k][1];
-        c->env[c->nenv++][1] = v;
-        return 0;
+        return add_env(c, cl_valued[k][1], v, a);
     }
     c->icd = v; /* --icd */
     return 0;
+}
+
+/* An observation option (observe.h) at argv[*i], its value after it: checked, and passed on as
+** its VISA_CL_* variable ("1" for a switch).  -1: not one of them; else 0 or the exit status. */
+static int take_observe(cl_cmd *c, int argc, char **argv, int *i) {
+    const char *a = argv[*i], *v = NULL;
+    unsigned k = 0;
+    while (k < obs_option_count && strcmp(a, obs_options[k].name)) k++;
+    if (k == obs_option_count) return -1;
+    if (obs_options[k].valued && ++*i >= argc) return usage_error("option '%s' needs an argument", a);
+    if (obs_options[k].valued) v = argv[*i];
+    char why[256];
+    if (obs_parse_option(&c->obs, a, v, why, sizeof why)) return usage_errorf(v, "%s", why);
+    obs_env_name(a, c->obs_env[c->nenv], sizeof c->obs_env[0]);
+    return add_env(c, c->obs_env[c->nenv], v ? v : "1", a);
 }
 
 static int parse_cl(cl_cmd *c, int argc, char **argv) {
@@ -94,8 +135,12 @@ static int parse_cl(cl_cmd *c, int argc, char **argv) {
             if (visa_checks_from_names(a + 8, &bits) != VISA_OK)
                 return usage_error(
                     "bad --check '%s' (memcheck, initcheck, racecheck, synccheck or all, comma-separated)", a + 8);
-            c->env[c->nenv][0] = "VISA_CL_CHECK";
-            c->env[c->nenv++][1] = a + 8;
+            if (add_env(c, "VISA_CL_CHECK", a + 8, a)) return EXIT_USAGE;
+            continue;
+        }
+        int orc = take_observe(c, argc, argv, &i);
+        if (orc >= 0) {
+            if (orc) return orc;
             continue;
         }
         bool valued = !strcmp(a, "--icd");
@@ -179,6 +224,7 @@ static int run_program(const cl_cmd *c, const char *icd, const char *report) {
 
 int cmd_cl(int argc, char **argv) {
     cl_cmd c = {0};
+    obs_opts_init(&c.obs);
     int rc = parse_cl(&c, argc, argv);
     if (rc) return rc;
     if (c.help) return print_help(cl_help);

@@ -12,6 +12,8 @@
 
 #include "visa/visa.h"
 
+#include "../observe/strbuf.h"
+
 #define EXIT_DIAG 1 /* diagnostics: errors in the input, a failed read or write */
 #define EXIT_USAGE 2 /* a bad command line */
 
@@ -20,18 +22,7 @@
 #include "commands.def"
 #undef VISA_COMMAND
 
-/* -- Growable text (json.c) --------------------------------------------------------------------- */
-typedef struct strbuf {
-    char *s; /* NUL-terminated once anything was added; NULL before */
-    size_t len, cap;
-    bool oom;
-} strbuf;
-
-void sb_put(strbuf *b, const char *s, size_t n);
-void sb_puts(strbuf *b, const char *s);
-void sb_printf(strbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-void sb_vprintf(strbuf *b, const char *fmt, va_list ap) __attribute__((format(printf, 2, 0)));
-void sb_free(strbuf *b);
+/* -- JSON into growable text (strbuf.h; json.c) ------------------------------------------------ */
 /* A JSON string of s[0..n) (bytes that are not UTF-8 become U+FFFD); sb_json_cstr: NULL is null. */
 void sb_json_str(strbuf *b, const char *s, size_t n);
 void sb_json_cstr(strbuf *b, const char *s);

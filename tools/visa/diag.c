@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "../observe/outfile.h"
 
 /* The source line and a caret under the column (at most 160 columns, around the caret). */
 static void print_source_caret(const visa_diag *d) {
@@ -121,7 +122,7 @@ static void json_error(const char *id, const char *file, uint32_t line, uint32_t
 }
 
 /* "PREFIX: error: MESSAGE" (file_style) or "LABEL: MESSAGE" on standard error, or the diagnostic. */
-static void tool_error(bool file_style, const char *id, const char *file, const char *fmt, va_list ap) {
+static void print_tool_error(bool file_style, const char *id, const char *file, const char *fmt, va_list ap) {
     strbuf msg = {0};
     sb_vprintf(&msg, fmt, ap);
     const char *text = msg.s ? msg.s : "out of memory";
@@ -131,17 +132,22 @@ static void tool_error(bool file_style, const char *id, const char *file, const 
     sb_free(&msg);
 }
 
+/* The output code's errors (tools/observe/outfile.h) are the tool's own. */
+void tool_verror(const char *id, const char *file, const char *fmt, va_list ap) {
+    print_tool_error(false, id, file, fmt, ap);
+}
+
 void cli_error(const char *id, const char *file, const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
-    tool_error(false, id, file, fmt, ap);
+    print_tool_error(false, id, file, fmt, ap);
     va_end(ap);
 }
 
 void cli_file_error(const char *id, const char *file, const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
-    tool_error(true, id, file, fmt, ap);
+    print_tool_error(true, id, file, fmt, ap);
     va_end(ap);
 }
 

@@ -2,7 +2,7 @@
 #include <string.h>
 
 #include "cli.h"
-#include "outfile.h"
+#include "../observe/outfile.h"
 
 static const char info_help[] =
     "usage: visa info MNEMONIC [--json]\n"

@@ -2,7 +2,7 @@
 ** and the check of --kernel NAME. */
 #include <string.h>
 
-#include "outfile.h"
+#include "../observe/outfile.h"
 #include "run.h"
 
 static char local_id_axis(const visa_input_info *ii) {

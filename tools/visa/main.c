@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "cli.h"
-#include "outfile.h"
+#include "../observe/outfile.h"
 
 typedef struct command {
     const char *name;

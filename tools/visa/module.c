@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "cli.h"
-#include "outfile.h"
+#include "../observe/outfile.h"
 
 /* Inputs are read whole; larger ones are refused, and endless input (a pipe) is read only up to
 ** the limit.  VISA_MAX_INPUT_BYTES lowers it (for tests); documented in the man page/README. */

@@ -2,7 +2,7 @@
 #include <string.h>
 
 #include "cli.h"
-#include "outfile.h"
+#include "../observe/outfile.h"
 
 /* Edit distance (insertions, deletions, substitutions, transpositions) of two short strings. */
 static size_t edit_distance(const char *a, const char *b) {

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "cli.h"
-#include "outfile.h"
+#include "../observe/outfile.h"
 
 static const char region_help[] =
     "usage: visa region OPERAND --type T --exec N [--platform P] [--addr A[,A...]] [--svg OUT]\n"

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "cli.h"
-#include "outfile.h"
+#include "../observe/outfile.h"
 
 static struct {
     const char *command, *label;

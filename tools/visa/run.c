@@ -8,7 +8,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "outfile.h"
+#include "../observe/outfile.h"
 #include "run.h"
 
 static const char run_help[] =
@@ -97,16 +97,13 @@ static const char run_help[] =
     "\n"
     "Exit status: 0 ok, 1 errors in the input, the launch or at run time, 2 usage error.\n";
 
-/* The options that take a value, then the switches: "did you mean" offers them in this order. */
-static const char *const with_value[] = {"--kernel",         "--platform",     "--groups",
-                                         "--group-size",     "--threads",      "--max-steps",
-                                         "--timeout",        "--arg",          "--out",
-                                         "--print",          "--cr0",          "--local-size",
-                                         "--global-offset",  "--trace-thread", "--trace-lanes",
-                                         "--trace-lines",    "--trace-format", "--trace-out",
-                                         "--profile-format", "--profile-svg",  NULL};
-static const char *const switches[] = {"--stats", "--list-inputs", "--trace", "--profile", "--no-verify",
-                                       "--json",  "--progress",    "--help",  NULL};
+/* The options that take a value, then the switches, each list followed by the observation options
+** of its kind (observe.h, run_options): "did you mean" offers them in this order. */
+static const char *const own_valued[] = {
+    "--kernel", "--platform", "--groups", "--group-size", "--threads",    "--max-steps",     "--timeout",
+    "--arg",    "--out",      "--print",  "--cr0",        "--local-size", "--global-offset", NULL};
+static const char *const own_switches[] = {"--stats",    "--list-inputs", "--no-verify", "--json",
+                                           "--progress", "--help",        NULL};
 
 static bool is_one_of(const char *a, const char *const *list) {
     for (size_t k = 0; list[k]; k++)
@@ -122,10 +119,9 @@ static bool parse_switch(run_cfg *c, const char *a, int *rc) {
                               a + 8);
         return true;
     }
+    if (!strcmp(a, "--trace") || !strcmp(a, "--profile")) return run_observe_option(&c->obs, a, NULL) == 0;
     bool *flag = !strcmp(a, "--stats")         ? &c->want_stats
                  : !strcmp(a, "--list-inputs") ? &c->list
-                 : !strcmp(a, "--trace")       ? &c->obs.trace
-                 : !strcmp(a, "--profile")     ? &c->obs.profile
                  : !strcmp(a, "--no-verify")   ? &c->no_verify
                  : !strcmp(a, "--json")        ? &c->json
                  : !strcmp(a, "--progress")    ? &c->progress
@@ -191,37 +187,10 @@ static int parse_launch_option(run_cfg *c, const char *a, const char *v) {
     return 0;
 }
 
-/* --trace-* and --profile-*: each turns its observation on.  -1: not one of them. */
-static int parse_observe_option(obs_opts *obs, const char *a, const char *v) {
-    if (!strcmp(a, "--trace-thread")) {
-        if (obs_parse_thread(v, &obs->filter_group, &obs->filter_thread))
-            return usage_error("bad --trace-thread '%s' (G,T: group index, thread index)", v);
-        obs->thread_filter = obs->trace = true;
-    } else if (!strcmp(a, "--trace-lanes") || !strcmp(a, "--trace-lines")) {
-        bool lanes = !strcmp(a, "--trace-lanes");
-        if (obs_parse_range(v, lanes ? &obs->lane_lo : &obs->line_lo, lanes ? &obs->lane_hi : &obs->line_hi))
-            return usage_error(lanes ? "bad --trace-lanes '%s' (A-B)" : "bad --trace-lines '%s' (A-B)", v);
-        obs->trace = true;
-    } else if (!strcmp(a, "--trace-format") || !strcmp(a, "--profile-format")) {
-        if (strcmp(v, "json") && strcmp(v, "text")) return usage_error("bad format '%s' (text or json)", v);
-        if (a[2] == 't') obs->trace_json = obs->trace = !strcmp(v, "json") || obs->trace;
-        else obs->profile_json = obs->profile = !strcmp(v, "json") || obs->profile;
-    } else if (!strcmp(a, "--trace-out")) {
-        obs->trace_out = v;
-        obs->trace = true;
-    } else if (!strcmp(a, "--profile-svg")) {
-        obs->profile_svg = v;
-        obs->profile = true;
-    } else {
-        return -1;
-    }
-    return 0;
-}
-
-/* An option of with_value and its value; 0 or the exit status. */
+/* An option that takes a value and its value; 0 or the exit status. */
 static int parse_valued(run_cfg *c, const char *a, const char *v) {
     int rc = parse_launch_option(c, a, v);
-    if (rc < 0) rc = parse_observe_option(&c->obs, a, v);
+    if (rc < 0) rc = run_observe_option(&c->obs, a, v);
     if (rc >= 0) return rc;
     if (!strcmp(a, "--arg")) return parse_run_arg(c, v);
     bool out = !strcmp(a, "--out");
@@ -233,6 +202,9 @@ static int parse_valued(run_cfg *c, const char *a, const char *v) {
 
 /* The command line into *c; -1 to go on, else the exit status (0 after --help). */
 static int parse_run_options(int argc, char **argv, run_cfg *c) {
+    const char *with_value[RUN_MAX_OPTIONS], *switches[RUN_MAX_OPTIONS];
+    run_options(with_value, own_valued, true);
+    run_options(switches, own_switches, false);
     report_scan_json(argc, argv, with_value);
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
@@ -244,7 +216,7 @@ static int parse_run_options(int argc, char **argv, run_cfg *c) {
         }
         bool takes = is_one_of(a, with_value);
         if (!takes && a[0] == '-' && a[1]) {
-            const char *known[64];
+            const char *known[2 * RUN_MAX_OPTIONS];
             size_t n = 0;
             for (size_t k = 0; with_value[k]; k++) known[n++] = with_value[k];
             for (size_t k = 0; switches[k]; k++) known[n++] = switches[k];
@@ -329,18 +301,31 @@ static void build_launch(run_cfg *c, visa_buffer *vb, uint8_t *undef, uint8_t *a
 }
 
 /* --trace / --profile: the observer over the launch's groups; NULL when not asked (or failed: *rc). */
-static obs_state *start_observing(run_cfg *c, const loaded *L, visa_observer *observer, int *rc) {
+static obs_session *start_observing(run_cfg *c, const loaded *L, visa_observer *observer, obs_launch **launch,
+                                    int *rc) {
+    *launch = NULL;
     if (!c->obs.trace && !c->obs.profile) return NULL;
-    c->obs.file = c->in;
+    obs_session *os = obs_session_start(&c->obs);
+    if (!os) {
+        *rc = EXIT_DIAG;
+        return NULL;
+    }
+    visa_kernel_info ki;
+    memset(&ki, 0, sizeof ki);
+    ki.struct_size = sizeof ki;
+    obs_kernel k;
+    memset(&k, 0, sizeof k);
+    k.name = visa_kernel_get_info(L->m, c->ro.kernel, c->platform, &ki) == VISA_OK ? ki.name : "?";
+    k.file = c->in;
     if (!L->binary && L->len && memchr(L->data, 0, L->len) == NULL) {
-        c->obs.source = L->data;
-        c->obs.source_len = L->len;
+        k.text = L->data;
+        k.text_len = L->len;
     }
     uint64_t ngroups = 1;
-    for (int k = 0; k < 3; k++) ngroups *= c->ro.groups[k] ? c->ro.groups[k] : 1;
-    obs_state *os = obs_start(&c->obs, ngroups, observer);
-    if (!os) *rc = EXIT_DIAG;
-    c->ro.observer = os ? observer : NULL;
+    for (int d = 0; d < 3; d++) ngroups *= c->ro.groups[d] ? c->ro.groups[d] : 1;
+    *launch = obs_launch_start(os, &k, ngroups, observer);
+    if (!*launch) *rc = EXIT_DIAG;
+    c->ro.observer = *launch ? observer : NULL;
     return os;
 }
 
@@ -376,7 +361,8 @@ static int run_kernel(run_cfg *c, const loaded *L) {
     build_launch(c, vb, undef, access);
     int rc = 0;
     visa_observer observer;
-    obs_state *os = start_observing(c, L, &observer, &rc);
+    obs_launch *ol;
+    obs_session *os = start_observing(c, L, &observer, &ol, &rc);
     /* the progress line: on a terminal (unless the trace goes there too), or when asked */
     bool show = c->progress || (isatty(2) && !(c->obs.trace && !c->obs.trace_out && isatty(1)));
     visa_kernel_info ki;
@@ -393,7 +379,9 @@ static int run_kernel(run_cfg *c, const loaded *L) {
     report_diags()->rule_ids = false;
     clock_gettime(CLOCK_MONOTONIC, &t1);
     progress_stop(pl);
-    if (os && obs_finish(os)) rc = EXIT_DIAG;
+    obs_launch_finish(ol, ol ? obs_prepared(L->m, c->ro.kernel, c->platform, st) : NULL);
+    if (os && obs_session_finish(os)) rc = EXIT_DIAG;
+    obs_session_free(os);
     if (c->want_stats) report_stats(&stats, (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9);
     if (st == VISA_OK) return write_results(c, rc);
     /* a bad launch (VISA_E_ARG) and run-time errors have their diagnostics */
@@ -430,8 +418,7 @@ int cmd_run(int argc, char **argv) {
     }
     c->plat = "Xe2";
     c->ro.struct_size = sizeof c->ro;
-    c->obs.lane_hi = 31;
-    c->obs.line_hi = UINT32_MAX;
+    obs_opts_init(&c->obs);
     int rc = parse_run_options(argc, argv, c);
     if (rc < 0) {
         rc = check_run_options(c);

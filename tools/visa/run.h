@@ -5,7 +5,7 @@
 #define VISA_TOOL_RUN_H
 
 #include "cli.h"
-#include "observe.h"
+#include "../observe/observe.h"
 
 #define RUN_MAX 256 /* --arg values, buffers, --out and --print each */
 #define RUN_MAX_ELEMS 4096 /* the elements of vector arguments, together */
@@ -37,6 +37,13 @@ typedef struct run_cfg {
 } run_cfg;
 
 /* -- runargs.c ---------------------------------------------------------------------------------- */
+#define RUN_MAX_OPTIONS 40 /* options of one kind (valued, switches) a run takes, and the NULL */
+/* own (NULL-terminated), then the observation options (observe.h) that take a value (valued) or
+** do not: NULL-terminated into out (RUN_MAX_OPTIONS entries). */
+void run_options(const char **out, const char *const *own, bool valued);
+/* An observation option a (value v; NULL for a switch) into o: 0, -1 when a is none of them, or
+** EXIT_USAGE after the usage error. */
+int run_observe_option(obs_opts *o, const char *a, const char *v);
 /* X[,Y[,Z]]; missing dimensions are `fill`; zero allowed when allow_zero.  0 or -1. */
 int parse_dims(const char *s, uint32_t out[3], uint32_t fill, bool allow_zero);
 /* Element type by name (s[0..n)): size in bytes, float-ness and signedness; -1 if unknown. */

@@ -365,3 +365,17 @@ int parse_run_arg(run_cfg *c, const char *v) {
     c->nargs++;
     return rc;
 }
+
+void run_options(const char **out, const char *const *own, bool valued) {
+    size_t n = 0;
+    for (size_t k = 0; own[k] && n + 1 < RUN_MAX_OPTIONS; k++) out[n++] = own[k];
+    for (unsigned k = 0; k < obs_option_count && n + 1 < RUN_MAX_OPTIONS; k++)
+        if (obs_options[k].valued == valued) out[n++] = obs_options[k].name;
+    out[n] = NULL;
+}
+
+int run_observe_option(obs_opts *o, const char *a, const char *v) {
+    char why[256];
+    int rc = obs_parse_option(o, a, v, why, sizeof why);
+    return rc > 0 ? usage_errorf(v, "%s", why) : rc;
+}

@@ -7,7 +7,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "outfile.h"
+#include "../observe/outfile.h"
 #include "run.h"
 
 static const char program_help[] =
@@ -36,8 +36,13 @@ static const char program_help[] =
     "                       default from its pointer type)\n"
     "  --list-inputs        the kernel's OpenCL arguments: index, name, type, kind, size\n"
     "  --threads N, --max-steps N, --timeout SECONDS, --check=LIST, --stats, --json: as for vISA runs\n"
+    "  --trace, --trace-thread G,T, --trace-lanes A-B, --trace-lines A-B, --trace-format F,\n"
+    "  --trace-out PATH, --profile, --profile-format F, --profile-svg PATH: as for vISA runs\n"
+    "                       (docs/observe.md); lines are the kernel's vISA text's ('visa fmt' of it), and\n"
+    "                       a program built with -g is also profiled per line of its OpenCL source\n"
     "printf's output goes to standard output after the launch.\n";
 
+/* The options a program's run takes besides the observation options (observe.h, run_options). */
 static const char *const program_valued[] = {
     "--kernel", "--device", "--build-options", "--global-size", "--local-size", "--global-offset",
     "--arg",    "--out",    "--print",         "--threads",     "--max-steps",  "--timeout",
@@ -56,6 +61,7 @@ typedef struct cl_cfg {
     size_t nouts, nprints;
     visa_cl_launch launch;
     bool list, stats;
+    obs_opts obs;
     /* the launch's arguments */
     visa_cl_arg args[CL_MAX_ARGS];
     run_buf bufs[CL_MAX_ARGS];
@@ -152,25 +158,30 @@ static int take_valued(cl_cfg *c, const char *a, const char *v) {
 }
 
 static int parse_program_options(int argc, char **argv, cl_cfg *c) {
+    const char *with_value[RUN_MAX_OPTIONS], *switches[RUN_MAX_OPTIONS];
+    run_options(with_value, program_valued, true);
+    run_options(switches, program_switches, false);
+    obs_opts_init(&c->obs);
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
         if (is_help(a)) return print_help(program_help);
         if (!strncmp(a, "--check=", 8)) {
             if (visa_checks_from_names(a + 8, &c->launch.checks) != VISA_OK)
                 return usage_error("bad --check '%s' (memcheck, initcheck, racecheck, synccheck or all)", a + 8);
-        } else if (valued(a, program_valued)) {
+        } else if (valued(a, with_value)) {
             if (i + 1 >= argc) return usage_error("option '%s' needs a value", a);
-            int rc = take_valued(c, a, argv[++i]);
+            int rc = run_observe_option(&c->obs, a, argv[++i]);
+            if (rc < 0) rc = take_valued(c, a, argv[i]);
             if (rc) return rc;
-        } else if (!strcmp(a, "--list-inputs")) c->list = true;
+        } else if (run_observe_option(&c->obs, a, NULL) == 0) continue;
+        else if (!strcmp(a, "--list-inputs")) c->list = true;
         else if (!strcmp(a, "--stats")) c->stats = true;
         else if (!strcmp(a, "--json")) continue;
         else if (a[0] == '-' && a[1]) {
-            const char *known[sizeof program_valued / sizeof *program_valued +
-                              sizeof program_switches / sizeof *program_switches];
+            const char *known[2 * RUN_MAX_OPTIONS];
             size_t n = 0;
-            for (size_t k = 0; program_valued[k]; k++) known[n++] = program_valued[k];
-            for (size_t k = 0; program_switches[k]; k++) known[n++] = program_switches[k];
+            for (size_t k = 0; with_value[k]; k++) known[n++] = with_value[k];
+            for (size_t k = 0; switches[k]; k++) known[n++] = switches[k];
             return unknown_option(a, known, n);
         } else if (c->in) return usage_error("more than one input file ('%s')", a);
         else c->in = a;
@@ -390,6 +401,38 @@ static int program_results(cl_cfg *c, const visa_program *p, const char *kernel,
     return 0;
 }
 
+/* --trace / --profile of a program's launch (observe.h). */
+typedef struct observing {
+    obs_session *s;
+    obs_launch *l;
+    visa_observer observer;
+    char *text; /* the kernel's vISA text */
+} observing;
+
+/* Start observing c->launch when asked; 0, or EXIT_DIAG after reporting why it cannot be. */
+static int start_observing(cl_cfg *c, const visa_program *p, const char *kernel, observing *o) {
+    if (!c->obs.trace && !c->obs.profile) return 0;
+    obs_kernel k;
+    if (!obs_program_kernel(p, kernel, &k, &o->text)) return 0; /* the launch says why it cannot run */
+    if (!(o->s = obs_session_start(&c->obs))) {
+        free(o->text);
+        return EXIT_DIAG;
+    }
+    o->l = obs_launch_start(o->s, &k, obs_program_groups(&c->launch), &o->observer);
+    c->launch.observer = o->l ? &o->observer : NULL;
+    return 0;
+}
+
+/* After the launch (status st): the trace and profile written; 0 or EXIT_DIAG. */
+static int finish_observing(observing *o, const visa_program *p, const char *kernel, visa_status st) {
+    if (!o->s) return 0;
+    obs_launch_finish(o->l, o->l ? obs_program_prepared(p, kernel, st) : NULL);
+    int rc = obs_session_finish(o->s) || !o->l ? EXIT_DIAG : 0;
+    obs_session_free(o->s);
+    free(o->text);
+    return rc;
+}
+
 static int launch_program(cl_cfg *c, const visa_program *p, const char *kernel) {
     size_t nk;
     visa_cl_kernel_info ki;
@@ -417,9 +460,12 @@ static int launch_program(cl_cfg *c, const visa_program *p, const char *kernel) 
     c->launch.arg_access = c->access;
     visa_run_stats stats;
     struct timespec t0, t1;
+    observing o = {0};
+    if (start_observing(c, p, kernel, &o)) return EXIT_DIAG;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     visa_status st = visa_program_run(p, &c->launch, c->args, nk, &stats);
     clock_gettime(CLOCK_MONOTONIC, &t1);
+    int rc_obs = finish_observing(&o, p, kernel, st);
     if (c->stats) {
         double secs = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
         if (report_json())
@@ -437,7 +483,7 @@ static int launch_program(cl_cfg *c, const visa_program *p, const char *kernel) 
         return EXIT_DIAG;
     }
     int rc_out = program_results(c, p, kernel, nk);
-    return findings_only ? EXIT_DIAG : rc_out;
+    return findings_only || rc_obs ? EXIT_DIAG : rc_out;
 }
 
 static int load_and_launch(cl_cfg *c) {
@@ -478,7 +524,9 @@ static int load_and_launch(cl_cfg *c) {
 }
 
 int run_program(int argc, char **argv) {
-    report_scan_json(argc, argv, program_valued);
+    const char *with_value[RUN_MAX_OPTIONS];
+    run_options(with_value, program_valued, true);
+    report_scan_json(argc, argv, with_value);
     cl_cfg *c = calloc(1, sizeof *c);
     if (!c) {
         cli_error("E-NOMEM", NULL, "out of memory");

@@ -1,6 +1,6 @@
 /* verify.c -- `visa verify`: a program against every rule of the vISA spec for a platform. */
 #include "cli.h"
-#include "outfile.h"
+#include "../observe/outfile.h"
 
 static const char verify_help[] =
     "usage: visa verify FILE [--platform P] [--json] [--werror] [--list-rules]\n"

@@ -1,10 +1,10 @@
-/* outfile.c -- checked, all-or-nothing output files for the `visa` tool (see outfile.h). */
+/* outfile.c -- checked, all-or-nothing output files for the `visa` tool and the ICD (outfile.h). */
 #define _POSIX_C_SOURCE 200809L /* mkstemp, fchmod, fsync, readlink, realpath, sigaction */
 #define _DEFAULT_SOURCE /* realpath with PATH_MAX */
 #include "outfile.h"
-#include "cli.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -78,10 +78,20 @@ const char *out_stdout_name(char *buf, size_t cap) {
     return "standard output";
 }
 
-static void report(const char *path, int err) {
+void tool_error(const char *id, const char *file, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    tool_verror(id, file, fmt, ap);
+    va_end(ap);
+}
+
+/* f: the stream written when there is no path (its name comes from its descriptor) */
+static void report(const char *path, FILE *f, int err) {
     char name[PATH_MAX];
-    const char *shown = path ? path : out_stdout_name(name, sizeof name);
-    cli_error("E-IO", shown, "cannot write '%s': %s", shown, strerror(err ? err : EIO));
+    const char *shown = path                                    ? path
+                        : f && f != out_stdout() && f != stdout ? "standard error"
+                                                                : out_stdout_name(name, sizeof name);
+    tool_error("E-IO", shown, "cannot write '%s': %s", shown, strerror(err ? err : EIO));
 }
 
 static size_t fail_after_from_env(void) {
@@ -91,25 +101,33 @@ static size_t fail_after_from_env(void) {
     return e && *e && !*end ? (size_t)v + 1 : 0; /* stored + 1 so that 0 (fail at once) works */
 }
 
-int out_open(out_file *o, const char *path) {
+int out_open_direct(out_file *o, const char *path) {
     memset(o, 0, sizeof *o);
     o->fail_after = fail_after_from_env();
-    if (!path || !strcmp(path, "-")) {
-        o->f = out_stdout();
-        return 0;
-    }
     o->path = path;
+    o->f = fopen(path, "wb");
+    if (!o->f) report(path, NULL, errno);
+    return o->f ? 0 : 1;
+}
+
+void out_open_stream(out_file *o, FILE *f) {
+    memset(o, 0, sizeof *o);
+    o->fail_after = fail_after_from_env();
+    o->f = f;
+}
+
+int out_open(out_file *o, const char *path) {
+    out_open_stream(o, out_stdout());
+    if (!path || !strcmp(path, "-")) return 0;
+    o->path = path;
+    o->f = NULL;
     struct stat st;
     bool exists = stat(path, &st) == 0;
-    if (exists && !S_ISREG(st.st_mode)) { /* /dev/null, a FIFO, a terminal: write it directly */
-        o->f = fopen(path, "wb");
-        if (!o->f) report(path, errno);
-        return o->f ? 0 : 1;
-    }
+    if (exists && !S_ISREG(st.st_mode)) return out_open_direct(o, path); /* /dev/null, a FIFO, a terminal */
     /* rename over the file a symlink names, not over the link */
     o->target = exists ? realpath(path, NULL) : strdup(path);
     if (!o->target) {
-        report(path, errno);
+        report(path, NULL, errno);
         return 1;
     }
     mode_t mode;
@@ -124,7 +142,7 @@ int out_open(out_file *o, const char *path) {
     size_t dirlen = slash ? (size_t)(slash - o->target) + 1 : 0;
     size_t n = strlen(o->target) + 16;
     if (n > sizeof pending_tmp || !(o->tmp = malloc(n))) {
-        report(path, ENAMETOOLONG);
+        report(path, NULL, ENAMETOOLONG);
         free(o->target);
         return 1;
     }
@@ -142,7 +160,7 @@ int out_open(out_file *o, const char *path) {
             if ((o->f = fopen(path, "wb"))) return 0;
             err = errno;
         }
-        report(path, err);
+        report(path, NULL, err);
         free(o->target);
         o->target = NULL;
         return 1;
@@ -154,7 +172,7 @@ int out_open(out_file *o, const char *path) {
         close(fd);
         unlink(o->tmp);
         pending_set = 0;
-        report(path, err);
+        report(path, NULL, err);
         free(o->tmp);
         free(o->target);
         return 1;
@@ -180,7 +198,7 @@ int out_close(out_file *o, bool ok) {
         errno = 0;
         if (fflush(o->f) != 0 && !err) err = errno ? errno : EIO;
         if (ferror(o->f) && !err) err = EIO;
-        if (err && ok && !stdout_reported) report(NULL, err);
+        if (err && ok && !stdout_reported) report(NULL, o->f, err);
         if (err) stdout_reported = true;
         return err || !ok;
     }
@@ -196,7 +214,7 @@ int out_close(out_file *o, bool ok) {
         if (!ok || err) unlink(o->tmp);
         pending_set = 0;
     }
-    if (err && ok) report(o->path, err);
+    if (err && ok) report(o->path, NULL, err);
     free(o->tmp);
     free(o->target);
     o->f = NULL;
@@ -209,7 +227,7 @@ int out_is_input(const char *out, const char *in) {
     if (!out || !in || !strcmp(out, "-") || !strcmp(in, "-")) return 0;
     if (stat(out, &so) || stat(in, &si) || so.st_dev != si.st_dev || so.st_ino != si.st_ino) return 0;
     if (!S_ISREG(so.st_mode)) return 0; /* /dev/null as input and output is harmless */
-    cli_error("E-OUTPUT-IS-INPUT", out, "output '%s' would replace the input '%s'", out, in);
+    tool_error("E-OUTPUT-IS-INPUT", out, "output '%s' would replace the input '%s'", out, in);
     return 1;
 }
 

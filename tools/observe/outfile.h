@@ -1,15 +1,24 @@
-/* outfile.h -- every file the `visa` tool writes goes through here: a regular file is written to
+/* outfile.h -- every file the `visa` tool (and visa's OpenCL ICD) writes goes through here: a
+** regular file is written to
 ** a temporary file in its directory and renamed over the target only when complete (an
-** interrupted or failed write leaves the old file as it was); every write, flush and close is
-** checked and a failure is reported with the path ("visa: cannot write 'P': REASON", E-IO).
+** interrupted or failed write leaves the old file as it was; out_open_direct writes in place);
+** every write, flush and close is checked and a failure is reported with the path ("visa: cannot
+** write 'P': REASON", E-IO) through tool_verror.
 **
 ** Test hook: VISA_TEST_FAIL_WRITE_AFTER=N makes out_write fail (EIO) once N bytes have been
 ** written to one output, so tests can interrupt a write deterministically. */
 #ifndef VISA_TOOL_OUTFILE_H
 #define VISA_TOOL_OUTFILE_H
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
+
+/* The program's own error messages (E-IO, E-NOMEM, E-OUTPUT-IS-INPUT: ids as in tools/visa/cli.h):
+** each program that links this code defines tool_verror (the CLI: a diagnostic of its report; the
+** ICD: "visa-opencl: MESSAGE" on standard error); tool_error calls it. */
+void tool_verror(const char *id, const char *file, const char *fmt, va_list ap) __attribute__((format(printf, 3, 0)));
+void tool_error(const char *id, const char *file, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 typedef struct out_file {
     FILE *f; /* write here (fprintf is fine: errors are caught at out_close) */
@@ -22,6 +31,11 @@ typedef struct out_file {
 
 /* Open path for writing (NULL or "-": standard output).  Returns 0, or 1 after reporting why. */
 int out_open(out_file *o, const char *path);
+/* Open path for writing in place: no temporary file, no signal handlers (what a library inside a
+** host program may do).  Returns 0, or 1 after reporting why. */
+int out_open_direct(out_file *o, const char *path);
+/* Write to a stream the caller owns (flushed at out_close, not closed). */
+void out_open_stream(out_file *o, FILE *f);
 /* Write len bytes; false (and the error remembered for out_close) on failure. */
 bool out_write(out_file *o, const void *data, size_t len);
 /* Finish: flush and close, rename the temporary file over the target.  ok false: the caller

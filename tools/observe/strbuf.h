@@ -1,0 +1,21 @@
+/* strbuf.h -- growable text: what the `visa` tool and visa's OpenCL ICD build their output in. */
+#ifndef VISA_TOOL_STRBUF_H
+#define VISA_TOOL_STRBUF_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+typedef struct strbuf {
+    char *s; /* NUL-terminated once anything was added; NULL before */
+    size_t len, cap;
+    bool oom;
+} strbuf;
+
+void sb_put(strbuf *b, const char *s, size_t n);
+void sb_puts(strbuf *b, const char *s);
+void sb_printf(strbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void sb_vprintf(strbuf *b, const char *fmt, va_list ap) __attribute__((format(printf, 2, 0)));
+void sb_free(strbuf *b);
+
+#endif
