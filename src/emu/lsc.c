@@ -17,10 +17,11 @@
 ** Addresses: Base + AddrScale * addr + AddrImmOffset, computed at the address size (a16/a32
 ** offsets wrap at 32 bits, a32s is sign-extended, a64 wraps at 64 bits).
 ** Register layout (SIMT): component v of lane n at v * CompStride + n * RegElemBytes, CompStride =
-** max(1, W * RegElemBytes / GRF) GRFs with W = max(ExecSize, the native payload width: 32 on
-** XeHPC, 16 otherwise), as vISA sizes the payload (native instructions), or response length / components
-** (raw sends, messages.md 3.1).  Transposed (SIMD1): the elements contiguous.  D8 / D16 occupy 1 / 2
-** register bytes, D8U32 / D16U32 are zero-extended to 32 bits, D16U32H sits in the high half.
+** max(1, W * RegElemBytes / GRF) GRFs with W = max(ExecSize, the minimum payload width: 8 on
+** XeHPG, 16 from XeHPC on; half-SIMD LSC, see finish_simt), as vISA sizes the payload (native
+** instructions), or response length / components (raw sends, messages.md 3.1).  Transposed
+** (SIMD1): the elements contiguous.  D8 / D16 occupy 1 / 2 register bytes, D8U32 / D16U32 are
+** zero-extended to 32 bits, D16U32H sits in the high half.
 ** Out-of-bounds SIMT, transposed, atomic and status-free accesses are run-time errors naming the
 ** lane and the address; lsc_load_status reports them as status bits instead.
 **
@@ -858,10 +859,13 @@ static bool finish_simt(emu_program *p, const ir_inst *in, emu_op *op, diag_sink
         return lsc_err(in, ds, "SLM messages must use flat addresses");
     if (I_SFID(info) == VISA_LSC_SFID_TGM && !native) return lsc_err(in, ds, "typed (TGM) messages are not supported");
     if (native) {
-        /* vISA sizes SIMT payloads for the native message width, not ExecSize: W = max(ExecSize,
-        ** 32 on XeHPC, 16 on XeHPG and Xe2+), one component = max(1, W * RegElemBytes / GRF)
-        ** GRFs (messages.md 3.1, [S] TLSC:169-177,551-584). */
-        unsigned w = op->exec, wmin = p->plat == VISA_PLATFORM_XEHPC ? 32 : 16;
+        /* vISA sizes SIMT payloads for the message's minimum width, not ExecSize: W = max(ExecSize,
+        ** 8 on XeHPG, 16 from XeHPC on), one component = max(1, W * RegElemBytes / GRF) GRFs
+        ** (messages.md 3.1, [S] TLSC:169-177,551-584).  The minimum is the half-SIMD one
+        ** (IGC's lscMinExecSize with hasHalfSIMDLSC): every stepping IGC emits LSC for has it
+        ** (LSCEnabled: DG2 from B0, PVC from XT; MTL, ARL, Xe2 on), so a SIMD8 kernel's d32x2 on
+        ** DG2 has its second component in the next GRF, as IGC's own vISA lays it out. */
+        unsigned w = op->exec, wmin = p->plat == VISA_PLATFORM_XEHPG ? 8 : 16;
         if (w < wmin) w = wmin;
         uint32_t run = ((w * rb + grf - 1) / grf) * grf;
         op->dst.off = run;

@@ -7,7 +7,10 @@
 **
 ** Readings taken where the spec leaves room (messages.md marks them [?] / [D]):
 **  - SIMT data: component v of lane n at v*CS + n*regE, CS = max(1, Wp*regE/GRF) GRFs with
-**    Wp = max(ExecSize, payload width: 16 on Xe2, 32 on XeHPC); D8/D16 lanes packed (1/2 B).
+**    Wp = max(ExecSize, payload width); D8/D16 lanes packed (1/2 B).  The payload width is the
+**    half-SIMD one (messages.md 3.1 lists both): 8 on XeHPG (32-byte GRFs), 16 on XeHPC and Xe2.
+**    IGC's LSCEnabled emits LSC only for steppings with half-SIMD LSC (DG2 from B0, PVC from XT),
+**    and IGC 1.0.12504's vISA for dg2-g10 puts a SIMD8 d32x2's second component one GRF on.
 **  - D8U32/D16U32 zero-extend (Xe2); only run on Xe2 since earlier parts leave the top undefined.
 **  - Lanes are processed in ascending order (the pseudo-code's loop), which decides atomics on a
 **    shared address.
@@ -86,9 +89,9 @@ static visa_status run(const text_t *t, visa_platform pf, visa_buffer *bufs, int
     return st;
 }
 
-/* Prefill register R (bytes) with 0xEE. */
-static void prefill(text_t *t, const char *r, unsigned bytes) {
-    for (unsigned g = 0; g < bytes / 64; g++) emit(t, "    mov (M1, 16) %s(%u,0)<1> 0xEEEEEEEE:ud\n", r, g);
+/* Prefill register R (bytes) with 0xEE, 64 bytes per mov (rows of grf bytes). */
+static void prefill(text_t *t, const char *r, unsigned bytes, unsigned grf) {
+    for (unsigned g = 0; g < bytes / 64; g++) emit(t, "    mov (M1, 16) %s(%u,0)<1> 0xEEEEEEEE:ud\n", r, g * 64 / grf);
 }
 /* R[0, bytes) -> buffer b at offset off (transposed d32 stores, 256 B at a time). */
 static void dump(text_t *t, const char *r, unsigned bytes, int b, unsigned off) {
@@ -115,7 +118,10 @@ static int bytes_equal(const char *name, const uint8_t *got, const uint8_t *want
 }
 static long byte_checks;
 
-static const char *pf_name(visa_platform pf) { return pf == VISA_PLATFORM_XE2 ? "Xe2" : "XeHPC"; }
+static const char *pf_name(visa_platform pf) {
+    return pf == VISA_PLATFORM_XE2 ? "Xe2" : pf == VISA_PLATFORM_XEHPG ? "XeHPG" : "XeHPC";
+}
+static unsigned grf_of(visa_platform pf) { return pf == VISA_PLATFORM_XEHPG ? 32 : 64; }
 static unsigned pow2ceil(unsigned v) {
     unsigned p = 1;
     while (p < v) p <<= 1;
@@ -189,7 +195,7 @@ static void test_b2d_load(visa_platform pf, b2d_t c, int form) {
     emit(t, ".decl P v_type=G type=ud num_elts=16 align=GRF\n");
     emit(t, ".decl PQ v_type=G type=uq num_elts=8 alias=<P, 0>\n");
     body(t, 2, 16);
-    prefill(t, "R", REGB);
+    prefill(t, "R", REGB, GRF);
     char name[160];
     snprintf(name, sizeof name, "b2d load %s %s.%dx%dx%d%c%c X=%d Y=%d surf %ux%u pitch %u %s", pf_name(pf),
              dsname[c.ds], c.blocks, c.w, c.h, c.tr ? 't' : 'n', c.vnni ? 't' : 'n', m.x, m.y, c.sw, c.sh, c.sp,
@@ -361,11 +367,11 @@ static const char *udsname[] = {"d8", "d16", "d32", "d64", "d8u32", "d16u32"};
 static const unsigned mem_e[] = {1, 2, 4, 8, 1, 2}, reg_e[] = {1, 2, 4, 8, 4, 4};
 enum { MEMB = 4096 };
 
-static unsigned min_exec(visa_platform pf) { return pf == VISA_PLATFORM_XE2 ? 16 : 32; }
+static unsigned min_exec(visa_platform pf) { return pf == VISA_PLATFORM_XEHPG ? 8 : 16; }
 static unsigned comp_stride(visa_platform pf, unsigned exec, int ds) {
-    unsigned w = exec > min_exec(pf) ? exec : min_exec(pf);
-    unsigned g = w * reg_e[ds] / GRF;
-    return (g ? g : 1) * GRF;
+    unsigned w = exec > min_exec(pf) ? exec : min_exec(pf), grf = grf_of(pf);
+    unsigned g = w * reg_e[ds] / grf;
+    return (g ? g : 1) * grf;
 }
 static uint64_t rdle(const uint8_t *p, unsigned n) {
     uint64_t v = 0;
@@ -378,7 +384,7 @@ static void wrle(uint8_t *p, uint64_t v, unsigned n) {
 
 /* Kernel skeleton for untyped cases: B0 memory, B1 addresses (32 qwords) + data (2048 B at 256),
 ** B2 output register dump.  A = addresses, D = data, S2 = second atomic operand, R = result. */
-static void untyped_head(text_t *t, uint32_t mask) {
+static void untyped_head(text_t *t, visa_platform pf, uint32_t mask) {
     header(t, 3);
     emit(t, ".decl A v_type=G type=uq num_elts=32 align=GRF\n");
     emit(t, ".decl D v_type=G type=ud num_elts=512 align=GRF\n");
@@ -389,7 +395,7 @@ static void untyped_head(text_t *t, uint32_t mask) {
     fill(t, "A", 256, 1, 0);
     fill(t, "D", REGB, 1, 256);
     fill(t, "S2", REGB, 1, 256 + REGB);
-    prefill(t, "R", REGB);
+    prefill(t, "R", REGB, grf_of(pf));
     emit(t, "    setp (M1_NM, 32) P1 0x%x:ud\n", mask);
 }
 enum { AUXB = 256 + 2 * REGB };
@@ -452,7 +458,7 @@ static void test_simt(visa_platform pf, int store, int ds, unsigned vec, unsigne
         }
     }
     text_t *t = malloc(sizeof *t);
-    untyped_head(t, mask);
+    untyped_head(t, pf, mask);
     char vs[16] = "";
     if (vec > 1) snprintf(vs, sizeof vs, "x%u", vec);
     if (store) emit(t, "    (P1) lsc_store.ugm (M1, %u)  flat[A]:a64  D:%s%s\n", exec, udsname[ds], vs);
@@ -478,7 +484,7 @@ static void test_transposed(visa_platform pf, int store, int ds, unsigned vec, i
         else memcpy(wreg, mem + off, (size_t)E * vec);
     }
     text_t *t = malloc(sizeof *t);
-    untyped_head(t, enabled ? 1u : 0xfffffffeu);
+    untyped_head(t, pf, enabled ? 1u : 0xfffffffeu);
     if (store) emit(t, "    (P1) lsc_store.ugm (M1, 1)  flat[A]:a64  D:%sx%ut\n", udsname[ds], vec);
     else emit(t, "    (P1) lsc_load.ugm (M1, 1)  R:%sx%ut  flat[A]:a64\n", udsname[ds], vec);
     char name[128];
@@ -506,7 +512,7 @@ static void test_strided(visa_platform pf, int store, int ds, unsigned vec, unsi
         }
     }
     text_t *t = malloc(sizeof *t);
-    untyped_head(t, mask);
+    untyped_head(t, pf, mask);
     char vs[16] = "";
     if (vec > 1) snprintf(vs, sizeof vs, "x%u", vec);
     if (store)
@@ -545,7 +551,7 @@ static void test_quad(visa_platform pf, int store, unsigned cmask, unsigned exec
         if (cmask >> c & 1) *p++ = "xyzw"[c];
     *p = 0;
     text_t *t = malloc(sizeof *t);
-    untyped_head(t, mask);
+    untyped_head(t, pf, mask);
     if (store) emit(t, "    (P1) lsc_store_quad.ugm (M1, %u)  flat[A]:a64  D:d32.%s\n", exec, cs);
     else emit(t, "    (P1) lsc_load_quad.ugm (M1, %u)  R:d32.%s  flat[A]:a64\n", exec, cs);
     char name[128];
@@ -649,7 +655,7 @@ static void test_atomic(visa_platform pf, const aop_t *o, int ds, unsigned exec,
     }
     (void)CS;
     text_t *t = malloc(sizeof *t);
-    untyped_head(t, mask);
+    untyped_head(t, pf, mask);
     emit(t, "    (P1) lsc_atomic_%s.ugm (M1, %u)  %s:%s  flat[A]:a64  %s  %s\n", o->name, exec, ret ? "R" : "%null",
          udsname[ds], o->args >= 1 ? "D" : "%null", o->args >= 2 ? "S2" : "%null");
     char name[128];
@@ -678,7 +684,7 @@ static void test_oob(visa_platform pf, int store, int lane_on) {
             else memcpy(wreg + n * 4, mem + off[n], 4);
         }
     text_t *t = malloc(sizeof *t);
-    untyped_head(t, mask);
+    untyped_head(t, pf, mask);
     if (store) emit(t, "    (P1) lsc_store.ugm (M1, 16)  flat[A]:a64  D:d32\n");
     else emit(t, "    (P1) lsc_load.ugm (M1, 16)  R:d32  flat[A]:a64\n");
     char name[128];
@@ -701,8 +707,9 @@ static void test_oob(visa_platform pf, int store, int lane_on) {
 static void suite_untyped(void) {
     static const unsigned execs[] = {1, 2, 4, 8, 16, 32};
     static const unsigned vecs[] = {1, 2, 3, 4, 8};
-    static const visa_platform pfs[] = {VISA_PLATFORM_XE2, VISA_PLATFORM_XEHPC};
-    for (int p = 0; p < 2; p++)
+    enum { NPF = 3 };
+    static const visa_platform pfs[NPF] = {VISA_PLATFORM_XE2, VISA_PLATFORM_XEHPC, VISA_PLATFORM_XEHPG};
+    for (int p = 0; p < NPF; p++)
         for (int ds = D8; ds <= D16U32; ds++) {
             if (ds >= D8U32 && pfs[p] != VISA_PLATFORM_XE2) continue;
             for (size_t e = 0; e < 6; e++)
@@ -715,11 +722,11 @@ static void suite_untyped(void) {
                 }
         }
     static const unsigned tvecs[] = {1, 2, 3, 4, 8, 16, 32, 64};
-    for (int p = 0; p < 2; p++)
+    for (int p = 0; p < NPF; p++)
         for (int ds = D8; ds <= D64; ds++)
             for (size_t v = 0; v < 8; v++)
                 for (int st = 0; st < 2; st++) test_transposed(pfs[p], st, ds, tvecs[v], (v % 3) != 2);
-    for (int p = 0; p < 2; p++)
+    for (int p = 0; p < NPF; p++)
         for (int ds = D8; ds <= D64; ds++) {
             test_strided(pfs[p], 0, ds, 1, 16, mem_e[ds] * 3, rnd());
             test_strided(pfs[p], 0, ds, 2, 8, mem_e[ds] * 2, 0xff);
@@ -727,18 +734,18 @@ static void suite_untyped(void) {
             test_strided(pfs[p], 1, ds, 1, 16, mem_e[ds] * 4, rnd());
             test_strided(pfs[p], 1, ds, 2, 16, mem_e[ds] * 2, 0xffff);
         }
-    for (int p = 0; p < 2; p++)
+    for (int p = 0; p < NPF; p++)
         for (unsigned cm = 1; cm < 16; cm++) {
             test_quad(pfs[p], 0, cm, cm % 2 ? 16 : 8, rnd());
             test_quad(pfs[p], 1, cm, cm % 3 ? 16 : 32, rnd());
         }
-    for (int p = 0; p < 2; p++)
+    for (int p = 0; p < NPF; p++)
         for (size_t o = 0; o < sizeof aops / sizeof aops[0]; o++)
             for (int ds = D32; ds <= D64; ds++) {
                 test_atomic(pfs[p], &aops[o], ds, 16, rnd() | 1, 1);
                 test_atomic(pfs[p], &aops[o], ds, 8, 0xff, o % 2);
             }
-    for (int p = 0; p < 2; p++)
+    for (int p = 0; p < NPF; p++)
         for (int st = 0; st < 2; st++)
             for (int on = 0; on < 2; on++) test_oob(pfs[p], st, on);
 }

@@ -31,6 +31,9 @@ static cl_int launch_run(icd_command *c) {
     icd_observe_start(&w, b, L->kernel, &L->launch);
     pthread_mutex_lock(&b->run_lock);
     b->running_kernel = L->kernel->name;
+    /* which buffers are undefined to initcheck: decided now, not at enqueue, for the kernels
+    ** that ran before this one (still queued when it was enqueued) have written theirs */
+    for (cl_uint i = 0; i < L->nargs; i++) L->undef[i] = L->mems[i] && !icd_mem_defined(L->mems[i]);
     visa_status st = visa_program_run(b->vp, &L->launch, L->args, L->nargs, NULL);
     fflush(stdout);
     b->running_kernel = NULL;
@@ -62,7 +65,7 @@ static void launch_done(icd_command *c) {
 }
 
 /* The kernel's arguments as visa_program_run takes them; CL_INVALID_KERNEL_ARGS when one is not
-** set.  Buffers the host never wrote start undefined to initcheck. */
+** set.  Which buffers are undefined to initcheck is decided when the launch runs (launch_run). */
 static cl_int snapshot_args(launch_cmd *L, cl_kernel k) {
     cl_uint n = L->nargs = k->nargs;
     size_t m = n ? n : 1;
@@ -87,7 +90,6 @@ static cl_int snapshot_args(launch_cmd *L, cl_kernel k) {
                 icd_retain(v->mem);
                 a->data = v->mem->data;
                 a->size = v->mem->size;
-                L->undef[i] = !icd_mem_defined(v->mem);
                 L->access[i] = v->mem->flags & CL_MEM_READ_ONLY    ? VISA_BUFFER_READ_ONLY
                                : v->mem->flags & CL_MEM_WRITE_ONLY ? VISA_BUFFER_WRITE_ONLY
                                                                    : VISA_BUFFER_READ_WRITE;
