@@ -364,6 +364,55 @@ emu_handler emu_fast_cmp(const emu_program *p, const emu_op *op) {
     return set_of(p->isa)->cmp[c];
 }
 
+/* A source the loops read exactly: its shape is one they take, and the destination (contiguous
+** or scalar) does not overlap it other than lane for lane: the loops write lane i before reading
+** lane i + 1, where the generic path reads every source whole first. */
+static bool fast_src_ok(const emu_program *p, const emu_op *op, const emu_opnd *s) {
+    if (!fast_src_shape(s)) return false;
+    if (op->exec <= 1 || (s->shape != EO_CONTIG && s->shape != EO_SCALAR && s->shape != EO_GENERAL)) return true;
+    uint32_t dlo = op->dst.off, dhi = dlo + (uint32_t)op->exec * op->dst.size;
+    uint32_t span = s->shape == EO_CONTIG ? (uint32_t)op->exec * s->size
+                    : s->shape == EO_SCALAR
+                        ? s->size
+                        : p->lane_off.data[(size_t)s->lanes * EMU_MAX_LANES + op->exec - 1] + s->size;
+    uint32_t slo = s->off, shi = slo + span;
+    return !(slo < dhi && dlo < shi && !(s->shape == EO_CONTIG && slo == dlo && s->size == op->dst.size));
+}
+
+/* mov between integer types (IGC widens 32-bit indices to 64 bits for a64 addresses, narrows
+** them back, widens b / w to d): the value read with its source type's sign and stored modulo
+** the destination's size, as the generic path does; without modifiers or saturation. */
+#define CVT_HANDLER(ST, DT)                                         \
+    static void cvt_##ST##_##DT(emu_thread *t, const emu_op *op) {  \
+        uint32_t mask = emu_chen(t, op);                            \
+        unsigned n = op->exec;                                      \
+        DT *d = (DT *)(void *)(t->file + op->dst.off);              \
+        SRC(ST, 0, s0, k0);                                         \
+        if (mask == emu_lanes_mask(n))                              \
+            for (unsigned i = 0; i < n; i++) d[i] = (DT)s0[i * k0]; \
+        else                                                        \
+            for (unsigned i = 0; i < n; i++)                        \
+                if (mask >> i & 1) d[i] = (DT)s0[i * k0];           \
+        t->pc++;                                                    \
+    }
+/* the source types in FT_ order, each to a 4- and an 8-byte destination */
+#define CVT_SOURCES(X) X(int8_t) X(uint8_t) X(int16_t) X(uint16_t) X(int32_t) X(uint32_t) X(int64_t) X(uint64_t)
+#define CVT_PAIR(ST) CVT_HANDLER(ST, uint32_t) CVT_HANDLER(ST, uint64_t)
+CVT_SOURCES(CVT_PAIR)
+#define CVT_ROW(ST) {cvt_##ST##_uint32_t, cvt_##ST##_uint64_t},
+static const emu_handler cvt_handlers[FT__INT][2] = {CVT_SOURCES(CVT_ROW)};
+#undef CVT_ROW
+#undef CVT_PAIR
+#undef CVT_SOURCES
+#undef CVT_HANDLER
+
+static emu_handler fast_convert(const emu_program *p, const emu_op *op) {
+    const emu_opnd *s = &op->src[0];
+    int si = int_index(s->type);
+    if (op->nsrc != 1 || si < 0 || s->mod || op->dst.size < 4 || !fast_src_ok(p, op, s)) return NULL;
+    return cvt_handlers[si][op->dst.size == 8];
+}
+
 emu_handler emu_fast_handler(const emu_program *p, const emu_op *op) {
     int fo = emu_fast_op_of(op->form);
     unsigned ty = op->dst.type;
@@ -376,22 +425,12 @@ emu_handler emu_fast_handler(const emu_program *p, const emu_op *op) {
     if (op->sat && ii >= 0) return NULL; /* integer saturation: the generic path */
     /* the compute class must be the type's own (a float op on integers converts) */
     if (op->cls != (fi >= 0 ? EC_FLT : EC_INT)) return NULL;
+    if (ii >= 0 && fo == FO_MOV && op->src[0].type != ty) return fast_convert(p, op);
     bool mods = false;
-    uint32_t dlo = op->dst.off, dhi = dlo + (uint32_t)op->exec * op->dst.size;
     for (unsigned k = 0; k < op->nsrc; k++) {
         const emu_opnd *s = &op->src[k];
-        if (s->type != ty || s->mod > VM_NEG_ABS || !fast_src_shape(s)) return NULL;
+        if (s->type != ty || s->mod > VM_NEG_ABS || !fast_src_ok(p, op, s)) return NULL;
         mods |= s->mod != VM_NONE;
-        /* the loops write lane i before reading lane i + 1: a source the destination overlaps
-        ** (other than lane for lane) must be read whole first, as the generic path does */
-        if (op->exec > 1 && (s->shape == EO_CONTIG || s->shape == EO_SCALAR || s->shape == EO_GENERAL)) {
-            uint32_t span = s->shape == EO_CONTIG ? (uint32_t)op->exec * s->size
-                            : s->shape == EO_SCALAR
-                                ? s->size
-                                : p->lane_off.data[(size_t)s->lanes * EMU_MAX_LANES + op->exec - 1] + s->size;
-            uint32_t slo = s->off, shi = slo + span;
-            if (slo < dhi && dlo < shi && !(s->shape == EO_CONTIG && slo == dlo)) return NULL;
-        }
     }
     const fast_set *set = set_of(p->isa);
     if (fi >= 0) return set->flts[fi][fo][(mods ? 1 : 0) + (op->sat ? 2 : 0)];

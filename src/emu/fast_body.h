@@ -183,6 +183,7 @@ FB_ATTR static inline unsigned FB_NAME(mad_odd16)(float *o, const float *a, cons
 #define FB_INT_add(TY) (ct_t)(a + b)
 #define FB_INT_mul(TY) (ct_t)(a * b)
 #define FB_INT_mad(TY) (ct_t)(a * b + c)
+#define FB_INT_add3(TY) (ct_t)(a + b + c)
 #define FB_INT_min(TY) TY##_LT(a, b) ? a : b
 #define FB_INT_max(TY) TY##_LT(b, a) ? a : b
 #define FB_INT_and(TY) a &b

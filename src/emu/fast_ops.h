@@ -32,7 +32,8 @@
     X(A, XOR, xor, 2, 0, 1, 0) \
     X(A, SHL, shl, 2, 0, 1, 1) \
     X(A, SHR, shr, 2, 0, 0, 1) \
-    X(A, ASR, asr, 2, 0, 0, 1)
+    X(A, ASR, asr, 2, 0, 0, 1) \
+    X(A, ADD3, add3, 3, 0, 1, 0)
 
 /* EMU_FAST_IF_##flt(...): its arguments for a float row, nothing for the others */
 #define EMU_FAST_IF_1(...) __VA_ARGS__

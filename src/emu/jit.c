@@ -159,6 +159,8 @@ static bool compilable(const emu_program *p, const emu_op *op) {
     for (unsigned k = 0; k < op->nsrc; k++) {
         unsigned s = op->src[k].shape;
         if (s != EO_CONTIG && s != EO_SCALAR && s != EO_IMM) return false;
+        /* gen_alu reads every source as the destination's type: not fast.c's converting movs */
+        if (!cmp && op->src[k].type != op->dst.type) return false;
     }
     /* a write to %cr0 would change the modes a later op of the block was entered with */
     if (!cmp && op->dst.off < p->cr0_off + 4 && p->cr0_off < op->dst.off + (uint32_t)op->exec * op->dst.size)
@@ -605,6 +607,7 @@ static LLVMValueRef flt_min_max(jit_gen *g, LLVMValueRef *s, LLVMRealPredicate p
 #define JIT_INT_add LLVMBuildAdd(g->b, s[0], s[1], "")
 #define JIT_INT_mul LLVMBuildMul(g->b, s[0], s[1], "")
 #define JIT_INT_mad LLVMBuildAdd(g->b, LLVMBuildMul(g->b, s[0], s[1], ""), s[2], "")
+#define JIT_INT_add3 LLVMBuildAdd(g->b, LLVMBuildAdd(g->b, s[0], s[1], ""), s[2], "")
 #define JIT_INT_min LLVMBuildSelect(g->b, int_lt(g, s[0], s[1], ty), s[0], s[1], "")
 #define JIT_INT_max LLVMBuildSelect(g->b, int_lt(g, s[1], s[0], ty), s[0], s[1], "")
 #define JIT_INT_and LLVMBuildAnd(g->b, s[0], s[1], "")

@@ -155,12 +155,21 @@ static void write_arg(const launch *L, const ir_input *in, const visa_arg *a, ui
 ** past the SIMD lanes are padding (zero). */
 static void fill_local_ids(const launch *L, uint32_t ti, const ir_input *in, uint8_t *dst) {
     const emu_abi *abi = &L->abi;
-    for (uint32_t b = 0; b < in->size; b++) {
-        uint32_t rel = (uint32_t)in->offset + b - abi->pt_begin;
-        uint32_t c = rel / abi->row, lane = rel % abi->row / 2;
-        uint32_t id[3] = {0, 0, 0};
-        if (c < 3 && lane < L->simd) emu_local_id(&L->work_items, ti, lane, id);
-        dst[b] = (uint8_t)((c < 3 ? id[c] : 0) >> (8 * (rel & 1)));
+    const uint32_t *local = L->work_items.local;
+    /* every lane's ids, counted on from lane 0's as emu_local_id counts (x fastest, z unwrapped):
+    ** a thread start's cost, so no division per lane or byte */
+    uint16_t ids[3][EMU_MAX_LANES];
+    uint32_t id[3], lanes = L->simd < EMU_MAX_LANES ? L->simd : EMU_MAX_LANES;
+    emu_local_id(&L->work_items, ti, 0, id);
+    for (uint32_t lane = 0; lane < lanes; lane++) {
+        for (unsigned c = 0; c < 3; c++) ids[c][lane] = (uint16_t)id[c];
+        if (++id[0] == local[0] && (id[0] = 0, ++id[1] == local[1])) id[1] = 0, id[2]++;
+    }
+    uint32_t rel = (uint32_t)in->offset - abi->pt_begin, c = rel / abi->row, at = rel % abi->row;
+    for (uint32_t b = 0; b < in->size; b++, rel++) {
+        uint32_t lane = at / 2;
+        dst[b] = (uint8_t)(c < 3 && lane < lanes ? ids[c][lane] >> (8 * (rel & 1)) : 0);
+        if (++at == abi->row) at = 0, c++;
     }
 }
 
