@@ -146,7 +146,7 @@ def main():
     if len(args) < 3:
         print(__doc__)
         return 2
-    visa, cache, devices = args[0], args[1], args[2:]
+    visa, cache, devices = os.path.abspath(args[0]), os.path.abspath(args[1]), args[2:]
     if subprocess.run([PYTHON, "-c", "import pyopencl, pytest"], capture_output=True).returncode != 0:
         print("SKIPPED: no pyopencl or pytest for %s (Debian: python3-pyopencl python3-pytest)" % PYTHON)
         return 77
