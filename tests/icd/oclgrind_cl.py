@@ -23,8 +23,8 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "program"))
 from oclgrind_suite import check_of, findings_verdict, judge, run_all  # noqa: E402
+from clhost import PYTHON, skip_reason  # noqa: E402
 
-PYTHON = "/usr/bin/python3"  # Debian's, where python3-pyopencl lives
 FINDING = re.compile(r"\[(C-[A-Z0-9-]+)\]")
 
 
@@ -72,12 +72,9 @@ def main():
     if not os.path.isdir(kdir):
         print("SKIPPED: %s is absent" % kdir)
         return 77
-    if subprocess.run([PYTHON, "-c", "import pyopencl"], capture_output=True).returncode != 0:
-        print("SKIPPED: no pyopencl for %s (Debian: python3-pyopencl)" % PYTHON)
-        return 77
-    probe = subprocess.run([visa, "cl", "--", "true"], capture_output=True, text=True)
-    if probe.returncode != 0:
-        print("SKIPPED: " + probe.stderr.strip())
+    why = skip_reason(visa)
+    if why:
+        print("SKIPPED: " + why)
         return 77
     tests = [t.strip() for t in open(os.path.join(kdir, "TESTS")) if t.strip()]
     with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as pool:

@@ -25,7 +25,8 @@ import sys
 import tempfile
 import xml.etree.ElementTree as ET
 
-PYTHON = "/usr/bin/python3"  # Debian's, where python3-pyopencl lives
+from clhost import PYTHON, skip_reason
+
 EXAMPLES = "/usr/share/doc/python-pyopencl-doc/examples"
 FILES = ["wrapper", "array", "algorithm", "clmath", "enqueue_copy", "clrandom", "arrays_in_structs"]
 FP64 = "use of type 'double' requires cl_khr_fp64 support"
@@ -147,15 +148,12 @@ def main():
         print(__doc__)
         return 2
     visa, cache, devices = os.path.abspath(args[0]), os.path.abspath(args[1]), args[2:]
-    if subprocess.run([PYTHON, "-c", "import pyopencl, pytest"], capture_output=True).returncode != 0:
-        print("SKIPPED: no pyopencl or pytest for %s (Debian: python3-pyopencl python3-pytest)" % PYTHON)
-        return 77
     if not os.path.isfile(os.path.join(EXAMPLES, "test_wrapper.py")):
         print("SKIPPED: %s is absent (Debian: python-pyopencl-doc)" % EXAMPLES)
         return 77
-    probe = subprocess.run([visa, "cl", "--", "true"], capture_output=True, text=True)
-    if probe.returncode != 0:
-        print("SKIPPED: " + probe.stderr.strip())
+    why = skip_reason(visa, "pyopencl, pytest", "python3-pyopencl python3-pytest")
+    if why:
+        print("SKIPPED: " + why)
         return 77
     os.makedirs(cache, exist_ok=True)
     fp64 = {d: device_has_fp64(visa, d) for d in devices}

@@ -15,7 +15,8 @@ import hashlib
 import subprocess
 import sys
 
-PYTHON = "/usr/bin/python3"  # Debian's, where python3-pyopencl lives
+from clhost import PYTHON, skip_reason
+
 THREADS = (1, 2, 3)
 
 KERNELS = r"""
@@ -104,12 +105,9 @@ def main():
         print(__doc__)
         return 2
     visa, devices = sys.argv[1], sys.argv[2:]
-    if subprocess.run([PYTHON, "-c", "import pyopencl"], capture_output=True).returncode != 0:
-        print("SKIPPED: no pyopencl for %s (Debian: python3-pyopencl)" % PYTHON)
-        return 77
-    probe = subprocess.run([visa, "cl", "--", "true"], capture_output=True, text=True)
-    if probe.returncode != 0:
-        print("SKIPPED: " + probe.stderr.strip())
+    why = skip_reason(visa)
+    if why:
+        print("SKIPPED: " + why)
         return 77
     failed = 0
     for device in devices:
