@@ -167,7 +167,7 @@ void sb_free(strbuf *sb) {
     sb->len = sb->cap = 0;
 }
 
-static bool sb_reserve(strbuf *sb, size_t extra) {
+bool sb_grow(strbuf *sb, size_t extra) {
     if (sb->oom) return false;
     if (sb->len + extra + 1 <= sb->cap) return true;
     size_t ncap = sb->cap ? sb->cap : 256;
@@ -182,42 +182,76 @@ static bool sb_reserve(strbuf *sb, size_t extra) {
     return true;
 }
 
-void sb_putn(strbuf *sb, const char *s, size_t n) {
-    if (!sb_reserve(sb, n)) return;
-    memcpy(sb->data + sb->len, s, n);
-    sb->len += n;
-}
-
-void sb_puts(strbuf *sb, const char *s) { sb_putn(sb, s, strlen(s)); }
-
-void sb_putc(strbuf *sb, char c) {
-    if (!sb_reserve(sb, 1)) return;
-    sb->data[sb->len++] = c;
-}
-
-void sb_putu(strbuf *sb, uint64_t v) {
-    char tmp[20];
+static void sb_put_radix(strbuf *sb, uint64_t v, unsigned base, const char *digits) {
+    char tmp[24];
     size_t n = sizeof tmp;
     do {
-        tmp[--n] = (char)('0' + v % 10);
-        v /= 10;
+        tmp[--n] = digits[v % base];
+        v /= base;
     } while (v);
     sb_putn(sb, tmp + n, sizeof tmp - n);
 }
 
-void sb_putx(strbuf *sb, uint64_t v) {
-    char tmp[16];
-    size_t n = sizeof tmp;
-    do {
-        tmp[--n] = "0123456789abcdef"[v & 15];
-        v >>= 4;
-    } while (v);
-    sb_putn(sb, tmp + n, sizeof tmp - n);
+void sb_putu(strbuf *sb, uint64_t v) { sb_put_radix(sb, v, 10, "0123456789"); }
+
+void sb_putx(strbuf *sb, uint64_t v) { sb_put_radix(sb, v, 16, "0123456789abcdef"); }
+
+/* The directives sb_printf formats itself: %s %c %d %u %x %X, with l or ll, and %%.  Anything
+** else (flags, widths, precisions, other conversions) goes to vsnprintf.  The printer makes
+** hundreds of thousands of these calls, and vsnprintf costs more than what it formats. */
+static bool fmt_is_simple(const char *fmt) {
+    for (const char *f = fmt; (f = strchr(f, '%'));) {
+        f++;
+        if (*f == '%') {
+            f++;
+            continue;
+        }
+        if (*f == 'l') f += f[1] == 'l' ? 2 : 1;
+        if (!*f || !strchr("scduxX", *f) || (f[-1] == 'l' && (*f == 's' || *f == 'c'))) return false;
+        f++;
+    }
+    return true;
+}
+
+static void sb_vformat_simple(strbuf *sb, const char *fmt, va_list ap) {
+    for (const char *f = fmt; *f;) {
+        const char *pct = strchr(f, '%');
+        if (!pct) {
+            sb_puts(sb, f);
+            return;
+        }
+        sb_putn(sb, f, (size_t)(pct - f));
+        f = pct + 1;
+        int lng = 0;
+        while (*f == 'l') lng++, f++;
+        char c = *f++;
+        if (c == '%') {
+            sb_putc(sb, '%');
+        } else if (c == 's') {
+            const char *str = va_arg(ap, const char *);
+            sb_puts(sb, str ? str : "(null)");
+        } else if (c == 'c') {
+            sb_putc(sb, (char)va_arg(ap, int));
+        } else if (c == 'd') {
+            int64_t v = lng ? (lng == 1 ? va_arg(ap, long) : va_arg(ap, long long)) : va_arg(ap, int);
+            if (v < 0) sb_putc(sb, '-');
+            sb_put_radix(sb, v < 0 ? 0 - (uint64_t)v : (uint64_t)v, 10, "0123456789");
+        } else {
+            uint64_t v =
+                lng ? (lng == 1 ? va_arg(ap, unsigned long) : va_arg(ap, unsigned long long)) : va_arg(ap, unsigned);
+            sb_put_radix(sb, v, c == 'u' ? 10 : 16, c == 'X' ? "0123456789ABCDEF" : "0123456789abcdef");
+        }
+    }
 }
 
 void sb_printf(strbuf *sb, const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
+    if (fmt_is_simple(fmt)) {
+        sb_vformat_simple(sb, fmt, ap);
+        va_end(ap);
+        return;
+    }
     char tmp[256];
     va_list ap2;
     va_copy(ap2, ap);
@@ -237,7 +271,10 @@ void sb_printf(strbuf *sb, const char *fmt, ...) {
 }
 
 void sb_pad_to(strbuf *sb, size_t line_start, size_t column) {
-    while (sb->len - line_start < column && !sb->oom) sb_putc(sb, ' ');
+    size_t have = sb->len - line_start;
+    if (have >= column || !sb_reserve(sb, column - have)) return;
+    memset(sb->data + sb->len, ' ', column - have);
+    sb->len += column - have;
 }
 
 const char *sb_cstr(strbuf *sb) {

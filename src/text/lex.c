@@ -715,10 +715,36 @@ static bool expr_cond(txt_parser *tp, int64_t *v, int d) {
     return true;
 }
 
-bool tp_int_expr(txt_parser *tp, int64_t *out) { return expr_cond(tp, out, 0); }
+/* Most expressions are one number: read it, and when no operator of the expression's grammar
+** (ops: their first characters) follows, that is the value, as the descent through every
+** precedence level would find (it too stops after the blanks that follow).  Otherwise the
+** descent starts over.  Returns 1 done, 0 failed (reported), -1 not a lone number. */
+static int lone_number(txt_parser *tp, int64_t *out, const char *ops) {
+    tp_skip_ws(tp);
+    const char *start = tp->p;
+    if (*start < '0' || *start > '9') return -1;
+    uint64_t u;
+    if (!tp_uint_dec(tp, &u)) return 0;
+    tp_skip_ws(tp);
+    char c = *tp->p;
+    if (c && strchr(ops, c) && !(c == '%' && is_ident_start((unsigned char)tp->p[1]))) {
+        tp->p = start;
+        return -1;
+    }
+    *out = (int64_t)u;
+    return 1;
+}
+
+bool tp_int_expr(txt_parser *tp, int64_t *out) {
+    int lone = lone_number(tp, out, "?&^|=!<>+-*/%");
+    return lone >= 0 ? lone == 1 : expr_cond(tp, out, 0);
+}
 
 /* Inside <...> (regions, alias=<V, off>) a '>' closes the bracket: additive expressions only. */
-bool tp_int_expr_in_angle(txt_parser *tp, int64_t *out) { return expr_add(tp, out, 0); }
+bool tp_int_expr_in_angle(txt_parser *tp, int64_t *out) {
+    int lone = lone_number(tp, out, "+-*/%");
+    return lone >= 0 ? lone == 1 : expr_add(tp, out, 0);
+}
 
 /* -- Names ------------------------------------------------------------------------------------ */
 static uint32_t hash_name(const char *s, size_t n) {
