@@ -182,7 +182,8 @@ bool sb_grow(strbuf *sb, size_t extra) {
     return true;
 }
 
-static void sb_put_radix(strbuf *sb, uint64_t v, unsigned base, const char *digits) {
+/* Inline, so that each caller divides by its constant base (a division by a variable is slow). */
+static inline void sb_put_radix(strbuf *sb, uint64_t v, unsigned base, const char *digits) {
     char tmp[24];
     size_t n = sizeof tmp;
     do {
@@ -239,7 +240,8 @@ static void sb_vformat_simple(strbuf *sb, const char *fmt, va_list ap) {
         } else {
             uint64_t v =
                 lng ? (lng == 1 ? va_arg(ap, unsigned long) : va_arg(ap, unsigned long long)) : va_arg(ap, unsigned);
-            sb_put_radix(sb, v, c == 'u' ? 10 : 16, c == 'X' ? "0123456789ABCDEF" : "0123456789abcdef");
+            if (c == 'u') sb_put_radix(sb, v, 10, "0123456789");
+            else sb_put_radix(sb, v, 16, c == 'X' ? "0123456789ABCDEF" : "0123456789abcdef");
         }
     }
 }

@@ -7,6 +7,31 @@
 
 #include "text.h"
 
+/* -- Character classes -------------------------------------------------------------------------
+** One table lookup instead of a chain of compares: the scan of a line and the identifier and
+** number readers classify every character of the input. */
+enum {
+    CC_PLAIN = 1, /* copied into the logical line a run at a time (see plain_char) */
+    CC_RUN = 2, /* plain, or a tab */
+    CC_IDENT_START = 4, /* [A-Za-z_$@?] */
+    CC_IDENT = 8, /* [A-Za-z0-9_$@?-] */
+    CC_WORD = 16, /* [A-Za-z0-9_] */
+};
+#define CC_ALPHA(c) (((c) >= 'a' && (c) <= 'z') || ((c) >= 'A' && (c) <= 'Z'))
+#define CC_DIGIT(c) ((c) >= '0' && (c) <= '9')
+#define CC_PLAIN_OF(c) ((c) >= 0x20 && (c) < 0x7F && (c) != '/' && (c) != '\\' && (c) != '"')
+#define CC_START_OF(c) (CC_ALPHA(c) || (c) == '_' || (c) == '$' || (c) == '@' || (c) == '?')
+#define CC_OF(c)                                                                                            \
+    ((CC_PLAIN_OF(c) ? CC_PLAIN : 0) | (CC_PLAIN_OF(c) || (c) == '\t' ? CC_RUN : 0) |                       \
+     (CC_START_OF(c) ? CC_IDENT_START : 0) | (CC_START_OF(c) || CC_DIGIT(c) || (c) == '-' ? CC_IDENT : 0) | \
+     (CC_ALPHA(c) || CC_DIGIT(c) || (c) == '_' ? CC_WORD : 0))
+#define CC_4(c) CC_OF(c), CC_OF(c + 1), CC_OF(c + 2), CC_OF(c + 3)
+#define CC_16(c) CC_4(c), CC_4(c + 4), CC_4(c + 8), CC_4(c + 12)
+#define CC_64(c) CC_16(c), CC_16(c + 16), CC_16(c + 32), CC_16(c + 48)
+static const uint8_t char_class[256] = {CC_64(0), CC_64(64), CC_64(128), CC_64(192)};
+
+static inline bool has_class(int c, unsigned cls) { return char_class[(unsigned char)c] & cls; }
+
 /* -- The logical line and its source positions ------------------------------------------- */
 bool tp_buf_append(txt_parser *tp, const char *c, size_t n, uint32_t line, uint32_t col) {
     if (!n) return true;
@@ -86,7 +111,7 @@ static bool buf_push(txt_parser *tp, char c, uint32_t line, uint32_t col) {
 
 /* Characters copied as they are, a run at a time: all but comment starts, continuations,
 ** strings, CRs and control or non-ASCII bytes (the cases tp_next_line looks at one by one). */
-static bool plain_char(unsigned char c) { return c >= 0x20 && c < 0x7F && c != '/' && c != '\\' && c != '"'; }
+static bool plain_char(unsigned char c) { return has_class(c, CC_PLAIN); }
 
 /* Comments, by index into the module's comments. */
 typedef VEC(uint32_t) comment_list;
@@ -110,7 +135,7 @@ static void scan_plain_run(txt_parser *tp, line_scan *ls) {
     /* blanks until the first content, then a tighter loop */
     while (!ls->content && j < tp->len && (s[j] == ' ' || s[j] == '\t')) j++;
     if (j < tp->len && plain_char((unsigned char)s[j]) && s[j] != ' ') ls->content = true;
-    while (j < tp->len && (plain_char((unsigned char)s[j]) || s[j] == '\t')) j++;
+    while (j < tp->len && has_class(s[j], CC_RUN)) j++;
     size_t n = j - i;
     if (tp->buf.len + n > MAX_LINE_CHARS) {
         n = MAX_LINE_CHARS - tp->buf.len;
@@ -360,13 +385,9 @@ void tp_error(txt_parser *tp, const char *at, const char *fmt, ...) {
 }
 
 /* -- Cursor ----------------------------------------------------------------------------------- */
-static bool is_ident_start(int c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c == '$' || c == '@' || c == '?';
-}
-static bool is_ident_char(int c) { return is_ident_start(c) || (c >= '0' && c <= '9') || c == '-'; }
-static bool is_word_char(int c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || (c >= '0' && c <= '9');
-}
+static bool is_ident_start(int c) { return has_class(c, CC_IDENT_START); }
+static bool is_ident_char(int c) { return has_class(c, CC_IDENT); }
+static bool is_word_char(int c) { return has_class(c, CC_WORD); }
 
 /* A '}' inside a scope also ends a statement: IGC's grammar lets the closing brace follow the
 ** last statement of a scope on the same line (CISA.y: Scope, NewlinesOpt). */
@@ -716,10 +737,11 @@ static bool expr_cond(txt_parser *tp, int64_t *v, int d) {
 }
 
 /* Most expressions are one number: read it, and when no operator of the expression's grammar
-** (ops: their first characters) follows, that is the value, as the descent through every
-** precedence level would find (it too stops after the blanks that follow).  Otherwise the
-** descent starts over.  Returns 1 done, 0 failed (reported), -1 not a lone number. */
-static int lone_number(txt_parser *tp, int64_t *out, const char *ops) {
+** follows, that is the value, as the descent through every precedence level would find (it too
+** stops after the blanks that follow).  Otherwise the descent starts over.  in_angle: the
+** additive grammar of tp_int_expr_in_angle.  Returns 1 done, 0 failed (reported), -1 not a lone
+** number. */
+static int lone_number(txt_parser *tp, int64_t *out, bool in_angle) {
     tp_skip_ws(tp);
     const char *start = tp->p;
     if (*start < '0' || *start > '9') return -1;
@@ -727,7 +749,24 @@ static int lone_number(txt_parser *tp, int64_t *out, const char *ops) {
     if (!tp_uint_dec(tp, &u)) return 0;
     tp_skip_ws(tp);
     char c = *tp->p;
-    if (c && strchr(ops, c) && !(c == '%' && is_ident_start((unsigned char)tp->p[1]))) {
+    bool op;
+    switch (c) {
+    case '+':
+    case '-':
+    case '*':
+    case '/': op = true; break;
+    case '%': op = !is_ident_start((unsigned char)tp->p[1]); break;
+    case '?':
+    case '&':
+    case '^':
+    case '|':
+    case '=':
+    case '!':
+    case '<':
+    case '>': op = !in_angle; break;
+    default: op = false;
+    }
+    if (op) {
         tp->p = start;
         return -1;
     }
@@ -736,13 +775,13 @@ static int lone_number(txt_parser *tp, int64_t *out, const char *ops) {
 }
 
 bool tp_int_expr(txt_parser *tp, int64_t *out) {
-    int lone = lone_number(tp, out, "?&^|=!<>+-*/%");
+    int lone = lone_number(tp, out, false);
     return lone >= 0 ? lone == 1 : expr_cond(tp, out, 0);
 }
 
 /* Inside <...> (regions, alias=<V, off>) a '>' closes the bracket: additive expressions only. */
 bool tp_int_expr_in_angle(txt_parser *tp, int64_t *out) {
-    int lone = lone_number(tp, out, "+-*/%");
+    int lone = lone_number(tp, out, true);
     return lone >= 0 ? lone == 1 : expr_add(tp, out, 0);
 }
 
