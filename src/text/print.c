@@ -583,6 +583,21 @@ static visa_dialect print_dialect(const visa_module *m, const visa_print_opts *o
     return (visa_dialect)m->dialect;
 }
 
+/* The text goes out in blocks of PRINT_BLOCK bytes or more, between routines: the buffer stays
+** small (and in cache) however large the module.  The last two bytes stay behind: the next
+** routine looks back at them (does the last line end, is there a blank line). */
+#define PRINT_BLOCK ((size_t)1 << 18)
+#define PRINT_LOOKBACK 2u
+
+static visa_status write_block(strbuf *sb, visa_write_fn write, void *ud, bool last) {
+    if (!last && sb->len < PRINT_BLOCK) return VISA_OK;
+    size_t n = last ? sb->len : sb->len - PRINT_LOOKBACK;
+    visa_status st = write(ud, sb->data ? sb->data : "", n);
+    if (n && n < sb->len) memmove(sb->data, sb->data + n, sb->len - n);
+    sb->len -= n;
+    return st;
+}
+
 visa_status visa_module_print(const visa_module *m, const visa_print_opts *opts, visa_write_fn write, void *ud) {
     visa_print_opts o;
     if (!m || !write || (opts && visa__print_opts_read(opts, &o) != VISA_OK)) return VISA_E_ARG;
@@ -604,12 +619,14 @@ visa_status visa_module_print(const visa_module *m, const visa_print_opts *opts,
     pr.igc1 = d == VISA_DIALECT_IGC1;
     for (uint32_t i = 0; i < m->routines.len; i++) pr.nfuncs += !m->routines.data[i].is_kernel;
     bool ok = true;
-    for (uint32_t i = 0; i < m->routines.len && ok; i++) {
+    visa_status st = VISA_OK;
+    for (uint32_t i = 0; i < m->routines.len && ok && st == VISA_OK; i++) {
         pr.r = &m->routines.data[i];
         ok = label_names_build(&pr) && txt_scope_plan_build(m->ctx, pr.r, &pr.plan);
         if (ok) pr_routine(&pr, i == 0);
         label_names_free(&pr);
         txt_scope_plan_free(m->ctx, &pr.plan);
+        if (ok && !sb.oom && !guard.failed) st = write_block(&sb, write, ud, false);
     }
     if (!ok) sb.oom = true;
     if (pr.keep_comments && m->tail_trivia.count) {
@@ -622,7 +639,7 @@ visa_status visa_module_print(const visa_module *m, const visa_print_opts *opts,
         }
     }
     if (sb.oom) diag_oom(&ds);
-    visa_status st = sb.oom || guard.failed ? VISA_E_NOMEM : write(ud, sb.data ? sb.data : "", sb.len);
+    if (st == VISA_OK) st = sb.oom || guard.failed ? VISA_E_NOMEM : write_block(&sb, write, ud, true);
     sb_free(&sb);
     return st;
 }

@@ -157,6 +157,7 @@ typedef struct loaded {
     char *data;
     size_t len;
     bool binary;
+    bool mapped; /* data is the file mapped (munmap), else malloc'd */
 } loaded;
 
 /* Load text or an object (recognised by its "CISA" magic); want_object: the input must be an
