@@ -197,77 +197,62 @@ void sb_putu(strbuf *sb, uint64_t v) { sb_put_radix(sb, v, 10, "0123456789"); }
 
 void sb_putx(strbuf *sb, uint64_t v) { sb_put_radix(sb, v, 16, "0123456789abcdef"); }
 
-/* The directives sb_printf formats itself: %s %c %d %u %x %X, with l or ll, and %%.  Anything
-** else (flags, widths, precisions, other conversions) goes to vsnprintf.  The printer makes
-** hundreds of thousands of these calls, and vsnprintf costs more than what it formats. */
-static bool fmt_is_simple(const char *fmt) {
-    for (const char *f = fmt; (f = strchr(f, '%'));) {
+/* Format fmt into sb when it uses only the directives formatted here: %s %c %d %u %x %X, with l or
+** ll, and %%; false (sb partly written, ap partly read) at any other (flags, widths, precisions,
+** other conversions), for vsnprintf.  The printer makes hundreds of thousands of these calls, and
+** vsnprintf costs more than what it formats. */
+static bool sb_vformat_simple(strbuf *sb, const char *fmt, va_list ap) {
+    for (const char *f = fmt;;) {
+        const char *lit = f;
+        while (*f && *f != '%') f++;
+        if (f > lit) sb_putn(sb, lit, (size_t)(f - lit));
+        if (!*f) return true;
         f++;
-        if (*f == '%') {
-            f++;
-            continue;
-        }
-        if (*f == 'l') f += f[1] == 'l' ? 2 : 1;
-        if (!*f || !strchr("scduxX", *f) || (f[-1] == 'l' && (*f == 's' || *f == 'c'))) return false;
-        f++;
-    }
-    return true;
-}
-
-static void sb_vformat_simple(strbuf *sb, const char *fmt, va_list ap) {
-    for (const char *f = fmt; *f;) {
-        const char *pct = strchr(f, '%');
-        if (!pct) {
-            sb_puts(sb, f);
-            return;
-        }
-        sb_putn(sb, f, (size_t)(pct - f));
-        f = pct + 1;
         int lng = 0;
-        while (*f == 'l') lng++, f++;
+        while (*f == 'l' && lng < 2) lng++, f++;
         char c = *f++;
-        if (c == '%') {
+        if (c == '%' && !lng) {
             sb_putc(sb, '%');
-        } else if (c == 's') {
+        } else if (c == 's' && !lng) {
             const char *str = va_arg(ap, const char *);
             sb_puts(sb, str ? str : "(null)");
-        } else if (c == 'c') {
+        } else if (c == 'c' && !lng) {
             sb_putc(sb, (char)va_arg(ap, int));
         } else if (c == 'd') {
             int64_t v = lng ? (lng == 1 ? va_arg(ap, long) : va_arg(ap, long long)) : va_arg(ap, int);
             if (v < 0) sb_putc(sb, '-');
             sb_put_radix(sb, v < 0 ? 0 - (uint64_t)v : (uint64_t)v, 10, "0123456789");
-        } else {
+        } else if (c == 'u' || c == 'x' || c == 'X') {
             uint64_t v =
                 lng ? (lng == 1 ? va_arg(ap, unsigned long) : va_arg(ap, unsigned long long)) : va_arg(ap, unsigned);
             if (c == 'u') sb_put_radix(sb, v, 10, "0123456789");
             else sb_put_radix(sb, v, 16, c == 'X' ? "0123456789ABCDEF" : "0123456789abcdef");
+        } else {
+            return false;
         }
     }
 }
 
 void sb_printf(strbuf *sb, const char *fmt, ...) {
-    va_list ap;
+    va_list ap, ap2;
     va_start(ap, fmt);
-    if (fmt_is_simple(fmt)) {
-        sb_vformat_simple(sb, fmt, ap);
-        va_end(ap);
-        return;
-    }
-    char tmp[256];
-    va_list ap2;
     va_copy(ap2, ap);
-    int n = vsnprintf(tmp, sizeof tmp, fmt, ap);
+    size_t start = sb->len;
+    bool done = sb_vformat_simple(sb, fmt, ap);
     va_end(ap);
-    if (n < 0) {
-        va_end(ap2);
-        return;
-    }
-    if ((size_t)n < sizeof tmp) {
-        sb_putn(sb, tmp, (size_t)n);
-    } else if (sb_reserve(sb, (size_t)n)) {
-        vsnprintf(sb->data + sb->len, (size_t)n + 1, fmt, ap2);
-        sb->len += (size_t)n;
+    if (!done) {
+        sb->len = start;
+        char tmp[256];
+        va_list ap3;
+        va_copy(ap3, ap2);
+        int n = vsnprintf(tmp, sizeof tmp, fmt, ap2);
+        if (n >= 0 && (size_t)n < sizeof tmp) {
+            sb_putn(sb, tmp, (size_t)n);
+        } else if (n >= 0 && sb_reserve(sb, (size_t)n)) {
+            vsnprintf(sb->data + sb->len, (size_t)n + 1, fmt, ap3);
+            sb->len += (size_t)n;
+        }
+        va_end(ap3);
     }
     va_end(ap2);
 }

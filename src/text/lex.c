@@ -352,20 +352,30 @@ bool tp_next_line(txt_parser *tp, bool *blank) {
 }
 
 /* -- Diagnostics ------------------------------------------------------------------------------ */
-uint32_t tp_line_of(txt_parser *tp, const char *at) {
+void tp_pos_of(txt_parser *tp, const char *at, uint32_t *line, uint32_t *col) {
     size_t i = (size_t)(at - tp->buf.data), n = pos_count(tp);
-    if (tp->buf.len == 0 || n == 0) return tp->line_no;
-    if (i >= n) i = n - 1;
-    return seg_of(tp, i)->line;
-}
-
-uint32_t tp_col_of(txt_parser *tp, const char *at) {
-    size_t i = (size_t)(at - tp->buf.data), n = pos_count(tp);
-    if (n == 0) return 1;
+    if (n == 0) {
+        *line = tp->line_no;
+        *col = 1;
+        return;
+    }
     bool past = i >= n;
     if (past) i = n - 1;
     const txt_seg *g = seg_of(tp, i);
-    return g->col + (uint32_t)(i - g->off) + (past ? 1 : 0);
+    *line = tp->buf.len == 0 ? tp->line_no : g->line;
+    *col = g->col + (uint32_t)(i - g->off) + (past ? 1 : 0);
+}
+
+uint32_t tp_line_of(txt_parser *tp, const char *at) {
+    uint32_t line, col;
+    tp_pos_of(tp, at, &line, &col);
+    return line;
+}
+
+uint32_t tp_col_of(txt_parser *tp, const char *at) {
+    uint32_t line, col;
+    tp_pos_of(tp, at, &line, &col);
+    return col;
 }
 
 void tp_error(txt_parser *tp, const char *at, const char *fmt, ...) {
@@ -786,15 +796,9 @@ bool tp_int_expr_in_angle(txt_parser *tp, int64_t *out) {
 }
 
 /* -- Names ------------------------------------------------------------------------------------ */
-static uint32_t hash_name(const char *s, size_t n) {
-    uint32_t h = 2166136261u;
-    for (size_t i = 0; i < n; i++) h = (h ^ (uint8_t)s[i]) * 16777619u;
-    return h;
-}
-
 bool tp_name_add(txt_parser *tp, const char *s, size_t len, uint8_t kind, uint32_t id) {
     txt_name e;
-    e.hash = hash_name(s, len);
+    e.hash = txt_hash(s, len);
     e.kind = kind;
     e.id = id;
     e.name = tp->name_store.len;
@@ -825,7 +829,7 @@ bool tp_name_add(txt_parser *tp, const char *s, size_t len, uint8_t kind, uint32
 }
 
 txt_name *tp_name_find(txt_parser *tp, const char *s, size_t len) {
-    uint32_t h = hash_name(s, len);
+    uint32_t h = txt_hash(s, len);
     if (!tp->buckets) return NULL;
     for (uint32_t i = tp->buckets[h & tp->bucket_mask]; i; i = tp->names.data[i - 1].prev) {
         txt_name *e = &tp->names.data[i - 1];

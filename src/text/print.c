@@ -423,14 +423,11 @@ static void pr_instruction(txt_printer *pr, const ir_inst *inst, uint32_t id) {
     else if (F->hook != TH_NONE) sb_printf(o, "%s <no text form>", F->name);
     else pr_template(pr, F->text, inst);
     if (!(F->flags & VF_NO_ID)) {
-        /* pad the (last) line of the instruction to 80 columns, then the id */
-        const char *nl = NULL;
-        for (size_t i = o->len; i > line_start; i--)
-            if (o->data[i - 1] == '\n') {
-                nl = o->data + i;
-                break;
-            }
-        size_t start = nl ? (size_t)(nl - o->data) : line_start;
+        /* pad the (last) line of the instruction to 80 columns, then the id (few instructions
+        ** print several lines: memchr finds that there is no newline at once) */
+        size_t start = line_start;
+        for (const char *nl; o->data && (nl = memchr(o->data + start, '\n', o->len - start));)
+            start = (size_t)(nl - o->data) + 1;
         sb_pad_to(o, start, 80);
         sb_puts(o, " /// $");
         sb_putu(o, id);

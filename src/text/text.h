@@ -72,6 +72,10 @@ static inline void tp_skip_ws(txt_parser *tp) {
 }
 static inline bool tp_accept_nows(txt_parser *tp, const char *lit) { /* no leading ws */
     if (*tp->p != *lit) return false;
+    if (*lit && !lit[1]) { /* one character: most literals (tp_expect's are not constants) */
+        tp->p++;
+        return true;
+    }
     size_t n = strlen(lit);
     if (strncmp(tp->p, lit, n) != 0) return false;
     tp->p += n;
@@ -89,6 +93,12 @@ static inline size_t txt_small_decimal(char *buf, unsigned v) {
     if (v >= 10) buf[n++] = (char)('0' + v / 10 % 10);
     buf[n++] = (char)('0' + v % 10);
     return n;
+}
+/* FNV-1a of s[0..n): the parser's name and mnemonic tables. */
+static inline uint32_t txt_hash(const char *s, size_t n) {
+    uint32_t h = 2166136261u;
+    for (size_t i = 0; i < n; i++) h = (h ^ (uint8_t)s[i]) * 16777619u;
+    return h;
 }
 /* Read the next logical line into tp->buf, its comments into the module's trivia (pending for
 ** the next statement); false at the end of input.  *blank: the line is empty (no comment either). */
@@ -110,6 +120,7 @@ bool tp_uint_dec(txt_parser *tp, uint64_t *out); /* plain decimal/hex number */
 void tp_error(txt_parser *tp, const char *at, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 uint32_t tp_line_of(txt_parser *tp, const char *at);
 uint32_t tp_col_of(txt_parser *tp, const char *at);
+void tp_pos_of(txt_parser *tp, const char *at, uint32_t *line, uint32_t *col); /* both at once */
 
 /* Names. */
 bool tp_name_add(txt_parser *tp, const char *s, size_t len, uint8_t kind, uint32_t id);
