@@ -48,7 +48,7 @@ bool tp_buf_append(txt_parser *tp, const char *c, size_t n, uint32_t line, uint3
 
 /* The segment holding buf[i] (the last one for i past the end), NULL if none. */
 static const txt_seg *seg_of(const txt_parser *tp, size_t i) {
-    if (!tp->segs.len) return NULL;
+    if (tp->segs.len <= 1) return tp->segs.len ? tp->segs.data : NULL; /* most lines */
     uint32_t lo = 0, hi = tp->segs.len; /* first segment with off > i */
     while (lo < hi) {
         uint32_t mid = (lo + hi) / 2;
@@ -544,7 +544,7 @@ bool tp_uint_dec(txt_parser *tp, uint64_t *out) {
     } else if (*s >= '0' && *s <= '9') {
         while (*s >= '0' && *s <= '9') {
             uint64_t d = (uint64_t)(*s - '0');
-            if (v > (UINT64_MAX - d) / 10) {
+            if (v > UINT64_MAX / 10 || (v == UINT64_MAX / 10 && d > UINT64_MAX % 10)) {
                 tp_error(tp, tp->p, "integer literal does not fit in 64 bits");
                 return false;
             }
@@ -834,7 +834,7 @@ txt_name *tp_name_find(txt_parser *tp, const char *s, size_t len) {
     for (uint32_t i = tp->buckets[h & tp->bucket_mask]; i; i = tp->names.data[i - 1].prev) {
         txt_name *e = &tp->names.data[i - 1];
         const char *n = tp->name_store.data + e->name;
-        if (e->hash == h && strlen(n) == len && memcmp(n, s, len) == 0) return e;
+        if (e->hash == h && strncmp(n, s, len) == 0 && n[len] == 0) return e;
     }
     return NULL;
 }

@@ -436,6 +436,20 @@ static void pr_instruction(txt_printer *pr, const ir_inst *inst, uint32_t id) {
     sb_putc(o, '\n');
 }
 
+/* The predefined-variable comment block of the disassembly print, the same for every routine of a
+** print: written once (pr->predef_block), copied for each. */
+static void pr_predef_block(txt_printer *pr) {
+    strbuf *o = &pr->predef_block;
+    sb_puts(o, "\n/// VISA Predefined Variables");
+    /* IGC 1.0 had the variables before %scratchloc */
+    unsigned nvars = pr->igc1 ? VISA_PREDEF_SCRATCHLOC : isa_predef_var_count;
+    for (unsigned i = 0; i < nvars; i++) sb_printf(o, "\n// .decl V%u v_type=G v_name=%s", i, isa_predef_vars[i].name);
+    for (unsigned i = 0; i < ISA_NUM_PREDEF_SURFS; i++)
+        sb_printf(o, "\n// .decl T%u v_type=T v_name=%s", i, isa_predef_surf_names[i]);
+    sb_putc(o, '\n');
+    if (o->oom) pr->out->oom = true;
+}
+
 static void pr_routine(txt_printer *pr, bool print_version) {
     const visa_module *m = pr->m;
     const ir_routine *r = pr->r;
@@ -485,14 +499,8 @@ static void pr_routine(txt_printer *pr, bool print_version) {
         }
     }
     if (!pr->asm_text) {
-        sb_puts(o, "\n/// VISA Predefined Variables");
-        /* IGC 1.0 had the variables before %scratchloc */
-        unsigned nvars = pr->igc1 ? VISA_PREDEF_SCRATCHLOC : isa_predef_var_count;
-        for (unsigned i = 0; i < nvars; i++)
-            sb_printf(o, "\n// .decl V%u v_type=G v_name=%s", i, isa_predef_vars[i].name);
-        for (unsigned i = 0; i < ISA_NUM_PREDEF_SURFS; i++)
-            sb_printf(o, "\n// .decl T%u v_type=T v_name=%s", i, isa_predef_surf_names[i]);
-        sb_putc(o, '\n');
+        if (!pr->predef_block.len) pr_predef_block(pr);
+        sb_putn(o, pr->predef_block.data, pr->predef_block.len);
     } else if (o->len && o->data[o->len - 1] == '\n') {
         o->len--; /* each header line starts its own line */
     }
@@ -609,6 +617,7 @@ visa_status visa_module_print(const visa_module *m, const visa_print_opts *opts,
     memset(&pr, 0, sizeof pr);
     pr.m = m;
     pr.out = &sb;
+    sb_init(&pr.predef_block, &guard.ctx);
     pr.keep_comments = !(opts && (o.flags & VISA_PRINT_STRIP_COMMENTS));
     visa_dialect d = print_dialect(m, opts ? &o : NULL);
     if (d == VISA_DIALECT_KEEP) return VISA_E_ARG;
@@ -638,6 +647,7 @@ visa_status visa_module_print(const visa_module *m, const visa_print_opts *opts,
     if (sb.oom) diag_oom(&ds);
     if (st == VISA_OK) st = sb.oom || guard.failed ? VISA_E_NOMEM : write_block(&sb, write, ud, true);
     sb_free(&sb);
+    sb_free(&pr.predef_block);
     return st;
 }
 

@@ -187,6 +187,7 @@ typedef struct txt_printer {
     uint8_t *label_renamed; /* the name had bytes rewritten (IGC's "Original Name" comment) */
     txt_scope_plan plan; /* where declarations go (scopes.c) */
     uint32_t nfuncs; /* functions in the module (each kernel lists them as .funcdecl) */
+    strbuf predef_block; /* the predefined-variable comments, once written (print.c) */
 } txt_printer;
 
 void pr_vec(txt_printer *pr, const ir_vec *v, bool region);
