@@ -105,18 +105,19 @@ static bool is_object(const char *data, size_t len) { return len >= 4 && !memcmp
 void unload(loaded *L) {
     visa_module_destroy(L->m);
     visa_ctx_destroy(L->ctx);
+    arena_destroy(L->arena);
     if (L->mapped) munmap(L->data, L->len);
     else free(L->data);
     memset(L, 0, sizeof *L);
 }
 
-int load_module(const char *path, visa_platform platform, diag_out *o, bool want_object, loaded *L) {
+int load_module(const char *path, visa_platform platform, diag_out *o, unsigned flags, loaded *L) {
     memset(L, 0, sizeof *L);
     int mapped = map_input(path, L);
     if (mapped < 0 || (!mapped && read_input(path, &L->data, &L->len))) return EXIT_DIAG;
     L->binary = is_object(L->data, L->len);
     report_input(L->binary);
-    if (want_object && !L->binary) { /* a diagnostic (not the text echoed back as if binary) */
+    if ((flags & LOAD_OBJECT) && !L->binary) { /* a diagnostic (not the text echoed back as if binary) */
         visa_diag d = {VISA_SEV_ERROR,
                        "E-NOT-OBJECT",
                        path,
@@ -132,6 +133,7 @@ int load_module(const char *path, visa_platform platform, diag_out *o, bool want
         return EXIT_DIAG;
     }
     visa_ctx_desc desc = {sizeof desc, NULL, NULL, sink_diag, o, LIB_MAX_ERRORS};
+    if (flags & LOAD_ARENA) desc.alloc_ud = L->arena = arena_create(L->len, &desc.alloc);
     visa_status st = visa_ctx_create(&desc, &L->ctx);
     if (st != VISA_OK) {
         report_status(st);
