@@ -193,7 +193,10 @@ static inline void sb_put_radix(strbuf *sb, uint64_t v, unsigned base, const cha
     sb_putn(sb, tmp + n, sizeof tmp - n);
 }
 
-void sb_putu(strbuf *sb, uint64_t v) { sb_put_radix(sb, v, 10, "0123456789"); }
+void sb_putu(strbuf *sb, uint64_t v) {
+    if (v < 10) sb_putc(sb, (char)('0' + v)); /* most of what the printer writes */
+    else sb_put_radix(sb, v, 10, "0123456789");
+}
 
 void sb_putx(strbuf *sb, uint64_t v) { sb_put_radix(sb, v, 16, "0123456789abcdef"); }
 

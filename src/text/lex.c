@@ -2,6 +2,7 @@
 ** A logical line is one statement: comments are cut out (and kept as trivia), backslash-newline
 ** continuations are joined, and each character remembers its source line and column.
 */
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -129,12 +130,26 @@ typedef struct line_scan {
     comment_list *own; /* comments before any content: own-line comments */
 } line_scan;
 
+/* Whether any of the 8 bytes at s is not plain (plain_char; a tab counts as not plain here). */
+static bool any_not_plain(const char *s) {
+    const uint64_t ones = 0x0101010101010101u, highs = ones * 0x80;
+    uint64_t x;
+    memcpy(&x, s, 8);
+#define ANY_ZERO(v) (((v)-ones) & ~(v)&highs)
+    uint64_t below = (x - ones * 0x20) & ~x & highs; /* a byte below 0x20 */
+    uint64_t above = ((x + ones * (0x7F - 0x7E)) | x) & highs; /* a byte above 0x7E */
+    bool special = ANY_ZERO(x ^ (ones * '/')) || ANY_ZERO(x ^ (ones * '\\')) || ANY_ZERO(x ^ (ones * '"'));
+#undef ANY_ZERO
+    return below || above || special;
+}
+
 static void scan_plain_run(txt_parser *tp, line_scan *ls) {
     const char *s = tp->src;
     size_t i = ls->i, j = i;
-    /* blanks until the first content, then a tighter loop */
+    /* blanks until the first content, then a tighter loop: 8 bytes at a time, then one */
     while (!ls->content && j < tp->len && (s[j] == ' ' || s[j] == '\t')) j++;
     if (j < tp->len && plain_char((unsigned char)s[j]) && s[j] != ' ') ls->content = true;
+    while (j + 8 <= tp->len && !any_not_plain(s + j)) j += 8;
     while (j < tp->len && has_class(s[j], CC_RUN)) j++;
     size_t n = j - i;
     if (tp->buf.len + n > MAX_LINE_CHARS) {
@@ -802,6 +817,7 @@ bool tp_name_add(txt_parser *tp, const char *s, size_t len, uint8_t kind, uint32
     e.kind = kind;
     e.id = id;
     e.name = tp->name_store.len;
+    e.len = (uint32_t)len;
     if (!vec_reserve(tp->ctx, &tp->name_store, tp->name_store.len + (uint32_t)len + 1)) return false;
     memcpy(tp->name_store.data + tp->name_store.len, s, len);
     tp->name_store.len += (uint32_t)len;
@@ -834,7 +850,7 @@ txt_name *tp_name_find(txt_parser *tp, const char *s, size_t len) {
     for (uint32_t i = tp->buckets[h & tp->bucket_mask]; i; i = tp->names.data[i - 1].prev) {
         txt_name *e = &tp->names.data[i - 1];
         const char *n = tp->name_store.data + e->name;
-        if (e->hash == h && strncmp(n, s, len) == 0 && n[len] == 0) return e;
+        if (e->hash == h && e->len == len && memcmp(n, s, len) == 0) return e;
     }
     return NULL;
 }

@@ -14,6 +14,7 @@ typedef struct txt_name {
     uint32_t hash;
     uint32_t prev; /* previous entry in the same bucket chain (+1), 0 = end */
     uint32_t name; /* offset into the parser's name storage (NUL-terminated) */
+    uint32_t len; /* of the name */
     uint8_t kind; /* TN_* */
     uint32_t id;
 } txt_name;
