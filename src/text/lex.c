@@ -33,6 +33,36 @@ static const uint8_t char_class[256] = {CC_64(0), CC_64(64), CC_64(128), CC_64(1
 
 static inline bool has_class(int c, unsigned cls) { return char_class[(unsigned char)c] & cls; }
 
+/* -- An enum's rows ---------------------------------------------------------------------------- */
+void txt_enum_load(txt_enum *e, isa_enum_id en) {
+    e->n = 0;
+    uint32_t v;
+    const char *t;
+    unsigned i = 0;
+    for (; isa_enum_at(en, i, &v, &t); i++) {
+        if (i == TXT_ENUM_ROWS || strlen(t) > UINT8_MAX) return; /* n stays 0: the tables */
+        e->text[i] = t, e->len[i] = (uint8_t)strlen(t), e->value[i] = v;
+    }
+    e->n = i;
+}
+
+bool txt_enum_parse(const txt_enum *e, isa_enum_id en, const char *s, size_t len, uint32_t *value) {
+    if (!e->n) return isa_enum_parse(en, s, len, value);
+    for (unsigned i = 0; i < e->n; i++)
+        if (e->len[i] == len && !memcmp(e->text[i], s, len)) {
+            *value = e->value[i];
+            return true;
+        }
+    return false;
+}
+
+const char *txt_enum_text(const txt_enum *e, isa_enum_id en, uint32_t value) {
+    if (!e->n) return isa_enum_text(en, value);
+    for (unsigned i = 0; i < e->n; i++)
+        if (e->value[i] == value) return e->text[i];
+    return NULL;
+}
+
 /* -- The logical line and its source positions ------------------------------------------- */
 bool tp_buf_append(txt_parser *tp, const char *c, size_t n, uint32_t line, uint32_t col) {
     if (!n) return true;

@@ -1132,6 +1132,7 @@ visa_status visa_module_parse_text(visa_ctx *ctx, const char *name, const char *
         tp->len = len;
         tp->line_no = 1;
         tp->pending_eol = -1;
+        txt_enum_load(&tp->emask, VISA_EN_emask);
         bool blank;
         while (tp_next_line(tp, &blank) && !guard.failed) {
             if (tp->failed) continue;

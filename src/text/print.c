@@ -226,7 +226,7 @@ void pr_raw(txt_printer *pr, const ir_raw *raw) {
 }
 
 void pr_exec(txt_printer *pr, uint8_t exec) {
-    const char *m = isa_enum_text(VISA_EN_emask, ir_exec_emask(exec));
+    const char *m = txt_enum_text(&pr->emask, VISA_EN_emask, ir_exec_emask(exec));
     sb_putc(pr->out, '(');
     sb_puts(pr->out, m ? m : "M?");
     sb_puts(pr->out, ", ");
@@ -618,6 +618,7 @@ visa_status visa_module_print(const visa_module *m, const visa_print_opts *opts,
     pr.m = m;
     pr.out = &sb;
     sb_init(&pr.predef_block, &guard.ctx);
+    txt_enum_load(&pr.emask, VISA_EN_emask);
     pr.keep_comments = !(opts && (o.flags & VISA_PRINT_STRIP_COMMENTS));
     visa_dialect d = print_dialect(m, opts ? &o : NULL);
     if (d == VISA_DIALECT_KEEP) return VISA_E_ARG;

@@ -9,6 +9,22 @@
 
 #include "ir/ir.h"
 
+/* -- An enum's rows, looked up once per parse or print ---------------------------------------
+** For the execution mask, which every instruction parses and prints: the tables' own lookups
+** search for the enum's rows on each call.  Rows in the tables' order; n = 0 (not loaded, or more
+** rows than fit) falls back to the tables. */
+#define TXT_ENUM_ROWS 24
+typedef struct txt_enum {
+    unsigned n;
+    const char *text[TXT_ENUM_ROWS];
+    uint8_t len[TXT_ENUM_ROWS];
+    uint32_t value[TXT_ENUM_ROWS];
+} txt_enum;
+void txt_enum_load(txt_enum *e, isa_enum_id en);
+/* isa_enum_parse and isa_enum_text through e (en: the enum e holds). */
+bool txt_enum_parse(const txt_enum *e, isa_enum_id en, const char *s, size_t len, uint32_t *value);
+const char *txt_enum_text(const txt_enum *e, isa_enum_id en, uint32_t value);
+
 /* -- Parser ---------------------------------------------------------------------------------- */
 typedef struct txt_name {
     uint32_t hash;
@@ -61,6 +77,7 @@ typedef struct txt_parser {
     VEC(uint32_t) pending_comments; /* own-line comments waiting for the next statement */
     bool blank_pending;
     bool saw_predef_block; /* the "/// VISA Predefined Variables" block IGC's disassembly prints */
+    txt_enum emask; /* the execution masks (tp_exec) */
     unsigned predef_vars_listed; /* V<n> lines of that block: one past the highest n */
     int32_t pending_eol;
 } txt_parser;
@@ -189,6 +206,7 @@ typedef struct txt_printer {
     txt_scope_plan plan; /* where declarations go (scopes.c) */
     uint32_t nfuncs; /* functions in the module (each kernel lists them as .funcdecl) */
     strbuf predef_block; /* the predefined-variable comments, once written (print.c) */
+    txt_enum emask; /* the execution masks (pr_exec) */
 } txt_printer;
 
 void pr_vec(txt_printer *pr, const ir_vec *v, bool region);
