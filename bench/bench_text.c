@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -45,19 +46,24 @@ typedef struct file {
     size_t len;
 } file;
 
+/* The whole file, or NULL. */
 static char *read_file(const char *path, size_t *len) {
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *buf = n >= 0 ? malloc((size_t)n + 1) : NULL;
-    if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
-        free(buf);
-        buf = NULL;
+    struct stat st;
+    int fd = open(path, O_RDONLY);
+    if (fd < 0) return NULL;
+    char *buf = fstat(fd, &st) == 0 ? malloc((size_t)st.st_size + 1) : NULL;
+    size_t got = 0;
+    while (buf && got < (size_t)st.st_size) {
+        ssize_t n = read(fd, buf + got, (size_t)st.st_size - got);
+        if (n <= 0) break;
+        got += (size_t)n;
     }
-    fclose(f);
-    if (buf) *len = (size_t)n;
+    close(fd);
+    if (buf && got < (size_t)st.st_size) {
+        free(buf);
+        return NULL;
+    }
+    *len = got;
     return buf;
 }
 

@@ -800,6 +800,12 @@ static int lone_number(txt_parser *tp, int64_t *out, bool in_angle) {
     tp_skip_ws(tp);
     const char *start = tp->p;
     if (*start < '0' || *start > '9') return -1;
+    char next = start[1]; /* one digit before a separator: a region's, an operand's offsets */
+    if (next == ',' || next == ')' || next == ';' || next == ']' || (in_angle && next == '>')) {
+        *out = *start - '0';
+        tp->p++;
+        return 1;
+    }
     uint64_t u;
     if (!tp_uint_dec(tp, &u)) return 0;
     tp_skip_ws(tp);
