@@ -21,6 +21,15 @@
 
 #include "cli.h"
 
+#if defined(__SANITIZE_ADDRESS__)
+#define ARENA_OFF 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define ARENA_OFF 1
+#endif
+#endif
+
+#ifndef ARENA_OFF
 #define ARENA_BIG ((size_t)1 << 18)
 #define ARENA_HEAD (2 * sizeof(size_t)) /* size; 1 for the C library's */
 #define ARENA_LISTS 32 /* freed allocations kept for reuse: up to ARENA_LISTS * ARENA_HEAD bytes */
@@ -59,7 +68,7 @@ static void *arena_new(arena *A, size_t n) {
     return h + 2;
 }
 
-/* ptr, of the region, is the last allocation: where it starts (at) and that it is. */
+/* Whether ptr, of the region, is its last allocation; *at: where ptr starts in it. */
 static bool arena_last(const arena *A, const void *ptr, size_t size, size_t *at) {
     *at = (size_t)((uintptr_t)ptr - (uintptr_t)A->base);
     return *at + arena_round(size) == A->used;
@@ -98,19 +107,7 @@ static void *arena_alloc(void *ud, void *ptr, size_t old_size, size_t new_size) 
     return q;
 }
 
-#if defined(__SANITIZE_ADDRESS__)
-#define ARENA_OFF 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define ARENA_OFF 1
-#endif
-#endif
-
 arena *arena_create(size_t input_len, visa_realloc_fn *fn) {
-#ifdef ARENA_OFF
-    (void)input_len, (void)fn;
-    return NULL;
-#else
     arena *A = calloc(1, sizeof *A);
     if (!A) return NULL;
     /* what a module takes, at most about eight times its text (measured: four), and some room;
@@ -129,7 +126,6 @@ arena *arena_create(size_t input_len, visa_realloc_fn *fn) {
 #endif
     *fn = arena_alloc;
     return A;
-#endif
 }
 
 void arena_destroy(arena *A) {
@@ -137,3 +133,12 @@ void arena_destroy(arena *A) {
     munmap(A->map, A->map_len);
     free(A);
 }
+
+#else
+arena *arena_create(size_t input_len, visa_realloc_fn *fn) {
+    (void)input_len, (void)fn;
+    return NULL;
+}
+
+void arena_destroy(arena *A) { (void)A; }
+#endif
