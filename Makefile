@@ -94,9 +94,15 @@ fuzz-tiers: build
 oclgrind-suite: build
 	@python3 tests/program/oclgrind_suite.py $(BUILD)/visa $(SHARED) $(BUILD)/oclgrind-suite tgllp dg2-g10 pvc
 
+# `visa fmt`'s start-up is measured against the tool built without the compiled tier.
+NOJIT_BUILD ?= $(BUILD)-nojit
 bench: build
-	@echo "parse + print, IGC's and the inline-vISA corpus:"
-	@$(BUILD)/bench/bench_text $(SHARED)/corpus/igc-dumps $(SHARED)/corpus/xe-forge \
+	@cmake -S . -B $(NOJIT_BUILD) -DVISA_JIT=OFF -DVISA_SHARED=$(SHARED) >/dev/null
+	@cmake --build $(NOJIT_BUILD) -j$(JOBS) --target visa-cli >/dev/null
+	@echo "parse + print, IGC's and the inline-vISA corpus; visa fmt as a whole process (8 MB and more of that"
+	@echo "corpus as one combined dump), its start-up against an interpreter-only build ($(NOJIT_BUILD)):"
+	@$(BUILD)/bench/bench_text --cli $(BUILD)/visa --vs-cli $(NOJIT_BUILD)/visa --one examples/saxpy.visaasm \
+	  $(SHARED)/corpus/igc-dumps $(SHARED)/corpus/xe-forge \
 	  $(SHARED)/corpus/inline-asm/compute-samples-visa-injection \
 	  $(SHARED)/corpus/inline-asm/intel-llvm-inlineasm $(SHARED)/corpus/inline-asm/tvisa
 	@echo "parse + print, the per-instruction tests (tests/text/ops):"
@@ -116,4 +122,4 @@ install: build
 	@cmake --install $(BUILD) --prefix $(PREFIX)
 
 clean:
-	rm -rf $(BUILD) $(ASAN_BUILD) $(TSAN_BUILD) build-fuzz
+	rm -rf $(BUILD) $(NOJIT_BUILD) $(ASAN_BUILD) $(TSAN_BUILD) build-fuzz

@@ -167,7 +167,7 @@ void sb_free(strbuf *sb) {
     sb->len = sb->cap = 0;
 }
 
-static bool sb_reserve(strbuf *sb, size_t extra) {
+bool sb_grow(strbuf *sb, size_t extra) {
     if (sb->oom) return false;
     if (sb->len + extra + 1 <= sb->cap) return true;
     size_t ncap = sb->cap ? sb->cap : 256;
@@ -182,62 +182,89 @@ static bool sb_reserve(strbuf *sb, size_t extra) {
     return true;
 }
 
-void sb_putn(strbuf *sb, const char *s, size_t n) {
-    if (!sb_reserve(sb, n)) return;
-    memcpy(sb->data + sb->len, s, n);
-    sb->len += n;
-}
-
-void sb_puts(strbuf *sb, const char *s) { sb_putn(sb, s, strlen(s)); }
-
-void sb_putc(strbuf *sb, char c) {
-    if (!sb_reserve(sb, 1)) return;
-    sb->data[sb->len++] = c;
+/* Inline, so that each caller divides by its constant base (a division by a variable is slow). */
+static inline void sb_put_radix(strbuf *sb, uint64_t v, unsigned base, const char *digits) {
+    char tmp[24];
+    size_t n = sizeof tmp;
+    do {
+        tmp[--n] = digits[v % base];
+        v /= base;
+    } while (v);
+    sb_putn(sb, tmp + n, sizeof tmp - n);
 }
 
 void sb_putu(strbuf *sb, uint64_t v) {
-    char tmp[20];
-    size_t n = sizeof tmp;
-    do {
-        tmp[--n] = (char)('0' + v % 10);
-        v /= 10;
-    } while (v);
-    sb_putn(sb, tmp + n, sizeof tmp - n);
+    if (v < 10) sb_putc(sb, (char)('0' + v)); /* most of what the printer writes */
+    else sb_put_radix(sb, v, 10, "0123456789");
 }
 
-void sb_putx(strbuf *sb, uint64_t v) {
-    char tmp[16];
-    size_t n = sizeof tmp;
-    do {
-        tmp[--n] = "0123456789abcdef"[v & 15];
-        v >>= 4;
-    } while (v);
-    sb_putn(sb, tmp + n, sizeof tmp - n);
+void sb_putx(strbuf *sb, uint64_t v) { sb_put_radix(sb, v, 16, "0123456789abcdef"); }
+
+/* Format fmt into sb when it uses only the directives formatted here: %s %c %d %u %x %X, with l or
+** ll, and %%; false (sb partly written, ap partly read) at any other (flags, widths, precisions,
+** other conversions), for vsnprintf.  The printer makes hundreds of thousands of these calls, and
+** vsnprintf costs more than what it formats. */
+static bool sb_vformat_simple(strbuf *sb, const char *fmt, va_list ap) {
+    for (const char *f = fmt;;) {
+        const char *lit = f;
+        while (*f && *f != '%') f++;
+        if (f > lit) sb_putn(sb, lit, (size_t)(f - lit));
+        if (!*f) return true;
+        f++;
+        int lng = 0;
+        while (*f == 'l' && lng < 2) lng++, f++;
+        char c = *f++;
+        if (c == '%' && !lng) {
+            sb_putc(sb, '%');
+        } else if (c == 's' && !lng) {
+            const char *str = va_arg(ap, const char *);
+            sb_puts(sb, str ? str : "(null)");
+        } else if (c == 'c' && !lng) {
+            sb_putc(sb, (char)va_arg(ap, int));
+        } else if (c == 'd') {
+            int64_t v = lng ? (lng == 1 ? va_arg(ap, long) : va_arg(ap, long long)) : va_arg(ap, int);
+            if (v < 0) sb_putc(sb, '-');
+            sb_put_radix(sb, v < 0 ? 0 - (uint64_t)v : (uint64_t)v, 10, "0123456789");
+        } else if (c == 'u' || c == 'x' || c == 'X') {
+            uint64_t v =
+                lng ? (lng == 1 ? va_arg(ap, unsigned long) : va_arg(ap, unsigned long long)) : va_arg(ap, unsigned);
+            if (c == 'u') sb_put_radix(sb, v, 10, "0123456789");
+            else sb_put_radix(sb, v, 16, c == 'X' ? "0123456789ABCDEF" : "0123456789abcdef");
+        } else {
+            return false;
+        }
+    }
 }
 
 void sb_printf(strbuf *sb, const char *fmt, ...) {
-    va_list ap;
+    va_list ap, ap2;
     va_start(ap, fmt);
-    char tmp[256];
-    va_list ap2;
     va_copy(ap2, ap);
-    int n = vsnprintf(tmp, sizeof tmp, fmt, ap);
+    size_t start = sb->len;
+    bool done = sb_vformat_simple(sb, fmt, ap);
     va_end(ap);
-    if (n < 0) {
-        va_end(ap2);
-        return;
-    }
-    if ((size_t)n < sizeof tmp) {
-        sb_putn(sb, tmp, (size_t)n);
-    } else if (sb_reserve(sb, (size_t)n)) {
-        vsnprintf(sb->data + sb->len, (size_t)n + 1, fmt, ap2);
-        sb->len += (size_t)n;
+    if (!done) {
+        sb->len = start;
+        char tmp[256];
+        va_list ap3;
+        va_copy(ap3, ap2);
+        int n = vsnprintf(tmp, sizeof tmp, fmt, ap2);
+        if (n >= 0 && (size_t)n < sizeof tmp) {
+            sb_putn(sb, tmp, (size_t)n);
+        } else if (n >= 0 && sb_reserve(sb, (size_t)n)) {
+            vsnprintf(sb->data + sb->len, (size_t)n + 1, fmt, ap3);
+            sb->len += (size_t)n;
+        }
+        va_end(ap3);
     }
     va_end(ap2);
 }
 
 void sb_pad_to(strbuf *sb, size_t line_start, size_t column) {
-    while (sb->len - line_start < column && !sb->oom) sb_putc(sb, ' ');
+    size_t have = sb->len - line_start;
+    if (have >= column || !sb_reserve(sb, column - have)) return;
+    memset(sb->data + sb->len, ' ', column - have);
+    sb->len += column - have;
 }
 
 const char *sb_cstr(strbuf *sb) {

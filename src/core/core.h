@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "visa/visa.h"
 
@@ -100,9 +101,23 @@ typedef struct strbuf {
 
 void sb_init(strbuf *sb, visa_ctx *ctx);
 void sb_free(strbuf *sb);
-void sb_putn(strbuf *sb, const char *s, size_t n);
-void sb_puts(strbuf *sb, const char *s);
-void sb_putc(strbuf *sb, char c);
+/* Room for extra more bytes and a NUL (growing the buffer); false when out of memory. */
+bool sb_grow(strbuf *sb, size_t extra);
+/* The appends are inline: the printer makes several per operand, and the room is almost always
+** there already (one compare), so a call each would cost more than the copy. */
+static inline bool sb_reserve(strbuf *sb, size_t extra) {
+    return (!sb->oom && sb->len + extra + 1 <= sb->cap) || sb_grow(sb, extra);
+}
+static inline void sb_putn(strbuf *sb, const char *s, size_t n) {
+    if (!sb_reserve(sb, n)) return;
+    memcpy(sb->data + sb->len, s, n);
+    sb->len += n;
+}
+static inline void sb_puts(strbuf *sb, const char *s) { sb_putn(sb, s, strlen(s)); }
+static inline void sb_putc(strbuf *sb, char c) {
+    if (!sb_reserve(sb, 1)) return;
+    sb->data[sb->len++] = c;
+}
 void sb_putu(strbuf *sb, uint64_t v); /* decimal, as %llu (the printer's hot path avoids printf) */
 void sb_putx(strbuf *sb, uint64_t v); /* lower-case hex without 0x, as %llx */
 void sb_printf(strbuf *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -364,12 +364,21 @@ unsigned isa_layout_opnds(const char *layout) {
     return n;
 }
 
-char isa_layout_kind(const char *layout, unsigned k) {
-    unsigned i = 0;
-    for (const char *c = layout; *c; c++) {
-        if (*c == '*') return c[1]; /* list items repeat their kind */
+char isa_layout_next_kind(const char **cursor) {
+    for (const char *c = *cursor; *c; c++) {
+        if (*c == '*') {
+            *cursor = c; /* list items repeat their kind */
+            return c[1];
+        }
         if (not_an_operand(*c)) continue;
-        if (i++ == k) return *c;
+        *cursor = c + 1;
+        return *c;
     }
     return 0;
+}
+
+char isa_layout_kind(const char *layout, unsigned k) {
+    char code = isa_layout_next_kind(&layout);
+    while (code && k--) code = isa_layout_next_kind(&layout);
+    return code;
 }

@@ -314,5 +314,8 @@ bool isa_layout_has(const char *layout, char code);
 unsigned isa_layout_opnds(const char *layout);
 /* Layout code of stored operand k (list items repeat the list's kind); 0 past the end. */
 char isa_layout_kind(const char *layout, unsigned k);
+/* The same for each operand in turn: the code of the stored operand at *cursor (a position in a
+** layout), *cursor moved past it; 0 at the end. */
+char isa_layout_next_kind(const char **cursor);
 
 #endif

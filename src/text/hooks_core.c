@@ -401,8 +401,12 @@ static void send_print(txt_printer *pr, const ir_inst *inst) {
     case VISA_OP_RAW_SENDS: {
         static const char *const names[4] = {"raw_sends.", "raw_sendsc.", "raw_sends_eot.", "raw_sendsc_eot."};
         sb_puts(o, names[mod & 3]);
-        sb_printf(o, "%u.%u.%u.%u ", (unsigned)inst->opnd[RSENDS_SFID].u.num, (unsigned)inst->opnd[RSENDS_NSRC0].u.num,
-                  (unsigned)inst->opnd[RSENDS_NSRC1].u.num, (unsigned)inst->opnd[RSENDS_NDST].u.num);
+        /* SFID.NSRC0.NSRC1.NDST (IGC's most frequent send: digits by hand) */
+        static const int fields[4] = {RSENDS_SFID, RSENDS_NSRC0, RSENDS_NSRC1, RSENDS_NDST};
+        for (int k = 0; k < 4; k++) {
+            sb_putu(o, (unsigned)inst->opnd[fields[k]].u.num);
+            sb_putc(o, k < 3 ? '.' : ' ');
+        }
         pr_exec(pr, inst->exec);
         sb_putc(o, ' ');
         for (int k = RSENDS_EXDESC; k <= RSENDS_DESC; k++) {

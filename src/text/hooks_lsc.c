@@ -1123,7 +1123,7 @@ static bool p_untyped_addr(txt_parser *tp, ir_inst *in, bool strided) {
 
 static void null_raws(ir_inst *in, const char *layout) {
     for (unsigned k = 0; k < in->nopnd; k++) {
-        in->opnd[k].kind = isa_layout_kind(layout, k);
+        in->opnd[k].kind = isa_layout_next_kind(&layout);
         if (in->opnd[k].kind == 'R') in->opnd[k].u.raw = (ir_raw){0, 0};
     }
 }

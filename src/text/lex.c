@@ -2,10 +2,66 @@
 ** A logical line is one statement: comments are cut out (and kept as trivia), backslash-newline
 ** continuations are joined, and each character remembers its source line and column.
 */
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "text.h"
+
+/* -- Character classes -------------------------------------------------------------------------
+** One table lookup instead of a chain of compares: the scan of a line and the identifier and
+** number readers classify every character of the input. */
+enum {
+    CC_PLAIN = 1, /* copied into the logical line a run at a time (see plain_char) */
+    CC_RUN = 2, /* plain, or a tab */
+    CC_IDENT_START = 4, /* [A-Za-z_$@?] */
+    CC_IDENT = 8, /* [A-Za-z0-9_$@?-] */
+    CC_WORD = 16, /* [A-Za-z0-9_] */
+};
+#define CC_ALPHA(c) (((c) >= 'a' && (c) <= 'z') || ((c) >= 'A' && (c) <= 'Z'))
+#define CC_DIGIT(c) ((c) >= '0' && (c) <= '9')
+#define CC_PLAIN_OF(c) ((c) >= 0x20 && (c) < 0x7F && (c) != '/' && (c) != '\\' && (c) != '"')
+#define CC_START_OF(c) (CC_ALPHA(c) || (c) == '_' || (c) == '$' || (c) == '@' || (c) == '?')
+#define CC_OF(c)                                                                                            \
+    ((CC_PLAIN_OF(c) ? CC_PLAIN : 0) | (CC_PLAIN_OF(c) || (c) == '\t' ? CC_RUN : 0) |                       \
+     (CC_START_OF(c) ? CC_IDENT_START : 0) | (CC_START_OF(c) || CC_DIGIT(c) || (c) == '-' ? CC_IDENT : 0) | \
+     (CC_ALPHA(c) || CC_DIGIT(c) || (c) == '_' ? CC_WORD : 0))
+#define CC_4(c) CC_OF(c), CC_OF(c + 1), CC_OF(c + 2), CC_OF(c + 3)
+#define CC_16(c) CC_4(c), CC_4(c + 4), CC_4(c + 8), CC_4(c + 12)
+#define CC_64(c) CC_16(c), CC_16(c + 16), CC_16(c + 32), CC_16(c + 48)
+static const uint8_t char_class[256] = {CC_64(0), CC_64(64), CC_64(128), CC_64(192)};
+
+static inline bool has_class(int c, unsigned cls) { return char_class[(unsigned char)c] & cls; }
+
+/* -- An enum's rows ---------------------------------------------------------------------------- */
+void txt_enum_load(txt_enum *e, isa_enum_id en) {
+    e->n = 0;
+    uint32_t v;
+    const char *t;
+    unsigned i = 0;
+    for (; isa_enum_at(en, i, &v, &t); i++) {
+        if (i == TXT_ENUM_ROWS || strlen(t) > UINT8_MAX) return; /* n stays 0: the tables */
+        e->text[i] = t, e->len[i] = (uint8_t)strlen(t), e->value[i] = v;
+    }
+    e->n = i;
+}
+
+bool txt_enum_parse(const txt_enum *e, isa_enum_id en, const char *s, size_t len, uint32_t *value) {
+    if (!e->n) return isa_enum_parse(en, s, len, value);
+    for (unsigned i = 0; i < e->n; i++)
+        if (e->len[i] == len && !memcmp(e->text[i], s, len)) {
+            *value = e->value[i];
+            return true;
+        }
+    return false;
+}
+
+const char *txt_enum_text(const txt_enum *e, isa_enum_id en, uint32_t value) {
+    if (!e->n) return isa_enum_text(en, value);
+    for (unsigned i = 0; i < e->n; i++)
+        if (e->value[i] == value) return e->text[i];
+    return NULL;
+}
 
 /* -- The logical line and its source positions ------------------------------------------- */
 bool tp_buf_append(txt_parser *tp, const char *c, size_t n, uint32_t line, uint32_t col) {
@@ -23,7 +79,7 @@ bool tp_buf_append(txt_parser *tp, const char *c, size_t n, uint32_t line, uint3
 
 /* The segment holding buf[i] (the last one for i past the end), NULL if none. */
 static const txt_seg *seg_of(const txt_parser *tp, size_t i) {
-    if (!tp->segs.len) return NULL;
+    if (tp->segs.len <= 1) return tp->segs.len ? tp->segs.data : NULL; /* most lines */
     uint32_t lo = 0, hi = tp->segs.len; /* first segment with off > i */
     while (lo < hi) {
         uint32_t mid = (lo + hi) / 2;
@@ -86,7 +142,7 @@ static bool buf_push(txt_parser *tp, char c, uint32_t line, uint32_t col) {
 
 /* Characters copied as they are, a run at a time: all but comment starts, continuations,
 ** strings, CRs and control or non-ASCII bytes (the cases tp_next_line looks at one by one). */
-static bool plain_char(unsigned char c) { return c >= 0x20 && c < 0x7F && c != '/' && c != '\\' && c != '"'; }
+static bool plain_char(unsigned char c) { return has_class(c, CC_PLAIN); }
 
 /* Comments, by index into the module's comments. */
 typedef VEC(uint32_t) comment_list;
@@ -104,13 +160,27 @@ typedef struct line_scan {
     comment_list *own; /* comments before any content: own-line comments */
 } line_scan;
 
+/* Whether any of the 8 bytes at s is not plain (plain_char; a tab counts as not plain here). */
+static bool any_not_plain(const char *s) {
+    const uint64_t ones = 0x0101010101010101u, highs = ones * 0x80;
+    uint64_t x;
+    memcpy(&x, s, 8);
+#define ANY_ZERO(v) (((v)-ones) & ~(v)&highs)
+    uint64_t below = (x - ones * 0x20) & ~x & highs; /* a byte below 0x20 */
+    uint64_t above = ((x + ones * (0x7F - 0x7E)) | x) & highs; /* a byte above 0x7E */
+    bool special = ANY_ZERO(x ^ (ones * '/')) || ANY_ZERO(x ^ (ones * '\\')) || ANY_ZERO(x ^ (ones * '"'));
+#undef ANY_ZERO
+    return below || above || special;
+}
+
 static void scan_plain_run(txt_parser *tp, line_scan *ls) {
     const char *s = tp->src;
     size_t i = ls->i, j = i;
-    /* blanks until the first content, then a tighter loop */
+    /* blanks until the first content, then a tighter loop: 8 bytes at a time, then one */
     while (!ls->content && j < tp->len && (s[j] == ' ' || s[j] == '\t')) j++;
     if (j < tp->len && plain_char((unsigned char)s[j]) && s[j] != ' ') ls->content = true;
-    while (j < tp->len && (plain_char((unsigned char)s[j]) || s[j] == '\t')) j++;
+    while (j + 8 <= tp->len && !any_not_plain(s + j)) j += 8;
+    while (j < tp->len && has_class(s[j], CC_RUN)) j++;
     size_t n = j - i;
     if (tp->buf.len + n > MAX_LINE_CHARS) {
         n = MAX_LINE_CHARS - tp->buf.len;
@@ -327,20 +397,30 @@ bool tp_next_line(txt_parser *tp, bool *blank) {
 }
 
 /* -- Diagnostics ------------------------------------------------------------------------------ */
-uint32_t tp_line_of(txt_parser *tp, const char *at) {
+void tp_pos_of(txt_parser *tp, const char *at, uint32_t *line, uint32_t *col) {
     size_t i = (size_t)(at - tp->buf.data), n = pos_count(tp);
-    if (tp->buf.len == 0 || n == 0) return tp->line_no;
-    if (i >= n) i = n - 1;
-    return seg_of(tp, i)->line;
-}
-
-uint32_t tp_col_of(txt_parser *tp, const char *at) {
-    size_t i = (size_t)(at - tp->buf.data), n = pos_count(tp);
-    if (n == 0) return 1;
+    if (n == 0) {
+        *line = tp->line_no;
+        *col = 1;
+        return;
+    }
     bool past = i >= n;
     if (past) i = n - 1;
     const txt_seg *g = seg_of(tp, i);
-    return g->col + (uint32_t)(i - g->off) + (past ? 1 : 0);
+    *line = tp->buf.len == 0 ? tp->line_no : g->line;
+    *col = g->col + (uint32_t)(i - g->off) + (past ? 1 : 0);
+}
+
+uint32_t tp_line_of(txt_parser *tp, const char *at) {
+    uint32_t line, col;
+    tp_pos_of(tp, at, &line, &col);
+    return line;
+}
+
+uint32_t tp_col_of(txt_parser *tp, const char *at) {
+    uint32_t line, col;
+    tp_pos_of(tp, at, &line, &col);
+    return col;
 }
 
 void tp_error(txt_parser *tp, const char *at, const char *fmt, ...) {
@@ -360,13 +440,9 @@ void tp_error(txt_parser *tp, const char *at, const char *fmt, ...) {
 }
 
 /* -- Cursor ----------------------------------------------------------------------------------- */
-static bool is_ident_start(int c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c == '$' || c == '@' || c == '?';
-}
-static bool is_ident_char(int c) { return is_ident_start(c) || (c >= '0' && c <= '9') || c == '-'; }
-static bool is_word_char(int c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || (c >= '0' && c <= '9');
-}
+static bool is_ident_start(int c) { return has_class(c, CC_IDENT_START); }
+static bool is_ident_char(int c) { return has_class(c, CC_IDENT); }
+static bool is_word_char(int c) { return has_class(c, CC_WORD); }
 
 /* A '}' inside a scope also ends a statement: IGC's grammar lets the closing brace follow the
 ** last statement of a scope on the same line (CISA.y: Scope, NewlinesOpt). */
@@ -513,7 +589,7 @@ bool tp_uint_dec(txt_parser *tp, uint64_t *out) {
     } else if (*s >= '0' && *s <= '9') {
         while (*s >= '0' && *s <= '9') {
             uint64_t d = (uint64_t)(*s - '0');
-            if (v > (UINT64_MAX - d) / 10) {
+            if (v > UINT64_MAX / 10 || (v == UINT64_MAX / 10 && d > UINT64_MAX % 10)) {
                 tp_error(tp, tp->p, "integer literal does not fit in 64 bits");
                 return false;
             }
@@ -715,24 +791,69 @@ static bool expr_cond(txt_parser *tp, int64_t *v, int d) {
     return true;
 }
 
-bool tp_int_expr(txt_parser *tp, int64_t *out) { return expr_cond(tp, out, 0); }
-
-/* Inside <...> (regions, alias=<V, off>) a '>' closes the bracket: additive expressions only. */
-bool tp_int_expr_in_angle(txt_parser *tp, int64_t *out) { return expr_add(tp, out, 0); }
-
-/* -- Names ------------------------------------------------------------------------------------ */
-static uint32_t hash_name(const char *s, size_t n) {
-    uint32_t h = 2166136261u;
-    for (size_t i = 0; i < n; i++) h = (h ^ (uint8_t)s[i]) * 16777619u;
-    return h;
+/* Most expressions are one number: read it, and when no operator of the expression's grammar
+** follows, that is the value, as the descent through every precedence level would find (it too
+** stops after the blanks that follow).  Otherwise the descent starts over.  in_angle: the
+** additive grammar of tp_int_expr_in_angle.  Returns 1 done, 0 failed (reported), -1 not a lone
+** number. */
+static int lone_number(txt_parser *tp, int64_t *out, bool in_angle) {
+    tp_skip_ws(tp);
+    const char *start = tp->p;
+    if (*start < '0' || *start > '9') return -1;
+    char next = start[1]; /* one digit before a separator: a region's, an operand's offsets */
+    if (next == ',' || next == ')' || next == ';' || next == ']' || (in_angle && next == '>')) {
+        *out = *start - '0';
+        tp->p++;
+        return 1;
+    }
+    uint64_t u;
+    if (!tp_uint_dec(tp, &u)) return 0;
+    tp_skip_ws(tp);
+    char c = *tp->p;
+    bool op;
+    switch (c) {
+    case '+':
+    case '-':
+    case '*':
+    case '/': op = true; break;
+    case '%': op = !is_ident_start((unsigned char)tp->p[1]); break;
+    case '?':
+    case '&':
+    case '^':
+    case '|':
+    case '=':
+    case '!':
+    case '<':
+    case '>': op = !in_angle; break;
+    default: op = false;
+    }
+    if (op) {
+        tp->p = start;
+        return -1;
+    }
+    *out = (int64_t)u;
+    return 1;
 }
 
+bool tp_int_expr(txt_parser *tp, int64_t *out) {
+    int lone = lone_number(tp, out, false);
+    return lone >= 0 ? lone == 1 : expr_cond(tp, out, 0);
+}
+
+/* Inside <...> (regions, alias=<V, off>) a '>' closes the bracket: additive expressions only. */
+bool tp_int_expr_in_angle(txt_parser *tp, int64_t *out) {
+    int lone = lone_number(tp, out, true);
+    return lone >= 0 ? lone == 1 : expr_add(tp, out, 0);
+}
+
+/* -- Names ------------------------------------------------------------------------------------ */
 bool tp_name_add(txt_parser *tp, const char *s, size_t len, uint8_t kind, uint32_t id) {
     txt_name e;
-    e.hash = hash_name(s, len);
+    e.hash = txt_hash(s, len);
     e.kind = kind;
     e.id = id;
     e.name = tp->name_store.len;
+    e.len = (uint32_t)len;
     if (!vec_reserve(tp->ctx, &tp->name_store, tp->name_store.len + (uint32_t)len + 1)) return false;
     memcpy(tp->name_store.data + tp->name_store.len, s, len);
     tp->name_store.len += (uint32_t)len;
@@ -760,12 +881,12 @@ bool tp_name_add(txt_parser *tp, const char *s, size_t len, uint8_t kind, uint32
 }
 
 txt_name *tp_name_find(txt_parser *tp, const char *s, size_t len) {
-    uint32_t h = hash_name(s, len);
+    uint32_t h = txt_hash(s, len);
     if (!tp->buckets) return NULL;
     for (uint32_t i = tp->buckets[h & tp->bucket_mask]; i; i = tp->names.data[i - 1].prev) {
         txt_name *e = &tp->names.data[i - 1];
         const char *n = tp->name_store.data + e->name;
-        if (e->hash == h && strlen(n) == len && memcmp(n, s, len) == 0) return e;
+        if (e->hash == h && e->len == len && memcmp(n, s, len) == 0) return e;
     }
     return NULL;
 }

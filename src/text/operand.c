@@ -52,7 +52,7 @@ bool tp_exec(txt_parser *tp, uint8_t *exec) {
     if ((*tp->p >= 'A' && *tp->p <= 'Z') || (*tp->p >= 'a' && *tp->p <= 'z')) {
         const char *w;
         size_t n = tp_word(tp, &w);
-        if (!isa_enum_parse(VISA_EN_emask, w, n, &mask)) {
+        if (!txt_enum_parse(&tp->emask, VISA_EN_emask, w, n, &mask)) {
             tp_error(tp, w, "unknown execution mask '%.*s'", (int)n, w);
             return false;
         }

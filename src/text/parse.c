@@ -512,14 +512,19 @@ static int mn_cmp(const void *a, const void *b) {
 
 typedef struct mn_index {
     vx_cached base;
-    VEC(mn_entry) e;
+    VEC(mn_entry) e; /* sorted by word */
+    uint32_t *slots; /* by hash of the word (open addressing): its first entry + 1; 0 = empty */
+    uint32_t mask; /* slots - 1 */
 } mn_index;
 
 static void mn_release(visa_ctx *ctx, vx_cached *self) {
     mn_index *ix = (mn_index *)self;
     vec_free(ctx, &ix->e);
+    if (ix->slots) vx_free(ctx, ix->slots, sizeof(uint32_t) * (ix->mask + 1));
     vx_free(ctx, ix, sizeof *ix);
 }
+
+static bool mn_is(const mn_entry *e, const char *w, size_t n) { return e->len == n && !memcmp(e->word, w, n); }
 
 static bool mn_add(visa_ctx *ctx, mn_index *ix, const char *w, size_t n, int form) {
     size_t b = 0;
@@ -551,6 +556,19 @@ static bool mn_build(visa_ctx *ctx, mn_index *ix) {
     for (uint32_t i = 0; i < ix->e.len; i++)
         if (!k || mn_cmp(&ix->e.data[k - 1], &ix->e.data[i]) != 0) ix->e.data[k++] = ix->e.data[i];
     ix->e.len = k;
+    /* the hash of each word's first entry */
+    uint32_t nslots = 16;
+    while (nslots < 2 * ix->e.len) nslots *= 2;
+    ix->slots = vx_alloc(ctx, sizeof(uint32_t) * nslots);
+    if (!ix->slots) return false;
+    ix->mask = nslots - 1;
+    for (uint32_t i = 0; i < ix->e.len; i++) {
+        const mn_entry *e = &ix->e.data[i];
+        if (i && mn_is(&ix->e.data[i - 1], e->word, e->len)) continue;
+        uint32_t h = txt_hash(e->word, e->len) & ix->mask;
+        while (ix->slots[h]) h = (h + 1) & ix->mask;
+        ix->slots[h] = i + 1;
+    }
     return true;
 }
 
@@ -569,21 +587,17 @@ static const mn_index *mn_index_get(visa_ctx *owner, visa_ctx *alloc) {
     return (const mn_index *)vx_cache_publish(owner, VX_CACHE_MNEMONICS, &ix->base);
 }
 
+/* The entries of word w: [*first, *first + *count). */
 static void mn_find(const mn_index *ix, const char *w, size_t n, uint32_t *first, uint32_t *count) {
-    uint32_t lo = 0, hi = ix->e.len;
-    while (lo < hi) {
-        uint32_t mid = (lo + hi) / 2;
-        const mn_entry *e = &ix->e.data[mid];
-        size_t m = e->len < n ? e->len : n;
-        int c = memcmp(e->word, w, m);
-        if (c == 0) c = e->len < n ? -1 : e->len > n ? 1 : 0;
-        if (c < 0) lo = mid + 1;
-        else hi = mid;
+    *first = *count = 0;
+    for (uint32_t h = txt_hash(w, n) & ix->mask; ix->slots[h]; h = (h + 1) & ix->mask) {
+        uint32_t k = ix->slots[h] - 1;
+        if (!mn_is(&ix->e.data[k], w, n)) continue;
+        *first = k;
+        while (k < ix->e.len && mn_is(&ix->e.data[k], w, n)) k++;
+        *count = k - *first;
+        return;
     }
-    *first = lo;
-    uint32_t k = lo;
-    while (k < ix->e.len && ix->e.data[k].len == n && memcmp(ix->e.data[k].word, w, n) == 0) k++;
-    *count = k - lo;
 }
 
 static bool parse_pred(txt_parser *tp, uint16_t *pred) {
@@ -657,8 +671,7 @@ static bool parse_instruction(txt_parser *tp, const mn_index *ix) {
     ir_inst inst;
     memset(&inst, 0, sizeof inst);
     tp_skip_ws(tp);
-    inst.line = tp_line_of(tp, tp->p);
-    inst.col = tp_col_of(tp, tp->p);
+    tp_pos_of(tp, tp->p, &inst.line, &inst.col);
     uint16_t pred = 0;
     const char *pred_at = NULL;
     if (*tp->p == '(') {
@@ -1119,6 +1132,7 @@ visa_status visa_module_parse_text(visa_ctx *ctx, const char *name, const char *
         tp->len = len;
         tp->line_no = 1;
         tp->pending_eol = -1;
+        txt_enum_load(&tp->emask, VISA_EN_emask);
         bool blank;
         while (tp_next_line(tp, &blank) && !guard.failed) {
             if (tp->failed) continue;

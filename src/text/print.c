@@ -226,7 +226,7 @@ void pr_raw(txt_printer *pr, const ir_raw *raw) {
 }
 
 void pr_exec(txt_printer *pr, uint8_t exec) {
-    const char *m = isa_enum_text(VISA_EN_emask, ir_exec_emask(exec));
+    const char *m = txt_enum_text(&pr->emask, VISA_EN_emask, ir_exec_emask(exec));
     sb_putc(pr->out, '(');
     sb_puts(pr->out, m ? m : "M?");
     sb_puts(pr->out, ", ");
@@ -423,20 +423,31 @@ static void pr_instruction(txt_printer *pr, const ir_inst *inst, uint32_t id) {
     else if (F->hook != TH_NONE) sb_printf(o, "%s <no text form>", F->name);
     else pr_template(pr, F->text, inst);
     if (!(F->flags & VF_NO_ID)) {
-        /* pad the (last) line of the instruction to 80 columns, then the id */
-        const char *nl = NULL;
-        for (size_t i = o->len; i > line_start; i--)
-            if (o->data[i - 1] == '\n') {
-                nl = o->data + i;
-                break;
-            }
-        size_t start = nl ? (size_t)(nl - o->data) : line_start;
+        /* pad the (last) line of the instruction to 80 columns, then the id (few instructions
+        ** print several lines: memchr finds that there is no newline at once) */
+        size_t start = line_start;
+        for (const char *nl; o->data && (nl = memchr(o->data + start, '\n', o->len - start));)
+            start = (size_t)(nl - o->data) + 1;
         sb_pad_to(o, start, 80);
         sb_puts(o, " /// $");
         sb_putu(o, id);
     }
     pr_eol_comment_at(pr, &inst->trivia, !(F->flags & VF_NO_ID));
     sb_putc(o, '\n');
+}
+
+/* The predefined-variable comment block of the disassembly print, the same for every routine of a
+** print: written once (pr->predef_block), copied for each. */
+static void pr_predef_block(txt_printer *pr) {
+    strbuf *o = &pr->predef_block;
+    sb_puts(o, "\n/// VISA Predefined Variables");
+    /* IGC 1.0 had the variables before %scratchloc */
+    unsigned nvars = pr->igc1 ? VISA_PREDEF_SCRATCHLOC : isa_predef_var_count;
+    for (unsigned i = 0; i < nvars; i++) sb_printf(o, "\n// .decl V%u v_type=G v_name=%s", i, isa_predef_vars[i].name);
+    for (unsigned i = 0; i < ISA_NUM_PREDEF_SURFS; i++)
+        sb_printf(o, "\n// .decl T%u v_type=T v_name=%s", i, isa_predef_surf_names[i]);
+    sb_putc(o, '\n');
+    if (o->oom) pr->out->oom = true;
 }
 
 static void pr_routine(txt_printer *pr, bool print_version) {
@@ -488,14 +499,8 @@ static void pr_routine(txt_printer *pr, bool print_version) {
         }
     }
     if (!pr->asm_text) {
-        sb_puts(o, "\n/// VISA Predefined Variables");
-        /* IGC 1.0 had the variables before %scratchloc */
-        unsigned nvars = pr->igc1 ? VISA_PREDEF_SCRATCHLOC : isa_predef_var_count;
-        for (unsigned i = 0; i < nvars; i++)
-            sb_printf(o, "\n// .decl V%u v_type=G v_name=%s", i, isa_predef_vars[i].name);
-        for (unsigned i = 0; i < ISA_NUM_PREDEF_SURFS; i++)
-            sb_printf(o, "\n// .decl T%u v_type=T v_name=%s", i, isa_predef_surf_names[i]);
-        sb_putc(o, '\n');
+        if (!pr->predef_block.len) pr_predef_block(pr);
+        sb_putn(o, pr->predef_block.data, pr->predef_block.len);
     } else if (o->len && o->data[o->len - 1] == '\n') {
         o->len--; /* each header line starts its own line */
     }
@@ -583,6 +588,21 @@ static visa_dialect print_dialect(const visa_module *m, const visa_print_opts *o
     return (visa_dialect)m->dialect;
 }
 
+/* The text goes out in blocks of PRINT_BLOCK bytes or more, between routines: the buffer stays
+** small (and in cache) however large the module.  The last two bytes stay behind: the next
+** routine looks back at them (does the last line end, is there a blank line). */
+#define PRINT_BLOCK ((size_t)1 << 18)
+#define PRINT_LOOKBACK 2u
+
+static visa_status write_block(strbuf *sb, visa_write_fn write, void *ud, bool last) {
+    if (!last && sb->len < PRINT_BLOCK) return VISA_OK;
+    size_t n = last ? sb->len : sb->len - PRINT_LOOKBACK;
+    visa_status st = write(ud, sb->data ? sb->data : "", n);
+    if (n && n < sb->len) memmove(sb->data, sb->data + n, sb->len - n);
+    sb->len -= n;
+    return st;
+}
+
 visa_status visa_module_print(const visa_module *m, const visa_print_opts *opts, visa_write_fn write, void *ud) {
     visa_print_opts o;
     if (!m || !write || (opts && visa__print_opts_read(opts, &o) != VISA_OK)) return VISA_E_ARG;
@@ -597,6 +617,8 @@ visa_status visa_module_print(const visa_module *m, const visa_print_opts *opts,
     memset(&pr, 0, sizeof pr);
     pr.m = m;
     pr.out = &sb;
+    sb_init(&pr.predef_block, &guard.ctx);
+    txt_enum_load(&pr.emask, VISA_EN_emask);
     pr.keep_comments = !(opts && (o.flags & VISA_PRINT_STRIP_COMMENTS));
     visa_dialect d = print_dialect(m, opts ? &o : NULL);
     if (d == VISA_DIALECT_KEEP) return VISA_E_ARG;
@@ -604,12 +626,14 @@ visa_status visa_module_print(const visa_module *m, const visa_print_opts *opts,
     pr.igc1 = d == VISA_DIALECT_IGC1;
     for (uint32_t i = 0; i < m->routines.len; i++) pr.nfuncs += !m->routines.data[i].is_kernel;
     bool ok = true;
-    for (uint32_t i = 0; i < m->routines.len && ok; i++) {
+    visa_status st = VISA_OK;
+    for (uint32_t i = 0; i < m->routines.len && ok && st == VISA_OK; i++) {
         pr.r = &m->routines.data[i];
         ok = label_names_build(&pr) && txt_scope_plan_build(m->ctx, pr.r, &pr.plan);
         if (ok) pr_routine(&pr, i == 0);
         label_names_free(&pr);
         txt_scope_plan_free(m->ctx, &pr.plan);
+        if (ok && !sb.oom && !guard.failed) st = write_block(&sb, write, ud, false);
     }
     if (!ok) sb.oom = true;
     if (pr.keep_comments && m->tail_trivia.count) {
@@ -622,8 +646,9 @@ visa_status visa_module_print(const visa_module *m, const visa_print_opts *opts,
         }
     }
     if (sb.oom) diag_oom(&ds);
-    visa_status st = sb.oom || guard.failed ? VISA_E_NOMEM : write(ud, sb.data ? sb.data : "", sb.len);
+    if (st == VISA_OK) st = sb.oom || guard.failed ? VISA_E_NOMEM : write_block(&sb, write, ud, true);
     sb_free(&sb);
+    sb_free(&pr.predef_block);
     return st;
 }
 

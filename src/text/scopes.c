@@ -144,31 +144,31 @@ bool txt_scope_plan_build(visa_ctx *ctx, const ir_routine *r, txt_scope_plan *p)
         txt_scope_plan_free(ctx, p);
         return false;
     }
-    memset(p->scoped, 0, m);
-    memset(p->refs, 0, m);
-    /* same-named variables (names hashed into buckets so large routines stay linear) */
+    /* same-named variables (names hashed into buckets so large routines stay linear; as many
+    ** buckets as the routine needs, as this runs for every routine parsed and printed) */
     bool dup = false;
     {
-        enum { NB = 4096 };
-        uint32_t *head = vx_alloc(ctx, sizeof(uint32_t) * NB), *next = vx_alloc(ctx, sizeof(uint32_t) * m);
+        uint32_t nbuckets = 16;
+        while (nbuckets < 2 * m && nbuckets < (1u << 20)) nbuckets *= 2;
+        uint32_t *head = vx_alloc(ctx, sizeof(uint32_t) * nbuckets), *next = vx_alloc(ctx, sizeof(uint32_t) * m);
         if (!head || !next) {
-            vx_free(ctx, head, sizeof(uint32_t) * NB);
+            vx_free(ctx, head, sizeof(uint32_t) * nbuckets);
             vx_free(ctx, next, sizeof(uint32_t) * m);
             txt_scope_plan_free(ctx, p);
             return false;
         }
-        memset(head, 0xFF, sizeof(uint32_t) * NB);
+        memset(head, 0xFF, sizeof(uint32_t) * nbuckets);
         for (uint32_t v = 0; v < n; v++) {
             const char *s = ir_str(r, r->vars.data[v].name);
             uint32_t h = 2166136261u;
             for (; *s; s++) h = (h ^ (uint8_t)*s) * 16777619u;
-            h %= NB;
+            h &= nbuckets - 1;
             for (uint32_t w = head[h]; w != UINT32_MAX; w = next[w])
                 if (name_eq(r, v, w)) p->scoped[v] = p->scoped[w] = 1, dup = true;
             next[v] = head[h];
             head[h] = v;
         }
-        vx_free(ctx, head, sizeof(uint32_t) * NB);
+        vx_free(ctx, head, sizeof(uint32_t) * nbuckets);
         vx_free(ctx, next, sizeof(uint32_t) * m);
     }
     if (!dup) return true;

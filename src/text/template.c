@@ -412,7 +412,8 @@ bool tp_parse_opnd(txt_parser *tp, ir_inst *inst, unsigned k, char kind, char fm
         /* where the operand starts (diagnostics such as the verifier's point at it) */
         const char *at = tp->p;
         while (*at == ' ' || *at == '\t') at++;
-        uint32_t line = tp_line_of(tp, at), col = tp_col_of(tp, at);
+        uint32_t line, col;
+        tp_pos_of(tp, at, &line, &col);
         o->line_off = line >= inst->line && line - inst->line <= 255 ? (uint8_t)(line - inst->line) : 0;
         o->col = col <= 0xFFFF ? (uint16_t)col : 0;
     }
@@ -517,7 +518,8 @@ bool tp_parse_template(txt_parser *tp, int form, const char *tmpl, txt_tpl_diale
     unsigned count = isa_layout_opnds(layout);
     inst->form = (uint16_t)form;
     if (!tp_inst_alloc(tp, inst, count)) return false;
-    for (unsigned k = 0; k < count; k++) inst->opnd[k].kind = isa_layout_kind(layout, k);
+    const char *at = layout;
+    for (unsigned k = 0; k < count; k++) inst->opnd[k].kind = isa_layout_next_kind(&at);
     bool sat = false;
     tp_skip_ws(tp);
     for (const char *t = tmpl; *t;) {

@@ -9,11 +9,28 @@
 
 #include "ir/ir.h"
 
+/* -- An enum's rows, looked up once per parse or print ---------------------------------------
+** For the execution mask, which every instruction parses and prints: the tables' own lookups
+** search for the enum's rows on each call.  Rows in the tables' order; n = 0 (not loaded, or more
+** rows than fit) falls back to the tables. */
+#define TXT_ENUM_ROWS 24
+typedef struct txt_enum {
+    unsigned n;
+    const char *text[TXT_ENUM_ROWS];
+    uint8_t len[TXT_ENUM_ROWS];
+    uint32_t value[TXT_ENUM_ROWS];
+} txt_enum;
+void txt_enum_load(txt_enum *e, isa_enum_id en);
+/* isa_enum_parse and isa_enum_text through e (en: the enum e holds). */
+bool txt_enum_parse(const txt_enum *e, isa_enum_id en, const char *s, size_t len, uint32_t *value);
+const char *txt_enum_text(const txt_enum *e, isa_enum_id en, uint32_t value);
+
 /* -- Parser ---------------------------------------------------------------------------------- */
 typedef struct txt_name {
     uint32_t hash;
     uint32_t prev; /* previous entry in the same bucket chain (+1), 0 = end */
     uint32_t name; /* offset into the parser's name storage (NUL-terminated) */
+    uint32_t len; /* of the name */
     uint8_t kind; /* TN_* */
     uint32_t id;
 } txt_name;
@@ -60,6 +77,7 @@ typedef struct txt_parser {
     VEC(uint32_t) pending_comments; /* own-line comments waiting for the next statement */
     bool blank_pending;
     bool saw_predef_block; /* the "/// VISA Predefined Variables" block IGC's disassembly prints */
+    txt_enum emask; /* the execution masks (tp_exec) */
     unsigned predef_vars_listed; /* V<n> lines of that block: one past the highest n */
     int32_t pending_eol;
 } txt_parser;
@@ -72,6 +90,10 @@ static inline void tp_skip_ws(txt_parser *tp) {
 }
 static inline bool tp_accept_nows(txt_parser *tp, const char *lit) { /* no leading ws */
     if (*tp->p != *lit) return false;
+    if (*lit && !lit[1]) { /* one character: most literals (tp_expect's are not constants) */
+        tp->p++;
+        return true;
+    }
     size_t n = strlen(lit);
     if (strncmp(tp->p, lit, n) != 0) return false;
     tp->p += n;
@@ -89,6 +111,12 @@ static inline size_t txt_small_decimal(char *buf, unsigned v) {
     if (v >= 10) buf[n++] = (char)('0' + v / 10 % 10);
     buf[n++] = (char)('0' + v % 10);
     return n;
+}
+/* FNV-1a of s[0..n): the parser's name and mnemonic tables. */
+static inline uint32_t txt_hash(const char *s, size_t n) {
+    uint32_t h = 2166136261u;
+    for (size_t i = 0; i < n; i++) h = (h ^ (uint8_t)s[i]) * 16777619u;
+    return h;
 }
 /* Read the next logical line into tp->buf, its comments into the module's trivia (pending for
 ** the next statement); false at the end of input.  *blank: the line is empty (no comment either). */
@@ -110,6 +138,7 @@ bool tp_uint_dec(txt_parser *tp, uint64_t *out); /* plain decimal/hex number */
 void tp_error(txt_parser *tp, const char *at, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 uint32_t tp_line_of(txt_parser *tp, const char *at);
 uint32_t tp_col_of(txt_parser *tp, const char *at);
+void tp_pos_of(txt_parser *tp, const char *at, uint32_t *line, uint32_t *col); /* both at once */
 
 /* Names. */
 bool tp_name_add(txt_parser *tp, const char *s, size_t len, uint8_t kind, uint32_t id);
@@ -176,6 +205,8 @@ typedef struct txt_printer {
     uint8_t *label_renamed; /* the name had bytes rewritten (IGC's "Original Name" comment) */
     txt_scope_plan plan; /* where declarations go (scopes.c) */
     uint32_t nfuncs; /* functions in the module (each kernel lists them as .funcdecl) */
+    strbuf predef_block; /* the predefined-variable comments, once written (print.c) */
+    txt_enum emask; /* the execution masks (pr_exec) */
 } txt_printer;
 
 void pr_vec(txt_printer *pr, const ir_vec *v, bool region);

@@ -62,7 +62,7 @@ static int asm_dis(int argc, char **argv, bool is_asm) {
     diag_out *d = report_diags();
     d->limit = TEXT_MAX_ERRORS;
     loaded L;
-    int rc = load_module(in, o.platform, d, !is_asm, &L);
+    int rc = load_module(in, o.platform, d, (is_asm ? 0 : LOAD_OBJECT) | LOAD_ARENA, &L);
     if (!rc)
         rc = is_asm ? encode(&L, o.platform, out)
                     : write_text(L.m, out, VISA_PRINT_STRIP_COMMENTS | VISA_PRINT_DIALECT(o.dialect));

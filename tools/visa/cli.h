@@ -141,6 +141,13 @@ int print_help(const char *help);
 /* Read a whole file ("-": standard input) up to the input limit; 0, or -1 after reporting why. */
 int read_input(const char *path, char **data, size_t *len);
 
+/* -- The allocator of a command that loads, prints or checks a module and exits (arena.c) ----- */
+typedef struct arena arena;
+/* An arena for a module read from input_len bytes, and its allocator function (*fn, ud the
+** arena); NULL (use the C library's) when it cannot be had or under AddressSanitizer. */
+arena *arena_create(size_t input_len, visa_realloc_fn *fn);
+void arena_destroy(arena *A); /* after the context that allocates from it */
+
 /* A program read and loaded: its context, module and, for text, the text (diagnostics quote it). */
 typedef struct loaded {
     visa_ctx *ctx;
@@ -148,11 +155,18 @@ typedef struct loaded {
     char *data;
     size_t len;
     bool binary;
+    bool mapped; /* data is the file mapped (munmap), else malloc'd */
+    arena *arena; /* LOAD_ARENA: what the context allocates from, or NULL */
 } loaded;
 
-/* Load text or an object (recognised by its "CISA" magic); want_object: the input must be an
-** object (dis).  Diagnostics go to o; returns 0 or EXIT_DIAG. */
-int load_module(const char *path, visa_platform platform, diag_out *o, bool want_object, loaded *L);
+enum {
+    LOAD_OBJECT = 1, /* the input must be an object (dis) */
+    LOAD_ARENA = 2, /* the context allocates from an arena (arena.c), for a command that loads,
+                    ** prints or checks and exits (not run's launches, which free as they go) */
+};
+/* Load text or an object (recognised by its "CISA" magic) as flags (LOAD_*) say.  Diagnostics go
+** to o; returns 0 or EXIT_DIAG. */
+int load_module(const char *path, visa_platform platform, diag_out *o, unsigned flags, loaded *L);
 void unload(loaded *L);
 /* Print m as text to out (standard output when NULL); 0 or EXIT_DIAG. */
 int write_text(const visa_module *m, const char *out, unsigned flags);

@@ -33,7 +33,7 @@ int cmd_fmt(int argc, char **argv) {
     diag_out *d = report_diags();
     d->limit = TEXT_MAX_ERRORS;
     loaded L;
-    int rc = load_module(o.in, o.platform, d, false, &L);
+    int rc = load_module(o.in, o.platform, d, LOAD_ARENA, &L);
     if (!rc)
         rc = write_text(L.m, o.out,
                         (o.set & STRIP ? VISA_PRINT_STRIP_COMMENTS : 0) | (o.set & ASM_TEXT ? VISA_PRINT_ASM_TEXT : 0) |

@@ -1,7 +1,12 @@
 /* module.c -- reading an input, loading it as a module (text or object), writing a module. */
+#define _DEFAULT_SOURCE /* MAP_POPULATE */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "../observe/outfile.h"
@@ -63,21 +68,56 @@ int read_input(const char *path, char **data, size_t *len) {
     return 0;
 }
 
+/* A regular file is mapped, its pages read in by the one call: no copy, and no page of the heap
+** touched for it (a module's input is read whole and kept to the end: diagnostics quote it).
+** 1: mapped; 0: not mapped (read it instead); -1: reported (too large). */
+static int map_input(const char *path, loaded *L) {
+    if (!strcmp(path, "-")) return 0;
+    int fd = open(path, O_RDONLY);
+    if (fd < 0) return 0; /* read_input reports why */
+    struct stat st;
+    int rc = 0;
+    if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
+        size_t limit = max_input_bytes();
+        if ((uintmax_t)st.st_size > limit) {
+            cli_error("E-INPUT-LIMIT", path, "'%s' is larger than %zu bytes, the limit for an input", path, limit);
+            rc = -1;
+        } else {
+            int flags = MAP_PRIVATE;
+#ifdef MAP_POPULATE
+            flags |= MAP_POPULATE;
+#endif
+            void *p = mmap(NULL, (size_t)st.st_size, PROT_READ, flags, fd, 0);
+            if (p != MAP_FAILED) {
+                L->data = p;
+                L->len = (size_t)st.st_size;
+                L->mapped = true;
+                rc = 1;
+            }
+        }
+    }
+    close(fd);
+    return rc;
+}
+
 static bool is_object(const char *data, size_t len) { return len >= 4 && !memcmp(data, "CISA", 4); }
 
 void unload(loaded *L) {
     visa_module_destroy(L->m);
     visa_ctx_destroy(L->ctx);
-    free(L->data);
+    arena_destroy(L->arena);
+    if (L->mapped) munmap(L->data, L->len);
+    else free(L->data);
     memset(L, 0, sizeof *L);
 }
 
-int load_module(const char *path, visa_platform platform, diag_out *o, bool want_object, loaded *L) {
+int load_module(const char *path, visa_platform platform, diag_out *o, unsigned flags, loaded *L) {
     memset(L, 0, sizeof *L);
-    if (read_input(path, &L->data, &L->len)) return EXIT_DIAG;
+    int mapped = map_input(path, L);
+    if (mapped < 0 || (!mapped && read_input(path, &L->data, &L->len))) return EXIT_DIAG;
     L->binary = is_object(L->data, L->len);
     report_input(L->binary);
-    if (want_object && !L->binary) { /* a diagnostic (not the text echoed back as if binary) */
+    if ((flags & LOAD_OBJECT) && !L->binary) { /* a diagnostic (not the text echoed back as if binary) */
         visa_diag d = {VISA_SEV_ERROR,
                        "E-NOT-OBJECT",
                        path,
@@ -93,6 +133,7 @@ int load_module(const char *path, visa_platform platform, diag_out *o, bool want
         return EXIT_DIAG;
     }
     visa_ctx_desc desc = {sizeof desc, NULL, NULL, sink_diag, o, LIB_MAX_ERRORS};
+    if (flags & LOAD_ARENA) desc.alloc_ud = L->arena = arena_create(L->len, &desc.alloc);
     visa_status st = visa_ctx_create(&desc, &L->ctx);
     if (st != VISA_OK) {
         report_status(st);

@@ -393,7 +393,7 @@ static int load_and_run(run_cfg *c) {
     diag_out *d = report_diags();
     d->limit = TEXT_MAX_ERRORS;
     loaded L;
-    int rc = load_module(c->in, c->platform, d, false, &L);
+    int rc = load_module(c->in, c->platform, d, 0, &L);
     if (rc) diag_out_finish(d, c->in);
     if (!rc) rc = check_kernel(L.m, c->in, c->ro.kernel);
     if (!rc && c->list) {

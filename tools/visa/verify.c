@@ -53,7 +53,7 @@ int cmd_verify(int argc, char **argv) {
     diag_out *d = report_diags();
     d->rule_ids = true;
     loaded L;
-    int rc = load_module(in, o.platform, d, false, &L);
+    int rc = load_module(in, o.platform, d, LOAD_ARENA, &L);
     if (!rc) {
         visa_verify_opts vo = {sizeof vo, o.platform, o.set & WERROR ? VISA_VERIFY_WERROR : 0u,
                                L.binary ? NULL : L.data, L.binary ? 0 : L.len};
