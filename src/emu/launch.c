@@ -801,7 +801,7 @@ static bool launch_shape(diag_sink *ds, const ir_routine *r, const visa_run_opts
 }
 
 static const uint32_t max_slm_kb[VISA_PLATFORM__COUNT] = {
-#define VISA_PLAT(N, text, grf, slm_kb, caps, aliases) slm_kb,
+#define VISA_PLAT(N, text, grf, slm_kb, lsc_simd, caps, aliases) slm_kb,
 #include "isa/platforms.def"
 #undef VISA_PLAT
 };

@@ -17,8 +17,8 @@
 ** Addresses: Base + AddrScale * addr + AddrImmOffset, computed at the address size (a16/a32
 ** offsets wrap at 32 bits, a32s is sign-extended, a64 wraps at 64 bits).
 ** Register layout (SIMT): component v of lane n at v * CompStride + n * RegElemBytes, CompStride =
-** max(1, W * RegElemBytes / GRF) GRFs with W = max(ExecSize, the minimum payload width: 8 on
-** XeHPG, 16 from XeHPC on; half-SIMD LSC, see finish_simt), as vISA sizes the payload (native
+** max(1, W * RegElemBytes / GRF) GRFs with W = max(ExecSize, the minimum payload width:
+** platforms.def's lsc_simd), as vISA sizes the payload (native
 ** instructions), or response length / components (raw sends, messages.md 3.1).  Transposed
 ** (SIMD1): the elements contiguous.  D8 / D16 occupy 1 / 2 register bytes, D8U32 / D16U32 are
 ** zero-extended to 32 bits, D16U32H sits in the high half.
@@ -846,6 +846,12 @@ static bool lsc_err(const ir_inst *in, diag_sink *ds, const char *why) {
 
 /* Common checks and handler choice for a SIMT / transposed / atomic / status message whose
 ** fields are in op->info; sets op->fn and the SIMT strides of native instructions. */
+static const uint8_t lsc_min_simd[VISA_PLATFORM__COUNT] = {
+#define VISA_PLAT(N, text, grf, slm_kb, lsc_simd, caps, aliases) lsc_simd,
+#include "isa/platforms.def"
+#undef VISA_PLAT
+};
+
 static bool finish_simt(emu_program *p, const ir_inst *in, emu_op *op, diag_sink *ds, bool native) {
     unsigned info = op->info, opc = I_OP(info), ds_ = I_DSIZE(info), asize = I_ASIZE(info), elems = I_ELEMS(info);
     unsigned grf = p->cur->grf_bytes, rb = reg_bytes[ds_];
@@ -860,12 +866,10 @@ static bool finish_simt(emu_program *p, const ir_inst *in, emu_op *op, diag_sink
     if (I_SFID(info) == VISA_LSC_SFID_TGM && !native) return lsc_err(in, ds, "typed (TGM) messages are not supported");
     if (native) {
         /* vISA sizes SIMT payloads for the message's minimum width, not ExecSize: W = max(ExecSize,
-        ** 8 on XeHPG, 16 from XeHPC on), one component = max(1, W * RegElemBytes / GRF) GRFs
-        ** (messages.md 3.1, [S] TLSC:169-177,551-584).  The minimum is the half-SIMD one
-        ** (IGC's lscMinExecSize with hasHalfSIMDLSC): every stepping IGC emits LSC for has it
-        ** (LSCEnabled: DG2 from B0, PVC from XT; MTL, ARL, Xe2 on), so a SIMD8 kernel's d32x2 on
-        ** DG2 has its second component in the next GRF, as IGC's own vISA lays it out. */
-        unsigned w = op->exec, wmin = p->plat == VISA_PLATFORM_XEHPG ? 8 : 16;
+        ** platforms.def's lsc_simd), one component = max(1, W * RegElemBytes / GRF) GRFs
+        ** (messages.md 3.1, [S] TLSC:169-177,551-584): a SIMD8 kernel's d32x2 on DG2 has its
+        ** second component in the next GRF, as IGC's own vISA lays it out. */
+        unsigned w = op->exec, wmin = lsc_min_simd[p->plat];
         if (w < wmin) w = wmin;
         uint32_t run = ((w * rb + grf - 1) / grf) * grf;
         op->dst.off = run;

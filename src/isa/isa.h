@@ -50,7 +50,7 @@ int isa_type_from_name(const char *s, size_t len);
 /* Capabilities of platforms.def's caps column */
 enum { PF_MADM = 1, PF_A64_BYTE8 = 2 };
 enum {
-#define VISA_PLAT(N, text, grf, slm_kb, caps, aliases) P_##N,
+#define VISA_PLAT(N, text, grf, slm_kb, lsc_simd, caps, aliases) P_##N,
 #include "platforms.def"
 #undef VISA_PLAT
     P__COUNT,

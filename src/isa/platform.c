@@ -5,8 +5,8 @@
 
 #include "isa.h"
 
-#define VISA_PLAT(N, text, grf, slm_kb, caps, aliases)   \
-    _Static_assert((int)VISA_PLATFORM_##N == (int)P_##N, \
+#define VISA_PLAT(N, text, grf, slm_kb, lsc_simd, caps, aliases) \
+    _Static_assert((int)VISA_PLATFORM_##N == (int)P_##N,         \
                    "visa.h: VISA_PLATFORM_" #N " is not the value of its platforms.def row");
 #include "platforms.def"
 #undef VISA_PLAT
@@ -19,7 +19,7 @@ static const struct {
     unsigned caps;
     const char *aliases;
 } platforms[P__COUNT] = {
-#define VISA_PLAT(N, text, grf, slm_kb, caps, aliases) {text, grf, caps, aliases},
+#define VISA_PLAT(N, text, grf, slm_kb, lsc_simd, caps, aliases) {text, grf, caps, aliases},
 #include "platforms.def"
 #undef VISA_PLAT
 };
