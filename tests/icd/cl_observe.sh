@@ -81,5 +81,12 @@ ok trace-out-not-stderr '[ ! -s "$tmp/thread.err" ]'
 ok run-header 'grep -qx "kernel scale ($tmp/p.cl:scale.visaasm): 1 launch, 4 threads" "$tmp/run.out"'
 ok run-line4 'grep -Eq "^ +[0-9]+ +[0-9.]+ +[0-9.]+ +256 +[0-9.]+  $tmp/p\\.cl:4: int v = in\\[i\\];$" "$tmp/run.out"'
 
+# more observation options than `visa cl` passes on: a usage error (exit 2), not a crash
+many=$(i=0; while [ $i -lt 40 ]; do printf -- '--trace '; i=$((i + 1)); done)
+# shellcheck disable=SC2086
+"$visa" cl $many -- true >/dev/null 2>"$tmp/many.err"
+rc=$?
+ok many-options-usage '[ $rc -eq 2 ] && grep -q "too many options" "$tmp/many.err"'
+
 echo "cl_observe: $passed passed, $failed failed"
 [ $failed -eq 0 ]

@@ -63,7 +63,7 @@ static const char cl_help[] =
 typedef struct cl_cmd {
     const char *icd;
     const char *env[CL_MAX_ENV][2]; /* VISA_CL_* name, value */
-    char obs_env[CL_MAX_ENV][32]; /* names of the observation options' variables (obs_env_name) */
+    char obs_env[CL_MAX_ENV][32]; /* obs_options[k]'s variable name (obs_env_name), by k */
     size_t nenv;
     obs_opts obs; /* what those say: checked here, read again by the ICD */
     char **program; /* PROGRAM ARGS..., NULL-terminated (argv's tail) */
@@ -113,8 +113,10 @@ static int take_observe(cl_cmd *c, int argc, char **argv, int *i) {
     if (obs_options[k].valued) v = argv[*i];
     char why[256];
     if (obs_parse_option(&c->obs, a, v, why, sizeof why)) return usage_errorf(v, "%s", why);
-    obs_env_name(a, c->obs_env[c->nenv], sizeof c->obs_env[0]);
-    return add_env(c, c->obs_env[c->nenv], v ? v : "1", a);
+    /* the name is kept per option (a repeated option names the same variable), never per slot */
+    if (k >= CL_MAX_ENV) return usage_error("option '%s' has no variable", a);
+    obs_env_name(a, c->obs_env[k], sizeof c->obs_env[0]);
+    return add_env(c, c->obs_env[k], v ? v : "1", a);
 }
 
 static int parse_cl(cl_cmd *c, int argc, char **argv) {
