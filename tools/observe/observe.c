@@ -275,9 +275,8 @@ static lane_row *row_of(group_buf *g, uint32_t thread) {
     if (thread >= g->nrows) {
         lane_row *r = realloc(g->rows, sizeof *r * (thread + 1));
         if (!r) return NULL;
-        memset(r + g->nrows, 0, sizeof *r * (thread + 1 - g->nrows));
         for (uint32_t k = g->nrows; k <= thread; k++)
-            r[k] = (lane_row){g->l->k, g->l->number, g->index, k, NULL, NULL, 0, 0};
+            r[k] = (lane_row){.launch = g->l->number, .group = g->index, .thread = k};
         g->rows = r;
         g->nrows = thread + 1;
     }
@@ -295,15 +294,15 @@ static void trace_inst(const obs_opts *o, const char *file, strbuf *t, const vis
     if (o->trace_json) {
         sb_printf(t, "{\"group\":[%u,%u,%u],\"thread\":%u,\"step\":%" PRIu64 ",\"file\":", at->group[0], at->group[1],
                   at->group[2], at->thread, at->step);
-        prof_json_str(t, file);
+        sb_json_cstr(t, file);
         sb_printf(t, ",\"line\":%u,\"op\":", at->line);
-        prof_json_str(t, at->mnemonic);
+        sb_json_cstr(t, at->mnemonic);
         sb_printf(t, ",\"exec_size\":%u,\"exec\":\"0x%0*x\"", e->exec_size, (int)digits, e->enabled);
         if (e->dst_bytes) {
             sb_printf(t, ",\"dst\":");
-            prof_json_str(t, e->dst_name);
+            sb_json_cstr(t, e->dst_name);
             sb_printf(t, ",\"type\":");
-            prof_json_str(t, e->dst_type);
+            sb_json_cstr(t, e->dst_type);
             sb_printf(t, ",\"values\":[");
             bool first = true;
             for (unsigned i = o->lane_lo; i < e->exec_size && i <= o->lane_hi; i++) {
@@ -346,10 +345,12 @@ static void count_inst(group_buf *g, const visa_inst_event *e, bool svg) {
     p->lanes += e->exec_size;
     p->partial += e->exec_size > 1 && e->enabled != lanes_mask(e->exec_size);
     p->ns += e->host_ns;
-    p->line = e->at.line;
-    p->exec_size = e->exec_size;
-    p->seen = true;
-    snprintf(p->mnemonic, sizeof p->mnemonic, "%s", e->at.mnemonic);
+    if (!p->seen) { /* an op's line, width and mnemonic do not change: copied once */
+        p->line = e->at.line;
+        p->exec_size = e->exec_size;
+        p->seen = true;
+        snprintf(p->mnemonic, sizeof p->mnemonic, "%s", e->at.mnemonic);
+    }
     if (!svg) return;
     lane_row *r = row_of(g, e->at.thread);
     if (!r || r->n >= ROW_CAP) return;
@@ -539,18 +540,13 @@ obs_launch *obs_launch_start(obs_session *s, const obs_kernel *k, uint64_t ngrou
     return l;
 }
 
-static visa_status put_text(void *ud, const char *data, size_t len) {
-    sb_put(ud, data, len);
-    return ((strbuf *)ud)->oom ? VISA_E_NOMEM : VISA_OK;
-}
-
 bool obs_program_kernel(const visa_program *p, const char *kernel, obs_kernel *k, char **text) {
     const visa_module *m = visa_program_kernel_module(p, kernel);
     strbuf t = {0};
     memset(k, 0, sizeof *k);
     *text = NULL;
     if (!m) return false; /* the launch says why it cannot run */
-    if (visa_module_print(m, NULL, put_text, &t) != VISA_OK) {
+    if (visa_module_print(m, NULL, sb_write, &t) != VISA_OK) {
         sb_free(&t);
         tool_error("E-NOMEM", NULL, "out of memory: a launch is not observed");
         return false;

@@ -14,16 +14,6 @@
 #include <sys/stat.h>
 
 /* -- Counters ---------------------------------------------------------------------------------- */
-void prof_json_str(strbuf *t, const char *s) {
-    sb_printf(t, "\"");
-    for (; s && *s; s++) {
-        if (*s == '"' || *s == '\\') sb_printf(t, "\\%c", *s);
-        else if ((unsigned char)*s < 0x20) sb_printf(t, "\\u%04x", *s);
-        else sb_printf(t, "%c", *s);
-    }
-    sb_printf(t, "\"");
-}
-
 op_prof *prof_at(prof *p, uint32_t i) {
     if (i >= p->nop) {
         uint32_t n = p->nop ? p->nop : 64;
@@ -169,7 +159,7 @@ static void print_json(const obs_kern *k, const totals *t, const src_prof *sp, s
         const op_prof *q = &p->op[i];
         if (!q->execs) continue;
         sb_printf(&j, "%s{\"op\":%u,\"line\":%u,\"mnemonic\":", sep, i, q->line);
-        prof_json_str(&j, q->mnemonic);
+        sb_json_cstr(&j, q->mnemonic);
         sb_printf(&j,
                   ",\"executions\":%" PRIu64 ",\"exec_size\":%u,\"active_lanes\":%.6f,\"simd_efficiency\":%.6f,"
                   "\"partial\":%" PRIu64 ",\"bytes\":%" PRIu64 ",\"time_share\":%.6f}",
@@ -180,14 +170,14 @@ static void print_json(const obs_kern *k, const totals *t, const src_prof *sp, s
     sb_printf(&j, "],\"hottest\":[");
     for (unsigned h = 0; h < t->nhot; h++) sb_printf(&j, "%s%u", h ? "," : "", p->op[t->hot[h]].line);
     sb_printf(&j, "],\"kernel\":");
-    prof_json_str(&j, k->name);
+    sb_json_cstr(&j, k->name);
     sb_printf(&j, ",\"file\":");
-    prof_json_str(&j, k->file);
+    sb_json_cstr(&j, k->file);
     sb_printf(&j, ",\"launches\":%" PRIu64 ",\"threads\":%" PRIu64 ",\"sources\":[", k->launches, k->threads);
     for (size_t i = 0; i < nsp; i++) {
         const src_prof *q = &sp[i];
         sb_printf(&j, "%s{\"file\":", i ? "," : "");
-        if (q->at.file) prof_json_str(&j, file_name(k, q->at));
+        if (q->at.file) sb_json_cstr(&j, file_name(k, q->at));
         else sb_printf(&j, "null");
         sb_printf(&j,
                   ",\"line\":%u,\"executions\":%" PRIu64 ",\"active_lanes\":%.6f,\"simd_efficiency\":%.6f,"

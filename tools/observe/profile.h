@@ -47,7 +47,6 @@ typedef struct obs_kern {
 
 /* Active lanes over executed instructions, per thread (the SVG). */
 typedef struct lane_row {
-    const obs_kern *k;
     uint64_t launch; /* the session's launch number, from 1 */
     uint64_t group;
     uint32_t thread;
@@ -60,7 +59,5 @@ void prof_print_kernel(const obs_kern *k, bool json, FILE *f);
 /* --profile-svg PATH (in_place: outfile.h's out_open_direct): one row per thread; rows of several
 ** launches (name_launches) name theirs.  Sorts rows.  0, or 1 after reporting a failure. */
 int prof_write_svg(lane_row *rows, size_t nrows, bool name_launches, const char *path, bool in_place);
-/* A JSON string of s. */
-void prof_json_str(strbuf *t, const char *s);
 
 #endif

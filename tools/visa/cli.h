@@ -22,18 +22,11 @@
 #include "commands.def"
 #undef VISA_COMMAND
 
-/* -- JSON into growable text (strbuf.h; json.c) ------------------------------------------------ */
-/* A JSON string of s[0..n) (bytes that are not UTF-8 become U+FFFD); sb_json_cstr: NULL is null. */
-void sb_json_str(strbuf *b, const char *s, size_t n);
-void sb_json_cstr(strbuf *b, const char *s);
+/* -- JSON into growable text (json.c; strings, sb_write and is_utf8_text: strbuf.h) -------------- */
 /* SEP"KEY": VALUE, VALUE a JSON string (NULL: null): one member of an object being written. */
 void sb_json_member(strbuf *b, const char *sep, const char *key, const char *value);
-/* Whether s[0..n) is UTF-8 (what a JSON string can carry unchanged). */
-bool is_utf8_text(const char *s, size_t n);
 /* Base64 of s[0..n) as a JSON string. */
 void sb_json_base64(strbuf *b, const unsigned char *s, size_t n);
-/* A visa_write_fn that appends to the strbuf ud. */
-visa_status sb_write(void *ud, const char *data, size_t len);
 
 /* -- Diagnostics (diag.c) ------------------------------------------------------------------------
 ** Every command's context reports into the command's diag_out (report_diags()): it counts errors
