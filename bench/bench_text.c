@@ -90,7 +90,9 @@ static int read_dirs(int argc, char **argv, int first, file *files) {
 }
 
 /* Parse only, then parse + print, each for at least one second. */
-static void bench_in_process(visa_ctx *ctx, const file *files, int nfiles) {
+/* False when a parsed module did not print. */
+static bool bench_in_process(visa_ctx *ctx, const file *files, int nfiles) {
+    bool ok = true;
     size_t total = 0;
     int rejected = 0;
     for (int i = 0; i < nfiles; i++) total += files[i].len;
@@ -110,6 +112,7 @@ static void bench_in_process(visa_ctx *ctx, const file *files, int nfiles) {
                     char *out;
                     size_t len;
                     if (visa_module_print_to_buffer(m, NULL, &out, &len) == VISA_OK) visa_free(ctx, out, len + 1);
+                    else ok = false, printf("%s: FAILED to print\n", files[i].name);
                 }
                 visa_module_destroy(m);
                 bytes += files[i].len;
@@ -121,6 +124,7 @@ static void bench_in_process(visa_ctx *ctx, const file *files, int nfiles) {
                total / 1024.0, iters, t, bytes / t / 1e6);
     }
     if (rejected) printf("(%d files were rejected by the parser and not timed)\n", rejected);
+    return ok;
 }
 
 /* -- Whole processes ------------------------------------------------------------------------- */
@@ -266,7 +270,7 @@ static bool bench_big(visa_ctx *ctx, const char *cli, const file *files, int nfi
                visa_dialect_name(d), mb);
     unlink(path), unlink(out);
     free(in.data), free(want.data);
-    return ok && mb / w >= GOAL_MBS;
+    return ok; /* a missed goal is reported, not a failure */
 }
 
 /* Does `visa fmt one` load LLVM?  1 yes, 0 no, -1 cannot tell (the loader does not say). */
@@ -314,19 +318,22 @@ static bool bench_start(const char *what, const char **argv, const char *cli, co
     double mb = median(b, n), ratio = ma / mb;
     printf("%-28s median of %d: %.2f ms; interpreter-only build %.2f ms: %.2fx; goal %.1fx: %s\n", what, n, ma * 1e3,
            mb * 1e3, ratio, GOAL_START_RATIO, ratio <= GOAL_START_RATIO ? "met" : "NOT met");
-    return ratio <= GOAL_START_RATIO;
+    return true; /* a missed goal is reported, not a failure */
 }
 
-static void bench_cli(visa_ctx *ctx, const char *cli, const char *vs, const char *one, const file *files, int nfiles) {
+/* False when a run FAILED (an exit status, a wrong output, LLVM loaded by fmt). */
+static bool bench_cli(visa_ctx *ctx, const char *cli, const char *vs, const char *one, const file *files, int nfiles) {
+    bool ok = true;
     for (int d = VISA_DIALECT_KEEP + 1; d < VISA_DIALECT__COUNT; d++)
-        bench_big(ctx, cli, files, nfiles, (visa_dialect)d);
+        ok &= bench_big(ctx, cli, files, nfiles, (visa_dialect)d);
     const char *version[] = {NULL, "--version", NULL};
-    bench_start("visa --version:", version, cli, vs);
-    if (!one) return;
+    ok &= bench_start("visa --version:", version, cli, vs);
+    if (!one) return ok;
     const char *fmt[] = {NULL, "fmt", one, "-o", "/dev/null", NULL};
-    bench_start("visa fmt (one kernel):", fmt, cli, vs);
+    ok &= bench_start("visa fmt (one kernel):", fmt, cli, vs);
     int llvm = loads_llvm(cli, one);
     printf("visa fmt loads LLVM: %s\n", llvm < 0 ? "cannot tell (no LD_DEBUG)" : llvm ? "yes (it must not)" : "no");
+    return ok && llvm != 1;
 }
 
 int main(int argc, char **argv) {
@@ -346,8 +353,8 @@ int main(int argc, char **argv) {
     }
     visa_ctx *ctx;
     visa_ctx_create(NULL, &ctx);
-    bench_in_process(ctx, files, nfiles);
-    if (cli) bench_cli(ctx, cli, vs, one, files, nfiles);
+    bool ok = bench_in_process(ctx, files, nfiles);
+    if (cli) ok &= bench_cli(ctx, cli, vs, one, files, nfiles);
     visa_ctx_destroy(ctx);
-    return 0;
+    return ok ? 0 : 1;
 }
