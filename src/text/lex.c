@@ -791,43 +791,34 @@ static bool expr_cond(txt_parser *tp, int64_t *v, int d) {
     return true;
 }
 
-/* Most expressions are one number: read it, and when no operator of the expression's grammar
-** follows, that is the value, as the descent through every precedence level would find (it too
-** stops after the blanks that follow).  Otherwise the descent starts over.  in_angle: the
-** additive grammar of tp_int_expr_in_angle.  Returns 1 done, 0 failed (reported), -1 not a lone
-** number. */
+/* Whether q can follow a number that is an expression by itself (in_angle: tp_int_expr_in_angle's,
+** where '>' closes the angle).  The list is of what ends an expression, not of the grammar's
+** operators: a character missing here only sends the text through the descent, never changes it. */
+static bool ends_lone_number(const char *q, bool in_angle) {
+    char c = *q;
+    if (c == 0 || c == ',' || c == ')' || c == ';' || c == ']' || c == ':' || c == '\n') return true;
+    if (c == '>') return in_angle;
+    if (c == '%') return is_ident_start((unsigned char)q[1]);
+    return is_ident_start((unsigned char)c);
+}
+
+/* Most expressions are one number: read it, and when what follows ends an expression, that is the
+** value, as the descent through every precedence level would find (it too stops after the blanks
+** that follow).  Otherwise the descent starts over.  Returns 1 done, 0 failed (reported), -1 not
+** a lone number. */
 static int lone_number(txt_parser *tp, int64_t *out, bool in_angle) {
     tp_skip_ws(tp);
     const char *start = tp->p;
     if (*start < '0' || *start > '9') return -1;
-    char next = start[1]; /* one digit before a separator: a region's, an operand's offsets */
-    if (next == ',' || next == ')' || next == ';' || next == ']' || (in_angle && next == '>')) {
-        *out = *start - '0';
+    if (ends_lone_number(start + 1, in_angle) && start[1] != ':' && !is_ident_start((unsigned char)start[1])) {
+        *out = *start - '0'; /* one digit before a separator: a region's, an operand's offsets */
         tp->p++;
         return 1;
     }
     uint64_t u;
     if (!tp_uint_dec(tp, &u)) return 0;
     tp_skip_ws(tp);
-    char c = *tp->p;
-    bool op;
-    switch (c) {
-    case '+':
-    case '-':
-    case '*':
-    case '/': op = true; break;
-    case '%': op = !is_ident_start((unsigned char)tp->p[1]); break;
-    case '?':
-    case '&':
-    case '^':
-    case '|':
-    case '=':
-    case '!':
-    case '<':
-    case '>': op = !in_angle; break;
-    default: op = false;
-    }
-    if (op) {
+    if (!ends_lone_number(tp->p, in_angle)) {
         tp->p = start;
         return -1;
     }
@@ -849,7 +840,7 @@ bool tp_int_expr_in_angle(txt_parser *tp, int64_t *out) {
 /* -- Names ------------------------------------------------------------------------------------ */
 bool tp_name_add(txt_parser *tp, const char *s, size_t len, uint8_t kind, uint32_t id) {
     txt_name e;
-    e.hash = txt_hash(s, len);
+    e.hash = vx_hash(s, len);
     e.kind = kind;
     e.id = id;
     e.name = tp->name_store.len;
@@ -881,7 +872,7 @@ bool tp_name_add(txt_parser *tp, const char *s, size_t len, uint8_t kind, uint32
 }
 
 txt_name *tp_name_find(txt_parser *tp, const char *s, size_t len) {
-    uint32_t h = txt_hash(s, len);
+    uint32_t h = vx_hash(s, len);
     if (!tp->buckets) return NULL;
     for (uint32_t i = tp->buckets[h & tp->bucket_mask]; i; i = tp->names.data[i - 1].prev) {
         txt_name *e = &tp->names.data[i - 1];
