@@ -99,6 +99,18 @@ typedef struct strbuf {
     bool oom;
 } strbuf;
 
+/* FNV-1a of s[0..n) (vx_hash_str: of the NUL-terminated s): the name tables' hash. */
+static inline uint32_t vx_hash(const char *s, size_t n) {
+    uint32_t h = 2166136261u;
+    for (size_t i = 0; i < n; i++) h = (h ^ (uint8_t)s[i]) * 16777619u;
+    return h;
+}
+static inline uint32_t vx_hash_str(const char *s) {
+    uint32_t h = 2166136261u;
+    for (; *s; s++) h = (h ^ (uint8_t)*s) * 16777619u;
+    return h;
+}
+
 void sb_init(strbuf *sb, visa_ctx *ctx);
 void sb_free(strbuf *sb);
 /* Room for extra more bytes and a NUL (growing the buffer); false when out of memory. */

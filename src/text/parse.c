@@ -565,7 +565,7 @@ static bool mn_build(visa_ctx *ctx, mn_index *ix) {
     for (uint32_t i = 0; i < ix->e.len; i++) {
         const mn_entry *e = &ix->e.data[i];
         if (i && mn_is(&ix->e.data[i - 1], e->word, e->len)) continue;
-        uint32_t h = txt_hash(e->word, e->len) & ix->mask;
+        uint32_t h = vx_hash(e->word, e->len) & ix->mask;
         while (ix->slots[h]) h = (h + 1) & ix->mask;
         ix->slots[h] = i + 1;
     }
@@ -590,7 +590,7 @@ static const mn_index *mn_index_get(visa_ctx *owner, visa_ctx *alloc) {
 /* The entries of word w: [*first, *first + *count). */
 static void mn_find(const mn_index *ix, const char *w, size_t n, uint32_t *first, uint32_t *count) {
     *first = *count = 0;
-    for (uint32_t h = txt_hash(w, n) & ix->mask; ix->slots[h]; h = (h + 1) & ix->mask) {
+    for (uint32_t h = vx_hash(w, n) & ix->mask; ix->slots[h]; h = (h + 1) & ix->mask) {
         uint32_t k = ix->slots[h] - 1;
         if (!mn_is(&ix->e.data[k], w, n)) continue;
         *first = k;

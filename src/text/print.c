@@ -86,12 +86,6 @@ bool pr_label_text(txt_printer *pr, const char *s, size_t len) {
 ** would not read back replaced, and a name that then collides with an earlier label's printed
 ** name given its "_<id>" suffix until it is unique (IGC prints such collisions as they fall and
 ** cannot read its own output). */
-static uint32_t name_hash(const char *s) {
-    uint32_t h = 2166136261u; /* FNV-1a */
-    for (; *s; s++) h = (h ^ (uint8_t)*s) * 16777619u;
-    return h;
-}
-
 static bool label_names_build(txt_printer *pr) {
     const ir_routine *r = pr->r;
     strbuf *saved = pr->out;
@@ -118,14 +112,14 @@ static bool label_names_build(txt_printer *pr) {
         for (int guard = 0; guard < 8 && !sb.oom; guard++) {
             const char *name = sb_cstr(&sb);
             bool clash = false;
-            for (at = name_hash(name) & (nslots - 1); slots[at]; at = (at + 1) & (nslots - 1))
+            for (at = vx_hash_str(name) & (nslots - 1); slots[at]; at = (at + 1) & (nslots - 1))
                 if (!strcmp(pr->label_names[slots[at] - 1], name)) clash = true;
             if (!clash) break;
             sb_putn(&sb, suffix, (size_t)sn);
         }
         if (!sb.oom) {
             /* the 8th suffix may still clash (IGC would print the clash): probe to a free slot */
-            for (at = name_hash(sb_cstr(&sb)) & (nslots - 1); slots[at]; at = (at + 1) & (nslots - 1)) {}
+            for (at = vx_hash_str(sb_cstr(&sb)) & (nslots - 1); slots[at]; at = (at + 1) & (nslots - 1)) {}
             pr->label_names[id] = vx_strndup(saved->ctx, sb.data ? sb.data : "", sb.len);
         }
         ok = !sb.oom && pr->label_names[id];

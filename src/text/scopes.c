@@ -160,9 +160,7 @@ bool txt_scope_plan_build(visa_ctx *ctx, const ir_routine *r, txt_scope_plan *p)
         memset(head, 0xFF, sizeof(uint32_t) * nbuckets);
         for (uint32_t v = 0; v < n; v++) {
             const char *s = ir_str(r, r->vars.data[v].name);
-            uint32_t h = 2166136261u;
-            for (; *s; s++) h = (h ^ (uint8_t)*s) * 16777619u;
-            h &= nbuckets - 1;
+            uint32_t h = vx_hash_str(s) & (nbuckets - 1);
             for (uint32_t w = head[h]; w != UINT32_MAX; w = next[w])
                 if (name_eq(r, v, w)) p->scoped[v] = p->scoped[w] = 1, dup = true;
             next[v] = head[h];

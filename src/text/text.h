@@ -112,12 +112,6 @@ static inline size_t txt_small_decimal(char *buf, unsigned v) {
     buf[n++] = (char)('0' + v % 10);
     return n;
 }
-/* FNV-1a of s[0..n): the parser's name and mnemonic tables. */
-static inline uint32_t txt_hash(const char *s, size_t n) {
-    uint32_t h = 2166136261u;
-    for (size_t i = 0; i < n; i++) h = (h ^ (uint8_t)s[i]) * 16777619u;
-    return h;
-}
 /* Read the next logical line into tp->buf, its comments into the module's trivia (pending for
 ** the next statement); false at the end of input.  *blank: the line is empty (no comment either). */
 bool tp_next_line(txt_parser *tp, bool *blank);

@@ -13,12 +13,6 @@ static uint64_t attr_int(const ir_attr *a) {
     return x;
 }
 
-static uint32_t name_hash(const char *s) {
-    uint32_t h = 2166136261u; /* FNV-1a */
-    for (; *s; s++) h = (h ^ (uint8_t)*s) * 16777619u;
-    return h;
-}
-
 void vf_check_module(vf *v) {
     const visa_module *m = v->m;
     /* routine names seen so far, by hash (open addressing, index + 1, 0 = empty): the duplicate
@@ -34,7 +28,7 @@ void vf_check_module(vf *v) {
         const ir_routine *r = &m->routines.data[i];
         v->r = r;
         const char *name = ir_str(r, r->name);
-        uint32_t at = name_hash(name) & (nslots - 1);
+        uint32_t at = vx_hash_str(name) & (nslots - 1);
         for (; slots[at]; at = (at + 1) & (nslots - 1)) {
             const ir_routine *q = &m->routines.data[slots[at] - 1];
             if (strcmp(ir_str(q, q->name), name) == 0) {
