@@ -49,22 +49,25 @@ KNOWN = [
 ]
 
 
+def known_entry(fname, test, device):
+    """The KNOWN entry naming this test on this device, or None."""
+    for entry in KNOWN:
+        kfile, prefix, devices = entry[:3]
+        if kfile == fname and test.startswith(prefix) and (devices is None or device in devices):
+            return entry
+    return None
+
+
 def known_reason(fname, test, device, text, fp64):
     """The reason a failure is accepted, or None; fp64: the device reports cl_khr_fp64."""
     if not fp64 and FP64 in text:
         return "FP64"
     if not fp64 and test.startswith(FP32_TESTS) and FP32.search(text):
         return "FP32"
-    for kfile, prefix, devices, reason, pattern in KNOWN:
-        if kfile == fname and test.startswith(prefix) and (devices is None or device in devices):
-            if re.search(pattern, text):
-                return "KNOWN: " + reason
+    entry = known_entry(fname, test, device)
+    if entry and re.search(entry[4], text):
+        return "KNOWN: " + entry[3]
     return None
-
-
-def is_known(fname, test, device):
-    return any(kfile == fname and test.startswith(prefix) and (devices is None or device in devices)
-               for kfile, prefix, devices, _r, _p in KNOWN)
 
 
 def run_file(visa, cache, device, fname):
@@ -82,7 +85,11 @@ def run_file(visa, cache, device, fname):
             return [("(the file)", "fail", "pytest wrote no report, exit %d: %s" %
                      (r.returncode, (r.stdout + r.stderr).strip()[-600:]))]
         results = []
-        for case in ET.parse(xml).getroot().iter("testcase"):
+        cases = list(ET.parse(xml).getroot().iter("testcase"))
+        if not cases:
+            return [("(the file)", "fail", "pytest ran no test, exit %d: %s" %
+                     (r.returncode, (r.stdout + r.stderr).strip()[-600:]))]
+        for case in cases:
             name = case.get("name", "?")
             bad = case.find("failure")
             if bad is None:
@@ -117,7 +124,7 @@ def judge(fname, device, fp64, results):
     for test, outcome, text in results:
         if outcome == "pass":
             counts["passed"] += 1
-            if is_known(fname, test, device):
+            if known_entry(fname, test, device):
                 unexplained += 1
                 print("  %s test_%s %s: passes, but is listed in KNOWN: remove it" % (device, fname, short(test)))
         elif outcome == "skip":

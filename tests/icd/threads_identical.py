@@ -73,7 +73,8 @@ def child():
     s = cla.zeros(q, 1, np.float32)
     prg.fsum(q, (n,), (32,), cla.to_device(q, x).data, s.data)
     got = s.get()[0]
-    if abs(got - x.sum(dtype=np.float64)) > 1e-2:
+    # float32 additions in any order: within (n - 1) * 2^-24 * sum |x| of the exact sum
+    if abs(got - x.sum(dtype=np.float64)) > (n - 1) * 2.0**-24 * x.sum(dtype=np.float64):
         bad.append("fsum: %r, numpy %r" % (got, x.sum()))
     digest.update(s.get().tobytes())
 
@@ -121,15 +122,15 @@ def main():
                     print("%s --threads %d: %s" % (device, threads, line))
             found = [l.split()[1] for l in lines if l.startswith("DIGEST")]
             if r.returncode != 0 or not found:
-                failed += 1
                 print("%s --threads %d: exit %d %s" % (device, threads, r.returncode, r.stderr.strip()[-400:]))
                 continue
             digests[threads] = found[0]
-        same = len(set(digests.values())) == 1 and len(digests) == len(THREADS)
-        print("%s: %s (%s)" % (device, "identical" if same else "DIFFER",
+        ran = len(digests) == len(THREADS)  # a run that failed left no digest
+        same = ran and len(set(digests.values())) == 1
+        print("%s: %s (%s)" % (device, "identical" if same else "DIFFER" if ran else "FAILED",
                                ", ".join("%d: %s" % (t, d[:12]) for t, d in digests.items())))
         failed += 0 if same else 1
-    print("%d passed, %d failed" % (len(devices) - min(failed, len(devices)), min(failed, len(devices))))
+    print("%d passed, %d failed" % (len(devices) - failed, failed))
     return 1 if failed else 0
 
 
