@@ -32,6 +32,9 @@
 #ifndef ARENA_OFF
 #define ARENA_BIG ((size_t)1 << 18)
 #define ARENA_HEAD (2 * sizeof(size_t)) /* size; 1 for the C library's */
+#include <stddef.h>
+/* what follows the head is aligned as malloc's is only when the head keeps that alignment */
+_Static_assert(ARENA_HEAD % _Alignof(max_align_t) == 0, "arena.c: the head breaks max_align_t's alignment");
 #define ARENA_LISTS 32 /* freed allocations kept for reuse: up to ARENA_LISTS * ARENA_HEAD bytes */
 #define ARENA_HUGE ((size_t)2 << 20) /* the huge page size the region is aligned to */
 
@@ -94,7 +97,8 @@ static void *arena_alloc(void *ud, void *ptr, size_t old_size, size_t new_size) 
         h[0] = new_size;
         return ptr;
     }
-    if (new_size && arena_round(new_size) == arena_round(size)) {
+    /* within its rounded size, or shrinking (a later free files it by its new size): in place */
+    if (new_size && (new_size <= size || arena_round(new_size) == arena_round(size))) {
         h[0] = new_size;
         return ptr;
     }
