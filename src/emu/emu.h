@@ -137,8 +137,9 @@ typedef struct emu_program {
     uint32_t cr0_off; /* byte offset of %cr0 in the thread's file */
     uint32_t nstate; /* state variable slots of all routines */
     visa_platform plat;
-    bool generic; /* VISA_EMU_GENERIC set at lowering: no fast paths for ALU ops, dpas
-                            ** and 2D blocks (the reference the fast paths are checked against) */
+    bool generic; /* VISA_EMU_GENERIC set at lowering: no fast paths for ALU ops, dpas,
+                            ** LSC loads / stores and 2D blocks (the reference the fast paths are
+                            ** checked against) */
     uint8_t isa; /* EMU_ISA_*: the host vector units the fast ALU handlers use, picked once
                             ** at lowering (emu_isa_select; VISA_EMU_ISA forces a level) */
     uint8_t tier; /* EMU_TIER_* (jit.h): VISA_EMU_TIER, read once at lowering */

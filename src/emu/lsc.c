@@ -320,6 +320,118 @@ static void h_simt(emu_thread *t, const emu_op *op) {
     lsc_next(t, op);
 }
 
+/* The window holding a message's accesses before any lane is seen: SLM or a surface's buffer,
+** whole; a global message's is found from its first lane (plain_lane_ptrs).  false: no window
+** (scratch, an unbound surface), h_simt's case. */
+static bool space_window(emu_thread *t, const lsc_space *sp, emu_window *w) {
+    emu_mem *m = t->mem;
+    *w = (emu_window){0, 0, NULL};
+    switch (sp->kind) {
+    case SP_SLM: *w = (emu_window){0, m->slm ? m->slm_size : 0, m->slm}; return true;
+    case SP_SURFACE:
+        if (sp->index >= m->nbufs) return false;
+        *w = (emu_window){0, m->bufs[sp->index].size, m->bufs[sp->index].data};
+        return true;
+    case SP_GLOBAL: return true;
+    default: return false;
+    }
+}
+
+/* Every lane's address (lane_addr's at each address size, one loop per size), SLM's masked. */
+static void plain_lane_addrs(const emu_thread *t, const emu_op *op, bool slm, uint64_t a[EMU_MAX_LANES]) {
+    const uint8_t *ap = t->file + op->src[1].off;
+    unsigned n = op->exec, asize = I_ASIZE(op->info);
+    uint32_t scale = op->target;
+    int32_t imm = op->imm;
+    switch (asize) {
+    case VISA_LSC_AS_A64:
+        for (unsigned i = 0; i < n; i++) {
+            uint64_t v;
+            memcpy(&v, ap + 8 * i, 8);
+            a[i] = v * scale + (uint64_t)(int64_t)imm;
+        }
+        break;
+    case VISA_LSC_AS_A32:
+        for (unsigned i = 0; i < n; i++) {
+            uint32_t v;
+            memcpy(&v, ap + 4 * i, 4);
+            a[i] = (uint32_t)(v * scale + (uint32_t)imm);
+        }
+        break;
+    default:
+        for (unsigned i = 0; i < n; i++) a[i] = lane_addr(ap + i * addr_bytes[asize], asize, scale, imm);
+        break;
+    }
+    if (slm)
+        for (unsigned i = 0; i < n; i++) a[i] = emu_slm_offset(a[i]);
+}
+
+/* Every enabled lane's host pointer to `span` bytes; false when a lane's bytes are outside
+** memory.  The common case, every lane in one window, is one pass without a branch per lane. */
+static bool plain_lane_ptrs(emu_thread *t, const emu_op *op, const lsc_space *sp, emu_window *w, uint32_t mask,
+                            unsigned span, uint8_t *hp[EMU_MAX_LANES]) {
+    unsigned n = op->exec;
+    uint64_t a[EMU_MAX_LANES];
+    plain_lane_addrs(t, op, sp->kind == SP_SLM, a);
+    if (!mask) return true;
+    if (sp->kind == SP_GLOBAL && !emu_global_window(t->mem, a[__builtin_ctz(mask)], w)) return false;
+    if (w->size >= span) {
+        uint64_t lim = w->size - span;
+        uint32_t out = 0;
+        for (unsigned i = 0; i < n; i++) {
+            uint64_t o = a[i] - w->lo;
+            out |= (uint32_t)(o > lim) << i;
+            hp[i] = w->host + o;
+        }
+        if (!(out & mask)) return true;
+    }
+    for (unsigned i = 0; i < n; i++) { /* lanes in several buffers, or one out of bounds */
+        if (!(mask >> i & 1)) continue;
+        uint8_t *h = emu_window_at(w, a[i], span);
+        if (!h && sp->kind == SP_GLOBAL && emu_global_window(t->mem, a[i], w)) h = emu_window_at(w, a[i], span);
+        if (!h) return false;
+        hp[i] = h;
+    }
+    return true;
+}
+
+/* h_simt's plain load or store of d32 or d64 elements (chosen at lowering) when nothing observes
+** or checks the thread: every enabled lane's address is translated and bound-checked first, then
+** the elements move, eb bytes at a time.  A lane out of bounds, an observer, or a space without a
+** window leaves the whole message to h_simt, which does it (and reports the fault) the same way:
+** nothing has changed by then. */
+static inline __attribute__((always_inline)) void simt_plain(emu_thread *t, const emu_op *op, unsigned eb) {
+    unsigned info = op->info, nelem = I_ELEMS(info), n = op->exec;
+    bool store = is_store(I_OP(info));
+    const emu_opnd *data = store ? &op->src[2] : &op->src[0];
+    lsc_space sp;
+    emu_window w;
+    if (t->obs || data->shape == EO_NONE || !space_of(t, op, &sp) || !space_window(t, &sp, &w)) {
+        h_simt(t, op); /* space_of's fault is its first step too: it repeats it */
+        return;
+    }
+    uint32_t stride = store ? (uint32_t)op->dst.ind_off : op->dst.off, fsize = t->prog->lay.file_bytes;
+    uint8_t *hp[EMU_MAX_LANES], *r = t->file + data->off;
+    uint32_t mask = emu_chen(t, op);
+    if (data->off + (uint64_t)(nelem - 1) * stride + (uint64_t)n * eb > fsize ||
+        op->src[1].off + (uint64_t)n * addr_bytes[I_ASIZE(info)] > fsize ||
+        !plain_lane_ptrs(t, op, &sp, &w, mask, nelem * eb, hp)) {
+        h_simt(t, op);
+        return;
+    }
+    /* lane by lane, as h_simt: a lane's store may overlap the next lane's bytes */
+    for (unsigned i = 0; i < n; i++) {
+        if (!(mask >> i & 1)) continue;
+        for (unsigned k = 0; k < nelem; k++) {
+            if (store) memcpy(hp[i] + k * eb, r + k * stride + i * eb, eb);
+            else memcpy(r + k * stride + i * eb, hp[i] + k * eb, eb);
+        }
+    }
+    lsc_next(t, op);
+}
+static void h_simt_d32(emu_thread *t, const emu_op *op) { simt_plain(t, op, 4); }
+static void h_simt_d64(emu_thread *t, const emu_op *op) { simt_plain(t, op, 8); }
+
 /* -- Transposed (SIMD1 block) load / store ---------------------------------------------------------- */
 static void h_transposed(emu_thread *t, const emu_op *op) {
     unsigned info = op->info, opc = I_OP(info), ds = I_DSIZE(info);
@@ -838,6 +950,11 @@ static emu_handler b2d_handler(const emu_program *p, bool store) {
 
 void emu_lsc_nothing(emu_thread *t, const emu_op *op) { lsc_next(t, op); }
 
+bool emu_lsc_moves_data(const emu_op *op) {
+    bool simt = op->fn == h_simt || op->fn == h_simt_d32 || op->fn == h_simt_d64 || op->fn == h_transposed;
+    return simt && !I_EOT(op->info);
+}
+
 /* -- Lowering ---------------------------------------------------------------------------------------- */
 static bool lsc_err(const ir_inst *in, diag_sink *ds, const char *why) {
     emu_diag(ds, EDIAG_LOWER_LSC, in->line, in->col, isa_forms[in->form].name, why);
@@ -897,7 +1014,8 @@ static bool finish_simt(emu_program *p, const ir_inst *in, emu_op *op, diag_sink
         op->fn = h_transposed;
         return true;
     }
-    op->fn = h_simt;
+    bool plain = !p->generic && !is_quad(opc) && !is_strided(opc); /* generic: h_simt, the reference */
+    op->fn = plain && ds_ == VISA_LSC_DS_D32 ? h_simt_d32 : plain && ds_ == VISA_LSC_DS_D64 ? h_simt_d64 : h_simt;
     return true;
 }
 

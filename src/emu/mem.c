@@ -25,6 +25,17 @@ uint8_t *emu_global(emu_mem *mem, uint64_t addr, uint32_t size) {
     return b->data + off;
 }
 
+bool emu_global_window(const emu_mem *mem, uint64_t addr, emu_window *w) {
+    uint64_t off;
+    uint32_t i = emu_global_buffer(mem, addr, &off);
+    if (i == UINT32_MAX) {
+        *w = (emu_window){0, 0, NULL};
+        return false;
+    }
+    *w = (emu_window){addr - off, mem->bufs[i].size, mem->bufs[i].data};
+    return true;
+}
+
 const char *emu_global_where(const emu_mem *mem, uint64_t addr, char *buf, size_t cap) {
     uint64_t off;
     uint32_t i = emu_global_buffer(mem, addr, &off);

@@ -50,6 +50,20 @@ static inline uint8_t *emu_oob_sink(const emu_mem *mem, uint64_t size) {
 
 /* Host pointer for an emulated global access of `size` bytes, NULL if it is out of bounds. */
 uint8_t *emu_global(emu_mem *mem, uint64_t addr, uint32_t size);
+/* A run of emulated memory that an access can be bound-checked against without a call: emulated
+** addresses [lo, lo + size) are the host bytes host[0, size).  The message families' fast paths
+** translate a message's lanes through one. */
+typedef struct emu_window {
+    uint64_t lo, size;
+    uint8_t *host;
+} emu_window;
+/* The window of the global buffer holding addr; false (and an empty window) when none does. */
+bool emu_global_window(const emu_mem *mem, uint64_t addr, emu_window *w);
+/* Host pointer of the n bytes at emulated address a, NULL unless they are all inside w. */
+static inline uint8_t *emu_window_at(const emu_window *w, uint64_t a, uint32_t n) {
+    uint64_t o = a - w->lo; /* below lo: wraps past size */
+    return o <= w->size && n <= w->size - o ? w->host + o : NULL;
+}
 /* An emulated global address as a message says it: "buffer N (SIZE bytes) + OFFSET" (N counts
 ** the caller's buffers from 0), or "0xADDR (in no buffer)"; written into buf, which is returned. */
 const char *emu_global_where(const emu_mem *mem, uint64_t addr, char *buf, size_t cap);
