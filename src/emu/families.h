@@ -93,6 +93,9 @@ bool emu_dataport_lower_send(emu_program *p, const ir_inst *in, emu_op *op, cons
                              diag_sink *ds); /* dataport.c: legacy HDC messages (messages.md 5) */
 bool emu_sync_lower_send(emu_program *p, const ir_inst *in, emu_op *op, const emu_send_desc *d,
                          diag_sink *ds); /* sync.c: gateway messages (barrier signal, ...) */
+/* lsc.c: the op is a SIMT or transposed LSC load or store that only moves data (no EOT): its
+** handler leaves control at the next op or faults, so compiled code may call it (jit.c). */
+bool emu_lsc_moves_data(const emu_op *op);
 /* lsc.c: LSC messages sent raw (SFIDs UGM, UGML, SLM and TGM) */
 bool emu_lsc_lower_send(emu_program *p, const ir_inst *in, emu_op *op, const emu_send_desc *d, diag_sink *ds);
 

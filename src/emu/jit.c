@@ -2,8 +2,13 @@
 **
 ** What is compiled: a block is a maximal run of consecutive ops that the fast handlers take
 ** (emu_fast_handler / emu_fast_cmp accept them) on integer, f or df elements with contiguous,
-** broadcast or immediate sources, optionally opened by a label; when the op after the run is a
-** jmp back to the run's first op, the block is the whole loop.  By default only such loops are
+** broadcast or immediate sources, or that compiled code may hand to their interpreter handler
+** (callable: the other lane-wise ALU ops, and LSC loads and stores that only move data), optionally
+** opened by a label; when the op after the run is a jmp back to the run's first op, or a scalar
+** goto back to it (exec size 1: a uniform branch, which h_goto takes exactly as a jmp: every
+** active lane or none), the block is the whole loop.  A handler called from compiled code runs on
+** the thread's state as in the run loop; when it faults, the function returns at once with pc at
+** that op, and the run loop reports the fault there.  By default only such loops are
 ** compiled; VISA_EMU_TIER=jit-all compiles every run (the tests).  A run never continues past a
 ** label or an op where goto lanes join, so control enters a block only at its first op.  Each
 ** block becomes two LLVM functions over the thread's file and predicates: one that assumes every
@@ -27,6 +32,7 @@
 #include <string.h>
 
 #include "access.h"
+#include "families.h"
 #include "fast.h"
 #include "fast_ops.h"
 
@@ -52,6 +58,7 @@ uint64_t emu_jit_exec(emu_thread *t, const emu_op *op, uint64_t steps, uint64_t 
 #else
 
 #include <pthread.h>
+#include <stddef.h>
 #include <stdio.h>
 
 #include "llvm_dl.h"
@@ -61,8 +68,11 @@ bool emu_jit_available(void) { return true; }
 
 /* A compiled function: runs the block's body once, or (a loop) up to max_trips times while its
 ** jmp is taken; returns the trips run, bit 63 set when the last jmp was taken. */
-typedef uint64_t (*jit_fn)(uint8_t *file, uint32_t *pred, uint32_t em, uint64_t max_trips);
+typedef uint64_t (*jit_fn)(uint8_t *file, uint32_t *pred, uint32_t em, uint64_t max_trips, emu_thread *t);
 #define JIT_TAKEN (1ull << 63)
+#define JIT_STOPPED (1ull << 62) /* a called handler faulted: t->pc is its op */
+#define JIT_AT_EDGE (1ull << 61) /* a SIMD goto back-edge that some active lanes do not take: the last trip's body ran, the run loop takes the goto */
+#define JIT_TRIPS (JIT_AT_EDGE - 1)
 
 typedef struct emu_jit_block {
     jit_fn full; /* every op's execution-mask lanes on: (em & need) == need */
@@ -72,6 +82,7 @@ typedef struct emu_jit_block {
     uint32_t body_end; /* a loop: the jmp back to first */
     bool loop;
     bool fenv; /* a float op: %cr0 modes other than EMU_CR0_FAST run interpreted */
+    bool calls; /* an op runs by its interpreter handler (callable) */
 } emu_jit_block;
 
 struct emu_jit {
@@ -82,15 +93,20 @@ struct emu_jit {
 
 /* -- Running a block ---------------------------------------------------------------------------- */
 
-/* Ops [from, to) with their interpreter handlers; pc ends at `to`. */
-static void run_interpreted(emu_thread *t, uint32_t from, uint32_t to) {
+/* Ops [from, to) with their interpreter handlers; pc ends at `to`, or at the op that faulted.
+** Returns the ops run. */
+static uint32_t run_interpreted(emu_thread *t, uint32_t from, uint32_t to) {
     const emu_op *ops = t->prog->ops.data;
     for (uint32_t pc = from; pc < to; pc++) {
         t->pc = pc;
         ops[pc].fn(t, &ops[pc]);
-        if (t->done) return; /* a fault: the run loop names the block */
+        if (t->done) { /* a fault: the run loop reports it at pc, whether or not its handler moved on */
+            t->pc = pc;
+            return pc - from + 1;
+        }
     }
     t->pc = to;
+    return to - from;
 }
 
 /* A block's first op in p->jit_ops: the compiled run loop calls emu_jit_exec for it (this
@@ -101,13 +117,11 @@ uint64_t emu_jit_exec(emu_thread *t, const emu_op *op, uint64_t steps_in, uint64
     const emu_jit_block *b = op->aux;
     uint64_t steps = steps_in - 1; /* before the block */
     uint32_t body = b->body_end - b->first;
-    if (b->fenv && emu_cr0_modes(t) != EMU_CR0_FAST) {
-        run_interpreted(t, b->first, b->body_end); /* a loop's jmp is left to the run loop */
-        return steps + body;
-    }
+    if (b->fenv && emu_cr0_modes(t) != EMU_CR0_FAST)
+        return steps + run_interpreted(t, b->first, b->body_end); /* a loop's jmp is left to the run loop */
     jit_fn fn = (t->em & b->need) == b->need ? b->full : b->masked;
     if (!b->loop) {
-        fn(t->file, t->pred, t->em, 1);
+        if (fn(t->file, t->pred, t->em, 1, t) & JIT_STOPPED) return steps + (t->pc - b->first + 1);
         t->pc = b->body_end;
         return steps + body;
     }
@@ -116,16 +130,20 @@ uint64_t emu_jit_exec(emu_thread *t, const emu_op *op, uint64_t steps_in, uint64
     uint64_t trip = (uint64_t)body + 1;
     uint64_t max = check >= steps ? (check - steps) / trip : 0;
     if (max) {
-        uint64_t r = fn(t->file, t->pred, t->em, max);
-        steps += (r & ~JIT_TAKEN) * trip;
+        uint64_t r = fn(t->file, t->pred, t->em, max, t);
+        steps += (r & JIT_TRIPS) * trip;
+        if (r & JIT_STOPPED) return steps + (t->pc - b->first + 1);
+        if (r & JIT_AT_EDGE) {
+            t->pc = b->body_end;
+            return steps - trip + body;
+        }
         if (!(r & JIT_TAKEN)) {
             t->pc = b->body_end + 1;
             return steps;
         }
     }
     /* the trip whose back-edge reaches the check point: its jmp runs in the run loop */
-    run_interpreted(t, b->first, b->body_end);
-    return steps + body;
+    return steps + run_interpreted(t, b->first, b->body_end);
 }
 
 /* -- Which ops compile ---------------------------------------------------------------------------- */
@@ -168,13 +186,34 @@ static bool compilable(const emu_program *p, const emu_op *op) {
     return true;
 }
 
+/* An op compiled code hands to its interpreter handler: one that only computes lanes or moves
+** data, so it leaves control where it was (pc + 1, or a fault): the lane-wise ALU forms (sem.def
+** EMU_ALU) and LSC's plain loads and stores.  Not a write to %cr0 (see compilable). */
+static bool callable(const emu_program *p, const emu_op *op) {
+    if (emu_lsc_moves_data(op)) return true;
+    if (!emu_alu_calc(op->form)) return false;
+    uint32_t span = op->dst.shape == EO_NONE ? 0 : (uint32_t)(op->exec ? op->exec : 1) * op->dst.size;
+    return !(op->dst.shape != EO_PRED && op->dst.off < p->cr0_off + 4 && p->cr0_off < op->dst.off + span);
+}
+
+/* The op that closes a loop whose body starts at op `first`: a jmp, a goto back to it.  A SIMD
+** goto (exec size > 1) loops compiled only while every active lane takes it, which h_goto does
+** as a jmp (no lane waits, the mask stays); else the run loop takes it (gen_function).  Not a
+** NoMask one: that can enable lanes. */
+static bool back_edge(const emu_op *op, uint32_t first) {
+    bool edge = op->form == VISA_FORM_JMP || (op->form == VISA_FORM_GOTO && (op->exec == 1 || !op->nomask));
+    return edge && op->target == first && !op->join;
+}
+
 /* -- Code generation ----------------------------------------------------------------------------- */
 
 typedef struct jit_gen {
     LLVMContextRef c;
     LLVMModuleRef m;
     LLVMBuilderRef b;
-    LLVMValueRef file, pred, em;
+    LLVMValueRef file, pred, em, thread;
+    LLVMValueRef trips; /* a loop function's trips before this one, NULL: straight-line */
+    LLVMBasicBlockRef stop; /* returns JIT_STOPPED (made by the first call of a handler) */
     LLVMTypeRef i1, i8, i16, i32, i64, f16, f32, f64, ptr;
     bool full;
     unsigned nconst; /* opaque constants made so far (their names) */
@@ -720,23 +759,59 @@ static void gen_cmp(jit_gen *g, const emu_op *op) {
     LLVMBuildStore(g->b, v, ptr);
 }
 
+/* Op `index` by its interpreter handler: pc set to it (a fault names it), the handler called, and
+** the function left with JIT_STOPPED when the handler ended the thread. */
+static void gen_call(jit_gen *g, const emu_program *p, uint32_t index) {
+    const emu_op *op = &p->ops.data[index];
+    LLVMValueRef pc = LLVMBuildGEP2(g->b, g->i8, g->thread,
+                                    (LLVMValueRef[]){LLVMConstInt(g->i64, offsetof(emu_thread, pc), 0)}, 1, "");
+    LLVMBuildStore(g->b, c32(g, index), pc);
+    LLVMTypeRef fty = LLVMFunctionType(LLVMVoidTypeInContext(g->c), (LLVMTypeRef[]){g->ptr, g->ptr}, 2, 0);
+    LLVMValueRef fn = LLVMConstIntToPtr(LLVMConstInt(g->i64, (uintptr_t)op->fn, 0), g->ptr);
+    LLVMValueRef at = LLVMConstIntToPtr(LLVMConstInt(g->i64, (uintptr_t)op, 0), g->ptr);
+    LLVMBuildCall2(g->b, fty, fn, (LLVMValueRef[]){g->thread, at}, 2, "");
+    LLVMValueRef done = LLVMBuildGEP2(g->b, g->i8, g->thread,
+                                      (LLVMValueRef[]){LLVMConstInt(g->i64, offsetof(emu_thread, done), 0)}, 1, "");
+    LLVMValueRef ended = LLVMBuildICmp(g->b, LLVMIntNE, LLVMBuildLoad2(g->b, g->i8, done, ""), LLVMConstInt(g->i8, 0, 0), "");
+    LLVMValueRef fn_ir = LLVMGetBasicBlockParent(LLVMGetInsertBlock(g->b));
+    LLVMBasicBlockRef go_on = LLVMAppendBasicBlockInContext(g->c, fn_ir, "on");
+    if (!g->stop) {
+        LLVMBasicBlockRef here = LLVMGetInsertBlock(g->b);
+        g->stop = LLVMAppendBasicBlockInContext(g->c, fn_ir, "stop");
+        LLVMPositionBuilderAtEnd(g->b, g->stop);
+        LLVMValueRef flag = LLVMConstInt(g->i64, JIT_STOPPED, 0);
+        LLVMBuildRet(g->b, g->trips ? LLVMBuildOr(g->b, g->trips, flag, "") : flag);
+        LLVMPositionBuilderAtEnd(g->b, here);
+    }
+    LLVMBasicBlockRef fault = LLVMAppendBasicBlockInContext(g->c, fn_ir, "fault");
+    LLVMBuildCondBr(g->b, ended, fault, go_on);
+    LLVMPositionBuilderAtEnd(g->b, fault); /* pc at the op, whether or not its handler moved on */
+    LLVMBuildStore(g->b, c32(g, index), pc);
+    LLVMBuildBr(g->b, g->stop);
+    LLVMPositionBuilderAtEnd(g->b, go_on);
+}
+
 static void gen_body(jit_gen *g, const emu_program *p, const emu_jit_block *blk) {
     for (uint32_t i = blk->first; i < blk->body_end; i++) {
         const emu_op *op = &p->ops.data[i];
         if (op->form == VISA_FORM_LABEL) continue;
-        if (op->form == VISA_FORM_CMP) gen_cmp(g, op);
+        if (!compilable(p, op)) gen_call(g, p, i);
+        else if (op->form == VISA_FORM_CMP) gen_cmp(g, op);
         else gen_alu(g, op);
     }
 }
 
 /* One function for block blk: straight-line, or the loop closed by its jmp. */
 static void gen_function(jit_gen *g, const emu_program *p, const emu_jit_block *blk, const char *name, bool full) {
-    LLVMTypeRef params[4] = {g->ptr, g->ptr, g->i32, g->i64};
-    LLVMValueRef fn = LLVMAddFunction(g->m, name, LLVMFunctionType(g->i64, params, 4, 0));
-    /* file and predicates are separate arrays: nothing a store to one changes is read from the other */
+    LLVMTypeRef params[5] = {g->ptr, g->ptr, g->i32, g->i64, g->ptr};
+    LLVMValueRef fn = LLVMAddFunction(g->m, name, LLVMFunctionType(g->i64, params, 5, 0));
+    /* file and predicates are separate arrays: nothing a store to one changes is read from the
+    ** other; unless a handler is called, which reaches both through the thread */
     unsigned noalias = LLVMGetEnumAttributeKindForName("noalias", 7);
-    LLVMAddAttributeAtIndex(fn, 1, LLVMCreateEnumAttribute(g->c, noalias, 0));
-    LLVMAddAttributeAtIndex(fn, 2, LLVMCreateEnumAttribute(g->c, noalias, 0));
+    if (!blk->calls) {
+        LLVMAddAttributeAtIndex(fn, 1, LLVMCreateEnumAttribute(g->c, noalias, 0));
+        LLVMAddAttributeAtIndex(fn, 2, LLVMCreateEnumAttribute(g->c, noalias, 0));
+    }
     LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex,
                             LLVMCreateEnumAttribute(g->c, LLVMGetEnumAttributeKindForName("nounwind", 8), 0));
     if (g->vec512) { /* 16 f / 32 hf lanes per register: the width the AVX-512 handlers use (fast.c) */
@@ -748,6 +823,9 @@ static void gen_function(jit_gen *g, const emu_program *p, const emu_jit_block *
     g->file = LLVMGetParam(fn, 0);
     g->pred = LLVMGetParam(fn, 1);
     g->em = LLVMGetParam(fn, 2);
+    g->thread = LLVMGetParam(fn, 4);
+    g->trips = NULL;
+    g->stop = NULL;
     g->full = full;
     LLVMBasicBlockRef entry = LLVMAppendBasicBlockInContext(g->c, fn, "entry");
     LLVMPositionBuilderAtEnd(g->b, entry);
@@ -760,12 +838,22 @@ static void gen_function(jit_gen *g, const emu_program *p, const emu_jit_block *
     LLVMBasicBlockRef out = LLVMAppendBasicBlockInContext(g->c, fn, "out");
     LLVMBuildBr(g->b, body);
     LLVMPositionBuilderAtEnd(g->b, body);
-    LLVMValueRef trips = LLVMBuildPhi(g->b, g->i64, "trips");
+    LLVMValueRef trips = g->trips = LLVMBuildPhi(g->b, g->i64, "trips");
     gen_body(g, p, blk);
     const emu_op *jmp = &p->ops.data[blk->body_end];
-    LLVMValueRef taken = LLVMConstInt(g->i1, 1, 0);
-    if (jmp->pred_id) /* emu_uniform_pred: PMask[0] */
+    LLVMValueRef taken = LLVMConstInt(g->i1, 1, 0), split = LLVMConstInt(g->i1, 0, 0);
+    if (jmp->form == VISA_FORM_GOTO && jmp->exec > 1) {
+        /* h_goto's lanes: ChEn at the mask offset; taken when they are every active lane, split
+        ** (JIT_AT_EDGE) when some */
+        LLVMValueRef chen = LLVMBuildAnd(g->b, LLVMBuildLShr(g->b, g->em, c32(g, jmp->mask_off), ""),
+                                         c32(g, emu_lanes_mask(jmp->exec)), "");
+        if (jmp->pred_id) chen = LLVMBuildAnd(g->b, chen, pred_bits(g, jmp), "");
+        LLVMValueRef lanes = LLVMBuildShl(g->b, chen, c32(g, jmp->mask_off), "");
+        taken = LLVMBuildICmp(g->b, LLVMIntEQ, lanes, g->em, "");
+        split = LLVMBuildAnd(g->b, LLVMBuildNot(g->b, taken, ""), LLVMBuildICmp(g->b, LLVMIntNE, lanes, c32(g, 0), ""), "");
+    } else if (jmp->pred_id) { /* emu_uniform_pred: PMask[0] */
         taken = LLVMBuildTrunc(g->b, pred_bits(g, jmp), g->i1, "");
+    }
     LLVMValueRef next = LLVMBuildAdd(g->b, trips, LLVMConstInt(g->i64, 1, 0), "");
     LLVMValueRef more = LLVMBuildAnd(g->b, taken, LLVMBuildICmp(g->b, LLVMIntULT, next, LLVMGetParam(fn, 3), ""), "");
     LLVMBasicBlockRef latch = LLVMGetInsertBlock(g->b);
@@ -776,7 +864,8 @@ static void gen_function(jit_gen *g, const emu_program *p, const emu_jit_block *
     LLVMAddIncoming(trips, in_v, in_b, 2);
     LLVMPositionBuilderAtEnd(g->b, out);
     LLVMValueRef flag = LLVMBuildShl(g->b, LLVMBuildZExt(g->b, taken, g->i64, ""), LLVMConstInt(g->i64, 63, 0), "");
-    LLVMBuildRet(g->b, LLVMBuildOr(g->b, next, flag, ""));
+    LLVMValueRef at_edge = LLVMBuildShl(g->b, LLVMBuildZExt(g->b, split, g->i64, ""), LLVMConstInt(g->i64, 61, 0), "");
+    LLVMBuildRet(g->b, LLVMBuildOr(g->b, LLVMBuildOr(g->b, next, flag, ""), at_edge, ""));
 }
 
 /* -- Building ------------------------------------------------------------------------------------ */
@@ -914,18 +1003,18 @@ visa_status emu_jit_build(emu_program *p, diag_sink *ds) {
     for (uint32_t i = 0; i < n;) {
         const emu_op *op = &p->ops.data[i];
         bool label = op->form == VISA_FORM_LABEL;
-        if (!label && !compilable(p, op)) {
+        if (!label && !compilable(p, op) && !callable(p, op)) {
             i++;
             continue;
         }
-        /* a run: an optional label, then compilable ops none of which control can enter */
+        /* a run: an optional label, then compilable or callable ops none of which control can enter */
         uint32_t end = i + 1, ops = !label;
         while (end < n && !p->ops.data[end].join && p->ops.data[end].form != VISA_FORM_LABEL &&
-               compilable(p, &p->ops.data[end]))
+               (compilable(p, &p->ops.data[end]) || callable(p, &p->ops.data[end])))
             end++, ops++;
         emu_jit_block blk = {.first = i, .body_end = end};
         const emu_op *next = end < n ? &p->ops.data[end] : NULL;
-        blk.loop = next && next->form == VISA_FORM_JMP && next->target == i && !next->join;
+        blk.loop = next && back_edge(next, i);
         /* By default only whole loops: a straight-line block costs a call and saves a few
         ** dispatches, and measured slower than the fast handlers it replaces (docs/emulator.md) */
         bool worth = p->tier == EMU_TIER_JIT_ALL ? ops >= 1 : blk.loop;
@@ -934,6 +1023,7 @@ visa_status emu_jit_build(emu_program *p, diag_sink *ds) {
                 const emu_op *o = &p->ops.data[k];
                 if (!o->nomask && o->form != VISA_FORM_LABEL) blk.need |= emu_lanes_mask(o->exec) << o->mask_off;
                 blk.fenv |= o->fenv != 0;
+                blk.calls |= o->form != VISA_FORM_LABEL && !compilable(p, o);
             }
             if (!vec_push(p->ctx, &blocks, blk)) {
                 vec_free(p->ctx, &blocks);

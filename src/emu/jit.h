@@ -1,5 +1,6 @@
-/* jit.h -- the compiled tier: runs of ALU instructions (and the loops they form) compiled to host
-** code with LLVM's ORC JIT when the library is built with it (VISA_JIT), else nothing.  The
+/* jit.h -- the compiled tier: runs of ALU instructions and LSC loads and stores (and the loops
+** they form) compiled to host code with LLVM's ORC JIT when the library is built with it
+** (VISA_JIT), else nothing.  The
 ** interpreter stays the reference: a compiled block computes exactly what the fast handlers
 ** compute (fast.c), and every execution test runs on both tiers.  docs/emulator.md "Tiers".
 */

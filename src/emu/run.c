@@ -73,7 +73,9 @@ static inline __attribute__((always_inline)) void run_loop(emu_thread *t, const 
         if (__builtin_expect(t->done, 0)) {
             /* a thread past its step limit without a back-edge since (straight-line code) ends in error */
             if (!t->fault && !t->blocked && steps > t->max_steps) emu_limits_check(t, steps);
-            if (t->fault) t->pc = at; /* the op that faulted, whether or not its handler moved on */
+            /* the op that faulted, whether or not its handler moved on; in a compiled block the
+            ** block left pc at it (jit.c) */
+            if (t->fault && !(compiled && op->fn == emu_jit_block_op)) t->pc = at;
         } else if (__builtin_expect(t->pc <= at && steps > check, 0) && !(check = emu_limits_check(t, steps))) {
             t->pc = at; /* a limit: named at the branch that jumped back */
             break;

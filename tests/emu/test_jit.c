@@ -12,6 +12,13 @@
 **  4. Channels past 31 (M5 with 32 lanes) write only the lanes the mask enables.
 **  5. What gets compiled: the loop kernel has blocks under jit and jit-all; a loop-less kernel
 **     has none under jit (nothing worth compiling) and some under jit-all; interp compiles nothing.
+**  6. A gather loop as IGC writes it: a d -> q mov (no compiled form: its handler is called), a64
+**     address arithmetic, an LSC gather (called), a sum, a NoMask scalar counter and a goto back
+**     to the loop's label, either SIMD16 on a per-lane compare (lanes leave at different trips:
+**     the compiled loop hands the split goto to the run loop, then runs on with fewer lanes) or
+**     scalar (uniform, as a jmp).  Compiled as a loop under jit; sums equal the C model, and
+**     instruction counts the interpreter's.  With the input buffer too small the gather faults in
+**     a compiled trip: every tier reports the same diagnostic at the same line and column.
 ** Skipped (77) when the library was built without the compiled tier. */
 #define _POSIX_C_SOURCE 200809L /* setenv */
 #include <stdio.h>
@@ -321,6 +328,139 @@ static void test_blocks(visa_ctx *ctx) {
     visa_module_destroy(straight);
 }
 
+/* 6. IN: 16 x maxtrips d (row k = trip k), LIMB: 16 d (lane i loops LIMB[i] times, at least
+** once), OUT: 16 d sums.  GOTO is the back-edge's exec size: 16 (per lane) or 1 (lane 0 decides). */
+static const char k_gloop_fmt[] =
+    ".version 4.1\n"
+    ".kernel \"gloop\"\n"
+    ".decl IN v_type=G type=uq num_elts=1 align=qword\n"
+    ".decl OUT v_type=G type=uq num_elts=1 align=qword\n"
+    ".decl LIMB v_type=G type=uq num_elts=1 align=qword\n"
+    ".decl ID v_type=G type=uw num_elts=16 align=GRF\n"
+    ".decl IDD v_type=G type=d num_elts=16 align=GRF\n"
+    ".decl IDX v_type=G type=d num_elts=16 align=GRF\n"
+    ".decl A64 v_type=G type=q num_elts=16 align=GRF\n"
+    ".decl X v_type=G type=d num_elts=16 align=GRF\n"
+    ".decl S v_type=G type=d num_elts=16 align=GRF\n"
+    ".decl L v_type=G type=d num_elts=16 align=GRF\n"
+    ".decl K v_type=G type=d num_elts=1 align=dword\n"
+    ".decl K16 v_type=G type=d num_elts=1 align=dword\n"
+    ".decl P1 v_type=P num_elts=16\n"
+    ".input IN offset=64 size=8\n"
+    ".input OUT offset=72 size=8\n"
+    ".input LIMB offset=80 size=8\n"
+    ".kernel_attr SimdSize=16\n"
+    "    mov (M1, 8) ID(0,0)<1> 0x76543210:v\n"
+    "    add (M1, 8) ID(0,8)<1> ID(0,0)<1;1,0> 0x8:uw\n"
+    "    mov (M1, 16) IDD(0,0)<1> ID(0,0)<1;1,0>\n"
+    "    mov (M1, 16) A64(0,0)<1> IDD(0,0)<1;1,0>\n"
+    "    shl (M1, 16) A64(0,0)<1> A64(0,0)<1;1,0> 0x2:q\n"
+    "    add (M1, 16) A64(0,0)<1> A64(0,0)<1;1,0> LIMB(0,0)<0;1,0>\n"
+    "    lsc_load.ugm (M1, 16)  L:d32  flat[A64]:a64\n"
+    "    mov (M1, 16) S(0,0)<1> 0x0:d\n"
+    "    mov (M1_NM, 1) K(0,0)<1> 0x0:d\n"
+    "LOOP:\n"
+    "    shl (M1_NM, 1) K16(0,0)<1> K(0,0)<0;1,0> 0x4:d\n"
+    "    add (M1, 16) IDX(0,0)<1> IDD(0,0)<1;1,0> K16(0,0)<0;1,0>\n"
+    "    mov (M1, 16) A64(0,0)<1> IDX(0,0)<1;1,0>\n"
+    "    shl (M1, 16) A64(0,0)<1> A64(0,0)<1;1,0> 0x2:q\n"
+    "    add (M1, 16) A64(0,0)<1> A64(0,0)<1;1,0> IN(0,0)<0;1,0>\n"
+    "    lsc_load.ugm (M1, 16)  X:d32  flat[A64]:a64\n"
+    "    add (M1, 16) S(0,0)<1> S(0,0)<1;1,0> X(0,0)<1;1,0>\n"
+    "    add (M1_NM, 1) K(0,0)<1> K(0,0)<0;1,0> 0x1:d\n"
+    "    cmp.lt (M1, 16) P1 K(0,0)<0;1,0> L(0,0)<1;1,0>\n"
+    "    (P1) goto (M1, %u) LOOP\n"
+    "    mov (M1, 16) A64(0,0)<1> IDD(0,0)<1;1,0>\n"
+    "    shl (M1, 16) A64(0,0)<1> A64(0,0)<1;1,0> 0x2:q\n"
+    "    add (M1, 16) A64(0,0)<1> A64(0,0)<1;1,0> OUT(0,0)<0;1,0>\n"
+    "    lsc_store.ugm (M1, 16)  flat[A64]:a64  S:d32\n"
+    "    ret (M1, 1)\n";
+#define GLOOP_FAULT_LINE 35 /* the loop's lsc_load */
+
+typedef struct diag_seen {
+    char code[40];
+    uint32_t line, col;
+    unsigned n;
+} diag_seen;
+static void keep_diag(void *ud, const visa_diag *d) {
+    diag_seen *s = ud;
+    if (s->n++) return;
+    snprintf(s->code, sizeof s->code, "%s", d->code);
+    s->line = d->line, s->col = d->col;
+}
+
+static int run_gloop(visa_module *m, const char *tier, int32_t *in, size_t in_bytes, int32_t *lim, int32_t *out,
+                     visa_run_stats *st) {
+    setenv("VISA_EMU_TIER", tier, 1);
+    visa_buffer bufs[3] = {{(uint8_t *)in, in_bytes}, {(uint8_t *)out, 64}, {(uint8_t *)lim, 64}};
+    visa_arg args[3];
+    memset(args, 0, sizeof args);
+    for (unsigned k = 0; k < 3; k++) args[k].kind = VISA_ARG_BUFFER, args[k].buffer = k;
+    visa_run_opts ro;
+    memset(&ro, 0, sizeof ro);
+    ro.struct_size = sizeof ro;
+    ro.platform = VISA_PLATFORM_XE2;
+    ro.groups[0] = 1;
+    return visa_module_run(m, &ro, args, 3, bufs, 3, st);
+}
+
+static void test_gloop(void) {
+    static const unsigned widths[] = {16, 1};
+    static const char *tiers[] = {"interp", "jit", "jit-all"};
+    int32_t lim[16] = {9, 5, 5, 1, 2, 16, 3, 3, 7, 1, 12, 4, 16, 8, 6, 10}, in[16 * 16];
+    for (unsigned i = 0; i < 16 * 16; i++) in[i] = (int32_t)(i * 7 + 3) ^ (int32_t)(i << 9);
+    for (unsigned w = 0; w < 2; w++) {
+        char text[sizeof k_gloop_fmt + 8];
+        snprintf(text, sizeof text, k_gloop_fmt, widths[w]);
+        diag_seen seen[3];
+        uint64_t count[3] = {0, 0, 0};
+        for (unsigned ti = 0; ti < 3; ti++) {
+            visa_ctx *ctx;
+            memset(&seen[ti], 0, sizeof seen[ti]);
+            visa_ctx_desc desc = {sizeof desc, NULL, NULL, keep_diag, &seen[ti], 0};
+            if (visa_ctx_create(&desc, &ctx) != VISA_OK) return;
+            visa_module *m = parse(ctx, "gloop", text);
+            CHECK(m != NULL, "gloop does not parse");
+            if (!m) {
+                visa_ctx_destroy(ctx);
+                return;
+            }
+            if (ti == 1) {
+                char err[200] = "";
+                uint32_t nb = blocks_of(ctx, m, "jit", err, sizeof err);
+                CHECK(nb >= 1 && nb != UINT32_MAX && !err[0], "gloop (goto width %u) under jit: %u blocks (%s)",
+                      widths[w], nb, err);
+            }
+            int32_t out[16];
+            memset(out, 0, sizeof out);
+            visa_run_stats st = {0, 0};
+            int r = run_gloop(m, tiers[ti], in, sizeof in, lim, out, &st);
+            CHECK(r == VISA_OK, "gloop %s: run failed (%d)", tiers[ti], r);
+            count[ti] = st.instructions;
+            for (unsigned i = 0; i < 16; i++) { /* the model: lane i sums rows 0 .. trips - 1 */
+                int32_t trips = widths[w] == 1 ? lim[0] : lim[i];
+                uint32_t want = 0;
+                for (int32_t k = 0; k < trips; k++) want += (uint32_t)in[k * 16 + (int32_t)i];
+                CHECK((uint32_t)out[i] == want, "gloop (goto width %u) %s: lane %u = %d, expected %d", widths[w],
+                      tiers[ti], i, out[i], (int32_t)want);
+            }
+            /* too small an IN: the gather of trip 4 is out of bounds */
+            memset(&seen[ti], 0, sizeof seen[ti]);
+            r = run_gloop(m, tiers[ti], in, 4 * 16 * 4, lim, out, NULL);
+            CHECK(r != VISA_OK && seen[ti].line == GLOOP_FAULT_LINE && !strcmp(seen[ti].code, "E-RUN-OOB-GLOBAL"),
+                  "gloop (goto width %u) %s: fault %s at line %u, expected E-RUN-OOB-GLOBAL at %u", widths[w],
+                  tiers[ti], seen[ti].code, seen[ti].line, GLOOP_FAULT_LINE);
+            CHECK(seen[ti].col == seen[0].col, "gloop %s: fault column %u, the interpreter's %u", tiers[ti],
+                  seen[ti].col, seen[0].col);
+            visa_module_destroy(m);
+            visa_ctx_destroy(ctx);
+        }
+        CHECK(count[1] == count[0] && count[2] == count[0],
+              "gloop (goto width %u): %llu / %llu instructions on jit / jit-all, %llu interpreted", widths[w],
+              (unsigned long long)count[1], (unsigned long long)count[2], (unsigned long long)count[0]);
+    }
+}
+
 int main(void) {
     if (!emu_jit_available()) {
         printf("SKIPPED: built without the compiled tier (LLVM 19)\n");
@@ -334,6 +474,7 @@ int main(void) {
     test_nan(ctx);
     test_wide(ctx);
     test_blocks(ctx);
+    test_gloop();
     visa_ctx_destroy(ctx);
     printf("%d passed, %d failed\n", pass, fail);
     return fail ? 1 : 0;
