@@ -366,33 +366,43 @@ static void plain_lane_addrs(const emu_thread *t, const emu_op *op, bool slm, ui
         for (unsigned i = 0; i < n; i++) a[i] = emu_slm_offset(a[i]);
 }
 
-/* Every enabled lane's host pointer to `span` bytes; false when a lane's bytes are outside
-** memory.  The common case, every lane in one window, is one pass without a branch per lane. */
-static bool plain_lane_ptrs(emu_thread *t, const emu_op *op, const lsc_space *sp, emu_window *w, uint32_t mask,
-                            unsigned span, uint8_t *hp[EMU_MAX_LANES]) {
+/* How a message's lanes lie in memory: LANES_OUT, a lane outside its window (h_simt's case);
+** LANES_ANY; LANES_RUN, lane i at lane 0 + i * span (one copy); LANES_SAME, every lane at lane
+** 0's address (a broadcast).  The last two only with every lane enabled. */
+enum { LANES_OUT, LANES_ANY, LANES_RUN, LANES_SAME };
+
+/* Every enabled lane's host pointer to `span` bytes, and the lanes' shape.  The common case,
+** every lane in one window, is one pass without a branch per lane. */
+static unsigned plain_lane_ptrs(emu_thread *t, const emu_op *op, const lsc_space *sp, emu_window *w, uint32_t mask,
+                                unsigned span, uint8_t *hp[EMU_MAX_LANES]) {
     unsigned n = op->exec;
     uint64_t a[EMU_MAX_LANES];
     plain_lane_addrs(t, op, sp->kind == SP_SLM, a);
-    if (!mask) return true;
-    if (sp->kind == SP_GLOBAL && !emu_global_window(t->mem, a[__builtin_ctz(mask)], w)) return false;
+    if (!mask) return LANES_ANY;
+    if (sp->kind == SP_GLOBAL && !emu_global_window(t->mem, a[__builtin_ctz(mask)], w)) return LANES_OUT;
     if (w->size >= span) {
-        uint64_t lim = w->size - span;
+        uint64_t lim = w->size - span, run = 0, same = 0;
         uint32_t out = 0;
         for (unsigned i = 0; i < n; i++) {
             uint64_t o = a[i] - w->lo;
             out |= (uint32_t)(o > lim) << i;
             hp[i] = w->host + o;
+            run |= a[i] ^ (a[0] + (uint64_t)i * span);
+            same |= a[i] ^ a[0];
         }
-        if (!(out & mask)) return true;
+        if (!(out & mask)) {
+            bool all = mask == emu_lanes_mask(n);
+            return !all ? LANES_ANY : !same ? LANES_SAME : !run ? LANES_RUN : LANES_ANY;
+        }
     }
     for (unsigned i = 0; i < n; i++) { /* lanes in several buffers, or one out of bounds */
         if (!(mask >> i & 1)) continue;
         uint8_t *h = emu_window_at(w, a[i], span);
         if (!h && sp->kind == SP_GLOBAL && emu_global_window(t->mem, a[i], w)) h = emu_window_at(w, a[i], span);
-        if (!h) return false;
+        if (!h) return LANES_OUT;
         hp[i] = h;
     }
-    return true;
+    return LANES_ANY;
 }
 
 /* h_simt's plain load or store of d32 or d64 elements (chosen at lowering) when nothing observes
@@ -413,10 +423,22 @@ static inline __attribute__((always_inline)) void simt_plain(emu_thread *t, cons
     uint32_t stride = store ? (uint32_t)op->dst.ind_off : op->dst.off, fsize = t->prog->lay.file_bytes;
     uint8_t *hp[EMU_MAX_LANES], *r = t->file + data->off;
     uint32_t mask = emu_chen(t, op);
+    unsigned shape = LANES_OUT;
     if (data->off + (uint64_t)(nelem - 1) * stride + (uint64_t)n * eb > fsize ||
         op->src[1].off + (uint64_t)n * addr_bytes[I_ASIZE(info)] > fsize ||
-        !plain_lane_ptrs(t, op, &sp, &w, mask, nelem * eb, hp)) {
+        (shape = plain_lane_ptrs(t, op, &sp, &w, mask, nelem * eb, hp)) == LANES_OUT) {
         h_simt(t, op);
+        return;
+    }
+    if (nelem == 1 && shape == LANES_RUN) { /* lanes side by side: one copy, no lane overlaps another */
+        if (store) memcpy(hp[0], r, (size_t)n * eb);
+        else memcpy(r, hp[0], (size_t)n * eb);
+        lsc_next(t, op);
+        return;
+    }
+    if (nelem == 1 && shape == LANES_SAME && !store) { /* one element for every lane */
+        for (unsigned i = 0; i < n; i++) memcpy(r + i * eb, hp[0], eb);
+        lsc_next(t, op);
         return;
     }
     /* lane by lane, as h_simt: a lane's store may overlap the next lane's bytes */
