@@ -344,11 +344,11 @@ static void plain_lane_addrs(const emu_thread *t, const emu_op *op, bool slm, ui
     uint32_t scale = op->target;
     int32_t imm = op->imm;
     switch (asize) {
-    case VISA_LSC_AS_A64:
+    case VISA_LSC_AS_A64: /* scale 1 (IGC's usual) without the multiply's latency */
         for (unsigned i = 0; i < n; i++) {
             uint64_t v;
             memcpy(&v, ap + 8 * i, 8);
-            a[i] = v * scale + (uint64_t)(int64_t)imm;
+            a[i] = (scale == 1 ? v : v * scale) + (uint64_t)(int64_t)imm;
         }
         break;
     case VISA_LSC_AS_A32:
@@ -366,43 +366,57 @@ static void plain_lane_addrs(const emu_thread *t, const emu_op *op, bool slm, ui
         for (unsigned i = 0; i < n; i++) a[i] = emu_slm_offset(a[i]);
 }
 
-/* How a message's lanes lie in memory: LANES_OUT, a lane outside its window (h_simt's case);
-** LANES_ANY; LANES_RUN, lane i at lane 0 + i * span (one copy); LANES_SAME, every lane at lane
-** 0's address (a broadcast).  The last two only with every lane enabled. */
-enum { LANES_OUT, LANES_ANY, LANES_RUN, LANES_SAME };
+/* How a message's lanes lie in memory, by groups of LANE_GROUP lanes (IGC's SIMD32 threads of 2D
+** work-groups cover rows of 8 or 16 work-items): a group whose lanes are all enabled is a RUN when
+** lane i is at its first lane + i * span (one copy), SAME when every lane is at its first lane's
+** address (a broadcast); the others go lane by lane. */
+#define LANE_GROUP 8
+typedef struct lane_shape {
+    uint32_t run, same; /* bit g: group g */
+} lane_shape;
 
-/* Every enabled lane's host pointer to `span` bytes, and the lanes' shape.  The common case,
-** every lane in one window, is one pass without a branch per lane. */
-static unsigned plain_lane_ptrs(emu_thread *t, const emu_op *op, const lsc_space *sp, emu_window *w, uint32_t mask,
-                                unsigned span, uint8_t *hp[EMU_MAX_LANES]) {
+/* Every enabled lane's host pointer to `span` bytes, and the groups' shapes; false when a lane's
+** bytes are outside memory (h_simt's case).  The common case, every lane in one window, is one
+** pass without a branch per lane. */
+static bool plain_lane_ptrs(emu_thread *t, const emu_op *op, const lsc_space *sp, emu_window *w, uint32_t mask,
+                            unsigned span, uint8_t *hp[EMU_MAX_LANES], lane_shape *shape) {
     unsigned n = op->exec;
     uint64_t a[EMU_MAX_LANES];
+    *shape = (lane_shape){0, 0};
     plain_lane_addrs(t, op, sp->kind == SP_SLM, a);
-    if (!mask) return LANES_ANY;
-    if (sp->kind == SP_GLOBAL && !emu_global_window(t->mem, a[__builtin_ctz(mask)], w)) return LANES_OUT;
+    if (!mask) return true;
+    if (sp->kind == SP_GLOBAL && !emu_global_window(t->mem, a[__builtin_ctz(mask)], w)) return false;
     if (w->size >= span) {
-        uint64_t lim = w->size - span, run = 0, same = 0;
-        uint32_t out = 0;
+        uint64_t far = 0; /* the largest offset of any lane, enabled or not: usually all are in */
         for (unsigned i = 0; i < n; i++) {
             uint64_t o = a[i] - w->lo;
-            out |= (uint32_t)(o > lim) << i;
+            far = o > far ? o : far;
             hp[i] = w->host + o;
-            run |= a[i] ^ (a[0] + (uint64_t)i * span);
-            same |= a[i] ^ a[0];
         }
-        if (!(out & mask)) {
-            bool all = mask == emu_lanes_mask(n);
-            return !all ? LANES_ANY : !same ? LANES_SAME : !run ? LANES_RUN : LANES_ANY;
+        if (far <= w->size - span) {
+            for (unsigned g = 0; g * LANE_GROUP < n; g++) {
+                unsigned first = g * LANE_GROUP, m = n - first < LANE_GROUP ? n - first : LANE_GROUP;
+                if ((mask >> first & emu_lanes_mask(m)) != emu_lanes_mask(m)) continue;
+                const uint64_t *ga = a + first;
+                uint64_t run = 0, same = 0;
+                if (m == LANE_GROUP) /* a fixed count: unrolled */
+                    for (unsigned k = 0; k < LANE_GROUP; k++) run |= ga[k] ^ (ga[0] + k * span), same |= ga[k] ^ ga[0];
+                else
+                    for (unsigned k = 0; k < m; k++) run |= ga[k] ^ (ga[0] + k * span), same |= ga[k] ^ ga[0];
+                shape->run |= (uint32_t)!run << g;
+                shape->same |= (uint32_t)!same << g;
+            }
+            return true;
         }
     }
     for (unsigned i = 0; i < n; i++) { /* lanes in several buffers, or one out of bounds */
         if (!(mask >> i & 1)) continue;
         uint8_t *h = emu_window_at(w, a[i], span);
         if (!h && sp->kind == SP_GLOBAL && emu_global_window(t->mem, a[i], w)) h = emu_window_at(w, a[i], span);
-        if (!h) return LANES_OUT;
+        if (!h) return false;
         hp[i] = h;
     }
-    return LANES_ANY;
+    return true;
 }
 
 /* h_simt's plain load or store of d32 or d64 elements (chosen at lowering) when nothing observes
@@ -423,26 +437,29 @@ static inline __attribute__((always_inline)) void simt_plain(emu_thread *t, cons
     uint32_t stride = store ? (uint32_t)op->dst.ind_off : op->dst.off, fsize = t->prog->lay.file_bytes;
     uint8_t *hp[EMU_MAX_LANES], *r = t->file + data->off;
     uint32_t mask = emu_chen(t, op);
-    unsigned shape = LANES_OUT;
+    lane_shape shape;
     if (data->off + (uint64_t)(nelem - 1) * stride + (uint64_t)n * eb > fsize ||
         op->src[1].off + (uint64_t)n * addr_bytes[I_ASIZE(info)] > fsize ||
-        (shape = plain_lane_ptrs(t, op, &sp, &w, mask, nelem * eb, hp)) == LANES_OUT) {
+        !plain_lane_ptrs(t, op, &sp, &w, mask, nelem * eb, hp, &shape)) {
         h_simt(t, op);
         return;
     }
-    if (nelem == 1 && shape == LANES_RUN) { /* lanes side by side: one copy, no lane overlaps another */
-        if (store) memcpy(hp[0], r, (size_t)n * eb);
-        else memcpy(r, hp[0], (size_t)n * eb);
-        lsc_next(t, op);
-        return;
-    }
-    if (nelem == 1 && shape == LANES_SAME && !store) { /* one element for every lane */
-        for (unsigned i = 0; i < n; i++) memcpy(r + i * eb, hp[0], eb);
-        lsc_next(t, op);
-        return;
-    }
-    /* lane by lane, as h_simt: a lane's store may overlap the next lane's bytes */
+    /* lane by lane, as h_simt (a lane's store may overlap the next lane's bytes, a later lane's
+    ** store wins), but a RUN group as one copy (its lanes do not overlap) and a SAME group's load
+    ** as one element */
     for (unsigned i = 0; i < n; i++) {
+        unsigned g = i / LANE_GROUP, m = n - i < LANE_GROUP ? n - i : LANE_GROUP;
+        if (nelem == 1 && i % LANE_GROUP == 0 && (shape.run >> g & 1)) {
+            if (store) memcpy(hp[i], r + i * eb, (size_t)m * eb);
+            else memcpy(r + i * eb, hp[i], (size_t)m * eb);
+            i += m - 1;
+            continue;
+        }
+        if (nelem == 1 && i % LANE_GROUP == 0 && (shape.same >> g & 1) && !store) {
+            for (unsigned k = 0; k < m; k++) memcpy(r + (i + k) * eb, hp[i], eb);
+            i += m - 1;
+            continue;
+        }
         if (!(mask >> i & 1)) continue;
         for (unsigned k = 0; k < nelem; k++) {
             if (store) memcpy(hp[i] + k * eb, r + k * stride + i * eb, eb);
