@@ -71,7 +71,9 @@ bool emu_jit_available(void) { return true; }
 typedef uint64_t (*jit_fn)(uint8_t *file, uint32_t *pred, uint32_t em, uint64_t max_trips, emu_thread *t);
 #define JIT_TAKEN (1ull << 63)
 #define JIT_STOPPED (1ull << 62) /* a called handler faulted: t->pc is its op */
-#define JIT_AT_EDGE (1ull << 61) /* a SIMD goto back-edge that some active lanes do not take: the last trip's body ran, the run loop takes the goto */
+/* a SIMD goto back-edge that some active lanes do not take: the last trip's body ran, the run
+** loop takes the goto */
+#define JIT_AT_EDGE (1ull << 61)
 #define JIT_TRIPS (JIT_AT_EDGE - 1)
 
 typedef struct emu_jit_block {
@@ -772,7 +774,8 @@ static void gen_call(jit_gen *g, const emu_program *p, uint32_t index) {
     LLVMBuildCall2(g->b, fty, fn, (LLVMValueRef[]){g->thread, at}, 2, "");
     LLVMValueRef done = LLVMBuildGEP2(g->b, g->i8, g->thread,
                                       (LLVMValueRef[]){LLVMConstInt(g->i64, offsetof(emu_thread, done), 0)}, 1, "");
-    LLVMValueRef ended = LLVMBuildICmp(g->b, LLVMIntNE, LLVMBuildLoad2(g->b, g->i8, done, ""), LLVMConstInt(g->i8, 0, 0), "");
+    LLVMValueRef ended =
+        LLVMBuildICmp(g->b, LLVMIntNE, LLVMBuildLoad2(g->b, g->i8, done, ""), LLVMConstInt(g->i8, 0, 0), "");
     LLVMValueRef fn_ir = LLVMGetBasicBlockParent(LLVMGetInsertBlock(g->b));
     LLVMBasicBlockRef go_on = LLVMAppendBasicBlockInContext(g->c, fn_ir, "on");
     if (!g->stop) {
@@ -850,7 +853,8 @@ static void gen_function(jit_gen *g, const emu_program *p, const emu_jit_block *
         if (jmp->pred_id) chen = LLVMBuildAnd(g->b, chen, pred_bits(g, jmp), "");
         LLVMValueRef lanes = LLVMBuildShl(g->b, chen, c32(g, jmp->mask_off), "");
         taken = LLVMBuildICmp(g->b, LLVMIntEQ, lanes, g->em, "");
-        split = LLVMBuildAnd(g->b, LLVMBuildNot(g->b, taken, ""), LLVMBuildICmp(g->b, LLVMIntNE, lanes, c32(g, 0), ""), "");
+        split =
+            LLVMBuildAnd(g->b, LLVMBuildNot(g->b, taken, ""), LLVMBuildICmp(g->b, LLVMIntNE, lanes, c32(g, 0), ""), "");
     } else if (jmp->pred_id) { /* emu_uniform_pred: PMask[0] */
         taken = LLVMBuildTrunc(g->b, pred_bits(g, jmp), g->i1, "");
     }

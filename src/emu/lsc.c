@@ -391,7 +391,7 @@ static bool plain_lane_ptrs(emu_thread *t, const emu_op *op, const lsc_space *sp
         for (unsigned i = 0; i < n; i++) {
             uint64_t o = a[i] - w->lo;
             far = o > far ? o : far;
-            hp[i] = w->host + o;
+            hp[i] = (uint8_t *)((uintptr_t)w->host + o); /* used only when in the window: no pointer overflow */
         }
         if (far <= w->size - span) {
             for (unsigned g = 0; g * LANE_GROUP < n; g++) {
