@@ -320,18 +320,14 @@ static void h_simt(emu_thread *t, const emu_op *op) {
     lsc_next(t, op);
 }
 
-/* The window holding a message's accesses before any lane is seen: SLM or a surface's buffer,
-** whole; a global message's is found from its first lane (plain_lane_ptrs).  false: no window
-** (scratch, an unbound surface), h_simt's case. */
+/* The window holding a message's accesses before any lane is seen (mem.h): SLM or a surface's
+** buffer, whole; a global message's is found from its first lane (plain_lane_ptrs).  false: no
+** window (scratch, an unbound surface), h_simt's case. */
 static bool space_window(emu_thread *t, const lsc_space *sp, emu_window *w) {
-    emu_mem *m = t->mem;
     *w = (emu_window){0, 0, NULL};
     switch (sp->kind) {
-    case SP_SLM: *w = (emu_window){0, m->slm ? m->slm_size : 0, m->slm}; return true;
-    case SP_SURFACE:
-        if (sp->index >= m->nbufs) return false;
-        *w = (emu_window){0, m->bufs[sp->index].size, m->bufs[sp->index].data};
-        return true;
+    case SP_SLM: emu_slm_window(t->mem, w); return true;
+    case SP_SURFACE: return emu_surface_window(t->mem, sp->index, w);
     case SP_GLOBAL: return true;
     default: return false;
     }
@@ -399,10 +395,7 @@ static bool plain_lane_ptrs(emu_thread *t, const emu_op *op, const lsc_space *sp
                 if ((mask >> first & emu_lanes_mask(m)) != emu_lanes_mask(m)) continue;
                 const uint64_t *ga = a + first;
                 uint64_t run = 0, same = 0;
-                if (m == LANE_GROUP) /* a fixed count: unrolled */
-                    for (unsigned k = 0; k < LANE_GROUP; k++) run |= ga[k] ^ (ga[0] + k * span), same |= ga[k] ^ ga[0];
-                else
-                    for (unsigned k = 0; k < m; k++) run |= ga[k] ^ (ga[0] + k * span), same |= ga[k] ^ ga[0];
+                for (unsigned k = 0; k < m; k++) run |= ga[k] ^ (ga[0] + k * span), same |= ga[k] ^ ga[0];
                 shape->run |= (uint32_t)!run << g;
                 shape->same |= (uint32_t)!same << g;
             }
@@ -444,26 +437,24 @@ static inline __attribute__((always_inline)) void simt_plain(emu_thread *t, cons
         h_simt(t, op);
         return;
     }
-    /* lane by lane, as h_simt (a lane's store may overlap the next lane's bytes, a later lane's
-    ** store wins), but a RUN group as one copy (its lanes do not overlap) and a SAME group's load
-    ** as one element */
-    for (unsigned i = 0; i < n; i++) {
-        unsigned g = i / LANE_GROUP, m = n - i < LANE_GROUP ? n - i : LANE_GROUP;
-        if (nelem == 1 && i % LANE_GROUP == 0 && (shape.run >> g & 1)) {
-            if (store) memcpy(hp[i], r + i * eb, (size_t)m * eb);
-            else memcpy(r + i * eb, hp[i], (size_t)m * eb);
-            i += m - 1;
-            continue;
-        }
-        if (nelem == 1 && i % LANE_GROUP == 0 && (shape.same >> g & 1) && !store) {
-            for (unsigned k = 0; k < m; k++) memcpy(r + (i + k) * eb, hp[i], eb);
-            i += m - 1;
-            continue;
-        }
-        if (!(mask >> i & 1)) continue;
-        for (unsigned k = 0; k < nelem; k++) {
-            if (store) memcpy(hp[i] + k * eb, r + k * stride + i * eb, eb);
-            else memcpy(r + k * stride + i * eb, hp[i] + k * eb, eb);
+    /* group by group, lane by lane as h_simt (a lane's store may overlap the next lane's bytes, a
+    ** later lane's store wins), but a RUN group as one copy (its lanes do not overlap) and a SAME
+    ** group's load as one element */
+    for (unsigned first = 0, g = 0; first < n; first += LANE_GROUP, g++) {
+        unsigned end = n - first < LANE_GROUP ? n : first + LANE_GROUP;
+        if (nelem == 1 && (shape.run >> g & 1)) {
+            if (store) memcpy(hp[first], r + first * eb, (size_t)(end - first) * eb);
+            else memcpy(r + first * eb, hp[first], (size_t)(end - first) * eb);
+        } else if (nelem == 1 && (shape.same >> g & 1) && !store) {
+            for (unsigned i = first; i < end; i++) memcpy(r + i * eb, hp[first], eb);
+        } else {
+            for (unsigned i = first; i < end; i++) {
+                if (!(mask >> i & 1)) continue;
+                for (unsigned k = 0; k < nelem; k++) {
+                    if (store) memcpy(hp[i] + k * eb, r + k * stride + i * eb, eb);
+                    else memcpy(r + k * stride + i * eb, hp[i] + k * eb, eb);
+                }
+            }
         }
     }
     lsc_next(t, op);

@@ -36,6 +36,17 @@ bool emu_global_window(const emu_mem *mem, uint64_t addr, emu_window *w) {
     return true;
 }
 
+void emu_slm_window(const emu_mem *mem, emu_window *w) { *w = (emu_window){0, mem->slm ? mem->slm_size : 0, mem->slm}; }
+
+bool emu_surface_window(const emu_mem *mem, uint32_t index, emu_window *w) {
+    if (index >= mem->nbufs) {
+        *w = (emu_window){0, 0, NULL};
+        return false;
+    }
+    *w = (emu_window){0, mem->bufs[index].size, mem->bufs[index].data};
+    return true;
+}
+
 const char *emu_global_where(const emu_mem *mem, uint64_t addr, char *buf, size_t cap) {
     uint64_t off;
     uint32_t i = emu_global_buffer(mem, addr, &off);

@@ -59,6 +59,10 @@ typedef struct emu_window {
 } emu_window;
 /* The window of the global buffer holding addr; false (and an empty window) when none does. */
 bool emu_global_window(const emu_mem *mem, uint64_t addr, emu_window *w);
+/* The group's SLM (offsets from 0; empty without SLM), and the surface bound to buffer `index`
+** (false when unbound). */
+void emu_slm_window(const emu_mem *mem, emu_window *w);
+bool emu_surface_window(const emu_mem *mem, uint32_t index, emu_window *w);
 /* Host pointer of the n bytes at emulated address a, NULL unless they are all inside w. */
 static inline uint8_t *emu_window_at(const emu_window *w, uint64_t a, uint32_t n) {
     uint64_t o = a - w->lo; /* below lo: wraps past size */
