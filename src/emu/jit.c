@@ -167,6 +167,14 @@ static bool jit_type(unsigned ty) {
     return int_type(ty) || ty == VISA_TYPE_F || ty == VISA_TYPE_DF || ty == VISA_TYPE_HF || ty == VISA_TYPE_BF;
 }
 
+/* The op's register destination overlaps %cr0: a write there would change the modes a later op
+** of the block was entered with. */
+static bool writes_cr0(const emu_program *p, const emu_op *op) {
+    if (op->dst.shape == EO_NONE || op->dst.shape == EO_PRED) return false;
+    uint32_t span = (uint32_t)(op->exec ? op->exec : 1) * op->dst.size;
+    return op->dst.off < p->cr0_off + 4 && p->cr0_off < op->dst.off + span;
+}
+
 /* An ALU op or compare the block compiler takes (a label and a jmp are handled by the caller). */
 static bool compilable(const emu_program *p, const emu_op *op) {
     bool cmp = op->form == VISA_FORM_CMP;
@@ -182,10 +190,7 @@ static bool compilable(const emu_program *p, const emu_op *op) {
         /* gen_alu reads every source as the destination's type: not fast.c's converting movs */
         if (!cmp && op->src[k].type != op->dst.type) return false;
     }
-    /* a write to %cr0 would change the modes a later op of the block was entered with */
-    if (!cmp && op->dst.off < p->cr0_off + 4 && p->cr0_off < op->dst.off + (uint32_t)op->exec * op->dst.size)
-        return false;
-    return true;
+    return cmp || !writes_cr0(p, op);
 }
 
 /* An op compiled code hands to its interpreter handler: one that only computes lanes or moves
@@ -193,9 +198,7 @@ static bool compilable(const emu_program *p, const emu_op *op) {
 ** EMU_ALU) and LSC's plain loads and stores.  Not a write to %cr0 (see compilable). */
 static bool callable(const emu_program *p, const emu_op *op) {
     if (emu_lsc_moves_data(op)) return true;
-    if (!emu_alu_calc(op->form)) return false;
-    uint32_t span = op->dst.shape == EO_NONE ? 0 : (uint32_t)(op->exec ? op->exec : 1) * op->dst.size;
-    return !(op->dst.shape != EO_PRED && op->dst.off < p->cr0_off + 4 && p->cr0_off < op->dst.off + span);
+    return emu_alu_calc(op->form) && !writes_cr0(p, op);
 }
 
 /* The op that closes a loop whose body starts at op `first`: a jmp, a goto back to it.  A SIMD
@@ -763,17 +766,19 @@ static void gen_cmp(jit_gen *g, const emu_op *op) {
 
 /* Op `index` by its interpreter handler: pc set to it (a fault names it), the handler called, and
 ** the function left with JIT_STOPPED when the handler ended the thread. */
+static LLVMValueRef thread_field(jit_gen *g, size_t offset) {
+    return LLVMBuildGEP2(g->b, g->i8, g->thread, (LLVMValueRef[]){LLVMConstInt(g->i64, offset, 0)}, 1, "");
+}
+
 static void gen_call(jit_gen *g, const emu_program *p, uint32_t index) {
     const emu_op *op = &p->ops.data[index];
-    LLVMValueRef pc = LLVMBuildGEP2(g->b, g->i8, g->thread,
-                                    (LLVMValueRef[]){LLVMConstInt(g->i64, offsetof(emu_thread, pc), 0)}, 1, "");
+    LLVMValueRef pc = thread_field(g, offsetof(emu_thread, pc));
     LLVMBuildStore(g->b, c32(g, index), pc);
     LLVMTypeRef fty = LLVMFunctionType(LLVMVoidTypeInContext(g->c), (LLVMTypeRef[]){g->ptr, g->ptr}, 2, 0);
     LLVMValueRef fn = LLVMConstIntToPtr(LLVMConstInt(g->i64, (uintptr_t)op->fn, 0), g->ptr);
     LLVMValueRef at = LLVMConstIntToPtr(LLVMConstInt(g->i64, (uintptr_t)op, 0), g->ptr);
     LLVMBuildCall2(g->b, fty, fn, (LLVMValueRef[]){g->thread, at}, 2, "");
-    LLVMValueRef done = LLVMBuildGEP2(g->b, g->i8, g->thread,
-                                      (LLVMValueRef[]){LLVMConstInt(g->i64, offsetof(emu_thread, done), 0)}, 1, "");
+    LLVMValueRef done = thread_field(g, offsetof(emu_thread, done));
     LLVMValueRef ended =
         LLVMBuildICmp(g->b, LLVMIntNE, LLVMBuildLoad2(g->b, g->i8, done, ""), LLVMConstInt(g->i8, 0, 0), "");
     LLVMValueRef fn_ir = LLVMGetBasicBlockParent(LLVMGetInsertBlock(g->b));
