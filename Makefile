@@ -58,7 +58,7 @@ check: test check-asan
 # library does not, and the launch's threading changes rarely; run it when touching launch.c.
 check-tsan:
 	@cmake -S . -B $(TSAN_BUILD) -DVISA_WERROR=ON -DVISA_TSAN=ON -DVISA_SHARED=$(SHARED) >/dev/null
-	@cmake --build $(TSAN_BUILD) -j$(JOBS) --target visa-cli test_gemm test_corpus_attention test_api test_prepare
+	@cmake --build $(TSAN_BUILD) -j$(JOBS) --target visa-cli test_gemm test_corpus_attention test_api test_prepare test_tiers
 	@cd $(TSAN_BUILD) && TSAN_OPTIONS=halt_on_error=1 ctest -L threads --output-on-failure -j$(JOBS)
 
 FUZZ_SECONDS ?= 60
@@ -111,6 +111,7 @@ bench: build
 	@$(BUILD)/bench/bench_emu
 	@echo "the same on the interpreter alone (VISA_EMU_TIER=interp):"
 	@VISA_EMU_TIER=interp $(BUILD)/bench/bench_emu --seconds 0.3 | grep -v 'observer\|--check'
+	@$(BUILD)/bench/bench_tier $(BUILD)/visa bench/tier_loop.visaasm
 	@$(BUILD)/bench/bench_scale
 	@$(BUILD)/bench/bench_launch examples/saxpy.visaasm
 	@$(BUILD)/bench/bench_gemm

@@ -562,8 +562,11 @@ typedef struct visa_prepare_stats {
     uint32_t struct_size; /**< sizeof(visa_prepare_stats), set by the caller */
     uint64_t kernels; /**< prepared kernels the module keeps */
     uint64_t lowerings; /**< kernels lowered (one per kept kernel, plus failed attempts) */
-    uint64_t compilations; /**< preparations in which the compiled tier compiled code */
+    uint64_t compilations; /**< kept kernels whose code the compiled tier has compiled (by default
+                            **  once a kernel is hot, in the background: docs/emulator.md "Tiers") */
     uint64_t launches; /**< launches of the module's kernels (visa_module_run and visa_kernel_run) */
+    uint64_t compiled_instructions; /**< instructions the kept kernels ran in compiled code, of all
+                                     **  their launches (the rest ran interpreted) */
 } visa_prepare_stats;
 VISA_API visa_status visa_module_prepare_stats(const visa_module *module, visa_prepare_stats *out);
 

@@ -143,11 +143,9 @@ typedef struct emu_program {
     uint8_t isa; /* EMU_ISA_*: the host vector units the fast ALU handlers use, picked once
                             ** at lowering (emu_isa_select; VISA_EMU_ISA forces a level) */
     uint8_t tier; /* EMU_TIER_* (jit.h): VISA_EMU_TIER, read once at lowering */
-    emu_op *jit_ops; /* the compiled tier's op array (a copy of ops whose block starts run
-                            ** their block; jit.c), NULL when nothing is compiled */
-    struct emu_jit *jit; /* compiled code and blocks, freed with the program */
-    uint32_t jit_blocks; /* blocks compiled */
-    char jit_error[160]; /* why the compiled tier was not used, empty if it was or was not tried */
+    struct emu_jit *jit; /* the compiled tier's blocks, their op array and code (jit.c): NULL when
+                            ** no block is planned; freed with the program */
+    uint32_t jit_blocks; /* blocks planned for compilation */
     bool global_atomics; /* set by message lowering: groups then run one after another, in
                             ** order, so atomics' returned values are the same for any --threads */
     uint32_t *func_op; /* per module routine: op index of its first op, UINT32_MAX if not lowered */
@@ -250,6 +248,8 @@ struct emu_thread {
     uint64_t steps, max_steps;
     emu_budget *budget; /* the launch's limits (NULL: only max_steps) */
     uint64_t reported; /* steps already added to budget->total */
+    uint64_t heat_noted; /* steps already added to the program's heat (jit.c: when to compile) */
+    uint64_t jit_steps; /* steps run by compiled blocks, not yet added to the program's count */
     emu_mem *mem;
     uint64_t scratch_base; /* the byte of the scratch buffer where this thread's slice starts (mem.h) */
     uint32_t group_id[3], local_id[3];

@@ -8,8 +8,9 @@
 ** goto back to it (exec size 1: a uniform branch, which h_goto takes exactly as a jmp: every
 ** active lane or none), the block is the whole loop.  A handler called from compiled code runs on
 ** the thread's state as in the run loop; when it faults, the function returns at once with pc at
-** that op, and the run loop reports the fault there.  By default only such loops are
-** compiled; VISA_EMU_TIER=jit-all compiles every run (the tests).  A run never continues past a
+** that op, and the run loop reports the fault there.  By default such loops and runs of 16 ops or
+** more are compiled, once the kernel is hot (jit.h: tiering); VISA_EMU_TIER=jit-all compiles
+** every run when the kernel is prepared (the tests).  A run never continues past a
 ** label or an op where goto lanes join, so control enters a block only at its first op.  Each
 ** block becomes two LLVM functions over the thread's file and predicates: one that assumes every
 ** op's execution-mask lanes are on (the common case: no select against the old destination) and
@@ -43,13 +44,42 @@ unsigned emu_tier_select(void) {
     return EMU_TIER_JIT;
 }
 
+void emu_jit_knobs(uint64_t *hot, bool *wait) {
+    const char *h = getenv("VISA_EMU_JIT_HOT"), *w = getenv("VISA_EMU_JIT_WAIT");
+    char *end = NULL;
+    unsigned long long n = h && *h ? strtoull(h, &end, 10) : 0;
+    *hot = end && !*end ? (uint64_t)n : EMU_JIT_HOT_DEFAULT; /* not a number: the default */
+    *wait = w && *w && strcmp(w, "0") != 0;
+}
+
 #if !VISA_HAVE_JIT
 bool emu_jit_available(void) { return false; }
-visa_status emu_jit_build(emu_program *p, diag_sink *ds) {
-    (void)p, (void)ds;
+visa_status emu_jit_build(emu_program *p, uint64_t hot, bool wait, diag_sink *ds) {
+    (void)p, (void)hot, (void)wait, (void)ds;
     return VISA_OK;
 }
 void emu_jit_free(emu_program *p) { (void)p; }
+const emu_op *emu_jit_ops(const emu_program *p) {
+    (void)p;
+    return NULL;
+}
+bool emu_jit_heat(emu_thread *t) {
+    (void)t;
+    return false;
+}
+void emu_jit_note_compiled(emu_thread *t) { (void)t; }
+bool emu_jit_compiled(const emu_program *p) {
+    (void)p;
+    return false;
+}
+uint64_t emu_jit_compiled_steps(const emu_program *p) {
+    (void)p;
+    return 0;
+}
+const char *emu_jit_error(const emu_program *p) {
+    (void)p;
+    return "";
+}
 void emu_jit_block_op(emu_thread *t, const emu_op *op) { (void)t, (void)op; }
 uint64_t emu_jit_exec(emu_thread *t, const emu_op *op, uint64_t steps, uint64_t check) {
     (void)t, (void)op, (void)check;
@@ -58,6 +88,7 @@ uint64_t emu_jit_exec(emu_thread *t, const emu_op *op, uint64_t steps, uint64_t 
 #else
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -87,10 +118,25 @@ typedef struct emu_jit_block {
     bool calls; /* an op runs by its interpreter handler (callable) */
 } emu_jit_block;
 
+/* Where a program's compilation is (emu_jit.state). */
+enum { JIT_PLANNED, JIT_COMPILING, JIT_READY, JIT_FAILED };
+
 struct emu_jit {
-    LLVMOrcLLJITRef code; /* the compiled code, owned by the prepared program (lowered once per kernel) */
     emu_jit_block *blocks;
     uint32_t nblocks, cap;
+    emu_op *ops; /* the compiled op array, made when planning; ready once the code is in */
+    jit_fn *fns; /* compile's results: blocks[i]'s full and masked function at 2i, 2i + 1 */
+    _Atomic(const emu_op *) ready; /* ops, published (release) when every block has its code */
+    _Atomic unsigned state; /* JIT_*: PLANNED -> COMPILING once, by the thread that finds it hot */
+    _Atomic uint64_t heat; /* instructions run interpreted, all threads and launches */
+    uint64_t hot; /* heat at which the compilation starts */
+    bool wait; /* compile in the thread that finds the kernel hot */
+    bool threaded; /* a thread of its own compiles: joined when the program is freed */
+    pthread_t thread;
+    _Atomic bool abandon; /* the program is being freed: the compilation stops at its next step */
+    _Atomic uint64_t compiled_steps; /* steps run in compiled blocks (emu_jit_note_compiled) */
+    LLVMOrcLLJITRef code; /* the compiled code, owned by the prepared program (lowered once per kernel) */
+    char error[160]; /* why the compiled tier is not used: written before state turns FAILED */
 };
 
 /* -- Running a block ---------------------------------------------------------------------------- */
@@ -911,104 +957,184 @@ static void error_text(LLVMErrorRef e, char *err, size_t cap) {
     LLVMDisposeErrorMessage(msg);
 }
 
-/* Compile blocks[0..nb) into a new JIT; fns[2i], fns[2i + 1] receive block i's full and masked
-** functions.  NULL with a reason in err when LLVM refuses. */
-static LLVMOrcLLJITRef compile(const emu_program *p, const emu_jit_block *blocks, uint32_t nb, jit_fn *fns, char *err,
-                               size_t cap) {
-    const char *why = emu_llvm_load(); /* the library and its native target, once per process */
-    if (why) {
-        snprintf(err, cap, "%s", why);
-        return NULL;
-    }
-    char *triple = LLVMGetDefaultTargetTriple();
-    LLVMTargetMachineRef tm = target_machine(p, triple, err, cap),
-                         tm_jit = tm ? target_machine(p, triple, err, cap) : NULL;
-    bool ok = false;
-    LLVMOrcLLJITRef jit = NULL;
-    LLVMOrcThreadSafeContextRef tsc = NULL;
-    LLVMModuleRef m = NULL;
-    LLVMBuilderRef b = NULL;
-    if (!tm || !tm_jit) goto done;
-    tsc = LLVMOrcCreateNewThreadSafeContext();
-    jit_gen g = {0};
-    g.c = LLVMOrcThreadSafeContextGetContext(tsc);
-    g.m = m = LLVMModuleCreateWithNameInContext("visa", g.c);
-    g.b = b = LLVMCreateBuilderInContext(g.c);
-    g.i1 = LLVMInt1TypeInContext(g.c), g.i8 = LLVMInt8TypeInContext(g.c), g.i16 = LLVMInt16TypeInContext(g.c);
-    g.i32 = LLVMInt32TypeInContext(g.c), g.i64 = LLVMInt64TypeInContext(g.c);
-    g.f16 = LLVMHalfTypeInContext(g.c), g.f32 = LLVMFloatTypeInContext(g.c), g.f64 = LLVMDoubleTypeInContext(g.c);
-#if defined(__x86_64__)
-    g.f16c = g.fused = p->isa >= EMU_ISA_AVX2;
-    g.vec512 = p->isa == EMU_ISA_AVX512;
-#endif
-    g.ptr = LLVMPointerTypeInContext(g.c, 0);
+/* Blocks per LLVM module: a compilation checks between modules whether it is still wanted, so
+** freeing a program waits for one module's compilation at most. */
+#define JIT_CHUNK_OPS 256u
+
+static void new_types(jit_gen *g, LLVMContextRef c) {
+    g->c = c;
+    g->i1 = LLVMInt1TypeInContext(c), g->i8 = LLVMInt8TypeInContext(c), g->i16 = LLVMInt16TypeInContext(c);
+    g->i32 = LLVMInt32TypeInContext(c), g->i64 = LLVMInt64TypeInContext(c);
+    g->f16 = LLVMHalfTypeInContext(c), g->f32 = LLVMFloatTypeInContext(c), g->f64 = LLVMDoubleTypeInContext(c);
+    g->ptr = LLVMPointerTypeInContext(c, 0);
+}
+
+/* Blocks [first, last) as one module: generated, verified, optimised, added to jit and looked up
+** (which compiles them) into j->fns. */
+static bool compile_chunk(const emu_program *p, struct emu_jit *j, jit_gen *g, LLVMOrcThreadSafeContextRef tsc,
+                          LLVMTargetMachineRef tm, const char *triple, uint32_t first, uint32_t last) {
+    char *err = j->error, name[32];
+    size_t cap = sizeof j->error;
+    LLVMModuleRef m = g->m = LLVMModuleCreateWithNameInContext("visa", g->c);
     LLVMSetTarget(m, triple);
     LLVMTargetDataRef dl = LLVMCreateTargetDataLayout(tm);
     LLVMSetModuleDataLayout(m, dl);
     LLVMDisposeTargetData(dl);
-    char name[32];
-    for (uint32_t i = 0; i < nb; i++) {
+    for (uint32_t i = first; i < last; i++) {
         snprintf(name, sizeof name, "visa_b%u_full", i);
-        gen_function(&g, p, &blocks[i], name, true);
+        gen_function(g, p, &j->blocks[i], name, true);
         snprintf(name, sizeof name, "visa_b%u_mask", i);
-        gen_function(&g, p, &blocks[i], name, false);
+        gen_function(g, p, &j->blocks[i], name, false);
     }
     char *msg = NULL;
     if (LLVMVerifyModule(m, LLVMReturnStatusAction, &msg)) {
         snprintf(err, cap, "generated code does not verify: %.200s", msg ? msg : "");
         LLVMDisposeMessage(msg);
-        goto done;
+        LLVMDisposeModule(m);
+        return false;
     }
     LLVMDisposeMessage(msg);
     LLVMPassBuilderOptionsRef po = LLVMCreatePassBuilderOptions();
     LLVMErrorRef e = LLVMRunPasses(m, "default<O3>", tm, po);
     LLVMDisposePassBuilderOptions(po);
-    if (e) {
-        error_text(e, err, cap);
-        goto done;
+    if (!e) e = LLVMOrcLLJITAddLLVMIRModule(j->code, LLVMOrcLLJITGetMainJITDylib(j->code),
+                                            LLVMOrcCreateNewThreadSafeModule(m, tsc)); /* m is LLVM's either way */
+    else LLVMDisposeModule(m);
+    for (uint32_t i = 2 * first; !e && i < 2 * last; i++) {
+        LLVMOrcExecutorAddress a;
+        snprintf(name, sizeof name, i % 2 ? "visa_b%u_mask" : "visa_b%u_full", i / 2);
+        if (!(e = LLVMOrcLLJITLookup(j->code, &a, name)))
+            j->fns[i] = (jit_fn)(uintptr_t)a; /* an executor address is the host address of the function */
     }
+    if (e) error_text(e, err, cap);
+    return !e;
+}
+
+/* Compile every block into j->code and j->fns, a module of about JIT_CHUNK_OPS ops at a time.
+** False with a reason in j->error when LLVM refuses or the program is being freed. */
+static bool compile(const emu_program *p, struct emu_jit *j) {
+    char *err = j->error;
+    size_t cap = sizeof j->error;
+    const char *why = emu_llvm_load(); /* the library and its native target, once per process */
+    if (why) {
+        snprintf(err, cap, "%s", why);
+        return false;
+    }
+    char *triple = LLVMGetDefaultTargetTriple();
+    LLVMTargetMachineRef tm = target_machine(p, triple, err, cap),
+                         tm_jit = tm ? target_machine(p, triple, err, cap) : NULL;
+    LLVMOrcThreadSafeContextRef tsc = NULL;
+    LLVMBuilderRef b = NULL;
+    bool ok = false;
+    if (!tm || !tm_jit) goto done;
     LLVMOrcLLJITBuilderRef jb = LLVMOrcCreateLLJITBuilder();
     LLVMOrcLLJITBuilderSetJITTargetMachineBuilder(jb, LLVMOrcJITTargetMachineBuilderCreateFromTargetMachine(tm_jit));
     tm_jit = NULL; /* owned by the builder now */
-    if ((e = LLVMOrcCreateLLJIT(&jit, jb))) {
+    LLVMErrorRef e = LLVMOrcCreateLLJIT(&j->code, jb);
+    if (e) {
         error_text(e, err, cap);
-        jit = NULL;
+        j->code = NULL;
         goto done;
     }
-    LLVMOrcThreadSafeModuleRef tsm = LLVMOrcCreateNewThreadSafeModule(m, tsc);
-    m = NULL; /* owned by tsm */
-    if ((e = LLVMOrcLLJITAddLLVMIRModule(jit, LLVMOrcLLJITGetMainJITDylib(jit), tsm))) { /* tsm is LLVM's either way */
-        error_text(e, err, cap);
-        goto done;
-    }
-    for (uint32_t i = 0; i < 2 * nb; i++) {
-        LLVMOrcExecutorAddress a;
-        snprintf(name, sizeof name, i % 2 ? "visa_b%u_mask" : "visa_b%u_full", i / 2);
-        if ((e = LLVMOrcLLJITLookup(jit, &a, name))) {
-            error_text(e, err, cap);
-            goto done;
-        }
-        fns[i] = (jit_fn)(uintptr_t)a; /* an executor address is the host address of the function */
-    }
+    tsc = LLVMOrcCreateNewThreadSafeContext();
+    jit_gen g = {0};
+    new_types(&g, LLVMOrcThreadSafeContextGetContext(tsc));
+    g.b = b = LLVMCreateBuilderInContext(g.c);
+#if defined(__x86_64__)
+    g.f16c = g.fused = p->isa >= EMU_ISA_AVX2;
+    g.vec512 = p->isa == EMU_ISA_AVX512;
+#endif
     ok = true;
+    for (uint32_t first = 0, last; ok && first < j->nblocks; first = last) {
+        uint32_t ops = 0;
+        for (last = first; last < j->nblocks && (last == first || ops < JIT_CHUNK_OPS); last++)
+            ops += j->blocks[last].body_end - j->blocks[last].first;
+        if (atomic_load_explicit(&j->abandon, memory_order_relaxed)) {
+            snprintf(err, cap, "not compiled: the kernel was released first");
+            ok = false;
+        } else ok = compile_chunk(p, j, &g, tsc, tm, triple, first, last);
+    }
 done:
     if (b) LLVMDisposeBuilder(b);
-    if (m) LLVMDisposeModule(m);
     if (tsc) LLVMOrcDisposeThreadSafeContext(tsc);
     if (tm) LLVMDisposeTargetMachine(tm);
     if (tm_jit) LLVMDisposeTargetMachine(tm_jit);
     LLVMDisposeMessage(triple);
-    if (!ok && jit) {
-        LLVMOrcDisposeLLJIT(jit);
-        jit = NULL;
+    if (!ok && j->code) {
+        LLVMOrcDisposeLLJIT(j->code);
+        j->code = NULL;
     }
-    return jit;
+    return ok;
 }
 
-visa_status emu_jit_build(emu_program *p, diag_sink *ds) {
-    if (p->tier == EMU_TIER_INTERP || p->generic || !p->ops.len) return VISA_OK;
+/* Compile the planned blocks and publish the op array that runs them. */
+static void compile_now(const emu_program *p) {
+    struct emu_jit *j = p->jit;
+    emu_llvm_busy(true);
+    bool ok = compile(p, j);
+    emu_llvm_busy(false);
+    if (ok) {
+        for (uint32_t i = 0; i < j->nblocks; i++)
+            j->blocks[i].full = j->fns[2 * i], j->blocks[i].masked = j->fns[2 * i + 1];
+        atomic_store_explicit(&j->ready, j->ops, memory_order_release);
+    }
+    atomic_store_explicit(&j->state, ok ? JIT_READY : JIT_FAILED, memory_order_release);
+}
+
+static void *compile_thread(void *arg) {
+    compile_now(arg);
+    return NULL;
+}
+
+/* The kernel is hot: its blocks are compiled once, by the first thread to get here (which starts
+** a thread for it unless the program says wait, or no thread can be had). */
+static void start_compile(const emu_program *p) {
+    struct emu_jit *j = p->jit;
+    unsigned planned = JIT_PLANNED;
+    if (!atomic_compare_exchange_strong(&j->state, &planned, JIT_COMPILING)) return;
+    if (!j->wait && !pthread_create(&j->thread, NULL, compile_thread, (void *)p)) {
+        j->threaded = true;
+        return;
+    }
+    compile_now(p);
+}
+
+const emu_op *emu_jit_ops(const emu_program *p) {
+    return p->jit ? atomic_load_explicit(&p->jit->ready, memory_order_acquire) : NULL;
+}
+
+bool emu_jit_heat(emu_thread *t) {
+    struct emu_jit *j = t->prog->jit;
+    uint64_t add = t->steps > t->heat_noted ? t->steps - t->heat_noted : 0;
+    t->heat_noted = t->steps;
+    if (atomic_load_explicit(&j->state, memory_order_relaxed) == JIT_PLANNED &&
+        atomic_fetch_add_explicit(&j->heat, add, memory_order_relaxed) + add >= j->hot)
+        start_compile(t->prog);
+    return atomic_load_explicit(&j->ready, memory_order_acquire) != NULL;
+}
+
+void emu_jit_note_compiled(emu_thread *t) {
+    if (!t->jit_steps) return;
+    atomic_fetch_add_explicit(&t->prog->jit->compiled_steps, t->jit_steps, memory_order_relaxed);
+    t->jit_steps = 0;
+}
+
+bool emu_jit_compiled(const emu_program *p) { return emu_jit_ops(p) != NULL; }
+
+uint64_t emu_jit_compiled_steps(const emu_program *p) {
+    return p->jit ? atomic_load_explicit(&p->jit->compiled_steps, memory_order_relaxed) : 0;
+}
+
+const char *emu_jit_error(const emu_program *p) {
+    return p->jit && atomic_load_explicit(&p->jit->state, memory_order_acquire) == JIT_FAILED ? p->jit->error : "";
+}
+
+/* The blocks the tier compiles, in program order.  A straight-line run is worth compiling by
+** default when it is long: below that, calling it costs about what the dispatches it saves do. */
+#define JIT_MIN_RUN_OPS 16u
+typedef VEC(emu_jit_block) jit_block_vec;
+static visa_status plan_blocks(const emu_program *p, jit_block_vec *blocks) {
     uint32_t n = p->ops.len;
-    VEC(emu_jit_block) blocks = {0};
     for (uint32_t i = 0; i < n;) {
         const emu_op *op = &p->ops.data[i];
         bool label = op->form == VISA_FORM_LABEL;
@@ -1024,9 +1150,7 @@ visa_status emu_jit_build(emu_program *p, diag_sink *ds) {
         emu_jit_block blk = {.first = i, .body_end = end};
         const emu_op *next = end < n ? &p->ops.data[end] : NULL;
         blk.loop = next && back_edge(next, i);
-        /* By default only whole loops: a straight-line block costs a call and saves a few
-        ** dispatches, and measured slower than the fast handlers it replaces (docs/emulator.md) */
-        bool worth = p->tier == EMU_TIER_JIT_ALL ? ops >= 1 : blk.loop;
+        bool worth = p->tier == EMU_TIER_JIT_ALL ? ops >= 1 : blk.loop || ops >= JIT_MIN_RUN_OPS;
         if (ops && worth) {
             for (uint32_t k = i; k < end; k++) {
                 const emu_op *o = &p->ops.data[k];
@@ -1034,56 +1158,67 @@ visa_status emu_jit_build(emu_program *p, diag_sink *ds) {
                 blk.fenv |= o->fenv != 0;
                 blk.calls |= o->form != VISA_FORM_LABEL && !compilable(p, o);
             }
-            if (!vec_push(p->ctx, &blocks, blk)) {
-                vec_free(p->ctx, &blocks);
-                return VISA_E_NOMEM;
-            }
+            if (!vec_push(p->ctx, blocks, blk)) return VISA_E_NOMEM;
         }
         i = end;
     }
-    if (!blocks.len) return VISA_OK;
-    struct emu_jit *j = vx_alloc(p->ctx, sizeof *j);
-    emu_op *jops = vx_alloc(p->ctx, sizeof(emu_op) * n);
-    jit_fn *fns = vx_alloc(p->ctx, sizeof(jit_fn) * 2 * blocks.len);
-    if (!j || !jops || !fns) {
-        vx_free(p->ctx, j, sizeof *j);
-        vx_free(p->ctx, jops, sizeof(emu_op) * n);
-        vx_free(p->ctx, fns, sizeof(jit_fn) * 2 * blocks.len);
+    return VISA_OK;
+}
+
+static void free_jit(visa_ctx *ctx, struct emu_jit *j, uint32_t nops) {
+    if (j->code) LLVMOrcDisposeLLJIT(j->code);
+    vx_free(ctx, j->blocks, sizeof(emu_jit_block) * j->cap);
+    vx_free(ctx, j->ops, sizeof(emu_op) * nops);
+    vx_free(ctx, j->fns, sizeof(jit_fn) * 2 * j->nblocks);
+    vx_free(ctx, j, sizeof *j);
+}
+
+visa_status emu_jit_build(emu_program *p, uint64_t hot, bool wait, diag_sink *ds) {
+    if (p->tier == EMU_TIER_INTERP || p->generic || !p->ops.len) return VISA_OK;
+    uint32_t n = p->ops.len;
+    jit_block_vec blocks = {0};
+    if (plan_blocks(p, &blocks) != VISA_OK) {
         vec_free(p->ctx, &blocks);
         return VISA_E_NOMEM;
     }
-    j->blocks = blocks.data;
-    j->nblocks = blocks.len;
-    j->cap = blocks.cap;
-    p->jit = j;
-    j->code = compile(p, j->blocks, j->nblocks, fns, p->jit_error, sizeof p->jit_error);
-    for (uint32_t i = 0; j->code && i < j->nblocks; i++)
-        j->blocks[i].full = fns[2 * i], j->blocks[i].masked = fns[2 * i + 1];
-    vx_free(p->ctx, fns, sizeof(jit_fn) * 2 * blocks.len);
-    if (!j->code) {
-        vx_free(p->ctx, jops, sizeof(emu_op) * n);
-        if (p->tier != EMU_TIER_JIT_ALL) return VISA_OK; /* interpreted; p->jit_error says why */
-        emu_diag(ds, EDIAG_JIT_FAILED, 0, 0, p->jit_error);
-        return VISA_E_UNSUPPORTED;
+    if (!blocks.len) return VISA_OK;
+    struct emu_jit *j = vx_alloc(p->ctx, sizeof *j);
+    if (j) {
+        memset(j, 0, sizeof *j);
+        j->blocks = blocks.data, j->nblocks = blocks.len, j->cap = blocks.cap;
+        j->ops = vx_alloc(p->ctx, sizeof(emu_op) * n);
+        j->fns = vx_alloc(p->ctx, sizeof(jit_fn) * 2 * blocks.len);
     }
-    memcpy(jops, p->ops.data, sizeof(emu_op) * n);
+    if (!j || !j->ops || !j->fns) {
+        if (j) free_jit(p->ctx, j, n);
+        else vec_free(p->ctx, &blocks);
+        return VISA_E_NOMEM;
+    }
+    memcpy(j->ops, p->ops.data, sizeof(emu_op) * n);
     for (uint32_t i = 0; i < j->nblocks; i++) {
-        jops[j->blocks[i].first].fn = emu_jit_block_op;
-        jops[j->blocks[i].first].aux = &j->blocks[i];
+        j->ops[j->blocks[i].first].fn = emu_jit_block_op;
+        j->ops[j->blocks[i].first].aux = &j->blocks[i];
     }
-    p->jit_ops = jops;
+    j->hot = hot;
+    j->wait = wait;
+    p->jit = j;
     p->jit_blocks = j->nblocks;
-    return VISA_OK;
+    if (p->tier != EMU_TIER_JIT_ALL && hot) return VISA_OK; /* compiled when hot (emu_jit_heat) */
+    atomic_store(&j->state, JIT_COMPILING);
+    compile_now(p);
+    if (emu_jit_compiled(p) || p->tier != EMU_TIER_JIT_ALL) return VISA_OK; /* else interpreted: emu_jit_error */
+    emu_diag(ds, EDIAG_JIT_FAILED, 0, 0, j->error);
+    return VISA_E_UNSUPPORTED;
 }
 
 void emu_jit_free(emu_program *p) {
     struct emu_jit *j = p->jit;
     if (!j) return;
-    if (j->code) LLVMOrcDisposeLLJIT(j->code);
-    vx_free(p->ctx, j->blocks, sizeof(emu_jit_block) * j->cap);
-    vx_free(p->ctx, j, sizeof *j);
-    if (p->jit_ops) vx_free(p->ctx, p->jit_ops, sizeof(emu_op) * p->ops.len);
+    if (j->threaded) {
+        atomic_store(&j->abandon, true);
+        pthread_join(j->thread, NULL);
+    }
+    free_jit(p->ctx, j, p->ops.len);
     p->jit = NULL;
-    p->jit_ops = NULL;
 }
 #endif

@@ -12,15 +12,33 @@
 #define LLVM_DL_NAME(macro) LLVM_DL_STR(macro) /* LLVM_NATIVE_TARGET -> "LLVMInitializeX86Target" */
 
 /* The library's one global state, and why it is one: a process has one dynamic loader and loads
-** LLVM once for all its contexts.  It is written only inside pthread_once and read-only after;
-** LLVM (and the code compiled with it) stays loaded until the process ends. */
+** LLVM once for all its contexts.  It is written only inside pthread_once and read-only after,
+** except the count of compilations under way, which its lock guards; LLVM (and the code compiled
+** with it) stays loaded until the process ends. */
 static struct {
     emu_llvm_api api;
     const char *why; /* NULL when loaded */
     char msg[160];
-} llvm;
+    /* compilations under way (emu_llvm_busy), which the process's exit waits for */
+    pthread_mutex_t lock;
+    pthread_cond_t idle;
+    unsigned busy;
+} llvm = {.lock = PTHREAD_MUTEX_INITIALIZER, .idle = PTHREAD_COND_INITIALIZER};
 static pthread_once_t llvm_once = PTHREAD_ONCE_INIT;
 const emu_llvm_api *const emu_llvm = &llvm.api;
+
+static void wait_idle(void) {
+    pthread_mutex_lock(&llvm.lock);
+    while (llvm.busy) pthread_cond_wait(&llvm.idle, &llvm.lock);
+    pthread_mutex_unlock(&llvm.lock);
+}
+
+void emu_llvm_busy(bool begin) {
+    pthread_mutex_lock(&llvm.lock);
+    if (begin) llvm.busy++;
+    else if (!--llvm.busy) pthread_cond_broadcast(&llvm.idle);
+    pthread_mutex_unlock(&llvm.lock);
+}
 
 static void llvm_load_once(void) {
     /* AT_BASE is the dynamic loader's address, 0 in a statically linked program: there glibc's
@@ -59,6 +77,9 @@ static void llvm_load_once(void) {
         dlclose(h);
         return;
     }
+    /* Registered after dlopen ran LLVM's constructors, so exit() runs it before LLVM's static
+    ** destructors: a compilation in a background thread (jit.c) finishes before they do. */
+    atexit(wait_idle);
 #if EMU_LLVM_NATIVE /* what LLVMInitializeNativeTarget and LLVMInitializeNativeAsmPrinter do */
     llvm.api.target_info();
     llvm.api.target();

@@ -10,6 +10,8 @@
 #ifndef VISA_EMU_LLVM_DL_H
 #define VISA_EMU_LLVM_DL_H
 
+#include <stdbool.h>
+
 #include <llvm-c/Analysis.h>
 #include <llvm-c/Core.h>
 #include <llvm-c/Error.h>
@@ -41,5 +43,9 @@ extern const emu_llvm_api *const emu_llvm;
 ** target, once per process.  NULL when LLVM is ready, else why not, in a string that lives as long
 ** as the process.  Thread-safe. */
 const char *emu_llvm_load(void);
+
+/* A compilation begins (true) or ends (false).  The process's exit waits until none is under way:
+** a background compilation (jit.c) must not run while exit() destroys LLVM's static objects. */
+void emu_llvm_busy(bool begin);
 
 #endif

@@ -184,6 +184,7 @@ void emu_knobs_read(emu_knobs *k) {
     k->generic = generic && *generic && strcmp(generic, "0") != 0;
     k->isa = (uint8_t)emu_isa_select();
     k->tier = (uint8_t)emu_tier_select();
+    emu_jit_knobs(&k->jit_hot, &k->jit_wait);
 }
 
 visa_status emu_lower(visa_ctx *ctx, const visa_module *m, const ir_routine *r, visa_platform plat,
@@ -250,7 +251,7 @@ visa_status emu_lower(visa_ctx *ctx, const visa_module *m, const ir_routine *r, 
     for (uint32_t k = 0; k < built; k++) emu_layout_free(ctx, &lays[k]);
     vx_free(ctx, order, sizeof(uint32_t) * nr);
     vx_free(ctx, lays, sizeof(emu_layout) * nr);
-    if (st == VISA_OK) st = emu_jit_build(p, ds);
+    if (st == VISA_OK) st = emu_jit_build(p, knobs->jit_hot, knobs->jit_wait, ds);
     if (st != VISA_OK) emu_program_free(p);
     return st;
 }

@@ -13,11 +13,14 @@ visa_status emu_layout_build(visa_ctx *ctx, const ir_routine *r, visa_platform p
 void emu_layout_free(visa_ctx *ctx, emu_layout *lay);
 /* How a program is lowered besides the kernel and platform: read from the environment when a
 ** kernel is prepared (VISA_EMU_GENERIC: no fast paths; VISA_EMU_ISA: the host vector level of the
-** fast handlers; VISA_EMU_TIER: interp, jit or jit-all), and part of a prepared kernel's key. */
+** fast handlers; VISA_EMU_TIER: interp, jit or jit-all; VISA_EMU_JIT_HOT and VISA_EMU_JIT_WAIT: when
+** and where the default tier compiles), and part of a prepared kernel's key. */
 typedef struct emu_knobs {
     bool generic;
     uint8_t isa; /* EMU_ISA_* */
     uint8_t tier; /* EMU_TIER_* (jit.h) */
+    bool jit_wait; /* VISA_EMU_JIT_WAIT: compile in the thread that finds the kernel hot (jit.h) */
+    uint64_t jit_hot; /* VISA_EMU_JIT_HOT: instructions run before compiling (jit.h) */
 } emu_knobs;
 void emu_knobs_read(emu_knobs *k);
 /* Lower kernel r of module m for a platform into *prog (which owns what it allocates afterwards,

@@ -13,11 +13,13 @@
 
 #include "prepare.h"
 
+#include "jit.h"
+
 typedef struct emu_prepared {
     vx_cached base;
     pthread_mutex_t lock;
     visa_kernel *head;
-    _Atomic uint64_t kernels, lowerings, compilations, launches;
+    _Atomic uint64_t kernels, lowerings, launches;
 } emu_prepared;
 
 static void prepared_release(visa_ctx *ctx, vx_cached *self) {
@@ -55,7 +57,7 @@ static emu_prepared *prepared_of(const visa_module *m) {
 static visa_kernel *find(const emu_prepared *set, const ir_routine *r, visa_platform plat, const emu_knobs *kn) {
     for (visa_kernel *k = set->head; k; k = k->next)
         if (k->r == r && k->plat == plat && k->knobs.generic == kn->generic && k->knobs.isa == kn->isa &&
-            k->knobs.tier == kn->tier)
+            k->knobs.tier == kn->tier && k->knobs.jit_hot == kn->jit_hot && k->knobs.jit_wait == kn->jit_wait)
             return k;
     return NULL;
 }
@@ -91,7 +93,6 @@ visa_status visa_kernel_prepare(const visa_module *m, const char *kernel, visa_p
             st = emu_lower(m->ctx, m, r, plat, &kn, &k->prog, &ds);
         }
         if (st == VISA_OK) {
-            if (k->prog.jit_blocks) atomic_fetch_add(&set->compilations, 1);
             atomic_fetch_add(&set->kernels, 1);
             k->next = set->head;
             set->head = k;
@@ -122,12 +123,16 @@ visa_status visa_module_prepare_stats(const visa_module *m, visa_prepare_stats *
     visa_prepare_stats s;
     memset(&s, 0, sizeof s);
     s.struct_size = out->struct_size;
-    const emu_prepared *set =
-        (const emu_prepared *)atomic_load_explicit(&((visa_module *)m)->prepared, memory_order_acquire);
+    emu_prepared *set = (emu_prepared *)atomic_load_explicit(&((visa_module *)m)->prepared, memory_order_acquire);
     if (set) {
         s.kernels = atomic_load(&set->kernels);
         s.lowerings = atomic_load(&set->lowerings);
-        s.compilations = atomic_load(&set->compilations);
+        pthread_mutex_lock(&set->lock);
+        for (const visa_kernel *k = set->head; k; k = k->next) {
+            s.compilations += emu_jit_compiled(&k->prog);
+            s.compiled_instructions += emu_jit_compiled_steps(&k->prog);
+        }
+        pthread_mutex_unlock(&set->lock);
         s.launches = atomic_load(&set->launches);
     }
     memcpy(out, &s, out->struct_size < sizeof s ? out->struct_size : sizeof s);

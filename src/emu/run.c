@@ -5,6 +5,8 @@
 ** (a block's first op hands the block to emu_jit_exec, which returns the step count after it) and
 ** the observed one (observe.c's hooks before and after each op, for observers and run checks).
 ** The plain copies never test for an observer: emu_run_thread picks the copy once per slice.
+** Under the default tier a program starts interpreted and is compiled once hot (jit.h): the
+** interpreter's copy then hands over to the compiled one at its next limit check.
 **
 ** Limits are checked only at back-edges (an op after which pc did not advance: every endless run
 ** passes one again and again), and there only once every EMU_CHECK_STEPS instructions of the
@@ -52,10 +54,13 @@ uint64_t emu_limits_check(emu_thread *t, uint64_t steps) {
     return next_check(t, steps);
 }
 
-static inline __attribute__((always_inline)) void run_loop(emu_thread *t, const emu_op *ops, const bool compiled,
+/* Runs the thread until it ends, blocks or faults; the interpreter's copy also stops (true) at a
+** limit check once its program's compiled op array is ready (tiered: jit.h emu_jit_heat). */
+static inline __attribute__((always_inline)) bool run_loop(emu_thread *t, const emu_op *ops, const bool compiled,
                                                            const bool observed) {
     uint64_t steps = t->steps; /* in a register: handlers never read it */
     uint64_t check = next_check(t, steps);
+    const bool tiered = !compiled && !observed && t->prog->jit;
     emu_obs_step seen;
     while (!t->done) {
         const uint32_t at = t->pc;
@@ -67,8 +72,11 @@ static inline __attribute__((always_inline)) void run_loop(emu_thread *t, const 
         }
         if (observed) emu_observe_op_begin(t, at, steps, &seen);
         steps++;
-        if (compiled && op->fn == emu_jit_block_op) steps = emu_jit_exec(t, op, steps, check);
-        else op->fn(t, op);
+        if (compiled && op->fn == emu_jit_block_op) {
+            uint64_t before = steps - 1;
+            steps = emu_jit_exec(t, op, steps, check);
+            t->jit_steps += steps - before;
+        } else op->fn(t, op);
         if (observed) emu_observe_op_end(t, at, &seen);
         if (__builtin_expect(t->done, 0)) {
             /* a thread past its step limit without a back-edge since (straight-line code) ends in error */
@@ -76,18 +84,39 @@ static inline __attribute__((always_inline)) void run_loop(emu_thread *t, const 
             /* the op that faulted, whether or not its handler moved on; in a compiled block the
             ** block left pc at it (jit.c) */
             if (t->fault && !(compiled && op->fn == emu_jit_block_op)) t->pc = at;
-        } else if (__builtin_expect(t->pc <= at && steps > check, 0) && !(check = emu_limits_check(t, steps))) {
-            t->pc = at; /* a limit: named at the branch that jumped back */
-            break;
+        } else if (__builtin_expect(t->pc <= at && steps > check, 0)) {
+            if (!(check = emu_limits_check(t, steps))) {
+                t->pc = at; /* a limit: named at the branch that jumped back */
+                break;
+            }
+            t->steps = steps;
+            if (tiered && emu_jit_heat(t)) return true; /* the arrays are parallel: go on at pc there */
         }
         /* an op that waits at a barrier is reported when it completes */
         if (observed && !t->blocked && !t->fault) emu_observe_op_report(t, at, &seen);
     }
     t->steps = steps;
+    return false;
 }
 
 void emu_run_thread(emu_thread *t) {
-    if (t->obs) run_loop(t, t->prog->ops.data, false, true);
-    else if (t->prog->jit_ops) run_loop(t, t->prog->jit_ops, true, false);
-    else run_loop(t, t->prog->ops.data, false, false);
+    const emu_program *p = t->prog;
+    if (t->obs) {
+        run_loop(t, p->ops.data, false, true);
+        return;
+    }
+    if (!p->jit) {
+        run_loop(t, p->ops.data, false, false);
+        return;
+    }
+    const emu_op *compiled = emu_jit_ops(p);
+    if (!compiled) {
+        if (!run_loop(t, p->ops.data, false, false)) { /* the thread ended, blocked or faulted */
+            emu_jit_heat(t); /* the slice's steps count too */
+            return;
+        }
+        compiled = emu_jit_ops(p);
+    }
+    run_loop(t, compiled, true, false);
+    emu_jit_note_compiled(t);
 }

@@ -296,7 +296,7 @@ static uint32_t blocks_of(visa_ctx *ctx, visa_module *m, const char *tier, char 
     emu_program p;
     if (emu_lower(ctx, m, &m->routines.data[0], VISA_PLATFORM_XE2, NULL, &p, &ds) != VISA_OK) return UINT32_MAX;
     uint32_t n = p.jit_blocks;
-    snprintf(err, cap, "%s", p.jit_error);
+    snprintf(err, cap, "%s", emu_jit_error(&p));
     emu_program_free(&p);
     return n;
 }

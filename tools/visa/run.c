@@ -329,15 +329,22 @@ static obs_session *start_observing(run_cfg *c, const loaded *L, visa_observer *
     return os;
 }
 
-/* --stats: on standard error, or with --json the "stats" member. */
-static void report_stats(const visa_run_stats *stats, double secs) {
+/* --stats: on standard error, or with --json the "stats" member; how many of the instructions ran
+** in compiled code (the module's only launch: all its kernels' count). */
+static void report_stats(const visa_module *m, const visa_run_stats *stats, double secs) {
     double rate = secs > 0 ? (double)stats->instructions / secs * 1e-6 : 0.0;
+    visa_prepare_stats ps;
+    memset(&ps, 0, sizeof ps);
+    ps.struct_size = sizeof ps;
+    visa_module_prepare_stats(m, &ps);
+    unsigned long long compiled = ps.compiled_instructions;
     if (report_json())
-        sb_printf(report_field("stats"), "{\"instructions\": %llu, \"threads\": %llu, \"seconds\": %.6f}",
-                  (unsigned long long)stats->instructions, (unsigned long long)stats->threads, secs);
+        sb_printf(report_field("stats"),
+                  "{\"instructions\": %llu, \"threads\": %llu, \"seconds\": %.6f, \"compiled_instructions\": %llu}",
+                  (unsigned long long)stats->instructions, (unsigned long long)stats->threads, secs, compiled);
     else
-        fprintf(stderr, "visa: %llu vISA instructions in %llu threads, %.3f s (%.1f M instructions/s)\n",
-                (unsigned long long)stats->instructions, (unsigned long long)stats->threads, secs, rate);
+        fprintf(stderr, "visa: %llu vISA instructions in %llu threads, %.3f s (%.1f M instructions/s), %llu compiled\n",
+                (unsigned long long)stats->instructions, (unsigned long long)stats->threads, secs, rate, compiled);
 }
 
 /* After a run: --out files (none after a failure: rc), then --print lines; returns rc or EXIT_DIAG. */
@@ -382,7 +389,7 @@ static int run_kernel(run_cfg *c, const loaded *L) {
     obs_launch_finish(ol, ol ? obs_prepared(L->m, c->ro.kernel, c->platform, st) : NULL);
     if (os && obs_session_finish(os)) rc = EXIT_DIAG;
     obs_session_free(os);
-    if (c->want_stats) report_stats(&stats, (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9);
+    if (c->want_stats) report_stats(L->m, &stats, (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9);
     if (st == VISA_OK) return write_results(c, rc);
     /* a bad launch (VISA_E_ARG) and run-time errors have their diagnostics */
     if (st != VISA_E_RUNTIME && st != VISA_E_UNSUPPORTED && st != VISA_E_ARG) report_status(st);
