@@ -55,11 +55,12 @@ check: test check-asan
 
 # The multi-threaded emulator tests (ctest label "threads": runs on 2, 4 and 8 host threads)
 # under ThreadSanitizer.  Not part of `check`: the tests take seconds, but a third build of the
-# library does not, and the launch's threading changes rarely; run it when touching launch.c.
+# library does not, and the launch's threading changes rarely; run it when touching launch.c,
+# run.c or jit.c's tiering.  The ICD's threads run under TSan in `check` (icd_threads_tsan).
 check-tsan:
 	@cmake -S . -B $(TSAN_BUILD) -DVISA_WERROR=ON -DVISA_TSAN=ON -DVISA_SHARED=$(SHARED) >/dev/null
 	@cmake --build $(TSAN_BUILD) -j$(JOBS) --target visa-cli test_gemm test_corpus_attention test_api test_prepare test_tiers
-	@cd $(TSAN_BUILD) && TSAN_OPTIONS=halt_on_error=1 ctest -L threads --output-on-failure -j$(JOBS)
+	@cd $(TSAN_BUILD) && TSAN_OPTIONS=halt_on_error=1 ctest -L threads -E '^icd_' --output-on-failure -j$(JOBS)
 
 FUZZ_SECONDS ?= 60
 FUZZ_RUN = nice -n 19 build-fuzz/tests/fuzz/$(1) -max_total_time=$(FUZZ_SECONDS) -timeout=20 \

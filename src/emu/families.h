@@ -96,6 +96,24 @@ bool emu_sync_lower_send(emu_program *p, const ir_inst *in, emu_op *op, const em
 /* lsc.c: the op is a SIMT or transposed LSC load or store that only moves data (no EOT): its
 ** handler leaves control at the next op or faults, so compiled code may call it (jit.c). */
 bool emu_lsc_moves_data(const emu_op *op);
+/* lsc.c: the op is a plain load that compiled code may do itself (jit.c): d32 or d64 elements
+** (simt_plain's case), A64 or A32 addresses, its payload inside the file.  The load then is: every
+** lane's address (A64: a * scale + imm; A32: the same in 32 bits; SLM: emu_slm_offset of it), the
+** window emu_lsc_window gives for the first enabled lane's, and when every enabled lane's elems *
+** bytes are inside it, element k of each enabled lane copied to its lane of the destination's
+** block k; else the handler does the message (and reports the fault). */
+typedef struct emu_lsc_plain {
+    bool slm, a64;
+    unsigned bytes; /* of an element: 4 or 8 */
+    unsigned elems; /* per lane (the vector size) */
+    uint32_t stride; /* bytes from one element's block of the destination to the next */
+} emu_lsc_plain;
+bool emu_lsc_plain_load(const emu_program *p, const emu_op *op, emu_lsc_plain *d);
+/* lsc.c: the window of a plain load's space holding its lane at address a (SLM and a surface:
+** whole; global: the buffer holding a); false without one (scratch, an unbound surface, a
+** predefined surface without memory), where the handler does the message.  Reports nothing. */
+struct emu_window;
+bool emu_lsc_window(emu_thread *t, const emu_op *op, uint64_t a, struct emu_window *w);
 /* lsc.c: LSC messages sent raw (SFIDs UGM, UGML, SLM and TGM) */
 bool emu_lsc_lower_send(emu_program *p, const ir_inst *in, emu_op *op, const emu_send_desc *d, diag_sink *ds);
 

@@ -36,6 +36,7 @@
 #include "families.h"
 #include "fast.h"
 #include "fast_ops.h"
+#include "mem.h"
 
 unsigned emu_tier_select(void) {
     const char *s = getenv("VISA_EMU_TIER");
@@ -264,6 +265,7 @@ typedef struct jit_gen {
     LLVMBuilderRef b;
     LLVMValueRef file, pred, em, thread;
     LLVMValueRef trips; /* a loop function's trips before this one, NULL: straight-line */
+    LLVMValueRef window; /* an emu_window on the stack (gen_lsc_load), NULL in a block without calls */
     LLVMBasicBlockRef stop; /* returns JIT_STOPPED (made by the first call of a handler) */
     LLVMTypeRef i1, i8, i16, i32, i64, f16, f32, f64, ptr;
     bool full;
@@ -420,10 +422,15 @@ static LLVMValueRef flt_mod(jit_gen *g, LLVMValueRef x, unsigned m) {
 }
 static LLVMValueRef is_nan(jit_gen *g, LLVMValueRef x) { return LLVMBuildFCmp(g->b, LLVMRealUNO, x, x, ""); }
 
-static LLVMValueRef intrinsic(jit_gen *g, const char *name, LLVMTypeRef ty, LLVMValueRef *args, unsigned n) {
+/* A call of the intrinsic `name` overloaded on the types tys[0..ntys). */
+static LLVMValueRef intrinsic_of(jit_gen *g, const char *name, LLVMTypeRef *tys, unsigned ntys, LLVMValueRef *args,
+                                 unsigned n) {
     unsigned id = LLVMLookupIntrinsicID(name, strlen(name));
-    LLVMValueRef fn = LLVMGetIntrinsicDeclaration(g->m, id, &ty, 1);
-    return LLVMBuildCall2(g->b, LLVMIntrinsicGetType(g->c, id, &ty, 1), fn, args, n, "");
+    LLVMValueRef fn = LLVMGetIntrinsicDeclaration(g->m, id, tys, ntys);
+    return LLVMBuildCall2(g->b, LLVMIntrinsicGetType(g->c, id, tys, ntys), fn, args, n, "");
+}
+static LLVMValueRef intrinsic(jit_gen *g, const char *name, LLVMTypeRef ty, LLVMValueRef *args, unsigned n) {
+    return intrinsic_of(g, name, &ty, 1, args, n);
 }
 
 /* -- hf and bf: fast.c's bit tricks, lane for lane (no fpext / fptrunc: their NaN handling and,
@@ -845,11 +852,87 @@ static void gen_call(jit_gen *g, const emu_program *p, uint32_t index) {
     LLVMPositionBuilderAtEnd(g->b, go_on);
 }
 
+/* A call of C function fn (by its address) of type fty. */
+static LLVMValueRef call_c(jit_gen *g, LLVMTypeRef fty, const void *fn, LLVMValueRef *args, unsigned n) {
+    LLVMValueRef f = LLVMConstIntToPtr(LLVMConstInt(g->i64, (uintptr_t)fn, 0), g->ptr);
+    return LLVMBuildCall2(g->b, fty, f, args, n, "");
+}
+
+static LLVMValueRef at_window(jit_gen *g, size_t offset) {
+    return LLVMBuildGEP2(g->b, g->i8, g->window, (LLVMValueRef[]){LLVMConstInt(g->i64, offset, 0)}, 1, "");
+}
+
+/* Op `index`, a plain load (emu_lsc_plain_load, which says what it does) in compiled code: the
+** lanes' addresses and the window check in vector form, then a masked gather into the enabled
+** lanes; no enabled lane does nothing (as the handler); no window or a lane outside it goes to the
+** handler, which does the message (and reports the fault) as the interpreter would. */
+static void gen_lsc_load(jit_gen *g, const emu_program *p, uint32_t index, const emu_lsc_plain *d) {
+    const emu_op *op = &p->ops.data[index];
+    unsigned n = op->exec;
+    LLVMTypeRef v64 = LLVMVectorType(g->i64, n), et = d->bytes == 4 ? g->i32 : g->i64, vt = LLVMVectorType(et, n);
+    LLVMValueRef a;
+    if (d->a64) { /* lane_addr: a * scale + imm */
+        a = load(g, v64, at_file(g, op->src[1].off));
+        if (op->target != 1) a = LLVMBuildMul(g->b, a, splat(g, LLVMConstInt(g->i64, op->target, 0), n), "");
+        a = LLVMBuildAdd(g->b, a, splat(g, LLVMConstInt(g->i64, (uint64_t)(int64_t)op->imm, 0), n), "");
+    } else { /* the same in 32 bits */
+        LLVMValueRef a32 = load(g, LLVMVectorType(g->i32, n), at_file(g, op->src[1].off));
+        a32 = LLVMBuildAdd(g->b, LLVMBuildMul(g->b, a32, vi32(g, op->target, n), ""), vi32(g, (uint32_t)op->imm, n), "");
+        a = LLVMBuildZExt(g->b, a32, v64, "");
+    }
+    if (d->slm) a = LLVMBuildAnd(g->b, a, splat(g, LLVMConstInt(g->i64, EMU_SLM_OFFSET_MASK, 0), n), "");
+    LLVMValueRef chen = enables(g, op);
+    if (!chen) chen = c32(g, emu_lanes_mask(n));
+    LLVMValueRef fn_ir = LLVMGetBasicBlockParent(LLVMGetInsertBlock(g->b));
+    LLVMBasicBlockRef some = LLVMAppendBasicBlockInContext(g->c, fn_ir, "lanes"),
+                      fast = LLVMAppendBasicBlockInContext(g->c, fn_ir, "gather"),
+                      slow = LLVMAppendBasicBlockInContext(g->c, fn_ir, "handler"),
+                      next = LLVMAppendBasicBlockInContext(g->c, fn_ir, "loaded");
+    LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntNE, chen, c32(g, 0), ""), some, next);
+    LLVMPositionBuilderAtEnd(g->b, some);
+    /* the window holding the first enabled lane (C's bool comes back in the low byte) */
+    LLVMValueRef first = intrinsic(g, "llvm.cttz", g->i32, (LLVMValueRef[]){chen, LLVMConstInt(g->i1, 1, 0)}, 2);
+    LLVMValueRef a0 = LLVMBuildExtractElement(g->b, a, first, "");
+    LLVMValueRef at_op = LLVMConstIntToPtr(LLVMConstInt(g->i64, (uintptr_t)op, 0), g->ptr);
+    LLVMTypeRef fty = LLVMFunctionType(g->i8, (LLVMTypeRef[]){g->ptr, g->ptr, g->i64, g->ptr}, 4, 0);
+    LLVMValueRef found = call_c(g, fty, (const void *)emu_lsc_window, (LLVMValueRef[]){g->thread, at_op, a0, g->window}, 4);
+    LLVMValueRef ok = LLVMBuildICmp(g->b, LLVMIntNE, found, LLVMConstInt(g->i8, 0, 0), "");
+    LLVMValueRef lo = LLVMBuildLoad2(g->b, g->i64, at_window(g, offsetof(emu_window, lo)), "");
+    LLVMValueRef size = LLVMBuildLoad2(g->b, g->i64, at_window(g, offsetof(emu_window, size)), "");
+    LLVMValueRef host = LLVMBuildLoad2(g->b, g->ptr, at_window(g, offsetof(emu_window, host)), "");
+    LLVMValueRef bytes = LLVMConstInt(g->i64, (uint64_t)d->elems * d->bytes, 0);
+    LLVMValueRef off = LLVMBuildSub(g->b, a, splat(g, lo, n), "");
+    LLVMValueRef in = LLVMBuildICmp(g->b, LLVMIntULE, off, splat(g, LLVMBuildSub(g->b, size, bytes, ""), n), "");
+    LLVMValueRef bits = n < 32 ? LLVMBuildTrunc(g->b, chen, LLVMIntTypeInContext(g->c, n), "") : chen;
+    LLVMValueRef lanes = LLVMBuildBitCast(g->b, bits, LLVMVectorType(g->i1, n), "");
+    LLVMValueRef out = LLVMBuildAnd(g->b, lanes, LLVMBuildNot(g->b, in, ""), "");
+    LLVMValueRef any_out = intrinsic(g, "llvm.vector.reduce.or", LLVMVectorType(g->i1, n), &out, 1);
+    ok = LLVMBuildAnd(g->b, ok, LLVMBuildICmp(g->b, LLVMIntUGE, size, bytes, ""), "");
+    LLVMBuildCondBr(g->b, LLVMBuildAnd(g->b, ok, LLVMBuildNot(g->b, any_out, ""), ""), fast, slow);
+    LLVMPositionBuilderAtEnd(g->b, fast);
+    for (unsigned k = 0; k < d->elems; k++) {
+        LLVMValueRef ek = k ? LLVMBuildAdd(g->b, off, splat(g, LLVMConstInt(g->i64, (uint64_t)k * d->bytes, 0), n), "")
+                            : off;
+        LLVMValueRef ptrs = LLVMBuildGEP2(g->b, g->i8, host, &ek, 1, "");
+        LLVMValueRef dst = at_file(g, op->src[0].off + k * d->stride);
+        LLVMValueRef args[4] = {ptrs, c32(g, 1), lanes, load(g, vt, dst)};
+        LLVMTypeRef tys[2] = {vt, LLVMVectorType(g->ptr, n)};
+        store(g, intrinsic_of(g, "llvm.masked.gather", tys, 2, args, 4), dst);
+    }
+    LLVMBuildBr(g->b, next);
+    LLVMPositionBuilderAtEnd(g->b, slow);
+    gen_call(g, p, index);
+    LLVMBuildBr(g->b, next);
+    LLVMPositionBuilderAtEnd(g->b, next);
+}
+
 static void gen_body(jit_gen *g, const emu_program *p, const emu_jit_block *blk) {
     for (uint32_t i = blk->first; i < blk->body_end; i++) {
         const emu_op *op = &p->ops.data[i];
+        emu_lsc_plain load;
         if (op->form == VISA_FORM_LABEL) continue;
-        if (!compilable(p, op)) gen_call(g, p, i);
+        if (!compilable(p, op) && emu_lsc_plain_load(p, op, &load)) gen_lsc_load(g, p, i, &load);
+        else if (!compilable(p, op)) gen_call(g, p, i);
         else if (op->form == VISA_FORM_CMP) gen_cmp(g, op);
         else gen_alu(g, op);
     }
@@ -883,6 +966,7 @@ static void gen_function(jit_gen *g, const emu_program *p, const emu_jit_block *
     g->full = full;
     LLVMBasicBlockRef entry = LLVMAppendBasicBlockInContext(g->c, fn, "entry");
     LLVMPositionBuilderAtEnd(g->b, entry);
+    g->window = blk->calls ? LLVMBuildAlloca(g->b, LLVMVectorType(g->i64, 4), "window") : NULL; /* 32 >= its bytes */
     if (!blk->loop) {
         gen_body(g, p, blk);
         LLVMBuildRet(g->b, LLVMConstInt(g->i64, 1, 0));

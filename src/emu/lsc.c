@@ -132,7 +132,9 @@ typedef struct lsc_space {
     uint32_t index; /* SP_SURFACE, SP_SCRATCH: buffer index */
 } lsc_space;
 
-static bool space_of(emu_thread *t, const emu_op *op, lsc_space *s) {
+/* The message's space; without t (at lowering) only when it is known there: false for a surface
+** index of the run; with t, false after reporting a predefined surface that has no memory. */
+static bool space_known(const emu_thread *t, const emu_op *op, lsc_space *s) {
     unsigned info = op->info, at = I_ATYPE(info);
     s->index = 0;
     if (I_SFID(info) == VISA_LSC_SFID_SLM) {
@@ -146,18 +148,20 @@ static bool space_of(emu_thread *t, const emu_op *op, lsc_space *s) {
     const emu_opnd *sf = &op->src[4];
     if (sf->shape == EO_STATE && sf->off < ISA_NUM_PREDEF_SURFS) {
         /* a predefined surface (the kernel's state slots 0..5 are T0..T5) */
-        if (sf->off == VISA_PREDEF_SURF_SLM) s->kind = SP_SLM;
-        else if (sf->off == VISA_PREDEF_SURF_SCRATCH) s->kind = SP_GLOBAL;
-        else {
-            emu_fault(t, EDIAG_RUN_PREDEF_SURFACE, 0, isa_predef_surf_names[sf->off]);
-            return false;
-        }
-        return true;
+        s->kind = sf->off == VISA_PREDEF_SURF_SLM ? SP_SLM : SP_GLOBAL;
+        return sf->off == VISA_PREDEF_SURF_SLM || sf->off == VISA_PREDEF_SURF_SCRATCH;
     }
+    if (!t) return false;
     s->index = (uint32_t)emu_msg_scalar_value(t, sf) + op->dst2.lanes;
     /* the scratch surface: addresses are offsets into the thread's slice (launch.c init_scratch) */
     s->kind = emu_is_scratch(t->mem, s->index) ? SP_SCRATCH : SP_SURFACE;
     return true;
+}
+
+static bool space_of(emu_thread *t, const emu_op *op, lsc_space *s) {
+    if (space_known(t, op, s)) return true;
+    emu_fault(t, EDIAG_RUN_PREDEF_SURFACE, 0, isa_predef_surf_names[op->src[4].off]);
+    return false;
 }
 
 static inline bool in_scratch(const emu_thread *t, uint64_t addr, uint32_t size) {
@@ -983,6 +987,31 @@ void emu_lsc_nothing(emu_thread *t, const emu_op *op) { lsc_next(t, op); }
 bool emu_lsc_moves_data(const emu_op *op) {
     bool simt = op->fn == h_simt || op->fn == h_simt_d32 || op->fn == h_simt_d64 || op->fn == h_transposed;
     return simt && !I_EOT(op->info);
+}
+
+bool emu_lsc_window(emu_thread *t, const emu_op *op, uint64_t a, emu_window *w) {
+    lsc_space sp;
+    if (!space_known(t, op, &sp) || !space_window(t, &sp, w)) return false;
+    return sp.kind != SP_GLOBAL || emu_global_window(t->mem, a, w);
+}
+
+bool emu_lsc_plain_load(const emu_program *p, const emu_op *op, emu_lsc_plain *d) {
+    unsigned info = op->info, asize = I_ASIZE(info), n = op->exec;
+    bool d32 = op->fn == h_simt_d32;
+    if ((!d32 && op->fn != h_simt_d64) || I_EOT(info) || is_store(I_OP(info))) return false;
+    if (op->src[0].shape == EO_NONE || n == 0 || n > EMU_MAX_LANES) return false;
+    if (asize != VISA_LSC_AS_A64 && asize != VISA_LSC_AS_A32) return false;
+    /* SLM's addresses are masked (plain_lane_addrs): known here, or a surface's index of the run */
+    lsc_space sp;
+    d->slm = space_known(NULL, op, &sp) && sp.kind == SP_SLM;
+    d->a64 = asize == VISA_LSC_AS_A64;
+    d->bytes = d32 ? 4 : 8;
+    d->elems = I_ELEMS(info);
+    d->stride = op->dst.off;
+    /* simt_plain's payload bounds, known here: outside them the handler reports the fault */
+    uint64_t fsize = p->lay.file_bytes;
+    return op->src[0].off + (uint64_t)(d->elems - 1) * d->stride + (uint64_t)n * d->bytes <= fsize &&
+           op->src[1].off + (uint64_t)n * addr_bytes[asize] <= fsize;
 }
 
 /* -- Lowering ---------------------------------------------------------------------------------------- */

@@ -18,19 +18,8 @@
 #include <time.h>
 
 #include "emu/jit.h"
+#include "../harness.h"
 #include "visa/visa.h"
-
-static int pass, fail;
-#define CHECK(c, ...)                                            \
-    do {                                                         \
-        if (c) pass++;                                           \
-        else {                                                   \
-            fail++;                                              \
-            fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__); \
-            fprintf(stderr, __VA_ARGS__);                        \
-            fputc('\n', stderr);                                 \
-        }                                                        \
-    } while (0)
 
 /* A linear congruential hash per lane (h = lane + 16 * group), summing the values below 2^31. */
 static const char k_tloop[] = ".version 4.1\n"
@@ -116,11 +105,11 @@ static bool launch(const visa_module *m, unsigned groups, int n, unsigned thread
     ro.threads = threads;
     visa_run_stats st = {0, 0};
     int r = visa_module_run(m, &ro, args, 2, &buf, 1, &st);
-    CHECK(r == VISA_OK, "launch of %u groups, %d trips: %d", groups, n, r);
-    CHECK(st.instructions == groups * TLOOP_STEPS(n), "%llu instructions, expected %llu",
+    CHECKF(r == VISA_OK, "launch of %u groups, %d trips: %d", groups, n, r);
+    CHECKF(st.instructions == groups * TLOOP_STEPS(n), "%llu instructions, expected %llu",
           (unsigned long long)st.instructions, (unsigned long long)(groups * TLOOP_STEPS(n)));
     bool ok = model_ok(out, groups, n);
-    CHECK(ok, "%u groups, %d trips: results differ from the model", groups, n);
+    CHECKF(ok, "%u groups, %d trips: results differ from the model", groups, n);
     return r == VISA_OK && ok && st.instructions == groups * TLOOP_STEPS(n);
 }
 
@@ -128,7 +117,7 @@ static visa_prepare_stats stats_of(const visa_module *m) {
     visa_prepare_stats s;
     memset(&s, 0, sizeof s);
     s.struct_size = sizeof s;
-    CHECK(visa_module_prepare_stats(m, &s) == VISA_OK, "prepare stats");
+    CHECKF(visa_module_prepare_stats(m, &s) == VISA_OK, "prepare stats");
     return s;
 }
 
@@ -136,26 +125,26 @@ static visa_prepare_stats stats_of(const visa_module *m) {
 static void test_short_and_eager(visa_ctx *ctx) {
     set_knobs(NULL, false);
     visa_module *m = parse(ctx);
-    CHECK(m != NULL, "tloop does not parse");
+    CHECKF(m != NULL, "tloop does not parse");
     if (!m) return;
     for (int i = 0; i < 3; i++) launch(m, 4, 1000, 1); /* 3 x 32 K instructions */
     visa_prepare_stats s = stats_of(m);
-    CHECK(s.compilations == 0 && s.compiled_instructions == 0, "short runs: %llu compilations, %llu compiled",
+    CHECKF(s.compilations == 0 && s.compiled_instructions == 0, "short runs: %llu compilations, %llu compiled",
           (unsigned long long)s.compilations, (unsigned long long)s.compiled_instructions);
     visa_module_destroy(m);
 
     set_knobs("0", false);
     m = parse(ctx);
     const visa_kernel *k = NULL;
-    CHECK(m && visa_kernel_prepare(m, NULL, VISA_PLATFORM_XE2, &k) == VISA_OK, "prepare");
+    CHECKF(m && visa_kernel_prepare(m, NULL, VISA_PLATFORM_XE2, &k) == VISA_OK, "prepare");
     if (!m) return;
     s = stats_of(m);
-    CHECK(s.compilations == 1, "VISA_EMU_JIT_HOT=0: %llu compilations after preparing",
+    CHECKF(s.compilations == 1, "VISA_EMU_JIT_HOT=0: %llu compilations after preparing",
           (unsigned long long)s.compilations);
     launch(m, 1, 1000, 1);
     s = stats_of(m);
     /* the loop block: 1000 trips but the last (its jmp runs in the run loop), 8 ops each */
-    CHECK(s.compiled_instructions >= 8 * 999, "compiled from the start: %llu compiled instructions",
+    CHECKF(s.compiled_instructions >= 8 * 999, "compiled from the start: %llu compiled instructions",
           (unsigned long long)s.compiled_instructions);
     visa_module_destroy(m);
 }
@@ -166,14 +155,14 @@ static void test_short_and_eager(visa_ctx *ctx) {
 static void test_switch_mid_run(visa_ctx *ctx) {
     set_knobs("100000", true);
     visa_module *m = parse(ctx);
-    CHECK(m != NULL, "tloop does not parse");
+    CHECKF(m != NULL, "tloop does not parse");
     if (!m) return;
     const int n = 40000; /* 320 K instructions */
     launch(m, 1, n, 1);
     visa_prepare_stats s = stats_of(m);
     uint64_t all = TLOOP_STEPS(n);
-    CHECK(s.compilations == 1, "%llu compilations", (unsigned long long)s.compilations);
-    CHECK(s.compiled_instructions > all - 131072 - 64 && s.compiled_instructions <= all - 131072,
+    CHECKF(s.compilations == 1, "%llu compilations", (unsigned long long)s.compilations);
+    CHECKF(s.compiled_instructions > all - 131072 - 64 && s.compiled_instructions <= all - 131072,
           "%llu of %llu instructions compiled, expected all but the first 131,072 and the last trip's",
           (unsigned long long)s.compiled_instructions, (unsigned long long)all);
     visa_module_destroy(m);
@@ -191,18 +180,18 @@ static double now_s(void) {
 static void test_background(visa_ctx *ctx) {
     set_knobs("50000", false);
     visa_module *m = parse(ctx);
-    CHECK(m != NULL, "tloop does not parse");
+    CHECKF(m != NULL, "tloop does not parse");
     if (!m) return;
     double until = now_s() + 120;
     unsigned launches = 0;
     while (stats_of(m).compilations == 0 && now_s() < until && launch(m, MAX_GROUPS, 2000, 2)) launches++;
     visa_prepare_stats s = stats_of(m);
-    CHECK(s.compilations == 1, "not compiled after %u launches", launches);
+    CHECKF(s.compilations == 1, "not compiled after %u launches", launches);
     uint64_t before = s.compiled_instructions;
     launch(m, MAX_GROUPS, 2000, 2);
     s = stats_of(m);
     /* each thread's loop but its last trip runs in the block */
-    CHECK(s.compiled_instructions - before >= MAX_GROUPS * 8ull * 1999,
+    CHECKF(s.compiled_instructions - before >= MAX_GROUPS * 8ull * 1999,
           "a launch after compiling: %llu compiled instructions",
           (unsigned long long)(s.compiled_instructions - before));
     visa_module_destroy(m);
@@ -214,7 +203,7 @@ static void test_destroy_while_compiling(visa_ctx *ctx) {
     set_knobs("1000", false);
     for (int i = 0; i < 3; i++) {
         visa_module *m = parse(ctx);
-        CHECK(m != NULL, "tloop does not parse");
+        CHECKF(m != NULL, "tloop does not parse");
         if (!m) return;
         launch(m, 2, 2000, 1);
         visa_module_destroy(m);
@@ -224,15 +213,22 @@ static void test_destroy_while_compiling(visa_ctx *ctx) {
 int main(void) {
     if (!emu_jit_available()) {
         printf("SKIPPED: built without the compiled tier (LLVM 19)\n");
-        return 77;
+        return TH_SKIP_CODE;
     }
     visa_ctx *ctx;
     if (visa_ctx_create(NULL, &ctx) != VISA_OK) return 2;
+    CASE_BEGIN();
     test_short_and_eager(ctx);
+    CASE_END("short runs and VISA_EMU_JIT_HOT=0");
+    CASE_BEGIN();
     test_switch_mid_run(ctx);
+    CASE_END("switch in the middle of a run");
+    CASE_BEGIN();
     test_background(ctx);
+    CASE_END("background compilation, two host threads");
+    CASE_BEGIN();
     test_destroy_while_compiling(ctx);
+    CASE_END("destroyed while compiling");
     visa_ctx_destroy(ctx);
-    printf("%d passed, %d failed\n", pass, fail);
-    return fail ? 1 : 0;
+    return th_finish();
 }
