@@ -14,8 +14,10 @@
 ** Timing: wall time of one launch (visa_program_run; clEnqueueNDRangeKernel + clFinish), inputs
 ** already in place, averaged over runs filling at least --seconds; each side first runs once
 ** untimed, so neither IGC's nor pocl's compilation nor visa's preparation of the kernel
-** (lowering, LLVM compilation of loops) is counted; outputs start as NaNs and are checked.  visa runs on one host thread, pocl
-** with POCL_MAX_PTHREAD_COUNT=1 (set before the first OpenCL call), both in this process.
+** (lowering) is counted; visa compiles a kernel in the background once it is hot (tiering), so
+** the first timed launches may run partly interpreted; outputs start as NaNs and are checked.
+** visa runs on one host thread, pocl with POCL_MAX_PTHREAD_COUNT=1 (set before the first OpenCL
+** call), both in this process.
 ** Oclgrind (Debian oclgrind) runs a smaller size in a child process, `/usr/bin/oclgrind bench_cl
 ** --oclgrind-child KERNEL` (one untimed build, one timed launch), whose time is scaled to the big
 ** size by the work (MACs, points or elements).  Goals (issue 26): visa <= 5x pocl's time and

@@ -2,9 +2,9 @@
 ** runtime that launches one kernel thousands of times pays per launch.  Two kernels: saxpy
 ** (examples/saxpy.visaasm: one SIMD16 thread, a dozen instructions, nothing to compile) and a
 ** SIMD16 loop of 4 trips whose body the compiled tier takes; each in three ways on the default tier:
-**   first: the first launch of a freshly parsed module: lowering (and compiling, where the
-**          compiled tier takes the kernel) plus the launch; before prepared kernels every launch
-**          paid this;
+**   first: the first launch of a freshly parsed module: lowering plus the launch (the compiled
+**          tier compiles a kernel only once it is hot: neither kernel gets there); before
+**          prepared kernels every launch paid this;
 **   again: each later launch of the same module (the prepared kernel is reused);
 **   parse: parsing the module alone, for scale.
 ** Each result is checked (saxpy: y = 2.5 x + y on the first 10 lanes; the loop: its closed form),

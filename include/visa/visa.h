@@ -532,11 +532,13 @@ VISA_API visa_status visa_module_run(const visa_module *module, const visa_run_o
                                      visa_run_stats *stats /* may be NULL */);
 
 /* -- Prepared kernels ----------------------------------------------------------------------------
-** A launch needs its kernel lowered for the emulator (and compiled, where the compiled tier takes
-** it).  That happens once per (module, kernel, platform) and is kept on the module: the first
-** visa_module_run or visa_kernel_prepare of a kernel pays it, every later launch of it does not.
-** The emulator's environment settings (VISA_EMU_TIER, VISA_EMU_ISA, VISA_EMU_GENERIC) are part of
-** what is kept: a change of them prepares the kernel again. */
+** A launch needs its kernel lowered for the emulator.  That happens once per (module, kernel,
+** platform) and is kept on the module: the first visa_module_run or visa_kernel_prepare of a
+** kernel pays it, every later launch of it does not.  The compiled tier compiles a kept kernel
+** once its launches have run about a million instructions, in a thread of its own, and later
+** instructions run compiled (docs/emulator.md "Tiers").  The emulator's environment settings
+** (VISA_EMU_TIER, VISA_EMU_ISA, VISA_EMU_GENERIC, VISA_EMU_JIT_HOT, VISA_EMU_JIT_WAIT) are part
+** of what is kept: a change of them prepares the kernel again. */
 typedef struct visa_kernel visa_kernel;
 
 /** The prepared kernel `kernel` (NULL: the first kernel) of a module for a platform, lowered now
