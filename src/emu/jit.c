@@ -126,7 +126,6 @@ struct emu_jit {
     emu_jit_block *blocks;
     uint32_t nblocks, cap;
     emu_op *ops; /* the compiled op array, made when planning; ready once the code is in */
-    jit_fn *fns; /* compile's results: blocks[i]'s full and masked function at 2i, 2i + 1 */
     _Atomic(const emu_op *) ready; /* ops, published (release) when every block has its code */
     _Atomic unsigned state; /* JIT_*: PLANNED -> COMPILING once, by the thread that finds it hot */
     _Atomic uint64_t heat; /* instructions run interpreted, all threads and launches */
@@ -931,10 +930,9 @@ static void gen_body(jit_gen *g, const emu_program *p, const emu_jit_block *blk)
         const emu_op *op = &p->ops.data[i];
         emu_lsc_plain load;
         if (op->form == VISA_FORM_LABEL) continue;
-        if (!compilable(p, op) && emu_lsc_plain_load(p, op, &load)) gen_lsc_load(g, p, i, &load);
-        else if (!compilable(p, op)) gen_call(g, p, i);
-        else if (op->form == VISA_FORM_CMP) gen_cmp(g, op);
-        else gen_alu(g, op);
+        if (compilable(p, op)) op->form == VISA_FORM_CMP ? gen_cmp(g, op) : gen_alu(g, op);
+        else if (emu_lsc_plain_load(p, op, &load)) gen_lsc_load(g, p, i, &load);
+        else gen_call(g, p, i);
     }
 }
 
@@ -1054,7 +1052,7 @@ static void new_types(jit_gen *g, LLVMContextRef c) {
 }
 
 /* Blocks [first, last) as one module: generated, verified, optimised, added to jit and looked up
-** (which compiles them) into j->fns. */
+** (which compiles them) into their blocks' functions (read only once the op array is published). */
 static bool compile_chunk(const emu_program *p, struct emu_jit *j, jit_gen *g, LLVMOrcThreadSafeContextRef tsc,
                           LLVMTargetMachineRef tm, const char *triple, uint32_t first, uint32_t last) {
     char *err = j->error, name[32];
@@ -1087,14 +1085,14 @@ static bool compile_chunk(const emu_program *p, struct emu_jit *j, jit_gen *g, L
     for (uint32_t i = 2 * first; !e && i < 2 * last; i++) {
         LLVMOrcExecutorAddress a;
         snprintf(name, sizeof name, i % 2 ? "visa_b%u_mask" : "visa_b%u_full", i / 2);
-        if (!(e = LLVMOrcLLJITLookup(j->code, &a, name)))
-            j->fns[i] = (jit_fn)(uintptr_t)a; /* an executor address is the host address of the function */
+        if (!(e = LLVMOrcLLJITLookup(j->code, &a, name))) /* an executor address is the function's host address */
+            *(i % 2 ? &j->blocks[i / 2].masked : &j->blocks[i / 2].full) = (jit_fn)(uintptr_t)a;
     }
     if (e) error_text(e, err, cap);
     return !e;
 }
 
-/* Compile every block into j->code and j->fns, a module of about JIT_CHUNK_OPS ops at a time.
+/* Compile every block into j->code and the blocks' functions, a module of about JIT_CHUNK_OPS ops at a time.
 ** False with a reason in j->error when LLVM refuses or the program is being freed. */
 static bool compile(const emu_program *p, struct emu_jit *j) {
     char *err = j->error;
@@ -1157,11 +1155,7 @@ static void compile_now(const emu_program *p) {
     emu_llvm_busy(true);
     bool ok = compile(p, j);
     emu_llvm_busy(false);
-    if (ok) {
-        for (uint32_t i = 0; i < j->nblocks; i++)
-            j->blocks[i].full = j->fns[2 * i], j->blocks[i].masked = j->fns[2 * i + 1];
-        atomic_store_explicit(&j->ready, j->ops, memory_order_release);
-    }
+    if (ok) atomic_store_explicit(&j->ready, j->ops, memory_order_release);
     atomic_store_explicit(&j->state, ok ? JIT_READY : JIT_FAILED, memory_order_release);
 }
 
@@ -1253,7 +1247,6 @@ static void free_jit(visa_ctx *ctx, struct emu_jit *j, uint32_t nops) {
     if (j->code) LLVMOrcDisposeLLJIT(j->code);
     vx_free(ctx, j->blocks, sizeof(emu_jit_block) * j->cap);
     vx_free(ctx, j->ops, sizeof(emu_op) * nops);
-    vx_free(ctx, j->fns, sizeof(jit_fn) * 2 * j->nblocks);
     vx_free(ctx, j, sizeof *j);
 }
 
@@ -1271,9 +1264,8 @@ visa_status emu_jit_build(emu_program *p, uint64_t hot, bool wait, diag_sink *ds
         memset(j, 0, sizeof *j);
         j->blocks = blocks.data, j->nblocks = blocks.len, j->cap = blocks.cap;
         j->ops = vx_alloc(p->ctx, sizeof(emu_op) * n);
-        j->fns = vx_alloc(p->ctx, sizeof(jit_fn) * 2 * blocks.len);
     }
-    if (!j || !j->ops || !j->fns) {
+    if (!j || !j->ops) {
         if (j) free_jit(p->ctx, j, n);
         else vec_free(p->ctx, &blocks);
         return VISA_E_NOMEM;
